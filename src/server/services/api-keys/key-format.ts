@@ -41,8 +41,8 @@ export function formatApiKey(randomPart: string): string {
   return `${KEY_PREFIX}${randomPart}${checksumOf(randomPart)}`;
 }
 
-export function hashApiKey(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
+export function hashApiKey(secret: string): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(createHash('sha256').update(secret, 'utf8').digest());
 }
 
 export function displayPrefixOf(secret: string): string {
@@ -55,7 +55,7 @@ export function lastFourOf(secret: string): string {
 
 export interface GeneratedKey {
   secret: string;
-  hash: Buffer;
+  hash: Uint8Array<ArrayBuffer>;
   displayPrefix: string;
   lastFour: string;
 }

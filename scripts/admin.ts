@@ -1,0 +1,107 @@
+// Operator CLI for scripted set-up and support: `npm run admin -- <command>`. It calls the same services as the
+// dashboard. Progress goes to stderr; stdout ends with the result (for `key create`, the secret alone on the
+// last line). Bad arguments: a clear message and exit code 1.
+import { parseArgs } from 'node:util';
+import { disconnectDb } from '../src/server/db';
+import { AppError } from '../src/server/errors/app-error';
+import { prepareDatabase } from '../src/server/runtime/prepare';
+import { createAccount, findUserIdByEmail, setPlanByEmail } from '../src/server/services/accounts/accounts';
+import { PLAN_TIERS } from '../src/server/services/accounts/plans';
+import { API_KEY_SCOPES, createApiKey, revokeApiKeyByPrefix } from '../src/server/services/api-keys/api-keys';
+
+const USAGE = `Usage:
+  npm run admin -- account create --email E --password P --plan ${PLAN_TIERS.join('|')}
+  npm run admin -- plan set --email E --plan TIER
+  npm run admin -- key create --email E --scope ${API_KEY_SCOPES.join('|')} [--name N]
+  npm run admin -- key revoke --email E --key-prefix PREFIX`;
+
+class UsageError extends Error {}
+
+type Options = Record<string, string | undefined>;
+
+function parse(args: string[], allowed: string[]): Options {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: Object.fromEntries(allowed.map((name) => [name, { type: 'string' as const }])),
+      strict: true,
+      allowPositionals: true,
+    });
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    return values as Options;
+  } catch (error) {
+    throw error instanceof UsageError ? error : new UsageError((error as Error).message);
+  }
+}
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], name: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+const commands: Record<string, (args: string[]) => Promise<string[]>> = {
+  'account create': async (args) => {
+    const options = parse(args, ['email', 'password', 'plan']);
+    const plan = oneOf(required(options, 'plan'), PLAN_TIERS, 'plan');
+    const { accountId } = await createAccount({ email: required(options, 'email'), password: required(options, 'password'), plan });
+    return [`Created account ${accountId} on the ${plan} plan for ${options.email!.trim().toLowerCase()}.`];
+  },
+  'plan set': async (args) => {
+    const options = parse(args, ['email', 'plan']);
+    const plan = oneOf(required(options, 'plan'), PLAN_TIERS, 'plan');
+    const account = await setPlanByEmail(required(options, 'email'), plan);
+    return [`Account ${account.id} is now on the ${account.plan.label} plan.`];
+  },
+  'key create': async (args) => {
+    const options = parse(args, ['email', 'scope', 'name']);
+    const scope = oneOf(required(options, 'scope'), API_KEY_SCOPES, 'scope');
+    const owner = await findUserIdByEmail(required(options, 'email'));
+    const { key, secret } = await createApiKey(owner, { name: options.name ?? `CLI ${scope} key`, scope });
+    return [`Created ${scope} key "${key.name}" (${key.displayPrefix}…${key.lastFour}). The secret is shown once:`, secret];
+  },
+  'key revoke': async (args) => {
+    const options = parse(args, ['email', 'key-prefix']);
+    const owner = await findUserIdByEmail(required(options, 'email'));
+    const key = await revokeApiKeyByPrefix(owner.accountId, required(options, 'key-prefix'));
+    return [`Revoked key "${key.name}" (${key.displayPrefix}…${key.lastFour}).`];
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const name = argv.slice(0, 2).join(' ');
+  const command = commands[name];
+  if (!command) {
+    console.error(argv.length ? `error: unknown command "${name}"\n\n${USAGE}` : USAGE);
+    return 1;
+  }
+  let database: Awaited<ReturnType<typeof prepareDatabase>> | undefined;
+  try {
+    database = await prepareDatabase(() => {});
+    const lines = await command(argv.slice(2));
+    console.log(lines.join('\n'));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`error: ${error.message}\n\n${USAGE}`);
+      return 1;
+    }
+    if (error instanceof AppError) {
+      const fields = (error.extras.errors as { pointer?: string; name?: string; detail: string }[] | undefined) ?? [];
+      console.error([`error: ${error.message}`, ...fields.filter((field) => field.detail !== error.message).map((field) => `  ${(field.pointer ?? field.name ?? '').replace(/^#\//, '--')}: ${field.detail}`)].join('\n'));
+      return 1;
+    }
+    console.error(`error: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await disconnectDb();
+    await database?.stop();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

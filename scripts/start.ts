@@ -1,0 +1,52 @@
+// `npm start` (production build) and `npm run dev`: prepares the database, then runs Next.js and prints where
+// to sign in. PORT, DATABASE_URL, NEXTAUTH_SECRET and DATA_DIR are respected; see README "Configuration".
+import { spawn } from 'node:child_process';
+import { demoPassword, ensureAuthSecret, prepareDatabase } from '../src/server/runtime/prepare';
+import { DEMO_EMAIL, generateDemoPassword, seedDemoData } from '../src/server/services/seed/demo';
+import { disconnectDb } from '../src/server/db';
+
+const dev = process.argv.includes('--dev');
+const port = Number(process.env.PORT ?? 3000);
+const log = (line: string) => console.error(`[start] ${line}`);
+
+const usesEmbeddedDatabase = !process.env.DATABASE_URL;
+const database = await prepareDatabase(log);
+await ensureAuthSecret();
+const shouldSeed = process.env.SEED_DEMO ? process.env.SEED_DEMO === 'true' : usesEmbeddedDatabase;
+let password: string | undefined;
+if (shouldSeed) {
+  password = await demoPassword(generateDemoPassword);
+  await seedDemoData({ password });
+  await disconnectDb();
+}
+
+const origin = process.env.NEXTAUTH_URL ?? `http://localhost:${port}`;
+const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', dev ? 'dev' : 'start', '-p', String(port)], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: { ...process.env, NEXTAUTH_URL: origin, PORT: String(port) },
+});
+
+let stopping = false;
+async function shutdown(code: number): Promise<never> {
+  stopping = true;
+  if (next.exitCode === null) next.kill('SIGTERM');
+  await database.stop().catch(() => {});
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+next.on('exit', (code) => {
+  if (!stopping) void shutdown(code ?? 1);
+});
+
+// Announce once the app answers its health check.
+for (let attempt = 0; attempt < 600 && !stopping; attempt++) {
+  const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then((response) => response.ok, () => false);
+  if (healthy) {
+    const lines = [`App ready at ${origin}`];
+    if (password) lines.push(`Demo sign-in: ${DEMO_EMAIL} / ${password}`);
+    console.log(['', ...lines.map((line) => `  ${line}`), ''].join('\n'));
+    break;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}

@@ -1,0 +1,28 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { SignOutButton } from '@/components/auth/sign-out-button';
+import { getDashboardCaller } from '@/server/api/server-caller';
+
+export const dynamic = 'force-dynamic';
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const caller = await getDashboardCaller();
+  const account = await caller.account.get();
+  return (
+    <>
+      <header className="top">
+        <span className="brand">ASO Analytics</span>
+        <nav>
+          <Link href="/apps">Apps</Link>
+          <Link href="/settings/api">Settings → API access</Link>
+          <Link href="/docs/problems">API errors</Link>
+        </nav>
+        <span className="muted" data-testid="account-name">
+          {account.name} · {account.plan.label}
+        </span>
+        <SignOutButton />
+      </header>
+      <main>{children}</main>
+    </>
+  );
+}

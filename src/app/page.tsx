@@ -1,0 +1,8 @@
+import { redirect } from 'next/navigation';
+import { getSignedInActor } from '@/server/api/server-caller';
+
+export const dynamic = 'force-dynamic';
+
+export default async function Home() {
+  redirect((await getSignedInActor()) ? '/apps' : '/sign-in');
+}

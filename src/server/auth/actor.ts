@@ -1,0 +1,12 @@
+import type { PlanTier } from '@/generated/prisma/enums';
+import type { ApiKeyScope } from '@/server/services/api-keys/api-keys';
+
+/** Who is calling: resolved once per request from an API key or a dashboard session token. */
+export interface Actor {
+  kind: 'apiKey' | 'session';
+  accountId: string;
+  plan: PlanTier;
+  scope: ApiKeyScope;
+  userId?: string;
+  keyId?: string;
+}

@@ -1,0 +1,61 @@
+// RFC 9457 Problem Details: building the body and the response, and mapping any error to an AppError.
+import { TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import { AppError } from './app-error';
+import { PROBLEM_TYPES, type AppErrorCode } from './problem-types';
+import { fieldErrorsFromIssues, validationError, type Locate } from './validation';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export function problemTypeUri(origin: string, code: AppErrorCode): string {
+  return `${origin}/docs/problems/${PROBLEM_TYPES[code].slug}`;
+}
+
+export function problemBody(error: AppError, context: { origin: string; instance: string; requestId: string }) {
+  const type = PROBLEM_TYPES[error.appCode];
+  return {
+    type: problemTypeUri(context.origin, error.appCode),
+    title: type.title,
+    status: type.status,
+    detail: error.message,
+    instance: context.instance,
+    requestId: context.requestId,
+    ...error.extras,
+  };
+}
+
+export function problemResponse(
+  error: AppError,
+  context: { origin: string; instance: string; requestId: string; headers?: Record<string, string> },
+): Response {
+  return new Response(JSON.stringify(problemBody(error, context)), {
+    status: PROBLEM_TYPES[error.appCode].status,
+    headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...error.headers, ...context.headers },
+  });
+}
+
+const BY_TRPC_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = {
+  PARSE_ERROR: 'VALIDATION_ERROR',
+  NOT_FOUND: 'NOT_FOUND',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  METHOD_NOT_SUPPORTED: 'METHOD_NOT_ALLOWED',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  TOO_MANY_REQUESTS: 'RATE_LIMITED',
+};
+
+/**
+ * Any thrown value as an AppError. Input validation failures (a ZodError under a tRPC BAD_REQUEST) become
+ * validation problems with an `errors` list; anything unexpected becomes an opaque internal error, and
+ * `unexpected` is true so the caller logs the real cause.
+ */
+export function toAppError(error: unknown, locate?: Locate): { error: AppError; unexpected: boolean } {
+  if (error instanceof AppError) return { error, unexpected: false };
+  if (error instanceof TRPCError) {
+    if (error.cause instanceof AppError) return { error: error.cause, unexpected: false };
+    if (error.cause instanceof ZodError) return { error: validationError(fieldErrorsFromIssues(error.cause.issues, locate)), unexpected: false };
+    const code = BY_TRPC_CODE[error.code];
+    if (code) return { error: new AppError(code, error.message), unexpected: false };
+  }
+  return { error: new AppError('INTERNAL_ERROR', 'An unexpected error occurred. Nothing was charged.'), unexpected: true };
+}

@@ -1,0 +1,174 @@
+// The REST facade at /api/public/v1: the same tRPC procedures as the dashboard, served by trpc-to-openapi.
+// This wrapper runs the request pipeline's steps in CONTRACT order around the library's handler
+// (credential → plan → scope → media type, size, JSON → validation → lookup), turns every failure into
+// application/problem+json, and writes one log line per request. The library's handler is created once.
+import { randomUUID } from 'node:crypto';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import type { TRPCError } from '@trpc/server';
+import { appRouter } from '@/server/api/root';
+import { authorize, type Context } from '@/server/api/trpc';
+import type { Actor } from '@/server/auth/actor';
+import { credentialProblemDetail, resolveBearer } from '@/server/auth/credentials';
+import { AppError } from '@/server/errors/app-error';
+import { problemResponse, toAppError } from '@/server/errors/problem';
+import { PROBLEM_TYPES } from '@/server/errors/problem-types';
+import { clientIp } from '@/server/http/client-ip';
+import { logError, logRequest } from '@/server/http/log';
+import { readJsonBody } from './request-body';
+import { buildRoutes, matchRoute, type RestRoute } from './routes';
+
+export const PUBLIC_API_BASE_PATH = '/api/public/v1';
+
+const contexts = new WeakMap<object, Context>();
+const procedureErrors = new WeakMap<object, TRPCError>();
+
+type NodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
+let runtime: { routes: RestRoute[]; handler: NodeHandler } | undefined;
+
+function getRuntime() {
+  runtime ??= {
+    routes: buildRoutes(appRouter),
+    handler: createOpenApiNodeHttpHandler({
+      router: appRouter,
+      createContext: ({ req }: { req: object }) => contexts.get(req)!,
+      onError: ({ error, req }: { error: TRPCError; req: object }) => void procedureErrors.set(req, error),
+    } as never),
+  };
+  return runtime;
+}
+
+interface RequestState {
+  requestId: string;
+  route?: RestRoute;
+  actor?: Actor;
+}
+
+export async function handlePublicApiRequest(request: Request): Promise<Response> {
+  const startedAt = performance.now();
+  const state: RequestState = { requestId: randomUUID() };
+  const url = new URL(request.url);
+  let response: Response;
+  try {
+    response = await dispatch(request, url, state);
+  } catch (thrown) {
+    const route = state.route;
+    const { error, unexpected } = toAppError(thrown, (member) =>
+      member && route?.pathParameters.includes(member) ? 'path' : route && route.method !== 'GET' ? 'body' : 'query',
+    );
+    if (unexpected) logError('unhandled error in the public API', thrown, { requestId: state.requestId });
+    response = problemResponse(error, { origin: process.env.APP_ORIGIN ?? url.origin, instance: url.pathname, requestId: state.requestId });
+  }
+  response.headers.set('X-Request-Id', state.requestId);
+  logRequest({
+    requestId: state.requestId,
+    method: request.method,
+    route: state.route?.template ?? url.pathname,
+    status: response.status,
+    durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+    accountId: state.actor?.accountId,
+    keyId: state.actor?.keyId,
+    actor: state.actor?.kind,
+  });
+  return response;
+}
+
+async function dispatch(request: Request, url: URL, state: RequestState): Promise<Response> {
+  const { routes, handler } = getRuntime();
+  const now = new Date();
+  const ip = clientIp(request.headers);
+
+  // 1. Credential.
+  const credential = await resolveBearer(request.headers.get('authorization'), { now, ip });
+  if (credential.status !== 'valid') {
+    throw new AppError('UNAUTHORIZED', credentialProblemDetail(credential.status), {
+      headers: {
+        'WWW-Authenticate': credential.status === 'missing' ? 'Bearer realm="public-api"' : 'Bearer realm="public-api", error="invalid_token"',
+      },
+    });
+  }
+  const actor = credential.actor;
+  state.actor = actor;
+
+  const path = url.pathname.slice(PUBLIC_API_BASE_PATH.length) || '/';
+  const match = matchRoute(routes, request.method, path);
+  if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${request.method} ${url.pathname}.`);
+  if (match.kind === 'method-not-allowed') {
+    throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${match.allowed.join(' or ')}.`, {
+      headers: { Allow: match.allowed.join(', ') },
+    });
+  }
+  const route = match.route;
+  state.route = route;
+
+  // 2–3. Plan and scope.
+  const denied = authorize(actor, route.meta, 'rest');
+  if (denied) throw denied;
+
+  // 4. Media type, size and JSON syntax of the body.
+  let body: unknown;
+  if (route.method !== 'GET') {
+    body = await readJsonBody(request);
+    assertBodyIsObject(body, route);
+  }
+
+  // 5 onwards: input validation and the procedure itself, in tRPC.
+  const libraryRequest = requestForLibrary(request, `http://localhost${path}${url.search}`, body);
+  contexts.set(libraryRequest, { actor, transport: 'rest', requestId: state.requestId, clientIp: ip, now });
+  const result = await invoke(handler, libraryRequest);
+  if (result.status < 400) {
+    return new Response(result.body, { status: result.status, headers: { 'Content-Type': 'application/json' } });
+  }
+  throw procedureErrors.get(libraryRequest) ?? new AppError(codeForStatus(result.status), 'The request failed.');
+}
+
+function assertBodyIsObject(body: unknown, route: RestRoute): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('VALIDATION_ERROR', 'The request body must be a JSON object.', {
+      errors: [{ in: 'body', pointer: '#', detail: 'Expected a JSON object.' }],
+    });
+  }
+  // The library merges path parameters over body members; a body member of the same name is unknown, not ignored.
+  const clashing = route.pathParameters.filter((name) => Object.hasOwn(body, name));
+  if (clashing.length) {
+    throw new AppError('VALIDATION_ERROR', `Unknown member "${clashing[0]}".`, {
+      errors: clashing.map((name) => ({ in: 'body' as const, pointer: `#/${name}`, detail: `Unknown member "${name}".` })),
+    });
+  }
+}
+
+/** The library reads method, url, headers, body and signal; it gets the checked, parsed body as JSON. */
+function requestForLibrary(request: Request, url: string, body: unknown): Request {
+  const headers = new Headers(request.headers);
+  headers.set('content-type', 'application/json');
+  return new Proxy(request, {
+    get: (target, property) => {
+      if (property === 'url') return url;
+      if (property === 'headers') return headers;
+      if (property === 'body') return body;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+function invoke(handler: NodeHandler, request: Request): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    let status = 200;
+    const response = {
+      setHeader: () => {},
+      get statusCode() {
+        return status;
+      },
+      set statusCode(code: number) {
+        status = code;
+      },
+      end: (body: string) => resolve({ status, body }),
+    };
+    handler(request as never, response as never).catch(reject);
+  });
+}
+
+function codeForStatus(status: number): keyof typeof PROBLEM_TYPES {
+  const entry = Object.entries(PROBLEM_TYPES).find(([, type]) => type.status === status);
+  return (entry?.[0] as keyof typeof PROBLEM_TYPES | undefined) ?? 'INTERNAL_ERROR';
+}

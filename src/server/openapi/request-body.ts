@@ -1,0 +1,59 @@
+// POST bodies: media type (SPEC rule 1), size limit and JSON syntax, checked before input validation.
+import { AppError } from '@/server/errors/app-error';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** application/json, text/json or application/*+json; parameters allowed, charset only UTF-8. */
+export function checkJsonMediaType(contentType: string | null): void {
+  if (!contentType?.trim()) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request has a body but no Content-Type; send it as application/json.');
+  }
+  const [essence = '', ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  const isJson = essence === 'application/json' || essence === 'text/json' || /^application\/[a-z0-9!#$&^_.-]+\+json$/.test(essence);
+  if (!isJson) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type "${essence.slice(0, 100)}" is not accepted; send JSON as application/json, text/json or application/*+json.`);
+  }
+  const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `JSON bodies must be UTF-8; charset "${charset.slice(0, 40)}" is not accepted.`);
+  }
+}
+
+const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${MAX_BODY_BYTES} bytes (64 KiB).`);
+
+/** Reads at most MAX_BODY_BYTES, whatever Content-Length claims, then parses. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  checkJsonMediaType(request.headers.get('content-type'));
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  if (!text.trim()) {
+    throw new AppError('VALIDATION_ERROR', 'The request body is empty; send a JSON object.', {
+      errors: [{ in: 'body', pointer: '#', detail: 'The request body is empty.' }],
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? error.message : 'unparseable';
+    throw new AppError('VALIDATION_ERROR', `The request body is not valid JSON: ${reason}`, {
+      errors: [{ in: 'body', pointer: '#', detail: `Malformed JSON: ${reason}` }],
+    });
+  }
+}

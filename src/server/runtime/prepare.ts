@@ -1,0 +1,39 @@
+// Everything the app needs before Next.js serves a request: a database (embedded unless DATABASE_URL is set),
+// its migrations, the session signing secret and, on request, the demo data. Used by `npm start`, the
+// operator CLI and the tests, so they all run on the same set-up.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { dataDirectory, ensureDatabase, type DatabaseHandle } from '@/server/db/embedded';
+import { applyMigrations } from '@/server/db/migrate';
+
+export async function prepareDatabase(log: (line: string) => void): Promise<DatabaseHandle> {
+  const database = await ensureDatabase({ log });
+  try {
+    await applyMigrations(database.url, log);
+  } catch (error) {
+    await database.stop();
+    throw error;
+  }
+  process.env.DATABASE_URL = database.url;
+  return database;
+}
+
+async function readOrCreate(file: string, create: () => string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const value = create();
+  await writeFile(file, value + '\n', { mode: 0o600 });
+  return value;
+}
+
+/** NEXTAUTH_SECRET, or one generated once and kept in DATA_DIR, so sessions survive restarts. */
+export async function ensureAuthSecret(): Promise<string> {
+  process.env.NEXTAUTH_SECRET ??= await readOrCreate(path.join(dataDirectory(), 'auth-secret'), () => randomBytes(32).toString('base64url'));
+  return process.env.NEXTAUTH_SECRET;
+}
+
+/** DEMO_PASSWORD, or one generated on the first seed and kept in DATA_DIR so that every start can print it. */
+export async function demoPassword(generate: () => string): Promise<string> {
+  return process.env.DEMO_PASSWORD ?? readOrCreate(path.join(dataDirectory(), 'demo-password'), generate);
+}

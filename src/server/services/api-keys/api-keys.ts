@@ -1,0 +1,216 @@
+// API keys: create (secret shown once), list, revoke, roll with a grace period, and verify on each request.
+import { z } from 'zod';
+import { db } from '@/server/db';
+import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
+import { AppError } from '@/server/errors/app-error';
+import { parseInput } from '@/server/errors/validation';
+import { PLANS } from '@/server/services/accounts/plans';
+import { generateApiKey, hashApiKey, isDisplayPrefix, isWellFormedApiKey } from './key-format';
+
+export const API_KEY_SCOPES = ['read-only', 'read-write'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
+
+/** Grace periods offered when rolling a key, in seconds. */
+export const ROLL_GRACE_PERIODS = { now: 0, '1h': 3_600, '24h': 86_400, '7d': 604_800 } as const;
+export type RollGracePeriod = keyof typeof ROLL_GRACE_PERIODS;
+
+/** last_used_at is rewritten at most this often per key (unless the address changes): no write per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+const toDbScope = (scope: ApiKeyScope): DbScope => (scope === 'read-only' ? 'read_only' : 'read_write');
+const fromDbScope = (scope: DbScope): ApiKeyScope => (scope === 'read_only' ? 'read-only' : 'read-write');
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  scope: ApiKeyScope;
+  displayPrefix: string;
+  lastFour: string;
+  status: ApiKeyStatus;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  rolledAt: Date | null;
+  lastUsedAt: Date | null;
+  lastUsedIp: string | null;
+}
+
+const viewSelect = {
+  id: true,
+  name: true,
+  scope: true,
+  displayPrefix: true,
+  lastFour: true,
+  createdAt: true,
+  expiresAt: true,
+  revokedAt: true,
+  rolledAt: true,
+  lastUsedAt: true,
+  lastUsedIp: true,
+} as const;
+
+type KeyRow = { scope: DbScope; revokedAt: Date | null; expiresAt: Date | null } & Omit<ApiKeyView, 'scope' | 'status'>;
+
+export function statusOf(key: { revokedAt: Date | null; expiresAt: Date | null }, now: Date): ApiKeyStatus {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'active';
+}
+
+function toView(row: KeyRow, now: Date): ApiKeyView {
+  return { ...row, scope: fromDbScope(row.scope), status: statusOf(row, now) };
+}
+
+export const createApiKeyInput = z.object({
+  name: z.string().trim().min(1, 'Give the key a name.').max(100),
+  scope: z.enum(API_KEY_SCOPES),
+  expiresAt: z.coerce.date().nullish(),
+});
+
+async function assertApiAccess(accountId: string): Promise<void> {
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { plan: true } });
+  if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
+  if (!PLANS[account.plan as PlanTier].apiAccess) {
+    throw new AppError('PLAN_REQUIRED', 'API keys are part of the paid plans. Upgrade the account to create keys.');
+  }
+}
+
+export async function createApiKey(
+  owner: { accountId: string; userId?: string | null },
+  raw: z.input<typeof createApiKeyInput>,
+  now = new Date(),
+): Promise<{ key: ApiKeyView; secret: string }> {
+  const input = parseInput(createApiKeyInput, raw);
+  if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
+    throw new AppError('VALIDATION_ERROR', 'The expiry must be in the future.', {
+      errors: [{ in: 'body', pointer: '#/expiresAt', detail: 'The expiry must be in the future.' }],
+    });
+  }
+  await assertApiAccess(owner.accountId);
+  const generated = generateApiKey();
+  const row = await db.apiKey.create({
+    data: {
+      accountId: owner.accountId,
+      createdById: owner.userId ?? null,
+      name: input.name,
+      scope: toDbScope(input.scope),
+      secretHash: generated.hash,
+      displayPrefix: generated.displayPrefix,
+      lastFour: generated.lastFour,
+      expiresAt: input.expiresAt ?? null,
+    },
+    select: viewSelect,
+  });
+  return { key: toView(row, now), secret: generated.secret };
+}
+
+export async function listApiKeys(accountId: string, now = new Date()): Promise<ApiKeyView[]> {
+  const rows = await db.apiKey.findMany({ where: { accountId }, orderBy: { createdAt: 'desc' }, select: viewSelect });
+  return rows.map((row) => toView(row, now));
+}
+
+/** Idempotent: revoking a revoked key returns it unchanged. */
+export async function revokeApiKey(accountId: string, keyId: string, now = new Date()): Promise<ApiKeyView> {
+  const id = parseInput(z.uuid(), keyId);
+  await db.apiKey.updateMany({ where: { id, accountId, revokedAt: null }, data: { revokedAt: now } });
+  const row = await db.apiKey.findFirst({ where: { id, accountId }, select: viewSelect });
+  if (!row) throw new AppError('NOT_FOUND', 'No such API key.');
+  return toView(row, now);
+}
+
+/** For the operator CLI: the display prefix must name exactly one key of the account that is not yet revoked. */
+export async function revokeApiKeyByPrefix(accountId: string, displayPrefix: string, now = new Date()): Promise<ApiKeyView> {
+  if (!isDisplayPrefix(displayPrefix)) {
+    throw new AppError('VALIDATION_ERROR', 'A key prefix is "svc_live_" followed by 4 letters or digits, as the dashboard shows it.');
+  }
+  const candidates = await db.apiKey.findMany({ where: { accountId, displayPrefix, revokedAt: null }, select: { id: true } });
+  if (candidates.length === 0) throw new AppError('NOT_FOUND', `No unrevoked key of this account starts with ${displayPrefix}.`);
+  if (candidates.length > 1) {
+    throw new AppError('VALIDATION_ERROR', `${candidates.length} keys of this account start with ${displayPrefix}; revoke them from the dashboard.`);
+  }
+  return revokeApiKey(accountId, candidates[0]!.id, now);
+}
+
+export const rollApiKeyInput = z.object({
+  keyId: z.uuid(),
+  gracePeriod: z.enum(Object.keys(ROLL_GRACE_PERIODS) as [RollGracePeriod, ...RollGracePeriod[]]),
+});
+
+/**
+ * Issues a new secret with the same name, scope and expiry. The old secret keeps working until the end of
+ * the grace period (or its own expiry, if sooner), then authenticates no more.
+ */
+export async function rollApiKey(
+  accountId: string,
+  raw: z.input<typeof rollApiKeyInput>,
+  now = new Date(),
+): Promise<{ key: ApiKeyView; secret: string; previous: ApiKeyView }> {
+  const input = parseInput(rollApiKeyInput, raw);
+  await assertApiAccess(accountId);
+  const generated = generateApiKey();
+  return db.$transaction(async (tx) => {
+    const old = await tx.apiKey.findFirst({ where: { id: input.keyId, accountId }, select: { ...viewSelect, createdById: true } });
+    if (!old) throw new AppError('NOT_FOUND', 'No such API key.');
+    if (statusOf(old, now) !== 'active' || old.rolledAt) {
+      throw new AppError('VALIDATION_ERROR', 'Only an active key that has not been rolled yet can be rolled.');
+    }
+    const graceEnd = new Date(now.getTime() + ROLL_GRACE_PERIODS[input.gracePeriod] * 1000);
+    const oldEnd = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
+    // The conditional update makes two concurrent rolls of one key produce one successor.
+    const claimed = await tx.apiKey.updateMany({ where: { id: old.id, rolledAt: null }, data: { rolledAt: now, expiresAt: oldEnd } });
+    if (claimed.count !== 1) throw new AppError('VALIDATION_ERROR', 'This key has just been rolled.');
+    const created = await tx.apiKey.create({
+      data: {
+        accountId,
+        createdById: old.createdById,
+        name: old.name,
+        scope: old.scope,
+        secretHash: generated.hash,
+        displayPrefix: generated.displayPrefix,
+        lastFour: generated.lastFour,
+        expiresAt: old.expiresAt,
+        rolledFromId: old.id,
+      },
+      select: viewSelect,
+    });
+    const previous = { ...old, rolledAt: now, expiresAt: oldEnd };
+    return { key: toView(created, now), secret: generated.secret, previous: toView(previous, now) };
+  });
+}
+
+export type KeyVerification =
+  | { status: 'valid'; keyId: string; accountId: string; plan: PlanTier; scope: ApiKeyScope }
+  | { status: 'malformed' | 'not_found' | 'revoked' | 'expired' };
+
+/**
+ * Checks a presented key on every request: shape and checksum first (no database), then one indexed lookup
+ * by SHA-256 that also returns the owner's plan. No cache, so revocation and expiry apply at once.
+ */
+export async function verifyApiKey(secret: string, context: { now: Date; ip: string | null }): Promise<KeyVerification> {
+  if (!isWellFormedApiKey(secret)) return { status: 'malformed' };
+  const key = await db.apiKey.findUnique({
+    where: { secretHash: hashApiKey(secret) },
+    select: {
+      id: true,
+      accountId: true,
+      scope: true,
+      revokedAt: true,
+      expiresAt: true,
+      lastUsedAt: true,
+      lastUsedIp: true,
+      account: { select: { plan: true } },
+    },
+  });
+  if (!key) return { status: 'not_found' };
+  const status = statusOf(key, context.now);
+  if (status !== 'active') return { status };
+  const stale = !key.lastUsedAt || context.now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS;
+  if (stale || key.lastUsedIp !== context.ip) {
+    // Not awaited: bookkeeping must not add a round trip to the request.
+    db.apiKey
+      .update({ where: { id: key.id }, data: { lastUsedAt: context.now, lastUsedIp: context.ip } })
+      .catch(() => {});
+  }
+  return { status: 'valid', keyId: key.id, accountId: key.accountId, plan: key.account.plan as PlanTier, scope: fromDbScope(key.scope) };
+}

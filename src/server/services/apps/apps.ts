@@ -1,0 +1,121 @@
+// Tracked apps and their tracked keywords, always scoped to the owning account: an app of another account
+// is not found, exactly like an unknown one.
+import { db } from '@/server/db';
+import type { Store } from '@/generated/prisma/enums';
+import { AppError } from '@/server/errors/app-error';
+
+export interface AppView {
+  id: string;
+  store: Store;
+  storeId: string;
+  bundleId: string;
+  name: string;
+  developer: string;
+  category: string;
+  primaryCountry: string;
+  iconUrl: string | null;
+  storeUrl: string;
+  trackedKeywords: number;
+  createdAt: Date;
+}
+
+export interface TrackedKeywordView {
+  keywordId: string;
+  term: string;
+  country: string;
+  isFavorite: boolean;
+  createdAt: Date;
+}
+
+export function storeUrlOf(app: { store: Store; storeId: string; primaryCountry: string }): string {
+  return app.store === 'app_store'
+    ? `https://apps.apple.com/${app.primaryCountry.toLowerCase()}/app/id${app.storeId}`
+    : `https://play.google.com/store/apps/details?id=${encodeURIComponent(app.storeId)}`;
+}
+
+const appSelect = {
+  id: true,
+  store: true,
+  storeId: true,
+  bundleId: true,
+  name: true,
+  developer: true,
+  category: true,
+  primaryCountry: true,
+  iconUrl: true,
+  createdAt: true,
+  _count: { select: { keywords: true } },
+} as const;
+
+type AppRow = Omit<AppView, 'storeUrl' | 'trackedKeywords'> & { _count: { keywords: number } };
+
+function toView({ _count, ...app }: AppRow): AppView {
+  return { ...app, storeUrl: storeUrlOf(app), trackedKeywords: _count.keywords };
+}
+
+export async function listApps(accountId: string): Promise<AppView[]> {
+  const rows = await db.trackedApp.findMany({ where: { accountId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: appSelect });
+  return rows.map(toView);
+}
+
+export const APP_NOT_FOUND = 'No app with this id is tracked by your account.';
+
+export async function getApp(accountId: string, appId: string): Promise<AppView> {
+  const row = await db.trackedApp.findFirst({ where: { id: appId, accountId }, select: appSelect });
+  if (!row) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
+  return toView(row);
+}
+
+/** Trimmed, inner white space collapsed, Unicode-normalised: the form a term is stored and shown in. */
+export function normalizeTerm(term: string): string {
+  return term.normalize('NFC').trim().replace(/\s+/gu, ' ');
+}
+
+/** Case-folded form that decides whether two terms are the same keyword. */
+export function termKeyOf(term: string): string {
+  return normalizeTerm(term).normalize('NFKC').toLocaleLowerCase('und');
+}
+
+/**
+ * Adds terms to the app's tracked set for one country (the app's primary country by default).
+ * Terms are deduplicated case-insensitively; terms already tracked are reported, not duplicated. Safe under
+ * concurrent calls: the unique index (app, country, term key) decides, and the answer is read back.
+ */
+export async function addKeywords(
+  accountId: string,
+  input: { appId: string; terms: string[]; country?: string | null },
+): Promise<{ appId: string; country: string; added: TrackedKeywordView[]; alreadyTracked: TrackedKeywordView[] }> {
+  const app = await db.trackedApp.findFirst({ where: { id: input.appId, accountId }, select: { id: true, primaryCountry: true } });
+  if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
+  const country = input.country ?? app.primaryCountry;
+
+  const byKey = new Map<string, string>();
+  for (const term of input.terms) {
+    const key = termKeyOf(term);
+    if (!byKey.has(key)) byKey.set(key, normalizeTerm(term));
+  }
+  const keys = [...byKey.keys()];
+
+  // Inserted rows come back from the insert itself; ON CONFLICT DO NOTHING skips the tracked ones, so
+  // a term that a concurrent call added first is reported as already tracked, never as added twice.
+  const inserted = await db.trackedKeyword.createManyAndReturn({
+    data: keys.map((key) => ({ appId: app.id, country, term: byKey.get(key)!, termKey: key })),
+    skipDuplicates: true,
+  });
+  const insertedKeys = new Set(inserted.map((row) => row.termKey));
+  const remainingKeys = keys.filter((key) => !insertedKeys.has(key));
+  const existing = remainingKeys.length
+    ? await db.trackedKeyword.findMany({ where: { appId: app.id, country, termKey: { in: remainingKeys } } })
+    : [];
+  const rowByKey = new Map([...inserted, ...existing].map((row) => [row.termKey, row]));
+  const toKeywordView = (key: string): TrackedKeywordView => {
+    const row = rowByKey.get(key)!;
+    return { keywordId: row.id, term: row.term, country: row.country, isFavorite: row.isFavorite, createdAt: row.createdAt };
+  };
+  return {
+    appId: app.id,
+    country,
+    added: keys.filter((key) => insertedKeys.has(key)).map(toKeywordView),
+    alreadyTracked: remainingKeys.map(toKeywordView),
+  };
+}

@@ -1,0 +1,122 @@
+// Demo data, seeded on first start and idempotent: a Pro account (demo@example.com) with three tracked apps
+// and a second Pro account (other@example.com) with its own app, so that isolation can be seen.
+import { randomBytes } from 'node:crypto';
+import { db } from '@/server/db';
+import type { PlanTier, Store } from '@/generated/prisma/enums';
+import { hashPassword, verifyPassword } from '@/server/services/accounts/password';
+import { termKeyOf } from '@/server/services/apps/apps';
+
+interface DemoApp {
+  id: string;
+  store: Store;
+  storeId: string;
+  bundleId: string;
+  name: string;
+  developer: string;
+  category: string;
+  primaryCountry: string;
+  keywords: string[];
+}
+
+interface DemoAccount {
+  id: string;
+  name: string;
+  plan: PlanTier;
+  email: string;
+  userName: string;
+  apps: DemoApp[];
+}
+
+export const DEMO_EMAIL = 'demo@example.com';
+export const OTHER_EMAIL = 'other@example.com';
+
+export const DEMO_ACCOUNTS: DemoAccount[] = [
+  {
+    id: '5b0c3a4e-8f7d-4c61-9d2a-1e3f5a7b9c01',
+    name: 'Calm Labs',
+    plan: 'pro',
+    email: DEMO_EMAIL,
+    userName: 'Dana Demo',
+    apps: [
+      {
+        id: '0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11',
+        store: 'app_store',
+        storeId: '1459969523',
+        bundleId: 'com.calmlabs.breathe',
+        name: 'Breathe: Sleep & Meditation',
+        developer: 'Calm Labs Inc.',
+        category: 'Health & Fitness',
+        primaryCountry: 'US',
+        keywords: ['meditation', 'sleep sounds', 'breathing exercises', 'anxiety relief', 'mindfulness'],
+      },
+      {
+        id: '1e7d3a8b-5c2f-4f9b-8a4d-7b6c5d4e3f22',
+        store: 'google_play',
+        storeId: 'com.calmlabs.breathe',
+        bundleId: 'com.calmlabs.breathe',
+        name: 'Breathe: Sleep & Meditation',
+        developer: 'Calm Labs Inc.',
+        category: 'Health & Fitness',
+        primaryCountry: 'US',
+        keywords: ['meditation app', 'sleep stories', 'calm music'],
+      },
+      {
+        id: '2f8e4b9c-6d3a-4a0c-9b5e-8c7d6e5f4a33',
+        store: 'app_store',
+        storeId: '1583324716',
+        bundleId: 'com.calmlabs.tidybudget',
+        name: 'Tidy Budget – Expense Tracker',
+        developer: 'Calm Labs Inc.',
+        category: 'Finance',
+        primaryCountry: 'GB',
+        keywords: ['budget planner', 'expense tracker', 'money manager'],
+      },
+    ],
+  },
+  {
+    id: '6c1d4b5f-9a8e-4d72-8e3b-2f4a6b8c0d02',
+    name: 'Northwind Games',
+    plan: 'pro',
+    email: OTHER_EMAIL,
+    userName: 'Olly Other',
+    apps: [
+      {
+        id: '3a9f5c0d-7e4b-4b1d-8c6f-9d8e7f6a5b44',
+        store: 'app_store',
+        storeId: '1620457791',
+        bundleId: 'com.northwind.puzzleharbor',
+        name: 'Puzzle Harbor: Match 3',
+        developer: 'Northwind Games Ltd',
+        category: 'Games',
+        primaryCountry: 'US',
+        keywords: ['match 3', 'puzzle games'],
+      },
+    ],
+  },
+];
+
+/** Creates what is missing; never overwrites what a user changed, except the demo password when told to. */
+export async function seedDemoData(options: { password: string }): Promise<void> {
+  for (const account of DEMO_ACCOUNTS) {
+    await db.account.upsert({ where: { id: account.id }, create: { id: account.id, name: account.name, plan: account.plan }, update: {} });
+    const user = await db.user.findUnique({ where: { email: account.email } });
+    if (!user) {
+      await db.user.create({
+        data: { email: account.email, name: account.userName, accountId: account.id, passwordHash: await hashPassword(options.password) },
+      });
+    } else if (!(await verifyPassword(user.passwordHash, options.password))) {
+      await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(options.password) } });
+    }
+    for (const { keywords, ...app } of account.apps) {
+      await db.trackedApp.upsert({ where: { id: app.id }, create: { ...app, accountId: account.id }, update: {} });
+      await db.trackedKeyword.createMany({
+        data: keywords.map((term) => ({ appId: app.id, term, termKey: termKeyOf(term), country: app.primaryCountry })),
+        skipDuplicates: true,
+      });
+    }
+  }
+}
+
+export function generateDemoPassword(): string {
+  return `demo-${randomBytes(9).toString('base64url')}`;
+}
