@@ -1,0 +1,87 @@
+// Real accounts, sessions and keys over HTTP, the way a user gets them.
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { baseURL } from '../playwright.config';
+
+export const API = '/api/public/v1';
+export const DEMO = { email: 'demo@example.com', password: 'e2e-demo-password' };
+export const OTHER = { email: 'other@example.com', password: 'e2e-demo-password' };
+/** Seeded ids (src/server/services/seed/demo.ts). */
+export const DEMO_APP_ID = '0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11';
+export const DEMO_PLAY_APP_ID = '1e7d3a8b-5c2f-4f9b-8a4d-7b6c5d4e3f22';
+export const OTHER_APP_ID = '3a9f5c0d-7e4b-4b1d-8c6f-9d8e7f6a5b44';
+
+export interface Session {
+  context: APIRequestContext;
+  /** The next-auth session token (JWT) of the signed-in user. */
+  token: string;
+}
+
+export async function signIn(email: string, password: string): Promise<Session> {
+  const context = await playwrightRequest.newContext({ baseURL });
+  const { csrfToken } = await (await context.get('/api/auth/csrf')).json();
+  const response = await context.post('/api/auth/callback/credentials', { form: { csrfToken, email, password, json: 'true' } });
+  expect(response.ok()).toBe(true);
+  const cookie = (await context.storageState()).cookies.find((c) => c.name.endsWith('next-auth.session-token'));
+  if (!cookie) throw new Error(`sign-in of ${email} failed`);
+  return { context, token: cookie.value };
+}
+
+export async function trpc<T = unknown>(session: Session | APIRequestContext, path: string, input?: unknown): Promise<T> {
+  const context = 'context' in session ? session.context : session;
+  const response = await context.post(`/api/trpc/${path}`, { data: input ?? {} });
+  const body = await response.json();
+  if (!response.ok()) throw new Error(`${path} failed: ${JSON.stringify(body)}`);
+  return body.result.data as T;
+}
+
+export async function trpcQuery<T = unknown>(session: Session, path: string): Promise<T> {
+  const response = await session.context.get(`/api/trpc/${path}`);
+  const body = await response.json();
+  if (!response.ok()) throw new Error(`${path} failed: ${JSON.stringify(body)}`);
+  return body.result.data as T;
+}
+
+export async function createKey(session: Session, scope: 'read-only' | 'read-write', name = `e2e ${scope}`): Promise<string> {
+  const { secret } = await trpc<{ secret: string }>(session, 'apiKeys.create', { name, scope });
+  return secret;
+}
+
+const execFileAsync = promisify(execFile);
+
+/** The operator CLI, joined to the e2e server's embedded cluster. */
+export async function admin(...args: string[]): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: '.data/e2e' };
+  delete env.DATABASE_URL;
+  const { stdout } = await execFileAsync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/admin.ts', ...args], { env });
+  return stdout.trimEnd().split('\n').at(-1)!;
+}
+
+/** A new account on the given plan, signed in. */
+export async function newAccount(plan: 'free' | 'solo' | 'pro' | 'business' | 'agency' | 'enterprise' = 'pro') {
+  const email = `e2e-${randomUUID()}@example.test`;
+  const password = 'e2e-password-123';
+  const anonymous = await playwrightRequest.newContext({ baseURL });
+  await trpc(anonymous, 'account.signUp', { email, password });
+  await anonymous.dispose();
+  if (plan !== 'free') await admin('plan', 'set', '--email', email, '--plan', plan);
+  return { email, password, session: await signIn(email, password) };
+}
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** Checks the RFC 9457 shape every error shares, and returns the body. */
+export async function expectProblem(response: APIResponse, status: number, slug: string): Promise<Record<string, unknown>> {
+  expect(response.status(), await response.text()).toBe(status);
+  expect(response.headers()['content-type']).toMatch(/^application\/problem\+json/);
+  expect(response.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  const body = await response.json();
+  expect(body).toMatchObject({ type: `${baseURL}/docs/problems/${slug}`, status, instance: new URL(response.url()).pathname });
+  expect(typeof body.title).toBe('string');
+  expect(typeof body.detail).toBe('string');
+  expect(body.requestId).toBe(response.headers()['x-request-id']);
+  expect(JSON.stringify(body)).not.toMatch(/svc_live_[0-9A-Za-z]{20}|at .*\.(ts|js):\d+|SELECT |prisma/i);
+  return body;
+}

@@ -1,0 +1,140 @@
+// The dashboard in Chromium: sign in, create keys, read the secret once, use it, revoke and roll it.
+import { expect, test, type Page } from '@playwright/test';
+import { API, bearer, DEMO, DEMO_APP_ID, newAccount } from '../helpers';
+
+async function signInWithForm(page: Page, email: string, password: string) {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/apps$/);
+}
+
+async function createKeyInUi(page: Page, name: string, scope: 'Read-only' | 'Read-write'): Promise<string> {
+  await page.goto('/settings/api');
+  const form = page.getByRole('form', { name: 'Create key' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Scope').selectOption({ label: scope });
+  await form.getByRole('button', { name: 'Create key' }).click();
+  const reveal = page.getByTestId('new-secret');
+  await expect(reveal).toContainText('you won’t see this secret again');
+  const secret = (await page.getByTestId('secret-value').textContent())!.trim();
+  expect(secret).toMatch(/^svc_live_[0-9A-Za-z]{38}$/);
+  return secret;
+}
+
+function rowOf(page: Page, secret: string) {
+  return page.locator(`tr[data-key-prefix="${secret.slice(0, 13)}"]`).filter({ hasText: secret.slice(-4) });
+}
+
+test('read-only key: created, shown once, used, revoked with confirmation, then refused', async ({ page, request }) => {
+  await signInWithForm(page, DEMO.email, DEMO.password);
+  await expect(page.getByRole('link', { name: 'Breathe: Sleep & Meditation' }).first()).toBeVisible();
+  const secret = await createKeyInUi(page, 'UI read-only', 'Read-only');
+
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+
+  const row = rowOf(page, secret);
+  await expect(row).toContainText('UI read-only');
+  await expect(row).toContainText('read-only');
+  await expect(row).toContainText(`${secret.slice(0, 13)}…${secret.slice(-4)}`);
+
+  // Shown once: after a reload the secret is nowhere on the page.
+  await page.reload();
+  await expect(page.getByTestId('new-secret')).toHaveCount(0);
+  expect(await page.content()).not.toContain(secret);
+
+  const read = await request.get(`${API}/apps`, { headers: bearer(secret) });
+  expect(read.status()).toBe(200);
+  const write = await request.post(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(secret), data: { terms: ['from a read-only key'] } });
+  expect(write.status()).toBe(403);
+  expect((await write.json()).type).toMatch(/\/docs\/problems\/insufficient-scope$/);
+
+  await page.reload();
+  await expect(rowOf(page, secret).locator('td').nth(4)).not.toContainText('Never');
+
+  await rowOf(page, secret).getByRole('button', { name: 'Revoke' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke key' });
+  await expect(dialog).toContainText('cannot be undone');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  expect((await request.get(`${API}/apps`, { headers: bearer(secret) })).status()).toBe(200);
+
+  await rowOf(page, secret).getByRole('button', { name: 'Revoke' }).click();
+  await page.getByRole('dialog', { name: 'Revoke key' }).getByRole('button', { name: 'Revoke key' }).click();
+  await expect(rowOf(page, secret).getByTestId('key-status')).toHaveText('revoked');
+  const refused = await request.get(`${API}/apps`, { headers: bearer(secret) });
+  expect(refused.status()).toBe(401);
+});
+
+test('read-write key adds a keyword; rolling keeps the old secret for the grace period', async ({ page, request }) => {
+  await signInWithForm(page, DEMO.email, DEMO.password);
+  const secret = await createKeyInUi(page, 'UI read-write', 'Read-write');
+  const added = await request.post(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(secret), data: { terms: ['focus timer'] } });
+  expect(added.status()).toBe(200);
+  const body = await added.json();
+  expect([...body.added, ...body.alreadyTracked].map((k: { term: string }) => k.term)).toEqual(['focus timer']);
+
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+  await rowOf(page, secret).getByRole('button', { name: 'Roll' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Roll key' });
+  await dialog.getByRole('combobox').selectOption('1h');
+  await dialog.getByRole('button', { name: 'Roll key' }).click();
+  await expect(page.getByTestId('new-secret')).toContainText('The old secret works until');
+  const rolled = (await page.getByTestId('secret-value').textContent())!.trim();
+  expect(rolled).not.toBe(secret);
+  await expect(rowOf(page, secret).getByTestId('key-status')).toHaveText('rolled');
+  await expect(rowOf(page, rolled)).toContainText('read-write');
+
+  expect((await request.get(`${API}/apps`, { headers: bearer(secret) })).status()).toBe(200);
+  expect((await request.get(`${API}/apps`, { headers: bearer(rolled) })).status()).toBe(200);
+});
+
+test('roll with grace "now" ends the old secret at once', async ({ page, request }) => {
+  await signInWithForm(page, DEMO.email, DEMO.password);
+  const secret = await createKeyInUi(page, 'UI roll now', 'Read-only');
+  await rowOf(page, secret).getByRole('button', { name: 'Roll' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Roll key' });
+  await dialog.getByRole('combobox').selectOption('now');
+  await dialog.getByRole('button', { name: 'Roll key' }).click();
+  await expect(page.getByTestId('new-secret')).toContainText('The old secret no longer works');
+  const rolled = (await page.getByTestId('secret-value').textContent())!.trim();
+  expect((await request.get(`${API}/apps`, { headers: bearer(secret) })).status()).toBe(401);
+  expect((await request.get(`${API}/apps`, { headers: bearer(rolled) })).status()).toBe(200);
+});
+
+test('sign-up creates a Free account that sees why it cannot create keys; sign-out works', async ({ page }) => {
+  const email = `ui-${Date.now()}@example.test`;
+  await page.goto('/sign-up');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password (at least 10 characters)').fill('a-good-password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/settings\/api$/);
+  await expect(page.getByTestId('plan-label')).toHaveText('Free');
+  await expect(page.getByTestId('plan-allowance')).toHaveText('No API access');
+  await expect(page.getByTestId('plan-required')).toContainText('paid plans');
+  await expect(page.getByRole('button', { name: 'Create key' })).toBeDisabled();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.goto('/settings/api');
+  await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test('a paid account sees its plan and monthly allowance', async ({ page }) => {
+  const { email, password } = await newAccount('business');
+  await signInWithForm(page, email, password);
+  await page.goto('/settings/api');
+  await expect(page.getByTestId('plan-label')).toHaveText('Business');
+  await expect(page.getByTestId('plan-allowance')).toHaveText('10,000');
+  await expect(page.getByText('No keys yet.')).toBeVisible();
+});
+
+test('wrong credentials are refused with a message', async ({ page }) => {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(DEMO.email);
+  await page.getByLabel('Password').fill('wrong-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.locator('p[role=alert]')).toHaveText('The email or password is not correct.');
+});

@@ -1,0 +1,42 @@
+// End-to-end tests against the production build (`npm start`) on a fresh embedded PostgreSQL in .data/e2e.
+// Browsers: Debian's Chromium only (never a downloaded build); see scripts/ensure-chromium.mjs.
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 3210);
+export const baseURL = `http://localhost:${port}`;
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: !!process.env.CI,
+  reporter: [['list']],
+  timeout: 60_000,
+  use: {
+    baseURL,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  projects: [
+    { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
+    { name: 'ui', testMatch: /ui\/.*\.spec\.ts/, use: { browserName: 'chromium', permissions: ['clipboard-read', 'clipboard-write'] } },
+  ],
+  webServer: {
+    command: 'rm -rf .data/e2e && npm start',
+    url: `${baseURL}/api/health`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      DATA_DIR: '.data/e2e',
+      DEMO_PASSWORD: 'e2e-demo-password',
+      SEED_DEMO: 'true',
+      LOG_REQUESTS: 'false',
+      NEXTAUTH_URL: baseURL,
+    },
+  },
+});
