@@ -12,6 +12,8 @@ export async function databaseHealth(): Promise<{ status: 'ok' | 'unavailable'; 
     const pending = (await expected).filter((name) => !applied.has(name));
     return pending.length ? { status: 'unavailable', database: 'migrations pending', pendingMigrations: pending } : { status: 'ok', database: 'ok' };
   } catch {
-    return { status: 'unavailable', database: 'unreachable' };
+    // Reachable but never migrated (no _prisma_migrations table), or not reachable at all.
+    const reachable = await db.$queryRaw`SELECT 1`.then(() => true, () => false);
+    return { status: 'unavailable', database: reachable ? 'migrations pending' : 'unreachable' };
   }
 }
