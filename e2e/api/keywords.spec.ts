@@ -48,8 +48,9 @@ test('a body over 64 KiB is 413 and nothing is added', async ({ request }) => {
 });
 
 test('malformed JSON and non-object bodies are 400 validation errors', async ({ request }) => {
-  for (const raw of ['{"terms": [', 'null', '[]', '"terms"', '']) {
-    const response = await request.post(path, { headers: { ...bearer(key), 'Content-Type': 'application/json' }, data: Buffer.from(raw) });
+  const invalidUtf8 = Buffer.concat([Buffer.from('{"terms":["'), Buffer.from([0xff, 0xfe]), Buffer.from('"]}')]);
+  for (const raw of [Buffer.from('{"terms": ['), Buffer.from('null'), Buffer.from('[]'), Buffer.from('"terms"'), Buffer.from(''), invalidUtf8]) {
+    const response = await request.post(path, { headers: { ...bearer(key), 'Content-Type': 'application/json' }, data: raw });
     const body = await expectProblem(response, 400, 'validation-error');
     expect(body.errors).toEqual([expect.objectContaining({ in: 'body', pointer: '#' })]);
   }

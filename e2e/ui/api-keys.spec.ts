@@ -10,11 +10,12 @@ async function signInWithForm(page: Page, email: string, password: string) {
   await expect(page).toHaveURL(/\/apps$/);
 }
 
-async function createKeyInUi(page: Page, name: string, scope: 'Read-only' | 'Read-write'): Promise<string> {
+async function createKeyInUi(page: Page, name: string, scope: 'Read-only' | 'Read-write', expires?: string): Promise<string> {
   await page.goto('/settings/api');
   const form = page.getByRole('form', { name: 'Create key' });
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Scope').selectOption({ label: scope });
+  if (expires) await form.getByLabel(/Expires/).fill(expires);
   await form.getByRole('button', { name: 'Create key' }).click();
   const reveal = page.getByTestId('new-secret');
   await expect(reveal).toContainText('you won’t see this secret again');
@@ -25,6 +26,16 @@ async function createKeyInUi(page: Page, name: string, scope: 'Read-only' | 'Rea
 
 function rowOf(page: Page, secret: string) {
   return page.locator(`tr[data-key-prefix="${secret.slice(0, 13)}"]`).filter({ hasText: secret.slice(-4) });
+}
+
+/** Rolls the key through its dialog and returns the new secret, after checking what the page says of the old one. */
+async function rollInUi(page: Page, secret: string, grace: 'now' | '1h', oldSecretNote: string): Promise<string> {
+  await rowOf(page, secret).getByRole('button', { name: 'Roll' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Roll key' });
+  await dialog.getByRole('combobox').selectOption(grace);
+  await dialog.getByRole('button', { name: 'Roll key' }).click();
+  await expect(page.getByTestId('new-secret')).toContainText(oldSecretNote);
+  return (await page.getByTestId('secret-value').textContent())!.trim();
 }
 
 test('read-only key: created, shown once, used, revoked with confirmation, then refused', async ({ page, request }) => {
@@ -77,12 +88,7 @@ test('read-write key adds a keyword; rolling keeps the old secret for the grace 
   expect([...body.added, ...body.alreadyTracked].map((k: { term: string }) => k.term)).toEqual(['focus timer']);
 
   await page.getByRole('button', { name: 'I have saved it' }).click();
-  await rowOf(page, secret).getByRole('button', { name: 'Roll' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Roll key' });
-  await dialog.getByRole('combobox').selectOption('1h');
-  await dialog.getByRole('button', { name: 'Roll key' }).click();
-  await expect(page.getByTestId('new-secret')).toContainText('The old secret works until');
-  const rolled = (await page.getByTestId('secret-value').textContent())!.trim();
+  const rolled = await rollInUi(page, secret, '1h', 'The old secret works until');
   expect(rolled).not.toBe(secret);
   await expect(rowOf(page, secret).getByTestId('key-status')).toHaveText('rolled');
   await expect(rowOf(page, rolled)).toContainText('read-write');
@@ -91,15 +97,13 @@ test('read-write key adds a keyword; rolling keeps the old secret for the grace 
   expect((await request.get(`${API}/apps`, { headers: bearer(rolled) })).status()).toBe(200);
 });
 
-test('roll with grace "now" ends the old secret at once', async ({ page, request }) => {
+test('roll with grace "now" ends the old secret at once; the new key keeps the expiry', async ({ page, request }) => {
   await signInWithForm(page, DEMO.email, DEMO.password);
-  const secret = await createKeyInUi(page, 'UI roll now', 'Read-only');
-  await rowOf(page, secret).getByRole('button', { name: 'Roll' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Roll key' });
-  await dialog.getByRole('combobox').selectOption('now');
-  await dialog.getByRole('button', { name: 'Roll key' }).click();
-  await expect(page.getByTestId('new-secret')).toContainText('The old secret no longer works');
-  const rolled = (await page.getByTestId('secret-value').textContent())!.trim();
+  const secret = await createKeyInUi(page, 'UI roll now', 'Read-only', '2099-12-31');
+  await expect(rowOf(page, secret)).toContainText('2099-12-31 23:59 UTC');
+  const rolled = await rollInUi(page, secret, 'now', 'The old secret no longer works');
+  await expect(rowOf(page, rolled)).toContainText('2099-12-31 23:59 UTC');
+  await expect(rowOf(page, secret).getByTestId('key-status')).toHaveText('expired');
   expect((await request.get(`${API}/apps`, { headers: bearer(secret) })).status()).toBe(401);
   expect((await request.get(`${API}/apps`, { headers: bearer(rolled) })).status()).toBe(200);
 });

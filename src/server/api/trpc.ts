@@ -1,5 +1,5 @@
 // tRPC: context, procedure kinds and the one authorization check shared by the dashboard and the REST facade.
-import { initTRPC, TRPCError } from '@trpc/server';
+import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import type { Actor } from '@/server/auth/actor';
@@ -83,4 +83,3 @@ export const dashboardProcedure = t.procedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, actor: ctx.actor, userId: ctx.actor.userId } });
 });
 
-export { TRPCError };

@@ -42,7 +42,14 @@ export async function readJsonBody(request: Request): Promise<unknown> {
       chunks.push(value);
     }
   }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'The request body is not valid UTF-8.', {
+      errors: [{ in: 'body', pointer: '#', detail: 'The body contains bytes that are not UTF-8.' }],
+    });
+  }
   if (!text.trim()) {
     throw new AppError('VALIDATION_ERROR', 'The request body is empty; send a JSON object.', {
       errors: [{ in: 'body', pointer: '#', detail: 'The request body is empty.' }],

@@ -2,21 +2,14 @@
 // and a second Pro account (other@example.com) with its own app, so that isolation can be seen.
 import { randomBytes } from 'node:crypto';
 import { db } from '@/server/db';
-import type { PlanTier, Store } from '@/generated/prisma/enums';
+import type { TrackedApp } from '@/generated/prisma/client';
+import type { PlanTier } from '@/generated/prisma/enums';
 import { hashPassword, verifyPassword } from '@/server/services/accounts/password';
 import { termKeyOf } from '@/server/services/apps/apps';
 
-interface DemoApp {
-  id: string;
-  store: Store;
-  storeId: string;
-  bundleId: string;
-  name: string;
-  developer: string;
-  category: string;
-  primaryCountry: string;
+type DemoApp = Pick<TrackedApp, 'id' | 'store' | 'storeId' | 'bundleId' | 'name' | 'developer' | 'category' | 'primaryCountry'> & {
   keywords: string[];
-}
+};
 
 interface DemoAccount {
   id: string;
