@@ -1,0 +1,83 @@
+// The REST facade called in-process with real Requests: the log line of each request, and no secret in it.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createApiKey } from '@/server/services/api-keys/api-keys';
+import { makeAccount, makeApp } from '../../../test/factories';
+import { handlePublicApiRequest } from './handler';
+
+const origin = 'http://api.test';
+
+function captureLogs(): string[] {
+  const lines: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  return lines;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('request logging', () => {
+  it('writes one JSON line per request with request id, route, status and duration, never the credential', async () => {
+    const owner = await makeAccount();
+    const app = await makeApp(owner.accountId);
+    const { key, secret } = await createApiKey(owner, { name: 'log test', scope: 'read-write' });
+    const lines = captureLogs();
+
+    const ok = await handlePublicApiRequest(new Request(`${origin}/api/public/v1/apps/${app.id}`, { headers: { Authorization: `Bearer ${secret}` } }));
+    const refused = await handlePublicApiRequest(
+      new Request(`${origin}/api/public/v1/apps/${app.id}/keywords`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}x`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ terms: ['secret-looking term'] }),
+      }),
+    );
+    vi.restoreAllMocks();
+
+    expect(ok.status).toBe(200);
+    expect(refused.status).toBe(401);
+    expect(lines).toHaveLength(2);
+    const [first, second] = lines.map((line) => JSON.parse(line));
+    expect(first).toMatchObject({
+      level: 'info',
+      msg: 'request',
+      requestId: ok.headers.get('x-request-id'),
+      method: 'GET',
+      route: '/apps/{id}',
+      status: 200,
+      accountId: owner.accountId,
+      keyId: key.id,
+      actor: 'apiKey',
+    });
+    expect(typeof first.durationMs).toBe('number');
+    expect(second).toMatchObject({ requestId: refused.headers.get('x-request-id'), status: 401 });
+    const all = lines.join('');
+    expect(all).not.toContain(secret);
+    expect(all).not.toContain(secret.slice(9, 30));
+    expect(all).not.toContain('secret-looking term');
+  });
+
+  it('answers an unexpected failure with an opaque 500 problem and logs the cause on stderr', async () => {
+    const owner = await makeAccount();
+    const { secret } = await createApiKey(owner, { name: 'boom', scope: 'read-only' });
+    const { getDb } = await import('@/server/db');
+    vi.spyOn(getDb().trackedApp, 'findMany').mockRejectedValue(new Error('relation "tracked_apps" exploded near SELECT'));
+    const errors: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      errors.push(String(chunk));
+      return true;
+    });
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+
+    const response = await handlePublicApiRequest(new Request(`${origin}/api/public/v1/apps`, { headers: { Authorization: `Bearer ${secret}` } }));
+    vi.restoreAllMocks();
+
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    const body = await response.json();
+    expect(body).toMatchObject({ type: `${origin}/docs/problems/internal-error`, status: 500, requestId: response.headers.get('x-request-id') });
+    expect(JSON.stringify(body)).not.toMatch(/exploded|SELECT|tracked_apps/);
+    expect(errors.join('')).toContain('exploded');
+    expect(errors.join('')).toContain(body.requestId);
+  });
+});
