@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeAccount, makeApp } from '../../../../test/factories';
-import { addKeywords, getApp, listApps, normalizeTerm, termKeyOf } from './apps';
+import { addKeywords, getApp, listApps } from './apps';
+import { normalizeTerm, termKeyOf } from './terms';
 
 describe('term normalisation', () => {
   it('trims, collapses white space and folds case', () => {

@@ -3,6 +3,7 @@
 import { db } from '@/server/db';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
+import { normalizeTerm, termKeyOf } from './terms';
 
 export interface AppView {
   id: string;
@@ -64,16 +65,6 @@ export async function getApp(accountId: string, appId: string): Promise<AppView>
   const row = await db.trackedApp.findFirst({ where: { id: appId, accountId }, select: appSelect });
   if (!row) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
   return toView(row);
-}
-
-/** Trimmed, inner white space collapsed, Unicode-normalised: the form a term is stored and shown in. */
-export function normalizeTerm(term: string): string {
-  return term.normalize('NFC').trim().replace(/\s+/gu, ' ');
-}
-
-/** Case-folded form that decides whether two terms are the same keyword. */
-export function termKeyOf(term: string): string {
-  return normalizeTerm(term).normalize('NFKC').toLocaleLowerCase('und');
 }
 
 /**

@@ -5,7 +5,7 @@ import { db } from '@/server/db';
 import type { TrackedApp } from '@/generated/prisma/client';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { hashPassword, verifyPassword } from '@/server/services/accounts/password';
-import { termKeyOf } from '@/server/services/apps/apps';
+import { termKeyOf } from '@/server/services/apps/terms';
 
 type DemoApp = Pick<TrackedApp, 'id' | 'store' | 'storeId' | 'bundleId' | 'name' | 'developer' | 'category' | 'primaryCountry'> & {
   keywords: string[];

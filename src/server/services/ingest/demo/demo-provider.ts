@@ -1,0 +1,210 @@
+// The default data provider: a deterministic generator of realistic store data for any app and any day.
+// Volumes follow a Zipf-like law over terms, ranks and chart positions move like random walks, ratings drift,
+// reviews arrive daily with real language, and listings change at each release.
+import { epochDay } from '@/server/domain/dates';
+import { termKeyOf } from '@/server/services/apps/terms';
+import type {
+  AppDetails,
+  AppObservation,
+  DataProvider,
+  Listing,
+  ObservationRequest,
+  ProviderApp,
+  ResearchResult,
+  ReviewRecord,
+  StoreReference,
+} from '../provider';
+import { clamp, hash32, SeededRandom, shuffled, smoothNoise, unit } from './random';
+import { drawRating, writeReview } from './reviews';
+import { FEATURES, GENERIC_FEATURES, vocabularyFor } from './vocabulary';
+
+/** Positions beyond this are "not ranked". */
+export const RANK_DEPTH = 200;
+const CHART_DEPTH = 200;
+
+/** Storefront size relative to the US, for volumes. */
+const MARKET_SIZE: Record<string, number> = { US: 1, GB: 0.22, DE: 0.2, FR: 0.17, JP: 0.3, CA: 0.12, AU: 0.09, BR: 0.15, IN: 0.25, ES: 0.1, IT: 0.1 };
+const CURRENCY: Record<string, string> = { US: 'USD', GB: 'GBP', DE: 'EUR', FR: 'EUR', ES: 'EUR', IT: 'EUR', JP: 'JPY', CA: 'CAD', AU: 'AUD', BR: 'BRL', IN: 'INR' };
+
+/** Zipf-like: a term's popularity rank is log-uniform over 1…20,000, volume ∝ 1/rank^1.05. */
+export function demoVolume(country: string, term: string, day: number): number {
+  const popularityRank = Math.exp(unit('popularity', termKeyOf(term)) * Math.log(20_000));
+  const base = 400_000 / Math.pow(popularityRank, 1.05);
+  const seasonal = 1 + 0.15 * smoothNoise(`volume|${country}|${termKeyOf(term)}`, day, 14);
+  return Math.max(5, Math.round(base * (MARKET_SIZE[country] ?? 0.05) * seasonal));
+}
+
+/** Harder for popular terms, with term-specific competition. */
+export function demoDifficulty(country: string, term: string, day: number): number {
+  const volume = demoVolume(country, term, day);
+  const competition = unit('competition', country, termKeyOf(term)) * 30 - 15;
+  const drift = 3 * smoothNoise(`difficulty|${country}|${termKeyOf(term)}`, day, 30);
+  return Math.round(clamp(12 + 14 * Math.log10(volume + 1) + competition + drift, 1, 100));
+}
+
+function demoRank(app: ProviderApp, country: string, term: string, day: number): number | null {
+  const key = `${app.store}|${app.storeId}|${country}|${termKeyOf(term)}`;
+  // Relevance decides the usual position: the square skews towards the top, some terms sit beyond the depth.
+  const base = 1 + Math.pow(unit('relevance', key), 2) * 260;
+  const walk = base * (1 + 0.35 * smoothNoise(`rank|${key}`, day, 9)) + 3 * smoothNoise(`jitter|${key}`, day, 2);
+  const rank = Math.round(clamp(walk, 1, 999));
+  return rank > RANK_DEPTH ? null : rank;
+}
+
+function demoRating(app: ProviderApp, day: number): { average: number; count: number } {
+  const key = `${app.store}|${app.storeId}`;
+  const average = clamp(3.9 + unit('rating', key) * 0.8 + 0.08 * smoothNoise(`rating|${key}`, day, 30), 1, 5);
+  const growth = 5 + Math.floor(unit('growth', key) * 60);
+  const count = 2_000 + Math.floor(unit('initial', key) * 40_000) + growth * (day - 19_000);
+  return { average: Math.round(average * 100) / 100, count: Math.max(0, count) };
+}
+
+function demoCategoryRank(app: ProviderApp, country: string, day: number): number | null {
+  const key = `${app.store}|${app.storeId}|${country}`;
+  const base = 3 + unit('chart', key) * 140;
+  const rank = Math.round(base * (1 + 0.4 * smoothNoise(`chart|${key}`, day, 10)));
+  return rank >= 1 && rank <= CHART_DEPTH ? rank : null;
+}
+
+const SUBTITLES: Record<string, string[]> = {
+  'Health & Fitness': ['Sleep better, stress less', 'Meditate, sleep & relax', 'Sleep sounds & meditation', 'Calm mind, deep sleep'],
+  Finance: ['Budget & expense tracker', 'Plan your money simply', 'Spending tracker & budget', 'Bills, budgets & savings'],
+  Games: ['Relaxing match 3 puzzles', 'Match, merge & explore', 'Cozy puzzle adventure', 'Match 3 by the sea'],
+};
+const WHATS_NEW = [
+  'Bug fixes and performance improvements.',
+  'New home screen widgets and a refreshed design.',
+  'Faster start-up and fixes for rare crashes.',
+  'New content every week, plus stability improvements.',
+  'Dark mode refinements and accessibility improvements.',
+  'You can now export your data. Thanks for the feedback!',
+];
+const PROMOTIONS = ['New this month: fresh content every day.', 'Try Premium free for 7 days.', 'Winter update: new themes and sounds.', null];
+
+/** A release roughly every four weeks, at an app-specific phase. */
+const RELEASES_SINCE_DAY = 19_700; // 2023-12-08: the demo apps' version history starts here
+function releaseIndex(app: ProviderApp, day: number): number {
+  return Math.floor((day - RELEASES_SINCE_DAY + (hash32(app.storeId) % 28)) / 28);
+}
+
+export function demoListing(app: ProviderApp, country: string, day: number): Listing {
+  const release = releaseIndex(app, day);
+  const appStore = app.store === 'app_store';
+  const subtitles = SUBTITLES[app.category] ?? ['Simple and powerful'];
+  const vocabulary = vocabularyFor(app.category);
+  // The keyword field changes every other release: a rotating selection of category terms (100 characters max).
+  const keywords: string[] = [];
+  for (const term of shuffled(vocabulary, new SeededRandom('keywords', app.storeId, Math.floor(release / 2)))) {
+    if ([...keywords, term].join(',').length > 100) break;
+    keywords.push(term);
+  }
+  const month = Math.floor(day / 30);
+  return {
+    title: app.name,
+    subtitle: subtitles[Math.floor(release / 3) % subtitles.length]!,
+    description:
+      `${app.name}, from ${app.developer}: ` +
+      (subtitles[0] ?? '') +
+      '. Join millions of people who use it every day. Features: ' +
+      (FEATURES[app.category] ?? GENERIC_FEATURES).slice(0, 3 + (release % 3)).join(', ') +
+      '. Subscription terms apply; cancel anytime.',
+    keywordField: appStore ? keywords.join(',') : null,
+    promotionalText: appStore ? (PROMOTIONS[(month + hash32(app.storeId)) % PROMOTIONS.length] ?? null) : null,
+    whatsNew: WHATS_NEW[release % WHATS_NEW.length]!,
+    screenshotsCount: 5 + ((Math.floor(release / 4) + hash32(app.storeId)) % 6),
+    hasVideo: (Math.floor(release / 5) + hash32(app.bundleId)) % 3 !== 0,
+    price: '0.00',
+    currency: CURRENCY[country] ?? 'USD',
+    version: `${1 + Math.floor(release / 10)}.${release % 10}.${Math.floor(unit('patch', app.storeId, release) * 3)}`,
+  };
+}
+
+function demoReviews(app: ProviderApp, country: string, day: number, average: number): ReviewRecord[] {
+  const random = new SeededRandom('reviews', app.store, app.storeId, country, day);
+  const perDay = country === app.primaryCountry ? 4 : 1;
+  const count = Math.floor(random.next() * (perDay + 1));
+  const features = FEATURES[app.category] ?? GENERIC_FEATURES;
+  const listing = demoListing(app, country, day);
+  const reviews: ReviewRecord[] = [];
+  for (let i = 0; i < count; i++) {
+    const rating = drawRating(random, average);
+    const text = writeReview(random, rating, features);
+    reviews.push({
+      storeReviewId: String(hash32(`${app.storeId}|${country}|${day}|${i}`) * 10 + (i % 10)),
+      country,
+      rating,
+      ...text,
+      version: listing.version,
+      reviewedAt: new Date(day * 86_400_000 + random.int(0, 86_399) * 1000),
+    });
+  }
+  return reviews;
+}
+
+const TOP_APP_NAMES = ['Daily', 'Smart', 'Simple', 'Pocket', 'Bright', 'Zen', 'Pro', 'Easy', 'Happy', 'Tiny', 'Mighty', 'Clever'];
+
+export class DemoProvider implements DataProvider {
+  readonly name = 'demo' as const;
+  readonly hasHistory = true;
+
+  async observe(app: ProviderApp, request: ObservationRequest): Promise<AppObservation> {
+    const day = epochDay(request.day);
+    const rating = demoRating(app, day);
+    const keywordRanks: AppObservation['keywordRanks'] = [];
+    const keywordMetrics: AppObservation['keywordMetrics'] = [];
+    for (const country of request.countries) {
+      const tracked = request.trackedTerms.filter((entry) => entry.country === country).map((entry) => entry.term);
+      const trackedKeys = new Set(tracked.map(termKeyOf));
+      const terms = [...tracked, ...vocabularyFor(app.category).filter((term) => !trackedKeys.has(termKeyOf(term)))];
+      for (const term of terms) {
+        const rank = demoRank(app, country, term, day);
+        if (rank !== null || trackedKeys.has(termKeyOf(term))) keywordRanks.push({ country, term, rank });
+        keywordMetrics.push({ country, term, volume: demoVolume(country, term, day), difficulty: demoDifficulty(country, term, day) });
+      }
+    }
+    return {
+      rating,
+      categoryRanks: request.countries.map((country) => ({ country, category: app.category, rank: demoCategoryRank(app, country, day) })),
+      keywordRanks,
+      keywordMetrics,
+      listings: request.countries.map((country) => ({ country, listing: demoListing(app, country, day) })),
+      reviews: request.countries.flatMap((country) => demoReviews(app, country, day, rating.average)),
+    };
+  }
+
+  async research(term: string, country: string, on: Date): Promise<ResearchResult> {
+    const day = epochDay(on);
+    const random = new SeededRandom('research', country, termKeyOf(term));
+    const words = term.split(' ').map((word) => word.charAt(0).toUpperCase() + word.slice(1));
+    const topApps = Array.from({ length: 10 }, (_, index) => {
+      const name = `${random.pick(TOP_APP_NAMES)} ${words.join(' ')}${index % 3 === 0 ? '' : ` ${random.pick(['Pro', 'Plus', 'Lite', 'HD', 'Go'])}`}`;
+      const storeId = String(1_000_000_000 + (hash32(`${country}|${term}|${index}`) % 800_000_000));
+      return {
+        rank: index + 1,
+        store: 'app_store' as const,
+        storeId,
+        name,
+        developer: `${random.pick(['Blue', 'Nimbus', 'Orchard', 'Pixel', 'Summit', 'Harbor'])} ${random.pick(['Labs', 'Studio', 'Apps', 'Software'])}`,
+        rating: Math.round((3.6 + random.next() * 1.3) * 10) / 10,
+        ratingCount: Math.round(Math.pow(10, 5.5 - index * 0.25 + random.next())),
+        iconUrl: null,
+      };
+    });
+    return { term, country, volume: demoVolume(country, term, day), difficulty: demoDifficulty(country, term, day), topApps };
+  }
+
+  async describe(reference: StoreReference): Promise<AppDetails | null> {
+    const fromSlug = reference.slug?.split('-').filter(Boolean).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+    const fromPackage = reference.store === 'google_play' ? reference.storeId.split('.').at(-1) : undefined;
+    const name = fromSlug || (fromPackage ? fromPackage.charAt(0).toUpperCase() + fromPackage.slice(1) : `App ${reference.storeId}`);
+    const random = new SeededRandom('describe', reference.store, reference.storeId);
+    return {
+      name,
+      developer: `${random.pick(['Blue', 'Nimbus', 'Orchard', 'Pixel', 'Summit'])} ${random.pick(['Labs', 'Studio', 'Apps'])}`,
+      category: random.pick(['Health & Fitness', 'Finance', 'Games', 'Productivity', 'Lifestyle']),
+      iconUrl: null,
+      rating: Math.round((3.5 + random.next() * 1.4) * 10) / 10,
+      ratingCount: Math.round(Math.pow(10, 3 + random.next() * 3)),
+    };
+  }
+}

@@ -1,0 +1,94 @@
+// Where the numbers come from. A DataProvider observes an app as the store shows it on a given day; the
+// refresh job (refresh.ts) stores what it sees. Two implementations: `demo` (deterministic, with history) and
+// `appstore` (Apple's public iTunes endpoints, today only). Chosen by DATA_PROVIDER.
+import type { Store } from '@/generated/prisma/enums';
+
+export interface ProviderApp {
+  store: Store;
+  storeId: string;
+  bundleId: string;
+  name: string;
+  developer: string;
+  category: string;
+  primaryCountry: string;
+}
+
+export interface Listing {
+  title: string;
+  subtitle: string | null;
+  description: string;
+  keywordField: string | null;
+  promotionalText: string | null;
+  whatsNew: string | null;
+  screenshotsCount: number;
+  hasVideo: boolean;
+  price: string;
+  currency: string;
+  version: string;
+}
+
+export interface ReviewRecord {
+  storeReviewId: string;
+  country: string;
+  rating: number;
+  title: string;
+  body: string;
+  author: string;
+  version: string | null;
+  reviewedAt: Date;
+}
+
+export interface AppObservation {
+  rating: { average: number; count: number } | null;
+  categoryRanks: { country: string; category: string; rank: number | null }[];
+  /** Tracked terms (rank null when unranked) and every other term the app ranks for. */
+  keywordRanks: { country: string; term: string; rank: number | null }[];
+  keywordMetrics: { country: string; term: string; volume: number; difficulty: number }[];
+  listings: { country: string; listing: Listing }[];
+  reviews: ReviewRecord[];
+}
+
+export interface ObservationRequest {
+  /** UTC day observed. */
+  day: Date;
+  /** Storefronts to observe: the app's primary country and those of its tracked keywords. */
+  countries: string[];
+  trackedTerms: { country: string; term: string }[];
+  /** 'keywords': only ranks and metrics of the tracked terms are needed (a keyword was just added). */
+  scope: 'full' | 'keywords';
+}
+
+export interface ResearchResult {
+  term: string;
+  country: string;
+  volume: number;
+  difficulty: number;
+  topApps: { rank: number; store: Store; storeId: string; name: string; developer: string; rating: number | null; ratingCount: number | null; iconUrl: string | null }[];
+}
+
+export interface StoreReference {
+  store: Store;
+  storeId: string;
+  /** Storefront named in the URL, if any. */
+  country: string | null;
+  /** Slug of an App Store URL, a hint of the app's name. */
+  slug: string | null;
+}
+
+export interface AppDetails {
+  name: string;
+  developer: string;
+  category: string;
+  iconUrl: string | null;
+  rating: number | null;
+  ratingCount: number | null;
+}
+
+export interface DataProvider {
+  readonly name: 'demo' | 'appstore';
+  /** Whether past days can be observed (backfill); the live store only shows today. */
+  readonly hasHistory: boolean;
+  observe(app: ProviderApp, request: ObservationRequest): Promise<AppObservation>;
+  research(term: string, country: string, day: Date): Promise<ResearchResult>;
+  describe(reference: StoreReference, country: string): Promise<AppDetails | null>;
+}

@@ -1,0 +1,229 @@
+// The refresh job: asks the data provider what the store shows for an app on each day still missing, stores the
+// snapshots, derives the metadata changelog and rank movements, and records domain events. Idempotent: a day
+// ingested twice gives the same rows. The first refresh of an app backfills its history quietly (no events).
+import { db } from '@/server/db';
+import type { Prisma } from '@/generated/prisma/client';
+import { addDays, isoDay, startOfUtcDay } from '@/server/domain/dates';
+import { sentimentOf } from '@/server/nlp/text';
+import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
+import { recordEvents, type NewEvent } from '@/server/services/events/events';
+import type { AppObservation, DataProvider, Listing } from './provider';
+import { dataProvider } from './providers';
+
+/** Days of history a newly tracked app gets from a provider that has history. */
+export const BACKFILL_DAYS = 180;
+/** A tracked keyword moving by at least this many places (or entering / leaving the ranking) is an event. */
+export const RANK_EVENT_THRESHOLD = 5;
+
+export const LISTING_FIELDS = [
+  'title', 'subtitle', 'description', 'keywordField', 'promotionalText', 'whatsNew', 'screenshotsCount', 'hasVideo', 'price', 'version',
+] as const satisfies readonly (keyof Listing)[];
+
+export interface RefreshOptions {
+  /** Last day to ingest (UTC); default today. */
+  through?: Date;
+  /** Re-ingest at least this many days up to `through`, even if already ingested. */
+  days?: number;
+  /** Only these terms (a keyword just added): their ranks and metrics over the app's ingested range. */
+  onlyTerms?: { country: string; term: string }[];
+  provider?: DataProvider;
+}
+
+export interface RefreshSummary {
+  appId: string;
+  days: string[];
+  keywordRanks: number;
+  reviews: number;
+  metadataChanges: number;
+  events: number;
+}
+
+const CHUNK = 5_000;
+async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
+}
+
+function listingValue(listing: Listing, field: (typeof LISTING_FIELDS)[number]): string | null {
+  const value = listing[field];
+  return value === null ? null : String(value);
+}
+
+export async function refreshApp(appId: string, options: RefreshOptions = {}): Promise<RefreshSummary> {
+  const provider = options.provider ?? dataProvider();
+  const app = await db.trackedApp.findUniqueOrThrow({
+    where: { id: appId },
+    include: { keywords: { select: { term: true, country: true } } },
+  });
+  const today = startOfUtcDay(options.through ?? new Date());
+  const quiet = app.refreshedThrough === null; // first ingestion: history, not news
+  // Days ingested before are re-computed identically; only days after them are news.
+  const isNewDay = (day: Date) => app.refreshedThrough === null || day > app.refreshedThrough;
+  const days = daysToIngest(app.refreshedThrough, today, provider, options);
+  const summary: RefreshSummary = { appId, days: days.map(isoDay), keywordRanks: 0, reviews: 0, metadataChanges: 0, events: 0 };
+  if (!days.length) return summary;
+
+  const onlyTerms = options.onlyTerms;
+  const trackedTerms = onlyTerms ?? app.keywords;
+  const countries = [...new Set([app.primaryCountry, ...trackedTerms.map((keyword) => keyword.country)])];
+  const observations: { day: Date; observation: AppObservation }[] = [];
+  for (const day of days) {
+    observations.push({ day, observation: await provider.observe(app, { day, countries, trackedTerms, scope: onlyTerms ? 'keywords' : 'full' }) });
+  }
+
+  const first = days[0]!;
+  const last = days.at(-1)!;
+  const events: NewEvent[] = [];
+
+  // Keyword ranks and metrics.
+  const rankRows: Prisma.KeywordRankCreateManyInput[] = [];
+  const metricRows: Prisma.KeywordMetricCreateManyInput[] = [];
+  for (const { day, observation } of observations) {
+    const include = onlyTerms ? new Set(onlyTerms.map((entry) => `${entry.country}|${termKeyOf(entry.term)}`)) : null;
+    for (const entry of observation.keywordRanks) {
+      const termKey = termKeyOf(entry.term);
+      if (include && !include.has(`${entry.country}|${termKey}`)) continue;
+      rankRows.push({ appId, country: entry.country, termKey, term: normalizeTerm(entry.term), date: day, rank: entry.rank });
+    }
+    for (const entry of observation.keywordMetrics) {
+      const termKey = termKeyOf(entry.term);
+      if (include && !include.has(`${entry.country}|${termKey}`)) continue;
+      metricRows.push({ country: entry.country, termKey, date: day, volume: entry.volume, difficulty: entry.difficulty });
+    }
+  }
+  summary.keywordRanks = rankRows.length;
+
+  await db.$transaction(
+    async (tx) => {
+      const rankScope: Prisma.KeywordRankWhereInput = { appId, date: { gte: first, lte: last } };
+      if (onlyTerms) rankScope.OR = onlyTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) }));
+      await tx.keywordRank.deleteMany({ where: rankScope });
+      await inChunks(rankRows, (chunk) => tx.keywordRank.createMany({ data: chunk }));
+      // Metrics describe the store, not the app: the first observation of a day stands.
+      await inChunks(metricRows, (chunk) => tx.keywordMetric.createMany({ data: chunk, skipDuplicates: true }));
+      if (onlyTerms) return;
+
+      // Ratings and chart positions.
+      await tx.ratingSnapshot.deleteMany({ where: { appId, date: { gte: first, lte: last } } });
+      await tx.ratingSnapshot.createMany({
+        data: observations.flatMap(({ day, observation }) => (observation.rating ? [{ appId, date: day, ...observation.rating }] : [])),
+      });
+      await tx.categoryRank.deleteMany({ where: { appId, date: { gte: first, lte: last } } });
+      await tx.categoryRank.createMany({
+        data: observations.flatMap(({ day, observation }) => observation.categoryRanks.map((entry) => ({ appId, date: day, ...entry }))),
+      });
+
+      // Listings: a snapshot when something changed, and one changelog row per changed field.
+      await tx.metadataChange.deleteMany({ where: { appId, changedAt: { gte: first } } });
+      await tx.metadataSnapshot.deleteMany({ where: { appId, capturedAt: { gte: first } } });
+      for (const country of countries) {
+        const previousRow = await tx.metadataSnapshot.findFirst({ where: { appId, country }, orderBy: { capturedAt: 'desc' } });
+        let previous: Listing | null = previousRow;
+        for (const { day, observation } of observations) {
+          const listing = observation.listings.find((entry) => entry.country === country)?.listing;
+          if (!listing) continue;
+          const changed = previous ? LISTING_FIELDS.filter((field) => listingValue(previous!, field) !== listingValue(listing, field)) : null;
+          if (changed && !changed.length) continue;
+          await tx.metadataSnapshot.create({ data: { appId, country, capturedAt: day, ...listing } });
+          if (changed) {
+            await tx.metadataChange.createMany({
+              data: changed.map((field) => ({ appId, country, field, before: listingValue(previous!, field), after: listingValue(listing, field), changedAt: day })),
+            });
+            summary.metadataChanges += changed.length;
+            if (isNewDay(day)) {
+              events.push({ accountId: app.accountId, appId, type: 'app.metadata_changed', occurredAt: day, data: { appId, country, fields: changed, version: listing.version } });
+            }
+          }
+          previous = listing;
+        }
+      }
+
+      // Reviews, with their sentiment; only the new ones are events.
+      const reviews = observations.flatMap(({ observation }) => observation.reviews);
+      const inserted = await tx.review.createManyAndReturn({
+        data: reviews.map((review) => ({ appId, ...review, sentiment: sentimentOf(`${review.title}. ${review.body}`) })),
+        skipDuplicates: true,
+        select: { id: true, rating: true, country: true, reviewedAt: true },
+      });
+      summary.reviews = inserted.length;
+      for (const review of inserted) {
+        events.push({ accountId: app.accountId, appId, type: 'review.created', occurredAt: review.reviewedAt, data: { appId, reviewId: review.id, rating: review.rating, country: review.country } });
+      }
+
+      // Rank movements of tracked keywords, against the day before each ingested day.
+      events.push(...(await rankMovements(tx, app, first, rankRows)).filter((event) => isNewDay(event.occurredAt!)));
+
+      await tx.trackedApp.update({
+        where: { id: appId },
+        data: { refreshedThrough: app.refreshedThrough && app.refreshedThrough > last ? app.refreshedThrough : last },
+      });
+      if (!quiet) {
+        await recordEvents(events, tx);
+        summary.events = events.length;
+      }
+    },
+    { timeout: 120_000 },
+  );
+  return summary;
+}
+
+function daysToIngest(refreshedThrough: Date | null, today: Date, provider: DataProvider, options: RefreshOptions): Date[] {
+  if (!provider.hasHistory) return [today];
+  let from: Date;
+  if (options.onlyTerms) {
+    from = addDays(refreshedThrough ?? today, -(BACKFILL_DAYS - 1));
+    today = refreshedThrough ?? today;
+  } else if (refreshedThrough === null) {
+    from = addDays(today, -(BACKFILL_DAYS - 1));
+  } else {
+    from = addDays(refreshedThrough, 1);
+  }
+  if (options.days) {
+    const requested = addDays(today, -(options.days - 1));
+    if (requested < from) from = requested;
+  }
+  const days: Date[] = [];
+  for (let day = from; day <= today; day = addDays(day, 1)) days.push(day);
+  return days;
+}
+
+async function rankMovements(
+  tx: Prisma.TransactionClient,
+  app: { id: string; accountId: string; keywords: { term: string; country: string }[] },
+  first: Date,
+  rows: Prisma.KeywordRankCreateManyInput[],
+): Promise<NewEvent[]> {
+  const tracked = new Set(app.keywords.map((keyword) => `${keyword.country}|${termKeyOf(keyword.term)}`));
+  const dayBefore = addDays(first, -1);
+  const before = await tx.keywordRank.findMany({ where: { appId: app.id, date: dayBefore } });
+  const last = new Map(before.map((row) => [`${row.country}|${row.termKey}`, row.rank]));
+  const events: NewEvent[] = [];
+  for (const row of [...rows].sort((a, b) => (a.date as Date).getTime() - (b.date as Date).getTime())) {
+    const key = `${row.country}|${row.termKey}`;
+    if (!tracked.has(key)) continue;
+    const previous = last.has(key) ? last.get(key)! : undefined;
+    last.set(key, row.rank ?? null);
+    if (previous === undefined) continue;
+    const current = row.rank ?? null;
+    const moved =
+      (previous === null) !== (current === null) || (previous !== null && current !== null && Math.abs(previous - current) >= RANK_EVENT_THRESHOLD);
+    if (moved) {
+      events.push({
+        accountId: app.accountId,
+        appId: app.id,
+        type: 'keyword.rank_changed',
+        occurredAt: row.date as Date,
+        data: { appId: app.id, term: row.term, country: row.country, date: isoDay(row.date as Date), previousRank: previous, rank: current },
+      });
+    }
+  }
+  return events;
+}
+
+/** Refreshes every tracked app through `through`; used by the daily job and `npm run admin -- refresh`. */
+export async function refreshAllApps(options: Omit<RefreshOptions, 'onlyTerms'> = {}): Promise<RefreshSummary[]> {
+  const apps = await db.trackedApp.findMany({ select: { id: true }, orderBy: { createdAt: 'asc' } });
+  const summaries: RefreshSummary[] = [];
+  for (const app of apps) summaries.push(await refreshApp(app.id, options));
+  return summaries;
+}
+
