@@ -8,12 +8,14 @@ import { prepareDatabase } from '../src/server/runtime/prepare';
 import { createAccount, findUserIdByEmail, setPlanByEmail } from '../src/server/services/accounts/accounts';
 import { PLAN_TIERS } from '../src/server/services/accounts/plans';
 import { API_KEY_SCOPES, createApiKey, revokeApiKeyByPrefix } from '../src/server/services/api-keys/api-keys';
+import { BACKFILL_DAYS, refreshAllApps } from '../src/server/services/ingest/refresh';
 
 const USAGE = `Usage:
   npm run admin -- account create --email E --password P --plan ${PLAN_TIERS.join('|')}
   npm run admin -- plan set --email E --plan TIER
   npm run admin -- key create --email E --scope ${API_KEY_SCOPES.join('|')} [--name N]
-  npm run admin -- key revoke --email E --key-prefix PREFIX`;
+  npm run admin -- key revoke --email E --key-prefix PREFIX
+  npm run admin -- refresh [--days N]`;
 
 class UsageError extends Error {}
 
@@ -71,10 +73,23 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
     const key = await revokeApiKeyByPrefix(owner.accountId, required(options, 'key-prefix'));
     return [`Revoked key "${key.name}" (${key.displayPrefix}…${key.lastFour}).`];
   },
+  refresh: async (args) => {
+    const options = parse(args, ['days']);
+    const days = options.days === undefined ? undefined : Number(options.days);
+    if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= BACKFILL_DAYS)) {
+      throw new UsageError(`--days must be a whole number from 1 to ${BACKFILL_DAYS}`);
+    }
+    const summaries = await refreshAllApps({ days });
+    return summaries.map(
+      (summary) =>
+        `${summary.appId}: ${summary.days.length} days (${summary.days[0] ?? '-'} … ${summary.days.at(-1) ?? '-'}), ` +
+        `${summary.keywordRanks} ranks, ${summary.reviews} new reviews, ${summary.metadataChanges} listing changes, ${summary.events} events`,
+    ).concat(`Refreshed ${summaries.length} apps.`);
+  },
 };
 
 async function main(argv: string[]): Promise<number> {
-  const name = argv.slice(0, 2).join(' ');
+  const name = commands[argv[0] ?? ''] ? argv[0]! : argv.slice(0, 2).join(' ');
   const command = commands[name];
   if (!command) {
     console.error(argv.length ? `error: unknown command "${name}"\n\n${USAGE}` : USAGE);
@@ -83,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
   let database: Awaited<ReturnType<typeof prepareDatabase>> | undefined;
   try {
     database = await prepareDatabase(() => {});
-    const lines = await command(argv.slice(2));
+    const lines = await command(argv.slice(name.split(' ').length));
     console.log(lines.join('\n'));
     return 0;
   } catch (error) {

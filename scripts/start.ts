@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import { demoPassword, ensureAuthSecret, prepareDatabase } from '../src/server/runtime/prepare';
 import { DEMO_EMAIL, generateDemoPassword, seedDemoData } from '../src/server/services/seed/demo';
 import { disconnectDb } from '../src/server/db';
+import { refreshAllApps } from '../src/server/services/ingest/refresh';
+import { startScheduler } from '../src/server/services/ingest/scheduler';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
@@ -17,8 +19,11 @@ let password: string | undefined;
 if (shouldSeed) {
   password = await demoPassword(generateDemoPassword);
   await seedDemoData({ password });
-  await disconnectDb();
 }
+// Data is current before the first request: a new app's history is backfilled, an existing one caught up.
+const refreshed = await refreshAllApps();
+log(`data refreshed for ${refreshed.length} apps`);
+const scheduler = process.env.SCHEDULER === 'false' ? null : await startScheduler(database.url, log);
 
 const origin = process.env.NEXTAUTH_URL ?? `http://localhost:${port}`;
 const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', dev ? 'dev' : 'start', '-p', String(port)], {
@@ -30,6 +35,8 @@ let stopping = false;
 async function shutdown(code: number): Promise<never> {
   stopping = true;
   if (next.exitCode === null) next.kill('SIGTERM');
+  await scheduler?.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
+  await disconnectDb();
   await database.stop().catch(() => {});
   process.exit(code);
 }

@@ -136,15 +136,21 @@ function assertBodyIsObject(body: unknown, route: RestRoute): void {
   }
 }
 
-/** The library reads method, url, headers, body and signal; it gets the checked, parsed body as JSON. */
+/**
+ * The library reads method, url, headers, query, body and signal; it gets the checked, parsed body as JSON and
+ * the query as lists of values (its own parser drops empty values, which must be refused, not defaulted).
+ */
 function requestForLibrary(request: Request, url: string, body: unknown): Request {
   const headers = new Headers(request.headers);
   headers.set('content-type', 'application/json');
+  const query: Record<string, string[]> = {};
+  new URL(url).searchParams.forEach((value, key) => (query[key] ??= []).push(value));
   return new Proxy(request, {
     get: (target, property) => {
       if (property === 'url') return url;
       if (property === 'headers') return headers;
       if (property === 'body') return body;
+      if (property === 'query') return query;
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -3,6 +3,8 @@
 import { db } from '@/server/db';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
+import { recordEvents } from '@/server/services/events/events';
+import { refreshApp } from '@/server/services/ingest/refresh';
 import { normalizeTerm, termKeyOf } from './terms';
 
 export interface AppView {
@@ -76,7 +78,10 @@ export async function addKeywords(
   accountId: string,
   input: { appId: string; terms: string[]; country?: string | null },
 ): Promise<{ appId: string; country: string; added: TrackedKeywordView[]; alreadyTracked: TrackedKeywordView[] }> {
-  const app = await db.trackedApp.findFirst({ where: { id: input.appId, accountId }, select: { id: true, primaryCountry: true } });
+  const app = await db.trackedApp.findFirst({
+    where: { id: input.appId, accountId },
+    select: { id: true, primaryCountry: true, refreshedThrough: true },
+  });
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
   const country = input.country ?? app.primaryCountry;
 
@@ -98,6 +103,13 @@ export async function addKeywords(
   const existing = remainingKeys.length
     ? await db.trackedKeyword.findMany({ where: { appId: app.id, country, termKey: { in: remainingKeys } } })
     : [];
+  if (inserted.length) {
+    await recordEvents(
+      inserted.map((row) => ({ accountId, appId: app.id, type: 'keyword.added', data: { appId: app.id, keywordId: row.id, term: row.term, country: row.country } })),
+    );
+    // A new keyword gets its rank and metric history at once, not at the next daily refresh.
+    if (app.refreshedThrough) await refreshApp(app.id, { onlyTerms: inserted.map((row) => ({ country: row.country, term: row.term })) });
+  }
   const rowByKey = new Map([...inserted, ...existing].map((row) => [row.termKey, row]));
   const toKeywordView = (key: string): TrackedKeywordView => {
     const row = rowByKey.get(key)!;

@@ -155,7 +155,8 @@ export class DemoProvider implements DataProvider {
     for (const country of request.countries) {
       const tracked = request.trackedTerms.filter((entry) => entry.country === country).map((entry) => entry.term);
       const trackedKeys = new Set(tracked.map(termKeyOf));
-      const terms = [...tracked, ...vocabularyFor(app.category).filter((term) => !trackedKeys.has(termKeyOf(term)))];
+      const others = request.scope === 'full' ? vocabularyFor(app.category).filter((term) => !trackedKeys.has(termKeyOf(term))) : [];
+      const terms = [...tracked, ...others];
       for (const term of terms) {
         const rank = demoRank(app, country, term, day);
         if (rank !== null || trackedKeys.has(termKeyOf(term))) keywordRanks.push({ country, term, rank });
@@ -167,8 +168,8 @@ export class DemoProvider implements DataProvider {
       categoryRanks: request.countries.map((country) => ({ country, category: app.category, rank: demoCategoryRank(app, country, day) })),
       keywordRanks,
       keywordMetrics,
-      listings: request.countries.map((country) => ({ country, listing: demoListing(app, country, day) })),
-      reviews: request.countries.flatMap((country) => demoReviews(app, country, day, rating.average)),
+      listings: request.scope === 'full' ? request.countries.map((country) => ({ country, listing: demoListing(app, country, day) })) : [],
+      reviews: request.scope === 'full' ? request.countries.flatMap((country) => demoReviews(app, country, day, rating.average)) : [],
     };
   }
 

@@ -1,0 +1,26 @@
+// The daily refresh, scheduled with pg-boss on the app's own PostgreSQL: a cron schedule (00:15 UTC by default)
+// and a singleton queue, so that several app processes sharing one database run one refresh at a time, and a
+// refresh that fails is retried with backoff.
+import PgBoss from 'pg-boss';
+import { logError } from '@/server/http/log';
+import { refreshAllApps } from './refresh';
+
+export const REFRESH_QUEUE = 'refresh-apps';
+
+export async function startScheduler(databaseUrl: string, log: (line: string) => void): Promise<PgBoss> {
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 3 });
+  boss.on('error', (error) => logError('job queue error', error));
+  await boss.start();
+  if (!(await boss.getQueue(REFRESH_QUEUE))) {
+    await boss.createQueue(REFRESH_QUEUE, { name: REFRESH_QUEUE, policy: 'singleton', retryLimit: 5, retryDelay: 300, retryBackoff: true });
+  }
+  await boss.schedule(REFRESH_QUEUE, process.env.REFRESH_CRON ?? '15 0 * * *', {}, { tz: 'UTC' });
+  await boss.work(REFRESH_QUEUE, async () => {
+    const summaries = await refreshAllApps();
+    const days = summaries.reduce((sum, summary) => sum + summary.days.length, 0);
+    log(`refresh: ${summaries.length} apps, ${days} app-days ingested`);
+  });
+  // Catch up at start (after downtime, or a first start on an existing database).
+  await boss.send(REFRESH_QUEUE, {});
+  return boss;
+}
