@@ -37,3 +37,46 @@ export function analyse(text: string): AnalysedText {
   });
   return { sentences, nouns };
 }
+
+// Words too general to be a topic of a review.
+const NOT_TOPICS = new Set([
+  'app', 'apps', 'application', 'update', 'time', 'thing', 'star', 'version', 'day', 'way', 'lot', 'bit', 'people', 'friend',
+  'penny', 'everything', 'nothing', 'something', 'anything', 'one', 'experience', 'idea', 'part', 'concept', 'problem', 'work',
+  'price', 'use', 'week', 'month', 'year', 'user', 'developer', 'developers', 'please', 'thanks', 'love', 'need', 'difference',
+]);
+
+const BUG_PATTERN =
+  /\b(crash(?:es|ed|ing)?|bugs?|buggy|freez(?:e|es|ing)|frozen|errors?|broken|glitch(?:es|y)?|(?:does ?n[o']?t|not|stopped|never) (?:work|working|load|loading|sync|syncing|open|opening)|won'?t (?:open|load|sync|start)|lost (?:all )?(?:my )?data|blank screen|charged twice)\b/i;
+
+const REQUEST_PATTERN =
+  /(?:please add|please make|i wish there (?:was|were)|wish there (?:was|were)|would (?:be nice|love) to (?:have|see)|would be (?:great|nice|perfect|awesome) if you (?:could|would) add|it would be (?:great|nice|perfect) to have|could you add|add an? option (?:to|for)|feature request:?)\s+([^.!?]+)/i;
+
+export interface ReviewAnalysis {
+  sentiment: number;
+  topics: string[];
+  bugReport: boolean;
+  featureRequests: string[];
+}
+
+/** What insights need from one review, computed once when it is stored. */
+export function analyseReview(title: string, body: string): ReviewAnalysis {
+  const text = `${title}. ${body}`;
+  const { sentences, nouns } = analyse(text);
+  const featureRequests: string[] = [];
+  for (const sentence of sentences) {
+    const match = REQUEST_PATTERN.exec(sentence);
+    if (!match) continue;
+    const request = match[1]!
+      .split(/\s+(?:and|but|so|because)\s+/i)[0]!
+      .replace(/^(?:an?|the|some|more)\s+/i, '')
+      .trim()
+      .toLowerCase();
+    if (request.length >= 3 && request.length <= 60) featureRequests.push(request);
+  }
+  return {
+    sentiment: sentimentOf(text),
+    topics: [...new Set(nouns.filter((noun) => noun.length > 2 && !NOT_TOPICS.has(noun) && /^[\p{L}][\p{L}-]*$/u.test(noun)))].slice(0, 12),
+    bugReport: sentences.some((sentence) => BUG_PATTERN.test(sentence)),
+    featureRequests: [...new Set(featureRequests)],
+  };
+}

@@ -4,7 +4,7 @@
 import { db } from '@/server/db';
 import type { Prisma } from '@/generated/prisma/client';
 import { addDays, isoDay, startOfUtcDay } from '@/server/domain/dates';
-import { sentimentOf } from '@/server/nlp/text';
+import { analyseReview } from '@/server/nlp/text';
 import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
 import { recordEvents, type NewEvent } from '@/server/services/events/events';
 import type { AppObservation, DataProvider, Listing } from './provider';
@@ -140,7 +140,7 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       // Reviews, with their sentiment; only the new ones are events.
       const reviews = observations.flatMap(({ observation }) => observation.reviews);
       const inserted = await tx.review.createManyAndReturn({
-        data: reviews.map((review) => ({ appId, ...review, sentiment: sentimentOf(`${review.title}. ${review.body}`) })),
+        data: reviews.map((review) => ({ appId, ...review, ...analyseReview(review.title, review.body) })),
         skipDuplicates: true,
         select: { id: true, rating: true, country: true, reviewedAt: true },
       });
