@@ -24,7 +24,7 @@ export function queryInt(options: { min: number; max?: number; default?: number;
   const documented = {
     description: `${options.description} ${message}${options.default === undefined ? '' : ` Default ${options.default}.`}`,
     override: {
-      type: 'integer',
+      type: 'integer' as const,
       format: 'int32',
       minimum: options.min,
       ...(options.max === undefined ? {} : { maximum: options.max }),
@@ -42,5 +42,5 @@ export function queryEnum<const T extends readonly [string, ...string[]]>(values
     .enum(values, `Must be one of: ${values.join(', ')}.`)
     .optional()
     .transform((value) => value ?? fallback)
-    .meta({ description: `${description} One of ${values.join(', ')}; default ${fallback}.`, override: { type: 'string', enum: [...values], default: fallback } });
+    .meta({ description: `${description} One of ${values.join(', ')}; default ${fallback}.`, override: { type: 'string' as const, enum: [...values], default: fallback } });
 }
