@@ -1,0 +1,41 @@
+// Daily series of the category chart position and of the rating.
+import { db } from '@/server/db';
+import { isoDay } from '@/server/domain/dates';
+import { eachDay, loadApp, windowOf } from './app-context';
+
+/** Days of rating history returned (GET /rating-history takes no parameters). */
+export const RATING_HISTORY_DAYS = 365;
+
+export async function categoryRankHistory(accountId: string, input: { appId: string; country?: string; days: number }) {
+  const app = await loadApp(accountId, input.appId);
+  const country = input.country ?? app.primaryCountry;
+  const window = windowOf(app, input.days);
+  const rows = await db.categoryRank.findMany({
+    where: { appId: app.id, country, date: { gte: window.from, lte: window.to } },
+    select: { date: true, rank: true, category: true },
+  });
+  const byDay = new Map(rows.map((row) => [isoDay(row.date), row.rank]));
+  return {
+    country,
+    category: rows.at(-1)?.category ?? app.category,
+    chart: 'top-free',
+    from: isoDay(window.from),
+    to: isoDay(window.to),
+    points: eachDay(window).map((day) => ({ date: isoDay(day), rank: byDay.get(isoDay(day)) ?? null })),
+  };
+}
+
+export async function ratingHistory(accountId: string, input: { appId: string }) {
+  const app = await loadApp(accountId, input.appId);
+  const window = windowOf(app, RATING_HISTORY_DAYS);
+  const rows = await db.ratingSnapshot.findMany({
+    where: { appId: app.id, date: { gte: window.from, lte: window.to } },
+    orderBy: { date: 'asc' },
+    select: { date: true, average: true, count: true },
+  });
+  return {
+    from: rows.length ? isoDay(rows[0]!.date) : null,
+    to: rows.length ? isoDay(rows.at(-1)!.date) : null,
+    points: rows.map((row) => ({ date: isoDay(row.date), average: Math.round(row.average * 100) / 100, count: row.count })),
+  };
+}

@@ -1,0 +1,54 @@
+// Keyword opportunities: terms of the app's storefront worth working on, ranked by one documented formula.
+import { db } from '@/server/db';
+import { isoDay } from '@/server/domain/dates';
+import { loadApp } from './app-context';
+
+/**
+ * score = 100 × demand × ease × headroom, rounded to one decimal:
+ * - demand   = log10(volume + 1) / log10(maxVolume + 1), maxVolume the largest volume among the candidates;
+ * - ease     = 1 − difficulty / 100;
+ * - headroom = by current rank: unranked 1.0 · 51+ 0.9 · 11–50 0.75 · 4–10 0.4 · 1–3 0.05 (little left to gain).
+ * Candidates: every term the app ranks for or tracks in the storefront on its last day of data.
+ */
+export function headroom(rank: number | null): number {
+  if (rank === null) return 1;
+  if (rank <= 3) return 0.05;
+  if (rank <= 10) return 0.4;
+  if (rank <= 50) return 0.75;
+  return 0.9;
+}
+
+function reasonFor(candidate: { volume: number; difficulty: number; rank: number | null; tracked: boolean }): string {
+  const volume = candidate.volume.toLocaleString('en-US');
+  const difficulty = candidate.difficulty <= 35 ? 'low' : candidate.difficulty <= 65 ? 'moderate' : 'high';
+  const position =
+    candidate.rank === null
+      ? 'you do not rank for it yet'
+      : candidate.rank <= 3
+        ? `you already rank #${candidate.rank}`
+        : candidate.rank <= 10
+          ? `you rank #${candidate.rank}: the top 3 is close`
+          : `you rank #${candidate.rank}: the top 10 is within reach`;
+  const tracking = candidate.tracked ? '' : '; not tracked yet';
+  return `${volume} monthly searches, ${difficulty} difficulty (${candidate.difficulty}), ${position}${tracking}.`;
+}
+
+export async function keywordOpportunities(accountId: string, input: { appId: string; country?: string; limit: number }) {
+  const app = await loadApp(accountId, input.appId);
+  const country = input.country ?? app.primaryCountry;
+  const rows = await db.$queryRaw<{ term: string; term_key: string; rank: number | null; volume: number; difficulty: number; keyword_id: string | null }[]>`
+    SELECT r.term, r.term_key, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
+    FROM keyword_ranks r
+    JOIN keyword_metrics m ON m.country = r.country AND m.term_key = r.term_key AND m.date = r.date
+    LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
+    WHERE r.app_id = ${app.id}::uuid AND r.country = ${country} AND r.date = ${app.asOf}`;
+  const maxVolume = Math.max(1, ...rows.map((row) => row.volume));
+  const scored = rows.map((row) => {
+    const candidate = { volume: row.volume, difficulty: row.difficulty, rank: row.rank, tracked: row.keyword_id !== null };
+    const demand = Math.log10(row.volume + 1) / Math.log10(maxVolume + 1);
+    const score = Math.round(1000 * demand * (1 - row.difficulty / 100) * headroom(row.rank)) / 10;
+    return { term: row.term, country, score, ...candidate, keywordId: row.keyword_id, reason: reasonFor(candidate) };
+  });
+  scored.sort((a, b) => b.score - a.score || b.volume - a.volume || a.term.localeCompare(b.term));
+  return { country, date: isoDay(app.asOf), items: scored.slice(0, input.limit).map((item, index) => ({ position: index + 1, ...item })) };
+}
