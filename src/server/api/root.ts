@@ -1,7 +1,11 @@
 import { accountRouter } from './routers/account/router';
 import { apiKeysRouter } from './routers/api-keys/router';
 import { appsRouter } from './routers/apps/router';
+import { competitorsRouter } from './routers/competitors/router';
 import { keywordsRouter } from './routers/keywords/router';
+import { metadataRouter } from './routers/metadata/router';
+import { reviewsRouter } from './routers/reviews/router';
+import { usageRouter } from './routers/usage/router';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
@@ -9,6 +13,10 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   apps: appsRouter,
   keywords: keywordsRouter,
+  reviews: reviewsRouter,
+  metadata: metadataRouter,
+  competitors: competitorsRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

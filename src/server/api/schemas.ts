@@ -11,7 +11,15 @@ export const keywordIdParam = z.uuid('Must be a UUID.').meta({ description: 'Tra
  * A decimal integer query parameter. Query values are strings; `1e2`, `0x10`, `1.5`, ` 7` and the empty string
  * are refused rather than coerced (the library's own coercion would accept them).
  */
-export function queryInt(options: { min: number; max?: number; default?: number; description: string }) {
+interface QueryIntOptions {
+  min: number;
+  max?: number;
+  default?: number;
+  description: string;
+}
+export function queryInt(options: QueryIntOptions & { default: number }): z.ZodType<number, string | undefined>;
+export function queryInt(options: QueryIntOptions & { default?: undefined }): z.ZodType<number | undefined, string | undefined>;
+export function queryInt(options: QueryIntOptions): z.ZodType<number | undefined, string | undefined> {
   const range = options.max === undefined ? `at least ${options.min}` : `from ${options.min} to ${options.max}`;
   const message = `Must be a whole number ${range}.`;
   let integer = z.int(message).min(options.min, message);

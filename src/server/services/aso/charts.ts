@@ -18,7 +18,7 @@ export async function categoryRankHistory(accountId: string, input: { appId: str
   return {
     country,
     category: rows.at(-1)?.category ?? app.category,
-    chart: 'top-free',
+    chart: 'top-free' as const,
     from: isoDay(window.from),
     to: isoDay(window.to),
     points: eachDay(window).map((day) => ({ date: isoDay(day), rank: byDay.get(isoDay(day)) ?? null })),

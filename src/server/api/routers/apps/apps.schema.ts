@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { appIdParam, isoDateTime } from '@/server/api/schemas';
+import { appIdParam, isoDate, isoDateTime, queryInt } from '@/server/api/schemas';
+import { countrySchema } from '@/server/domain/countries';
 import type { AppView } from '@/server/services/apps/apps';
 
 export const appOutput = z
@@ -27,3 +28,79 @@ export const listAppsInput = z.object({});
 export const listAppsOutput = z.array(appOutput);
 
 export const getAppInput = z.object({ id: appIdParam });
+
+const countryQuery = countrySchema.optional().meta({ description: 'ISO 3166-1 alpha-2 storefront, any case; default the app’s primary country.' });
+const day = isoDate;
+
+export const asoScoreInput = z.object({ id: appIdParam, country: countryQuery });
+const pillar = <T extends z.ZodRawShape>(inputs: T) => z.object({ score: z.number().min(0).max(100), weight: z.number(), inputs: z.object(inputs) });
+export const asoScoreOutput = z
+  .object({
+    country: z.string().length(2),
+    date: day,
+    score: z.int().min(0).max(100).meta({ description: 'Weighted sum of the pillar scores.' }),
+    pillars: z.object({
+      metadata: pillar({
+        titleLength: z.int(), titleLimit: z.int(), subtitleLength: z.int(), subtitleLimit: z.int(), keywordFieldLength: z.int(), keywordFieldLimit: z.int(), descriptionLength: z.int(),
+      }),
+      keywords: pillar({ trackedKeywords: z.int(), rankedKeywords: z.int(), top10Keywords: z.int(), volumeWeightedVisibility: z.number(), keywordsInTitleOrSubtitle: z.int() }),
+      ratingsAndReviews: pillar({ averageRating: z.number().nullable(), ratingCount: z.int(), reviewsLast30Days: z.int(), negativeShareLast30Days: z.number() }),
+      creativesAndConversion: pillar({ screenshots: z.int(), screenshotLimit: z.int(), hasVideo: z.boolean(), daysSinceLastRelease: z.int().nullable() }),
+    }),
+    recommendations: z.array(z.object({ pillar: z.enum(['metadata', 'keywords', 'ratings', 'creatives']), impact: z.enum(['high', 'medium', 'low']), message: z.string() })),
+  })
+  .meta({ id: 'AsoScore' });
+
+export const opportunitiesInput = z.object({
+  id: appIdParam,
+  country: countryQuery,
+  limit: queryInt({ min: 1, max: 200, default: 50, description: 'Number of opportunities.' }),
+});
+export const opportunitiesOutput = z
+  .object({
+    country: z.string().length(2),
+    date: day,
+    items: z.array(
+      z.object({
+        position: z.int().min(1),
+        term: z.string(),
+        country: z.string().length(2),
+        score: z.number().min(0).max(100).meta({ description: '100 × demand × ease × headroom (see the endpoint description).' }),
+        volume: z.int(),
+        difficulty: z.int(),
+        rank: z.int().nullable(),
+        tracked: z.boolean(),
+        keywordId: z.uuid().nullable(),
+        reason: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'KeywordOpportunities' });
+
+export const categoryRankInput = z.object({ id: appIdParam, country: countryQuery, days: queryInt({ min: 1, max: 365, default: 30, description: 'Days of history, ending with the last day of data.' }) });
+export const categoryRankOutput = z
+  .object({
+    country: z.string().length(2),
+    category: z.string(),
+    chart: z.literal('top-free'),
+    from: day,
+    to: day,
+    points: z.array(z.object({ date: day, rank: z.int().nullable().meta({ description: 'Position in the chart; null outside the top 200.' }) })),
+  })
+  .meta({ id: 'CategoryRankHistory' });
+
+export const ratingHistoryInput = z.object({ id: appIdParam });
+export const ratingHistoryOutput = z
+  .object({ from: day.nullable(), to: day.nullable(), points: z.array(z.object({ date: day, average: z.number().min(0).max(5), count: z.int().nonnegative() })) })
+  .meta({ id: 'RatingHistory' });
+
+export const keywordSpyInput = z.object({ id: appIdParam, country: countryQuery });
+export const keywordSpyOutput = z
+  .object({
+    country: z.string().length(2),
+    date: day,
+    keywords: z.array(
+      z.object({ term: z.string(), rank: z.int().min(1), volume: z.int().nullable(), difficulty: z.int().nullable(), tracked: z.boolean(), keywordId: z.uuid().nullable() }),
+    ),
+  })
+  .meta({ id: 'KeywordSpy' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appIdParam, isoDateTime } from '@/server/api/schemas';
+import { appIdParam, isoDate, isoDateTime, keywordIdParam, queryEnum, queryInt } from '@/server/api/schemas';
 import { countrySchema } from '@/server/domain/countries';
 import type { TrackedKeywordView } from '@/server/services/apps/apps';
 
@@ -41,3 +41,86 @@ export const addKeywordsOutput = z
 export function toTrackedKeywordOutput(keyword: TrackedKeywordView): z.infer<typeof trackedKeywordOutput> {
   return { ...keyword, createdAt: keyword.createdAt.toISOString() };
 }
+
+const countryQuery = countrySchema.optional().meta({ description: 'ISO 3166-1 alpha-2 storefront, any case; default the app’s primary country.' });
+
+export const listKeywordsInput = z.object({
+  id: appIdParam,
+  country: countryQuery,
+  rankWindow: queryEnum(['1d', '7d', '30d', '90d'], '7d', 'Period over which rankDelta is measured.'),
+});
+export const keywordListItemOutput = z
+  .object({
+    term: z.string(),
+    rank: z.int().min(1).nullable().meta({ description: 'Position in search results on the last day of data; null when the app is not in the top 200.' }),
+    rankDelta: z.int().meta({ description: 'Rank at the start of rankWindow minus rank now: positive = moved up. 0 when either end is unranked.' }),
+    volume: z.int().nullable().meta({ description: 'Estimated monthly searches in the storefront; null until the first data refresh of the term.' }),
+    difficulty: z.int().min(0).max(100).nullable().meta({ description: '0 (easy) to 100 (hard); null until the first data refresh of the term.' }),
+    isFavorite: z.boolean(),
+    keywordId: z.uuid(),
+    country: z.string().length(2),
+  })
+  .meta({ id: 'KeywordListItem' });
+export const listKeywordsOutput = z.array(keywordListItemOutput);
+
+export const researchInput = z.object({
+  id: appIdParam,
+  term: z
+    .string('Give the term to research.')
+    .trim()
+    .min(1, 'Give the term to research.')
+    .max(MAX_TERM_LENGTH, `A term has at most ${MAX_TERM_LENGTH} characters.`)
+    .meta({ description: 'Search term to research.', example: 'sleep sounds' }),
+  country: countrySchema.optional().transform((value) => value ?? 'US').meta({ description: 'Storefront, any case; default US.' }),
+});
+export const researchOutput = z
+  .object({
+    term: z.string(),
+    country: z.string().length(2),
+    volume: z.int().meta({ description: 'Estimated monthly searches.' }),
+    difficulty: z.int().min(0).max(100),
+    yourRank: z.int().nullable().meta({ description: 'Where this app ranked for the term on its last day of data; null if not ranked or not observed.' }),
+    topApps: z.array(
+      z.object({
+        rank: z.int().min(1),
+        store: z.enum(['app_store', 'google_play']),
+        storeId: z.string(),
+        name: z.string(),
+        developer: z.string(),
+        rating: z.number().nullable(),
+        ratingCount: z.int().nullable(),
+        iconUrl: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'KeywordResearch' });
+
+export const keywordHistoryInput = z.object({
+  id: appIdParam,
+  keywordId: keywordIdParam,
+  days: queryInt({ min: 1, max: 365, default: 30, description: 'Days of history, ending with the last day of data.' }),
+});
+export const keywordHistoryOutput = z
+  .object({
+    keywordId: z.uuid(),
+    term: z.string(),
+    country: z.string().length(2),
+    from: isoDate,
+    to: isoDate,
+    points: z.array(z.object({ date: isoDate, rank: z.int().nullable() })),
+  })
+  .meta({ id: 'KeywordRankHistory' });
+
+export const metricsHistoryInput = keywordHistoryInput.extend({
+  days: queryInt({ min: 1, max: 365, default: 180, description: 'Days of history, ending with the last day of data.' }),
+});
+export const metricsHistoryOutput = z
+  .object({
+    keywordId: z.uuid(),
+    term: z.string(),
+    country: z.string().length(2),
+    from: isoDate,
+    to: isoDate,
+    points: z.array(z.object({ date: isoDate, volume: z.int().nullable(), difficulty: z.int().nullable() })),
+  })
+  .meta({ id: 'KeywordMetricsHistory' });

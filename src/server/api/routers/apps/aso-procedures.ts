@@ -1,0 +1,105 @@
+// Read endpoints about one app: score, opportunities, chart and rating series, keyword spy.
+import { apiProcedure } from '@/server/api/trpc';
+import { asoScore } from '@/server/services/aso/aso-score';
+import { categoryRankHistory, RATING_HISTORY_DAYS, ratingHistory } from '@/server/services/aso/charts';
+import { keywordSpy } from '@/server/services/aso/keywords';
+import { keywordOpportunities } from '@/server/services/aso/opportunities';
+import {
+  asoScoreInput,
+  asoScoreOutput,
+  categoryRankInput,
+  categoryRankOutput,
+  keywordSpyInput,
+  keywordSpyOutput,
+  opportunitiesInput,
+  opportunitiesOutput,
+  ratingHistoryInput,
+  ratingHistoryOutput,
+} from './apps.schema';
+
+export const getAsoScoreProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/aso-score',
+      summary: 'ASO score',
+      description:
+        'A 0–100 score from four pillars with their inputs: metadata 30 % (share of each field’s character limit used), keywords 30 % (volume-weighted visibility of the tracked keywords, share in the top 10, keywords in title or subtitle), ratings & reviews 25 % (average, count, negative share of the last 30 days) and creatives & conversion 15 % (screenshots, preview video, days since the last release). Recommendations are ordered by impact.',
+      tags: ['Apps'],
+      protect: true,
+    },
+    scope: 'read',
+    credits: 1,
+  })
+  .input(asoScoreInput)
+  .output(asoScoreOutput)
+  .query(({ ctx, input }) => asoScore(ctx.actor.accountId, { appId: input.id, country: input.country }));
+
+export const listOpportunitiesProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/opportunities',
+      summary: 'Keyword opportunities',
+      description:
+        'Terms of the storefront ranked by score = 100 × demand × ease × headroom: demand = log10(volume + 1) / log10(largest volume + 1), ease = 1 − difficulty / 100, headroom by current rank (unranked 1.0, 51+ 0.9, 11–50 0.75, 4–10 0.4, 1–3 0.05). Candidates are the terms the app ranks for or tracks. Each item says why.',
+      tags: ['Keywords'],
+      protect: true,
+    },
+    scope: 'read',
+    credits: 2,
+  })
+  .input(opportunitiesInput)
+  .output(opportunitiesOutput)
+  .query(({ ctx, input }) => keywordOpportunities(ctx.actor.accountId, { appId: input.id, country: input.country, limit: input.limit }));
+
+export const getCategoryRankProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/category-rank',
+      summary: 'Category rank history',
+      description: 'Daily position in the top-free chart of the app’s category, one point a day (null when outside the top 200).',
+      tags: ['Apps'],
+      protect: true,
+    },
+    scope: 'read',
+    credits: 1,
+  })
+  .input(categoryRankInput)
+  .output(categoryRankOutput)
+  .query(({ ctx, input }) => categoryRankHistory(ctx.actor.accountId, { appId: input.id, country: input.country, days: input.days }));
+
+export const getRatingHistoryProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/rating-history',
+      summary: 'Rating history',
+      description: `Daily average rating and total rating count, over the last ${RATING_HISTORY_DAYS} days of data.`,
+      tags: ['Reviews'],
+      protect: true,
+    },
+    scope: 'read',
+    credits: 1,
+  })
+  .input(ratingHistoryInput)
+  .output(ratingHistoryOutput)
+  .query(({ ctx, input }) => ratingHistory(ctx.actor.accountId, { appId: input.id }));
+
+export const getKeywordSpyProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/keyword-spy',
+      summary: 'Every keyword the app ranks for',
+      description: 'All terms the app ranks for (top 200) in the storefront on the last day of data, best rank first, with volume, difficulty and whether you track them.',
+      tags: ['Keywords'],
+      protect: true,
+    },
+    scope: 'read',
+    credits: 1,
+  })
+  .input(keywordSpyInput)
+  .output(keywordSpyOutput)
+  .query(({ ctx, input }) => keywordSpy(ctx.actor.accountId, { appId: input.id, country: input.country }));

@@ -1,0 +1,83 @@
+// Read endpoints about keywords: the tracked list, research, and per-keyword histories.
+import { apiProcedure } from '@/server/api/trpc';
+import { keywordHistory, keywordMetricsHistory, listKeywords } from '@/server/services/aso/keywords';
+import { researchKeyword } from '@/server/services/aso/research';
+import {
+  keywordHistoryInput,
+  keywordHistoryOutput,
+  listKeywordsInput,
+  listKeywordsOutput,
+  metricsHistoryInput,
+  metricsHistoryOutput,
+  researchInput,
+  researchOutput,
+} from './keywords.schema';
+
+export const listKeywordsProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/keywords',
+      summary: 'List tracked keywords',
+      description:
+        'The tracked keywords of one storefront, as a JSON array, best rank first (unranked last). `rank` is null when the app is not in the top 200 for the term; `rankDelta` compares with the start of `rankWindow`.',
+      tags: ['Keywords'],
+      protect: true,
+    },
+    scope: 'read',
+    credits: 1,
+  })
+  .input(listKeywordsInput)
+  .output(listKeywordsOutput)
+  .query(async ({ ctx, input }) => (await listKeywords(ctx.actor.accountId, { appId: input.id, country: input.country, rankWindow: input.rankWindow })).items);
+
+export const researchKeywordProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/keywords/research',
+      summary: 'Research a keyword (live)',
+      description: 'Live volume, difficulty and the top 10 apps for a term in a storefront (default US), and this app’s rank for it. Costs 8 credits.',
+      tags: ['Keywords'],
+      protect: true,
+    },
+    scope: 'read',
+    credits: 8,
+  })
+  .input(researchInput)
+  .output(researchOutput)
+  .query(({ ctx, input }) => researchKeyword(ctx.actor.accountId, { appId: input.id, term: input.term, country: input.country }));
+
+export const keywordHistoryProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/keywords/{keywordId}/history',
+      summary: 'Daily rank history of a keyword',
+      description: 'One point a day over `days` days ending with the last day of data; `rank` null on days the app was not in the top 200. A keyword of another app or account is 404.',
+      tags: ['Keywords'],
+      protect: true,
+    },
+    scope: 'read',
+    credits: 1,
+  })
+  .input(keywordHistoryInput)
+  .output(keywordHistoryOutput)
+  .query(({ ctx, input }) => keywordHistory(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId, days: input.days }));
+
+export const keywordMetricsHistoryProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/keywords/{keywordId}/metrics-history',
+      summary: 'Volume and difficulty over time',
+      description: 'Daily search volume and difficulty of the keyword in its storefront over `days` days (default 180).',
+      tags: ['Keywords'],
+      protect: true,
+    },
+    scope: 'read',
+    credits: 1,
+  })
+  .input(metricsHistoryInput)
+  .output(metricsHistoryOutput)
+  .query(({ ctx, input }) => keywordMetricsHistory(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId, days: input.days }));

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { appIdParam, isoDate, isoDateTime, queryEnum, queryInt } from '@/server/api/schemas';
+import { REVIEW_SORTS } from '@/server/services/aso/reviews';
+
+export const listReviewsInput = z.object({
+  id: appIdParam,
+  page: queryInt({ min: 1, default: 1, description: 'Page number.' }),
+  pageSize: queryInt({ min: 1, max: 100, default: 20, description: 'Reviews per page.' }),
+  rating: queryInt({ min: 1, max: 5, description: 'Only reviews with this many stars.' }),
+  sort: queryEnum(REVIEW_SORTS, 'newest', 'Order: newest or oldest first, or highest or lowest rating first (newest first among equals).'),
+});
+
+const sentiment = z.object({
+  score: z.number().min(-1).max(1).meta({ description: 'Lexicon sentiment of title and body, −1 to 1.' }),
+  label: z.enum(['positive', 'neutral', 'negative']).meta({ description: 'positive ≥ 0.05, negative ≤ −0.05, else neutral.' }),
+});
+
+export const reviewOutput = z
+  .object({
+    id: z.uuid(),
+    rating: z.int().min(1).max(5),
+    title: z.string(),
+    body: z.string(),
+    author: z.string(),
+    version: z.string().nullable(),
+    country: z.string().length(2),
+    reviewedAt: isoDateTime,
+    sentiment,
+  })
+  .meta({ id: 'Review' });
+
+export const listReviewsOutput = z
+  .object({ items: z.array(reviewOutput), page: z.int(), pageSize: z.int(), total: z.int(), totalPages: z.int() })
+  .meta({ id: 'ReviewPage' });
+
+const theme = z.object({ name: z.string(), count: z.int(), averageRating: z.number(), exampleReviewIds: z.array(z.uuid()).max(3) });
+const share = z.object({ count: z.int(), share: z.number().min(0).max(1) });
+
+export const insightsInput = z.object({ id: appIdParam });
+export const insightsOutput = z
+  .object({
+    period: z.object({ from: isoDate, to: isoDate }),
+    reviewCount: z.int(),
+    averageRating: z.number().nullable(),
+    sentiment: z.object({ positive: share, neutral: share, negative: share }),
+    topTopics: z.array(theme).meta({ description: 'What reviews talk about most (noun lemmas), by number of reviews.' }),
+    bugReports: share.extend({ themes: z.array(theme), exampleReviewIds: z.array(z.uuid()) }),
+    featureRequests: share.extend({ requests: z.array(theme).meta({ description: 'Requested features, by number of reviews asking.' }) }),
+  })
+  .meta({ id: 'ReviewInsights' });
