@@ -43,6 +43,8 @@ const NOT_TOPICS = new Set([
   'app', 'apps', 'application', 'update', 'time', 'thing', 'star', 'version', 'day', 'way', 'lot', 'bit', 'people', 'friend',
   'penny', 'everything', 'nothing', 'something', 'anything', 'one', 'experience', 'idea', 'part', 'concept', 'problem', 'work',
   'price', 'use', 'week', 'month', 'year', 'user', 'developer', 'developers', 'please', 'thanks', 'love', 'need', 'difference',
+  // Evaluative words the lite model sometimes tags as nouns at the start of a sentence.
+  'wonderful', 'terrible', 'great', 'good', 'excellent', 'fantastic', 'amazing', 'awesome', 'beautiful', 'perfect', 'absolutely', 'simple',
 ]);
 
 const BUG_PATTERN =

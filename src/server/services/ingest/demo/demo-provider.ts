@@ -26,10 +26,14 @@ const CHART_DEPTH = 200;
 const MARKET_SIZE: Record<string, number> = { US: 1, GB: 0.22, DE: 0.2, FR: 0.17, JP: 0.3, CA: 0.12, AU: 0.09, BR: 0.15, IN: 0.25, ES: 0.1, IT: 0.1 };
 const CURRENCY: Record<string, string> = { US: 'USD', GB: 'GBP', DE: 'EUR', FR: 'EUR', ES: 'EUR', IT: 'EUR', JP: 'JPY', CA: 'CAD', AU: 'AUD', BR: 'BRL', IN: 'INR' };
 
-/** Zipf-like: a term's popularity rank is log-uniform over 1…20,000, volume ∝ 1/rank^1.05. */
+/**
+ * Zipf-like: a term's popularity rank is log-uniform over 1…2,000, times its word count (head terms are short),
+ * and volume ∝ 1/rank^1.05.
+ */
 export function demoVolume(country: string, term: string, day: number): number {
-  const popularityRank = Math.exp(unit('popularity', termKeyOf(term)) * Math.log(20_000));
-  const base = 400_000 / Math.pow(popularityRank, 1.05);
+  const words = termKeyOf(term).split(' ').length;
+  const popularityRank = Math.exp(unit('popularity', termKeyOf(term)) * Math.log(2_000)) * (1 + 0.8 * (words - 1));
+  const base = 250_000 / Math.pow(popularityRank, 1.05);
   const seasonal = 1 + 0.15 * smoothNoise(`volume|${country}|${termKeyOf(term)}`, day, 14);
   return Math.max(5, Math.round(base * (MARKET_SIZE[country] ?? 0.05) * seasonal));
 }
@@ -45,7 +49,7 @@ export function demoDifficulty(country: string, term: string, day: number): numb
 function demoRank(app: ProviderApp, country: string, term: string, day: number): number | null {
   const key = `${app.store}|${app.storeId}|${country}|${termKeyOf(term)}`;
   // Relevance decides the usual position: the square skews towards the top, some terms sit beyond the depth.
-  const base = 1 + Math.pow(unit('relevance', key), 2) * 260;
+  const base = 1 + Math.pow(unit('relevance', key), 1.4) * 260;
   const walk = base * (1 + 0.35 * smoothNoise(`rank|${key}`, day, 9)) + 3 * smoothNoise(`jitter|${key}`, day, 2);
   const rank = Math.round(clamp(walk, 1, 999));
   return rank > RANK_DEPTH ? null : rank;
