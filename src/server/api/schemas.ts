@@ -9,39 +9,53 @@ export const keywordIdParam = z.uuid('Must be a UUID.').meta({ description: 'Tra
 
 /**
  * A decimal integer query parameter. Query values are strings; `1e2`, `0x10`, `1.5`, ` 7` and the empty string
- * are refused rather than coerced (the library's own coercion would accept them).
+ * are refused rather than coerced (the library's own coercion would accept them). Dashboard and in-process
+ * callers may pass numbers.
  */
 interface QueryIntOptions {
   min: number;
   max?: number;
-  default?: number;
   description: string;
 }
-export function queryInt(options: QueryIntOptions & { default: number }): z.ZodType<number, string | undefined>;
-export function queryInt(options: QueryIntOptions & { default?: undefined }): z.ZodType<number | undefined, string | undefined>;
-export function queryInt(options: QueryIntOptions): z.ZodType<number | undefined, string | undefined> {
+
+function integerFromQuery(options: QueryIntOptions, fallback?: number) {
   const range = options.max === undefined ? `at least ${options.min}` : `from ${options.min} to ${options.max}`;
   const message = `Must be a whole number ${range}.`;
   let integer = z.int(message).min(options.min, message);
   if (options.max !== undefined) integer = integer.max(options.max, message);
   const schema = z
-    .string()
-    .regex(/^[0-9]{1,9}$/, message)
-    .transform(Number)
+    .union([z.string(message).regex(/^[0-9]{1,9}$/, message).transform(Number), z.number(message)], message)
     .pipe(integer);
-  const documented = {
-    description: `${options.description} ${message}${options.default === undefined ? '' : ` Default ${options.default}.`}`,
+  const meta = {
+    description: `${options.description} ${message}${fallback === undefined ? '' : ` Default ${fallback}.`}`,
     override: {
       type: 'integer' as const,
       format: 'int32',
       minimum: options.min,
       ...(options.max === undefined ? {} : { maximum: options.max }),
-      ...(options.default === undefined ? {} : { default: options.default }),
+      ...(fallback === undefined ? {} : { default: fallback }),
     },
   };
-  return options.default === undefined
-    ? schema.optional().meta(documented)
-    : schema.optional().transform((value) => value ?? options.default!).meta(documented);
+  return { schema, meta };
+}
+
+/**
+ * A decimal integer query parameter. Query values are strings; `1e2`, `0x10`, `1.5`, ` 7` and the empty string
+ * are refused rather than coerced (the library's own coercion would accept them). Dashboard and in-process
+ * callers may pass numbers.
+ */
+export function queryInt(options: QueryIntOptions) {
+  const { schema, meta } = integerFromQuery(options);
+  return schema.optional().meta(meta);
+}
+
+/** queryInt with a default when the parameter is absent. */
+export function queryIntWithDefault(options: QueryIntOptions & { default: number }) {
+  const { schema, meta } = integerFromQuery(options, options.default);
+  return schema
+    .optional()
+    .transform((value) => value ?? options.default)
+    .meta(meta);
 }
 
 /** An enumerated query parameter with a default. */

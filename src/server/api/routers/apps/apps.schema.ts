@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appIdParam, isoDate, isoDateTime, queryInt } from '@/server/api/schemas';
+import { appIdParam, isoDate, isoDateTime, queryIntWithDefault } from '@/server/api/schemas';
 import { countrySchema } from '@/server/domain/countries';
 import type { AppView } from '@/server/services/apps/apps';
 
@@ -54,7 +54,7 @@ export const asoScoreOutput = z
 export const opportunitiesInput = z.object({
   id: appIdParam,
   country: countryQuery,
-  limit: queryInt({ min: 1, max: 200, default: 50, description: 'Number of opportunities.' }),
+  limit: queryIntWithDefault({ min: 1, max: 200, default: 50, description: 'Number of opportunities.' }),
 });
 export const opportunitiesOutput = z
   .object({
@@ -77,7 +77,7 @@ export const opportunitiesOutput = z
   })
   .meta({ id: 'KeywordOpportunities' });
 
-export const categoryRankInput = z.object({ id: appIdParam, country: countryQuery, days: queryInt({ min: 1, max: 365, default: 30, description: 'Days of history, ending with the last day of data.' }) });
+export const categoryRankInput = z.object({ id: appIdParam, country: countryQuery, days: queryIntWithDefault({ min: 1, max: 365, default: 30, description: 'Days of history, ending with the last day of data.' }) });
 export const categoryRankOutput = z
   .object({
     country: z.string().length(2),

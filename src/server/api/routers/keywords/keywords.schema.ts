@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appIdParam, isoDate, isoDateTime, keywordIdParam, queryEnum, queryInt } from '@/server/api/schemas';
+import { appIdParam, isoDate, isoDateTime, keywordIdParam, queryEnum, queryIntWithDefault } from '@/server/api/schemas';
 import { countrySchema } from '@/server/domain/countries';
 import type { TrackedKeywordView } from '@/server/services/apps/apps';
 
@@ -98,7 +98,7 @@ export const researchOutput = z
 export const keywordHistoryInput = z.object({
   id: appIdParam,
   keywordId: keywordIdParam,
-  days: queryInt({ min: 1, max: 365, default: 30, description: 'Days of history, ending with the last day of data.' }),
+  days: queryIntWithDefault({ min: 1, max: 365, default: 30, description: 'Days of history, ending with the last day of data.' }),
 });
 export const keywordHistoryOutput = z
   .object({
@@ -112,7 +112,7 @@ export const keywordHistoryOutput = z
   .meta({ id: 'KeywordRankHistory' });
 
 export const metricsHistoryInput = keywordHistoryInput.extend({
-  days: queryInt({ min: 1, max: 365, default: 180, description: 'Days of history, ending with the last day of data.' }),
+  days: queryIntWithDefault({ min: 1, max: 365, default: 180, description: 'Days of history, ending with the last day of data.' }),
 });
 export const metricsHistoryOutput = z
   .object({

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { appIdParam, isoDate, isoDateTime, queryEnum, queryInt } from '@/server/api/schemas';
+import { appIdParam, isoDate, isoDateTime, queryEnum, queryInt, queryIntWithDefault } from '@/server/api/schemas';
 import { REVIEW_SORTS } from '@/server/services/aso/reviews';
 
 export const listReviewsInput = z.object({
   id: appIdParam,
-  page: queryInt({ min: 1, default: 1, description: 'Page number.' }),
-  pageSize: queryInt({ min: 1, max: 100, default: 20, description: 'Reviews per page.' }),
+  page: queryIntWithDefault({ min: 1, default: 1, description: 'Page number.' }),
+  pageSize: queryIntWithDefault({ min: 1, max: 100, default: 20, description: 'Reviews per page.' }),
   rating: queryInt({ min: 1, max: 5, description: 'Only reviews with this many stars.' }),
   sort: queryEnum(REVIEW_SORTS, 'newest', 'Order: newest or oldest first, or highest or lowest rating first (newest first among equals).'),
 });
