@@ -44,7 +44,7 @@ const NOT_TOPICS = new Set([
   'penny', 'everything', 'nothing', 'something', 'anything', 'one', 'experience', 'idea', 'part', 'concept', 'problem', 'work',
   'price', 'use', 'week', 'month', 'year', 'user', 'developer', 'developers', 'please', 'thanks', 'love', 'need', 'difference',
   // Evaluative words the lite model sometimes tags as nouns at the start of a sentence.
-  'wonderful', 'terrible', 'great', 'good', 'excellent', 'fantastic', 'amazing', 'awesome', 'beautiful', 'perfect', 'absolutely', 'simple',
+  'wonderful', 'terrible', 'great', 'good', 'excellent', 'fantastic', 'amazing', 'awesome', 'beautiful', 'perfect', 'absolutely', 'simple', 'worth', 'best', 'star', 'stars',
 ]);
 
 const BUG_PATTERN =

@@ -28,7 +28,9 @@ function reasonFor(candidate: { volume: number; difficulty: number; rank: number
         ? `you already rank #${candidate.rank}`
         : candidate.rank <= 10
           ? `you rank #${candidate.rank}: the top 3 is close`
-          : `you rank #${candidate.rank}: the top 10 is within reach`;
+          : candidate.rank <= 30
+            ? `you rank #${candidate.rank}: the top 10 is within reach`
+            : `you rank #${candidate.rank}: plenty of room to climb`;
   const tracking = candidate.tracked ? '' : '; not tracked yet';
   return `${volume} monthly searches, ${difficulty} difficulty (${candidate.difficulty}), ${position}${tracking}.`;
 }

@@ -16,7 +16,7 @@ import type {
 } from '../provider';
 import { clamp, hash32, SeededRandom, shuffled, smoothNoise, unit } from './random';
 import { drawRating, writeReview } from './reviews';
-import { FEATURES, GENERIC_FEATURES, vocabularyFor } from './vocabulary';
+import { FEATURES, GENERIC_FEATURES, vocabularyFor, vocabularyPlace } from './vocabulary';
 
 /** Positions beyond this are "not ranked". */
 export const RANK_DEPTH = 200;
@@ -27,13 +27,22 @@ const MARKET_SIZE: Record<string, number> = { US: 1, GB: 0.22, DE: 0.2, FR: 0.17
 const CURRENCY: Record<string, string> = { US: 'USD', GB: 'GBP', DE: 'EUR', FR: 'EUR', ES: 'EUR', IT: 'EUR', JP: 'JPY', CA: 'CAD', AU: 'AUD', BR: 'BRL', IN: 'INR' };
 
 /**
- * Zipf-like: a term's popularity rank is log-uniform over 1…2,000, times its word count (head terms are short),
- * and volume ∝ 1/rank^1.05.
+ * Zipf-like: volume ∝ 1/popularityRank^1.05. A category term's popularity rank follows its place in the
+ * category vocabulary (listed head terms first); any other term's is log-uniform over 1…2,000, times its word
+ * count (head terms are short).
  */
+export function popularityRank(term: string): number {
+  const key = termKeyOf(term);
+  const jitter = 1 + unit('popularity-jitter', key);
+  const place = vocabularyPlace(key);
+  if (place !== null) return (place + 1) * 2 * jitter;
+  const words = key.split(' ').length;
+  return Math.exp(unit('popularity', key) * Math.log(2_000)) * (1 + 0.8 * (words - 1));
+}
+
 export function demoVolume(country: string, term: string, day: number): number {
-  const words = termKeyOf(term).split(' ').length;
-  const popularityRank = Math.exp(unit('popularity', termKeyOf(term)) * Math.log(2_000)) * (1 + 0.8 * (words - 1));
-  const base = 250_000 / Math.pow(popularityRank, 1.05);
+  const popularity = popularityRank(term);
+  const base = 250_000 / Math.pow(popularity, 1.05);
   const seasonal = 1 + 0.15 * smoothNoise(`volume|${country}|${termKeyOf(term)}`, day, 14);
   return Math.max(5, Math.round(base * (MARKET_SIZE[country] ?? 0.05) * seasonal));
 }

@@ -3,9 +3,9 @@
 import type { SeededRandom } from './random';
 
 const TITLES: Record<number, string[]> = {
-  5: ['Love it', 'Exactly what I needed', 'Best app in its category', 'Five stars', 'Game changer', 'So good'],
+  5: ['Love it', 'Exactly what I needed', 'Five stars', 'Life changing', 'So good', 'Highly recommend'],
   4: ['Really good', 'Great, a few wishes', 'Very helpful', 'Nice app', 'Almost perfect'],
-  3: ['It is okay', 'Decent but…', 'Mixed feelings', 'Good idea, needs work'],
+  3: ['It is okay', 'Decent but…', 'Mixed feelings', 'Average', 'Three stars'],
   2: ['Disappointed', 'Getting worse', 'Not worth the price', 'Too many problems'],
   1: ['Crashes constantly', 'Terrible update', 'Do not buy', 'Broken', 'Waste of money'],
 };
@@ -14,7 +14,7 @@ const BODIES: Record<number, string[]> = {
   5: [
     'I use {feature} every single day and it has made a huge difference. Beautiful design and very easy to use.',
     'Wonderful app. {feature} is fantastic and the whole experience feels calm and polished.',
-    'Absolutely love {feature}. Worth every penny, I recommend it to all my friends.',
+    'Absolutely love {feature}. I recommend it to all my friends.',
     'Simple, beautiful and reliable. {feature} works perfectly and I have never had a problem.',
   ],
   4: [
@@ -23,6 +23,8 @@ const BODIES: Record<number, string[]> = {
     'Very good app, clean interface. Would be nice to have {request}.',
   ],
   3: [
+    'It does what it says. I open {feature} a few times a week.',
+    'Installed it last month and use {feature} now and then.',
     'The app is fine but {feature} feels slow lately. It would be great if you could add {request}.',
     'Good concept. {feature} is useful, but the subscription is expensive for what you get.',
     'Some good parts, but {feature} sometimes does not load and I have to restart the app.',

@@ -39,3 +39,11 @@ export const FEATURES: Record<string, string[]> = {
   Games: ['daily challenges', 'level design', 'boosters', 'the harbor levels', 'offline mode', 'the puzzles', 'the events'],
 };
 export const GENERIC_FEATURES = ['the widgets', 'the design', 'sync', 'notifications', 'the settings', 'dark mode', 'the interface'];
+
+const PLACE = new Map<string, number>();
+for (const terms of Object.values(BY_CATEGORY)) terms.forEach((term, index) => PLACE.set(term, Math.min(index, PLACE.get(term) ?? index)));
+
+/** Position of a term in its category list (0 = the head term), or null for terms outside the lists. */
+export function vocabularyPlace(termKey: string): number | null {
+  return PLACE.get(termKey) ?? null;
+}

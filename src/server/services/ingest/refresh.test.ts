@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { db } from '@/server/db';
+import { addDays } from '@/server/domain/dates';
+import { addKeywords } from '@/server/services/apps/apps';
+import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
+import { refreshApp } from './refresh';
+
+async function counts(appId: string) {
+  const [ranks, reviews, snapshots, changes, ratings, events] = await Promise.all([
+    db.keywordRank.count({ where: { appId } }),
+    db.review.count({ where: { appId } }),
+    db.metadataSnapshot.count({ where: { appId } }),
+    db.metadataChange.count({ where: { appId } }),
+    db.ratingSnapshot.count({ where: { appId } }),
+    db.domainEvent.count({ where: { appId } }),
+  ]);
+  return { ranks, reviews, snapshots, changes, ratings, events };
+}
+
+describe('the refresh job', () => {
+  it('backfills 180 days quietly, and is idempotent', async () => {
+    const { app } = await makeAsoApp({ storeId: '700000001' });
+    const after = await counts(app.id);
+    expect(after.ratings).toBe(180);
+    expect(after.reviews).toBeGreaterThan(100);
+    expect(after.changes).toBeGreaterThan(0); // releases happened during the backfill
+    expect(after.snapshots).toBeGreaterThan(1);
+    // Backfill is history, not news: only the keyword.added events of the fixture.
+    expect(await db.domainEvent.count({ where: { appId: app.id, type: { not: 'keyword.added' } } })).toBe(0);
+
+    const again = await refreshApp(app.id, { through: FIXED_DAY, days: 30 });
+    expect(again.days).toHaveLength(30);
+    expect(again.reviews).toBe(0);
+    expect(await counts(app.id)).toEqual(after);
+  });
+
+  it('ingests new days, deriving changelog rows and recording events', async () => {
+    const { app, owner } = await makeAsoApp({ storeId: '700000002' });
+    const before = await db.metadataChange.count({ where: { appId: app.id } });
+    // Four weeks later at least one release has happened.
+    const summary = await refreshApp(app.id, { through: addDays(FIXED_DAY, 28) });
+    expect(summary.days).toHaveLength(28);
+    expect(summary.metadataChanges).toBeGreaterThan(0);
+    expect(await db.metadataChange.count({ where: { appId: app.id } })).toBe(before + summary.metadataChanges);
+    const events = await db.domainEvent.findMany({ where: { appId: app.id, type: { not: 'keyword.added' } } });
+    expect(summary.events).toBe(events.length);
+    const types = new Set(events.map((event) => event.type));
+    expect(types).toEqual(new Set(['app.metadata_changed', 'review.created', 'keyword.rank_changed']));
+    expect(events.every((event) => event.accountId === owner.accountId)).toBe(true);
+    const movement = events.find((event) => event.type === 'keyword.rank_changed')!.data as { previousRank: number | null; rank: number | null };
+    const moved = movement.previousRank === null || movement.rank === null || Math.abs(movement.previousRank - movement.rank) >= 5;
+    expect(moved).toBe(true);
+
+    // The same days again: no event twice.
+    await refreshApp(app.id, { through: addDays(FIXED_DAY, 28), days: 28 });
+    expect(await db.domainEvent.count({ where: { appId: app.id, type: { not: 'keyword.added' } } })).toBe(events.length);
+  });
+
+  it('gives a keyword added later its whole history at once', async () => {
+    const { app, owner, caller } = await makeAsoApp({ storeId: '700000003', terms: ['meditation'] });
+    await addKeywords(owner.accountId, { appId: app.id, terms: ['white noise'] });
+    const listed = await caller.keywords.list({ id: app.id });
+    const added = listed.find((item) => item.term === 'white noise')!;
+    expect(added.volume).not.toBeNull();
+    const history = await caller.keywords.metricsHistory({ id: app.id, keywordId: added.keywordId, days: 180 });
+    expect(history.points.every((point) => point.volume !== null)).toBe(true);
+  });
+});
