@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { getDashboardCaller } from '@/server/api/server-caller';
 import { formatInstant } from '@/components/format';
 
@@ -28,7 +29,8 @@ export default async function AppsPage() {
             {apps.map((app) => (
               <tr key={app.id}>
                 <td>
-                  <a href={app.storeUrl} rel="noreferrer" target="_blank">{app.name}</a>
+                  <Link href={`/apps/${app.id}`}>{app.name}</Link>{' '}
+                  <a href={app.storeUrl} rel="noreferrer" target="_blank" className="muted" aria-label={`${app.name} in the store`}>↗</a>
                   <div className="muted">{app.developer}</div>
                 </td>
                 <td>{app.store === 'app_store' ? 'App Store' : 'Google Play'}</td>

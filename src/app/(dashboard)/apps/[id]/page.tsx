@@ -1,0 +1,119 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { RankChart } from '@/components/apps/rank-chart';
+import { formatInstant, formatNumber } from '@/components/format';
+import { AppError } from '@/server/errors/app-error';
+import { getDashboardCaller } from '@/server/api/server-caller';
+
+export const metadata = { title: 'App · ASO Analytics' };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function Delta({ value }: { value: number }) {
+  if (value === 0) return <span className="muted">0</span>;
+  return <span style={{ color: value > 0 ? 'var(--ok)' : 'var(--danger)' }}>{value > 0 ? `▲ ${value}` : `▼ ${-value}`}</span>;
+}
+
+export default async function AppPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ keyword?: string }> }) {
+  const { id } = await params;
+  const { keyword: selected } = await searchParams;
+  if (!UUID.test(id)) notFound();
+  const caller = await getDashboardCaller();
+  let app;
+  try {
+    app = await caller.apps.get({ id });
+  } catch (error) {
+    if (error instanceof AppError && error.appCode === 'NOT_FOUND') notFound();
+    throw error;
+  }
+  const [keywords, score, reviews] = await Promise.all([
+    caller.keywords.list({ id }),
+    caller.apps.asoScore({ id }).catch(() => null),
+    caller.reviews.list({ id, pageSize: 10 }),
+  ]);
+  const chosen = keywords.find((item) => item.keywordId === selected) ?? keywords[0];
+  const history = chosen ? await caller.keywords.history({ id, keywordId: chosen.keywordId, days: 90 }) : null;
+
+  return (
+    <>
+      <p className="muted"><Link href="/apps">Apps</Link></p>
+      <section className="panel">
+        <h2 data-testid="app-name">{app.name}</h2>
+        <p className="muted">
+          {app.developer} · {app.store === 'app_store' ? 'App Store' : 'Google Play'} · {app.category} · {app.primaryCountry} · <span className="mono">{app.id}</span>
+        </p>
+      </section>
+
+      {score && (
+        <section className="panel" data-testid="aso-score">
+          <h2>ASO score</h2>
+          <div className="row" style={{ gap: '2.5rem' }}>
+            <div>
+              <div className="muted">Score</div>
+              <div className="stat" data-testid="aso-score-value">{score.score}</div>
+            </div>
+            <div><div className="muted">Metadata</div><div className="stat">{score.pillars.metadata.score}</div></div>
+            <div><div className="muted">Keywords</div><div className="stat">{score.pillars.keywords.score}</div></div>
+            <div><div className="muted">Ratings & reviews</div><div className="stat">{score.pillars.ratingsAndReviews.score}</div></div>
+            <div><div className="muted">Creatives</div><div className="stat">{score.pillars.creativesAndConversion.score}</div></div>
+          </div>
+          <ul>
+            {score.recommendations.map((recommendation) => (
+              <li key={recommendation.message}>
+                <span className="badge">{recommendation.impact}</span> {recommendation.message}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section className="panel">
+        <h2>Tracked keywords ({app.primaryCountry})</h2>
+        {keywords.length === 0 ? (
+          <p className="muted">No tracked keywords in this storefront yet.</p>
+        ) : (
+          <table data-testid="keywords-table">
+            <thead>
+              <tr><th>Keyword</th><th>Rank</th><th>Change (7 days)</th><th>Volume</th><th>Difficulty</th></tr>
+            </thead>
+            <tbody>
+              {keywords.map((item) => (
+                <tr key={item.keywordId} data-keyword-id={item.keywordId}>
+                  <td><Link href={`/apps/${id}?keyword=${item.keywordId}`}>{item.term}</Link></td>
+                  <td data-testid="rank">{item.rank ?? '—'}</td>
+                  <td data-testid="rank-delta" data-value={item.rankDelta}><Delta value={item.rankDelta} /></td>
+                  <td data-testid="volume">{item.volume === null ? '—' : formatNumber(item.volume)}</td>
+                  <td data-testid="difficulty">{item.difficulty ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {chosen && history && (
+          <>
+            <h3>Rank of “{chosen.term}”, last 90 days</h3>
+            <RankChart points={history.points} term={chosen.term} />
+          </>
+        )}
+      </section>
+
+      <section className="panel">
+        <h2>Latest reviews <span className="muted">({formatNumber(reviews.total)} in all)</span></h2>
+        <table data-testid="reviews-table">
+          <tbody>
+            {reviews.items.map((review) => (
+              <tr key={review.id}>
+                <td style={{ whiteSpace: 'nowrap' }} aria-label={`${review.rating} stars`}>{'★'.repeat(review.rating)}{'☆'.repeat(5 - review.rating)}</td>
+                <td>
+                  <strong>{review.title}</strong> <span className="muted">— {review.author}, {review.country}, {formatInstant(review.reviewedAt)}</span>
+                  <div>{review.body}</div>
+                </td>
+                <td><span className={`badge ${review.sentiment.label === 'negative' ? 'revoked' : review.sentiment.label === 'positive' ? 'active' : ''}`}>{review.sentiment.label}</span></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}
