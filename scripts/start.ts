@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { demoPassword, ensureAuthSecret, prepareDatabase } from '../src/server/runtime/prepare';
 import { DEMO_EMAIL, generateDemoPassword, seedDemoData } from '../src/server/services/seed/demo';
 import { disconnectDb } from '../src/server/db';
+import { dataProvider } from '../src/server/services/ingest/providers';
 import { refreshAllApps } from '../src/server/services/ingest/refresh';
 import { startScheduler } from '../src/server/services/ingest/scheduler';
 
@@ -11,6 +12,8 @@ const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
 const log = (line: string) => console.error(`[start] ${line}`);
 
+// Fail fast on a misconfigured provider, before any database work.
+log(`data provider: ${dataProvider().name}`);
 const usesEmbeddedDatabase = !process.env.DATABASE_URL;
 const database = await prepareDatabase(log);
 await ensureAuthSecret();
