@@ -28,38 +28,31 @@ export async function listKeywords(
 ): Promise<{ country: string; items: KeywordListItem[] }> {
   const app = await loadApp(accountId, input.appId);
   const country = input.country ?? app.primaryCountry;
-  const keywords = await db.trackedKeyword.findMany({ where: { appId: app.id, country }, orderBy: { createdAt: 'asc' } });
-  if (!keywords.length) return { country, items: [] };
-  const termKeys = keywords.map((keyword) => keyword.termKey);
   const start = addDays(app.asOf, -RANK_WINDOWS[input.rankWindow]);
-  const [ranks, metrics] = await Promise.all([
-    db.keywordRank.findMany({
-      where: { appId: app.id, country, termKey: { in: termKeys }, date: { in: [app.asOf, start] } },
-      select: { termKey: true, date: true, rank: true },
-    }),
-    db.keywordMetric.findMany({ where: { country, termKey: { in: termKeys }, date: app.asOf }, select: { termKey: true, volume: true, difficulty: true } }),
-  ]);
-  const rankNow = new Map<string, number | null>();
-  const rankThen = new Map<string, number | null>();
-  for (const row of ranks) (row.date.getTime() === app.asOf.getTime() ? rankNow : rankThen).set(row.termKey, row.rank);
-  const metricOf = new Map(metrics.map((row) => [row.termKey, row]));
-  const items = keywords.map((keyword) => {
-    const rank = rankNow.get(keyword.termKey) ?? null;
-    const then = rankThen.get(keyword.termKey) ?? null;
-    const metric = metricOf.get(keyword.termKey);
-    return {
-      keywordId: keyword.id,
-      term: keyword.term,
+  // One indexed join: the tracked keywords, their rank now and at the window's start, and today's metrics.
+  const rows = await db.$queryRaw<
+    { keyword_id: string; term: string; is_favorite: boolean; rank: number | null; then_rank: number | null; volume: number | null; difficulty: number | null }[]
+  >`
+    SELECT k.id::text AS keyword_id, k.term, k.is_favorite, r.rank, t.rank AS then_rank, m.volume, m.difficulty
+    FROM tracked_keywords k
+    LEFT JOIN keyword_ranks r ON r.app_id = k.app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = ${app.asOf}
+    LEFT JOIN keyword_ranks t ON t.app_id = k.app_id AND t.country = k.country AND t.term_key = k.term_key AND t.date = ${start}
+    LEFT JOIN keyword_metrics m ON m.country = k.country AND m.term_key = k.term_key AND m.date = ${app.asOf}
+    WHERE k.app_id = ${app.id}::uuid AND k.country = ${country}
+    ORDER BY r.rank ASC NULLS LAST, k.term COLLATE "C" ASC, k.id`;
+  return {
+    country,
+    items: rows.map((row) => ({
+      keywordId: row.keyword_id,
+      term: row.term,
       country,
-      rank,
-      rankDelta: rank !== null && then !== null ? then - rank : 0,
-      volume: metric?.volume ?? null,
-      difficulty: metric?.difficulty ?? null,
-      isFavorite: keyword.isFavorite,
-    };
-  });
-  items.sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.term.localeCompare(b.term));
-  return { country, items };
+      rank: row.rank,
+      rankDelta: row.rank !== null && row.then_rank !== null ? row.then_rank - row.rank : 0,
+      volume: row.volume,
+      difficulty: row.difficulty,
+      isFavorite: row.is_favorite,
+    })),
+  };
 }
 
 async function loadKeyword(accountId: string, appId: string, keywordId: string) {
@@ -112,30 +105,23 @@ export async function keywordMetricsHistory(accountId: string, input: { appId: s
 export async function keywordSpy(accountId: string, input: { appId: string; country?: string }) {
   const app = await loadApp(accountId, input.appId);
   const country = input.country ?? app.primaryCountry;
-  const [ranks, tracked] = await Promise.all([
-    db.keywordRank.findMany({
-      where: { appId: app.id, country, date: app.asOf, rank: { not: null } },
-      orderBy: [{ rank: 'asc' }, { termKey: 'asc' }],
-      select: { term: true, termKey: true, rank: true },
-    }),
-    db.trackedKeyword.findMany({ where: { appId: app.id, country }, select: { id: true, termKey: true } }),
-  ]);
-  const metrics = await db.keywordMetric.findMany({
-    where: { country, date: app.asOf, termKey: { in: ranks.map((row) => row.termKey) } },
-    select: { termKey: true, volume: true, difficulty: true },
-  });
-  const metricOf = new Map(metrics.map((row) => [row.termKey, row]));
-  const trackedId = new Map(tracked.map((row) => [row.termKey, row.id]));
+  const rows = await db.$queryRaw<{ term: string; rank: number; volume: number | null; difficulty: number | null; keyword_id: string | null }[]>`
+    SELECT r.term, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
+    FROM keyword_ranks r
+    LEFT JOIN keyword_metrics m ON m.country = r.country AND m.term_key = r.term_key AND m.date = r.date
+    LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
+    WHERE r.app_id = ${app.id}::uuid AND r.country = ${country} AND r.date = ${app.asOf} AND r.rank IS NOT NULL
+    ORDER BY r.rank ASC, r.term_key COLLATE "C" ASC`;
   return {
     country,
     date: isoDay(app.asOf),
-    keywords: ranks.map((row) => ({
+    keywords: rows.map((row) => ({
       term: row.term,
-      rank: row.rank!,
-      volume: metricOf.get(row.termKey)?.volume ?? null,
-      difficulty: metricOf.get(row.termKey)?.difficulty ?? null,
-      tracked: trackedId.has(row.termKey),
-      keywordId: trackedId.get(row.termKey) ?? null,
+      rank: row.rank,
+      volume: row.volume,
+      difficulty: row.difficulty,
+      tracked: row.keyword_id !== null,
+      keywordId: row.keyword_id,
     })),
   };
 }

@@ -161,7 +161,8 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
         summary.events = events.length;
       }
     },
-    { timeout: 120_000 },
+    // A first backfill of a large app writes hundreds of thousands of rows.
+    { timeout: 600_000, maxWait: 30_000 },
   );
   return summary;
 }

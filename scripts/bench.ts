@@ -1,0 +1,136 @@
+// `npm run bench`: throughput and latency of the API on a data-heavy app (1,000 tracked keywords × 365 days of
+// history), each endpoint against the bare-route baseline (GET /api/ping, no database) measured in the same run.
+// Prints ratios, not absolute verdicts: the machine decides the absolute numbers. Needs `npm run build` first.
+// BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 32) tune the load; the data under .data/bench is
+// built once and reused (`npm run bench -- --fresh` rebuilds it).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const fresh = process.argv.includes('--fresh');
+const dataDir = path.resolve('.data/bench');
+if (fresh) await rm(dataDir, { recursive: true, force: true });
+process.env.DATA_DIR = dataDir;
+delete process.env.DATABASE_URL;
+if (!existsSync('.next/BUILD_ID')) {
+  console.error('Run `npm run build` first: the bench measures the production build.');
+  process.exit(1);
+}
+
+const { prepareDatabase, ensureAuthSecret } = await import('../src/server/runtime/prepare');
+const { db, disconnectDb } = await import('../src/server/db');
+const { createAccount } = await import('../src/server/services/accounts/accounts');
+const { createApiKey } = await import('../src/server/services/api-keys/api-keys');
+const { addKeywords } = await import('../src/server/services/apps/apps');
+const { refreshApp } = await import('../src/server/services/ingest/refresh');
+const { vocabularyFor } = await import('../src/server/services/ingest/demo/vocabulary');
+
+const log = (line: string) => console.error(`[bench] ${line}`);
+const database = await prepareDatabase(log);
+await ensureAuthSecret();
+
+const EMAIL = 'bench@example.com';
+const MODIFIERS = ['app', 'free', 'for kids', 'for adults', 'music', 'sounds', 'timer', 'tracker', 'guide', 'daily', 'offline', 'pro', 'at night', 'for beginners', 'best', 'quick', 'journal', 'coach', 'plan', 'challenge', 'widget', 'with friends', 'ipad', 'watch', 'premium'];
+
+async function benchData() {
+  const existing = await db.user.findUnique({ where: { email: EMAIL }, select: { accountId: true } });
+  if (existing) {
+    const app = await db.trackedApp.findFirstOrThrow({ where: { accountId: existing.accountId } });
+    const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
+    return { accountId: existing.accountId, appId: app.id, keywordId: keyword.id };
+  }
+  const { accountId, userId } = await createAccount({ email: EMAIL, password: 'bench-password-123', plan: 'enterprise' });
+  const app = await db.trackedApp.create({
+    data: { accountId, store: 'app_store', storeId: '1459969523', bundleId: 'com.calmlabs.breathe', name: 'Breathe: Sleep & Meditation', developer: 'Calm Labs Inc.', category: 'Health & Fitness', primaryCountry: 'US' },
+  });
+  const terms = vocabularyFor('Health & Fitness').flatMap((term) => MODIFIERS.map((modifier) => `${term} ${modifier}`)).slice(0, 1_000);
+  for (let i = 0; i < terms.length; i += 100) await addKeywords(accountId, { appId: app.id, terms: terms.slice(i, i + 100) });
+  const started = performance.now();
+  const summary = await refreshApp(app.id, { days: 365 });
+  log(`ingested ${summary.days.length} days, ${summary.keywordRanks} keyword ranks in ${Math.round((performance.now() - started) / 1000)} s`);
+  const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
+  void userId;
+  return { accountId, appId: app.id, keywordId: keyword.id };
+}
+
+const data = await benchData();
+const { secret } = await createApiKey({ accountId: data.accountId }, { name: `bench ${new Date().toISOString()}`, scope: 'read-write' });
+const trackedCount = await db.trackedKeyword.count({ where: { appId: data.appId } });
+const days = await db.ratingSnapshot.count({ where: { appId: data.appId } });
+await disconnectDb();
+log(`bench app: ${trackedCount} tracked keywords, ${days} days of history`);
+
+const port = Number(process.env.BENCH_PORT ?? 3900);
+const server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: { ...process.env, DATABASE_URL: database.url, LOG_REQUESTS: 'false', NODE_ENV: 'production' },
+});
+const base = `http://127.0.0.1:${port}`;
+for (let attempt = 0; ; attempt++) {
+  if (await fetch(`${base}/api/health`).then((response) => response.ok, () => false)) break;
+  if (attempt > 240) throw new Error('the app did not start');
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const api = `/api/public/v1/apps/${data.appId}`;
+const targets: [string, string][] = [
+  ['baseline: GET /api/ping (no database)', '/api/ping'],
+  ['GET /apps', '/api/public/v1/apps'],
+  ['GET /apps/{id}', api],
+  ['GET /apps/{id}/keywords (1,000)', `${api}/keywords`],
+  ['GET /apps/{id}/keywords?rankWindow=90d', `${api}/keywords?rankWindow=90d`],
+  ['GET /apps/{id}/aso-score', `${api}/aso-score`],
+  ['GET /apps/{id}/opportunities', `${api}/opportunities`],
+  ['GET /apps/{id}/competitors', `${api}/competitors`],
+  ['GET /apps/{id}/keywords/research', `${api}/keywords/research?term=sleep`],
+  ['GET /apps/{id}/reviews', `${api}/reviews`],
+  ['GET /apps/{id}/reviews/insights', `${api}/reviews/insights`],
+  ['GET …/keywords/{keywordId}/history?days=365', `${api}/keywords/${data.keywordId}/history?days=365`],
+  ['GET …/keywords/{keywordId}/metrics-history', `${api}/keywords/${data.keywordId}/metrics-history`],
+  ['GET /apps/{id}/category-rank?days=365', `${api}/category-rank?days=365`],
+  ['GET /apps/{id}/rating-history', `${api}/rating-history`],
+  ['GET /apps/{id}/metadata', `${api}/metadata`],
+  ['GET /apps/{id}/metadata/changelog', `${api}/metadata/changelog`],
+  ['GET /apps/{id}/keyword-spy', `${api}/keyword-spy`],
+  ['GET /usage', '/api/public/v1/usage'],
+];
+
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+const rows: Row[] = [];
+for (const [name, url] of targets) {
+  const options = { url: base + url, connections, headers: { Authorization: `Bearer ${secret}` } };
+  // Let the previous target's in-flight requests drain, so each measurement is its own.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const probe = await fetch(base + url, { headers: options.headers });
+  if (!probe.ok) throw new Error(`${name} answered ${probe.status}: ${await probe.text()}`);
+  await autocannon({ ...options, duration: 1 }); // warm-up
+  const result = await autocannon({ ...options, duration: seconds });
+  rows.push({ name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
+  log(`${name}: ${Math.round(result.requests.average)} req/s`);
+}
+await new Promise((resolve) => {
+  server.once('exit', resolve);
+  server.kill('SIGTERM');
+});
+await database.stop();
+
+const baseline = rows[0]!;
+const pad = (value: string, width: number) => value.padEnd(width);
+console.log(`\n${connections} connections, ${seconds} s per endpoint. Ratio = req/s relative to the baseline of this run.\n`);
+console.log(`${pad('endpoint', 48)} ${'req/s'.padStart(8)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx'.padStart(8)}`);
+for (const row of rows) {
+  console.log(
+    `${pad(row.name, 48)} ${Math.round(row.rps).toString().padStart(8)} ${(row.rps / baseline.rps).toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.errors).padStart(8)}`,
+  );
+}
+process.exit(rows.some((row) => row.errors > 0) ? 1 : 0);
