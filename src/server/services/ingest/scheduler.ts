@@ -3,11 +3,15 @@
 // refresh that fails is retried with backoff.
 import PgBoss from 'pg-boss';
 import { logError } from '@/server/http/log';
-import { refreshAllApps } from './refresh';
+import { refreshAllApps, type RefreshSummary } from './refresh';
 
 export const REFRESH_QUEUE = 'refresh-apps';
 
-export async function startScheduler(databaseUrl: string, log: (line: string) => void): Promise<PgBoss> {
+export async function startScheduler(
+  databaseUrl: string,
+  log: (line: string) => void,
+  refresh: () => Promise<RefreshSummary[]> = () => refreshAllApps(),
+): Promise<PgBoss> {
   const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 3 });
   boss.on('error', (error) => logError('job queue error', error));
   await boss.start();
@@ -15,8 +19,8 @@ export async function startScheduler(databaseUrl: string, log: (line: string) =>
     await boss.createQueue(REFRESH_QUEUE, { name: REFRESH_QUEUE, policy: 'singleton', retryLimit: 5, retryDelay: 300, retryBackoff: true });
   }
   await boss.schedule(REFRESH_QUEUE, process.env.REFRESH_CRON ?? '15 0 * * *', {}, { tz: 'UTC' });
-  await boss.work(REFRESH_QUEUE, async () => {
-    const summaries = await refreshAllApps();
+  await boss.work(REFRESH_QUEUE, { pollingIntervalSeconds: Number(process.env.JOB_POLL_SECONDS ?? 2) }, async () => {
+    const summaries = await refresh();
     const days = summaries.reduce((sum, summary) => sum + summary.days.length, 0);
     log(`refresh: ${summaries.length} apps, ${days} app-days ingested`);
   });
