@@ -1,10 +1,14 @@
 // Schemas shared by several resources, including the query parameters of CONTRACT "Inputs".
 import { z } from 'zod';
+import { countrySchema } from '@/server/domain/countries';
 
 export const isoDateTime = z.iso.datetime({ offset: false }).meta({ description: 'ISO 8601 instant, UTC.', example: '2026-11-21T09:30:00.000Z' });
 export const isoDate = z.iso.date().meta({ description: 'UTC calendar day, YYYY-MM-DD.', example: '2026-11-21' });
 
 export const appIdParam = z.uuid('Must be a UUID.').meta({ description: 'Tracked app id (UUID).', example: '0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11' });
+/** The `country` query parameter of the app endpoints: a storefront, defaulting to the app's primary country. */
+export const countryQuery = countrySchema.optional().meta({ description: 'ISO 3166-1 alpha-2 storefront, any case; default the app’s primary country.' });
+
 export const keywordIdParam = z.uuid('Must be a UUID.').meta({ description: 'Tracked keyword id (UUID), as listed by GET /apps/{id}/keywords.' });
 
 /**

@@ -55,45 +55,38 @@ export async function listKeywords(
   };
 }
 
-async function loadKeyword(accountId: string, appId: string, keywordId: string) {
-  const app = await loadApp(accountId, appId);
-  const keyword = await db.trackedKeyword.findFirst({ where: { id: keywordId, appId: app.id } });
+/** A tracked keyword of the app (404 otherwise), its window of `days` days, and the header of its series. */
+async function loadKeywordSeries(accountId: string, input: { appId: string; keywordId: string; days: number }) {
+  const app = await loadApp(accountId, input.appId);
+  const keyword = await db.trackedKeyword.findFirst({ where: { id: input.keywordId, appId: app.id } });
   if (!keyword) throw new AppError('NOT_FOUND', 'This app tracks no keyword with this id.');
-  return { app, keyword };
+  const window = windowOf(app, input.days);
+  const header = { keywordId: keyword.id, term: keyword.term, country: keyword.country, from: isoDay(window.from), to: isoDay(window.to) };
+  return { app, keyword, window, header };
 }
 
 export async function keywordHistory(accountId: string, input: { appId: string; keywordId: string; days: number }) {
-  const { app, keyword } = await loadKeyword(accountId, input.appId, input.keywordId);
-  const window = windowOf(app, input.days);
+  const { app, keyword, window, header } = await loadKeywordSeries(accountId, input);
   const rows = await db.keywordRank.findMany({
     where: { appId: app.id, country: keyword.country, termKey: keyword.termKey, date: { gte: window.from, lte: window.to } },
     select: { date: true, rank: true },
   });
   const rankOn = new Map(rows.map((row) => [isoDay(row.date), row.rank]));
   return {
-    keywordId: keyword.id,
-    term: keyword.term,
-    country: keyword.country,
-    from: isoDay(window.from),
-    to: isoDay(window.to),
+    ...header,
     points: eachDay(window).map((day) => ({ date: isoDay(day), rank: rankOn.get(isoDay(day)) ?? null })),
   };
 }
 
 export async function keywordMetricsHistory(accountId: string, input: { appId: string; keywordId: string; days: number }) {
-  const { app, keyword } = await loadKeyword(accountId, input.appId, input.keywordId);
-  const window = windowOf(app, input.days);
+  const { keyword, window, header } = await loadKeywordSeries(accountId, input);
   const rows = await db.keywordMetric.findMany({
     where: { country: keyword.country, termKey: keyword.termKey, date: { gte: window.from, lte: window.to } },
     select: { date: true, volume: true, difficulty: true },
   });
   const byDay = new Map(rows.map((row) => [isoDay(row.date), row]));
   return {
-    keywordId: keyword.id,
-    term: keyword.term,
-    country: keyword.country,
-    from: isoDay(window.from),
-    to: isoDay(window.to),
+    ...header,
     points: eachDay(window).map((day) => {
       const row = byDay.get(isoDay(day));
       return { date: isoDay(day), volume: row?.volume ?? null, difficulty: row?.difficulty ?? null };

@@ -1,17 +1,11 @@
 // Where the numbers come from. A DataProvider observes an app as the store shows it on a given day; the
 // refresh job (refresh.ts) stores what it sees. Two implementations: `demo` (deterministic, with history) and
 // `appstore` (Apple's public iTunes endpoints, today only). Chosen by DATA_PROVIDER.
+import type { TrackedApp } from '@/generated/prisma/client';
 import type { Store } from '@/generated/prisma/enums';
 
-export interface ProviderApp {
-  store: Store;
-  storeId: string;
-  bundleId: string;
-  name: string;
-  developer: string;
-  category: string;
-  primaryCountry: string;
-}
+/** What a provider needs to know of a tracked app. */
+export type ProviderApp = Pick<TrackedApp, 'store' | 'storeId' | 'bundleId' | 'name' | 'developer' | 'category' | 'primaryCountry'>;
 
 export interface Listing {
   title: string;

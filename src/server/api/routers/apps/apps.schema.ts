@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { appIdParam, isoDate, isoDateTime, queryIntWithDefault } from '@/server/api/schemas';
-import { countrySchema } from '@/server/domain/countries';
+import { appIdParam, countryQuery, isoDate, isoDateTime, queryIntWithDefault } from '@/server/api/schemas';
 import type { AppView } from '@/server/services/apps/apps';
 
 export const appOutput = z
@@ -29,7 +28,6 @@ export const listAppsOutput = z.array(appOutput);
 
 export const getAppInput = z.object({ id: appIdParam });
 
-const countryQuery = countrySchema.optional().meta({ description: 'ISO 3166-1 alpha-2 storefront, any case; default the app’s primary country.' });
 const day = isoDate;
 
 export const asoScoreInput = z.object({ id: appIdParam, country: countryQuery });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appIdParam, isoDate, isoDateTime, keywordIdParam, queryEnum, queryIntWithDefault } from '@/server/api/schemas';
+import { appIdParam, countryQuery, isoDate, isoDateTime, keywordIdParam, queryEnum, queryIntWithDefault } from '@/server/api/schemas';
 import { countrySchema } from '@/server/domain/countries';
 import type { TrackedKeywordView } from '@/server/services/apps/apps';
 
@@ -42,7 +42,6 @@ export function toTrackedKeywordOutput(keyword: TrackedKeywordView): z.infer<typ
   return { ...keyword, createdAt: keyword.createdAt.toISOString() };
 }
 
-const countryQuery = countrySchema.optional().meta({ description: 'ISO 3166-1 alpha-2 storefront, any case; default the app’s primary country.' });
 
 export const listKeywordsInput = z.object({
   id: appIdParam,
@@ -100,27 +99,16 @@ export const keywordHistoryInput = z.object({
   keywordId: keywordIdParam,
   days: queryIntWithDefault({ min: 1, max: 365, default: 30, description: 'Days of history, ending with the last day of data.' }),
 });
-export const keywordHistoryOutput = z
-  .object({
-    keywordId: z.uuid(),
-    term: z.string(),
-    country: z.string().length(2),
-    from: isoDate,
-    to: isoDate,
-    points: z.array(z.object({ date: isoDate, rank: z.int().nullable() })),
-  })
+/** What both per-keyword series answer besides their points. */
+const keywordSeries = z.object({ keywordId: z.uuid(), term: z.string(), country: z.string().length(2), from: isoDate, to: isoDate });
+
+export const keywordHistoryOutput = keywordSeries
+  .extend({ points: z.array(z.object({ date: isoDate, rank: z.int().nullable() })) })
   .meta({ id: 'KeywordRankHistory' });
 
 export const metricsHistoryInput = keywordHistoryInput.extend({
   days: queryIntWithDefault({ min: 1, max: 365, default: 180, description: 'Days of history, ending with the last day of data.' }),
 });
-export const metricsHistoryOutput = z
-  .object({
-    keywordId: z.uuid(),
-    term: z.string(),
-    country: z.string().length(2),
-    from: isoDate,
-    to: isoDate,
-    points: z.array(z.object({ date: isoDate, volume: z.int().nullable(), difficulty: z.int().nullable() })),
-  })
+export const metricsHistoryOutput = keywordSeries
+  .extend({ points: z.array(z.object({ date: isoDate, volume: z.int().nullable(), difficulty: z.int().nullable() })) })
   .meta({ id: 'KeywordMetricsHistory' });

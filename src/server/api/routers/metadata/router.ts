@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { appIdParam, isoDateTime } from '@/server/api/schemas';
+import { appIdParam, countryQuery, isoDateTime } from '@/server/api/schemas';
 import { apiProcedure, router } from '@/server/api/trpc';
-import { countrySchema } from '@/server/domain/countries';
 import { CHANGELOG_LIMIT, currentMetadata, metadataChangelog } from '@/server/services/aso/metadata';
 
-const metadataInput = z.object({ id: appIdParam, country: countrySchema.optional().meta({ description: 'Storefront, any case; default the app’s primary country.' }) });
+const metadataInput = z.object({ id: appIdParam, country: countryQuery });
 
 const metadataOutput = z
   .object({
