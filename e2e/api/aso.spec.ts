@@ -53,7 +53,7 @@ test('every endpoint answers 200 JSON with its defaults', async ({ request }) =>
   const reviews = await (await request.get(`${app}/reviews`, { headers: bearer(key) })).json();
   expect(reviews).toMatchObject({ page: 1, pageSize: 20 });
   expect((await (await request.get(`${app}/keywords/research?term=sleep`, { headers: bearer(key) })).json()).country).toBe('US');
-  expect(await (await request.get(`${API}/usage`, { headers: bearer(key) })).json()).toMatchObject({ plan: 'pro', monthlyCredits: 5000 });
+  expect(await (await request.get(`${API}/usage`, { headers: bearer(key) })).json()).toMatchObject({ plan: 'pro', limit: 5000 });
 });
 
 const integerBounds: [string, string, number, number | null][] = [

@@ -7,6 +7,9 @@ import { AppError } from '@/server/errors/app-error';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
 import { fieldErrorsFromIssues } from '@/server/errors/validation';
 import { PLANS } from '@/server/services/accounts/plans';
+import { chargeCredits, creditsUsed, refundCharge } from '@/server/services/metering/credits';
+import type { MeteringState } from '@/server/services/metering/headers';
+import { consumeRequest } from '@/server/services/metering/rate-limit';
 
 export type RequiredScope = 'read' | 'write';
 
@@ -23,6 +26,10 @@ export interface Context {
   requestId: string;
   clientIp: string | null;
   now: Date;
+  /** Set by the REST facade: the credit allowance of this request, updated by `metered`. */
+  metering?: MeteringState;
+  /** Set by the REST facade: "GET /apps/{id}", the ledger's endpoint. */
+  endpoint?: string;
 }
 
 export const INSUFFICIENT_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="write"';
@@ -73,6 +80,66 @@ export const apiProcedure = t.procedure.use(({ ctx, meta, next }) => {
   const denied = authorize(ctx.actor, meta, ctx.transport);
   if (denied) throw denied;
   return next({ ctx: { ...ctx, actor: ctx.actor } });
+});
+
+function creditsExhausted(state: MeteringState, cost: number): AppError {
+  const remaining = state.limit === null ? 0 : Math.max(0, state.limit - state.used);
+  return new AppError('CREDITS_EXHAUSTED', `This call costs ${cost} credits and ${remaining} remain this month; the allowance resets at ${state.period.end.toISOString()}.`, {
+    extras: { creditsRequired: cost, creditsRemaining: remaining, resetsAt: state.period.end.toISOString() },
+  });
+}
+
+/**
+ * Steps 6 and 7 of the pipeline on the public API, after input validation: the request-rate limit, then the
+ * credits of the procedure's declared cost. A read is charged once it has succeeded (one statement; a failed read
+ * costs nothing and no query). A write is charged before it runs, so that a success is never left uncharged,
+ * and refunded if it then fails.
+ */
+export const metered = t.middleware(async ({ ctx, meta, next }) => {
+  const state = ctx.metering;
+  const actor = ctx.actor;
+  if (ctx.transport !== 'rest' || !state || !actor) return next();
+  const decision = await consumeRequest(actor.plan, actor.keyId ?? `user:${actor.userId}`);
+  if (!decision.allowed) {
+    throw new AppError('RATE_LIMITED', `Too many requests for this key; retry in ${decision.retryAfterSeconds} s.`, {
+      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+    });
+  }
+  const cost = meta?.credits ?? 0;
+  if (cost === 0) return next();
+  if (state.limit !== null && state.limit - state.used < cost) throw creditsExhausted(state, cost);
+  const charge = {
+    accountId: actor.accountId,
+    keyId: actor.keyId ?? null,
+    userId: actor.kind === 'session' ? (actor.userId ?? null) : null,
+    endpoint: ctx.endpoint ?? 'unknown',
+    cost,
+    requestId: ctx.requestId,
+    limit: state.limit,
+    now: ctx.now,
+  };
+  const charged = async () => {
+    const used = await chargeCredits(charge);
+    if (used === null) {
+      state.used = await creditsUsed(actor.accountId, ctx.now);
+      throw creditsExhausted(state, cost);
+    }
+    state.used = used;
+    state.cost = cost;
+  };
+  if (meta?.scope === 'write') {
+    await charged();
+    const result = await next();
+    if (!result.ok) {
+      await refundCharge(actor.accountId, ctx.requestId);
+      state.used -= cost;
+      state.cost = 0;
+    }
+    return result;
+  }
+  const result = await next();
+  if (result.ok) await charged();
+  return result;
 });
 
 /** Account settings: only a signed-in dashboard user, never an API key. */

@@ -23,6 +23,7 @@ describe('API keys', () => {
     expect(result).toEqual({
       status: 'valid',
       actor: { kind: 'apiKey', accountId: owner.accountId, keyId: key.id, plan: 'business', scope: 'read-only' },
+      creditsUsed: 0,
     });
   });
 
@@ -37,8 +38,7 @@ describe('API keys', () => {
   });
 
   it('rejects a malformed key or a bad checksum without touching the database', async () => {
-    const delegate = getDb().apiKey;
-    const lookup = vi.spyOn(delegate, 'findUnique');
+    const lookup = vi.spyOn(getDb(), '$queryRaw');
     const randomPart = 'A'.repeat(32);
     const good = formatApiKey(randomPart);
     const badChecksum = good.slice(0, -1) + (good.endsWith('0') ? '1' : '0');
@@ -105,6 +105,7 @@ describe('session tokens', () => {
     expect(await resolveBearer(bearer(token), at(T0))).toEqual({
       status: 'valid',
       actor: { kind: 'session', accountId: owner.accountId, userId: owner.userId, plan: 'solo', scope: 'read-write' },
+      creditsUsed: 0,
     });
   });
 

@@ -6,7 +6,8 @@ import type { Actor } from './actor';
 import { looksLikeSessionToken, verifySessionToken } from './session-token';
 
 export type CredentialResult =
-  | { status: 'valid'; actor: Actor }
+  /** creditsUsed: this month's usage when the request started, read by the same query. */
+  | { status: 'valid'; actor: Actor; creditsUsed: number }
   | { status: 'missing' | 'malformed' | 'not_found' | 'revoked' | 'expired' | 'invalid_token' };
 
 export async function resolveBearer(authorization: string | null, context: { now: Date; ip: string | null }): Promise<CredentialResult> {
@@ -17,9 +18,13 @@ export async function resolveBearer(authorization: string | null, context: { now
   if (token.startsWith(KEY_PREFIX)) {
     const result = await verifyApiKey(token, context);
     if (result.status !== 'valid') return { status: result.status };
-    return { status: 'valid', actor: { kind: 'apiKey', accountId: result.accountId, keyId: result.keyId, plan: result.plan, scope: result.scope } };
+    return {
+      status: 'valid',
+      actor: { kind: 'apiKey', accountId: result.accountId, keyId: result.keyId, plan: result.plan, scope: result.scope },
+      creditsUsed: result.creditsUsed,
+    };
   }
-  if (looksLikeSessionToken(token)) return verifySessionToken(token);
+  if (looksLikeSessionToken(token)) return verifySessionToken(token, context.now);
   return { status: 'malformed' };
 }
 

@@ -4,6 +4,7 @@
 import { decode, encode } from 'next-auth/jwt';
 import { db } from '@/server/db';
 import type { PlanTier } from '@/generated/prisma/enums';
+import { periodOf } from '@/server/services/metering/credits';
 import type { Actor } from './actor';
 
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
@@ -23,7 +24,7 @@ export function looksLikeSessionToken(value: string): boolean {
   return /^[A-Za-z0-9_-]*(\.[A-Za-z0-9_-]*){4}$/.test(value) && value.length < 8192;
 }
 
-export type SessionVerification = { status: 'valid'; actor: Actor } | { status: 'invalid_token' | 'expired' };
+export type SessionVerification = { status: 'valid'; actor: Actor; creditsUsed: number } | { status: 'invalid_token' | 'expired' };
 
 interface SessionClaims {
   sub?: string;
@@ -31,22 +32,28 @@ interface SessionClaims {
   exp?: number;
 }
 
-export async function verifySessionToken(token: string): Promise<SessionVerification> {
+export async function verifySessionToken(token: string, now: Date = new Date()): Promise<SessionVerification> {
   let claims: SessionClaims | null;
   try {
     claims = (await decode({ token, secret: authSecret() })) as SessionClaims | null;
   } catch (error) {
     return { status: (error as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid_token' };
   }
-  if (!claims?.sub || !claims.jti) return { status: 'invalid_token' };
-  const [user, ended] = await Promise.all([
-    db.user.findUnique({ where: { id: claims.sub }, select: { id: true, accountId: true, account: { select: { plan: true } } } }),
-    db.endedSessionToken.findUnique({ where: { jti: claims.jti }, select: { jti: true } }),
-  ]);
-  if (!user || ended) return { status: 'invalid_token' };
+  if (!claims?.sub || !claims.jti || !/^[0-9a-f-]{36}$/i.test(claims.sub)) return { status: 'invalid_token' };
+  // One round trip: the user, the plan, this month's credit usage, and whether this token was signed out.
+  const rows = await db.$queryRaw<{ id: string; account_id: string; plan: PlanTier; used: number | null; ended: boolean }[]>`
+    SELECT u.id::text, u.account_id::text, a.plan::text AS plan, c.used,
+           EXISTS (SELECT 1 FROM ended_session_tokens e WHERE e.jti = ${claims.jti}) AS ended
+    FROM users u
+    JOIN accounts a ON a.id = u.account_id
+    LEFT JOIN credit_usage c ON c.account_id = u.account_id AND c.period_start = ${periodOf(now).start}::date
+    WHERE u.id = ${claims.sub}::uuid`;
+  const user = rows[0];
+  if (!user || user.ended) return { status: 'invalid_token' };
   return {
     status: 'valid',
-    actor: { kind: 'session', accountId: user.accountId, userId: user.id, plan: user.account.plan as PlanTier, scope: 'read-write' },
+    actor: { kind: 'session', accountId: user.account_id, userId: user.id, plan: user.plan, scope: 'read-write' },
+    creditsUsed: user.used ?? 0,
   };
 }
 

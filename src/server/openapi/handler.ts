@@ -14,6 +14,10 @@ import { problemResponse, toAppError } from '@/server/errors/problem';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
 import { clientIp } from '@/server/http/client-ip';
 import { logError, logRequest } from '@/server/http/log';
+import { PLANS } from '@/server/services/accounts/plans';
+import { periodOf } from '@/server/services/metering/credits';
+import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
+import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
 import { readJsonBody } from './request-body';
 import { buildRoutes, matchRoute, type RestRoute } from './routes';
 
@@ -39,13 +43,16 @@ function getRuntime() {
 
 interface RequestState {
   requestId: string;
+  now: Date;
   route?: RestRoute;
   actor?: Actor;
+  metering?: MeteringState;
 }
 
-export async function handlePublicApiRequest(request: Request): Promise<Response> {
+/** `clock` is injected by tests (month boundaries, the idempotency window); the route uses the real time. */
+export async function handlePublicApiRequest(request: Request, clock: () => Date = () => new Date()): Promise<Response> {
   const startedAt = performance.now();
-  const state: RequestState = { requestId: randomUUID() };
+  const state: RequestState = { requestId: randomUUID(), now: clock() };
   const url = new URL(request.url);
   let response: Response;
   try {
@@ -59,6 +66,9 @@ export async function handlePublicApiRequest(request: Request): Promise<Response
     response = problemResponse(error, { origin: process.env.APP_ORIGIN ?? url.origin, instance: url.pathname, requestId: state.requestId });
   }
   response.headers.set('X-Request-Id', state.requestId);
+  if (state.metering) {
+    for (const [name, value] of Object.entries(creditHeaders(state.metering, state.now))) response.headers.set(name, value);
+  }
   logRequest({
     requestId: state.requestId,
     method: request.method,
@@ -68,13 +78,14 @@ export async function handlePublicApiRequest(request: Request): Promise<Response
     accountId: state.actor?.accountId,
     keyId: state.actor?.keyId,
     actor: state.actor?.kind,
+    credits: state.metering?.cost,
   });
   return response;
 }
 
 async function dispatch(request: Request, url: URL, state: RequestState): Promise<Response> {
   const { routes, handler } = getRuntime();
-  const now = new Date();
+  const now = state.now;
   const ip = clientIp(request.headers);
 
   // 1. Credential.
@@ -88,6 +99,8 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
   }
   const actor = credential.actor;
   state.actor = actor;
+  // From here on every response carries the account's credit headers.
+  state.metering = { limit: PLANS[actor.plan].apiAccess ? PLANS[actor.plan].monthlyCredits : 0, used: credential.creditsUsed, cost: 0, period: periodOf(now) };
 
   const path = url.pathname.slice(PUBLIC_API_BASE_PATH.length) || '/';
   const match = matchRoute(routes, request.method, path);
@@ -106,15 +119,38 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
 
   // 4. Media type, size and JSON syntax of the body.
   let body: unknown;
+  let idempotencyKey: string | null = null;
   if (route.method !== 'GET') {
-    body = await readJsonBody(request);
+    const read = await readJsonBody(request);
+    body = read.value;
     assertBodyIsObject(body, route);
+    idempotencyKey = request.headers.get('idempotency-key');
+    if (idempotencyKey !== null) {
+      const claim = await claimIdempotencyKey(actor.accountId, idempotencyKey, requestHash(request.method, url.pathname, read.text), now);
+      if (claim.kind === 'replay') {
+        return new Response(claim.body, { status: claim.status, headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' } });
+      }
+    }
   }
 
-  // 5 onwards: input validation and the procedure itself, in tRPC.
+  // 5 onwards: input validation, rate limit, credits and the procedure itself, in tRPC.
   const libraryRequest = requestForLibrary(request, `http://localhost${path}${url.search}`, body);
-  contexts.set(libraryRequest, { actor, transport: 'rest', requestId: state.requestId, clientIp: ip, now });
-  const result = await invoke(handler, libraryRequest);
+  contexts.set(libraryRequest, {
+    actor,
+    transport: 'rest',
+    requestId: state.requestId,
+    clientIp: ip,
+    now,
+    metering: state.metering,
+    endpoint: `${route.method} ${route.template}`,
+  });
+  let result: { status: number; body: string } | undefined;
+  try {
+    result = await invoke(handler, libraryRequest);
+  } finally {
+    // Settled whatever happens, so that a key is never left claimed.
+    if (idempotencyKey !== null) await settleIdempotencyKey(actor.accountId, idempotencyKey, result?.status ?? 500, result?.body ?? '');
+  }
   if (result.status < 400) {
     return new Response(result.body, { status: result.status, headers: { 'Content-Type': 'application/json' } });
   }

@@ -21,8 +21,8 @@ export function checkJsonMediaType(contentType: string | null): void {
 
 const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${MAX_BODY_BYTES} bytes (64 KiB).`);
 
-/** Reads at most MAX_BODY_BYTES, whatever Content-Length claims, then parses. */
-export async function readJsonBody(request: Request): Promise<unknown> {
+/** Reads at most MAX_BODY_BYTES, whatever Content-Length claims, then parses. Returns the text and its value. */
+export async function readJsonBody(request: Request): Promise<{ text: string; value: unknown }> {
   checkJsonMediaType(request.headers.get('content-type'));
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
@@ -56,7 +56,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     });
   }
   try {
-    return JSON.parse(text);
+    return { text, value: JSON.parse(text) };
   } catch (error) {
     const reason = error instanceof SyntaxError ? error.message : 'unparseable';
     throw new AppError('VALIDATION_ERROR', `The request body is not valid JSON: ${reason}`, {

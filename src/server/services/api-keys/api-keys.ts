@@ -5,6 +5,7 @@ import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums'
 import { AppError } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
 import { PLANS } from '@/server/services/accounts/plans';
+import { periodOf } from '@/server/services/metering/credits';
 import { generateApiKey, hashApiKey, isDisplayPrefix, isWellFormedApiKey } from './key-format';
 
 export const API_KEY_SCOPES = ['read-only', 'read-write'] as const;
@@ -180,37 +181,53 @@ export async function rollApiKey(
 }
 
 export type KeyVerification =
-  | { status: 'valid'; keyId: string; accountId: string; plan: PlanTier; scope: ApiKeyScope }
+  | { status: 'valid'; keyId: string; accountId: string; plan: PlanTier; scope: ApiKeyScope; creditsUsed: number }
   | { status: 'malformed' | 'not_found' | 'revoked' | 'expired' };
 
 /**
- * Checks a presented key on every request: shape and checksum first (no database), then one indexed lookup
- * by SHA-256 that also returns the owner's plan. No cache, so revocation and expiry apply at once.
+ * Checks a presented key on every request: shape and checksum first (no database), then one indexed lookup by
+ * SHA-256 that also returns the owner's plan and this month's credit usage. No cache, so revocation and expiry
+ * apply at once.
  */
 export async function verifyApiKey(secret: string, context: { now: Date; ip: string | null }): Promise<KeyVerification> {
   if (!isWellFormedApiKey(secret)) return { status: 'malformed' };
-  const key = await db.apiKey.findUnique({
-    where: { secretHash: hashApiKey(secret) },
-    select: {
-      id: true,
-      accountId: true,
-      scope: true,
-      revokedAt: true,
-      expiresAt: true,
-      lastUsedAt: true,
-      lastUsedIp: true,
-      account: { select: { plan: true } },
-    },
-  });
+  const rows = await db.$queryRaw<
+    {
+      id: string;
+      account_id: string;
+      /** The enum's database value. */
+      scope: ApiKeyScope;
+      revoked_at: Date | null;
+      expires_at: Date | null;
+      last_used_at: Date | null;
+      last_used_ip: string | null;
+      plan: PlanTier;
+      used: number | null;
+    }[]
+  >`
+    SELECT k.id::text, k.account_id::text, k.scope::text AS scope, k.revoked_at, k.expires_at, k.last_used_at, k.last_used_ip,
+           a.plan::text AS plan, u.used
+    FROM api_keys k
+    JOIN accounts a ON a.id = k.account_id
+    LEFT JOIN credit_usage u ON u.account_id = k.account_id AND u.period_start = ${periodOf(context.now).start}::date
+    WHERE k.secret_hash = ${hashApiKey(secret)}`;
+  const key = rows[0];
   if (!key) return { status: 'not_found' };
-  const status = statusOf(key, context.now);
+  const status = statusOf({ revokedAt: key.revoked_at, expiresAt: key.expires_at }, context.now);
   if (status !== 'active') return { status };
-  const stale = !key.lastUsedAt || context.now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS;
-  if (stale || key.lastUsedIp !== context.ip) {
+  const stale = !key.last_used_at || context.now.getTime() - key.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS;
+  if (stale || key.last_used_ip !== context.ip) {
     // Not awaited: bookkeeping must not add a round trip to the request.
     db.apiKey
       .update({ where: { id: key.id }, data: { lastUsedAt: context.now, lastUsedIp: context.ip } })
       .catch(() => {});
   }
-  return { status: 'valid', keyId: key.id, accountId: key.accountId, plan: key.account.plan as PlanTier, scope: fromDbScope(key.scope) };
+  return {
+    status: 'valid',
+    keyId: key.id,
+    accountId: key.account_id,
+    plan: key.plan,
+    scope: key.scope,
+    creditsUsed: key.used ?? 0,
+  };
 }

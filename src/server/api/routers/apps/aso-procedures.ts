@@ -1,5 +1,5 @@
 // Read endpoints about one app: score, opportunities, chart and rating series, keyword spy.
-import { apiProcedure } from '@/server/api/trpc';
+import { apiProcedure, metered } from '@/server/api/trpc';
 import { asoScore } from '@/server/services/aso/aso-score';
 import { categoryRankHistory, RATING_HISTORY_DAYS, ratingHistory } from '@/server/services/aso/charts';
 import { keywordSpy } from '@/server/services/aso/keywords';
@@ -32,6 +32,7 @@ export const getAsoScoreProcedure = apiProcedure
     credits: 1,
   })
   .input(asoScoreInput)
+  .use(metered)
   .output(asoScoreOutput)
   .query(({ ctx, input }) => asoScore(ctx.actor.accountId, { appId: input.id, country: input.country }));
 
@@ -50,6 +51,7 @@ export const listOpportunitiesProcedure = apiProcedure
     credits: 2,
   })
   .input(opportunitiesInput)
+  .use(metered)
   .output(opportunitiesOutput)
   .query(({ ctx, input }) => keywordOpportunities(ctx.actor.accountId, { appId: input.id, country: input.country, limit: input.limit }));
 
@@ -67,6 +69,7 @@ export const getCategoryRankProcedure = apiProcedure
     credits: 1,
   })
   .input(categoryRankInput)
+  .use(metered)
   .output(categoryRankOutput)
   .query(({ ctx, input }) => categoryRankHistory(ctx.actor.accountId, { appId: input.id, country: input.country, days: input.days }));
 
@@ -84,6 +87,7 @@ export const getRatingHistoryProcedure = apiProcedure
     credits: 1,
   })
   .input(ratingHistoryInput)
+  .use(metered)
   .output(ratingHistoryOutput)
   .query(({ ctx, input }) => ratingHistory(ctx.actor.accountId, { appId: input.id }));
 
@@ -101,5 +105,6 @@ export const getKeywordSpyProcedure = apiProcedure
     credits: 1,
   })
   .input(keywordSpyInput)
+  .use(metered)
   .output(keywordSpyOutput)
   .query(({ ctx, input }) => keywordSpy(ctx.actor.accountId, { appId: input.id, country: input.country }));

@@ -1,4 +1,4 @@
-import { apiProcedure } from '@/server/api/trpc';
+import { apiProcedure, metered } from '@/server/api/trpc';
 import { getApp } from '@/server/services/apps/apps';
 import { appOutput, getAppInput, toAppOutput } from './apps.schema';
 
@@ -9,5 +9,6 @@ export const getAppProcedure = apiProcedure
     credits: 1,
   })
   .input(getAppInput)
+  .use(metered)
   .output(appOutput)
   .query(async ({ ctx, input }) => toAppOutput(await getApp(ctx.actor.accountId, input.id)));

@@ -1,4 +1,4 @@
-import { apiProcedure } from '@/server/api/trpc';
+import { apiProcedure, metered } from '@/server/api/trpc';
 import { listApps } from '@/server/services/apps/apps';
 import { listAppsInput, listAppsOutput, toAppOutput } from './apps.schema';
 
@@ -9,5 +9,6 @@ export const listAppsProcedure = apiProcedure
     credits: 1,
   })
   .input(listAppsInput)
+  .use(metered)
   .output(listAppsOutput)
   .query(async ({ ctx }) => (await listApps(ctx.actor.accountId)).map(toAppOutput));

@@ -1,5 +1,5 @@
 // Read endpoints about keywords: the tracked list, research, and per-keyword histories.
-import { apiProcedure } from '@/server/api/trpc';
+import { apiProcedure, metered } from '@/server/api/trpc';
 import { keywordHistory, keywordMetricsHistory, listKeywords } from '@/server/services/aso/keywords';
 import { researchKeyword } from '@/server/services/aso/research';
 import {
@@ -28,6 +28,7 @@ export const listKeywordsProcedure = apiProcedure
     credits: 1,
   })
   .input(listKeywordsInput)
+  .use(metered)
   .output(listKeywordsOutput)
   .query(async ({ ctx, input }) => (await listKeywords(ctx.actor.accountId, { appId: input.id, country: input.country, rankWindow: input.rankWindow })).items);
 
@@ -45,6 +46,7 @@ export const researchKeywordProcedure = apiProcedure
     credits: 8,
   })
   .input(researchInput)
+  .use(metered)
   .output(researchOutput)
   .query(({ ctx, input }) => researchKeyword(ctx.actor.accountId, { appId: input.id, term: input.term, country: input.country }));
 
@@ -62,6 +64,7 @@ export const keywordHistoryProcedure = apiProcedure
     credits: 1,
   })
   .input(keywordHistoryInput)
+  .use(metered)
   .output(keywordHistoryOutput)
   .query(({ ctx, input }) => keywordHistory(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId, days: input.days }));
 
@@ -79,5 +82,6 @@ export const keywordMetricsHistoryProcedure = apiProcedure
     credits: 1,
   })
   .input(metricsHistoryInput)
+  .use(metered)
   .output(metricsHistoryOutput)
   .query(({ ctx, input }) => keywordMetricsHistory(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId, days: input.days }));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appIdParam, countryQuery, isoDateTime } from '@/server/api/schemas';
-import { apiProcedure, router } from '@/server/api/trpc';
+import { apiProcedure, metered, router } from '@/server/api/trpc';
 import { CHANGELOG_LIMIT, currentMetadata, metadataChangelog } from '@/server/services/aso/metadata';
 
 const metadataInput = z.object({ id: appIdParam, country: countryQuery });
@@ -38,6 +38,7 @@ export const metadataRouter = router({
       credits: 1,
     })
     .input(metadataInput)
+    .use(metered)
     .output(metadataOutput)
     .query(async ({ ctx, input }) => {
       const listing = await currentMetadata(ctx.actor.accountId, { appId: input.id, country: input.country });
@@ -58,6 +59,7 @@ export const metadataRouter = router({
       credits: 1,
     })
     .input(metadataInput)
+    .use(metered)
     .output(changelogOutput)
     .query(async ({ ctx, input }) => {
       const log = await metadataChangelog(ctx.actor.accountId, { appId: input.id, country: input.country });

@@ -1,4 +1,4 @@
-import { apiProcedure, router } from '@/server/api/trpc';
+import { apiProcedure, metered, router } from '@/server/api/trpc';
 import { INSIGHTS_DAYS, listReviews, reviewInsights } from '@/server/services/aso/reviews';
 import { insightsInput, insightsOutput, listReviewsInput, listReviewsOutput } from './reviews.schema';
 
@@ -9,6 +9,7 @@ export const listReviewsProcedure = apiProcedure
     credits: 1,
   })
   .input(listReviewsInput)
+  .use(metered)
   .output(listReviewsOutput)
   .query(async ({ ctx, input }) => {
     const page = await listReviews(ctx.actor.accountId, { appId: input.id, page: input.page, pageSize: input.pageSize, rating: input.rating, sort: input.sort });
@@ -29,6 +30,7 @@ export const reviewInsightsProcedure = apiProcedure
     credits: 1,
   })
   .input(insightsInput)
+  .use(metered)
   .output(insightsOutput)
   .query(({ ctx, input }) => reviewInsights(ctx.actor.accountId, { appId: input.id }));
 

@@ -1,12 +1,33 @@
 import { z } from 'zod';
-import { isoDateTime } from '@/server/api/schemas';
-import { apiProcedure, router } from '@/server/api/trpc';
-import { getAccountSummary } from '@/server/services/accounts/accounts';
+import { isoDate, isoDateTime } from '@/server/api/schemas';
+import { apiProcedure, metered, router } from '@/server/api/trpc';
+import { PLAN_TIERS, PLANS } from '@/server/services/accounts/plans';
+import { usageReport } from '@/server/services/metering/credits';
+import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
 
-/** The calendar month (UTC) that contains `now`. */
-function periodOf(now: Date) {
-  return { start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), end: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)) };
-}
+const spend = { calls: z.int().nonnegative(), credits: z.int().nonnegative() };
+
+export const usageOutput = z
+  .object({
+    plan: z.enum(PLAN_TIERS),
+    limit: z.int().nullable().meta({ description: 'Monthly credit allowance; null = unlimited (Enterprise).' }),
+    used: z.int().nonnegative(),
+    remaining: z.int().nonnegative().nullable().meta({ description: 'null = unlimited.' }),
+    periodStart: isoDateTime.meta({ description: 'Start of the calendar month (UTC).' }),
+    periodEnd: isoDateTime.meta({ description: 'When the allowance resets: the start of the next month (UTC).' }),
+    requestsPerMinute: z.int().meta({ description: 'Request-rate limit per key of the plan.' }),
+    byEndpoint: z.array(z.object({ endpoint: z.string().meta({ example: 'GET /apps/{id}/keywords' }), ...spend })),
+    byKey: z.array(
+      z.object({
+        keyId: z.uuid().nullable().meta({ description: 'null: calls made with a dashboard session token.' }),
+        name: z.string(),
+        key: z.string().nullable().meta({ description: 'Display prefix and last four characters.', example: 'svc_live_AbCd…x9Z2' }),
+        ...spend,
+      }),
+    ),
+    daily: z.array(z.object({ date: isoDate, ...spend })).meta({ description: 'One entry per day of the period so far.' }),
+  })
+  .meta({ id: 'Usage' });
 
 export const usageRouter = router({
   get: apiProcedure
@@ -14,8 +35,9 @@ export const usageRouter = router({
       openapi: {
         method: 'GET',
         path: '/usage',
-        summary: 'Credit allowance',
-        description: 'The plan, its monthly credit allowance and the current period (calendar month, UTC). Free of charge.',
+        summary: 'Credit usage',
+        description:
+          'The plan, its monthly credit allowance, what is used and remains in the current period (calendar month, UTC), and where the credits went: by endpoint, by key and by day. Free of charge; only charged calls are counted.',
         tags: ['Usage'],
         protect: true,
       },
@@ -23,19 +45,17 @@ export const usageRouter = router({
       credits: 0,
     })
     .input(z.object({}))
-    .output(
-      z
-        .object({
-          plan: z.enum(['free', 'solo', 'pro', 'business', 'agency', 'enterprise']),
-          monthlyCredits: z.int().nullable().meta({ description: 'null: unlimited (Enterprise).' }),
-          periodStart: isoDateTime,
-          periodEnd: isoDateTime.meta({ description: 'When the allowance resets.' }),
-        })
-        .meta({ id: 'Usage' }),
-    )
+    .use(metered)
+    .output(usageOutput)
     .query(async ({ ctx }) => {
-      const account = await getAccountSummary(ctx.actor.accountId);
-      const period = periodOf(ctx.now);
-      return { plan: account.plan.tier, monthlyCredits: account.plan.monthlyCredits, periodStart: period.start.toISOString(), periodEnd: period.end.toISOString() };
+      const plan = PLANS[ctx.actor.plan];
+      const report = await usageReport(ctx.actor.accountId, plan.monthlyCredits, ctx.now);
+      return {
+        ...report,
+        plan: plan.tier,
+        periodStart: report.periodStart.toISOString(),
+        periodEnd: report.periodEnd.toISOString(),
+        requestsPerMinute: REQUESTS_PER_MINUTE[plan.tier],
+      };
     }),
 });

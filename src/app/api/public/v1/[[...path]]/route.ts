@@ -3,8 +3,10 @@ import { handlePublicApiRequest } from '@/server/openapi/handler';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handlePublicApiRequest;
-export const POST = handlePublicApiRequest;
-export const PUT = handlePublicApiRequest;
-export const PATCH = handlePublicApiRequest;
-export const DELETE = handlePublicApiRequest;
+const handle = (request: Request) => handlePublicApiRequest(request);
+
+export const GET = handle;
+export const POST = handle;
+export const PUT = handle;
+export const PATCH = handle;
+export const DELETE = handle;
