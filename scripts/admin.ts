@@ -8,6 +8,7 @@ import { prepareDatabase } from '../src/server/runtime/prepare';
 import { createAccount, findUserIdByEmail, setPlanByEmail } from '../src/server/services/accounts/accounts';
 import { PLAN_TIERS } from '../src/server/services/accounts/plans';
 import { API_KEY_SCOPES, createApiKey, revokeApiKeyByPrefix } from '../src/server/services/api-keys/api-keys';
+import { trackApp } from '../src/server/services/apps/apps';
 import { BACKFILL_DAYS, refreshAllApps } from '../src/server/services/ingest/refresh';
 
 const USAGE = `Usage:
@@ -15,6 +16,7 @@ const USAGE = `Usage:
   npm run admin -- plan set --email E --plan TIER
   npm run admin -- key create --email E --scope ${API_KEY_SCOPES.join('|')} [--name N]
   npm run admin -- key revoke --email E --key-prefix PREFIX
+  npm run admin -- app add --email E --url STORE_URL [--country CC]
   npm run admin -- refresh [--days N]`;
 
 class UsageError extends Error {}
@@ -72,6 +74,12 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
     const owner = await findUserIdByEmail(required(options, 'email'));
     const key = await revokeApiKeyByPrefix(owner.accountId, required(options, 'key-prefix'));
     return [`Revoked key "${key.name}" (${key.displayPrefix}…${key.lastFour}).`];
+  },
+  'app add': async (args) => {
+    const options = parse(args, ['email', 'url', 'country']);
+    const owner = await findUserIdByEmail(required(options, 'email'));
+    const app = await trackApp(owner.accountId, { storeUrl: required(options, 'url'), country: options.country });
+    return [`Tracking "${app.name}" (${app.store}, ${app.storeId}) in ${app.primaryCountry}. App id:`, app.id];
   },
   refresh: async (args) => {
     const options = parse(args, ['days']);

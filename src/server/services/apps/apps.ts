@@ -122,3 +122,35 @@ export async function addKeywords(
     alreadyTracked: remainingKeys.map(toKeywordView),
   };
 }
+
+/**
+ * Starts tracking an app from its store address, for the operator CLI (tracked apps are not added through the
+ * public API). Idempotent per account. Its history is ingested at once.
+ */
+export async function trackApp(accountId: string, input: { storeUrl: string; country?: string }): Promise<AppView> {
+  const { parseStoreUrl, STORE_URL_HELP } = await import('@/server/services/aso/competitors');
+  const { dataProvider } = await import('@/server/services/ingest/providers');
+  const { refreshApp } = await import('@/server/services/ingest/refresh');
+  const reference = parseStoreUrl(input.storeUrl);
+  if (!reference) throw new AppError('VALIDATION_ERROR', STORE_URL_HELP);
+  const country = (input.country ?? reference.country ?? 'US').toUpperCase();
+  const existing = await db.trackedApp.findFirst({ where: { accountId, store: reference.store, storeId: reference.storeId }, select: { id: true } });
+  if (existing) return getApp(accountId, existing.id);
+  const details = await dataProvider().describe(reference, country);
+  if (!details) throw new AppError('NOT_FOUND', 'The store does not know this app.');
+  const app = await db.trackedApp.create({
+    data: {
+      accountId,
+      store: reference.store,
+      storeId: reference.storeId,
+      bundleId: reference.store === 'google_play' ? reference.storeId : (reference.slug ?? reference.storeId),
+      name: details.name,
+      developer: details.developer,
+      category: details.category,
+      primaryCountry: country,
+      iconUrl: details.iconUrl,
+    },
+  });
+  await refreshApp(app.id);
+  return getApp(accountId, app.id);
+}

@@ -1,0 +1,49 @@
+// Every REST procedure declares its scope and cost, and runs the metering middleware after its input.
+import { describe, expect, it } from 'vitest';
+import { appRouter } from './root';
+import { metered, type ProcedureMeta } from './trpc';
+
+const SPEC_COSTS: Record<string, number> = {
+  'GET /apps': 1,
+  'GET /apps/{id}': 1,
+  'GET /apps/{id}/keywords': 1,
+  'POST /apps/{id}/keywords': 2,
+  'GET /apps/{id}/aso-score': 1,
+  'GET /apps/{id}/opportunities': 2,
+  'GET /apps/{id}/competitors': 1,
+  'POST /apps/{id}/competitors': 2,
+  'GET /apps/{id}/keywords/research': 8,
+  'GET /apps/{id}/reviews': 1,
+  'GET /apps/{id}/reviews/insights': 1,
+  'GET /apps/{id}/keywords/{keywordId}/history': 1,
+  'GET /apps/{id}/keywords/{keywordId}/metrics-history': 1,
+  'GET /apps/{id}/category-rank': 1,
+  'GET /apps/{id}/rating-history': 1,
+  'GET /apps/{id}/metadata': 1,
+  'GET /apps/{id}/metadata/changelog': 1,
+  'GET /apps/{id}/keyword-spy': 1,
+  'GET /usage': 0,
+};
+
+describe('REST procedures', () => {
+  // At run time _def.procedures is the flat record of every procedure by dotted path.
+  const procedures = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: ProcedureMeta; middlewares: unknown[] } }>);
+  const rest = procedures.filter((procedure) => procedure._def.meta?.openapi);
+
+  it('are exactly the 19 endpoints of SPEC.md, with its costs and scopes', () => {
+    const declared = Object.fromEntries(rest.map((procedure) => {
+      const meta = procedure._def.meta!;
+      return [`${meta.openapi!.method} ${meta.openapi!.path}`, meta.credits];
+    }));
+    expect(declared).toEqual(SPEC_COSTS);
+    for (const procedure of rest) {
+      const meta = procedure._def.meta!;
+      expect(meta.scope, meta.openapi!.path).toBe(meta.openapi!.method === 'GET' ? 'read' : 'write');
+    }
+  });
+
+  it('all run the metering middleware', () => {
+    const middleware = (metered as unknown as { _middlewares: unknown[] })._middlewares[0];
+    for (const procedure of rest) expect(procedure._def.middlewares, procedure._def.meta!.openapi!.path).toContain(middleware);
+  });
+});
