@@ -1,12 +1,13 @@
 import { ApiKeysPanel } from '@/components/api-keys/api-keys-panel';
 import { formatNumber } from '@/components/format';
+import { UsagePanel } from '@/components/usage/usage-panel';
 import { getDashboardCaller } from '@/server/api/server-caller';
 
 export const metadata = { title: 'API access · ASO Analytics' };
 
 export default async function ApiAccessPage() {
   const caller = await getDashboardCaller();
-  const [account, keys] = await Promise.all([caller.account.get(), caller.apiKeys.list()]);
+  const [account, keys, usage] = await Promise.all([caller.account.get(), caller.apiKeys.list(), caller.usage.get({})]);
   const allowance = account.plan.monthlyCredits === null ? 'Unlimited' : formatNumber(account.plan.monthlyCredits);
   return (
     <>
@@ -27,6 +28,7 @@ export default async function ApiAccessPage() {
           endpoint; read-write keys may also add keywords and competitors.
         </p>
       </section>
+      {account.plan.apiAccess && <UsagePanel usage={usage} />}
       <ApiKeysPanel initialKeys={keys} apiAccess={account.plan.apiAccess} planLabel={account.plan.label} />
     </>
   );

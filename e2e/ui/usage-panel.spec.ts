@@ -1,0 +1,36 @@
+// Settings → API access shows what GET /usage answers, after a few calls.
+import { expect, test } from '@playwright/test';
+import { admin, API, bearer, createKey, newAccount } from '../helpers';
+
+test('the usage panel shows the numbers of GET /usage', async ({ page, request }) => {
+  const { email, password, session } = await newAccount('pro');
+  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/sleep-well/id1500000002');
+  const key = await createKey(session, 'read-only', 'usage panel key');
+  for (const path of [`/apps/${appId}`, `/apps/${appId}`, `/apps/${appId}/keywords/research?term=sleep`, `/apps/${appId}/opportunities`]) {
+    expect((await request.get(`${API}${path}`, { headers: bearer(key) })).status()).toBe(200);
+  }
+  const usage = await (await request.get(`${API}/usage`, { headers: bearer(key) })).json();
+  expect(usage).toMatchObject({ used: 12, remaining: 4988, limit: 5000 });
+
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/apps$/);
+  await page.goto('/settings/api');
+  const panel = page.getByTestId('usage-panel');
+  await expect(panel.getByTestId('usage-used')).toHaveText(usage.used.toLocaleString('en-US'));
+  await expect(panel.getByTestId('usage-remaining')).toHaveText(usage.remaining.toLocaleString('en-US'));
+  await expect(panel.getByTestId('usage-reset')).toHaveText(`${usage.periodEnd.slice(0, 10)} 00:00 UTC`);
+  await expect(panel.getByRole('progressbar', { name: 'Credits used' })).toHaveAttribute('aria-valuenow', String(usage.used));
+  const endpointRows = panel.getByTestId('usage-by-endpoint').locator('tbody tr');
+  await expect(endpointRows).toHaveCount(usage.byEndpoint.length);
+  for (const [index, row] of usage.byEndpoint.entries()) {
+    await expect(endpointRows.nth(index)).toHaveText(`${row.endpoint}${row.calls}${row.credits}`);
+  }
+  const keyRows = panel.getByTestId('usage-by-key').locator('tbody tr');
+  await expect(keyRows).toHaveCount(1);
+  await expect(keyRows.first()).toContainText('usage panel key');
+  await expect(keyRows.first()).toContainText(String(usage.byKey[0].credits));
+  await expect(panel.getByTestId('daily-credits-chart').locator('svg.recharts-surface')).toBeVisible();
+});
