@@ -56,10 +56,10 @@ async function benchData() {
 }
 
 const data = await benchData();
-const { secret } = await createApiKey({ accountId: data.accountId }, { name: `bench ${new Date().toISOString()}`, scope: 'read-write' });
+// One key per measured endpoint: each key has its own request-rate limit (per minute).
+const keyFor = async (name: string) => (await createApiKey({ accountId: data.accountId }, { name: `bench ${name}`, scope: 'read-write' })).secret;
 const trackedCount = await db.trackedKeyword.count({ where: { appId: data.appId } });
 const days = await db.ratingSnapshot.count({ where: { appId: data.appId } });
-await disconnectDb();
 log(`bench app: ${trackedCount} tracked keywords, ${days} days of history`);
 
 const port = Number(process.env.BENCH_PORT ?? 3900);
@@ -106,9 +106,12 @@ interface Row {
   p99: number;
   errors: number;
 }
+const secrets = new Map<string, string>();
+for (const [name] of targets) secrets.set(name, await keyFor(name));
+await disconnectDb();
 const rows: Row[] = [];
 for (const [name, url] of targets) {
-  const options = { url: base + url, connections, headers: { Authorization: `Bearer ${secret}` } };
+  const options = { url: base + url, connections, headers: { Authorization: `Bearer ${secrets.get(name)}` } };
   // Let the previous target's in-flight requests drain, so each measurement is its own.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const probe = await fetch(base + url, { headers: options.headers });
@@ -125,6 +128,7 @@ await new Promise((resolve) => {
 await database.stop();
 
 const baseline = rows[0]!;
+const meteredRead = rows.find((row) => row.name === 'GET /apps/{id}')!;
 const pad = (value: string, width: number) => value.padEnd(width);
 console.log(`\n${connections} connections, ${seconds} s per endpoint. Ratio = req/s relative to the baseline of this run.\n`);
 console.log(`${pad('endpoint', 48)} ${'req/s'.padStart(8)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx'.padStart(8)}`);
@@ -133,4 +137,7 @@ for (const row of rows) {
     `${pad(row.name, 48)} ${Math.round(row.rps).toString().padStart(8)} ${(row.rps / baseline.rps).toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.errors).padStart(8)}`,
   );
 }
+console.log(
+  `\nMetered 1-credit read (GET /apps/{id}: credential, lookup, charge and ledger row) at ${Math.round((meteredRead.rps / baseline.rps) * 100)} % of the bare route (aim: 60 %).`,
+);
 process.exit(rows.some((row) => row.errors > 0) ? 1 : 0);
