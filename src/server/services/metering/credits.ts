@@ -3,7 +3,6 @@
 // requests and several app processes sharing the database therefore never charge more than the allowance, and
 // the ledger always sums to `used`. The period is the calendar month (UTC) of the request, so the allowance
 // resets by itself: a new month is a new row.
-import { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
 import { addDays, isoDay } from '@/server/domain/dates';
 import { recordEvents } from '@/server/services/events/events';
@@ -54,6 +53,12 @@ export async function chargeCredits(charge: Charge): Promise<number | null> {
       SELECT ${charge.accountId}::uuid, ${period.start}::date, ${charge.keyId}::uuid, ${charge.userId}::uuid, ${charge.endpoint},
              ${charge.cost}::int, ${charge.requestId}::uuid, ${charge.now}
       FROM charged
+    ), rollup AS (
+      INSERT INTO credit_usage_daily AS daily (account_id, period_start, day, endpoint, subject, calls, credits)
+      SELECT ${charge.accountId}::uuid, ${period.start}::date, ${dayOf(charge.now)}::date, ${charge.endpoint}, ${subjectOf(charge)}, 1, ${charge.cost}::int
+      FROM charged
+      ON CONFLICT (account_id, day, endpoint, subject)
+        DO UPDATE SET calls = daily.calls + 1, credits = daily.credits + EXCLUDED.credits
     )
     SELECT used FROM charged`;
   const used = rows[0]?.used ?? null;
@@ -61,14 +66,30 @@ export async function chargeCredits(charge: Charge): Promise<number | null> {
   return used;
 }
 
-/** Gives back a charge whose call then failed (a write is charged before it runs). */
+function dayOf(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/** The caller a charge is attributed to in the rollup: the key, or the signed-in user of a session token. */
+function subjectOf(charge: Pick<Charge, 'keyId' | 'userId'>): string {
+  return charge.keyId ?? `user:${charge.userId ?? 'unknown'}`;
+}
+
+/** Gives back a charge whose call then failed (a write is charged before it runs): usage, ledger and rollup. */
 export async function refundCharge(accountId: string, requestId: string): Promise<void> {
   await db.$executeRaw`
     WITH removed AS (
-      DELETE FROM credit_ledger WHERE account_id = ${accountId}::uuid AND request_id = ${requestId}::uuid RETURNING period_start, cost
+      DELETE FROM credit_ledger WHERE account_id = ${accountId}::uuid AND request_id = ${requestId}::uuid
+      RETURNING period_start, cost, endpoint, COALESCE(key_id::text, 'user:' || COALESCE(user_id::text, 'unknown')) AS subject,
+                (created_at AT TIME ZONE 'UTC')::date AS day
+    ), usage AS (
+      UPDATE credit_usage SET used = credit_usage.used - removed.cost
+      FROM removed WHERE credit_usage.account_id = ${accountId}::uuid AND credit_usage.period_start = removed.period_start
     )
-    UPDATE credit_usage SET used = credit_usage.used - removed.cost
-    FROM removed WHERE credit_usage.account_id = ${accountId}::uuid AND credit_usage.period_start = removed.period_start`;
+    UPDATE credit_usage_daily SET calls = credit_usage_daily.calls - 1, credits = credit_usage_daily.credits - removed.cost
+    FROM removed
+    WHERE credit_usage_daily.account_id = ${accountId}::uuid AND credit_usage_daily.day = removed.day
+      AND credit_usage_daily.endpoint = removed.endpoint AND credit_usage_daily.subject = removed.subject`;
 }
 
 /** Exactly one charge crosses each threshold, since charges are serialised on the usage row. */
@@ -94,45 +115,53 @@ export async function creditsUsed(accountId: string, now: Date): Promise<number>
   return usage?.used ?? 0;
 }
 
-/** GET /usage: the period, the allowance, and where the credits went (by endpoint, by key, by day). */
+/** GET /usage: the period, the allowance, and where the credits went (by endpoint, by key, by day), from the rollup. */
 export async function usageReport(accountId: string, limit: number | null, now: Date) {
   const period = periodOf(now);
-  const inPeriod = Prisma.sql`account_id = ${accountId}::uuid AND period_start = ${period.start}::date`;
-  const [used, byEndpoint, byKey, byDay] = await Promise.all([
+  const [used, rows] = await Promise.all([
     creditsUsed(accountId, now),
-    db.$queryRaw<{ endpoint: string; calls: bigint; credits: bigint }[]>`
-      SELECT endpoint, count(*) AS calls, sum(cost) AS credits FROM credit_ledger WHERE ${inPeriod}
-      GROUP BY endpoint ORDER BY sum(cost) DESC, endpoint`,
-    db.$queryRaw<{ key_id: string | null; name: string | null; display_prefix: string | null; last_four: string | null; calls: bigint; credits: bigint }[]>`
-      SELECT l.key_id::text AS key_id, k.name, k.display_prefix, k.last_four, count(*) AS calls, sum(l.cost) AS credits
-      FROM credit_ledger l LEFT JOIN api_keys k ON k.id = l.key_id
-      WHERE l.account_id = ${accountId}::uuid AND l.period_start = ${period.start}::date
-      GROUP BY l.key_id, k.name, k.display_prefix, k.last_four ORDER BY sum(l.cost) DESC, k.name NULLS LAST`,
-    db.$queryRaw<{ day: Date; calls: bigint; credits: bigint }[]>`
-      SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS calls, sum(cost) AS credits
-      FROM credit_ledger WHERE ${inPeriod} GROUP BY 1`,
+    db.$queryRaw<{ day: Date; endpoint: string; subject: string; calls: number; credits: number; name: string | null; display_prefix: string | null; last_four: string | null }[]>`
+      SELECT d.day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four
+      FROM credit_usage_daily d
+      LEFT JOIN api_keys k ON d.subject !~ '^user:' AND k.id = d.subject::uuid
+      WHERE d.account_id = ${accountId}::uuid AND d.period_start = ${period.start}::date AND d.calls > 0`,
   ]);
-  const perDay = new Map(byDay.map((row) => [isoDay(row.day), row]));
-  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const daily: { date: string; calls: number; credits: number }[] = [];
-  for (let day = period.start; day <= today; day = addDays(day, 1)) {
-    const row = perDay.get(isoDay(day));
-    daily.push({ date: isoDay(day), calls: Number(row?.calls ?? 0), credits: Number(row?.credits ?? 0) });
+  const byEndpoint = new Map<string, { endpoint: string; calls: number; credits: number }>();
+  const byKey = new Map<string, { keyId: string | null; name: string; key: string | null; calls: number; credits: number }>();
+  const byDay = new Map<string, { calls: number; credits: number }>();
+  for (const row of rows) {
+    const endpoint = byEndpoint.get(row.endpoint) ?? { endpoint: row.endpoint, calls: 0, credits: 0 };
+    endpoint.calls += row.calls;
+    endpoint.credits += row.credits;
+    byEndpoint.set(row.endpoint, endpoint);
+    const session = row.subject.startsWith('user:');
+    const key = byKey.get(row.subject) ?? {
+      keyId: session ? null : row.subject,
+      name: session ? 'Dashboard session' : (row.name ?? 'deleted key'),
+      key: row.display_prefix ? `${row.display_prefix}…${row.last_four}` : null,
+      calls: 0,
+      credits: 0,
+    };
+    key.calls += row.calls;
+    key.credits += row.credits;
+    byKey.set(row.subject, key);
+    const day = byDay.get(isoDay(row.day)) ?? { calls: 0, credits: 0 };
+    day.calls += row.calls;
+    day.credits += row.credits;
+    byDay.set(isoDay(row.day), day);
   }
+  const byCredits = <T extends { credits: number }>(a: T, b: T, tie: (a: T, b: T) => number) => b.credits - a.credits || tie(a, b);
+  const today = dayOf(now);
+  const daily: { date: string; calls: number; credits: number }[] = [];
+  for (let day = period.start; day <= today; day = addDays(day, 1)) daily.push({ date: isoDay(day), ...(byDay.get(isoDay(day)) ?? { calls: 0, credits: 0 }) });
   return {
     periodStart: period.start,
     periodEnd: period.end,
     limit,
     used,
     remaining: limit === null ? null : Math.max(0, limit - used),
-    byEndpoint: byEndpoint.map((row) => ({ endpoint: row.endpoint, calls: Number(row.calls), credits: Number(row.credits) })),
-    byKey: byKey.map((row) => ({
-      keyId: row.key_id,
-      name: row.key_id ? (row.name ?? 'deleted key') : 'Dashboard session',
-      key: row.display_prefix ? `${row.display_prefix}…${row.last_four}` : null,
-      calls: Number(row.calls),
-      credits: Number(row.credits),
-    })),
+    byEndpoint: [...byEndpoint.values()].sort((a, b) => byCredits(a, b, (x, y) => x.endpoint.localeCompare(y.endpoint))),
+    byKey: [...byKey.values()].sort((a, b) => byCredits(a, b, (x, y) => x.name.localeCompare(y.name))),
     daily,
   };
 }

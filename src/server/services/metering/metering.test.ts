@@ -7,7 +7,7 @@ import { setPlanByEmail } from '@/server/services/accounts/accounts';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { makeAccount, makeApp } from '../../../../test/factories';
-import { periodOf } from './credits';
+import { periodOf, usageReport } from './credits';
 
 const NOW = new Date('2026-03-15T12:00:00.000Z');
 
@@ -94,6 +94,27 @@ describe('charging', () => {
     expect(unauthorized.headers.get('x-credits-used')).toBeNull(); // the account is not known
     expect(await usage()).toBe(10);
     expect(await ledgerSum()).toBe(0);
+    // The refunded write (a POST to an unknown app) left nothing in the rollup either.
+    const accountId = (await db.trackedApp.findUniqueOrThrow({ where: { id: app.id } })).accountId;
+    expect((await usageReport(accountId, 1500, NOW)).byEndpoint).toEqual([]);
+  });
+
+  it('reports by endpoint, key and day exactly what the ledger holds', async () => {
+    const { app, call, owner } = await setup('pro');
+    for (const path of [`/apps/${app.id}`, `/apps/${app.id}`, `/apps/${app.id}/opportunities`, '/apps']) await call(path);
+    await call(`/apps/${app.id}`, {}, new Date(NOW.getTime() + 86_400_000));
+    const report = await usageReport(owner.accountId, 5000, new Date(NOW.getTime() + 86_400_000));
+    const ledger = await db.creditLedger.groupBy({ by: ['endpoint'], where: { accountId: owner.accountId }, _count: true, _sum: { cost: true } });
+    expect(report.byEndpoint.map((row) => [row.endpoint, row.calls, row.credits]).sort()).toEqual(
+      ledger.map((row) => [row.endpoint, row._count, row._sum.cost]).sort(),
+    );
+    expect(report.used).toBe(6);
+    expect(report.byKey).toEqual([expect.objectContaining({ name: 'metering', calls: 5, credits: 6 })]);
+    expect(report.daily.filter((day) => day.calls).map((day) => [day.date, day.calls, day.credits])).toEqual([
+      ['2026-03-15', 4, 5],
+      ['2026-03-16', 1, 1],
+    ]);
+    expect(report.daily[0]!.date).toBe('2026-03-01');
   });
 });
 
