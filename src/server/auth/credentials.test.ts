@@ -2,6 +2,7 @@
 // rolled inside and after the grace period) and session JWTs (valid, tampered, expired, signed out).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encode } from 'next-auth/jwt';
+import pg from 'pg';
 import { getDb } from '@/server/db';
 import { createApiKey, revokeApiKey, rollApiKey } from '@/server/services/api-keys/api-keys';
 import { formatApiKey } from '@/server/services/api-keys/key-format';
@@ -38,7 +39,7 @@ describe('API keys', () => {
   });
 
   it('rejects a malformed key or a bad checksum without touching the database', async () => {
-    const lookup = vi.spyOn(getDb(), '$queryRaw');
+    const lookup = vi.spyOn(pg.Pool.prototype, 'query');
     const randomPart = 'A'.repeat(32);
     const good = formatApiKey(randomPart);
     const badChecksum = good.slice(0, -1) + (good.endsWith('0') ? '1' : '0');
@@ -47,7 +48,7 @@ describe('API keys', () => {
     expect(lookup).not.toHaveBeenCalled();
     // A well-formed key that was never issued does reach the lookup, and is unknown.
     expect((await resolveBearer(bearer(good), at(T0))).status).toBe('not_found');
-    expect(lookup).toHaveBeenCalledTimes(1);
+    expect(lookup).toHaveBeenCalled();
   });
 
   it('refuses a revoked key at once and for ever', async () => {

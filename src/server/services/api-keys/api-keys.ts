@@ -1,6 +1,6 @@
 // API keys: create (secret shown once), list, revoke, roll with a grace period, and verify on each request.
 import { z } from 'zod';
-import { db } from '@/server/db';
+import { db, hotQuery } from '@/server/db';
 import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
@@ -191,26 +191,26 @@ export type KeyVerification =
  */
 export async function verifyApiKey(secret: string, context: { now: Date; ip: string | null }): Promise<KeyVerification> {
   if (!isWellFormedApiKey(secret)) return { status: 'malformed' };
-  const rows = await db.$queryRaw<
-    {
-      id: string;
-      account_id: string;
-      /** The enum's database value. */
-      scope: ApiKeyScope;
-      revoked_at: Date | null;
-      expires_at: Date | null;
-      last_used_at: Date | null;
-      last_used_ip: string | null;
-      plan: PlanTier;
-      used: number | null;
-    }[]
-  >`
-    SELECT k.id::text, k.account_id::text, k.scope::text AS scope, k.revoked_at, k.expires_at, k.last_used_at, k.last_used_ip,
-           a.plan::text AS plan, u.used
-    FROM api_keys k
-    JOIN accounts a ON a.id = k.account_id
-    LEFT JOIN credit_usage u ON u.account_id = k.account_id AND u.period_start = ${periodOf(context.now).start}::date
-    WHERE k.secret_hash = ${hashApiKey(secret)}`;
+  const rows = await hotQuery<{
+    id: string;
+    account_id: string;
+    /** The enum's database value. */
+    scope: ApiKeyScope;
+    revoked_at: Date | null;
+    expires_at: Date | null;
+    last_used_at: Date | null;
+    last_used_ip: string | null;
+    plan: PlanTier;
+    used: number | null;
+  }>(
+    `SELECT k.id::text, k.account_id::text, k.scope::text AS scope, k.revoked_at, k.expires_at, k.last_used_at, k.last_used_ip,
+            a.plan::text AS plan, u.used
+     FROM api_keys k
+     JOIN accounts a ON a.id = k.account_id
+     LEFT JOIN credit_usage u ON u.account_id = k.account_id AND u.period_start = $2::date
+     WHERE k.secret_hash = $1`,
+    [Buffer.from(hashApiKey(secret)), periodOf(context.now).start],
+  );
   const key = rows[0];
   if (!key) return { status: 'not_found' };
   const status = statusOf({ revokedAt: key.revoked_at, expiresAt: key.expires_at }, context.now);

@@ -3,7 +3,7 @@
 // requests and several app processes sharing the database therefore never charge more than the allowance, and
 // the ledger always sums to `used`. The period is the calendar month (UTC) of the request, so the allowance
 // resets by itself: a new month is a new row.
-import { db } from '@/server/db';
+import { db, hotQuery } from '@/server/db';
 import { addDays, isoDay } from '@/server/domain/dates';
 import { recordEvents } from '@/server/services/events/events';
 
@@ -40,27 +40,27 @@ export const USAGE_THRESHOLDS = [80, 100] as const;
 export async function chargeCredits(charge: Charge): Promise<number | null> {
   const period = periodOf(charge.now);
   const limit = charge.limit === null ? null : charge.limit;
-  const rows = await db.$queryRaw<{ used: number }[]>`
-    WITH charged AS (
-      INSERT INTO credit_usage AS usage (account_id, period_start, used)
-      SELECT ${charge.accountId}::uuid, ${period.start}::date, ${charge.cost}::int
-      WHERE ${limit}::int IS NULL OR ${charge.cost}::int <= ${limit}::int
-      ON CONFLICT (account_id, period_start) DO UPDATE SET used = usage.used + EXCLUDED.used
-        WHERE ${limit}::int IS NULL OR usage.used + EXCLUDED.used <= ${limit}::int
-      RETURNING used
-    ), ledger AS (
-      INSERT INTO credit_ledger (account_id, period_start, key_id, user_id, endpoint, cost, request_id, created_at)
-      SELECT ${charge.accountId}::uuid, ${period.start}::date, ${charge.keyId}::uuid, ${charge.userId}::uuid, ${charge.endpoint},
-             ${charge.cost}::int, ${charge.requestId}::uuid, ${charge.now}
-      FROM charged
-    ), rollup AS (
-      INSERT INTO credit_usage_daily AS daily (account_id, period_start, day, endpoint, subject, calls, credits)
-      SELECT ${charge.accountId}::uuid, ${period.start}::date, ${dayOf(charge.now)}::date, ${charge.endpoint}, ${subjectOf(charge)}, 1, ${charge.cost}::int
-      FROM charged
-      ON CONFLICT (account_id, day, endpoint, subject)
-        DO UPDATE SET calls = daily.calls + 1, credits = daily.credits + EXCLUDED.credits
-    )
-    SELECT used FROM charged`;
+  // $1 account, $2 period start, $3 cost, $4 limit (null: unlimited), $5 key, $6 user, $7 endpoint, $8 request, $9 time,
+  // $10 day, $11 subject.
+  const rows = await hotQuery<{ used: number }>(
+    `WITH charged AS (
+       INSERT INTO credit_usage AS usage (account_id, period_start, used)
+       SELECT $1::uuid, $2::date, $3::int
+       WHERE $4::int IS NULL OR $3::int <= $4::int
+       ON CONFLICT (account_id, period_start) DO UPDATE SET used = usage.used + EXCLUDED.used
+         WHERE $4::int IS NULL OR usage.used + EXCLUDED.used <= $4::int
+       RETURNING used
+     ), ledger AS (
+       INSERT INTO credit_ledger (account_id, period_start, key_id, user_id, endpoint, cost, request_id, created_at)
+       SELECT $1::uuid, $2::date, $5::uuid, $6::uuid, $7, $3::int, $8::uuid, $9::timestamptz FROM charged
+     ), rollup AS (
+       INSERT INTO credit_usage_daily AS daily (account_id, period_start, day, endpoint, subject, calls, credits)
+       SELECT $1::uuid, $2::date, $10::date, $7, $11, 1, $3::int FROM charged
+       ON CONFLICT (account_id, day, endpoint, subject) DO UPDATE SET calls = daily.calls + 1, credits = daily.credits + EXCLUDED.credits
+     )
+     SELECT used FROM charged`,
+    [charge.accountId, period.start, charge.cost, limit, charge.keyId, charge.userId, charge.endpoint, charge.requestId, charge.now, dayOf(charge.now), subjectOf(charge)],
+  );
   const used = rows[0]?.used ?? null;
   if (used !== null && limit !== null) await recordThresholds(charge, used, limit);
   return used;
