@@ -123,7 +123,8 @@ export async function usageReport(accountId: string, limit: number | null, now: 
     db.$queryRaw<{ day: Date; endpoint: string; subject: string; calls: number; credits: number; name: string | null; display_prefix: string | null; last_four: string | null }[]>`
       SELECT d.day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four
       FROM credit_usage_daily d
-      LEFT JOIN api_keys k ON d.subject !~ '^user:' AND k.id = d.subject::uuid
+      -- CASE fixes the evaluation order: a session subject ("user:…") is never cast to uuid.
+      LEFT JOIN api_keys k ON k.id = CASE WHEN d.subject LIKE 'user:%' THEN NULL ELSE d.subject::uuid END
       WHERE d.account_id = ${accountId}::uuid AND d.period_start = ${period.start}::date AND d.calls > 0`,
   ]);
   const byEndpoint = new Map<string, { endpoint: string; calls: number; credits: number }>();

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { handlePublicApiRequest } from '@/server/openapi/handler';
 import { setPlanByEmail } from '@/server/services/accounts/accounts';
+import { issueSessionToken } from '@/server/auth/session-token';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { makeAccount, makeApp } from '../../../../test/factories';
@@ -115,6 +116,15 @@ describe('charging', () => {
       ['2026-03-16', 1, 1],
     ]);
     expect(report.daily[0]!.date).toBe('2026-03-01');
+
+    // Calls made with a session token are reported under the session, next to the key.
+    const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
+    const viaSession = await handlePublicApiRequest(new Request(`http://api.test/api/public/v1/apps/${app.id}`, { headers: { Authorization: `Bearer ${token}` } }), () => NOW);
+    expect(viaSession.status).toBe(200);
+    const withSession = await usageReport(owner.accountId, 5000, NOW);
+    expect(withSession.byKey).toEqual(
+      expect.arrayContaining([expect.objectContaining({ keyId: null, name: 'Dashboard session', key: null, calls: 1, credits: 1 })]),
+    );
   });
 });
 
