@@ -100,7 +100,7 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
   const actor = credential.actor;
   state.actor = actor;
   // From here on every response carries the account's credit headers.
-  state.metering = { limit: PLANS[actor.plan].apiAccess ? PLANS[actor.plan].monthlyCredits : 0, used: credential.creditsUsed, cost: 0, period: periodOf(now) };
+  state.metering = { limit: PLANS[actor.plan].monthlyCredits, used: credential.creditsUsed, cost: 0, period: periodOf(now) };
 
   const path = url.pathname.slice(PUBLIC_API_BASE_PATH.length) || '/';
   const match = matchRoute(routes, request.method, path);

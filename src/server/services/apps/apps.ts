@@ -4,6 +4,8 @@ import { db } from '@/server/db';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
 import { recordEvents } from '@/server/services/events/events';
+import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
+import { dataProvider } from '@/server/services/ingest/providers';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { normalizeTerm, termKeyOf } from './terms';
 
@@ -128,9 +130,6 @@ export async function addKeywords(
  * public API). Idempotent per account. Its history is ingested at once.
  */
 export async function trackApp(accountId: string, input: { storeUrl: string; country?: string }): Promise<AppView> {
-  const { parseStoreUrl, STORE_URL_HELP } = await import('@/server/services/aso/competitors');
-  const { dataProvider } = await import('@/server/services/ingest/providers');
-  const { refreshApp } = await import('@/server/services/ingest/refresh');
   const reference = parseStoreUrl(input.storeUrl);
   if (!reference) throw new AppError('VALIDATION_ERROR', STORE_URL_HELP);
   const country = (input.country ?? reference.country ?? 'US').toUpperCase();

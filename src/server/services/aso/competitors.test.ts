@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { makeAsoApp } from '../../../../test/aso-fixture';
-import { parseStoreUrl } from './competitors';
+import { parseStoreUrl } from '@/server/domain/store-urls';
 
 describe('store URLs', () => {
   it('parses App Store and Google Play addresses', () => {

@@ -1,50 +1,11 @@
 // Competitors of an app, identified by their store page address (CONTRACT "Inputs").
 import { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
-import { STOREFRONT_COUNTRIES } from '@/server/domain/countries';
+import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
 import { AppError } from '@/server/errors/app-error';
 import { recordEvents } from '@/server/services/events/events';
 import { dataProvider } from '@/server/services/ingest/providers';
-import type { StoreReference } from '@/server/services/ingest/provider';
 import { loadApp } from './app-context';
-
-const APP_STORE = /^\/([a-z]{2})\/app\/(?:([^/]+)\/)?id(\d{1,12})\/?$/i;
-const PLAY_PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
-
-export const STORE_URL_HELP =
-  'Give an App Store URL (https://apps.apple.com/<country>/app/<name>/id<digits>) or a Google Play URL (https://play.google.com/store/apps/details?id=<package>).';
-
-/** Parses an App Store or Google Play page address; null when it is neither. */
-export function parseStoreUrl(value: string): (StoreReference & { canonicalUrl: string }) | null {
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' || url.username || url.password || url.port) return null;
-  const host = url.hostname.toLowerCase();
-  if (host === 'apps.apple.com') {
-    const match = APP_STORE.exec(url.pathname);
-    if (!match) return null;
-    const country = match[1]!.toUpperCase();
-    if (!STOREFRONT_COUNTRIES.has(country)) return null;
-    const slug = match[2] ? decodeURIComponent(match[2]).toLowerCase() : null;
-    return {
-      store: 'app_store',
-      storeId: match[3]!,
-      country,
-      slug,
-      canonicalUrl: `https://apps.apple.com/${country.toLowerCase()}/app/${slug ? `${encodeURIComponent(slug)}/` : ''}id${match[3]}`,
-    };
-  }
-  if (host === 'play.google.com' && url.pathname.replace(/\/$/, '') === '/store/apps/details') {
-    const id = url.searchParams.get('id');
-    if (!id || !PLAY_PACKAGE.test(id) || id.length > 150) return null;
-    return { store: 'google_play', storeId: id, country: null, slug: null, canonicalUrl: `https://play.google.com/store/apps/details?id=${id}` };
-  }
-  return null;
-}
 
 const competitorSelect = {
   id: true,
@@ -96,3 +57,4 @@ export async function addCompetitor(accountId: string, input: { appId: string; s
     throw error;
   }
 }
+
