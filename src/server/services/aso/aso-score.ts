@@ -27,20 +27,33 @@ export async function asoScore(accountId: string, input: { appId: string; countr
   const app = await loadApp(accountId, input.appId);
   const country = input.country ?? app.primaryCountry;
   const since = addDays(app.asOf, -29);
-  const [listing, keywordRows, rating, reviewStats, lastRelease] = await Promise.all([
-    db.metadataSnapshot.findFirst({ where: { appId: app.id, country }, orderBy: { capturedAt: 'desc' } }),
-    db.$queryRaw<{ term: string; rank: number | null; volume: number | null }[]>`
-      SELECT k.term, r.rank, m.volume
-      FROM tracked_keywords k
-      LEFT JOIN keyword_ranks r ON r.app_id = k.app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = ${app.asOf}
-      LEFT JOIN keyword_metrics m ON m.country = k.country AND m.term_key = k.term_key AND m.date = ${app.asOf}
-      WHERE k.app_id = ${app.id}::uuid AND k.country = ${country}`,
-    db.ratingSnapshot.findFirst({ where: { appId: app.id, date: { lte: app.asOf } }, orderBy: { date: 'desc' } }),
-    db.$queryRaw<{ reviews: bigint; negative: bigint }[]>`
-      SELECT count(*) AS reviews, count(*) FILTER (WHERE sentiment <= -0.05) AS negative
-      FROM reviews WHERE app_id = ${app.id}::uuid AND reviewed_at >= ${since}`,
-    db.metadataChange.findFirst({ where: { appId: app.id, country, field: 'version' }, orderBy: { changedAt: 'desc' }, select: { changedAt: true } }),
-  ]);
+  // One statement: the current listing, the tracked keywords with today's rank and volume, the latest rating,
+  // the last 30 days' review sentiment and the last release.
+  const [inputs] = await db.$queryRaw<
+    {
+      listing: { title: string; subtitle: string | null; description: string; keywordField: string | null; screenshotsCount: number; hasVideo: boolean } | null;
+      keywords: { term: string; rank: number | null; volume: number | null }[];
+      rating: { average: number; count: number } | null;
+      reviews: number;
+      negative: number;
+      last_release: Date | null;
+    }[]
+  >`
+    SELECT
+      (SELECT json_build_object('title', title, 'subtitle', subtitle, 'description', description, 'keywordField', keyword_field,
+                                'screenshotsCount', screenshots_count, 'hasVideo', has_video)
+       FROM metadata_snapshots WHERE app_id = ${app.id}::uuid AND country = ${country} ORDER BY captured_at DESC LIMIT 1) AS listing,
+      (SELECT coalesce(json_agg(json_build_object('term', k.term, 'rank', r.rank, 'volume', m.volume)), '[]')
+       FROM tracked_keywords k
+       LEFT JOIN keyword_ranks r ON r.app_id = k.app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = ${app.asOf}
+       LEFT JOIN keyword_metrics m ON m.country = k.country AND m.term_key = k.term_key AND m.date = ${app.asOf}
+       WHERE k.app_id = ${app.id}::uuid AND k.country = ${country}) AS keywords,
+      (SELECT json_build_object('average', average, 'count', count)
+       FROM rating_snapshots WHERE app_id = ${app.id}::uuid AND date <= ${app.asOf} ORDER BY date DESC LIMIT 1) AS rating,
+      (SELECT count(*)::int FROM reviews WHERE app_id = ${app.id}::uuid AND reviewed_at >= ${since}) AS reviews,
+      (SELECT count(*)::int FROM reviews WHERE app_id = ${app.id}::uuid AND reviewed_at >= ${since} AND sentiment <= -0.05) AS negative,
+      (SELECT max(changed_at) FROM metadata_changes WHERE app_id = ${app.id}::uuid AND country = ${country} AND field = 'version') AS last_release`;
+  const { listing, keywords: keywordRows, rating } = inputs!;
   if (!listing) throw new AppError('NOT_FOUND', `No listing of this app has been recorded in the ${country} storefront yet.`);
   const limits = LIMITS[app.store];
   const recommendations: Recommendation[] = [];
@@ -78,8 +91,8 @@ export async function asoScore(accountId: string, input: { appId: string; countr
   // Ratings & reviews.
   const average = rating?.average ?? null;
   const count = rating?.count ?? 0;
-  const recent = Number(reviewStats[0]?.reviews ?? 0);
-  const negativeShare = recent ? Number(reviewStats[0]!.negative) / recent : 0;
+  const recent = inputs!.reviews;
+  const negativeShare = recent ? inputs!.negative / recent : 0;
   const ratingsScore = 100 * (0.5 * ratio((average ?? 0) - 3, 1.7) + 0.3 * ratio(Math.log10(count + 1), 5) + 0.2 * (1 - ratio(negativeShare, 0.5)));
   if (average !== null && average < 4.5) recommend('ratings', 'high', `Average rating is ${average.toFixed(2)}: ask happy users for a rating at a moment of success.`);
   if (count < 10_000) recommend('ratings', 'medium', `${count.toLocaleString('en-US')} ratings; more ratings make the average more convincing.`);
@@ -87,7 +100,7 @@ export async function asoScore(accountId: string, input: { appId: string; countr
 
   // Creatives & conversion.
   const screenshotUse = ratio(listing.screenshotsCount, limits.screenshots);
-  const daysSinceRelease = lastRelease ? daysBetween(lastRelease.changedAt, app.asOf) : null;
+  const daysSinceRelease = inputs!.last_release ? daysBetween(new Date(inputs!.last_release), app.asOf) : null;
   const freshness = daysSinceRelease === null ? 0.5 : daysSinceRelease <= 30 ? 1 : daysSinceRelease <= 90 ? 0.6 : 0.2;
   const creativesScore = 100 * (0.5 * screenshotUse + 0.3 * (listing.hasVideo ? 1 : 0) + 0.2 * freshness);
   if (screenshotUse < 1) recommend('creatives', 'medium', `${listing.screenshotsCount} of ${limits.screenshots} screenshots used.`);

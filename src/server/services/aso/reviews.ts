@@ -60,45 +60,64 @@ export async function reviewInsights(accountId: string, input: { appId: string }
   const app = await loadApp(accountId, input.appId);
   const to = addDays(app.asOf, 1);
   const from = addDays(to, -INSIGHTS_DAYS);
-  const inPeriod = Prisma.sql`app_id = ${app.id}::uuid AND reviewed_at >= ${from} AND reviewed_at < ${to}`;
-  const [totals, topics, bugThemes, requests] = await Promise.all([
-    db.$queryRaw<{ reviews: bigint; positive: bigint; neutral: bigint; negative: bigint; bugs: bigint; requesting: bigint; average: number | null; bug_examples: string[] | null }[]>`
-      SELECT count(*) AS reviews,
-             count(*) FILTER (WHERE sentiment >= ${POSITIVE_FROM}) AS positive,
-             count(*) FILTER (WHERE sentiment > ${NEGATIVE_TO} AND sentiment < ${POSITIVE_FROM}) AS neutral,
-             count(*) FILTER (WHERE sentiment <= ${NEGATIVE_TO}) AS negative,
-             count(*) FILTER (WHERE bug_report) AS bugs,
-             count(*) FILTER (WHERE cardinality(feature_requests) > 0) AS requesting,
-             avg(rating)::float8 AS average,
-             (array_agg(id::text ORDER BY reviewed_at DESC, id) FILTER (WHERE bug_report))[1:3] AS bug_examples
-      FROM reviews WHERE ${inPeriod}`,
-    themeQuery(Prisma.sql`unnest(topics)`, inPeriod, Prisma.empty, 10),
-    themeQuery(Prisma.sql`unnest(topics)`, inPeriod, Prisma.sql`AND bug_report`, 5),
-    themeQuery(Prisma.sql`unnest(feature_requests)`, inPeriod, Prisma.empty, 10),
-  ]);
-  const total = totals[0]!;
-  const reviews = Number(total.reviews);
-  const share = (count: bigint | number) => (reviews ? Math.round((Number(count) / reviews) * 1000) / 1000 : 0);
+  // One statement over the period's reviews (index app_id, reviewed_at): totals, topics, bug themes, requests.
+  const [result] = await db.$queryRaw<
+    { totals: { reviews: number; positive: number; neutral: number; negative: number; bugs: number; requesting: number; average: number | null; bug_examples: string[] | null }; topics: ThemeRow[]; bug_themes: ThemeRow[]; requests: ThemeRow[] }[]
+  >`
+    WITH period AS (
+      SELECT id, rating, reviewed_at, sentiment, bug_report, topics, feature_requests
+      FROM reviews WHERE app_id = ${app.id}::uuid AND reviewed_at >= ${from} AND reviewed_at < ${to}
+    ),
+    topics AS (${themes(Prisma.sql`unnest(topics)`, Prisma.sql`TRUE`, 10)}),
+    bug_themes AS (${themes(Prisma.sql`unnest(topics)`, Prisma.sql`bug_report`, 5)}),
+    requests AS (${themes(Prisma.sql`unnest(feature_requests)`, Prisma.sql`TRUE`, 10)})
+    SELECT
+      (SELECT json_build_object(
+         'reviews', count(*),
+         'positive', count(*) FILTER (WHERE sentiment >= ${POSITIVE_FROM}),
+         'neutral', count(*) FILTER (WHERE sentiment > ${NEGATIVE_TO} AND sentiment < ${POSITIVE_FROM}),
+         'negative', count(*) FILTER (WHERE sentiment <= ${NEGATIVE_TO}),
+         'bugs', count(*) FILTER (WHERE bug_report),
+         'requesting', count(*) FILTER (WHERE cardinality(feature_requests) > 0),
+         'average', avg(rating)::float8,
+         'bug_examples', (array_agg(id::text ORDER BY reviewed_at DESC, id) FILTER (WHERE bug_report))[1:3])
+       FROM period) AS totals,
+      (SELECT coalesce(json_agg(topics ORDER BY count DESC, name), '[]') FROM topics) AS topics,
+      (SELECT coalesce(json_agg(bug_themes ORDER BY count DESC, name), '[]') FROM bug_themes) AS bug_themes,
+      (SELECT coalesce(json_agg(requests ORDER BY count DESC, name), '[]') FROM requests) AS requests`;
+  const total = result!.totals;
+  const reviews = total.reviews;
+  const share = (count: number) => (reviews ? Math.round((count / reviews) * 1000) / 1000 : 0);
   return {
     period: { from: isoDay(from), to: isoDay(app.asOf) },
     reviewCount: reviews,
     averageRating: total.average === null ? null : Math.round(total.average * 100) / 100,
     sentiment: {
-      positive: { count: Number(total.positive), share: share(total.positive) },
-      neutral: { count: Number(total.neutral), share: share(total.neutral) },
-      negative: { count: Number(total.negative), share: share(total.negative) },
+      positive: { count: total.positive, share: share(total.positive) },
+      neutral: { count: total.neutral, share: share(total.neutral) },
+      negative: { count: total.negative, share: share(total.negative) },
     },
-    topTopics: topics,
-    bugReports: { count: Number(total.bugs), share: share(total.bugs), themes: bugThemes, exampleReviewIds: total.bug_examples ?? [] },
-    featureRequests: { count: Number(total.requesting), share: share(total.requesting), requests: requests },
+    topTopics: result!.topics.map(toTheme),
+    bugReports: { count: total.bugs, share: share(total.bugs), themes: result!.bug_themes.map(toTheme), exampleReviewIds: total.bug_examples ?? [] },
+    featureRequests: { count: total.requesting, share: share(total.requesting), requests: result!.requests.map(toTheme) },
   };
 }
 
-async function themeQuery(values: Prisma.Sql, inPeriod: Prisma.Sql, filter: Prisma.Sql, limit: number): Promise<CountedTheme[]> {
-  const rows = await db.$queryRaw<{ name: string; count: bigint; average: number; examples: string[] }[]>`
-    SELECT theme AS name, count(*) AS count, avg(rating)::float8 AS average,
-           (array_agg(id::text ORDER BY reviewed_at DESC, id))[1:3] AS examples
-    FROM (SELECT id, rating, reviewed_at, ${values} AS theme FROM reviews WHERE ${inPeriod} ${filter}) themed
+interface ThemeRow {
+  name: string;
+  count: number;
+  average: number;
+  examples: string[];
+}
+
+/** Themes (topics or requests) of the period's reviews that match `filter`: counts, average rating, examples. */
+function themes(values: Prisma.Sql, filter: Prisma.Sql, limit: number): Prisma.Sql {
+  return Prisma.sql`
+    SELECT theme AS name, count(*) AS count, avg(rating)::float8 AS average, (array_agg(id::text ORDER BY reviewed_at DESC, id))[1:3] AS examples
+    FROM (SELECT id, rating, reviewed_at, ${values} AS theme FROM period WHERE ${filter}) themed
     GROUP BY theme ORDER BY count(*) DESC, theme LIMIT ${limit}`;
-  return rows.map((row) => ({ name: row.name, count: Number(row.count), averageRating: Math.round(row.average * 100) / 100, exampleReviewIds: row.examples }));
+}
+
+function toTheme(row: ThemeRow): CountedTheme {
+  return { name: row.name, count: row.count, averageRating: Math.round(row.average * 100) / 100, exampleReviewIds: row.examples };
 }
