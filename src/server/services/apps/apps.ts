@@ -1,6 +1,6 @@
 // Tracked apps and their tracked keywords, always scoped to the owning account: an app of another account
 // is not found, exactly like an unknown one.
-import { db } from '@/server/db';
+import { db, hotQuery } from '@/server/db';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
 import { recordEvents } from '@/server/services/events/events';
@@ -65,10 +65,17 @@ export async function listApps(accountId: string): Promise<AppView[]> {
 
 export const APP_NOT_FOUND = 'No app with this id is tracked by your account.';
 
+/** On the pg pool, with its keyword count in the same statement: GET /apps/{id} is the cheapest metered read. */
 export async function getApp(accountId: string, appId: string): Promise<AppView> {
-  const row = await db.trackedApp.findFirst({ where: { id: appId, accountId }, select: appSelect });
+  const [row] = await hotQuery<Omit<AppView, 'storeUrl'>>(
+    `SELECT a.id::text AS "id", a.store::text AS "store", a.store_id AS "storeId", a.bundle_id AS "bundleId", a.name, a.developer,
+            a.category, a.primary_country AS "primaryCountry", a.icon_url AS "iconUrl", a.created_at AS "createdAt",
+            (SELECT count(*)::int FROM tracked_keywords k WHERE k.app_id = a.id) AS "trackedKeywords"
+     FROM tracked_apps a WHERE a.id = $1::uuid AND a.account_id = $2::uuid`,
+    [appId, accountId],
+  );
   if (!row) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
-  return toView(row);
+  return { ...row, storeUrl: storeUrlOf(row) };
 }
 
 /**
