@@ -41,7 +41,7 @@ async function benchData() {
     const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
     return { accountId: existing.accountId, appId: app.id, keywordId: keyword.id };
   }
-  const { accountId, userId } = await createAccount({ email: EMAIL, password: 'bench-password-123', plan: 'enterprise' });
+  const { accountId } = await createAccount({ email: EMAIL, password: 'bench-password-123', plan: 'enterprise' });
   const app = await db.trackedApp.create({
     data: { accountId, store: 'app_store', storeId: '1459969523', bundleId: 'com.calmlabs.breathe', name: 'Breathe: Sleep & Meditation', developer: 'Calm Labs Inc.', category: 'Health & Fitness', primaryCountry: 'US' },
   });
@@ -51,7 +51,6 @@ async function benchData() {
   const summary = await refreshApp(app.id, { days: 365 });
   log(`ingested ${summary.days.length} days, ${summary.keywordRanks} keyword ranks in ${Math.round((performance.now() - started) / 1000)} s`);
   const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
-  void userId;
   return { accountId, appId: app.id, keywordId: keyword.id };
 }
 
