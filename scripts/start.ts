@@ -7,6 +7,7 @@ import { disconnectDb } from '../src/server/db';
 import { dataProvider } from '../src/server/services/ingest/providers';
 import { refreshAllApps } from '../src/server/services/ingest/refresh';
 import { startScheduler } from '../src/server/services/ingest/scheduler';
+import { startWebhookWorker } from '../src/server/services/webhooks/worker';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
@@ -27,6 +28,8 @@ if (shouldSeed) {
 const refreshed = await refreshAllApps();
 log(`data refreshed for ${refreshed.length} apps`);
 const scheduler = process.env.SCHEDULER === 'false' ? null : await startScheduler(database.url, log);
+// Webhook deliveries run here, in the launcher, never on a request's path.
+const stopWebhooks = scheduler ? await startWebhookWorker(scheduler) : () => {};
 
 const origin = process.env.NEXTAUTH_URL ?? `http://localhost:${port}`;
 const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', dev ? 'dev' : 'start', '-p', String(port)], {
@@ -38,6 +41,7 @@ let stopping = false;
 async function shutdown(code: number): Promise<never> {
   stopping = true;
   if (next.exitCode === null) next.kill('SIGTERM');
+  stopWebhooks();
   await scheduler?.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
   await disconnectDb();
   await database.stop().catch(() => {});

@@ -8,6 +8,8 @@ import { makeAccount } from '../../../../test/factories';
 import { attemptDelivery, DISABLE_AFTER_MS, dispatchEvents, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from './delivery';
 import { createWebhookEndpoint, rotateWebhookSecret } from './endpoints';
 import { verifySignature } from './signing';
+import { ATTEMPT_QUEUE, queueOverdueDeliveries, startWebhookWorker } from './worker';
+import PgBoss from 'pg-boss';
 
 interface Received {
   path: string;
@@ -164,4 +166,41 @@ describe('webhook delivery', () => {
       process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
     }
   });
+});
+
+describe('the delivery worker (pg-boss)', () => {
+  it('delivers new events, retries after the scheduled delay, and re-queues an overdue delivery', async () => {
+    process.env.JOB_POLL_SECONDS = '0.5';
+    const boss = new PgBoss({ connectionString: process.env.DATABASE_URL!, schema: 'pgboss' });
+    await boss.start();
+    const stop = await startWebhookWorker(boss, { intervalMs: 200 });
+    try {
+      script.set('/worker', [500]);
+      const owner = await makeAccount();
+      const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, { url: `${base}/worker` });
+      await recordEvents([{ accountId: owner.accountId, type: 'webhook.test', data: {} }]);
+      // First attempt fails (500); the second comes about 5 s later with the same delivery id and body.
+      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 20_000, interval: 200 }).toBe(2);
+      const [first, second] = received.filter((entry) => entry.path === '/worker');
+      expect(second!.headers['x-service-delivery']).toBe(first!.headers['x-service-delivery']);
+      expect(second!.body).toBe(first!.body);
+      expect(verifySignature(String(second!.headers['x-service-signature']), second!.body, secret)).toMatchObject({ ok: true });
+      await expect.poll(async () => (await db.webhookDelivery.findFirst({ where: { endpointId: endpoint.id } }))?.status, { timeout: 5_000 }).toBe('succeeded');
+
+      // A delivery whose next attempt was never queued (its process died) is found and delivered.
+      await recordEvents([{ accountId: owner.accountId, type: 'review.created', data: { rating: 5, country: 'US' } }]);
+      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 10_000, interval: 200 }).toBe(3);
+      // Make it look like its second attempt was due ten minutes ago and never queued.
+      const orphan = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id, eventType: 'review.created' } });
+      await db.webhookDelivery.update({ where: { id: orphan.id }, data: { status: 'pending', attempts: 1, nextAttemptAt: new Date(Date.now() - 10 * 60_000), completedAt: null } });
+      expect(await queueOverdueDeliveries(boss)).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 10_000, interval: 200 }).toBe(4);
+      await expect.poll(async () => (await db.webhookDelivery.findUniqueOrThrow({ where: { id: orphan.id } })).attempts, { timeout: 5_000 }).toBe(2);
+      expect(ATTEMPT_QUEUE).toBe('webhook-attempt');
+    } finally {
+      stop();
+      await boss.stop({ graceful: true, timeout: 5_000 });
+      delete process.env.JOB_POLL_SECONDS;
+    }
+  }, 60_000);
 });

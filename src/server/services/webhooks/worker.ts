@@ -1,0 +1,61 @@
+// Runs deliveries through pg-boss, outside the request path (in the launcher process): a loop fans new domain
+// events out every second, each attempt is a job, and each retry is a job scheduled after its delay. pg-boss gives
+// a job to one worker at a time, across processes sharing the database; jobs survive restarts. A sweep re-queues
+// any delivery whose next attempt is overdue (a process that died between recording an attempt and queueing the
+// next); duplicate jobs for one attempt are skipped by attemptDelivery.
+import type PgBoss from 'pg-boss';
+import { db } from '@/server/db';
+import { logError } from '@/server/http/log';
+import { attemptDelivery, dispatchEvents } from './delivery';
+
+export const ATTEMPT_QUEUE = 'webhook-attempt';
+const OVERDUE_MS = 120_000;
+
+interface AttemptJob {
+  deliveryId: string;
+  attempt: number;
+}
+
+export async function queueOverdueDeliveries(boss: PgBoss, now = new Date()): Promise<number> {
+  const overdue = await db.webhookDelivery.findMany({
+    where: {
+      status: 'pending',
+      OR: [{ nextAttemptAt: { lt: new Date(now.getTime() - OVERDUE_MS) } }, { attempts: 0, createdAt: { lt: new Date(now.getTime() - OVERDUE_MS) } }],
+    },
+    select: { id: true, attempts: true },
+    take: 500,
+  });
+  for (const delivery of overdue) await boss.send(ATTEMPT_QUEUE, { deliveryId: delivery.id, attempt: delivery.attempts + 1 } satisfies AttemptJob);
+  return overdue.length;
+}
+
+export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: number } = {}): Promise<() => void> {
+  if (!(await boss.getQueue(ATTEMPT_QUEUE))) {
+    // pg-boss retries a job only when its worker died or threw: the schedule of attempts is ours.
+    await boss.createQueue(ATTEMPT_QUEUE, { name: ATTEMPT_QUEUE, retryLimit: 3, retryDelay: 30, expireInSeconds: 60 });
+  }
+  await boss.work<AttemptJob>(ATTEMPT_QUEUE, { batchSize: 5, pollingIntervalSeconds: Number(process.env.JOB_POLL_SECONDS ?? 1) }, async (jobs) => {
+    for (const job of jobs) {
+      const outcome = await attemptDelivery(job.data.deliveryId, job.data.attempt);
+      if (outcome.status === 'retry') {
+        await boss.send(ATTEMPT_QUEUE, { deliveryId: job.data.deliveryId, attempt: outcome.attempt + 1 } satisfies AttemptJob, { startAfter: outcome.delaySeconds });
+      }
+    }
+  });
+  let running = false;
+  let sweeps = 0;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      for (const deliveryId of await dispatchEvents()) await boss.send(ATTEMPT_QUEUE, { deliveryId, attempt: 1 } satisfies AttemptJob);
+      if (sweeps++ % 60 === 0) await queueOverdueDeliveries(boss);
+    } catch (error) {
+      logError('webhook dispatch failed', error);
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), options.intervalMs ?? 1_000);
+  return () => clearInterval(timer);
+}
