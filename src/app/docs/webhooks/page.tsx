@@ -1,0 +1,80 @@
+import Link from 'next/link';
+import { RETRY_DELAYS_SECONDS, TIMEOUT_MS } from '@/server/services/webhooks/delivery';
+import { TOLERANCE_SECONDS } from '@/server/services/webhooks/signing';
+import { EVENT_TYPES } from '@/server/services/events/events';
+
+export const metadata = { title: 'Webhooks · ASO Analytics' };
+
+const NODE = `import { createHmac, timingSafeEqual } from 'node:crypto';
+
+// rawBody: the request body exactly as received (a string), before any JSON parsing.
+export function verifyWebhook(rawBody, signatureHeader, secret, toleranceSeconds = ${TOLERANCE_SECONDS}) {
+  const parts = signatureHeader.split(',');
+  const timestamp = Number(parts.find((part) => part.startsWith('t='))?.slice(2));
+  const signatures = parts.filter((part) => part.startsWith('v1=')).map((part) => part.slice(3));
+  if (!Number.isInteger(timestamp) || signatures.length === 0) return false;
+  if (Math.abs(Date.now() / 1000 - timestamp) > toleranceSeconds) return false; // stale: possibly replayed
+  const expected = createHmac('sha256', secret).update(\`\${timestamp}.\${rawBody}\`).digest();
+  return signatures.some((hex) => /^[0-9a-f]{64}$/.test(hex) && timingSafeEqual(Buffer.from(hex, 'hex'), expected));
+}`;
+
+const PYTHON = `import hashlib, hmac, time
+
+def verify_webhook(raw_body: bytes, signature_header: str, secret: str, tolerance_seconds: int = ${TOLERANCE_SECONDS}) -> bool:
+    parts = [part.strip() for part in signature_header.split(",")]
+    timestamps = [part[2:] for part in parts if part.startswith("t=")]
+    signatures = [part[3:] for part in parts if part.startswith("v1=")]
+    if len(timestamps) != 1 or not timestamps[0].isdigit() or not signatures:
+        return False
+    timestamp = int(timestamps[0])
+    if abs(time.time() - timestamp) > tolerance_seconds:
+        return False  # stale: possibly replayed
+    signed = str(timestamp).encode() + b"." + raw_body
+    expected = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+    return any(hmac.compare_digest(expected, candidate) for candidate in signatures)`;
+
+const schedule = RETRY_DELAYS_SECONDS.map((seconds) => (seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`)).join(', ');
+
+export default function WebhooksDocsPage() {
+  return (
+    <main>
+      <div className="panel">
+        <p className="muted"><Link href="/docs/problems">API docs</Link></p>
+        <h1>Webhooks</h1>
+        <p>
+          When something happens to your data we send a signed <code>POST</code> to each of your webhook endpoints subscribed to that kind
+          of event. The body is JSON: <code>{'{ "id": "evt_…", "type": "…", "createdAt": "…", "data": { … } }'}</code>.
+        </p>
+        <h2>Headers</h2>
+        <ul>
+          <li><code>X-Service-Event</code>: the kind of event, one of {EVENT_TYPES.map((type) => <code key={type} style={{ marginRight: 6 }}>{type}</code>)}</li>
+          <li><code>X-Service-Delivery</code>: the delivery id, the same on every retry of one event to one endpoint</li>
+          <li><code>X-Service-Signature</code>: <code>t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256&gt;</code></li>
+        </ul>
+        <h2>Verifying the signature</h2>
+        <p>
+          The signature is the HMAC-SHA256, keyed with your whole signing secret (<code>whsec_…</code>, as UTF-8), of the timestamp, a
+          dot and the raw body: <code>&lt;t&gt;.&lt;raw body&gt;</code>, in lower-case hex. Compute it over the bytes you received, not
+          over re-serialised JSON, compare in constant time, and reject timestamps more than {TOLERANCE_SECONDS} seconds away from
+          now. While a secret is being rotated, both secrets sign for 24 hours and the header carries two <code>v1=</code> values: accept
+          the request if any of them matches. This is the widely used <code>t=,v1=</code> scheme, so existing verifiers work unchanged.
+        </p>
+        <h3>Node.js</h3>
+        <pre data-testid="node-snippet">{NODE}</pre>
+        <h3>Python</h3>
+        <pre data-testid="python-snippet">{PYTHON}</pre>
+        <h2>Retries, ordering and duplicates</h2>
+        <ul>
+          <li>Any 2xx answer within {TIMEOUT_MS / 1000} seconds is a success. Redirects are not followed.</li>
+          <li>Otherwise the delivery is retried after {schedule} (each with up to 10 % jitter), then given up.</li>
+          <li>An endpoint whose deliveries have all failed for 5 days is disabled; the dashboard shows why.</li>
+          <li>Deliveries can arrive out of order and, rarely, more than once: use <code>X-Service-Delivery</code> to ignore a delivery you
+            have already processed, and <code>createdAt</code> to order events.</li>
+          <li>Answer quickly (queue the work on your side): the {TIMEOUT_MS / 1000}-second limit includes your processing.</li>
+          <li>Slack (<code>hooks.slack.com</code>) and Discord incoming-webhook URLs receive a readable message instead of the signed
+            envelope.</li>
+        </ul>
+      </div>
+    </main>
+  );
+}
