@@ -37,6 +37,8 @@ export default defineConfig({
       SEED_DEMO: 'true',
       LOG_REQUESTS: 'false',
       NEXTAUTH_URL: baseURL,
+      // The webhook tests deliver to a receiver on loopback.
+      WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true',
     },
   },
 });

@@ -15,6 +15,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <nav>
           <Link href="/apps">Apps</Link>
           <Link href="/settings/api">Settings → API access</Link>
+          <Link href="/settings/webhooks">Webhooks</Link>
           <Link href="/docs/problems">API errors</Link>
         </nav>
         <span className="muted" data-testid="account-name">

@@ -6,6 +6,7 @@ import { keywordsRouter } from './routers/keywords/router';
 import { metadataRouter } from './routers/metadata/router';
 import { reviewsRouter } from './routers/reviews/router';
 import { usageRouter } from './routers/usage/router';
+import { webhooksRouter } from './routers/webhooks/router';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
@@ -17,6 +18,7 @@ export const appRouter = router({
   metadata: metadataRouter,
   competitors: competitorsRouter,
   usage: usageRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -135,7 +135,7 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
   if (succeeded) outcome = { status: 'succeeded', attempt };
   else if (startedAt.getTime() - failingSince!.getTime() >= DISABLE_AFTER_MS) {
     outcome = { status: 'failed', attempt, reason: 'Every delivery to this endpoint has failed for 5 days; it was disabled.' };
-  } else if (attempt >= MAX_ATTEMPTS) outcome = { status: 'failed', attempt, reason: `No success after ${MAX_ATTEMPTS} attempts.` };
+  } else if (attempt >= MAX_ATTEMPTS) outcome = { status: 'failed', attempt, reason: `No success after ${attempt} attempts.` };
   else {
     const base = RETRY_DELAYS_SECONDS[attempt - 1]!;
     const jitter = 1 + ((options.random ?? Math.random)() * 0.2 - 0.1);

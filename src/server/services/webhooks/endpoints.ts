@@ -6,6 +6,7 @@ import { AppError } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
 import { EVENT_TYPES } from '@/server/services/events/events';
 import { checkDestinationUrl, resolveDestination } from './destinations';
+import { envelopeOf } from './delivery';
 import { generateWebhookSecret } from './signing';
 
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -37,4 +38,96 @@ export async function rotateWebhookSecret(accountId: string, endpointId: string,
     data: { secret, previousSecret: endpoint.secret, previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS) },
   });
   return { secret, previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS) };
+}
+
+async function ownEndpoint(accountId: string, endpointId: string) {
+  const id = parseInput(z.uuid(), endpointId);
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id, accountId } });
+  if (!endpoint) throw new AppError('NOT_FOUND', 'No such webhook endpoint.');
+  return endpoint;
+}
+
+/** What the dashboard shows of an endpoint: never its secret, only the start of it. */
+export function endpointView(endpoint: Awaited<ReturnType<typeof ownEndpoint>>) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    eventTypes: endpoint.eventTypes,
+    enabled: endpoint.enabled,
+    disabledReason: endpoint.disabledReason,
+    failingSince: endpoint.failingSince?.toISOString() ?? null,
+    secretHint: `${endpoint.secret.slice(0, 10)}…`,
+    rotatingUntil: endpoint.previousSecretUntil && endpoint.previousSecretUntil > new Date() ? endpoint.previousSecretUntil.toISOString() : null,
+    createdAt: endpoint.createdAt.toISOString(),
+  };
+}
+
+export async function listWebhookEndpoints(accountId: string) {
+  const endpoints = await db.webhookEndpoint.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' } });
+  return endpoints.map(endpointView);
+}
+
+/** Enabling again clears the reason the service disabled it for. */
+export async function setWebhookEndpointEnabled(accountId: string, endpointId: string, enabled: boolean) {
+  const endpoint = await ownEndpoint(accountId, endpointId);
+  return endpointView(
+    await db.webhookEndpoint.update({
+      where: { id: endpoint.id },
+      data: enabled ? { enabled: true, disabledReason: null, failingSince: null } : { enabled: false },
+    }),
+  );
+}
+
+export async function deleteWebhookEndpoint(accountId: string, endpointId: string): Promise<void> {
+  const endpoint = await ownEndpoint(accountId, endpointId);
+  await db.webhookEndpoint.delete({ where: { id: endpoint.id } });
+}
+
+/** The latest deliveries of an endpoint with every attempt, newest first. */
+export async function listDeliveries(accountId: string, endpointId: string, limit = 50) {
+  const endpoint = await ownEndpoint(accountId, endpointId);
+  const deliveries = await db.webhookDelivery.findMany({
+    where: { endpointId: endpoint.id },
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    take: limit,
+    include: { attemptLogs: { orderBy: { attemptedAt: 'asc' } } },
+  });
+  return deliveries.map((delivery) => ({
+    id: delivery.id,
+    eventType: delivery.eventType,
+    status: delivery.status,
+    attempts: delivery.attemptLogs.map((attempt) => ({
+      attemptedAt: attempt.attemptedAt.toISOString(),
+      statusCode: attempt.statusCode,
+      durationMs: attempt.durationMs,
+      responseExcerpt: attempt.responseExcerpt,
+      error: attempt.error,
+    })),
+    nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
+    requested: delivery.requestedAt !== null,
+    createdAt: delivery.createdAt.toISOString(),
+  }));
+}
+
+/** A `webhook.test` event to this endpoint only, delivered within about a second. */
+export async function sendTestEvent(accountId: string, endpointId: string) {
+  const endpoint = await ownEndpoint(accountId, endpointId);
+  const now = new Date();
+  const event = await db.domainEvent.create({
+    data: { accountId, type: 'webhook.test', data: { endpointId: endpoint.id, message: 'Test event from ASO Analytics' }, occurredAt: now, dispatchedAt: now },
+  });
+  const delivery = await db.webhookDelivery.create({
+    data: { endpointId: endpoint.id, eventId: event.id, eventType: event.type, body: JSON.stringify(envelopeOf(event)), requestedAt: now },
+  });
+  return { deliveryId: delivery.id };
+}
+
+/** Sends a delivery again (same delivery id), whatever its state. */
+export async function redeliver(accountId: string, deliveryId: string) {
+  const id = parseInput(z.uuid(), deliveryId);
+  const delivery = await db.webhookDelivery.findFirst({ where: { id, endpoint: { accountId } } });
+  if (!delivery) throw new AppError('NOT_FOUND', 'No such delivery.');
+  await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'pending', requestedAt: new Date(), completedAt: null, nextAttemptAt: null } });
+  return { deliveryId: delivery.id };
 }

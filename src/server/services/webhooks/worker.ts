@@ -29,6 +29,16 @@ export async function queueOverdueDeliveries(boss: PgBoss, now = new Date()): Pr
   return overdue.length;
 }
 
+/** Test events and redeliveries asked for from the dashboard: queued at once, each request once. */
+export async function queueRequestedDeliveries(boss: PgBoss): Promise<number> {
+  const requested = await db.$queryRaw<{ id: string; attempts: number }[]>`
+    UPDATE webhook_deliveries SET requested_at = NULL
+    WHERE id IN (SELECT id FROM webhook_deliveries WHERE requested_at IS NOT NULL ORDER BY requested_at LIMIT 100 FOR UPDATE SKIP LOCKED)
+    RETURNING id::text, attempts`;
+  for (const delivery of requested) await boss.send(ATTEMPT_QUEUE, { deliveryId: delivery.id, attempt: delivery.attempts + 1 } satisfies AttemptJob);
+  return requested.length;
+}
+
 export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: number } = {}): Promise<() => void> {
   if (!(await boss.getQueue(ATTEMPT_QUEUE))) {
     // pg-boss retries a job only when its worker died or threw: the schedule of attempts is ours.
@@ -49,6 +59,7 @@ export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: n
     running = true;
     try {
       for (const deliveryId of await dispatchEvents()) await boss.send(ATTEMPT_QUEUE, { deliveryId, attempt: 1 } satisfies AttemptJob);
+      await queueRequestedDeliveries(boss);
       if (sweeps++ % 60 === 0) await queueOverdueDeliveries(boss);
     } catch (error) {
       logError('webhook dispatch failed', error);

@@ -1,0 +1,66 @@
+// Settings → Webhooks in Chromium with a real receiver on loopback: add an endpoint, send a test event, see the
+// delivery in the log, redeliver it.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { verifySignature } from '../../src/server/services/webhooks/signing';
+import { newAccount } from '../helpers';
+
+test('add an endpoint, send a test event, see it delivered, redeliver it', async ({ page }) => {
+  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const receiver = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.writeHead(200).end('thanks');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/aso`;
+  try {
+    const { email, password } = await newAccount('pro');
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/apps$/);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+
+    const form = page.getByRole('form', { name: 'Add endpoint' });
+    await form.getByLabel('Endpoint URL (HTTPS)').fill(url);
+    await form.getByLabel('Description').fill('e2e receiver');
+    await form.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(page.getByTestId('webhook-secret')).toContainText('you won’t see this secret again');
+    const secret = (await page.getByTestId('webhook-secret-value').textContent())!.trim();
+    expect(secret).toMatch(/^whsec_/);
+
+    const endpoint = page.locator(`[data-endpoint-url="${url}"]`);
+    await expect(endpoint.getByTestId('webhook-status')).toHaveText('enabled');
+    await endpoint.getByRole('button', { name: 'Send test event' }).click();
+    await expect.poll(() => received.length, { timeout: 20_000 }).toBe(1);
+    const [first] = received;
+    expect(first!.headers['x-service-event']).toBe('webhook.test');
+    expect(verifySignature(String(first!.headers['x-service-signature']), first!.body, secret)).toMatchObject({ ok: true });
+    const deliveryId = String(first!.headers['x-service-delivery']);
+
+    await expect(async () => {
+      await page.reload();
+      await expect(page.locator(`tr[data-delivery-id="${deliveryId}"]`).getByTestId('delivery-status')).toHaveText('succeeded', { timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+    const row = page.locator(`tr[data-delivery-id="${deliveryId}"]`);
+    await expect(row.getByTestId('delivery-attempt')).toHaveCount(1);
+    await expect(row.getByTestId('delivery-attempt').first()).toContainText('200');
+
+    await row.getByRole('button', { name: 'Redeliver' }).click();
+    await expect.poll(() => received.length, { timeout: 20_000 }).toBe(2);
+    expect(received[1]!.headers['x-service-delivery']).toBe(deliveryId);
+    expect(received[1]!.body).toBe(first!.body);
+    await expect(async () => {
+      await page.reload();
+      await expect(page.locator(`tr[data-delivery-id="${deliveryId}"]`).getByTestId('delivery-attempt')).toHaveCount(2, { timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+});
