@@ -141,3 +141,19 @@ describe('session tokens', () => {
     expect((await resolveBearer(bearer(token), at(T0))).status).toBe('invalid_token');
   });
 });
+
+describe('key events', () => {
+  it('records api_key.created on create and roll, api_key.revoked once on revoke', async () => {
+    const owner = await makeAccount();
+    const { key } = await createApiKey(owner, { name: 'events', scope: 'read-only' }, new Date(T0));
+    const rolled = await rollApiKey(owner.accountId, { keyId: key.id, gracePeriod: '1h' }, new Date(T0));
+    await revokeApiKey(owner.accountId, rolled.key.id, new Date(T0));
+    await revokeApiKey(owner.accountId, rolled.key.id, new Date(T0)); // idempotent: no second event
+    const events = await getDb().domainEvent.findMany({ where: { accountId: owner.accountId } });
+    // Same timestamp for all three: compare without order.
+    expect(events.map((event) => `${event.type} ${(event.data as { keyId: string }).keyId}`).sort()).toEqual(
+      [`api_key.created ${key.id}`, `api_key.created ${rolled.key.id}`, `api_key.revoked ${rolled.key.id}`].sort(),
+    );
+    expect(JSON.stringify(events)).not.toMatch(/svc_live_[0-9A-Za-z]{20}/);
+  });
+});

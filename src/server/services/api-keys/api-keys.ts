@@ -5,6 +5,7 @@ import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums'
 import { AppError } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
 import { PLANS } from '@/server/services/accounts/plans';
+import { recordEvents } from '@/server/services/events/events';
 import { periodOf } from '@/server/services/metering/credits';
 import { generateApiKey, hashApiKey, isDisplayPrefix, isWellFormedApiKey } from './key-format';
 
@@ -103,7 +104,12 @@ export async function createApiKey(
     },
     select: viewSelect,
   });
+  await recordEvents([{ accountId: owner.accountId, type: 'api_key.created', data: keyEventData(row), occurredAt: now }]);
   return { key: toView(row, now), secret: generated.secret };
+}
+
+function keyEventData(key: { id: string; name: string; scope: DbScope; displayPrefix: string }, extra: Record<string, string> = {}) {
+  return { keyId: key.id, name: key.name, scope: fromDbScope(key.scope), displayPrefix: key.displayPrefix, ...extra };
 }
 
 export async function listApiKeys(accountId: string, now = new Date()): Promise<ApiKeyView[]> {
@@ -114,9 +120,10 @@ export async function listApiKeys(accountId: string, now = new Date()): Promise<
 /** Idempotent: revoking a revoked key returns it unchanged. */
 export async function revokeApiKey(accountId: string, keyId: string, now = new Date()): Promise<ApiKeyView> {
   const id = parseInput(z.uuid(), keyId);
-  await db.apiKey.updateMany({ where: { id, accountId, revokedAt: null }, data: { revokedAt: now } });
+  const revoked = await db.apiKey.updateMany({ where: { id, accountId, revokedAt: null }, data: { revokedAt: now } });
   const row = await db.apiKey.findFirst({ where: { id, accountId }, select: viewSelect });
   if (!row) throw new AppError('NOT_FOUND', 'No such API key.');
+  if (revoked.count) await recordEvents([{ accountId, type: 'api_key.revoked', data: keyEventData(row), occurredAt: now }]);
   return toView(row, now);
 }
 
@@ -176,6 +183,7 @@ export async function rollApiKey(
       select: viewSelect,
     });
     const previous = { ...old, rolledAt: now, expiresAt: oldEnd };
+    await recordEvents([{ accountId, type: 'api_key.created', data: keyEventData(created, { rolledFrom: old.id }), occurredAt: now }], tx);
     return { key: toView(created, now), secret: generated.secret, previous: toView(previous, now) };
   });
 }
