@@ -38,11 +38,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.WEBHOOK_SLACK_HOSTS = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.WEBHOOK_DISCORD_HOSTS = `127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
   delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
   delete process.env.WEBHOOK_SLACK_HOSTS;
+  delete process.env.WEBHOOK_DISCORD_HOSTS;
   await new Promise((resolve) => server.close(resolve));
 });
 
@@ -134,6 +136,17 @@ describe('webhook delivery', () => {
     const message = JSON.parse(request.body);
     expect(message.text).toBe('Now tracking “sleep &amp; &lt;rest&gt;” (US).');
     expect(message.blocks).toHaveLength(2);
+  });
+
+  it('sends Discord destinations content and an embed instead of the envelope', async () => {
+    const { delivery } = await endpointAndEvent('/api/webhooks/123/abc');
+    await attemptDelivery(delivery!.id, 1);
+    const request = received.filter((entry) => entry.path === '/api/webhooks/123/abc').at(-1)!;
+    expect(request.headers['x-service-signature']).toBeUndefined();
+    const message = JSON.parse(request.body);
+    expect(message.content).toBe('Now tracking “sleep & <rest>” (US).');
+    expect(message.embeds[0]).toMatchObject({ title: 'keyword.added', description: message.content });
+    expect(message.allowed_mentions).toEqual({ parse: [] });
   });
 
   it('fans an event out only to the account’s subscribed, enabled endpoints', async () => {
