@@ -1,9 +1,9 @@
 'use client';
 // Settings → API access: the keys table, create (secret shown once), revoke (confirmed) and roll (grace period).
-import { useRouter } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
 import { formatInstant } from '@/components/format';
-import { errorMessage, trpc } from '@/components/trpc';
+import { trpc } from '@/components/trpc';
+import { useAction } from '@/components/use-action';
 import type { ApiKeyOutput } from '@/server/api/routers/api-keys/api-keys.schema';
 
 const GRACE_PERIODS = [
@@ -21,27 +21,12 @@ interface Props {
 }
 
 export function ApiKeysPanel({ initialKeys, apiAccess, planLabel }: Props) {
-  const router = useRouter();
+  const { run, pending, error } = useAction();
   const [revealed, setRevealed] = useState<{ secret: string; name: string; note?: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
   const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState<{ kind: 'revoke' | 'roll'; key: ApiKeyOutput } | null>(null);
   const [grace, setGrace] = useState<GracePeriod>('24h');
   const dialog = useRef<HTMLDialogElement>(null);
-
-  async function run(action: () => Promise<void>) {
-    setPending(true);
-    setError(null);
-    try {
-      await action();
-      router.refresh();
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setPending(false);
-    }
-  }
 
   async function onCreate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -2,10 +2,10 @@
 // Settings → Webhooks: endpoints (add, secret shown once, rotate, enable/disable, delete, send a test event) and
 // each endpoint's deliveries with every attempt and a Redeliver button.
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { formatInstant } from '@/components/format';
-import { errorMessage, trpc } from '@/components/trpc';
+import { trpc } from '@/components/trpc';
+import { useAction } from '@/components/use-action';
 
 type Endpoint = Awaited<ReturnType<typeof trpc.webhooks.list.query>>[number];
 type Delivery = Awaited<ReturnType<typeof trpc.webhooks.deliveries.query>>[number];
@@ -17,25 +17,9 @@ interface Props {
 }
 
 export function WebhooksPanel({ endpoints, deliveries, eventTypes }: Props) {
-  const router = useRouter();
   const [secret, setSecret] = useState<{ value: string; note: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-
-  async function run(action: () => Promise<void>) {
-    setPending(true);
-    setError(null);
-    setNotice(null);
-    try {
-      await action();
-      router.refresh();
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setPending(false);
-    }
-  }
+  const { run, pending, error, router } = useAction(() => setNotice(null));
 
   async function onCreate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
