@@ -1,4 +1,5 @@
 // The REST facade called in-process with real Requests: the log line of each request, and no secret in it.
+import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { makeAccount, makeApp } from '../../../test/factories';
@@ -60,8 +61,12 @@ describe('request logging', () => {
   it('answers an unexpected failure with an opaque 500 problem and logs the cause on stderr', async () => {
     const owner = await makeAccount();
     const { secret } = await createApiKey(owner, { name: 'boom', scope: 'read-only' });
-    const { getDb } = await import('@/server/db');
-    vi.spyOn(getDb().trackedApp, 'findMany').mockRejectedValue(new Error('relation "tracked_apps" exploded near SELECT'));
+    // The apps statement fails; the credential lookup before it on the same pool works.
+    const query = pg.Pool.prototype.query;
+    vi.spyOn(pg.Pool.prototype, 'query').mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
+      if (typeof args[0] === 'string' && args[0].includes('FROM tracked_apps')) return Promise.reject(new Error('relation "tracked_apps" exploded near SELECT'));
+      return (query as (...params: unknown[]) => unknown).apply(this, args);
+    } as never);
     const errors: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       errors.push(String(chunk));

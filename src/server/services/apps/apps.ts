@@ -38,44 +38,29 @@ export function storeUrlOf(app: { store: Store; storeId: string; primaryCountry:
     : `https://play.google.com/store/apps/details?id=${encodeURIComponent(app.storeId)}`;
 }
 
-const appSelect = {
-  id: true,
-  store: true,
-  storeId: true,
-  bundleId: true,
-  name: true,
-  developer: true,
-  category: true,
-  primaryCountry: true,
-  iconUrl: true,
-  createdAt: true,
-  _count: { select: { keywords: true } },
-} as const;
+/** The columns of AppView (and its keyword count), for the list and for one app. On the pg pool: GET /apps/{id}
+ * is the cheapest metered read. */
+const APP_VIEW_SQL = `
+  SELECT a.id::text AS "id", a.store::text AS "store", a.store_id AS "storeId", a.bundle_id AS "bundleId", a.name, a.developer,
+         a.category, a.primary_country AS "primaryCountry", a.icon_url AS "iconUrl", a.created_at AS "createdAt",
+         (SELECT count(*)::int FROM tracked_keywords k WHERE k.app_id = a.id) AS "trackedKeywords"
+  FROM tracked_apps a`;
 
-type AppRow = Omit<AppView, 'storeUrl' | 'trackedKeywords'> & { _count: { keywords: number } };
-
-function toView({ _count, ...app }: AppRow): AppView {
-  return { ...app, storeUrl: storeUrlOf(app), trackedKeywords: _count.keywords };
+async function appViews(where: string, values: unknown[]): Promise<AppView[]> {
+  const rows = await hotQuery<Omit<AppView, 'storeUrl'>>(`${APP_VIEW_SQL} ${where}`, values);
+  return rows.map((row) => ({ ...row, storeUrl: storeUrlOf(row) }));
 }
 
 export async function listApps(accountId: string): Promise<AppView[]> {
-  const rows = await db.trackedApp.findMany({ where: { accountId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: appSelect });
-  return rows.map(toView);
+  return appViews('WHERE a.account_id = $1::uuid ORDER BY a.created_at, a.id', [accountId]);
 }
 
 export const APP_NOT_FOUND = 'No app with this id is tracked by your account.';
 
-/** On the pg pool, with its keyword count in the same statement: GET /apps/{id} is the cheapest metered read. */
 export async function getApp(accountId: string, appId: string): Promise<AppView> {
-  const [row] = await hotQuery<Omit<AppView, 'storeUrl'>>(
-    `SELECT a.id::text AS "id", a.store::text AS "store", a.store_id AS "storeId", a.bundle_id AS "bundleId", a.name, a.developer,
-            a.category, a.primary_country AS "primaryCountry", a.icon_url AS "iconUrl", a.created_at AS "createdAt",
-            (SELECT count(*)::int FROM tracked_keywords k WHERE k.app_id = a.id) AS "trackedKeywords"
-     FROM tracked_apps a WHERE a.id = $1::uuid AND a.account_id = $2::uuid`,
-    [appId, accountId],
-  );
-  if (!row) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
-  return { ...row, storeUrl: storeUrlOf(row) };
+  const [app] = await appViews('WHERE a.id = $1::uuid AND a.account_id = $2::uuid', [appId, accountId]);
+  if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
+  return app;
 }
 
 /**

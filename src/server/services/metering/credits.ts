@@ -4,7 +4,7 @@
 // the ledger always sums to `used`. The period is the calendar month (UTC) of the request, so the allowance
 // resets by itself: a new month is a new row.
 import { db, hotQuery } from '@/server/db';
-import { addDays, isoDay } from '@/server/domain/dates';
+import { addDays, isoDay, startOfUtcDay } from '@/server/domain/dates';
 import { recordEvents } from '@/server/services/events/events';
 
 export interface Period {
@@ -59,15 +59,11 @@ export async function chargeCredits(charge: Charge): Promise<number | null> {
        ON CONFLICT (account_id, day, endpoint, subject) DO UPDATE SET calls = daily.calls + 1, credits = daily.credits + EXCLUDED.credits
      )
      SELECT used FROM charged`,
-    [charge.accountId, period.start, charge.cost, limit, charge.keyId, charge.userId, charge.endpoint, charge.requestId, charge.now, dayOf(charge.now), subjectOf(charge)],
+    [charge.accountId, period.start, charge.cost, limit, charge.keyId, charge.userId, charge.endpoint, charge.requestId, charge.now, startOfUtcDay(charge.now), subjectOf(charge)],
   );
   const used = rows[0]?.used ?? null;
   if (used !== null && limit !== null) await recordThresholds(charge, used, limit);
   return used;
-}
-
-function dayOf(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
 /** The caller a charge is attributed to in the rollup: the key, or the signed-in user of a session token. */
@@ -152,7 +148,7 @@ export async function usageReport(accountId: string, limit: number | null, now: 
     byDay.set(isoDay(row.day), day);
   }
   const byCredits = <T extends { credits: number }>(a: T, b: T, tie: (a: T, b: T) => number) => b.credits - a.credits || tie(a, b);
-  const today = dayOf(now);
+  const today = startOfUtcDay(now);
   const daily: { date: string; calls: number; credits: number }[] = [];
   for (let day = period.start; day <= today; day = addDays(day, 1)) daily.push({ date: isoDay(day), ...(byDay.get(isoDay(day)) ?? { calls: 0, credits: 0 }) });
   return {

@@ -132,8 +132,9 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
 
   let outcome: AttemptOutcome;
   const failingSince = succeeded ? null : (endpoint.failingSince ?? startedAt);
+  const disable = failingSince !== null && startedAt.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS;
   if (succeeded) outcome = { status: 'succeeded', attempt };
-  else if (startedAt.getTime() - failingSince!.getTime() >= DISABLE_AFTER_MS) {
+  else if (disable) {
     outcome = { status: 'failed', attempt, reason: 'Every delivery to this endpoint has failed for 5 days; it was disabled.' };
   } else if (attempt >= MAX_ATTEMPTS) outcome = { status: 'failed', attempt, reason: `No success after ${attempt} attempts.` };
   else {
@@ -157,10 +158,7 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
     }),
     db.webhookEndpoint.update({
       where: { id: endpoint.id },
-      data:
-        outcome.status === 'failed' && outcome.reason.includes('5 days')
-          ? { failingSince, enabled: false, disabledReason: outcome.reason }
-          : { failingSince },
+      data: disable && outcome.status === 'failed' ? { failingSince, enabled: false, disabledReason: outcome.reason } : { failingSince },
     }),
   ]);
   return outcome;

@@ -30,8 +30,7 @@ export async function createWebhookEndpoint(accountId: string, raw: z.input<type
 }
 
 export async function rotateWebhookSecret(accountId: string, endpointId: string, now = new Date()) {
-  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, accountId } });
-  if (!endpoint) throw new AppError('NOT_FOUND', 'No such webhook endpoint.');
+  const endpoint = await ownEndpoint(accountId, endpointId);
   const secret = generateWebhookSecret();
   await db.webhookEndpoint.update({
     where: { id: endpoint.id },
