@@ -64,7 +64,8 @@ describe('request logging', () => {
     // The apps statement fails; the credential lookup before it on the same pool works.
     const query = pg.Pool.prototype.query;
     vi.spyOn(pg.Pool.prototype, 'query').mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
-      if (typeof args[0] === 'string' && args[0].includes('FROM tracked_apps')) return Promise.reject(new Error('relation "tracked_apps" exploded near SELECT'));
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+      if (text?.includes('FROM tracked_apps')) return Promise.reject(new Error('relation "tracked_apps" exploded near SELECT'));
       return (query as (...params: unknown[]) => unknown).apply(this, args);
     } as never);
     const errors: string[] = [];
