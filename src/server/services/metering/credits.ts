@@ -1,10 +1,12 @@
-// Monthly credits (SPEC "Limits", CONTRACT "Credits"). A charge is one SQL statement: a conditional upsert of the
-// period's usage that never passes the plan's limit, and, in the same statement, the ledger row. Concurrent
+// Monthly credits (SPEC "Limits", CONTRACT "Credits"). A charge is a conditional upsert of the period's usage that
+// never passes the plan's limit and, in the same statement (the `charge_credits` database function), the ledger row
+// and the daily rollup. Concurrent
 // requests and several app processes sharing the database therefore never charge more than the allowance, and
 // the ledger always sums to `used`. The period is the calendar month (UTC) of the request, so the allowance
 // resets by itself: a new month is a new row.
 import { db, hotQuery } from '@/server/db';
 import { addDays, isoDay, startOfUtcDay } from '@/server/domain/dates';
+import { logError } from '@/server/http/log';
 import { recordEvents } from '@/server/services/events/events';
 
 export interface Period {
@@ -36,34 +38,84 @@ export interface Charge {
 /** Percentages of the allowance at which `usage.threshold_reached` is recorded. */
 export const USAGE_THRESHOLDS = [80, 100] as const;
 
-/** Charges `cost` credits if they fit in what remains. Returns the period's usage after the charge, or null. */
-export async function chargeCredits(charge: Charge): Promise<number | null> {
-  const period = periodOf(charge.now);
-  const limit = charge.limit === null ? null : charge.limit;
-  // $1 account, $2 period start, $3 cost, $4 limit (null: unlimited), $5 key, $6 user, $7 endpoint, $8 request, $9 time,
-  // $10 day, $11 subject.
-  const rows = await hotQuery<{ used: number }>(
-    `WITH charged AS (
-       INSERT INTO credit_usage AS usage (account_id, period_start, used)
-       SELECT $1::uuid, $2::date, $3::int
-       WHERE $4::int IS NULL OR $3::int <= $4::int
-       ON CONFLICT (account_id, period_start) DO UPDATE SET used = usage.used + EXCLUDED.used
-         WHERE $4::int IS NULL OR usage.used + EXCLUDED.used <= $4::int
-       RETURNING used
-     ), ledger AS (
-       INSERT INTO credit_ledger (account_id, period_start, key_id, user_id, endpoint, cost, request_id, created_at)
-       SELECT $1::uuid, $2::date, $5::uuid, $6::uuid, $7, $3::int, $8::uuid, $9::timestamptz FROM charged
-     ), rollup AS (
-       INSERT INTO credit_usage_daily AS daily (account_id, period_start, day, endpoint, subject, calls, credits)
-       SELECT $1::uuid, $2::date, $10::date, $7, $11, 1, $3::int FROM charged
-       ON CONFLICT (account_id, day, endpoint, subject) DO UPDATE SET calls = daily.calls + 1, credits = daily.credits + EXCLUDED.credits
-     )
-     SELECT used FROM charged`,
-    [charge.accountId, period.start, charge.cost, limit, charge.keyId, charge.userId, charge.endpoint, charge.requestId, charge.now, startOfUtcDay(charge.now), subjectOf(charge)],
-  );
-  const used = rows[0]?.used ?? null;
-  if (used !== null && limit !== null) await recordThresholds(charge, used, limit);
-  return used;
+/** Most charges one statement carries; more wait for the next. */
+const MAX_BATCH = 200;
+
+interface PendingCharge {
+  charge: Charge;
+  resolve: (used: number | null) => void;
+  reject: (error: unknown) => void;
+}
+
+const pending: PendingCharge[] = [];
+let flushing = false;
+
+/**
+ * Charges `cost` credits if they fit in what remains. Returns the period's usage after the charge, or null.
+ *
+ * Group commit: while one statement is on its way, the charges of this process's other requests queue up and go
+ * together in the next one (the `charge_credits` function decides each in order, exactly as separate statements
+ * would). A charge that finds no statement in flight goes at once, so an idle process adds no wait; a busy one
+ * spends one round trip and one commit on many requests.
+ */
+export function chargeCredits(charge: Charge): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    pending.push({ charge, resolve, reject });
+    if (!flushing) void flush();
+  });
+}
+
+async function flush(): Promise<void> {
+  flushing = true;
+  try {
+    while (pending.length) await settle(pending.splice(0, MAX_BATCH));
+  } finally {
+    flushing = false;
+  }
+}
+
+async function settle(batch: PendingCharge[]): Promise<void> {
+  let results: (number | null)[];
+  try {
+    results = await runCharges(batch.map((entry) => entry.charge));
+  } catch (error) {
+    if (batch.length === 1) return batch[0]!.reject(error);
+    // One failing charge (its account deleted meanwhile, say) must not fail the others: each goes on its own.
+    await Promise.all(batch.map((entry) => settle([entry])));
+    return;
+  }
+  batch.forEach((entry, index) => {
+    const used = results[index] ?? null;
+    const { charge } = entry;
+    if (used === null || charge.limit === null || !thresholdsCrossed(charge.cost, used, charge.limit).length) return entry.resolve(used);
+    // The request answers once its threshold event is recorded; the batch does not wait for it.
+    recordThresholds(charge, used, charge.limit)
+      .catch((error: unknown) => logError('recording a usage threshold failed', error, { requestId: charge.requestId }))
+      .finally(() => entry.resolve(used));
+  });
+}
+
+async function runCharges(charges: Charge[]): Promise<(number | null)[]> {
+  const rows = await hotQuery<{ position: number; used_after: number | null }>('SELECT "position", "used_after" FROM charge_credits($1::jsonb)', [
+    JSON.stringify(
+      charges.map((charge) => ({
+        account_id: charge.accountId,
+        period_start: isoDay(periodOf(charge.now).start),
+        cost: charge.cost,
+        limit: charge.limit,
+        key_id: charge.keyId,
+        user_id: charge.userId,
+        endpoint: charge.endpoint,
+        request_id: charge.requestId,
+        created_at: charge.now.toISOString(),
+        day: isoDay(charge.now),
+        subject: subjectOf(charge),
+      })),
+    ),
+  ]);
+  const results: (number | null)[] = charges.map(() => null);
+  for (const row of rows) results[row.position - 1] = row.used_after;
+  return results;
 }
 
 /** The caller a charge is attributed to in the rollup: the key, or the signed-in user of a session token. */
@@ -73,28 +125,19 @@ function subjectOf(charge: Pick<Charge, 'keyId' | 'userId'>): string {
 
 /** Gives back a charge whose call then failed (a write is charged before it runs): usage, ledger and rollup. */
 export async function refundCharge(accountId: string, requestId: string): Promise<void> {
-  await db.$executeRaw`
-    WITH removed AS (
-      DELETE FROM credit_ledger WHERE account_id = ${accountId}::uuid AND request_id = ${requestId}::uuid
-      RETURNING period_start, cost, endpoint, COALESCE(key_id::text, 'user:' || COALESCE(user_id::text, 'unknown')) AS subject,
-                (created_at AT TIME ZONE 'UTC')::date AS day
-    ), usage AS (
-      UPDATE credit_usage SET used = credit_usage.used - removed.cost
-      FROM removed WHERE credit_usage.account_id = ${accountId}::uuid AND credit_usage.period_start = removed.period_start
-    )
-    UPDATE credit_usage_daily SET calls = credit_usage_daily.calls - 1, credits = credit_usage_daily.credits - removed.cost
-    FROM removed
-    WHERE credit_usage_daily.account_id = ${accountId}::uuid AND credit_usage_daily.day = removed.day
-      AND credit_usage_daily.endpoint = removed.endpoint AND credit_usage_daily.subject = removed.subject`;
+  await hotQuery('SELECT refund_credits($1::uuid, $2::uuid)', [accountId, requestId]);
 }
 
 /** Exactly one charge crosses each threshold, since charges are serialised on the usage row. */
-async function recordThresholds(charge: Charge, used: number, limit: number): Promise<void> {
-  const crossed = USAGE_THRESHOLDS.filter((percent) => {
+function thresholdsCrossed(cost: number, used: number, limit: number): number[] {
+  return USAGE_THRESHOLDS.filter((percent) => {
     const mark = Math.ceil((limit * percent) / 100);
-    return used - charge.cost < mark && used >= mark;
+    return used - cost < mark && used >= mark;
   });
-  if (!crossed.length) return;
+}
+
+async function recordThresholds(charge: Charge, used: number, limit: number): Promise<void> {
+  const crossed = thresholdsCrossed(charge.cost, used, limit);
   const period = periodOf(charge.now);
   await recordEvents(
     crossed.map((percent) => ({

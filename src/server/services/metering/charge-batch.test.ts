@@ -1,0 +1,64 @@
+// Group commit of charges: concurrent charges of one process share statements, and each is still decided in order
+// as if it ran alone.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { db } from '@/server/db';
+import { makeAccount } from '../../../../test/factories';
+import { chargeCredits, periodOf, type Charge } from './credits';
+
+const NOW = new Date('2026-05-10T08:00:00.000Z');
+
+function chargeOf(accountId: string, cost: number, limit: number | null): Charge {
+  return { accountId, keyId: null, userId: null, endpoint: 'GET /apps', cost, requestId: randomUUID(), limit, now: NOW };
+}
+
+function countChargeStatements() {
+  const query = pg.Pool.prototype.query;
+  let statements = 0;
+  vi.spyOn(pg.Pool.prototype, 'query').mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+    if (text?.includes('charge_credits')) statements += 1;
+    return (query as (...params: unknown[]) => unknown).apply(this, args);
+  } as never);
+  return () => statements;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('batched charges', () => {
+  it('decides each charge in order, as separate statements would, while sharing statements', async () => {
+    const { accountId } = await makeAccount('solo');
+    await db.creditUsage.create({ data: { accountId, periodStart: periodOf(NOW).start, used: 5 } });
+    const statements = countChargeStatements();
+    // 5 of 10 remain. 2 passes (3 left), 8 does not fit, 2 passes (1 left), 2 does not fit, 1 passes (0 left).
+    const results = await Promise.all([2, 8, 2, 2, 1].map((cost) => chargeCredits(chargeOf(accountId, cost, 10))));
+    expect(results).toEqual([7, null, 9, null, 10]);
+    // The first goes at once; the four others queue behind it and go together.
+    expect(statements()).toBe(2);
+    const ledger = await db.creditLedger.findMany({ where: { accountId }, select: { cost: true } });
+    expect(ledger.map((row) => row.cost).sort()).toEqual([1, 2, 2]);
+    const rollup = await db.creditUsageDaily.findMany({ where: { accountId } });
+    expect(rollup).toMatchObject([{ calls: 3, credits: 5, endpoint: 'GET /apps', subject: 'user:unknown' }]);
+  });
+
+  it('keeps the accounts of one batch apart', async () => {
+    const first = await makeAccount('solo');
+    const second = await makeAccount('solo');
+    const charges = [chargeOf(first.accountId, 3, 4), chargeOf(second.accountId, 4, 4), chargeOf(first.accountId, 3, 4), chargeOf(second.accountId, 1, null)];
+    expect(await Promise.all(charges.map(chargeCredits))).toEqual([3, 4, null, 5]);
+  });
+
+  it('fails only the charge that cannot be written, not the others of its batch', async () => {
+    const { accountId } = await makeAccount('solo');
+    const results = await Promise.allSettled([
+      chargeCredits(chargeOf(accountId, 1, 100)),
+      chargeCredits(chargeOf(accountId, 1, 100)),
+      chargeCredits(chargeOf(randomUUID(), 1, 100)), // no such account: the foreign key refuses it
+      chargeCredits(chargeOf(accountId, 1, 100)),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(results.filter((result) => result.status === 'fulfilled').map((result) => result.value)).toEqual([1, 2, 3]);
+    expect((await db.creditUsage.findFirstOrThrow({ where: { accountId } })).used).toBe(3);
+  });
+});
