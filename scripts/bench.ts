@@ -2,14 +2,17 @@
 // history), each endpoint against the bare-route baseline (GET /api/ping, no database) measured in the same run.
 // Prints ratios, not absolute verdicts: the machine decides the absolute numbers. Needs `npm run build` first.
 // BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 32) tune the load; the data under .data/bench is
-// built once and reused (`npm run bench -- --fresh` rebuilds it).
+// built once and reused (`npm run bench -- --fresh` rebuilds it). `npm run bench -- --only "apps/\{id\}$"` measures
+// the baseline and the endpoints whose names match the pattern.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
 const fresh = process.argv.includes('--fresh');
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex > 0 ? new RegExp(process.argv[onlyIndex + 1] ?? '') : null;
 const dataDir = path.resolve('.data/bench');
 if (fresh) await rm(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
@@ -62,8 +65,15 @@ const days = await db.ratingSnapshot.count({ where: { appId: data.appId } });
 log(`bench app: ${trackedCount} tracked keywords, ${days} days of history`);
 
 const port = Number(process.env.BENCH_PORT ?? 3900);
-const server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], {
+// BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the app under load.
+const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+if (await fetch(`http://127.0.0.1:${port}/api/ping`).then(() => true, () => false)) {
+  throw new Error(`port ${port} is already in use (a server left over?): stop it or set BENCH_PORT`);
+}
+// Its own process group, so that the whole tree (next start and its server) is stopped at the end.
+const server = spawn(process.execPath, [...nodeArgs, 'node_modules/next/dist/bin/next', 'start', '-p', String(port)], {
   stdio: ['ignore', 'ignore', 'inherit'],
+  detached: true,
   env: { ...process.env, DATABASE_URL: database.url, LOG_REQUESTS: 'false', NODE_ENV: 'production' },
 });
 const base = `http://127.0.0.1:${port}`;
@@ -78,6 +88,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const api = `/api/public/v1/apps/${data.appId}`;
 const targets: [string, string][] = [
   ['baseline: GET /api/ping (no database)', '/api/ping'],
+  ['401: no credential (no database)', '/api/public/v1/apps'],
   ['GET /apps', '/api/public/v1/apps'],
   ['GET /apps/{id}', api],
   ['GET /apps/{id}/keywords (1,000)', `${api}/keywords`],
@@ -96,7 +107,7 @@ const targets: [string, string][] = [
   ['GET /apps/{id}/metadata/changelog', `${api}/metadata/changelog`],
   ['GET /apps/{id}/keyword-spy', `${api}/keyword-spy`],
   ['GET /usage', '/api/public/v1/usage'],
-];
+].filter(([name], index) => index === 0 || !only || only.test(name!)) as [string, string][];
 
 interface Row {
   name: string;
@@ -104,39 +115,82 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time per request (µs) of the app's processes and of PostgreSQL's, where /proc tells (Linux). */
+  appCpu: number | null;
+  dbCpu: number | null;
 }
+
+/**
+ * CPU time (ms) used so far by the processes that `belongs` picks, from /proc (null elsewhere). Throughput on a
+ * shared machine is noisy; CPU per request says where the time goes.
+ */
+function cpuMs(belongs: (pid: number, ppid: number, group: number) => boolean): number | null {
+  if (!existsSync('/proc/self/stat')) return null;
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (belongs(Number(entry), Number(fields[1]), Number(fields[2]))) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+const appCpuMs = () => cpuMs((_pid, _ppid, group) => group === server.pid);
+const dbCpuMs = () => cpuMs((pid, ppid) => pid === postmaster || ppid === postmaster);
 const secrets = new Map<string, string>();
-for (const [name] of targets) secrets.set(name, await keyFor(name));
+const expectsStatus = (name: string) => (name.startsWith('401') ? 401 : 200);
+for (const [name] of targets) if (expectsStatus(name) === 200) secrets.set(name, await keyFor(name));
 await disconnectDb();
 const rows: Row[] = [];
 for (const [name, url] of targets) {
-  const options = { url: base + url, connections, headers: { Authorization: `Bearer ${secrets.get(name)}` } };
+  const secret = secrets.get(name);
+  const options = { url: base + url, connections, headers: (secret ? { Authorization: `Bearer ${secret}` } : {}) as Record<string, string> };
   // Let the previous target's in-flight requests drain, so each measurement is its own.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const probe = await fetch(base + url, { headers: options.headers });
-  if (!probe.ok) throw new Error(`${name} answered ${probe.status}: ${await probe.text()}`);
+  if (probe.status !== expectsStatus(name)) throw new Error(`${name} answered ${probe.status}: ${await probe.text()}`);
   await autocannon({ ...options, duration: 1 }); // warm-up
+  const [app0, db0] = [appCpuMs(), dbCpuMs()];
   const result = await autocannon({ ...options, duration: seconds });
-  rows.push({ name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
+  const [app1, db1] = [appCpuMs(), dbCpuMs()];
+  const perRequest = (start: number | null, end: number | null) => (start === null || end === null ? null : ((end - start) * 1000) / result.requests.total);
+  rows.push({
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: (expectsStatus(name) === 200 ? result.non2xx : result['2xx']) + result.errors,
+    appCpu: perRequest(app0, app1),
+    dbCpu: perRequest(db0, db1),
+  });
   log(`${name}: ${Math.round(result.requests.average)} req/s`);
 }
 await new Promise((resolve) => {
   server.once('exit', resolve);
-  server.kill('SIGTERM');
+  process.kill(-server.pid!, 'SIGTERM');
 });
 await database.stop();
 
 const baseline = rows[0]!;
-const meteredRead = rows.find((row) => row.name === 'GET /apps/{id}')!;
+const meteredRead = rows.find((row) => row.name === 'GET /apps/{id}');
 const pad = (value: string, width: number) => value.padEnd(width);
 console.log(`\n${connections} connections, ${seconds} s per endpoint. Ratio = req/s relative to the baseline of this run.\n`);
-console.log(`${pad('endpoint', 48)} ${'req/s'.padStart(8)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non-2xx'.padStart(8)}`);
+const micros = (value: number | null) => (value === null ? 'n/a' : String(Math.round(value))).padStart(9);
+console.log(
+  `${pad('endpoint', 48)} ${'req/s'.padStart(8)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'unexpected'.padStart(10)} ${'app µs/req'.padStart(10)} ${'db µs/req'.padStart(9)}`,
+);
 for (const row of rows) {
   console.log(
-    `${pad(row.name, 48)} ${Math.round(row.rps).toString().padStart(8)} ${(row.rps / baseline.rps).toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.errors).padStart(8)}`,
+    `${pad(row.name, 48)} ${Math.round(row.rps).toString().padStart(8)} ${(row.rps / baseline.rps).toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.errors).padStart(10)} ${micros(row.appCpu).padStart(10)} ${micros(row.dbCpu)}`,
   );
 }
-console.log(
+if (meteredRead) console.log(
   `\nMetered 1-credit read (GET /apps/{id}: credential, lookup, charge and ledger row) at ${Math.round((meteredRead.rps / baseline.rps) * 100)} % of the bare route (aim: 60 %).`,
 );
 process.exit(rows.some((row) => row.errors > 0) ? 1 : 0);
