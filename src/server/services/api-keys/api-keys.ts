@@ -1,6 +1,7 @@
 // API keys: create (secret shown once), list, revoke, roll with a grace period, and verify on each request.
 import { z } from 'zod';
 import { db, hotQuery } from '@/server/db';
+import { isoDay } from '@/server/domain/dates';
 import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
@@ -217,7 +218,7 @@ export async function verifyApiKey(secret: string, context: { now: Date; ip: str
      JOIN accounts a ON a.id = k.account_id
      LEFT JOIN credit_usage u ON u.account_id = k.account_id AND u.period_start = $2::date
      WHERE k.secret_hash = $1`,
-    [Buffer.from(hashApiKey(secret)), periodOf(context.now).start],
+    [Buffer.from(hashApiKey(secret)), isoDay(periodOf(context.now).start)],
   );
   const key = rows[0];
   if (!key) return { status: 'not_found' };
