@@ -6,8 +6,7 @@ import { DEMO_EMAIL, generateDemoPassword, seedDemoData } from '../src/server/se
 import { disconnectDb } from '../src/server/db';
 import { dataProvider } from '../src/server/services/ingest/providers';
 import { refreshAllApps } from '../src/server/services/ingest/refresh';
-import { startScheduler } from '../src/server/services/ingest/scheduler';
-import { startWebhookWorker } from '../src/server/services/webhooks/worker';
+import { startBackgroundWork } from '../src/server/runtime/background';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
@@ -27,9 +26,8 @@ if (shouldSeed) {
 // Data is current before the first request: a new app's history is backfilled, an existing one caught up.
 const refreshed = await refreshAllApps();
 log(`data refreshed for ${refreshed.length} apps`);
-const scheduler = process.env.SCHEDULER === 'false' ? null : await startScheduler(database.url, log);
-// Webhook deliveries run here, in the launcher, never on a request's path.
-const stopWebhooks = scheduler ? await startWebhookWorker(scheduler) : () => {};
+// The refresh schedule and webhook deliveries run here, in the launcher, never on a request's path.
+const background = process.env.SCHEDULER === 'false' ? null : await startBackgroundWork(database.url, log);
 
 const origin = process.env.NEXTAUTH_URL ?? `http://localhost:${port}`;
 const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', dev ? 'dev' : 'start', '-p', String(port)], {
@@ -41,8 +39,7 @@ let stopping = false;
 async function shutdown(code: number): Promise<never> {
   stopping = true;
   if (next.exitCode === null) next.kill('SIGTERM');
-  stopWebhooks();
-  await scheduler?.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
+  await background?.stop();
   await disconnectDb();
   await database.stop().catch(() => {});
   process.exit(code);
