@@ -20,12 +20,12 @@ export function envelopeOf(event: { id: string; type: string; occurredAt: Date; 
 }
 
 /** Creates the deliveries of events not yet dispatched; several processes may run it at once (SKIP LOCKED). */
-export async function dispatchEvents(limit = 500): Promise<string[]> {
+export async function dispatchEvents(limit = 500): Promise<{ events: number; deliveryIds: string[] }> {
   return db.$transaction(async (tx) => {
     const events = await tx.$queryRaw<{ id: string; account_id: string; type: string; data: unknown; occurred_at: Date }[]>`
       SELECT id::text, account_id::text, type, data, occurred_at FROM domain_events
       WHERE dispatched_at IS NULL ORDER BY occurred_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
-    if (!events.length) return [];
+    if (!events.length) return { events: 0, deliveryIds: [] };
     const endpoints = await tx.webhookEndpoint.findMany({
       where: { accountId: { in: [...new Set(events.map((event) => event.account_id))] }, enabled: true },
       select: { id: true, accountId: true, eventTypes: true },
@@ -42,7 +42,7 @@ export async function dispatchEvents(limit = 500): Promise<string[]> {
     );
     const created = rows.length ? await tx.webhookDelivery.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } }) : [];
     await tx.domainEvent.updateMany({ where: { id: { in: events.map((event) => event.id) } }, data: { dispatchedAt: new Date() } });
-    return created.map((delivery) => delivery.id);
+    return { events: events.length, deliveryIds: created.map((delivery) => delivery.id) };
   });
 }
 

@@ -16,6 +16,16 @@ interface AttemptJob {
   attempt: number;
 }
 
+/** One statement for many jobs (the queue's retry and expiry settings apply). */
+async function queueAttempts(boss: PgBoss, jobs: AttemptJob[]): Promise<void> {
+  if (jobs.length) await boss.insert(jobs.map((data) => ({ name: ATTEMPT_QUEUE, data })));
+}
+
+/** Events one fan-out takes. */
+const DISPATCH_BATCH = 500;
+/** Attempts one worker fetches at once and runs concurrently. */
+const BATCH_SIZE = 20;
+
 export async function queueOverdueDeliveries(boss: PgBoss, now = new Date()): Promise<number> {
   const overdue = await db.webhookDelivery.findMany({
     where: {
@@ -25,7 +35,7 @@ export async function queueOverdueDeliveries(boss: PgBoss, now = new Date()): Pr
     select: { id: true, attempts: true },
     take: 500,
   });
-  for (const delivery of overdue) await boss.send(ATTEMPT_QUEUE, { deliveryId: delivery.id, attempt: delivery.attempts + 1 } satisfies AttemptJob);
+  await queueAttempts(boss, overdue.map((delivery) => ({ deliveryId: delivery.id, attempt: delivery.attempts + 1 })));
   return overdue.length;
 }
 
@@ -35,7 +45,7 @@ export async function queueRequestedDeliveries(boss: PgBoss): Promise<number> {
     UPDATE webhook_deliveries SET requested_at = NULL
     WHERE id IN (SELECT id FROM webhook_deliveries WHERE requested_at IS NOT NULL ORDER BY requested_at LIMIT 100 FOR UPDATE SKIP LOCKED)
     RETURNING id::text, attempts`;
-  for (const delivery of requested) await boss.send(ATTEMPT_QUEUE, { deliveryId: delivery.id, attempt: delivery.attempts + 1 } satisfies AttemptJob);
+  await queueAttempts(boss, requested.map((delivery) => ({ deliveryId: delivery.id, attempt: delivery.attempts + 1 })));
   return requested.length;
 }
 
@@ -44,13 +54,21 @@ export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: n
     // pg-boss retries a job only when its worker died or threw: the schedule of attempts is ours.
     await boss.createQueue(ATTEMPT_QUEUE, { name: ATTEMPT_QUEUE, retryLimit: 3, retryDelay: 30, expireInSeconds: 60 });
   }
-  await boss.work<AttemptJob>(ATTEMPT_QUEUE, { batchSize: 5, pollingIntervalSeconds: Number(process.env.JOB_POLL_SECONDS ?? 1) }, async (jobs) => {
-    for (const job of jobs) {
-      const outcome = await attemptDelivery(job.data.deliveryId, job.data.attempt);
-      if (outcome.status === 'retry') {
-        await boss.send(ATTEMPT_QUEUE, { deliveryId: job.data.deliveryId, attempt: outcome.attempt + 1 } satisfies AttemptJob, { startAfter: outcome.delaySeconds });
-      }
-    }
+  // pg-boss waits a polling interval after every fetch; after a full batch the worker asks to fetch again at once,
+  // so a backlog drains at the speed of the receivers, not of the polling.
+  const workerId: string = await boss.work<AttemptJob>(ATTEMPT_QUEUE, { batchSize: BATCH_SIZE, pollingIntervalSeconds: Number(process.env.JOB_POLL_SECONDS ?? 1) }, async (jobs) => {
+    const settled = await Promise.allSettled(
+      jobs.map(async (job) => {
+        const outcome = await attemptDelivery(job.data.deliveryId, job.data.attempt);
+        if (outcome.status === 'retry') {
+          await boss.send(ATTEMPT_QUEUE, { deliveryId: job.data.deliveryId, attempt: outcome.attempt + 1 } satisfies AttemptJob, { startAfter: outcome.delaySeconds });
+        }
+      }),
+    );
+    if (jobs.length === BATCH_SIZE) boss.notifyWorker(workerId);
+    // pg-boss then retries the batch; attempts already made are skipped by attemptDelivery.
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   });
   let running = false;
   let sweeps = 0;
@@ -58,7 +76,12 @@ export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: n
     if (running) return;
     running = true;
     try {
-      for (const deliveryId of await dispatchEvents()) await boss.send(ATTEMPT_QUEUE, { deliveryId, attempt: 1 } satisfies AttemptJob);
+      // A full fan-out (500 events) means more are waiting: go on at once.
+      for (let more = true; more; ) {
+        const deliveries = await dispatchEvents(DISPATCH_BATCH);
+        await queueAttempts(boss, deliveries.deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 })));
+        more = deliveries.events === DISPATCH_BATCH;
+      }
       await queueRequestedDeliveries(boss);
       if (sweeps++ % 60 === 0) await queueOverdueDeliveries(boss);
     } catch (error) {
