@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { benchWebhooks, type WebhookBench } from './bench-webhooks';
 
 const fresh = process.argv.includes('--fresh');
 const onlyIndex = process.argv.indexOf('--only');
@@ -40,7 +41,7 @@ const MODIFIERS = ['app', 'free', 'for kids', 'for adults', 'music', 'sounds', '
 async function benchData() {
   const existing = await db.user.findUnique({ where: { email: EMAIL }, select: { accountId: true } });
   if (existing) {
-    const app = await db.trackedApp.findFirstOrThrow({ where: { accountId: existing.accountId } });
+    const app = await db.trackedApp.findFirstOrThrow({ where: { accountId: existing.accountId, bundleId: 'com.calmlabs.breathe' } });
     const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
     return { accountId: existing.accountId, appId: app.id, keywordId: keyword.id };
   }
@@ -146,7 +147,6 @@ const dbCpuMs = () => cpuMs((pid, ppid) => pid === postmaster || ppid === postma
 const secrets = new Map<string, string>();
 const expectsStatus = (name: string) => (name.startsWith('401') ? 401 : 200);
 for (const [name] of targets) if (expectsStatus(name) === 200) secrets.set(name, await keyFor(name));
-await disconnectDb();
 const rows: Row[] = [];
 for (const [name, url] of targets) {
   const secret = secrets.get(name);
@@ -171,10 +171,13 @@ for (const [name, url] of targets) {
   });
   log(`${name}: ${Math.round(result.requests.average)} req/s`);
 }
+const webhooks: WebhookBench | null =
+  !only || only.test('webhooks') ? await benchWebhooks({ base, accountId: data.accountId, databaseUrl: database.url, connections, events: 1_000, log }) : null;
 await new Promise((resolve) => {
   server.once('exit', resolve);
   process.kill(-server.pid!, 'SIGTERM');
 });
+await disconnectDb();
 await database.stop();
 
 const baseline = rows[0]!;
@@ -193,4 +196,13 @@ for (const row of rows) {
 if (meteredRead) console.log(
   `\nMetered 1-credit read (GET /apps/{id}: credential, lookup, charge and ledger row) at ${Math.round((meteredRead.rps / baseline.rps) * 100)} % of the bare route (aim: 60 %).`,
 );
-process.exit(rows.some((row) => row.errors > 0) ? 1 : 0);
+if (webhooks) {
+  const added = (with_: number, without: number) => `${with_ - without >= 0 ? '+' : ''}${with_ - without} ms`;
+  console.log(`\nWebhooks (a \`npm run worker\` process delivering to a local receiver):`);
+  console.log(`  backlog of ${webhooks.events} events delivered at ${Math.round(webhooks.backlogDeliveriesPerSecond)} deliveries/s`);
+  console.log(
+    `  ${webhooks.events} × POST /apps/{id}/keywords, each recording a keyword.added event: p50 ${webhooks.withoutEndpoint.p50} → ${webhooks.withEndpoint.p50} ms (${added(webhooks.withEndpoint.p50, webhooks.withoutEndpoint.p50)}), p99 ${webhooks.withoutEndpoint.p99} → ${webhooks.withEndpoint.p99} ms (${added(webhooks.withEndpoint.p99, webhooks.withoutEndpoint.p99)}) once an endpoint subscribes`,
+  );
+  console.log(`  event → receiver lag: p50 ${webhooks.lagP50Ms} ms, p99 ${webhooks.lagP99Ms} ms`);
+}
+process.exit(rows.some((row) => row.errors > 0) || (webhooks?.errors ?? 0) > 0 ? 1 : 0);

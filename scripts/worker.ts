@@ -1,0 +1,20 @@
+// `npm run worker`: the app's background work alone (the daily refresh schedule and webhook deliveries), for
+// deployments that run web processes with SCHEDULER=false and workers apart. Same database rules as `npm start`:
+// DATABASE_URL, or the embedded cluster under DATA_DIR (joined when running). Any number may run at once.
+import { disconnectDb } from '../src/server/db';
+import { startBackgroundWork } from '../src/server/runtime/background';
+import { prepareDatabase } from '../src/server/runtime/prepare';
+
+const log = (line: string) => console.error(`[worker] ${line}`);
+const database = await prepareDatabase(log);
+const background = await startBackgroundWork(database.url, log);
+log('refresh schedule and webhook deliveries running');
+
+async function shutdown(): Promise<never> {
+  await background.stop();
+  await disconnectDb();
+  await database.stop().catch(() => {});
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());
