@@ -159,7 +159,7 @@ for (const [name, url] of targets) {
   const [app0, db0] = [appCpuMs(), dbCpuMs()];
   const result = await autocannon({ ...options, duration: seconds });
   const [app1, db1] = [appCpuMs(), dbCpuMs()];
-  const perRequest = (start: number | null, end: number | null) => (start === null || end === null ? null : ((end - start) * 1000) / result.requests.total);
+  const perRequest = (start: number | null, end: number | null) => (start === null || end === null ? null : Math.max(0, ((end - start) * 1000) / result.requests.total));
   rows.push({
     name,
     rps: result.requests.average,
