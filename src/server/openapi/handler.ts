@@ -13,6 +13,7 @@ import { AppError } from '@/server/errors/app-error';
 import { problemResponse, toAppError } from '@/server/errors/problem';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
 import { clientIp } from '@/server/http/client-ip';
+import { publicOrigin } from '@/server/http/origin';
 import { logError, logRequest } from '@/server/http/log';
 import { PLANS } from '@/server/services/accounts/plans';
 import { periodOf } from '@/server/services/metering/credits';
@@ -63,7 +64,7 @@ export async function handlePublicApiRequest(request: Request, clock: () => Date
       member && route?.pathParameters.includes(member) ? 'path' : route && route.method !== 'GET' ? 'body' : 'query',
     );
     if (unexpected) logError('unhandled error in the public API', thrown, { requestId: state.requestId });
-    response = problemResponse(error, { origin: process.env.APP_ORIGIN ?? url.origin, instance: url.pathname, requestId: state.requestId });
+    response = problemResponse(error, { origin: publicOrigin(request), instance: url.pathname, requestId: state.requestId });
   }
   response.headers.set('X-Request-Id', state.requestId);
   if (state.metering) {
