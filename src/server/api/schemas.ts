@@ -30,14 +30,22 @@ function integerFromQuery(options: QueryIntOptions, fallback?: number) {
   const schema = z
     .union([z.string(message).regex(/^[0-9]{1,9}$/, message).transform(Number), z.number(message)], message)
     .pipe(integer);
+  const description = `${options.description} ${message}${fallback === undefined ? '' : ` Default ${fallback}.`}`;
+  // Documented as what it is on the wire and in answers: an integer with its bounds (the string branch of the
+  // union is how a query value arrives, not a second accepted type).
+  const documented = {
+    type: 'integer' as const,
+    format: 'int32',
+    minimum: options.min,
+    ...(options.max === undefined ? {} : { maximum: options.max }),
+    ...(fallback === undefined ? {} : { default: fallback }),
+    example: fallback ?? options.min,
+  };
   const meta = {
-    description: `${options.description} ${message}${fallback === undefined ? '' : ` Default ${fallback}.`}`,
-    override: {
-      type: 'integer' as const,
-      format: 'int32',
-      minimum: options.min,
-      ...(options.max === undefined ? {} : { maximum: options.max }),
-      ...(fallback === undefined ? {} : { default: fallback }),
+    description,
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      delete jsonSchema.anyOf;
+      Object.assign(jsonSchema, documented, { description });
     },
   };
   return { schema, meta };
@@ -50,7 +58,7 @@ function integerFromQuery(options: QueryIntOptions, fallback?: number) {
  */
 export function queryInt(options: QueryIntOptions) {
   const { schema, meta } = integerFromQuery(options);
-  return schema.optional().meta(meta);
+  return schema.meta(meta).optional();
 }
 
 /** queryInt with a default when the parameter is absent. */

@@ -139,6 +139,14 @@ export function buildOpenApiDocument(origin: string): Json {
       const write = route.meta.scope === 'write';
       for (const tag of (operation.tags as string[] | undefined) ?? []) tags.add(tag);
       const parameters = [...((operation.parameters as Json[] | undefined) ?? [])];
+      // Every parameter shows a usable example (the request collection sends it): its default, else its minimum.
+      for (const parameter of parameters) {
+        const schema = (parameter.schema ?? {}) as Json;
+        if (schema.example === undefined && parameter.example === undefined) {
+          const example = schema.default ?? schema.minimum;
+          if (example !== undefined) parameter.example = example;
+        }
+      }
       if (route.method === 'POST') {
         parameters.push({
           in: 'header',
@@ -146,6 +154,7 @@ export function buildOpenApiDocument(origin: string): Json {
           required: false,
           description: '1 to 255 visible ASCII characters. The same key and body within 24 h replays the first answer and is charged once; the same key with another body is 422.',
           schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+          example: '0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88',
         });
       }
       const ok = (operation.responses as Record<string, Json>)['200']!;
