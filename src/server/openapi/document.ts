@@ -104,7 +104,8 @@ function problemResponses(codes: AppErrorCode[], origin: string): Record<string,
     const extra = status === 429 || status === 503 ? ['Retry-After'] : status === 401 ? ['WWW-Authenticate'] : status === 403 ? ['WWW-Authenticate'] : [];
     responses[String(status)] = {
       description: group.map((code) => `\`${PROBLEM_TYPES[code].slug}\` (${origin}/docs/problems/${PROBLEM_TYPES[code].slug}): ${PROBLEM_TYPES[code].title}.`).join(' '),
-      headers: headerRefs([...CREDIT_HEADERS, ...extra]),
+      // A 401 comes before the account is known: no credit headers.
+      headers: headerRefs(status === 401 ? ['X-Request-Id', ...extra] : [...CREDIT_HEADERS, ...extra]),
       content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
     };
   }
