@@ -39,7 +39,7 @@ export default function WebhooksDocsPage() {
   return (
     <main>
       <div className="panel">
-        <p className="muted"><Link href="/docs/problems">API docs</Link></p>
+        <p className="muted"><Link href="/docs">API docs</Link></p>
         <h1>Webhooks</h1>
         <p>
           When something happens to your data we send a signed <code>POST</code> to each of your webhook endpoints subscribed to that kind

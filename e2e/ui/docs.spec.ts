@@ -1,0 +1,38 @@
+// The published docs in Chromium: the API reference renders every endpoint of the document, getting started links
+// every problem page, and each resolves.
+import { expect, test } from '@playwright/test';
+import { API, newAccount } from '../helpers';
+
+test('the API reference renders every endpoint of the document', async ({ page, request }) => {
+  const document = await (await request.get(`${API}/openapi.json`)).json();
+  const anchors = Object.entries(document.paths as Record<string, Record<string, { tags: string[] }>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => `#tag/${operation.tags[0]!.toLowerCase()}/${method}${path}`),
+  );
+  expect(anchors).toHaveLength(19);
+  await page.goto('/docs/api');
+  await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible({ timeout: 30_000 });
+  // Each operation has its link (collapsed tags list theirs as "get /path").
+  for (const anchor of anchors) await expect(page.locator(`a[href="${anchor}"]`).first(), anchor).toBeAttached();
+});
+
+test('a signed-in user is told test requests are sent as them', async ({ page }) => {
+  const { email, password } = await newAccount('pro');
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/apps$/);
+  await page.getByRole('link', { name: 'API reference' }).click();
+  await expect(page.getByText('Test requests are sent as you')).toBeVisible();
+});
+
+test('getting started links every problem page, and each resolves', async ({ page, request }) => {
+  await page.goto('/docs');
+  await expect(page.getByRole('heading', { name: 'Getting started with the API' })).toBeVisible();
+  const links = await page.locator('a[href^="/docs/problems/"]').evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')!));
+  expect(links.length).toBeGreaterThanOrEqual(13);
+  for (const href of links) {
+    const response = await request.get(href);
+    expect(response.status(), href).toBe(200);
+  }
+});

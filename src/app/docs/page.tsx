@@ -1,0 +1,104 @@
+// /docs: getting started with the public API (curl, credits, errors, pagination, webhooks, versioning).
+import { headers } from 'next/headers';
+import Link from 'next/link';
+import { PLANS } from '@/server/services/accounts/plans';
+import { PROBLEM_TYPES } from '@/server/errors/problem-types';
+import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
+
+export const metadata = { title: 'Getting started · ASO Analytics API' };
+export const dynamic = 'force-dynamic';
+
+export default async function GettingStartedPage() {
+  const incoming = await headers();
+  const origin = process.env.APP_ORIGIN ?? `${incoming.get('x-forwarded-proto') ?? 'http'}://${incoming.get('host') ?? 'localhost:3000'}`;
+  const base = `${origin}/api/public/v1`;
+  const paid = Object.values(PLANS).filter((plan) => plan.apiAccess);
+  return (
+    <main>
+      <div className="panel">
+        <h1>Getting started with the API</h1>
+        <p>
+          The API reference: <Link href="/docs/api">/docs/api</Link> (try calls there) · OpenAPI 3.1: <a href="/api/public/v1/openapi.json">openapi.json</a> ·
+          Postman: <a href="/api/public/v1/collection.json">collection.json</a> · <Link href="/docs/problems">Problem types</Link> ·{' '}
+          <Link href="/docs/webhooks">Webhooks</Link>
+        </p>
+
+        <h2>1. Create a key</h2>
+        <p>
+          Under <Link href="/settings/api">Settings → API access</Link>, create a key. It is shown once: <code>svc_live_…</code>. Read-only keys can
+          call every <code>GET</code>; the two <code>POST</code>s need a read-write key. Send it as a Bearer credential:
+        </p>
+        <pre data-testid="curl-list">{`curl ${base}/apps \\
+  -H "Authorization: Bearer $API_KEY"`}</pre>
+        <pre>{`curl "${base}/apps/$APP_ID/keywords?rankWindow=30d" \\
+  -H "Authorization: Bearer $API_KEY"
+
+curl -X POST ${base}/apps/$APP_ID/keywords \\
+  -H "Authorization: Bearer $API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: $(uuidgen)" \\
+  -d '{"terms": ["sleep sounds", "white noise"]}'`}</pre>
+
+        <h2>2. Credits and limits</h2>
+        <p>
+          Each call costs credits, charged only when it succeeds: most reads 1, keyword opportunities 2, each <code>POST</code> 2, keyword research 8,{' '}
+          <code>GET /usage</code> 0. The monthly allowance resets on the 1st (UTC):{' '}
+          {paid.map((plan) => `${plan.label} ${plan.monthlyCredits === null ? 'unlimited' : plan.monthlyCredits.toLocaleString('en-US')}`).join(' · ')}. Every
+          answer tells you where you stand: <code>X-Credits-Limit</code>, <code>X-Credits-Remaining</code>, <code>X-Credits-Used</code>,{' '}
+          <code>X-Credits-Reset</code>, <code>X-Credits-Cost</code>. When the allowance is spent you get 402; <code>GET /usage</code> breaks it down
+          by endpoint, key and day. Requests per minute per key: {paid.map((plan) => `${plan.label} ${REQUESTS_PER_MINUTE[plan.tier].toLocaleString('en-US')}`).join(' · ')}{' '}
+          (429 with <code>Retry-After</code>).
+        </p>
+
+        <h2>3. Errors</h2>
+        <p>
+          Errors are <code>application/problem+json</code>: <code>type</code> (a link to its explanation), <code>title</code>, <code>status</code>,{' '}
+          <code>detail</code>, <code>instance</code>, <code>requestId</code>; validation errors list each field in <code>errors</code>. Branch on{' '}
+          <code>status</code> and <code>type</code>, never on the text. The types:
+        </p>
+        <ul>
+          {Object.values(PROBLEM_TYPES).map((type) => (
+            <li key={type.slug}>
+              {type.status} <Link href={`/docs/problems/${type.slug}`}>{type.slug}</Link>: {type.title}
+            </li>
+          ))}
+        </ul>
+        <pre>{`{
+  "type": "${origin}/docs/problems/validation-error",
+  "title": "Your request is not valid",
+  "status": 400,
+  "detail": "The input is not valid.",
+  "instance": "/api/public/v1/apps/…/reviews",
+  "requestId": "…",
+  "errors": [{ "in": "query", "name": "pageSize", "detail": "Must be a whole number from 1 to 100." }]
+}`}</pre>
+
+        <h2>4. Pagination</h2>
+        <p>
+          <code>GET /apps/{'{id}'}/reviews</code> is paged: <code>page</code> (from 1) and <code>pageSize</code> (1–100, default 20); the answer carries{' '}
+          <code>items</code>, <code>page</code>, <code>pageSize</code>, <code>total</code> and <code>totalPages</code>. Each page is one call. Other lists
+          are bounded (<code>limit</code> or <code>days</code> parameters, documented with their ranges) and come whole.
+        </p>
+
+        <h2>5. Retries and idempotency</h2>
+        <p>
+          Retry 429 after <code>Retry-After</code> and 5xx with backoff. Send an <code>Idempotency-Key</code> with each <code>POST</code>: a retry with
+          the same key and body within 24 hours gets the first answer (<code>Idempotent-Replayed: true</code>) and is not charged again.
+        </p>
+
+        <h2>6. Webhooks</h2>
+        <p>
+          Add endpoints under <Link href="/settings/webhooks">Settings → Webhooks</Link>. Each delivery is signed; verify it with the snippets on{' '}
+          <Link href="/docs/webhooks">the webhooks page</Link> and deduplicate by <code>X-Service-Delivery</code>.
+        </p>
+
+        <h2>7. Versioning</h2>
+        <p>
+          This is v1, at <code>/api/public/v1</code>. Within v1 changes are additive only (new endpoints, optional parameters, response members, event
+          kinds); nothing is removed or renamed. Ignore members you do not know. A breaking change would come as <code>/api/public/v2</code>, with v1
+          kept running alongside.
+        </p>
+      </div>
+    </main>
+  );
+}
