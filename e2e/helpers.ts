@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config';
 
 export const API = '/api/public/v1';
@@ -84,4 +84,13 @@ export async function expectProblem(response: APIResponse, status: number, slug:
   expect(body.requestId).toBe(response.headers()['x-request-id']);
   expect(JSON.stringify(body)).not.toMatch(/svc_live_[0-9A-Za-z]{20}|at .*\.(ts|js):\d+|SELECT |prisma/i);
   return body;
+}
+
+/** Signs in through the dashboard's form, in the browser, and lands on Apps. */
+export async function signInWithForm(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/apps$/);
 }

@@ -1,14 +1,6 @@
 // The dashboard in Chromium: sign in, create keys, read the secret once, use it, revoke and roll it.
 import { expect, test, type Page } from '@playwright/test';
-import { API, bearer, DEMO, DEMO_APP_ID, newAccount } from '../helpers';
-
-async function signInWithForm(page: Page, email: string, password: string) {
-  await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/apps$/);
-}
+import { API, bearer, DEMO, DEMO_APP_ID, newAccount, signInWithForm } from '../helpers';
 
 async function createKeyInUi(page: Page, name: string, scope: 'Read-only' | 'Read-write', expires?: string): Promise<string> {
   await page.goto('/settings/api');

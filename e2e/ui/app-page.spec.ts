@@ -1,14 +1,10 @@
 // The app page shows the numbers the API answers for the same account.
 import { expect, test } from '@playwright/test';
-import { API, bearer, createKey, DEMO, DEMO_APP_ID, signIn } from '../helpers';
+import { API, bearer, createKey, DEMO, DEMO_APP_ID, signIn, signInWithForm } from '../helpers';
 
 test('keywords table, ASO score and reviews match the API', async ({ page, request }) => {
   const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'app page spec');
-  await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(DEMO.email);
-  await page.getByLabel('Password').fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/apps$/);
+  await signInWithForm(page, DEMO.email, DEMO.password);
   await page.getByRole('link', { name: 'Breathe: Sleep & Meditation', exact: true }).first().click();
   await expect(page).toHaveURL(new RegExp(`/apps/${DEMO_APP_ID}`));
 
@@ -42,11 +38,7 @@ test('keywords table, ASO score and reviews match the API', async ({ page, reque
 });
 
 test('an app of another account is not found in the dashboard either', async ({ page }) => {
-  await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(DEMO.email);
-  await page.getByLabel('Password').fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/apps$/);
+  await signInWithForm(page, DEMO.email, DEMO.password);
   const response = await page.goto('/apps/3a9f5c0d-7e4b-4b1d-8c6f-9d8e7f6a5b44');
   expect(response?.status()).toBe(404);
 });

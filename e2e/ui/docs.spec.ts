@@ -1,7 +1,7 @@
 // The published docs in Chromium: the API reference renders every endpoint of the document, getting started links
 // every problem page, and each resolves.
 import { expect, test } from '@playwright/test';
-import { API, newAccount } from '../helpers';
+import { API, newAccount, signInWithForm } from '../helpers';
 
 test('the API reference renders every endpoint of the document', async ({ page, request }) => {
   const document = await (await request.get(`${API}/openapi.json`)).json();
@@ -17,11 +17,7 @@ test('the API reference renders every endpoint of the document', async ({ page, 
 
 test('a signed-in user is told test requests are sent as them', async ({ page }) => {
   const { email, password } = await newAccount('pro');
-  await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/apps$/);
+  await signInWithForm(page, email, password);
   await page.getByRole('link', { name: 'API reference' }).click();
   await expect(page.getByText('Test requests are sent as you')).toBeVisible();
 });

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { verifySignature } from '../../src/server/services/webhooks/signing';
-import { newAccount } from '../helpers';
+import { newAccount, signInWithForm } from '../helpers';
 
 test('add an endpoint, send a test event, see it delivered, redeliver it', async ({ page }) => {
   const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
@@ -20,11 +20,7 @@ test('add an endpoint, send a test event, see it delivered, redeliver it', async
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/aso`;
   try {
     const { email, password } = await newAccount('pro');
-    await page.goto('/sign-in');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/apps$/);
+    await signInWithForm(page, email, password);
     await page.getByRole('link', { name: 'Webhooks' }).click();
 
     const form = page.getByRole('form', { name: 'Add endpoint' });
