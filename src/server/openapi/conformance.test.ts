@@ -1,5 +1,6 @@
 // Response conformance: for every endpoint, real answers of the REST facade (a success and each error kind it can
-// give) validate against the published document with ajv (JSON Schema 2020-12, as OpenAPI 3.1 uses): the status is
+// give: 400, 401, 402, 403, 404, 413, 415, 422, 429) validate against the published document with ajv (JSON Schema
+// 2020-12, as OpenAPI 3.1 uses): the status is
 // documented, the body matches its schema, the media type is the documented one and every documented header is set.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -55,8 +56,9 @@ function pathOf(route: RestRoute, overrides: Partial<typeof ids> = {}): string {
   return route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]) + (QUERIES[route.template] ?? '');
 }
 
-async function call(route: RestRoute, options: { key?: string | null; path?: string; body?: string; contentType?: string } = {}) {
+async function call(route: RestRoute, options: { key?: string | null; path?: string; body?: string; contentType?: string; idempotencyKey?: string } = {}) {
   const headers: Record<string, string> = {};
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   if (options.key !== null) headers.Authorization = `Bearer ${options.key ?? keys.pro}`;
   let body: string | undefined;
   if (route.method !== 'GET') {
@@ -99,7 +101,21 @@ describe('responses conform to the published document', () => {
         await expectConforms(route, await call(route, { key: keys.readOnly }), 403);
         await expectConforms(route, await call(route, { contentType: 'text/plain' }), 415);
         await expectConforms(route, await call(route, { body: '{"terms": [' }), 400);
+        await expectConforms(route, await call(route, { body: JSON.stringify({ terms: ['x'.repeat(70 * 1024)] }) }), 413);
+        const idempotencyKey = randomUUID();
+        await expectConforms(route, await call(route, { idempotencyKey }), 200);
+        await expectConforms(route, await call(route, { idempotencyKey, body: JSON.stringify({ terms: ['another term'], storeUrl: 'https://apps.apple.com/us/app/headspace/id493145008' }) }), 422);
       }
     });
   }
 });
+
+it('answers 429 as documented once a key passes its requests per minute', async () => {
+  const owner = await makeAccount('solo');
+  const { secret } = await createApiKey(owner, { name: 'busy', scope: 'read-only' });
+  const usage = routes.find((route) => route.template === '/usage')!;
+  let response: Response | undefined;
+  for (let count = 0; count <= 600 && response?.status !== 429; count++) response = await call(usage, { key: secret });
+  await expectConforms(usage, response!, 429);
+  expect(Number(response!.headers.get('retry-after'))).toBeGreaterThan(0);
+}, 60_000);
