@@ -15,11 +15,20 @@ test('the API reference renders every endpoint of the document', async ({ page, 
   for (const anchor of anchors) await expect(page.locator(`a[href="${anchor}"]`).first(), anchor).toBeAttached();
 });
 
-test('a signed-in user is told test requests are sent as them', async ({ page }) => {
+test('a signed-in user sends a test request from the reference, already authorised', async ({ page }) => {
   const { email, password } = await newAccount('pro');
   await signInWithForm(page, email, password);
   await page.getByRole('link', { name: 'API reference' }).click();
   await expect(page.getByText('Test requests are sent as you')).toBeVisible();
+  const sent = page.waitForResponse((response) => response.url().endsWith('/api/public/v1/apps') && response.request().method() === 'GET');
+  const testRequest = page.getByRole('button', { name: 'Test Request (get /apps)' });
+  // Centred, so that Scalar's sticky toolbar does not cover it.
+  await testRequest.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  await testRequest.click();
+  await page.getByRole('button', { name: /^Send/ }).first().click();
+  const response = await sent;
+  expect(response.status()).toBe(200);
+  expect(response.headers()['x-credits-cost']).toBe('1');
 });
 
 test('getting started links every problem page, and each resolves', async ({ page, request }) => {

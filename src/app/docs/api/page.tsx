@@ -16,13 +16,14 @@ export default async function ApiReferencePage() {
   const user = actor?.userId ? await db.user.findUnique({ where: { id: actor.userId }, select: { id: true, email: true, accountId: true } }) : null;
   const token = user ? await issueSessionToken(user, TRY_IT_TOKEN_SECONDS) : null;
   return (
-    <main>
-      <p className="muted" style={{ padding: '0 1rem' }}>
+    // Not in <main>: the site's main is a centred 1100 px column, and Scalar lays out its own full-width page.
+    <div className="api-reference">
+      <p className="muted" style={{ padding: '0.75rem 1rem', margin: 0 }}>
         New here? Start with <Link href="/docs">Getting started</Link>. The document itself: <a href="/api/public/v1/openapi.json">openapi.json</a> · Postman:{' '}
         <a href="/api/public/v1/collection.json">collection.json</a>.{' '}
         {token ? 'Test requests are sent as you, and cost your account’s credits.' : 'Sign in, or paste an API key under Authentication, to send test requests.'}
       </p>
       <ApiReference token={token} />
-    </main>
+    </div>
   );
 }
