@@ -43,6 +43,7 @@ export async function ensureDatabase(options: { log?: (line: string) => void } =
   }
 
   const port = process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : await freePort();
+  const socketDir = socketDirFor(clusterDir);
   const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: USER,
@@ -55,7 +56,7 @@ export async function ensureDatabase(options: { log?: (line: string) => void } =
       'listen_addresses=127.0.0.1',
       '-c',
       'max_connections=200',
-      ...(socketDirFor(clusterDir) ? ['-c', `unix_socket_directories=${socketDirFor(clusterDir)}`] : []),
+      ...(socketDir ? ['-c', `unix_socket_directories=${socketDir}`] : []),
     ],
     onLog: () => {},
     onError: (error) => log(`embedded PostgreSQL: ${String(error)}`),
@@ -69,7 +70,7 @@ export async function ensureDatabase(options: { log?: (line: string) => void } =
   } catch (error) {
     throw new Error(`the embedded PostgreSQL in ${clusterDir} did not start on port ${port}${error ? `: ${String(error)}` : ''}`);
   }
-  const url = urlFor(settings, port, socketDirFor(clusterDir));
+  const url = urlFor(settings, port, socketDir);
   await createDatabaseIfMissing(settings, port);
   log(`embedded PostgreSQL started on port ${port}`);
   return { url, owner: true, stop: () => cluster.stop() };

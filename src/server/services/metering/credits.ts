@@ -1,8 +1,7 @@
 // Monthly credits (SPEC "Limits", CONTRACT "Credits"). A charge is a conditional upsert of the period's usage that
 // never passes the plan's limit and, in the same statement (the `charge_credits` database function), the ledger row
-// and the daily rollup. Concurrent
-// requests and several app processes sharing the database therefore never charge more than the allowance, and
-// the ledger always sums to `used`. The period is the calendar month (UTC) of the request, so the allowance
+// and the daily rollup. Concurrent requests and several app processes sharing the database therefore never charge
+// more than the allowance, and the ledger always sums to `used`. The period is the calendar month (UTC) of the request, so the allowance
 // resets by itself: a new month is a new row.
 import { db, hotQuery } from '@/server/db';
 import { addDays, isoDay, startOfUtcDay } from '@/server/domain/dates';
@@ -87,9 +86,11 @@ async function settle(batch: PendingCharge[]): Promise<void> {
   batch.forEach((entry, index) => {
     const used = results[index] ?? null;
     const { charge } = entry;
-    if (used === null || charge.limit === null || !thresholdsCrossed(charge.cost, used, charge.limit).length) return entry.resolve(used);
+    if (used === null || charge.limit === null) return entry.resolve(used);
+    const crossed = thresholdsCrossed(charge.cost, used, charge.limit);
+    if (!crossed.length) return entry.resolve(used);
     // The request answers once its threshold event is recorded; the batch does not wait for it.
-    recordThresholds(charge, used, charge.limit)
+    recordThresholds(charge, used, charge.limit, crossed)
       .catch((error: unknown) => logError('recording a usage threshold failed', error, { requestId: charge.requestId }))
       .finally(() => entry.resolve(used));
   });
@@ -136,8 +137,7 @@ function thresholdsCrossed(cost: number, used: number, limit: number): number[] 
   });
 }
 
-async function recordThresholds(charge: Charge, used: number, limit: number): Promise<void> {
-  const crossed = thresholdsCrossed(charge.cost, used, limit);
+async function recordThresholds(charge: Charge, used: number, limit: number, crossed: number[]): Promise<void> {
   const period = periodOf(charge.now);
   await recordEvents(
     crossed.map((percent) => ({
