@@ -2,7 +2,7 @@
 // converter (openapi-to-postmanv2): one folder per tag, each request with the document's example values, the
 // Bearer credential as {{apiKey}} and the ids as {{appId}} / {{keywordId}}, set once for the whole collection.
 import Converter from 'openapi-to-postmanv2';
-import { buildOpenApiDocument } from './document';
+import { openApiDocumentJson } from './document';
 
 type Json = Record<string, unknown>;
 interface Item extends Json {
@@ -40,7 +40,8 @@ function adjust(item: Item): void {
 }
 
 export async function buildCollection(origin: string): Promise<Json> {
-  const collection = await convert(buildOpenApiDocument(origin));
+  // A fresh copy of the served document (generated once): the converter may annotate what it is given.
+  const collection = await convert(JSON.parse(openApiDocumentJson(origin)) as Json);
   for (const item of collection.item as Item[]) adjust(item);
   collection.info = {
     ...(collection.info as Json),
