@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeAccount, makeApp } from '../../../../test/factories';
+import { db } from '@/server/db';
 import { addKeywords, getApp, listApps } from './apps';
 import { normalizeTerm, termKeyOf } from './terms';
 
@@ -51,5 +52,31 @@ describe('adding keywords', () => {
     expect(addedCount).toBe(terms.length);
     for (const result of results) expect(result.added.length + result.alreadyTracked.length).toBe(terms.length);
     expect((await getApp(owner.accountId, app.id)).trackedKeywords).toBe(3);
+  });
+});
+
+describe('the tracked keyword count (kept by the database)', () => {
+  it('follows inserts and deletes by any code, and cascades', async () => {
+    const owner = await makeAccount();
+    const app = await makeApp(owner.accountId);
+    const other = await makeApp(owner.accountId);
+    await addKeywords(owner.accountId, { appId: app.id, terms: ['one', 'two', 'three'] });
+    await addKeywords(owner.accountId, { appId: other.id, terms: ['four'] });
+    // One statement over two apps: each app counts its own.
+    await db.trackedKeyword.createMany({
+      data: [
+        { appId: app.id, country: 'US', term: 'five', termKey: 'five' },
+        { appId: other.id, country: 'US', term: 'six', termKey: 'six' },
+        { appId: other.id, country: 'US', term: 'seven', termKey: 'seven' },
+      ],
+    });
+    await db.trackedKeyword.deleteMany({ where: { appId: app.id, termKey: { in: ['one', 'two'] } } });
+    const counts = async () => Object.fromEntries((await listApps(owner.accountId)).map((view) => [view.id, view.trackedKeywords]));
+    expect(await counts()).toEqual({ [app.id]: 2, [other.id]: 3 });
+    // Deleting an app deletes its keywords through the cascade; the trigger must not get in the way.
+    await db.trackedApp.delete({ where: { id: app.id } });
+    expect(await counts()).toEqual({ [other.id]: 3 });
+    const rows = await db.trackedKeyword.count({ where: { appId: other.id } });
+    expect(rows).toBe(3);
   });
 });

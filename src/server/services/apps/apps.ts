@@ -38,12 +38,12 @@ export function storeUrlOf(app: { store: Store; storeId: string; primaryCountry:
     : `https://play.google.com/store/apps/details?id=${encodeURIComponent(app.storeId)}`;
 }
 
-/** The columns of AppView (and its keyword count), for the list and for one app. On the pg pool: GET /apps/{id}
- * is the cheapest metered read. */
+/** The columns of AppView, for the list and for one app. On the pg pool: GET /apps/{id} is the cheapest metered
+ * read. The keyword count is kept by the database (column tracked_keyword_count), not counted per call. */
 const APP_VIEW_SQL = `
   SELECT a.id::text AS "id", a.store::text AS "store", a.store_id AS "storeId", a.bundle_id AS "bundleId", a.name, a.developer,
          a.category, a.primary_country AS "primaryCountry", a.icon_url AS "iconUrl", a.created_at AS "createdAt",
-         (SELECT count(*)::int FROM tracked_keywords k WHERE k.app_id = a.id) AS "trackedKeywords"
+         a.tracked_keyword_count AS "trackedKeywords"
   FROM tracked_apps a`;
 
 async function appViews(where: string, values: unknown[]): Promise<AppView[]> {
