@@ -86,4 +86,38 @@ describe('request logging', () => {
     expect(errors.join('')).toContain('exploded');
     expect(errors.join('')).toContain(body.requestId);
   });
+
+  it('answers a body cut short by the client (connection closed) with a 400 problem, charges nothing, logs no error', async () => {
+    const owner = await makeAccount();
+    const app = await makeApp(owner.accountId);
+    const { secret } = await createApiKey(owner, { name: 'cut short', scope: 'read-write' });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"terms": ["sle'));
+        controller.error(new Error('aborted'));
+      },
+    });
+    const errors: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      errors.push(String(chunk));
+      return true;
+    });
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+
+    const response = await handlePublicApiRequest(
+      new Request(`${origin}/api/public/v1/apps/${app.id}/keywords`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    vi.restoreAllMocks();
+
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.headers.get('x-credits-cost')).toBe('0');
+    expect(await response.json()).toMatchObject({ errors: [{ in: 'body', pointer: '#' }] });
+    expect(errors).toEqual([]);
+  });
 });

@@ -32,7 +32,12 @@ export async function readJsonBody(request: Request): Promise<{ text: string; va
   if (request.body) {
     const reader = request.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(() => {
+        // The client closed the connection before sending its whole body: its fault, not a server error.
+        throw new AppError('VALIDATION_ERROR', 'The request body ended before it was complete (the connection closed).', {
+          errors: [{ in: 'body', pointer: '#', detail: 'The body was cut short.' }],
+        });
+      });
       if (done) break;
       size += value.byteLength;
       if (size > MAX_BODY_BYTES) {
