@@ -25,7 +25,15 @@ export class AppError extends TRPCError {
     detail: string,
     options: { extras?: Record<string, unknown>; errors?: FieldError[]; headers?: Record<string, string> } = {},
   ) {
-    super({ code: PROBLEM_TYPES[code].trpcCode, message: detail });
+    // A problem answer is an expected outcome, not a bug: it is built without a stack trace, whose capture costs
+    // more than the rest of a 401 (the cause of an unexpected error, logged with its stack, is another object).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super({ code: PROBLEM_TYPES[code].trpcCode, message: detail });
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.appCode = code;
     this.extras = { ...options.extras, ...(options.errors ? { errors: options.errors } : {}) };
     this.headers = options.headers ?? {};
