@@ -7,6 +7,7 @@ import { disconnectDb } from '../src/server/db';
 import { dataProvider } from '../src/server/services/ingest/providers';
 import { refreshAllApps } from '../src/server/services/ingest/refresh';
 import { startBackgroundWork } from '../src/server/runtime/background';
+import { nextServerArgs } from '../src/server/runtime/next-process';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
@@ -30,7 +31,7 @@ log(`data refreshed for ${refreshed.length} apps`);
 const background = process.env.SCHEDULER === 'false' ? null : await startBackgroundWork(database.url, log);
 
 const origin = process.env.NEXTAUTH_URL ?? `http://localhost:${port}`;
-const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', dev ? 'dev' : 'start', '-p', String(port)], {
+const next = spawn(process.execPath, nextServerArgs(dev ? 'dev' : 'start', port), {
   stdio: ['ignore', 'inherit', 'inherit'],
   env: { ...process.env, NEXTAUTH_URL: origin, PORT: String(port) },
 });
