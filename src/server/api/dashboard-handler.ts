@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { actorFromSessionCookie } from '@/server/auth/dashboard';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/unavailable';
 import { clientIp } from '@/server/http/client-ip';
 import { logError, logRequest } from '@/server/http/log';
 import { appRouter } from './root';
@@ -15,10 +16,33 @@ function cookieReader(header: string | null): (name: string) => string | undefin
   return (name) => cookies.get(name);
 }
 
+/**
+ * Cross-site request forgery: a mutation (POST) is refused when the browser says it comes from another site
+ * (Sec-Fetch-Site), or when its Origin is not this app's. Browsers send one or both on every POST; a client without
+ * either is not a browser, so it cannot be made to carry someone's session cookie. (The session cookie's
+ * SameSite=Lax already keeps it off cross-site POSTs; this does not rely on that alone.)
+ */
+export function isCrossSiteMutation(request: Request): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  const site = request.headers.get('sec-fetch-site');
+  if (site !== null) return site !== 'same-origin';
+  const origin = request.headers.get('origin');
+  if (origin === null) return false;
+  const own = [new URL(request.url).origin, process.env.APP_ORIGIN, process.env.NEXTAUTH_URL && new URL(process.env.NEXTAUTH_URL).origin];
+  return !own.includes(origin);
+}
+
 export async function handleDashboardTrpcRequest(request: Request): Promise<Response> {
   const startedAt = performance.now();
   const requestId = randomUUID();
   let accountId: string | undefined;
+  if (isCrossSiteMutation(request)) {
+    logRequest({ requestId, method: request.method, route: new URL(request.url).pathname, status: 403, durationMs: 0, refused: 'cross-site' });
+    return Response.json(
+      { error: { message: 'Cross-site requests to the dashboard API are refused.', code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403 } } },
+      { status: 403, headers: { 'X-Request-Id': requestId } },
+    );
+  }
   const response = await fetchRequestHandler({
     endpoint: '/api/trpc',
     req: request,
@@ -29,8 +53,14 @@ export async function handleDashboardTrpcRequest(request: Request): Promise<Resp
       return { actor, transport: 'dashboard' as const, requestId, clientIp: clientIp(request.headers), now: new Date() };
     },
     onError: ({ error, path }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') logError('unhandled error in a dashboard call', error, { requestId, path });
+      if (error.code !== 'INTERNAL_SERVER_ERROR') return;
+      logError(isDatabaseUnavailable(error) ? 'database unavailable' : 'unhandled error in a dashboard call', error, { requestId, path });
     },
+    // A database outage is a retryable 503, as on the public API, not a 500.
+    responseMeta: ({ errors }) =>
+      errors.some((error) => error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(error))
+        ? { status: 503, headers: new Headers({ 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }) }
+        : {},
   });
   response.headers.set('X-Request-Id', requestId);
   logRequest({

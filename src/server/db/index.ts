@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '@/generated/prisma/client';
+import { logError } from '@/server/http/log';
 
 interface Database {
   pool: pg.Pool;
@@ -16,7 +17,15 @@ function connect(): Database {
   if (!connectionString) {
     throw new Error('DATABASE_URL is not set: start the app with `npm start` (embedded PostgreSQL) or set it');
   }
-  const pool = new pg.Pool({ connectionString, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  const pool = new pg.Pool({
+    connectionString,
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    // A request waits at most this long for a connection (a database that does not answer), then fails with 503.
+    connectionTimeoutMillis: 5_000,
+  });
+  // An idle connection that the database drops (a restart, an administrator) is an event, not a crash: the pool
+  // discards it and opens a new one when next needed.
+  pool.on('error', (error) => logError('database connection lost (idle)', error));
   return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
 }
 

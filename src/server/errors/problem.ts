@@ -1,6 +1,7 @@
 // RFC 9457 Problem Details: building the body and the response, and mapping any error to an AppError.
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/unavailable';
 import { AppError } from './app-error';
 import { PROBLEM_TYPES, type AppErrorCode } from './problem-types';
 import { fieldErrorsFromIssues, validationError, type Locate } from './validation';
@@ -46,8 +47,9 @@ const BY_TRPC_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = {
 
 /**
  * Any thrown value as an AppError. Input validation failures (a ZodError under a tRPC BAD_REQUEST) become
- * validation problems with an `errors` list; anything unexpected becomes an opaque internal error, and
- * `unexpected` is true so the caller logs the real cause.
+ * validation problems with an `errors` list; a database that cannot be reached becomes a retryable 503; anything
+ * else unexpected becomes an opaque internal error. `unexpected` is true for both, so that the caller logs the
+ * real cause.
  */
 export function toAppError(error: unknown, locate?: Locate): { error: AppError; unexpected: boolean } {
   if (error instanceof AppError) return { error, unexpected: false };
@@ -57,5 +59,12 @@ export function toAppError(error: unknown, locate?: Locate): { error: AppError; 
     const code = BY_TRPC_CODE[error.code];
     if (code) return { error: new AppError(code, error.message), unexpected: false };
   }
+  if (isDatabaseUnavailable(error)) return { error: serviceUnavailable(), unexpected: true };
   return { error: new AppError('INTERNAL_ERROR', 'An unexpected error occurred. Nothing was charged.'), unexpected: true };
+}
+
+export function serviceUnavailable(): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', `The service cannot reach its database right now. Nothing was charged; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s.`, {
+    headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  });
 }

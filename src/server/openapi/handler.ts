@@ -63,7 +63,10 @@ export async function handlePublicApiRequest(request: Request, clock: () => Date
     const { error, unexpected } = toAppError(thrown, (member) =>
       member && route?.pathParameters.includes(member) ? 'path' : route && route.method !== 'GET' ? 'body' : 'query',
     );
-    if (unexpected) logError('unhandled error in the public API', thrown, { requestId: state.requestId });
+    if (unexpected) {
+      const message = error.appCode === 'SERVICE_UNAVAILABLE' ? 'database unavailable' : 'unhandled error in the public API';
+      logError(message, thrown, { requestId: state.requestId });
+    }
     response = problemResponse(error, { origin: publicOrigin(request), instance: url.pathname, requestId: state.requestId });
   }
   response.headers.set('X-Request-Id', state.requestId);

@@ -1,0 +1,86 @@
+// Which real errors count as "the database cannot be reached" (503) and which do not (500): each produced for real,
+// against a closed port, a missing socket, a terminated backend and the test database.
+import { readFile } from 'node:fs/promises';
+import net from 'node:net';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { TRPCError } from '@trpc/server';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { PrismaClient } from '@/generated/prisma/client';
+import { toAppError } from '@/server/errors/problem';
+import { isDatabaseUnavailable } from './unavailable';
+
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function failure(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a failure');
+}
+
+async function withClient<T>(config: pg.ClientConfig, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client(config);
+  client.on('error', () => {});
+  try {
+    return await run(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+describe('isDatabaseUnavailable', () => {
+  it('recognises a refused connection, a missing socket, a terminated backend and Prisma’s wrapping of them', async () => {
+    const port = await closedPort();
+    const refused = await failure(() => withClient({ host: '127.0.0.1', port }, (client) => client.connect()));
+    const noSocket = await failure(() => withClient({ host: '/nonexistent-socket-dir', port: 5432 }, (client) => client.connect()));
+    const terminated = await withClient({ connectionString: process.env.DATABASE_URL }, async (client) => {
+      await client.connect();
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const sleeping = failure(() => client.query('SELECT pg_sleep(30)'));
+      await withClient({ connectionString: process.env.DATABASE_URL }, async (admin) => {
+        await admin.connect();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+      });
+      return sleeping;
+    });
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: `postgresql://x:y@127.0.0.1:${port}/none` }) });
+    const throughPrisma = await failure(() => prisma.$queryRaw`SELECT 1`);
+    await prisma.$disconnect();
+
+    expect((refused as { code: string }).code).toBe('ECONNREFUSED');
+    expect((noSocket as { code: string }).code).toBe('ENOENT');
+    expect((terminated as { code: string }).code).toBe('57P01');
+    for (const error of [refused, noSocket, terminated, throughPrisma]) {
+      expect(isDatabaseUnavailable(error), String(error)).toBe(true);
+      // As the REST facade and the dashboard see them: wrapped by tRPC.
+      expect(isDatabaseUnavailable(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error as Error }))).toBe(true);
+    }
+    const { error, unexpected } = toAppError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: refused as Error }));
+    expect(error.appCode).toBe('SERVICE_UNAVAILABLE');
+    expect(error.headers).toEqual({ 'Retry-After': '5' });
+    expect(unexpected).toBe(true);
+  });
+
+  it('leaves bugs and bad statements alone: they stay internal errors', async () => {
+    const syntax = await withClient({ connectionString: process.env.DATABASE_URL }, async (client) => {
+      await client.connect();
+      return failure(() => client.query('SELEC 1'));
+    });
+    const missingFile = await failure(() => readFile('/nonexistent/file.json'));
+    expect((missingFile as { code: string }).code).toBe('ENOENT');
+    for (const error of [syntax, missingFile, new Error('Connection to the moon terminated'), new TypeError('x is undefined'), null, 'text']) {
+      expect(isDatabaseUnavailable(error), String(error)).toBe(false);
+    }
+    expect(toAppError(syntax).error.appCode).toBe('INTERNAL_ERROR');
+  });
+});
