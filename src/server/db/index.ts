@@ -64,6 +64,38 @@ export async function hotQuery<Row extends pg.QueryResultRow>(text: string, valu
   return (await database().pool.query<Row>({ name, text, values })).rows;
 }
 
+const CONFLICT_CODES = new Set(['40P01', '40001']); // deadlock detected, serialization failure
+
+function isConflict(error: unknown): boolean {
+  const candidate = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    (CONFLICT_CODES.has(String(candidate.code)) || CONFLICT_CODES.has(String(candidate.meta?.driverAdapterError?.cause?.originalCode)))
+  );
+}
+
+/**
+ * Runs `work` again (up to 3 times, after a short random pause) when PostgreSQL aborted it to break a deadlock or a
+ * serialization conflict: transient by nature, never the caller's fault (e.g. deleting a webhook endpoint while its
+ * deliveries are being recorded, which cascades through the same rows in another order).
+ */
+export async function retryOnConflict<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
+/** The shared pg pool, for libraries that take one (the sign-in limiter's store). */
+export function getPool(): pg.Pool {
+  return database().pool;
+}
+
 export async function disconnectDb(): Promise<void> {
   const current = globalForDb.database;
   globalForDb.database = undefined;

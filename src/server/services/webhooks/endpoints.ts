@@ -1,7 +1,7 @@
 // Webhook endpoints of an account: create (the signing secret is returned once), rotate the secret (the old one
 // keeps signing for 24 hours), enable or disable, delete.
 import { z } from 'zod';
-import { db } from '@/server/db';
+import { db, retryOnConflict } from '@/server/db';
 import { AppError } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
 import { EVENT_TYPES } from '@/server/services/events/events';
@@ -80,7 +80,8 @@ export async function setWebhookEndpointEnabled(accountId: string, endpointId: s
 
 export async function deleteWebhookEndpoint(accountId: string, endpointId: string): Promise<void> {
   const endpoint = await ownEndpoint(accountId, endpointId);
-  await db.webhookEndpoint.delete({ where: { id: endpoint.id } });
+  // The cascade to its deliveries may meet the worker recording one of them: a deadlock, retried.
+  await retryOnConflict(() => db.webhookEndpoint.delete({ where: { id: endpoint.id } }));
 }
 
 /** The latest deliveries of an endpoint with every attempt, newest first. */
