@@ -17,7 +17,11 @@ export function SignInForm() {
     const result = await signIn('credentials', { email: form.get('email'), password: form.get('password'), redirect: false });
     setPending(false);
     if (!result || result.error) {
-      setError('The email or password is not correct.');
+      setError(
+        result?.error === 'TooManySignInAttempts'
+          ? 'Too many failed sign-ins for this account or from this network. Try again in 15 minutes.'
+          : 'The email or password is not correct.',
+      );
       return;
     }
     const next = params.get('callbackUrl');
