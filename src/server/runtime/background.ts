@@ -2,20 +2,24 @@
 // schedule and the webhook deliveries, both on pg-boss in the app's database. Several app processes sharing one
 // database may each run it: pg-boss hands each job to one worker.
 import { startScheduler } from '@/server/services/ingest/scheduler';
+import { TIMEOUT_MS as WEBHOOK_TIMEOUT_MS } from '@/server/services/webhooks/delivery';
 import { startWebhookWorker } from '@/server/services/webhooks/worker';
 
 export interface BackgroundWork {
-  /** Stops taking jobs and waits (up to 5 s) for the ones in progress. */
+  /** Stops taking jobs and waits for the ones in progress (a webhook attempt runs at most its 10 s timeout). */
   stop(): Promise<void>;
 }
+
+/** Longer than a webhook attempt can take, so that stopping never cuts one short (it would be made again). */
+const DRAIN_TIMEOUT_MS = WEBHOOK_TIMEOUT_MS + 5_000;
 
 export async function startBackgroundWork(databaseUrl: string, log: (line: string) => void, options: { webhookIntervalMs?: number } = {}): Promise<BackgroundWork> {
   const boss = await startScheduler(databaseUrl, log);
   const stopWebhooks = await startWebhookWorker(boss, { intervalMs: options.webhookIntervalMs });
   return {
     async stop() {
-      stopWebhooks();
-      await boss.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
+      await stopWebhooks();
+      await boss.stop({ graceful: true, timeout: DRAIN_TIMEOUT_MS }).catch(() => {});
     },
   };
 }

@@ -49,7 +49,7 @@ export async function queueRequestedDeliveries(boss: PgBoss): Promise<number> {
   return requested.length;
 }
 
-export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: number } = {}): Promise<() => void> {
+export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: number } = {}): Promise<() => Promise<void>> {
   if (!(await boss.getQueue(ATTEMPT_QUEUE))) {
     // pg-boss retries a job only when its worker died or threw: the schedule of attempts is ours.
     await boss.createQueue(ATTEMPT_QUEUE, { name: ATTEMPT_QUEUE, retryLimit: 3, retryDelay: 30, expireInSeconds: 60 });
@@ -91,5 +91,9 @@ export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: n
     }
   };
   const timer = setInterval(() => void tick(), options.intervalMs ?? 1_000);
-  return () => clearInterval(timer);
+  // Stopping lets a fan-out in progress finish (its deliveries are queued, not left half-queued).
+  return async () => {
+    clearInterval(timer);
+    while (running) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
 }
