@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '@/generated/prisma/client';
-import { logError } from '@/server/http/log';
+import { logErrorThrottled } from '@/server/http/log';
 
 interface Database {
   pool: pg.Pool;
@@ -25,7 +25,7 @@ function connect(): Database {
   });
   // An idle connection that the database drops (a restart, an administrator) is an event, not a crash: the pool
   // discards it and opens a new one when next needed.
-  pool.on('error', (error) => logError('database connection lost (idle)', error));
+  pool.on('error', (error) => logErrorThrottled('database connection lost', 5_000, 'database connection lost (idle)', error));
   return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
 }
 

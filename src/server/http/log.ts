@@ -15,3 +15,20 @@ export function logError(message: string, error: unknown, fields: Fields = {}): 
   const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause : error) : undefined;
   write(process.stderr, 'error', message, { ...fields, error: cause ? `${cause.name}: ${cause.message}` : String(error), stack: cause?.stack });
 }
+
+const throttled = new Map<string, { until: number; suppressed: number }>();
+
+/**
+ * logError at most once per `intervalMs` for one `key`: a database outage fails every request the same way and
+ * would otherwise write a stack per request. The next line written says how many were left out.
+ */
+export function logErrorThrottled(key: string, intervalMs: number, message: string, error: unknown, fields: Fields = {}): void {
+  const now = Date.now();
+  const state = throttled.get(key);
+  if (state && now < state.until) {
+    state.suppressed += 1;
+    return;
+  }
+  throttled.set(key, { until: now + intervalMs, suppressed: 0 });
+  logError(message, error, state?.suppressed ? { ...fields, suppressedSinceLast: state.suppressed } : fields);
+}
