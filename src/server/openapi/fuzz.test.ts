@@ -1,0 +1,185 @@
+// Property-based fuzzing (fast-check) of every public endpoint, in-process through the same handler the route uses,
+// on the real database: random path ids, query keys and values, bodies, media types, methods and header shapes,
+// huge and malformed inputs. Invariants: never a 5xx; every error is application/problem+json with its status; a
+// failure charges nothing; what was charged adds up to the account's usage; another account's data never appears.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { appRouter } from '@/server/api/root';
+import { db } from '@/server/db';
+import { createApiKey } from '@/server/services/api-keys/api-keys';
+import { addKeywords } from '@/server/services/apps/apps';
+import { creditsUsed } from '@/server/services/metering/credits';
+import { makeAccount, makeApp } from '../../../test/factories';
+import { handlePublicApiRequest, PUBLIC_API_BASE_PATH } from './handler';
+import { buildRoutes } from './routes';
+
+const ORIGIN = 'http://fuzz.test';
+const MARKER = 'zz-other-account-marker';
+const QUERY_NAMES = ['country', 'rankWindow', 'sort', 'rating', 'limit', 'days', 'page', 'pageSize', 'term', 'from', 'to'];
+const routes = buildRoutes(appRouter);
+
+interface World {
+  accountId: string;
+  appId: string;
+  keywordId: string;
+  readWrite: string;
+  readOnly: string;
+  otherAppId: string;
+  otherKeywordId: string;
+  otherSecret: string;
+}
+let world: World;
+
+beforeAll(async () => {
+  const mine = await makeAccount('pro');
+  const theirs = await makeAccount('pro');
+  const app = await makeApp(mine.accountId);
+  const other = await db.trackedApp.create({
+    data: { accountId: theirs.accountId, store: 'app_store', storeId: '1999999999', bundleId: `com.${MARKER}`, name: `App ${MARKER}`, developer: MARKER, category: 'Utilities', primaryCountry: 'US' },
+  });
+  const added = await addKeywords(mine.accountId, { appId: app.id, terms: ['sleep sounds', 'white noise'] });
+  const otherAdded = await addKeywords(theirs.accountId, { appId: other.id, terms: [`${MARKER} term`] });
+  world = {
+    accountId: mine.accountId,
+    appId: app.id,
+    keywordId: added.added[0]!.keywordId,
+    readWrite: (await createApiKey(mine, { name: 'fuzz rw', scope: 'read-write' })).secret,
+    readOnly: (await createApiKey(mine, { name: 'fuzz ro', scope: 'read-only' })).secret,
+    otherAppId: other.id,
+    otherKeywordId: otherAdded.added[0]!.keywordId,
+    otherSecret: (await createApiKey(theirs, { name: 'fuzz other', scope: 'read-write' })).secret,
+  };
+  // One log line per request: not this test's subject.
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+});
+
+afterAll(() => vi.restoreAllMocks());
+
+const printable = (maxLength: number) => fc.stringMatching(new RegExp(`^[\\x20-\\x7e]{0,${maxLength}}$`));
+
+const pathValue = () =>
+  fc.oneof(
+    // Own id of the parameter's kind, the other account's, or an id of the other kind (a keyword id as app id).
+    { weight: 5, arbitrary: fc.constant('mine') },
+    { weight: 2, arbitrary: fc.constantFrom('theirs', 'swapped') },
+    { weight: 2, arbitrary: fc.uuid().map((value) => `raw:${value}`) },
+    { weight: 2, arbitrary: fc.string({ maxLength: 80 }).map((value) => `raw:${value}`) },
+    { weight: 1, arbitrary: fc.constantFrom('raw:', 'raw:..', 'raw:%00', 'raw:' + 'a'.repeat(5000), 'raw:00000000-0000-0000-0000-000000000000') },
+  );
+
+const queryValue = fc.oneof(
+  printable(30),
+  fc.integer().map(String),
+  fc.double().map(String),
+  fc.constantFrom('', ' ', '-1', '0', '1', '7d', '30d', '90d', 'us', 'GB', 'zz', 'newest', 'rating', '1e9', '9'.repeat(400), 'NaN', 'null', '[]', '{}'),
+  fc.string({ maxLength: 3000 }),
+);
+
+const body = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ terms: fc.array(fc.string({ maxLength: 120 }), { maxLength: 120 }), country: fc.option(printable(4), { nil: undefined }) }).map((value) => JSON.stringify(value)) },
+  { weight: 2, arbitrary: fc.record({ storeUrl: fc.oneof(fc.webUrl(), printable(100)) }).map((value) => JSON.stringify(value)) },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)) },
+  { weight: 2, arbitrary: fc.string({ maxLength: 200 }) },
+  { weight: 1, arbitrary: fc.constantFrom('', '{', '{"terms":', 'null', '[]', '"x"', '{"id":"x"}', `{"terms":["${'x'.repeat(70_000)}"]}`, '\u0000', '{"__proto__":{"admin":true},"terms":["a"]}') },
+);
+
+const request = fc.record({
+  routeIndex: fc.nat({ max: routes.length - 1 }),
+  // Mostly the route's own method; sometimes another one.
+  otherMethod: fc.oneof({ weight: 7, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') }),
+  pathValues: fc.array(pathValue(), { minLength: 2, maxLength: 2 }),
+  query: fc.dictionary(fc.oneof(fc.constantFrom(...QUERY_NAMES), printable(20)), queryValue, { maxKeys: 4 }),
+  repeatedQuery: fc.boolean(),
+  body,
+  contentType: fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/json', 'application/vnd.api+json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', ''), { nil: undefined }),
+  credential: fc.oneof(
+    { weight: 8, arbitrary: fc.constant('read-write') },
+    { weight: 2, arbitrary: fc.constant('read-only') },
+    { weight: 1, arbitrary: fc.constant('other') },
+    { weight: 1, arbitrary: fc.constant('none') },
+    { weight: 1, arbitrary: printable(120).map((value) => `garbage:${value}`) },
+  ),
+  bearerShape: fc.constantFrom('Bearer ', 'bearer ', 'Bearer  ', 'BEARER '),
+  idempotencyKey: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: printable(300) }),
+});
+
+function resolvePathValue(value: string, parameter: string): string {
+  const keyword = parameter === 'keywordId';
+  switch (value) {
+    case 'mine':
+      return keyword ? world.keywordId : world.appId;
+    case 'theirs':
+      return keyword ? world.otherKeywordId : world.otherAppId;
+    case 'swapped':
+      return keyword ? world.appId : world.keywordId;
+    default:
+      return encodeURIComponent(value.slice(4));
+  }
+}
+
+type FuzzInput = typeof request extends fc.Arbitrary<infer T> ? T : never;
+
+function buildRequest(input: FuzzInput): { request: Request; secretOwner: 'mine' | 'other' | null } {
+  const route = routes[input.routeIndex]!;
+  let index = 0;
+  const path = route.template.replace(/\{([^}]+)\}/g, (_match, name: string) => resolvePathValue(input.pathValues[index++ % 2]!, name));
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(input.query)) {
+    search.append(name, value);
+    if (input.repeatedQuery) search.append(name, value);
+  }
+  const url = `${ORIGIN}${PUBLIC_API_BASE_PATH}${path}${search.size ? `?${search}` : ''}`;
+  const method = input.otherMethod ?? route.method;
+  const headers = new Headers();
+  const secrets = { 'read-write': world.readWrite, 'read-only': world.readOnly, other: world.otherSecret } as const;
+  let secretOwner: 'mine' | 'other' | null = null;
+  if (input.credential in secrets) {
+    headers.set('authorization', `${input.bearerShape}${secrets[input.credential as keyof typeof secrets]}`);
+    secretOwner = input.credential === 'other' ? 'other' : 'mine';
+  } else if (input.credential.startsWith('garbage:')) {
+    headers.set('authorization', input.credential.slice(8));
+  }
+  if (input.contentType !== undefined) headers.set('content-type', input.contentType);
+  if (input.idempotencyKey !== undefined) headers.set('idempotency-key', input.idempotencyKey);
+  const hasBody = method !== 'GET';
+  return { request: new Request(url, { method, headers, body: hasBody ? input.body : undefined }), secretOwner };
+}
+
+describe('fuzzing every endpoint', () => {
+  it('never answers 5xx, always problem+json on error, charges only successes, never shows another account’s data', async () => {
+    const usedBefore = await creditsUsed(world.accountId, new Date());
+    let charged = 0;
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(request, async (input) => {
+        const { request: built, secretOwner } = buildRequest(input);
+        const response = await handlePublicApiRequest(built);
+        const text = await response.text();
+        const context = `${built.method} ${built.url} → ${response.status} ${text.slice(0, 300)}`;
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        expect(response.status, context).toBeLessThan(500);
+        expect(response.headers.get('x-request-id'), context).toMatch(/^[0-9a-f-]{36}$/);
+        if (response.status >= 400) {
+          expect(response.headers.get('content-type'), context).toBe('application/problem+json');
+          const problem = JSON.parse(text) as Record<string, unknown>;
+          expect(problem.status, context).toBe(response.status);
+          expect(typeof problem.type === 'string' && typeof problem.title === 'string' && typeof problem.detail === 'string', context).toBe(true);
+          expect(response.headers.get('x-credits-cost') ?? '0', context).toBe('0');
+        } else if (secretOwner === 'mine') {
+          charged += Number(response.headers.get('x-credits-cost') ?? 0);
+        }
+        // The other account's marker shows only to the other account's own key.
+        if (secretOwner !== 'other') expect(text.includes(MARKER), context).toBe(false);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 1000), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+    );
+    // Not vacuous: the runs reached the procedures (successes) as well as each kind of refusal.
+    if (process.env.FUZZ_VERBOSE) console.log(Object.fromEntries(statuses));
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(40);
+    for (const status of [400, 401, 403, 404, 405, 415]) expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(0);
+    const usedAfter = await creditsUsed(world.accountId, new Date());
+    expect(usedAfter - usedBefore).toBe(charged);
+    const ledger = await db.creditLedger.aggregate({ where: { accountId: world.accountId }, _sum: { cost: true } });
+    expect(ledger._sum.cost ?? 0).toBe(usedAfter);
+  }, 120_000);
+});
