@@ -120,4 +120,18 @@ describe('request logging', () => {
     expect(await response.json()).toMatchObject({ errors: [{ in: 'body', pointer: '#' }] });
     expect(errors).toEqual([]);
   });
+
+  it('treats query parameters named like Object.prototype members as plain parameters (found by the fuzzer: a 500)', async () => {
+    const owner = await makeAccount();
+    const { secret } = await createApiKey(owner, { name: 'proto', scope: 'read-only' });
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    for (const query of ['toString=', '__proto__=x', 'constructor=1&hasOwnProperty=2', 'valueOf=a&valueOf=b']) {
+      const response = await handlePublicApiRequest(new Request(`${origin}/api/public/v1/apps?${query}`, { headers: { Authorization: `Bearer ${secret}` } }));
+      expect(response.status, query).toBeLessThan(500);
+    }
+    const reviews = await handlePublicApiRequest(
+      new Request(`${origin}/api/public/v1/apps/00000000-0000-4000-8000-000000000000/reviews?__proto__=1&page=1`, { headers: { Authorization: `Bearer ${secret}` } }),
+    );
+    expect(reviews.status).toBe(404);
+  });
 });

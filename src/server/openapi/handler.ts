@@ -181,7 +181,8 @@ function assertBodyIsObject(body: unknown, route: RestRoute): void {
 function requestForLibrary(request: Request, url: string, body: unknown): Request {
   const headers = new Headers(request.headers);
   headers.set('content-type', 'application/json');
-  const query: Record<string, string[]> = {};
+  // No prototype: a parameter named toString, constructor or __proto__ is a parameter like any other.
+  const query: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   new URL(url).searchParams.forEach((value, key) => (query[key] ??= []).push(value));
   return new Proxy(request, {
     get: (target, property) => {
