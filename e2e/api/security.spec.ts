@@ -1,0 +1,89 @@
+// Dashboard security over real HTTP: the session cookie's attributes (and Secure behind HTTPS), cross-site
+// mutations refused, and the sign-in brute-force limit.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { baseURL } from '../../playwright.config';
+import { ensureDatabase } from '../../src/server/db/embedded';
+import { nextServerArgs } from '../../src/server/runtime/next-process';
+import { newAccount, signIn } from '../helpers';
+
+const HTTPS_PORT = 3214;
+let behindHttps: ChildProcess | undefined;
+
+test.afterAll(() => {
+  behindHttps?.kill('SIGTERM');
+});
+
+/** next-auth's credentials sign-in with fetch, cookies carried by hand; returns the answer's Set-Cookie lines. */
+async function signInRaw(base: string, email: string, password: string) {
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookie = csrf.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const response = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie },
+    body: new URLSearchParams({ csrfToken, email, password, json: 'true' }),
+  });
+  // With json=true next-auth answers { url } (where it would redirect) instead of a redirect.
+  const location = response.headers.get('location') ?? ((await response.json().catch(() => ({}))) as { url?: string }).url ?? '';
+  return { location, cookies: response.headers.getSetCookie() };
+}
+
+test('the session cookie is HttpOnly and SameSite=Lax; Secure (with the __Secure- prefix) when the app is served over HTTPS', async () => {
+  test.setTimeout(120_000);
+  const { email, password } = await newAccount('pro');
+  const plain = await signInRaw(baseURL, email, password);
+  const session = plain.cookies.find((line) => line.startsWith('next-auth.session-token='));
+  expect(session, plain.cookies.join('\n')).toBeDefined();
+  expect(session).toMatch(/; HttpOnly/i);
+  expect(session).toMatch(/; SameSite=Lax/i);
+  expect(session).not.toMatch(/; Secure/i);
+
+  // The same build behind a TLS-terminating proxy: NEXTAUTH_URL is the public https address.
+  process.env.DATA_DIR = '.data/e2e';
+  const database = await ensureDatabase();
+  behindHttps = spawn(process.execPath, nextServerArgs('start', HTTPS_PORT), {
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      NEXTAUTH_URL: 'https://aso.example.test',
+      NEXTAUTH_SECRET: readFileSync('.data/e2e/auth-secret', 'utf8').trim(),
+      LOG_REQUESTS: 'false',
+    },
+  });
+  const base = `http://127.0.0.1:${HTTPS_PORT}`;
+  await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
+  const secure = await signInRaw(base, email, password);
+  const secureSession = secure.cookies.find((line) => line.startsWith('__Secure-next-auth.session-token='));
+  expect(secureSession, secure.cookies.join('\n')).toBeDefined();
+  expect(secureSession).toMatch(/; Secure/i);
+  expect(secureSession).toMatch(/; HttpOnly/i);
+  expect(secureSession).toMatch(/; SameSite=Lax/i);
+});
+
+test('a dashboard mutation posted from another site is refused', async () => {
+  const { session } = await newAccount('pro');
+  const create = (headers: Record<string, string>) => session.context.post('/api/trpc/apiKeys.create', { data: { name: 'csrf', scope: 'read-write' }, headers });
+  expect((await create({ Origin: 'https://evil.example' })).status()).toBe(403);
+  expect((await create({ 'Sec-Fetch-Site': 'cross-site' })).status()).toBe(403);
+  const list = async () => (await (await session.context.get('/api/trpc/apiKeys.list')).json()).result.data as unknown[];
+  expect(await list()).toHaveLength(0);
+  expect((await create({ Origin: baseURL, 'Sec-Fetch-Site': 'same-origin' })).status()).toBe(200);
+  expect(await list()).toHaveLength(1);
+});
+
+test('sign-in is refused after 5 failures for one email, even with the right password', async () => {
+  const { email, password } = await newAccount('pro');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    expect((await signInRaw(baseURL, email, `wrong password ${attempt}`)).location).toContain('error=CredentialsSignin');
+  }
+  const blocked = await signInRaw(baseURL, email, password);
+  expect(blocked.location).toContain('error=TooManySignInAttempts');
+  expect(blocked.cookies.some((line) => line.includes('session-token='))).toBe(false);
+  // The helpers' sign-in (another email) still works from the same address.
+  const other = await newAccount('pro');
+  await signIn(other.email, other.password);
+});
