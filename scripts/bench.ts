@@ -97,6 +97,16 @@ const server = spawn(process.execPath, nextServerArgs('start', port, nodeArgs), 
   detached: true,
   env: { ...process.env, DATABASE_URL: database.url, LOG_REQUESTS: 'false', NODE_ENV: 'production' },
 });
+// Should the bench fail half-way, its server does not outlive it (the normal end stops it gracefully, below).
+process.on('exit', () => {
+  if (server.exitCode === null) {
+    try {
+      process.kill(-server.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
 const base = `http://127.0.0.1:${port}`;
 for (let attempt = 0; ; attempt++) {
   if (await fetch(`${base}/api/health`).then((response) => response.ok, () => false)) break;
