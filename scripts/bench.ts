@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -21,7 +21,6 @@ const only = onlyIndex > 0 ? new RegExp(process.argv[onlyIndex + 1] ?? '') : nul
 const reportIndex = process.argv.indexOf('--report');
 const reportPath = path.resolve(reportIndex > 0 ? process.argv[reportIndex + 1]! : '.data/bench-report.json');
 const dataDir = path.resolve('.data/bench');
-const BASELINE = 'baseline: GET /api/ping (no database)';
 const METERED_READ = 'GET /apps/{id}';
 if (fresh) await rm(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
@@ -91,11 +90,14 @@ const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 if (await fetch(`http://127.0.0.1:${port}/api/ping`).then(() => true, () => false)) {
   throw new Error(`port ${port} is already in use (a server left over?): stop it or set BENCH_PORT`);
 }
+// The answers the baseline repeats (see the paired rounds below).
+const bodyDir = path.join(dataDir, 'bodies');
+await mkdir(bodyDir, { recursive: true });
 // Its own process group, so that the whole tree (next start and its server) is stopped at the end.
 const server = spawn(process.execPath, nextServerArgs('start', port, nodeArgs), {
   stdio: ['ignore', 'ignore', 'inherit'],
   detached: true,
-  env: { ...process.env, DATABASE_URL: database.url, LOG_REQUESTS: 'false', NODE_ENV: 'production' },
+  env: { ...process.env, DATABASE_URL: database.url, LOG_REQUESTS: 'false', NODE_ENV: 'production', BENCH_BODY_DIR: bodyDir },
 });
 // Should the bench fail half-way, its server does not outlive it (the normal end stops it gracefully, below).
 process.on('exit', () => {
@@ -137,7 +139,6 @@ const read = (name: string, url: string): Target => ({ name, path: url, status: 
 let termCounter = 0;
 const runTag = Date.now().toString(36);
 const allTargets: Target[] = [
-  { name: BASELINE, path: '/api/ping', status: 200, authorized: false, meteredRead: false },
   { name: '401: no credential (no database)', path: '/api/public/v1/apps', status: 401, authorized: false, meteredRead: false },
   { name: '404: unknown app', path: `/api/public/v1/apps/${randomUUID()}`, status: 404, authorized: true, meteredRead: false },
   read('GET /apps', '/api/public/v1/apps'),
@@ -169,7 +170,7 @@ const allTargets: Target[] = [
     body: () => JSON.stringify({ terms: [`bench ${runTag} ${termCounter++}`] }),
   },
 ];
-const targets = allTargets.filter((target, index) => index === 0 || !only || only.test(target.name));
+const targets = allTargets.filter((target) => !only || only.test(target.name));
 
 interface Measurement {
   rps: number;
@@ -254,65 +255,61 @@ interface Row {
   path: string;
   method: string;
   meteredRead: boolean;
+  /** Size of the answer's body. */
+  bytes: number;
   /** Medians over the rounds. */
   rps: number;
+  baselineRps: number;
   ratio: number;
   p50: number;
   p99: number;
   appCpu: number | null;
+  baselineAppCpu: number | null;
   dbCpu: number | null;
   unexpected: number;
-  rounds: (Measurement & { baselineRps: number; ratio: number })[];
+  rounds: (Measurement & { baselineRps: number; baselineAppCpu: number | null; ratio: number })[];
 }
 
 // Paired rounds: each round measures the baseline and then the target, back to back, and the ratio is the median of
 // the rounds' ratios. The machine's speed drifts over minutes; a ratio of two measurements seconds apart does not.
-const baselineTarget = targets[0]!;
-const baselineRuns: Measurement[] = [];
+// Each target's baseline is the bare route answering the same bytes as the target (GET /api/ping?body=…, from a
+// file the bench writes): the ratio then measures the API's work, not the size of its answer.
 const rows: Row[] = [];
-for (const target of targets.slice(1)) {
+for (const [index, target] of targets.entries()) {
   const probe = await fetch(base + target.path, { ...(await optionsFor(target)), body: target.body?.() } as RequestInit);
-  if (probe.status !== target.status) throw new Error(`${target.name} answered ${probe.status}: ${await probe.text()}`);
+  const answer = await probe.text();
+  if (probe.status !== target.status) throw new Error(`${target.name} answered ${probe.status}: ${answer}`);
+  const bodyName = `target-${index}`;
+  await writeFile(path.join(bodyDir, `${bodyName}.json`), answer);
+  const baselineTarget: Target = { name: `same bytes as ${target.name}`, path: `/api/ping?body=${bodyName}`, status: 200, authorized: false, meteredRead: false };
   await measure(target, 1); // warm-up
+  await measure(baselineTarget, 1);
   const runs: Row['rounds'] = [];
   for (let round = 0; round < rounds; round++) {
     const baseline = await measure(baselineTarget, seconds);
-    baselineRuns.push(baseline);
     const run = await measure(target, seconds);
-    runs.push({ ...run, baselineRps: baseline.rps, ratio: run.rps / baseline.rps });
+    runs.push({ ...run, baselineRps: baseline.rps, baselineAppCpu: baseline.appCpu, ratio: run.rps / baseline.rps });
   }
   const row: Row = {
     name: target.name,
     path: target.path,
     method: target.method ?? 'GET',
     meteredRead: target.meteredRead,
+    bytes: Buffer.byteLength(answer),
     rps: median(runs.map((run) => run.rps)),
+    baselineRps: median(runs.map((run) => run.baselineRps)),
     ratio: median(runs.map((run) => run.ratio)),
     p50: median(runs.map((run) => run.p50)),
     p99: median(runs.map((run) => run.p99)),
     appCpu: medianOrNull(runs.map((run) => run.appCpu)),
+    baselineAppCpu: medianOrNull(runs.map((run) => run.baselineAppCpu)),
     dbCpu: medianOrNull(runs.map((run) => run.dbCpu)),
     unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
     rounds: runs,
   };
   rows.push(row);
-  log(`${target.name}: ${Math.round(row.rps)} req/s, ${row.ratio.toFixed(2)} of the baseline (rounds: ${runs.map((run) => run.ratio.toFixed(2)).join(', ')})`);
+  log(`${target.name}: ${Math.round(row.rps)} req/s, ${row.ratio.toFixed(2)} of the same-bytes baseline (rounds: ${runs.map((run) => run.ratio.toFixed(2)).join(', ')})`);
 }
-const baselineRow: Row = {
-  name: baselineTarget.name,
-  path: baselineTarget.path,
-  method: 'GET',
-  meteredRead: false,
-  rps: median(baselineRuns.map((run) => run.rps)),
-  ratio: 1,
-  p50: median(baselineRuns.map((run) => run.p50)),
-  p99: median(baselineRuns.map((run) => run.p99)),
-  appCpu: medianOrNull(baselineRuns.map((run) => run.appCpu)),
-  dbCpu: medianOrNull(baselineRuns.map((run) => run.dbCpu)),
-  unexpected: baselineRuns.reduce((sum, run) => sum + run.unexpected, 0),
-  rounds: baselineRuns.map((run) => ({ ...run, baselineRps: run.rps, ratio: 1 })),
-};
-rows.unshift(baselineRow);
 const webhooks: WebhookBench | null =
   !only || only.test('webhooks') ? await benchWebhooks({ base, accountId: data.accountId, databaseUrl: database.url, connections, events: 1_000, log }) : null;
 await new Promise((resolve) => {
@@ -324,16 +321,16 @@ await database.stop();
 
 const pad = (value: string, width: number) => value.padEnd(width);
 console.log(
-  `\n${connections} connections; ${rounds} rounds of ${seconds} s per endpoint, each paired with a baseline measurement just before it. ` +
-    'Medians over the rounds; ratio = req/s relative to the paired baseline.\n',
+  `\n${connections} connections; ${rounds} rounds of ${seconds} s per endpoint, each paired with a measurement of the bare route ` +
+    'answering the same bytes (GET /api/ping, no database) just before it. Medians over the rounds; ratio = req/s relative to that baseline.\n',
 );
-const micros = (value: number | null) => (value === null ? 'n/a' : String(Math.round(value))).padStart(9);
+const micros = (value: number | null) => (value === null ? 'n/a' : String(Math.round(value)));
 console.log(
-  `${pad('endpoint', 48)} ${'req/s'.padStart(8)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'unexpected'.padStart(10)} ${'app µs/req'.padStart(10)} ${'db µs/req'.padStart(9)}`,
+  `${pad('endpoint', 48)} ${'bytes'.padStart(8)} ${'req/s'.padStart(7)} ${'base/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'unexp.'.padStart(6)} ${'app µs'.padStart(7)} ${'base µs'.padStart(7)} ${'db µs'.padStart(6)}`,
 );
 for (const row of rows) {
   console.log(
-    `${pad(row.name, 48)} ${Math.round(row.rps).toString().padStart(8)} ${row.ratio.toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.unexpected).padStart(10)} ${micros(row.appCpu).padStart(10)} ${micros(row.dbCpu)}`,
+    `${pad(row.name, 48)} ${String(row.bytes).padStart(8)} ${Math.round(row.rps).toString().padStart(7)} ${Math.round(row.baselineRps).toString().padStart(7)} ${row.ratio.toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.unexpected).padStart(6)} ${micros(row.appCpu).padStart(7)} ${micros(row.baselineAppCpu).padStart(7)} ${micros(row.dbCpu).padStart(6)}`,
   );
 }
 
