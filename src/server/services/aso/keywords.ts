@@ -111,13 +111,18 @@ export async function keywordMetricsHistory(accountId: string, input: { appId: s
 export async function keywordSpy(accountId: string, input: { appId: string; country?: string }) {
   const app = await loadApp(accountId, input.appId);
   const country = input.country ?? app.primaryCountry;
-  const rows = await db.$queryRaw<{ term: string; rank: number; volume: number | null; difficulty: number | null; keyword_id: string | null }[]>`
-    SELECT r.term, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
-    FROM keyword_ranks r
-    LEFT JOIN keyword_metrics m ON m.country = r.country AND m.term_key = r.term_key AND m.date = r.date
-    LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
-    WHERE r.app_id = ${app.id}::uuid AND r.country = ${country} AND r.date = ${app.asOf} AND r.rank IS NOT NULL
-    ORDER BY r.rank ASC, r.term_key COLLATE "C" ASC`;
+  const rows = await hotQuery<{ term: string; rank: number; volume: number | null; difficulty: number | null; keyword_id: string | null }>(
+    `SELECT r.term, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
+     FROM keyword_ranks r
+     LEFT JOIN LATERAL (
+       SELECT volume, difficulty FROM keyword_metrics
+       WHERE country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
+     ) m ON true
+     LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
+     WHERE r.app_id = $1::uuid AND r.country = $2 AND r.date = $3::date AND r.rank IS NOT NULL
+     ORDER BY r.rank ASC, r.term_key COLLATE "C" ASC`,
+    [app.id, country, isoDay(app.asOf)],
+  );
   return {
     country,
     date: isoDay(app.asOf),
