@@ -46,7 +46,11 @@ export async function asoScore(accountId: string, input: { appId: string; countr
       (SELECT coalesce(json_agg(json_build_object('term', k.term, 'rank', r.rank, 'volume', m.volume)), '[]')
        FROM tracked_keywords k
        LEFT JOIN keyword_ranks r ON r.app_id = k.app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = ${app.asOf}
-       LEFT JOIN keyword_metrics m ON m.country = k.country AND m.term_key = k.term_key AND m.date = ${app.asOf}
+       -- Metrics looked up per tracked keyword, not joined by day (see listKeywords in keywords.ts).
+       LEFT JOIN LATERAL (
+         SELECT volume FROM keyword_metrics
+         WHERE country = k.country AND term_key = k.term_key AND date = ${app.asOf} OFFSET 0
+       ) m ON true
        WHERE k.app_id = ${app.id}::uuid AND k.country = ${country}) AS keywords,
       (SELECT json_build_object('average', average, 'count', count)
        FROM rating_snapshots WHERE app_id = ${app.id}::uuid AND date <= ${app.asOf} ORDER BY date DESC LIMIT 1) AS rating,
