@@ -3,10 +3,9 @@
 // is back without restarting the app, and every success charged exactly once, every failure not at all.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
 import pg from 'pg';
-import { ensureDatabase, type DatabaseHandle } from '../../src/server/db/embedded';
+import { ensureDatabase, freePort, type DatabaseHandle } from '../../src/server/db/embedded';
 import { applyMigrations } from '../../src/server/db/migrate';
 import { nextServerArgs } from '../../src/server/runtime/next-process';
 
@@ -23,14 +22,6 @@ test.afterAll(async () => {
     else process.env[name] = value;
   }
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Outcome {
   status: number;

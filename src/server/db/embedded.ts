@@ -142,7 +142,8 @@ async function createDatabaseIfMissing(settings: EmbeddedSettings, port: number)
   }
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

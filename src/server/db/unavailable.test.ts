@@ -1,22 +1,14 @@
 // Which real errors count as "the database cannot be reached" (503) and which do not (500): each produced for real,
 // against a closed port, a missing socket, a terminated backend and the test database.
 import { readFile } from 'node:fs/promises';
-import net from 'node:net';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { TRPCError } from '@trpc/server';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PrismaClient } from '@/generated/prisma/client';
 import { toAppError } from '@/server/errors/problem';
+import { freePort } from './embedded';
 import { isDatabaseUnavailable } from './unavailable';
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function failure(run: () => Promise<unknown>): Promise<unknown> {
   try {
@@ -39,7 +31,7 @@ async function withClient<T>(config: pg.ClientConfig, run: (client: pg.Client) =
 
 describe('isDatabaseUnavailable', () => {
   it('recognises a refused connection, a missing socket, a terminated backend and Prisma’s wrapping of them', async () => {
-    const port = await closedPort();
+    const port = await freePort(); // nothing listens there
     const refused = await failure(() => withClient({ host: '127.0.0.1', port }, (client) => client.connect()));
     const noSocket = await failure(() => withClient({ host: '/nonexistent-socket-dir', port: 5432 }, (client) => client.connect()));
     const terminated = await withClient({ connectionString: process.env.DATABASE_URL }, async (client) => {
