@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { actorFromSessionCookie } from '@/server/auth/dashboard';
-import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/unavailable';
+import { isDatabaseUnavailable, logDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
 import { clientIp } from '@/server/http/client-ip';
-import { logError, logErrorThrottled, logRequest } from '@/server/http/log';
+import { logError, logRequest } from '@/server/http/log';
 import { appRouter } from './root';
 
 function cookieReader(header: string | null): (name: string) => string | undefined {
@@ -54,7 +54,7 @@ export async function handleDashboardTrpcRequest(request: Request): Promise<Resp
     },
     onError: ({ error, path }) => {
       if (error.code !== 'INTERNAL_SERVER_ERROR') return;
-      if (isDatabaseUnavailable(error)) logErrorThrottled('database unavailable', 5_000, 'database unavailable', error, { requestId, path });
+      if (isDatabaseUnavailable(error)) logDatabaseUnavailable(error, { requestId, path });
       else logError('unhandled error in a dashboard call', error, { requestId, path });
     },
     // A database outage is a retryable 503, as on the public API, not a 500.

@@ -6,6 +6,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '@/generated/prisma/client';
 import { logErrorThrottled } from '@/server/http/log';
+import { isConflict } from './errors';
 
 interface Database {
   pool: pg.Pool;
@@ -62,17 +63,6 @@ export async function hotQuery<Row extends pg.QueryResultRow>(text: string, valu
     statementNames.set(text, name);
   }
   return (await database().pool.query<Row>({ name, text, values })).rows;
-}
-
-const CONFLICT_CODES = new Set(['40P01', '40001']); // deadlock detected, serialization failure
-
-function isConflict(error: unknown): boolean {
-  const candidate = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    (CONFLICT_CODES.has(String(candidate.code)) || CONFLICT_CODES.has(String(candidate.meta?.driverAdapterError?.cause?.originalCode)))
-  );
 }
 
 /**

@@ -1,7 +1,7 @@
 // RFC 9457 Problem Details: building the body and the response, and mapping any error to an AppError.
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
-import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/unavailable';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
 import { AppError } from './app-error';
 import { PROBLEM_TYPES, type AppErrorCode } from './problem-types';
 import { fieldErrorsFromIssues, validationError, type Locate } from './validation';

@@ -3,7 +3,7 @@
 // 2020-12, as OpenAPI 3.1 uses): the status is documented, the body matches its schema, the media type is the
 // documented one and every documented header is set. 500 needs a failing database: handler.test.ts checks its
 // shape; 503 (a database outage) is produced for real by e2e/api/database-restart.spec.ts and recognised from real
-// driver errors in src/server/db/unavailable.test.ts.
+// driver errors in src/server/db/errors.test.ts.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { randomUUID } from 'node:crypto';

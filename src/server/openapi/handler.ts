@@ -9,12 +9,13 @@ import { appRouter } from '@/server/api/root';
 import { authorize, type Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
 import { credentialProblemDetail, resolveBearer } from '@/server/auth/credentials';
+import { logDatabaseUnavailable } from '@/server/db/errors';
 import { AppError } from '@/server/errors/app-error';
 import { problemResponse, toAppError } from '@/server/errors/problem';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
 import { clientIp } from '@/server/http/client-ip';
 import { publicOrigin } from '@/server/http/origin';
-import { logError, logErrorThrottled, logRequest } from '@/server/http/log';
+import { logError, logRequest } from '@/server/http/log';
 import { PLANS } from '@/server/services/accounts/plans';
 import { periodOf } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
@@ -63,7 +64,7 @@ export async function handlePublicApiRequest(request: Request, clock: () => Date
     const { error, unexpected } = toAppError(thrown, (member) =>
       member && route?.pathParameters.includes(member) ? 'path' : route && route.method !== 'GET' ? 'body' : 'query',
     );
-    if (unexpected && error.appCode === 'SERVICE_UNAVAILABLE') logErrorThrottled('database unavailable', 5_000, 'database unavailable', thrown, { requestId: state.requestId });
+    if (unexpected && error.appCode === 'SERVICE_UNAVAILABLE') logDatabaseUnavailable(thrown, { requestId: state.requestId });
     else if (unexpected) logError('unhandled error in the public API', thrown, { requestId: state.requestId });
     response = problemResponse(error, { origin: publicOrigin(request), instance: url.pathname, requestId: state.requestId });
   }

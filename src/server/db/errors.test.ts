@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PrismaClient } from '@/generated/prisma/client';
 import { toAppError } from '@/server/errors/problem';
 import { freePort } from './embedded';
-import { isDatabaseUnavailable } from './unavailable';
+import { isDatabaseUnavailable } from './errors';
 
 async function failure(run: () => Promise<unknown>): Promise<unknown> {
   try {
