@@ -1,6 +1,6 @@
 // `npm run bench`: throughput and latency of the API on a data-heavy app (1,000 tracked keywords × 365 days of
-// history), each endpoint against the bare-route baseline (GET /api/ping, no database) measured in the same run.
-// Prints ratios, not absolute verdicts: the machine decides the absolute numbers. Needs `npm run build` first.
+// history), each endpoint against the bare route answering the same bytes (GET /api/ping, no database), measured
+// in the same run. Prints ratios, not absolute verdicts: the machine decides the absolute numbers. Needs `npm run build` first.
 // Each endpoint is measured in BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (default 3), each round right after a
 // baseline measurement; BENCH_CONNECTIONS (default 32) sets the load. The data under .data/bench is built once and
 // reused (`npm run bench -- --fresh` rebuilds it). `npm run bench -- --only "apps/\{id\}$"` measures the endpoints

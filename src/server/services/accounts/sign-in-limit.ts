@@ -36,7 +36,7 @@ function getLimiters() {
 const blocked = (state: RateLimiterRes | null, failures: number) => state !== null && state.consumedPoints >= failures;
 
 /** Seconds until this email and address may try again, or 0 when they may now. */
-export async function signInBlockedFor(email: string | null, address: string | null): Promise<number> {
+async function signInBlockedFor(email: string | null, address: string | null): Promise<number> {
   const { email: byEmail, address: byAddress } = getLimiters();
   const [emailState, addressState] = await Promise.all([email ? byEmail.get(email) : null, address ? byAddress.get(address) : null]);
   const waits = [
@@ -46,7 +46,7 @@ export async function signInBlockedFor(email: string | null, address: string | n
   return Math.ceil(Math.max(...waits) / 1000);
 }
 
-export async function recordSignInFailure(email: string | null, address: string | null): Promise<void> {
+async function recordSignInFailure(email: string | null, address: string | null): Promise<void> {
   const { email: byEmail, address: byAddress } = getLimiters();
   // consume() rejects with the limiter's state once past the limit: the failure is counted all the same.
   const counted = (error: unknown) => {
@@ -55,7 +55,7 @@ export async function recordSignInFailure(email: string | null, address: string 
   await Promise.all([email ? byEmail.consume(email).catch(counted) : null, address ? byAddress.consume(address).catch(counted) : null]);
 }
 
-export async function clearSignInFailures(email: string): Promise<void> {
+async function clearSignInFailures(email: string): Promise<void> {
   await getLimiters().email.delete(email);
 }
 
