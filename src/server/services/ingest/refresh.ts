@@ -92,14 +92,17 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   }
   summary.keywordRanks = rankRows.length;
 
+  // Metrics describe the store, not the app: the first observation of a day stands. Written before and outside the
+  // app's transaction, so that the shared store data version (bumped by their trigger) is locked for one statement,
+  // not for a whole backfill of this app while other apps' refreshes wait.
+  await inChunks(metricRows, (chunk) => db.keywordMetric.createMany({ data: chunk, skipDuplicates: true }));
+
   await db.$transaction(
     async (tx) => {
       const rankScope: Prisma.KeywordRankWhereInput = { appId, date: { gte: first, lte: last } };
       if (onlyTerms) rankScope.OR = onlyTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) }));
       await tx.keywordRank.deleteMany({ where: rankScope });
       await inChunks(rankRows, (chunk) => tx.keywordRank.createMany({ data: chunk }));
-      // Metrics describe the store, not the app: the first observation of a day stands.
-      await inChunks(metricRows, (chunk) => tx.keywordMetric.createMany({ data: chunk, skipDuplicates: true }));
       if (onlyTerms) return;
 
       // Ratings and chart positions.
