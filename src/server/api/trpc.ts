@@ -17,7 +17,17 @@ export type RequiredScope = 'read' | 'write';
  * Declared once per procedure: the REST route (openapi), the scope it needs and what a call costs.
  * Scope checks, metering, the OpenAPI document and the request collection all read this.
  */
-export type ProcedureMeta = OpenApiMeta<{ scope?: RequiredScope; credits?: number }>;
+export type ProcedureMeta = OpenApiMeta<{
+  scope?: RequiredScope;
+  credits?: number;
+  /**
+   * The REST answer may be replayed from the response cache (src/server/openapi/response-cache.ts) while the data it
+   * is read from has not changed: 'app' when it depends only on the URL, the day, the account's apps, the data of
+   * the app {id} and the store data; 'account' when only on the URL, the day and the account's apps. Never for an
+   * answer that reads anything else (usage, webhooks) or live sources (research).
+   */
+  cache?: 'app' | 'account';
+}>;
 
 export interface Context {
   actor: Actor | null;
@@ -89,16 +99,24 @@ function creditsExhausted(state: MeteringState, cost: number): AppError {
   });
 }
 
+/** What the metering of one public API call needs to know. */
+export interface MeteredCall {
+  actor: Actor;
+  metering: MeteringState;
+  requestId: string;
+  now: Date;
+  /** "GET /apps/{id}", the ledger's endpoint. */
+  endpoint: string;
+}
+
 /**
  * Steps 6 and 7 of the pipeline on the public API, after input validation: the request-rate limit, then the
- * credits of the procedure's declared cost. A read is charged once it has succeeded (one statement; a failed read
- * costs nothing and no query). A write is charged before it runs, so that a success is never left uncharged,
- * and refunded if it then fails.
+ * credits of the procedure's declared cost, around `run` (the procedure, or the replay of a cached answer). A read
+ * is charged once it has succeeded (one statement; a failed read costs nothing and no query). A write is charged
+ * before it runs, so that a success is never left uncharged, and refunded if it then fails.
  */
-export const metered = t.middleware(async ({ ctx, meta, next }) => {
-  const state = ctx.metering;
-  const actor = ctx.actor;
-  if (ctx.transport !== 'rest' || !state || !actor) return next();
+export async function runMetered<T extends { ok: boolean }>(call: MeteredCall, meta: ProcedureMeta | undefined, run: () => Promise<T>): Promise<T> {
+  const { actor, metering: state } = call;
   const decision = await consumeRequest(actor.plan, actor.keyId ?? `user:${actor.userId}`);
   if (!decision.allowed) {
     throw new AppError('RATE_LIMITED', `Too many requests for this key; retry in ${decision.retryAfterSeconds} s.`, {
@@ -106,22 +124,22 @@ export const metered = t.middleware(async ({ ctx, meta, next }) => {
     });
   }
   const cost = meta?.credits ?? 0;
-  if (cost === 0) return next();
+  if (cost === 0) return run();
   if (state.limit !== null && state.limit - state.used < cost) throw creditsExhausted(state, cost);
   const charge = {
     accountId: actor.accountId,
     keyId: actor.keyId ?? null,
     userId: actor.kind === 'session' ? (actor.userId ?? null) : null,
-    endpoint: ctx.endpoint ?? 'unknown',
+    endpoint: call.endpoint,
     cost,
-    requestId: ctx.requestId,
+    requestId: call.requestId,
     limit: state.limit,
-    now: ctx.now,
+    now: call.now,
   };
   const charged = async () => {
     const used = await chargeCredits(charge);
     if (used === null) {
-      state.used = await creditsUsed(actor.accountId, ctx.now);
+      state.used = await creditsUsed(actor.accountId, call.now);
       throw creditsExhausted(state, cost);
     }
     state.used = used;
@@ -129,17 +147,23 @@ export const metered = t.middleware(async ({ ctx, meta, next }) => {
   };
   if (meta?.scope === 'write') {
     await charged();
-    const result = await next();
+    const result = await run();
     if (!result.ok) {
-      await refundCharge(actor.accountId, ctx.requestId);
+      await refundCharge(actor.accountId, call.requestId);
       state.used -= cost;
       state.cost = 0;
     }
     return result;
   }
-  const result = await next();
+  const result = await run();
   if (result.ok) await charged();
   return result;
+}
+
+export const metered = t.middleware(({ ctx, meta, next }) => {
+  const { actor, metering } = ctx;
+  if (ctx.transport !== 'rest' || !metering || !actor) return next();
+  return runMetered({ actor, metering, requestId: ctx.requestId, now: ctx.now, endpoint: ctx.endpoint ?? 'unknown' }, meta, next);
 });
 
 /** Account settings: only a signed-in dashboard user, never an API key. */

@@ -2,7 +2,9 @@
 // as a Bearer credential of the public API, acting as the signed-in user with read-write scope. A token that
 // was signed out is refused until its natural expiry.
 import { decode, encode } from 'next-auth/jwt';
-import { db } from '@/server/db';
+import { db, hotQuery } from '@/server/db';
+import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from '@/server/db/data-versions';
+import { isoDay } from '@/server/domain/dates';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { periodOf } from '@/server/services/metering/credits';
 import type { Actor } from './actor';
@@ -24,7 +26,9 @@ export function looksLikeSessionToken(value: string): boolean {
   return /^[A-Za-z0-9_-]*(\.[A-Za-z0-9_-]*){4}$/.test(value) && value.length < 8192;
 }
 
-export type SessionVerification = { status: 'valid'; actor: Actor; creditsUsed: number } | { status: 'invalid_token' | 'expired' };
+export type SessionVerification =
+  | { status: 'valid'; actor: Actor; creditsUsed: number; versions: DataVersions }
+  | { status: 'invalid_token' | 'expired' };
 
 interface SessionClaims {
   sub?: string;
@@ -32,7 +36,8 @@ interface SessionClaims {
   exp?: number;
 }
 
-export async function verifySessionToken(token: string, now: Date = new Date()): Promise<SessionVerification> {
+/** `appId`: the app whose data version to read with the rest (a well-formed uuid or null), for the response cache. */
+export async function verifySessionToken(token: string, now: Date = new Date(), appId: string | null = null): Promise<SessionVerification> {
   let claims: SessionClaims | null;
   try {
     claims = (await decode({ token, secret: authSecret() })) as SessionClaims | null;
@@ -40,20 +45,24 @@ export async function verifySessionToken(token: string, now: Date = new Date()):
     return { status: (error as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid_token' };
   }
   if (!claims?.sub || !claims.jti || !/^[0-9a-f-]{36}$/i.test(claims.sub)) return { status: 'invalid_token' };
-  // One round trip: the user, the plan, this month's credit usage, and whether this token was signed out.
-  const rows = await db.$queryRaw<{ id: string; account_id: string; plan: PlanTier; used: number | null; ended: boolean }[]>`
-    SELECT u.id::text, u.account_id::text, a.plan::text AS plan, c.used,
-           EXISTS (SELECT 1 FROM ended_session_tokens e WHERE e.jti = ${claims.jti}) AS ended
-    FROM users u
-    JOIN accounts a ON a.id = u.account_id
-    LEFT JOIN credit_usage c ON c.account_id = u.account_id AND c.period_start = ${periodOf(now).start}::date
-    WHERE u.id = ${claims.sub}::uuid`;
+  // One round trip: the user, the plan, this month's credit usage, the data versions, and whether this token was
+  // signed out.
+  const rows = await hotQuery<DataVersionColumns & { id: string; account_id: string; plan: PlanTier; used: number | null; ended: boolean }>(
+    `SELECT u.id::text, u.account_id::text, a.plan::text AS plan, c.used, ${dataVersionColumns('$4')},
+            EXISTS (SELECT 1 FROM ended_session_tokens e WHERE e.jti = $1) AS ended
+     FROM users u
+     JOIN accounts a ON a.id = u.account_id
+     LEFT JOIN credit_usage c ON c.account_id = u.account_id AND c.period_start = $2::date
+     WHERE u.id = $3::uuid`,
+    [claims.jti, isoDay(periodOf(now).start), claims.sub, appId],
+  );
   const user = rows[0];
   if (!user || user.ended) return { status: 'invalid_token' };
   return {
     status: 'valid',
     actor: { kind: 'session', accountId: user.account_id, userId: user.id, plan: user.plan, scope: 'read-write' },
     creditsUsed: user.used ?? 0,
+    versions: dataVersionsOf(user),
   };
 }
 

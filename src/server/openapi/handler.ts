@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { TRPCError } from '@trpc/server';
 import { appRouter } from '@/server/api/root';
-import { authorize, type Context } from '@/server/api/trpc';
+import { authorize, runMetered, type Context, type MeteredCall } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
 import { credentialProblemDetail, resolveBearer } from '@/server/auth/credentials';
 import { logDatabaseUnavailable } from '@/server/db/errors';
@@ -21,9 +21,11 @@ import { periodOf } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
 import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
 import { readJsonBody } from './request-body';
+import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';
 import { buildRoutes, matchRoute, type RestRoute } from './routes';
 
 export const PUBLIC_API_BASE_PATH = '/api/public/v1';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const contexts = new WeakMap<object, Context>();
 const procedureErrors = new WeakMap<object, TRPCError>();
@@ -49,6 +51,8 @@ interface RequestState {
   route?: RestRoute;
   actor?: Actor;
   metering?: MeteringState;
+  /** A cacheable GET: whether its answer was replayed from the response cache. */
+  cache?: 'hit' | 'miss';
 }
 
 /** `clock` is injected by tests (month boundaries, the idempotency window); the route uses the real time. */
@@ -82,6 +86,7 @@ export async function handlePublicApiRequest(request: Request, clock: () => Date
     keyId: state.actor?.keyId,
     actor: state.actor?.kind,
     credits: state.metering?.cost,
+    cache: state.cache,
   });
   return response;
 }
@@ -90,9 +95,15 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
   const { routes, handler } = getRuntime();
   const now = state.now;
   const ip = clientIp(request.headers);
+  const path = url.pathname.slice(PUBLIC_API_BASE_PATH.length) || '/';
+  // The route is looked up first but only acted on after the credential (CONTRACT order): a cacheable endpoint about
+  // one app has that app's data version read by the credential's own statement.
+  const match = matchRoute(routes, request.method, path);
+  const cacheScope = match.kind === 'found' && match.route.method === 'GET' ? match.route.meta.cache : undefined;
+  const appId = cacheScope === 'app' && match.kind === 'found' ? match.params.id : undefined;
 
   // 1. Credential.
-  const credential = await resolveBearer(request.headers.get('authorization'), { now, ip });
+  const credential = await resolveBearer(request.headers.get('authorization'), { now, ip, appId: appId && UUID.test(appId) ? appId : null });
   if (credential.status !== 'valid') {
     throw new AppError('UNAUTHORIZED', credentialProblemDetail(credential.status), {
       headers: {
@@ -105,8 +116,6 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
   // From here on every response carries the account's credit headers.
   state.metering = { limit: PLANS[actor.plan].monthlyCredits, used: credential.creditsUsed, cost: 0, period: periodOf(now) };
 
-  const path = url.pathname.slice(PUBLIC_API_BASE_PATH.length) || '/';
-  const match = matchRoute(routes, request.method, path);
   if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${request.method} ${url.pathname}.`);
   if (match.kind === 'method-not-allowed') {
     throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${match.allowed.join(' or ')}.`, {
@@ -136,17 +145,23 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
     }
   }
 
+  const call: MeteredCall = { actor, metering: state.metering, requestId: state.requestId, now, endpoint: `${route.method} ${route.template}` };
+  const cacheKey = cacheScope
+    ? responseCacheKey(cacheScope, { accountId: actor.accountId, versions: credential.versions, now, pathAndQuery: `${path}${url.search}` })
+    : null;
+  if (cacheKey !== null) {
+    const cached = cachedAnswer(cacheKey);
+    state.cache = cached ? 'hit' : 'miss';
+    if (cached) {
+      // The same URL was answered 200 from the same data: its input was valid. Rate limit and credits as always.
+      await runMetered(call, route.meta, async () => ({ ok: true }));
+      return new Response(cached, { status: 200, headers: { 'Content-Type': 'application/json' } });
+    }
+  }
+
   // 5 onwards: input validation, rate limit, credits and the procedure itself, in tRPC.
   const libraryRequest = requestForLibrary(request, `http://localhost${path}${url.search}`, body);
-  contexts.set(libraryRequest, {
-    actor,
-    transport: 'rest',
-    requestId: state.requestId,
-    clientIp: ip,
-    now,
-    metering: state.metering,
-    endpoint: `${route.method} ${route.template}`,
-  });
+  contexts.set(libraryRequest, { ...call, transport: 'rest', clientIp: ip });
   let result: { status: number; body: string } | undefined;
   try {
     result = await invoke(handler, libraryRequest);
@@ -155,6 +170,7 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
     if (idempotencyKey !== null) await settleIdempotencyKey(actor.accountId, idempotencyKey, result?.status ?? 500, result?.body ?? '');
   }
   if (result.status < 400) {
+    if (cacheKey !== null && result.status === 200) rememberAnswer(cacheKey, result.body);
     return new Response(result.body, { status: result.status, headers: { 'Content-Type': 'application/json' } });
   }
   throw procedureErrors.get(libraryRequest) ?? new AppError(codeForStatus(result.status), 'The request failed.');

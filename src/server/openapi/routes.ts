@@ -13,7 +13,9 @@ export interface RestRoute {
   meta: ProcedureMeta;
 }
 
-export type RouteMatch = { kind: 'found'; route: RestRoute } | { kind: 'method-not-allowed'; allowed: string[] } | { kind: 'not-found' };
+export type RouteMatch =
+  | { kind: 'found'; route: RestRoute; /** Path parameters as sent (still percent-encoded). */ params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: string[] } | { kind: 'not-found' };
 
 export function buildRoutes(router: AnyTRPCRouter): RestRoute[] {
   const routes: RestRoute[] = [];
@@ -35,7 +37,7 @@ export function matchRoute(routes: readonly RestRoute[], method: string, path: s
   const normalized = normalizePath(path);
   const onPath = routes.filter((route) => route.pattern.test(normalized));
   const route = onPath.find((candidate) => candidate.method === method);
-  if (route) return { kind: 'found', route };
+  if (route) return { kind: 'found', route, params: { ...route.pattern.exec(normalized)?.groups } };
   if (onPath.length) return { kind: 'method-not-allowed', allowed: [...new Set(onPath.map((candidate) => candidate.method))] };
   return { kind: 'not-found' };
 }

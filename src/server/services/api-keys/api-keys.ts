@@ -1,6 +1,7 @@
 // API keys: create (secret shown once), list, revoke, roll with a grace period, and verify on each request.
 import { z } from 'zod';
 import { db, hotQuery } from '@/server/db';
+import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/domain/dates';
 import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
@@ -190,35 +191,37 @@ export async function rollApiKey(
 }
 
 export type KeyVerification =
-  | { status: 'valid'; keyId: string; accountId: string; plan: PlanTier; scope: ApiKeyScope; creditsUsed: number }
+  | { status: 'valid'; keyId: string; accountId: string; plan: PlanTier; scope: ApiKeyScope; creditsUsed: number; versions: DataVersions }
   | { status: 'malformed' | 'not_found' | 'revoked' | 'expired' };
 
 /**
  * Checks a presented key on every request: shape and checksum first (no database), then one indexed lookup by
- * SHA-256 that also returns the owner's plan and this month's credit usage. No cache, so revocation and expiry
- * apply at once.
+ * SHA-256 that also returns the owner's plan, this month's credit usage and the versions of the account's data (of the
+ * app `context.appId` too, a well-formed uuid or null). No cache, so revocation and expiry apply at once.
  */
-export async function verifyApiKey(secret: string, context: { now: Date; ip: string | null }): Promise<KeyVerification> {
+export async function verifyApiKey(secret: string, context: { now: Date; ip: string | null; appId?: string | null }): Promise<KeyVerification> {
   if (!isWellFormedApiKey(secret)) return { status: 'malformed' };
-  const rows = await hotQuery<{
-    id: string;
-    account_id: string;
-    /** The enum's database value. */
-    scope: ApiKeyScope;
-    revoked_at: Date | null;
-    expires_at: Date | null;
-    last_used_at: Date | null;
-    last_used_ip: string | null;
-    plan: PlanTier;
-    used: number | null;
-  }>(
+  const rows = await hotQuery<
+    DataVersionColumns & {
+      id: string;
+      account_id: string;
+      /** The enum's database value. */
+      scope: ApiKeyScope;
+      revoked_at: Date | null;
+      expires_at: Date | null;
+      last_used_at: Date | null;
+      last_used_ip: string | null;
+      plan: PlanTier;
+      used: number | null;
+    }
+  >(
     `SELECT k.id::text, k.account_id::text, k.scope::text AS scope, k.revoked_at, k.expires_at, k.last_used_at, k.last_used_ip,
-            a.plan::text AS plan, u.used
+            a.plan::text AS plan, u.used, ${dataVersionColumns('$3')}
      FROM api_keys k
      JOIN accounts a ON a.id = k.account_id
      LEFT JOIN credit_usage u ON u.account_id = k.account_id AND u.period_start = $2::date
      WHERE k.secret_hash = $1`,
-    [Buffer.from(hashApiKey(secret)), isoDay(periodOf(context.now).start)],
+    [Buffer.from(hashApiKey(secret)), isoDay(periodOf(context.now).start), context.appId ?? null],
   );
   const key = rows[0];
   if (!key) return { status: 'not_found' };
@@ -238,5 +241,6 @@ export async function verifyApiKey(secret: string, context: { now: Date; ip: str
     plan: key.plan,
     scope: key.scope,
     creditsUsed: key.used ?? 0,
+    versions: dataVersionsOf(key),
   };
 }

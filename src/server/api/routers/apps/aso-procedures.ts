@@ -30,6 +30,7 @@ export const getAsoScoreProcedure = apiProcedure
     },
     scope: 'read',
     credits: 1,
+    cache: 'app',
   })
   .input(asoScoreInput)
   .use(metered)
@@ -49,6 +50,7 @@ export const listOpportunitiesProcedure = apiProcedure
     },
     scope: 'read',
     credits: 2,
+    cache: 'app',
   })
   .input(opportunitiesInput)
   .use(metered)
@@ -67,6 +69,7 @@ export const getCategoryRankProcedure = apiProcedure
     },
     scope: 'read',
     credits: 1,
+    cache: 'app',
   })
   .input(categoryRankInput)
   .use(metered)
@@ -85,6 +88,7 @@ export const getRatingHistoryProcedure = apiProcedure
     },
     scope: 'read',
     credits: 1,
+    cache: 'app',
   })
   .input(ratingHistoryInput)
   .use(metered)
@@ -103,6 +107,7 @@ export const getKeywordSpyProcedure = apiProcedure
     },
     scope: 'read',
     credits: 1,
+    cache: 'app',
   })
   .input(keywordSpyInput)
   .use(metered)

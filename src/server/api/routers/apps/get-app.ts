@@ -7,6 +7,7 @@ export const getAppProcedure = apiProcedure
     openapi: { method: 'GET', path: '/apps/{id}', summary: 'Get a tracked app', description: 'One tracked app. An app of another account is answered 404, like an unknown id.', tags: ['Apps'], protect: true },
     scope: 'read',
     credits: 1,
+    cache: 'app',
   })
   .input(getAppInput)
   .use(metered)

@@ -7,6 +7,7 @@ export const listAppsProcedure = apiProcedure
     openapi: { method: 'GET', path: '/apps', summary: 'List tracked apps', description: 'Every app your account tracks, oldest first, as a JSON array.', tags: ['Apps'], protect: true },
     scope: 'read',
     credits: 1,
+    cache: 'account',
   })
   .input(listAppsInput)
   .use(metered)

@@ -29,6 +29,7 @@ export const competitorsRouter = router({
       openapi: { method: 'GET', path: '/apps/{id}/competitors', summary: 'List competitors', description: 'Competitors tracked for the app, oldest first, with what we know of each.', tags: ['Competitors'], protect: true },
       scope: 'read',
       credits: 1,
+      cache: 'app',
     })
     .input(z.object({ id: appIdParam, country: countrySchema.optional().meta({ description: 'Storefront, any case. Competitors are tracked for all storefronts; the value is validated and does not filter.' }) }))
     .use(metered)

@@ -26,6 +26,7 @@ export const listKeywordsProcedure = apiProcedure
     },
     scope: 'read',
     credits: 1,
+    cache: 'app',
   })
   .input(listKeywordsInput)
   .use(metered)
@@ -62,6 +63,7 @@ export const keywordHistoryProcedure = apiProcedure
     },
     scope: 'read',
     credits: 1,
+    cache: 'app',
   })
   .input(keywordHistoryInput)
   .use(metered)
@@ -80,6 +82,7 @@ export const keywordMetricsHistoryProcedure = apiProcedure
     },
     scope: 'read',
     credits: 1,
+    cache: 'app',
   })
   .input(metricsHistoryInput)
   .use(metered)

@@ -36,6 +36,7 @@ export const metadataRouter = router({
       openapi: { method: 'GET', path: '/apps/{id}/metadata', summary: 'Current store listing', description: 'The listing text and assets as last seen in the storefront.', tags: ['Metadata'], protect: true },
       scope: 'read',
       credits: 1,
+      cache: 'app',
     })
     .input(metadataInput)
     .use(metered)
@@ -57,6 +58,7 @@ export const metadataRouter = router({
       },
       scope: 'read',
       credits: 1,
+      cache: 'app',
     })
     .input(metadataInput)
     .use(metered)

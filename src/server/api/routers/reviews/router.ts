@@ -7,6 +7,7 @@ export const listReviewsProcedure = apiProcedure
     openapi: { method: 'GET', path: '/apps/{id}/reviews', summary: 'List reviews', description: 'Reviews of every storefront, paginated, optionally of one star rating.', tags: ['Reviews'], protect: true },
     scope: 'read',
     credits: 1,
+    cache: 'app',
   })
   .input(listReviewsInput)
   .use(metered)
@@ -28,6 +29,7 @@ export const reviewInsightsProcedure = apiProcedure
     },
     scope: 'read',
     credits: 1,
+    cache: 'app',
   })
   .input(insightsInput)
   .use(metered)

@@ -1,0 +1,32 @@
+// Versions of the data the public API answers from, kept by the database's triggers (migration
+// response_cache_versions) and read by the credential's own statement, so that the response cache
+// (src/server/openapi/response-cache.ts) costs no round trip of its own.
+
+export interface DataVersions {
+  /** accounts.data_version: the account's list of apps and their own rows. */
+  account: string;
+  /** store_data_version: data shared by every account (keyword metrics). */
+  store: string;
+  /** tracked_apps.data_version of the app asked about; null when none was asked about or it is not the account's. */
+  app: string | null;
+}
+
+export interface DataVersionColumns {
+  account_version: string;
+  store_version: string | null;
+  app_version: string | null;
+}
+
+/**
+ * The select-list items of the three versions, in a statement where `a` is the account's row of `accounts` and
+ * `appParameter` the placeholder of the app id (a well-formed uuid or NULL).
+ */
+export function dataVersionColumns(appParameter: string): string {
+  return `a.data_version::text AS account_version,
+          (SELECT version::text FROM store_data_version WHERE id = 1) AS store_version,
+          (SELECT data_version::text FROM tracked_apps t WHERE t.id = ${appParameter}::uuid AND t.account_id = a.id) AS app_version`;
+}
+
+export function dataVersionsOf(row: DataVersionColumns): DataVersions {
+  return { account: row.account_version, store: row.store_version ?? '0', app: row.app_version };
+}
