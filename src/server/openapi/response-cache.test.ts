@@ -44,8 +44,8 @@ function client(secret: string) {
   };
 }
 
-async function setup() {
-  const fixture = await makeAsoApp({ storeId: String(800_000_000 + Math.floor(Math.random() * 1e8)) });
+async function setup(terms?: string[]) {
+  const fixture = await makeAsoApp({ storeId: String(800_000_000 + Math.floor(Math.random() * 1e8)), terms });
   const { secret } = await createApiKey(fixture.owner, { name: 'cache', scope: 'read-write' });
   return { ...fixture, call: client(secret) };
 }
@@ -188,7 +188,8 @@ describe('seeing every write', () => {
   });
 
   it('keyword metrics move the store’s version, only when a row was written', async () => {
-    const { app, call } = await setup();
+    // Metrics are shared by every app of every account: a term of this test's own, so that no other test sees the change.
+    const { app, call } = await setup([`cache metrics ${randomUUID()}`]);
     const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
     const history = `/apps/${app.id}/keywords/${keyword.id}/metrics-history?days=30`;
     const before = await call(history);
