@@ -154,17 +154,23 @@ export async function creditsUsed(accountId: string, now: Date): Promise<number>
   return usage?.used ?? 0;
 }
 
-/** GET /usage: the period, the allowance, and where the credits went (by endpoint, by key, by day), from the rollup. */
-export async function usageReport(accountId: string, limit: number | null, now: Date) {
+/**
+ * GET /usage: the period, the allowance, and where the credits went (by endpoint, by key, by day), from the rollup.
+ * `knownUsed`: the period's usage when the caller has just read it (the public API reads it with the credential).
+ */
+export async function usageReport(accountId: string, limit: number | null, now: Date, knownUsed?: number) {
   const period = periodOf(now);
+  // On the pg pool: an account with many keys has hundreds of rollup rows, where Prisma's per-row cost shows.
   const [used, rows] = await Promise.all([
-    creditsUsed(accountId, now),
-    db.$queryRaw<{ day: Date; endpoint: string; subject: string; calls: number; credits: number; name: string | null; display_prefix: string | null; last_four: string | null }[]>`
-      SELECT d.day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four
-      FROM credit_usage_daily d
-      -- CASE fixes the evaluation order: a session subject ("user:…") is never cast to uuid.
-      LEFT JOIN api_keys k ON k.id = CASE WHEN d.subject LIKE 'user:%' THEN NULL ELSE d.subject::uuid END
-      WHERE d.account_id = ${accountId}::uuid AND d.period_start = ${period.start}::date AND d.calls > 0`,
+    knownUsed ?? creditsUsed(accountId, now),
+    hotQuery<{ day: string; endpoint: string; subject: string; calls: number; credits: number; name: string | null; display_prefix: string | null; last_four: string | null }>(
+      `SELECT d.day::text AS day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four
+       FROM credit_usage_daily d
+       -- CASE fixes the evaluation order: a session subject ("user:…") is never cast to uuid.
+       LEFT JOIN api_keys k ON k.id = CASE WHEN d.subject LIKE 'user:%' THEN NULL ELSE d.subject::uuid END
+       WHERE d.account_id = $1::uuid AND d.period_start = $2::date AND d.calls > 0`,
+      [accountId, isoDay(period.start)],
+    ),
   ]);
   const byEndpoint = new Map<string, { endpoint: string; calls: number; credits: number }>();
   const byKey = new Map<string, { keyId: string | null; name: string; key: string | null; calls: number; credits: number }>();
@@ -185,10 +191,10 @@ export async function usageReport(accountId: string, limit: number | null, now: 
     key.calls += row.calls;
     key.credits += row.credits;
     byKey.set(row.subject, key);
-    const day = byDay.get(isoDay(row.day)) ?? { calls: 0, credits: 0 };
+    const day = byDay.get(row.day) ?? { calls: 0, credits: 0 };
     day.calls += row.calls;
     day.credits += row.credits;
-    byDay.set(isoDay(row.day), day);
+    byDay.set(row.day, day);
   }
   const byCredits = <T extends { credits: number }>(a: T, b: T, tie: (a: T, b: T) => number) => b.credits - a.credits || tie(a, b);
   const today = startOfUtcDay(now);

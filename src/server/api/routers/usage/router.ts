@@ -49,7 +49,8 @@ export const usageRouter = router({
     .output(usageOutput)
     .query(async ({ ctx }) => {
       const plan = PLANS[ctx.actor.plan];
-      const report = await usageReport(ctx.actor.accountId, plan.monthlyCredits, ctx.now);
+      // On the public API the credential's statement has just read the period's usage.
+      const report = await usageReport(ctx.actor.accountId, plan.monthlyCredits, ctx.now, ctx.metering?.used);
       return {
         ...report,
         plan: plan.tier,
