@@ -1,7 +1,8 @@
 // The REST facade at /api/public/v1: the same tRPC procedures as the dashboard, served by trpc-to-openapi.
 // This wrapper runs the request pipeline's steps in CONTRACT order around the library's handler
-// (credential → plan → scope → media type, size, JSON → validation → lookup), turns every failure into
-// application/problem+json, and writes one log line per request. The library's handler is created once.
+// (credential → plan → scope → media type, size, JSON → validation → lookup), replays a cached answer where the data
+// has not changed (./response-cache.ts), turns every failure into application/problem+json, and writes one log line
+// per request. The library's handler is created once.
 import { randomUUID } from 'node:crypto';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { TRPCError } from '@trpc/server';
