@@ -39,10 +39,10 @@ const { refreshApp } = await import('../src/server/services/ingest/refresh');
 const { vocabularyFor } = await import('../src/server/services/ingest/demo/vocabulary');
 
 const log = (line: string) => console.error(`[bench] ${line}`);
-const { DEFAULT_RESPONSE_CACHE_MB } = await import('../src/server/openapi/response-cache');
+const { responseCacheMegabytes } = await import('../src/server/openapi/response-cache');
 // The app's response cache (src/server/openapi/response-cache.ts) replays an endpoint's answer while its data is
 // unchanged, so the reads below measure replays after their first call: RESPONSE_CACHE_MB=0 measures computed answers.
-const responseCacheMb = Number(process.env.RESPONSE_CACHE_MB?.trim() || DEFAULT_RESPONSE_CACHE_MB);
+const responseCacheMb = responseCacheMegabytes();
 const database = await prepareDatabase(log);
 await ensureAuthSecret();
 

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { TRPCError } from '@trpc/server';
 import { appRouter } from '@/server/api/root';
+import { appIdParam } from '@/server/api/schemas';
 import { authorize, runMetered, type Context, type MeteredCall } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
 import { credentialProblemDetail, resolveBearer } from '@/server/auth/credentials';
@@ -26,7 +27,6 @@ import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache
 import { buildRoutes, matchRoute, type RestRoute } from './routes';
 
 export const PUBLIC_API_BASE_PATH = '/api/public/v1';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const contexts = new WeakMap<object, Context>();
 const procedureErrors = new WeakMap<object, TRPCError>();
@@ -101,10 +101,11 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
   // one app has that app's data version read by the credential's own statement.
   const match = matchRoute(routes, request.method, path);
   const cacheScope = match.kind === 'found' && match.route.method === 'GET' ? match.route.meta.cache : undefined;
-  const appId = cacheScope === 'app' && match.kind === 'found' ? match.params.id : undefined;
+  // Only an id the route's own input accepts reaches the statement (which casts it to uuid); another answers 400.
+  const appId = cacheScope === 'app' && match.kind === 'found' ? appIdParam.safeParse(match.params.id).data : undefined;
 
   // 1. Credential.
-  const credential = await resolveBearer(request.headers.get('authorization'), { now, ip, appId: appId && UUID.test(appId) ? appId : null });
+  const credential = await resolveBearer(request.headers.get('authorization'), { now, ip, appId: appId ?? null });
   if (credential.status !== 'valid') {
     throw new AppError('UNAUTHORIZED', credentialProblemDetail(credential.status), {
       headers: {

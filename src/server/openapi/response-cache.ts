@@ -9,19 +9,20 @@ import { LRUCache } from 'lru-cache';
 import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/domain/dates';
 
-export const DEFAULT_RESPONSE_CACHE_MB = 64;
+const DEFAULT_RESPONSE_CACHE_MB = 64;
 
 let cache: LRUCache<string, Uint8Array<ArrayBuffer>> | null | undefined;
 
-function capacityBytes(): number {
+/** The cache's size as RESPONSE_CACHE_MB sets it (default 64); 0 when it is off (0, negative or not a number). */
+export function responseCacheMegabytes(): number {
   const setting = process.env.RESPONSE_CACHE_MB?.trim();
   const megabytes = setting ? Number(setting) : DEFAULT_RESPONSE_CACHE_MB;
-  return Number.isFinite(megabytes) && megabytes > 0 ? Math.floor(megabytes * 1024 * 1024) : 0;
+  return Number.isFinite(megabytes) && megabytes > 0 ? megabytes : 0;
 }
 
 function answers(): LRUCache<string, Uint8Array<ArrayBuffer>> | null {
   if (cache === undefined) {
-    const maxSize = capacityBytes();
+    const maxSize = Math.floor(responseCacheMegabytes() * 1024 * 1024);
     cache =
       maxSize > 0
         ? new LRUCache<string, Uint8Array<ArrayBuffer>>({
