@@ -23,11 +23,14 @@ export type ProcedureMeta = OpenApiMeta<{
   /**
    * The REST answer may be replayed from the response cache (src/server/openapi/response-cache.ts) while the data it
    * is read from has not changed: 'app' when it depends only on the URL, the day, the account's apps, the data of
-   * the app {id} and the store data; 'account' when only on the URL, the day and the account's apps. Never for an
-   * answer that reads anything else (usage, webhooks) or live sources (research).
+   * the app {id} and the store data; 'account' when only on the URL, the day and the account's apps; 'usage' when
+   * only on the URL, the day, the plan and the period's charges. Never for an answer that reads anything else
+   * (webhooks, keys). An answer from a live source sets `ctx.answer.freshUntil` (research).
    */
-  cache?: 'app' | 'account';
+  cache?: ResponseCacheScope;
 }>;
+
+export type ResponseCacheScope = 'app' | 'account' | 'usage';
 
 export interface Context {
   actor: Actor | null;
@@ -40,6 +43,11 @@ export interface Context {
   metering?: MeteringState;
   /** Set by the REST facade: "GET /apps/{id}", the ledger's endpoint. */
   endpoint?: string;
+  /**
+   * Set by the REST facade for an endpoint declared `cache`: a procedure answering from a live source says until when
+   * its answer may be replayed (none: while the versions of its data are unchanged).
+   */
+  answer?: { freshUntil?: Date };
 }
 
 export const INSUFFICIENT_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="write"';

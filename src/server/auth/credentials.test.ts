@@ -26,7 +26,7 @@ describe('API keys', () => {
       actor: { kind: 'apiKey', accountId: owner.accountId, keyId: key.id, plan: 'business', scope: 'read-only' },
       creditsUsed: 0,
       // No app asked about; an account without apps is at its first version.
-      versions: { account: '0', store: expect.any(String), app: null },
+      versions: { account: '0', store: expect.any(String), app: null, usage: '0' },
     });
   });
 
@@ -109,7 +109,7 @@ describe('session tokens', () => {
       status: 'valid',
       actor: { kind: 'session', accountId: owner.accountId, userId: owner.userId, plan: 'solo', scope: 'read-write' },
       creditsUsed: 0,
-      versions: { account: '0', store: expect.any(String), app: null },
+      versions: { account: '0', store: expect.any(String), app: null, usage: '0' },
     });
   });
 

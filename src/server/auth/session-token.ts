@@ -48,7 +48,7 @@ export async function verifySessionToken(token: string, now: Date = new Date(), 
   // One round trip: the user, the plan, this month's credit usage, the data versions, and whether this token was
   // signed out.
   const rows = await hotQuery<DataVersionColumns & { id: string; account_id: string; plan: PlanTier; used: number | null; ended: boolean }>(
-    `SELECT u.id::text, u.account_id::text, a.plan::text AS plan, c.used, ${dataVersionColumns('$4')},
+    `SELECT u.id::text, u.account_id::text, a.plan::text AS plan, c.used, ${dataVersionColumns({ app: '$4', usage: 'c' })},
             EXISTS (SELECT 1 FROM ended_session_tokens e WHERE e.jti = $1) AS ended
      FROM users u
      JOIN accounts a ON a.id = u.account_id

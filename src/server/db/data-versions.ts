@@ -9,24 +9,28 @@ export interface DataVersions {
   store: string;
   /** tracked_apps.data_version of the app asked about; null when none was asked about or it is not the account's. */
   app: string | null;
+  /** credit_usage.version of the account's current period: moved by every charge and refund. */
+  usage: string;
 }
 
 export interface DataVersionColumns {
   account_version: string;
   store_version: string | null;
   app_version: string | null;
+  usage_version: string | null;
 }
 
 /**
- * The select-list items of the three versions, in a statement where `a` is the account's row of `accounts` and
- * `appParameter` the placeholder of the app id (a well-formed uuid or NULL).
+ * The select-list items of the versions, in a statement where `a` is the account's row of `accounts`, `usage` the alias
+ * of its current period's row of `credit_usage` (LEFT JOINed: none before the period's first charge) and `app` the
+ * placeholder of the app id (a well-formed uuid or NULL).
  */
-export function dataVersionColumns(appParameter: string): string {
-  return `a.data_version::text AS account_version,
+export function dataVersionColumns(aliases: { app: string; usage: string }): string {
+  return `a.data_version::text AS account_version, ${aliases.usage}.version::text AS usage_version,
           (SELECT version::text FROM store_data_version WHERE id = 1) AS store_version,
-          (SELECT data_version::text FROM tracked_apps t WHERE t.id = ${appParameter}::uuid AND t.account_id = a.id) AS app_version`;
+          (SELECT data_version::text FROM tracked_apps t WHERE t.id = ${aliases.app}::uuid AND t.account_id = a.id) AS app_version`;
 }
 
 export function dataVersionsOf(row: DataVersionColumns): DataVersions {
-  return { account: row.account_version, store: row.store_version ?? '0', app: row.app_version };
+  return { account: row.account_version, store: row.store_version ?? '0', app: row.app_version, usage: row.usage_version ?? '0' };
 }

@@ -149,7 +149,7 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
 
   const call: MeteredCall = { actor, metering: state.metering, requestId: state.requestId, now, endpoint: `${route.method} ${route.template}` };
   const cacheKey = cacheScope
-    ? responseCacheKey(cacheScope, { accountId: actor.accountId, versions: credential.versions, now, pathAndQuery: `${path}${url.search}` })
+    ? responseCacheKey(cacheScope, { accountId: actor.accountId, plan: actor.plan, versions: credential.versions, now, pathAndQuery: `${path}${url.search}` })
     : null;
   if (cacheKey !== null) {
     const cached = cachedAnswer(cacheKey);
@@ -163,7 +163,8 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
 
   // 5 onwards: input validation, rate limit, credits and the procedure itself, in tRPC.
   const libraryRequest = requestForLibrary(request, `http://localhost${path}${url.search}`, body);
-  contexts.set(libraryRequest, { ...call, transport: 'rest', clientIp: ip });
+  const answer: NonNullable<Context['answer']> = {};
+  contexts.set(libraryRequest, { ...call, transport: 'rest', clientIp: ip, answer });
   let result: { status: number; body: string } | undefined;
   try {
     result = await invoke(handler, libraryRequest);
@@ -172,7 +173,7 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
     if (idempotencyKey !== null) await settleIdempotencyKey(actor.accountId, idempotencyKey, result?.status ?? 500, result?.body ?? '');
   }
   if (result.status < 400) {
-    if (cacheKey !== null && result.status === 200) rememberAnswer(cacheKey, result.body);
+    if (cacheKey !== null && result.status === 200) rememberAnswer(cacheKey, result.body, answer.freshUntil);
     return new Response(result.body, { status: result.status, headers: { 'Content-Type': 'application/json' } });
   }
   throw procedureErrors.get(libraryRequest) ?? new AppError(codeForStatus(result.status), 'The request failed.');

@@ -8,16 +8,18 @@ import { db, hotQuery } from '@/server/db';
 import { addDays } from '@/server/domain/dates';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { refreshApp } from '@/server/services/ingest/refresh';
-import { periodOf } from '@/server/services/metering/credits';
+import { periodOf, refundCharge } from '@/server/services/metering/credits';
 import { FIXED_DAY, makeAsoApp } from '../../../test/aso-fixture';
 import { makeAccount, makeApp } from '../../../test/factories';
 import { handlePublicApiRequest } from './handler';
+import { resetResearchCache } from '@/server/services/aso/research';
 import { resetResponseCache } from './response-cache';
 
 afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
   resetResponseCache();
+  resetResearchCache();
 });
 
 /** Calls the facade and reads its log line: status, body and whether the cache answered. */
@@ -97,7 +99,7 @@ describe('replaying an answer', () => {
     expect(refused.headers.get('content-type')).toBe('application/problem+json');
   });
 
-  it('never caches a failure, another account’s app, usage or live research', async () => {
+  it('never caches a failure, another account’s app or an unknown app', async () => {
     const { app, call } = await setup();
     const stranger = await makeAccount('pro');
     const strangerCall = client((await createApiKey(stranger, { name: 'stranger', scope: 'read-only' })).secret);
@@ -105,8 +107,6 @@ describe('replaying an answer', () => {
       expect(await strangerCall(`/apps/${app.id}/keywords`)).toMatchObject({ status: 404, cache: undefined });
       expect(await call(`/apps/${app.id}/keywords?rankWindow=2d`)).toMatchObject({ status: 400, cache: 'miss' });
       expect(await call(`/apps/${randomUUID()}/keywords`)).toMatchObject({ status: 404, cache: undefined });
-      expect(await call('/usage')).toMatchObject({ status: 200, cache: undefined });
-      expect(await call(`/apps/${app.id}/keywords/research?term=sleep`)).toMatchObject({ status: 200, cache: undefined });
     }
   });
 
@@ -124,6 +124,84 @@ describe('replaying an answer', () => {
     const { app, call } = await setup();
     expect((await call(`/apps/${app.id}`)).cache).toBeUndefined();
     expect((await call(`/apps/${app.id}`)).cache).toBeUndefined();
+  });
+});
+
+describe('usage', () => {
+  it('is replayed until a charge or a refund, of any key or session, or a change of plan', async () => {
+    const { app, owner, call } = await setup();
+    const usage = async () => {
+      const answer = await call('/usage');
+      return { cache: answer.cache, status: answer.status, report: JSON.parse(answer.body) as { used: number; limit: number; byEndpoint: { endpoint: string; calls: number }[] } };
+    };
+    await call(`/apps/${app.id}`);
+    const first = await usage();
+    expect(first).toMatchObject({ status: 200, cache: 'miss', report: { used: 1 } });
+    // GET /usage is free: it changes nothing.
+    expect(await usage()).toEqual({ ...first, cache: 'hit' });
+
+    await client((await createApiKey(owner, { name: 'other', scope: 'read-only' })).secret)(`/apps/${app.id}/aso-score`);
+    const charged = await usage();
+    expect(charged).toMatchObject({ cache: 'miss', report: { used: 2 } });
+    expect(charged.report.byEndpoint.map((entry) => entry.endpoint).sort()).toEqual(['GET /apps/{id}', 'GET /apps/{id}/aso-score']);
+
+    // A refund of one call and a charge of another leave the usage where it was, but not the report.
+    const [refunded] = await db.creditLedger.findMany({ where: { accountId: owner.accountId, endpoint: 'GET /apps/{id}' }, select: { requestId: true } });
+    await refundCharge(owner.accountId, refunded!.requestId);
+    expect(await usage()).toMatchObject({ cache: 'miss', report: { used: 1, byEndpoint: [{ endpoint: 'GET /apps/{id}/aso-score' }] } });
+    const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
+    await client(token)(`/apps/${app.id}/metadata`);
+    const after = await usage();
+    expect(after).toMatchObject({ cache: 'miss', report: { used: 2 } });
+    expect(after.report.byEndpoint.map((entry) => entry.endpoint).sort()).toEqual(['GET /apps/{id}/aso-score', 'GET /apps/{id}/metadata']);
+    expect((await usage()).cache).toBe('hit');
+
+    await db.account.update({ where: { id: owner.accountId }, data: { plan: 'business' } });
+    const upgraded = await usage();
+    expect(upgraded.cache).toBe('miss');
+    expect(upgraded.report.limit).toBeGreaterThan(after.report.limit);
+  });
+
+  it('is the account’s own: another account’s report is never replayed', async () => {
+    const { app, call } = await setup();
+    await call(`/apps/${app.id}`);
+    await call('/usage');
+    const stranger = await makeAccount('pro');
+    const theirs = await client((await createApiKey(stranger, { name: 'stranger', scope: 'read-only' })).secret)('/usage');
+    expect(theirs.cache).toBe('miss');
+    expect(JSON.parse(theirs.body)).toMatchObject({ used: 0, byEndpoint: [] });
+  });
+});
+
+describe('live research', () => {
+  it('is replayed, charged 8 each time, until the store’s answer is 5 minutes old or the app’s data changes', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-07-01T08:00:00.000Z'));
+      const { app, call } = await setup();
+      const research = `/apps/${app.id}/keywords/research?term=sleep%20sounds`;
+      const first = await call(research);
+      expect([first.status, first.cache, first.headers.get('x-credits-cost')]).toEqual([200, 'miss', '8']);
+      expect(JSON.parse(first.body)).toMatchObject({ term: 'sleep sounds', observedAt: '2026-07-01T08:00:00.000Z' });
+      vi.setSystemTime(new Date('2026-07-01T08:04:00.000Z'));
+      const replay = await call(research);
+      expect([replay.cache, replay.body, replay.headers.get('x-credits-cost')]).toEqual(['hit', first.body, '8']);
+
+      // The app's rank for the term is part of the answer: a write to the app's data is seen at once.
+      await hotQuery('UPDATE keyword_ranks SET "rank" = "rank" WHERE app_id = $1::uuid AND term_key = $2', [app.id, 'sleep sounds']);
+      const written = await call(research);
+      expect(written.cache).toBe('miss');
+      // The store's answer itself is still the one read at 08:00.
+      expect(JSON.parse(written.body)).toMatchObject({ observedAt: '2026-07-01T08:00:00.000Z' });
+      expect((await call(research)).cache).toBe('hit');
+
+      vi.setSystemTime(new Date('2026-07-01T08:05:01.000Z'));
+      const later = await call(research);
+      expect(later.cache).toBe('miss');
+      expect(JSON.parse(later.body)).toMatchObject({ observedAt: '2026-07-01T08:05:01.000Z' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

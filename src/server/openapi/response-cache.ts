@@ -1,11 +1,13 @@
 // The public API's response cache. The answer of a GET endpoint declared `cache` (ProcedureMeta) is kept in memory,
 // per app process, under a key made of the account, the versions of the data it is read from, the UTC day and the
-// URL. The versions are bumped by the database's own triggers on every write, whichever code writes (migration
+// URL (and the plan, for usage); an answer from a live source (research) is also dropped when it stops being live. The versions are bumped by the database's own triggers on every write, whichever code writes (migration
 // response_cache_versions), and are read by the credential's statement (src/server/db/data-versions.ts): a hit costs
 // no round trip of its own and can never answer from older data than a miss would, in any process. A replayed answer
 // is metered exactly like a computed one (rate limit, credits, ledger row): only the reads behind it are saved.
 // Least recently used answers go first once RESPONSE_CACHE_MB (default 64; 0 turns the cache off) is reached.
 import { LRUCache } from 'lru-cache';
+import type { ResponseCacheScope } from '@/server/api/trpc';
+import type { PlanTier } from '@/generated/prisma/enums';
 import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/domain/dates';
 
@@ -30,6 +32,10 @@ function answers(): LRUCache<string, Uint8Array<ArrayBuffer>> | null {
             // One answer may take at most an eighth of the cache: a few huge answers must not evict everything else.
             maxEntrySize: Math.ceil(maxSize / 8),
             sizeCalculation: (body, key) => body.byteLength + key.length * 2,
+            // The wall clock, which a live answer's end is given in (and tests can move).
+            perf: { now: () => Date.now() },
+            // Read at every check (a clock read costs nothing next to a request), not cached for a millisecond.
+            ttlResolution: 0,
           })
         : null;
   }
@@ -41,14 +47,17 @@ function answers(): LRUCache<string, Uint8Array<ArrayBuffer>> | null {
  * will be answered 404), or the cache is off.
  */
 export function responseCacheKey(
-  scope: 'app' | 'account',
-  request: { accountId: string; versions: DataVersions; now: Date; pathAndQuery: string },
+  scope: ResponseCacheScope,
+  request: { accountId: string; plan: PlanTier; versions: DataVersions; now: Date; pathAndQuery: string },
 ): string | null {
   if (!answers()) return null;
   const { versions } = request;
   if (scope === 'app' && versions.app === null) return null;
-  // A URL has no space once parsed (it is percent-encoded), so the parts cannot run into each other.
-  return [request.accountId, versions.account, versions.store, scope === 'app' ? versions.app : '-', isoDay(request.now), request.pathAndQuery].join(' ');
+  // Only the versions the answer is read from: a charge does not drop the answers about apps, nor a write the usage.
+  const read = scope === 'usage' ? [request.plan, versions.usage] : [versions.account, versions.store, scope === 'app' ? versions.app : '-'];
+  // A URL has no space once parsed (it is percent-encoded), so the parts cannot run into each other; the URL is that
+  // of one route, so keys of different scopes cannot meet.
+  return [request.accountId, ...read, isoDay(request.now), request.pathAndQuery].join(' ');
 }
 
 export function cachedAnswer(key: string): Uint8Array<ArrayBuffer> | undefined {
@@ -57,9 +66,16 @@ export function cachedAnswer(key: string): Uint8Array<ArrayBuffer> | undefined {
 
 const encoder = new TextEncoder();
 
-/** Kept as UTF-8 bytes: a replay sends them as they are. */
-export function rememberAnswer(key: string, body: string): void {
-  answers()?.set(key, encoder.encode(body));
+/** Kept as UTF-8 bytes: a replay sends them as they are. `freshUntil`: when a live answer must no longer be replayed. */
+export function rememberAnswer(key: string, body: string, freshUntil?: Date): void {
+  const cache = answers();
+  if (!cache) return;
+  if (freshUntil === undefined) {
+    cache.set(key, encoder.encode(body));
+    return;
+  }
+  const ttl = freshUntil.getTime() - Date.now();
+  if (ttl > 0) cache.set(key, encoder.encode(body), { ttl });
 }
 
 /** Tests: forget every answer and read RESPONSE_CACHE_MB again. */

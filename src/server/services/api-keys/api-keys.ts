@@ -216,7 +216,7 @@ export async function verifyApiKey(secret: string, context: { now: Date; ip: str
     }
   >(
     `SELECT k.id::text, k.account_id::text, k.scope::text AS scope, k.revoked_at, k.expires_at, k.last_used_at, k.last_used_ip,
-            a.plan::text AS plan, u.used, ${dataVersionColumns('$3')}
+            a.plan::text AS plan, u.used, ${dataVersionColumns({ app: '$3', usage: 'u' })}
      FROM api_keys k
      JOIN accounts a ON a.id = k.account_id
      LEFT JOIN credit_usage u ON u.account_id = k.account_id AND u.period_start = $2::date

@@ -39,17 +39,23 @@ export const researchKeywordProcedure = apiProcedure
       method: 'GET',
       path: '/apps/{id}/keywords/research',
       summary: 'Research a keyword (live)',
-      description: 'Live volume, difficulty and the top 10 apps for a term in a storefront (default US), and this app’s rank for it. Costs 8 credits.',
+      description:
+        'Live volume, difficulty and the top 10 apps for a term in a storefront (default US), and this app’s rank for it on its last day of data. Live means at most 5 minutes old: the store’s answer for a term and storefront is read once and shared by every caller for that long (`observedAt` says when), which keeps the store’s own rate limits from refusing anyone. Costs 8 credits per call.',
       tags: ['Keywords'],
       protect: true,
     },
     scope: 'read',
     credits: 8,
+    cache: 'app',
   })
   .input(researchInput)
   .use(metered)
   .output(researchOutput)
-  .query(({ ctx, input }) => researchKeyword(ctx.actor.accountId, { appId: input.id, term: input.term, country: input.country }));
+  .query(async ({ ctx, input }) => {
+    const { freshUntil, observedAt, ...research } = await researchKeyword(ctx.actor.accountId, { appId: input.id, term: input.term, country: input.country });
+    if (ctx.answer) ctx.answer.freshUntil = freshUntil;
+    return { ...research, observedAt: observedAt.toISOString() };
+  });
 
 export const keywordHistoryProcedure = apiProcedure
   .meta({

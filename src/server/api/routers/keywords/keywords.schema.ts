@@ -91,6 +91,9 @@ export const researchOutput = z
         iconUrl: z.string().nullable(),
       }),
     ),
+    observedAt: isoDateTime.meta({
+      description: 'When the store was read for this term and storefront. The store’s answer is shared by every caller for up to 5 minutes (RESEARCH_MAX_AGE_SECONDS), so an answer is never older than that.',
+    }),
   })
   .meta({ id: 'KeywordResearch' });
 

@@ -43,6 +43,7 @@ export const usageRouter = router({
       },
       scope: 'read',
       credits: 0,
+      cache: 'usage',
     })
     .input(z.object({}))
     .use(metered)
