@@ -43,6 +43,7 @@ const { responseCacheMegabytes } = await import('../src/server/openapi/response-
 // The app's response cache (src/server/openapi/response-cache.ts) replays an endpoint's answer while its data is
 // unchanged, so the reads below measure replays after their first call: RESPONSE_CACHE_MB=0 measures computed answers.
 const responseCacheMb = responseCacheMegabytes();
+const { researchMaxAgeSeconds } = await import('../src/server/services/aso/research');
 const database = await prepareDatabase(log);
 await ensureAuthSecret();
 
@@ -82,6 +83,14 @@ async function writesApp(accountId: string): Promise<string> {
 
 const data = { ...(await benchData()), writeAppId: '' };
 data.writeAppId = await writesApp(data.accountId);
+// The keys and usage of earlier runs go too: GET /usage then reports on this run alone (it grew by a key per
+// measurement and run, ~60, so its answer was not the same from one run to the next).
+await db.$transaction([
+  db.creditLedger.deleteMany({ where: { accountId: data.accountId } }),
+  db.creditUsageDaily.deleteMany({ where: { accountId: data.accountId } }),
+  db.creditUsage.deleteMany({ where: { accountId: data.accountId } }),
+  db.apiKey.deleteMany({ where: { accountId: data.accountId } }),
+]);
 // A fresh key per measurement: each key has its own request-rate limit (per minute).
 const keyFor = async (name: string) => (await createApiKey({ accountId: data.accountId }, { name: `bench ${name}`, scope: 'read-write' })).secret;
 const trackedCount = await db.trackedKeyword.count({ where: { appId: data.appId } });
@@ -271,7 +280,9 @@ interface Row {
   baselineAppCpu: number | null;
   dbCpu: number | null;
   unexpected: number;
-  rounds: (Measurement & { baselineRps: number; baselineAppCpu: number | null; ratio: number })[];
+  /** p99 of the bare route answering the same bytes (median over the rounds): what the machine alone gives. */
+  baselineP99: number;
+  rounds: (Measurement & { baselineRps: number; baselineP99: number; baselineAppCpu: number | null; ratio: number })[];
 }
 
 // Paired rounds: each round measures the baseline and then the target, back to back, and the ratio is the median of
@@ -292,7 +303,7 @@ for (const [index, target] of targets.entries()) {
   for (let round = 0; round < rounds; round++) {
     const baseline = await measure(baselineTarget, seconds);
     const run = await measure(target, seconds);
-    runs.push({ ...run, baselineRps: baseline.rps, baselineAppCpu: baseline.appCpu, ratio: run.rps / baseline.rps });
+    runs.push({ ...run, baselineRps: baseline.rps, baselineP99: baseline.p99, baselineAppCpu: baseline.appCpu, ratio: run.rps / baseline.rps });
   }
   const row: Row = {
     name: target.name,
@@ -305,6 +316,7 @@ for (const [index, target] of targets.entries()) {
     ratio: median(runs.map((run) => run.ratio)),
     p50: median(runs.map((run) => run.p50)),
     p99: median(runs.map((run) => run.p99)),
+    baselineP99: median(runs.map((run) => run.baselineP99)),
     appCpu: medianOrNull(runs.map((run) => run.appCpu)),
     baselineAppCpu: medianOrNull(runs.map((run) => run.baselineAppCpu)),
     dbCpu: medianOrNull(runs.map((run) => run.dbCpu)),
@@ -330,16 +342,16 @@ console.log(
 );
 console.log(
   responseCacheMb > 0
-    ? `Response cache on (${responseCacheMb} MB): after its first call, every read but research and usage is a replay (credential, rate limit, charge; the data unchanged). RESPONSE_CACHE_MB=0 npm run bench measures computed answers.\n`
+    ? `Response cache on (${responseCacheMb} MB): after its first call, every read is a replay (credential, rate limit, charge; the data unchanged; research while the store's answer in it is under RESEARCH_MAX_AGE_SECONDS old). RESPONSE_CACHE_MB=0 npm run bench measures computed answers.\n`
     : 'Response cache off (RESPONSE_CACHE_MB=0): every read is computed.\n',
 );
 const micros = (value: number | null) => (value === null ? 'n/a' : String(Math.round(value)));
 console.log(
-  `${pad('endpoint', 48)} ${'bytes'.padStart(8)} ${'req/s'.padStart(7)} ${'base/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'unexp.'.padStart(6)} ${'app µs'.padStart(7)} ${'base µs'.padStart(7)} ${'db µs'.padStart(6)}`,
+  `${pad('endpoint', 48)} ${'bytes'.padStart(8)} ${'req/s'.padStart(7)} ${'base/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'base99'.padStart(6)} ${'unexp.'.padStart(6)} ${'app µs'.padStart(7)} ${'base µs'.padStart(7)} ${'db µs'.padStart(6)}`,
 );
 for (const row of rows) {
   console.log(
-    `${pad(row.name, 48)} ${String(row.bytes).padStart(8)} ${Math.round(row.rps).toString().padStart(7)} ${Math.round(row.baselineRps).toString().padStart(7)} ${row.ratio.toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.unexpected).padStart(6)} ${micros(row.appCpu).padStart(7)} ${micros(row.baselineAppCpu).padStart(7)} ${micros(row.dbCpu).padStart(6)}`,
+    `${pad(row.name, 48)} ${String(row.bytes).padStart(8)} ${Math.round(row.rps).toString().padStart(7)} ${Math.round(row.baselineRps).toString().padStart(7)} ${row.ratio.toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.baselineP99).padStart(6)} ${String(row.unexpected).padStart(6)} ${micros(row.appCpu).padStart(7)} ${micros(row.baselineAppCpu).padStart(7)} ${micros(row.dbCpu).padStart(6)}`,
   );
 }
 
@@ -380,7 +392,7 @@ if (webhooks) {
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version, platform: process.platform },
-  settings: { connections, seconds, rounds, only: only?.source ?? null, nodeArgs, responseCacheMb },
+  settings: { connections, seconds, rounds, only: only?.source ?? null, nodeArgs, responseCacheMb, researchMaxAgeSeconds: researchMaxAgeSeconds() },
   data: { trackedKeywords: trackedCount, daysOfHistory: days },
   rows,
   aims,
