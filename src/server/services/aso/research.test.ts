@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider } from '@/server/services/ingest/providers';
 import { makeAccount, makeApp } from '../../../../test/factories';
-import { researchKeyword, researchMaxAgeSeconds, resetResearchCache } from './research';
+import { researchFreshness, researchKeyword, researchMaxAgeSeconds, resetResearchCache } from './research';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -74,5 +74,15 @@ describe('the store’s answer for a term', () => {
     const stranger = await makeAccount('pro');
     await expect(researchKeyword(stranger.accountId, { appId: app.id, term: 'sleep', country: 'US' })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
     await expect(researchKeyword(stranger.accountId, { appId: randomUUID(), term: 'sleep', country: 'US' })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+  });
+
+  it('is described as RESEARCH_MAX_AGE_SECONDS sets it', () => {
+    expect(researchFreshness()).toMatch(/^Live means at most 5 minutes old: /);
+    vi.stubEnv('RESEARCH_MAX_AGE_SECONDS', '90');
+    expect(researchFreshness()).toMatch(/^Live means at most 90 seconds old: /);
+    for (const off of ['0', '-5', 'soon']) {
+      vi.stubEnv('RESEARCH_MAX_AGE_SECONDS', off);
+      expect(researchFreshness()).toBe('The store is read at every call (`observedAt` says when).');
+    }
   });
 });

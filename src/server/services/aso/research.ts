@@ -36,6 +36,14 @@ export function researchMaxAgeSeconds(): number {
   return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : 0;
 }
 
+/** How live research is, a sentence of the API's description, from RESEARCH_MAX_AGE_SECONDS. */
+export function researchFreshness(): string {
+  const seconds = researchMaxAgeSeconds();
+  if (seconds === 0) return 'The store is read at every call (`observedAt` says when).';
+  const age = seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`;
+  return `Live means at most ${age} old: the store’s answer for a term and storefront is read once and shared by every caller for that long (\`observedAt\` says when it was read), which keeps the store’s own rate limits from refusing anyone.`;
+}
+
 let observations: LRUCache<string, Observation, ObservationRequest> | null | undefined;
 
 async function ask(request: ObservationRequest): Promise<Observation> {

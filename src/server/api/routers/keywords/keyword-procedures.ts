@@ -1,7 +1,7 @@
 // Read endpoints about keywords: the tracked list, research, and per-keyword histories.
 import { apiProcedure, metered } from '@/server/api/trpc';
 import { keywordHistory, keywordMetricsHistory, listKeywords } from '@/server/services/aso/keywords';
-import { researchKeyword } from '@/server/services/aso/research';
+import { researchFreshness, researchKeyword } from '@/server/services/aso/research';
 import {
   keywordHistoryInput,
   keywordHistoryOutput,
@@ -40,7 +40,7 @@ export const researchKeywordProcedure = apiProcedure
       path: '/apps/{id}/keywords/research',
       summary: 'Research a keyword (live)',
       description:
-        'Live volume, difficulty and the top 10 apps for a term in a storefront (default US), and this app’s rank for it on its last day of data. Live means at most 5 minutes old: the store’s answer for a term and storefront is read once and shared by every caller for that long (`observedAt` says when), which keeps the store’s own rate limits from refusing anyone. Costs 8 credits per call.',
+        `Live volume, difficulty and the top 10 apps for a term in a storefront (default US), and this app’s rank for it on its last day of data. ${researchFreshness()} Costs 8 credits per call.`,
       tags: ['Keywords'],
       protect: true,
     },

@@ -92,7 +92,7 @@ export const researchOutput = z
       }),
     ),
     observedAt: isoDateTime.meta({
-      description: 'When the store was read for this term and storefront. The store’s answer is shared by every caller for up to 5 minutes (RESEARCH_MAX_AGE_SECONDS), so an answer is never older than that.',
+      description: 'When the store was read for this term and storefront (see the endpoint’s description for how long an answer is shared).',
     }),
   })
   .meta({ id: 'KeywordResearch' });
