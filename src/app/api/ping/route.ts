@@ -4,24 +4,33 @@ import path from 'node:path';
 
 export const dynamic = 'force-dynamic';
 
-const stored = new Map<string, string>();
+interface StoredAnswer {
+  body: string;
+  init: ResponseInit;
+}
+
+const stored = new Map<string, StoredAnswer>();
 
 /**
  * With BENCH_BODY_DIR set (only `npm run bench` sets it), `?body=<name>` answers the bytes of <name>.json in that
- * directory, kept in memory after the first read: the bare route answering the same bytes as the endpoint it is the
- * baseline of. Without it the parameter is ignored.
+ * directory with the status and headers of <name>.head.json, kept in memory after the first read: the bare route
+ * answering the same bytes as the endpoint it is the baseline of. Without it the parameter is ignored.
  */
 export async function GET(request: Request): Promise<Response> {
   const directory = process.env.BENCH_BODY_DIR;
   if (directory) {
     const name = new URL(request.url).searchParams.get('body');
     if (name && /^[a-z0-9-]{1,40}$/.test(name)) {
-      let body = stored.get(name);
-      if (body === undefined) {
-        body = await readFile(path.join(directory, `${name}.json`), 'utf8');
-        stored.set(name, body);
+      let answer = stored.get(name);
+      if (answer === undefined) {
+        const [body, head] = await Promise.all([
+          readFile(path.join(directory, `${name}.json`), 'utf8'),
+          readFile(path.join(directory, `${name}.head.json`), 'utf8').then((text) => JSON.parse(text) as ResponseInit),
+        ]);
+        answer = { body, init: head };
+        stored.set(name, answer);
       }
-      return new Response(body, { headers: { 'Content-Type': 'application/json' } });
+      return new Response(answer.body, answer.init);
     }
   }
   return Response.json({ ok: true });
