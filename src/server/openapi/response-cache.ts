@@ -10,6 +10,7 @@ import type { ResponseCacheScope } from '@/server/api/trpc';
 import type { PlanTier } from '@/generated/prisma/enums';
 import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/domain/dates';
+import { amountSetting } from '@/server/runtime/settings';
 
 const DEFAULT_RESPONSE_CACHE_MB = 64;
 
@@ -17,9 +18,7 @@ let cache: LRUCache<string, Uint8Array<ArrayBuffer>> | null | undefined;
 
 /** The cache's size as RESPONSE_CACHE_MB sets it (default 64); 0 when it is off (0, negative or not a number). */
 export function responseCacheMegabytes(): number {
-  const setting = process.env.RESPONSE_CACHE_MB?.trim();
-  const megabytes = setting ? Number(setting) : DEFAULT_RESPONSE_CACHE_MB;
-  return Number.isFinite(megabytes) && megabytes > 0 ? megabytes : 0;
+  return amountSetting('RESPONSE_CACHE_MB', DEFAULT_RESPONSE_CACHE_MB);
 }
 
 function answers(): LRUCache<string, Uint8Array<ArrayBuffer>> | null {

@@ -9,6 +9,7 @@ import { LRUCache } from 'lru-cache';
 import { hotQuery } from '@/server/db';
 import { isoDay, startOfUtcDay } from '@/server/domain/dates';
 import { AppError } from '@/server/errors/app-error';
+import { amountSetting } from '@/server/runtime/settings';
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { termKeyOf } from '@/server/services/apps/terms';
 import type { ResearchResult } from '@/server/services/ingest/provider';
@@ -31,9 +32,7 @@ interface ObservationRequest {
 
 /** How long the store's answer for a term is reused, as RESEARCH_MAX_AGE_SECONDS sets it; 0: not reused. */
 export function researchMaxAgeSeconds(): number {
-  const setting = process.env.RESEARCH_MAX_AGE_SECONDS?.trim();
-  const seconds = setting ? Number(setting) : DEFAULT_RESEARCH_MAX_AGE_SECONDS;
-  return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : 0;
+  return Math.floor(amountSetting('RESEARCH_MAX_AGE_SECONDS', DEFAULT_RESEARCH_MAX_AGE_SECONDS));
 }
 
 /** How live research is, a sentence of the API's description, from RESEARCH_MAX_AGE_SECONDS. */
