@@ -3,6 +3,8 @@ import { db } from '@/server/db';
 import { addDays } from '@/server/domain/dates';
 import { addKeywords } from '@/server/services/apps/apps';
 import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
+import { termKeyOf } from '@/server/services/apps/terms';
+import { dataProvider } from './providers';
 import { refreshApp } from './refresh';
 
 async function counts(appId: string) {
@@ -18,6 +20,25 @@ async function counts(appId: string) {
 }
 
 describe('the refresh job', () => {
+  it('stores the ranks (null when unranked) and metrics the provider observed, as they were observed', async () => {
+    const { app } = await makeAsoApp({ storeId: '700000009', terms: ['meditation', 'zzz unranked term xq'] });
+    const tracked = await db.trackedKeyword.findMany({ where: { appId: app.id }, select: { term: true, country: true } });
+    const observed = await dataProvider().observe(app, { day: FIXED_DAY, countries: ['US'], trackedTerms: tracked, scope: 'full' });
+    const ranks = await db.keywordRank.findMany({ where: { appId: app.id, date: FIXED_DAY }, select: { country: true, term: true, rank: true } });
+    const byTerm = (a: { term: string }, b: { term: string }) => a.term.localeCompare(b.term);
+    expect(ranks.sort(byTerm)).toEqual(observed.keywordRanks.map(({ country, term, rank }) => ({ country, term, rank })).sort(byTerm));
+    expect(ranks.find((row) => row.term === 'zzz unranked term xq')).toEqual({ country: 'US', term: 'zzz unranked term xq', rank: null });
+    const metrics = await db.keywordMetric.findMany({
+      where: { country: 'US', date: FIXED_DAY, termKey: { in: observed.keywordMetrics.map((entry) => termKeyOf(entry.term)) } },
+      select: { termKey: true, volume: true, difficulty: true },
+    });
+    expect(metrics.sort((a, b) => a.termKey.localeCompare(b.termKey))).toEqual(
+      observed.keywordMetrics
+        .map((entry) => ({ termKey: termKeyOf(entry.term), volume: entry.volume, difficulty: entry.difficulty }))
+        .sort((a, b) => a.termKey.localeCompare(b.termKey)),
+    );
+  });
+
   it('backfills 180 days quietly, and is idempotent', async () => {
     const { app } = await makeAsoApp({ storeId: '700000001' });
     const after = await counts(app.id);

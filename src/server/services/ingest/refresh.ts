@@ -43,6 +43,45 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
   for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
 }
 
+type RawClient = Pick<Prisma.TransactionClient, '$executeRawUnsafe'>;
+type KeywordRankRow = { appId: string; country: string; termKey: string; term: string; date: Date; rank: number | null };
+type KeywordMetricRow = { country: string; termKey: string; date: Date; volume: number; difficulty: number };
+
+// Keyword ranks and metrics are the bulk of every refresh (a new keyword: 365 of each; a backfill: hundreds of
+// thousands), written as one statement per chunk of column arrays (unnest). Prisma's createMany builds its query row
+// by row: measured on 365 rows, 30–60 ms of the app's CPU against 4–7 ms for the same insert as arrays.
+
+function insertKeywordRanks(client: RawClient, rows: KeywordRankRow[]): Promise<void> {
+  return inChunks(rows, (chunk) =>
+    client.$executeRawUnsafe(
+      `INSERT INTO keyword_ranks (app_id, country, term_key, term, date, rank)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::date[], $6::smallint[])`,
+      chunk.map((row) => row.appId),
+      chunk.map((row) => row.country),
+      chunk.map((row) => row.termKey),
+      chunk.map((row) => row.term),
+      chunk.map((row) => isoDay(row.date)),
+      chunk.map((row) => row.rank),
+    ),
+  );
+}
+
+/** The first observation of a day stands (metrics describe the store, whichever app observed them). */
+function insertKeywordMetrics(client: RawClient, rows: KeywordMetricRow[]): Promise<void> {
+  return inChunks(rows, (chunk) =>
+    client.$executeRawUnsafe(
+      `INSERT INTO keyword_metrics (country, term_key, date, volume, difficulty)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::date[], $4::int[], $5::smallint[])
+       ON CONFLICT DO NOTHING`,
+      chunk.map((row) => row.country),
+      chunk.map((row) => row.termKey),
+      chunk.map((row) => isoDay(row.date)),
+      chunk.map((row) => row.volume),
+      chunk.map((row) => row.difficulty),
+    ),
+  );
+}
+
 function listingValue(listing: Listing, field: (typeof LISTING_FIELDS)[number]): string | null {
   const value = listing[field];
   return value === null ? null : String(value);
@@ -50,10 +89,12 @@ function listingValue(listing: Listing, field: (typeof LISTING_FIELDS)[number]):
 
 export async function refreshApp(appId: string, options: RefreshOptions = {}): Promise<RefreshSummary> {
   const provider = options.provider ?? dataProvider();
-  const app = await db.trackedApp.findUniqueOrThrow({
-    where: { id: appId },
-    include: { keywords: { select: { term: true, country: true } } },
-  });
+  const [row, keywords] = await Promise.all([
+    db.trackedApp.findUniqueOrThrow({ where: { id: appId } }),
+    // A keyword just added needs its own history only, not the app's other keywords (up to thousands).
+    options.onlyTerms ? [] : db.trackedKeyword.findMany({ where: { appId }, select: { term: true, country: true } }),
+  ]);
+  const app = { ...row, keywords };
   const today = startOfUtcDay(options.through ?? new Date());
   const quiet = app.refreshedThrough === null; // first ingestion: history, not news
   // Days ingested before are re-computed identically; only days after them are news.
@@ -75,8 +116,8 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   const events: NewEvent[] = [];
 
   // Keyword ranks and metrics.
-  const rankRows: Prisma.KeywordRankCreateManyInput[] = [];
-  const metricRows: Prisma.KeywordMetricCreateManyInput[] = [];
+  const rankRows: KeywordRankRow[] = [];
+  const metricRows: KeywordMetricRow[] = [];
   for (const { day, observation } of observations) {
     const include = onlyTerms ? new Set(onlyTerms.map((entry) => `${entry.country}|${termKeyOf(entry.term)}`)) : null;
     for (const entry of observation.keywordRanks) {
@@ -95,14 +136,14 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   // Metrics describe the store, not the app: the first observation of a day stands. Written before and outside the
   // app's transaction, so that the shared store data version (bumped by their trigger) is locked for one statement,
   // not for a whole backfill of this app while other apps' refreshes wait.
-  await inChunks(metricRows, (chunk) => db.keywordMetric.createMany({ data: chunk, skipDuplicates: true }));
+  await insertKeywordMetrics(db, metricRows);
 
   await db.$transaction(
     async (tx) => {
       const rankScope: Prisma.KeywordRankWhereInput = { appId, date: { gte: first, lte: last } };
       if (onlyTerms) rankScope.OR = onlyTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) }));
       await tx.keywordRank.deleteMany({ where: rankScope });
-      await inChunks(rankRows, (chunk) => tx.keywordRank.createMany({ data: chunk }));
+      await insertKeywordRanks(tx, rankRows);
       if (onlyTerms) return;
 
       // Ratings and chart positions.
@@ -194,14 +235,14 @@ async function rankMovements(
   tx: Prisma.TransactionClient,
   app: { id: string; accountId: string; keywords: { term: string; country: string }[] },
   first: Date,
-  rows: Prisma.KeywordRankCreateManyInput[],
+  rows: KeywordRankRow[],
 ): Promise<NewEvent[]> {
   const tracked = new Set(app.keywords.map((keyword) => `${keyword.country}|${termKeyOf(keyword.term)}`));
   const dayBefore = addDays(first, -1);
   const before = await tx.keywordRank.findMany({ where: { appId: app.id, date: dayBefore } });
   const last = new Map(before.map((row) => [`${row.country}|${row.termKey}`, row.rank]));
   const events: NewEvent[] = [];
-  for (const row of [...rows].sort((a, b) => (a.date as Date).getTime() - (b.date as Date).getTime())) {
+  for (const row of [...rows].sort((a, b) => a.date.getTime() - b.date.getTime())) {
     const key = `${row.country}|${row.termKey}`;
     if (!tracked.has(key)) continue;
     const previous = last.has(key) ? last.get(key)! : undefined;
@@ -215,8 +256,8 @@ async function rankMovements(
         accountId: app.accountId,
         appId: app.id,
         type: 'keyword.rank_changed',
-        occurredAt: row.date as Date,
-        data: { appId: app.id, term: row.term, country: row.country, date: isoDay(row.date as Date), previousRank: previous, rank: current },
+        occurredAt: row.date,
+        data: { appId: app.id, term: row.term, country: row.country, date: isoDay(row.date), previousRank: previous, rank: current },
       });
     }
   }
