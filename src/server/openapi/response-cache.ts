@@ -1,8 +1,10 @@
 // The public API's response cache. The answer of a GET endpoint declared `cache` (ProcedureMeta) is kept in memory,
 // per app process, under a key made of the account, the versions of the data it is read from, the UTC day and the
-// URL (and the plan, for usage); an answer from a live source (research) is also dropped when it stops being live. The versions are bumped by the database's own triggers on every write, whichever code writes (migration
-// response_cache_versions), and are read by the credential's statement (src/server/db/data-versions.ts): a hit costs
-// no round trip of its own and can never answer from older data than a miss would, in any process. A replayed answer
+// URL (and the plan, for usage); an answer from a live source (research) is also dropped when it stops being live.
+// The versions are moved by the database itself on every write, whichever code writes (migrations
+// response_cache_versions and usage_report_version), and are read by the credential's statement
+// (src/server/db/data-versions.ts): a hit costs no round trip of its own and can never answer from older data than a
+// miss would, in any process. A replayed answer
 // is metered exactly like a computed one (rate limit, credits, ledger row): only the reads behind it are saved.
 // Least recently used answers go first once RESPONSE_CACHE_MB (default 64; 0 turns the cache off) is reached.
 import { LRUCache } from 'lru-cache';
