@@ -86,4 +86,15 @@ describe('the refresh job', () => {
     const history = await caller.keywords.metricsHistory({ id: app.id, keywordId: added.keywordId, days: 180 });
     expect(history.points.every((point) => point.volume !== null)).toBe(true);
   });
+
+  it('stores any term as it was given: quotes, commas, braces, backslashes, NULL, emoji', async () => {
+    const terms = ['a,b', 'say "hi"', 'back\\slash', '{brace}', 'NULL', "it's", 'sleep 😴 sounds', 'ü ß ø'];
+    const { app, owner } = await makeAsoApp({ storeId: '700000004', terms: ['meditation'] });
+    await addKeywords(owner.accountId, { appId: app.id, terms });
+    const stored = await db.keywordRank.findMany({ where: { appId: app.id, date: FIXED_DAY, term: { in: terms } }, select: { term: true, termKey: true } });
+    expect(stored.map((row) => row.term).sort()).toEqual([...terms].sort());
+    for (const row of stored) expect(row.termKey).toBe(termKeyOf(row.term));
+    const metrics = await db.keywordMetric.count({ where: { country: 'US', date: FIXED_DAY, termKey: { in: terms.map(termKeyOf) } } });
+    expect(metrics).toBe(new Set(terms.map(termKeyOf)).size);
+  });
 });
