@@ -118,8 +118,8 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   // Keyword ranks and metrics.
   const rankRows: KeywordRankRow[] = [];
   const metricRows: KeywordMetricRow[] = [];
+  const include = onlyTerms ? new Set(onlyTerms.map((entry) => `${entry.country}|${termKeyOf(entry.term)}`)) : null;
   for (const { day, observation } of observations) {
-    const include = onlyTerms ? new Set(onlyTerms.map((entry) => `${entry.country}|${termKeyOf(entry.term)}`)) : null;
     for (const entry of observation.keywordRanks) {
       const termKey = termKeyOf(entry.term);
       if (include && !include.has(`${entry.country}|${termKey}`)) continue;
