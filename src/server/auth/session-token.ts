@@ -21,11 +21,6 @@ export function sessionCookieNames(): string[] {
   return ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 }
 
-/** A compact JWE has five base64url segments. */
-export function looksLikeSessionToken(value: string): boolean {
-  return /^[A-Za-z0-9_-]*(\.[A-Za-z0-9_-]*){4}$/.test(value) && value.length < 8192;
-}
-
 export type SessionVerification =
   | { status: 'valid'; actor: Actor; creditsUsed: number; versions: DataVersions }
   | { status: 'invalid_token' | 'expired' };

@@ -1,39 +1,10 @@
-// RFC 9457 Problem Details: building the body and the response, and mapping any error to an AppError.
+// Any thrown value mapped to an AppError, the one error type a problem answer is built from (./problem-response.ts).
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
 import { AppError } from './app-error';
-import { PROBLEM_TYPES, type AppErrorCode } from './problem-types';
+import type { AppErrorCode } from './problem-types';
 import { fieldErrorsFromIssues, validationError, type Locate } from './validation';
-
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
-
-export function problemTypeUri(origin: string, code: AppErrorCode): string {
-  return `${origin}/docs/problems/${PROBLEM_TYPES[code].slug}`;
-}
-
-export function problemBody(error: AppError, context: { origin: string; instance: string; requestId: string }) {
-  const type = PROBLEM_TYPES[error.appCode];
-  return {
-    type: problemTypeUri(context.origin, error.appCode),
-    title: type.title,
-    status: type.status,
-    detail: error.message,
-    instance: context.instance,
-    requestId: context.requestId,
-    ...error.extras,
-  };
-}
-
-export function problemResponse(
-  error: AppError,
-  context: { origin: string; instance: string; requestId: string; headers?: Record<string, string> },
-): Response {
-  return new Response(JSON.stringify(problemBody(error, context)), {
-    status: PROBLEM_TYPES[error.appCode].status,
-    headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...error.headers, ...context.headers },
-  });
-}
 
 const BY_TRPC_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = {
   PARSE_ERROR: 'VALIDATION_ERROR',

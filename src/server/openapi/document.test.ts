@@ -2,7 +2,7 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { appRouter } from '@/server/api/root';
-import { PROBLEM_CONTENT_TYPE } from '@/server/errors/problem';
+import { PROBLEM_CONTENT_TYPE } from '@/server/errors/problem-response';
 import { buildOpenApiDocument } from './document';
 import { buildRoutes } from './routes';
 

@@ -10,10 +10,12 @@ import { appRouter } from '@/server/api/root';
 import { appIdParam } from '@/server/api/schemas';
 import { authorize, runMetered, type Context, type MeteredCall } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
-import { credentialProblemDetail, resolveBearer } from '@/server/auth/credentials';
+import { credentialChallenge, credentialProblemDetail } from '@/server/auth/bearer';
+import { resolveBearer } from '@/server/auth/credentials';
 import { logDatabaseUnavailable } from '@/server/db/errors';
 import { AppError } from '@/server/errors/app-error';
-import { problemResponse, toAppError } from '@/server/errors/problem';
+import { toAppError } from '@/server/errors/problem';
+import { problemResponse } from '@/server/errors/problem-response';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
 import { clientIp } from '@/server/http/client-ip';
 import { publicOrigin } from '@/server/http/origin';
@@ -21,6 +23,7 @@ import { logError, logRequest } from '@/server/http/log';
 import { PLANS } from '@/server/services/accounts/plans';
 import { periodOf } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
+import { refuseUnreadableCredential } from './credential-gate';
 import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
 import { readJsonBody } from './request-body';
 import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';
@@ -59,6 +62,9 @@ interface RequestState {
 /** `clock` is injected by tests (month boundaries, the idempotency window); the route uses the real time. */
 export async function handlePublicApiRequest(request: Request, clock: () => Date = () => new Date()): Promise<Response> {
   const startedAt = performance.now();
+  // A credential refused on its shape alone: the same answer as the proxy's (./credential-gate.ts).
+  const refused = refuseUnreadableCredential(request, startedAt);
+  if (refused) return refused;
   const state: RequestState = { requestId: randomUUID(), now: clock() };
   const url = new URL(request.url);
   let response: Response;
@@ -108,9 +114,7 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
   const credential = await resolveBearer(request.headers.get('authorization'), { now, ip, appId: appId ?? null });
   if (credential.status !== 'valid') {
     throw new AppError('UNAUTHORIZED', credentialProblemDetail(credential.status), {
-      headers: {
-        'WWW-Authenticate': credential.status === 'missing' ? 'Bearer realm="public-api"' : 'Bearer realm="public-api", error="invalid_token"',
-      },
+      headers: { 'WWW-Authenticate': credentialChallenge(credential.status) },
     });
   }
   const actor = credential.actor;

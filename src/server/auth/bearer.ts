@@ -1,0 +1,47 @@
+// The Authorization header of a public API request as read without a database: which credentials can be refused
+// on their shape alone (no header, another scheme, rubbish, an API key whose checksum is wrong) and which need a
+// lookup. The wording of every credential problem and its challenge is here too, so that the proxy (src/proxy.ts),
+// which refuses the first kind before Next.js routes the request, and the route answer alike.
+import { isWellFormedApiKey, KEY_PREFIX } from '@/server/services/api-keys/key-format';
+
+export type RejectedCredential = 'missing' | 'malformed' | 'not_found' | 'revoked' | 'expired' | 'invalid_token';
+
+export type BearerReading =
+  | { kind: 'missing' }
+  | { kind: 'malformed' }
+  /** Well-formed, checksum included: only a lookup can tell whether it is valid. */
+  | { kind: 'apiKey'; token: string }
+  | { kind: 'sessionToken'; token: string };
+
+export function readBearer(authorization: string | null): BearerReading {
+  if (!authorization?.trim()) return { kind: 'missing' };
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+  if (!match) return { kind: 'malformed' };
+  const token = match[1]!;
+  if (token.startsWith(KEY_PREFIX)) return isWellFormedApiKey(token) ? { kind: 'apiKey', token } : { kind: 'malformed' };
+  if (looksLikeSessionToken(token)) return { kind: 'sessionToken', token };
+  return { kind: 'malformed' };
+}
+
+/** A compact JWE (next-auth's session token) has five base64url segments. */
+function looksLikeSessionToken(value: string): boolean {
+  return /^[A-Za-z0-9_-]*(\.[A-Za-z0-9_-]*){4}$/.test(value) && value.length < 8192;
+}
+
+const DETAILS: Record<RejectedCredential, string> = {
+  missing: 'Send your API key in the Authorization header: `Authorization: Bearer svc_live_…`.',
+  malformed: 'The Authorization header does not carry a well-formed API key or session token.',
+  not_found: 'This API key is not valid.',
+  revoked: 'This API key has been revoked.',
+  expired: 'This credential has expired.',
+  invalid_token: 'This session token is not valid or has been signed out.',
+};
+
+export function credentialProblemDetail(status: RejectedCredential): string {
+  return DETAILS[status];
+}
+
+/** RFC 6750 §3: no error code when no credential was sent, invalid_token for any credential refused. */
+export function credentialChallenge(status: RejectedCredential): string {
+  return status === 'missing' ? 'Bearer realm="public-api"' : 'Bearer realm="public-api", error="invalid_token"';
+}
