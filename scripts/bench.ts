@@ -34,6 +34,7 @@ const { prepareDatabase, ensureAuthSecret } = await import('../src/server/runtim
 const { db, disconnectDb } = await import('../src/server/db');
 const { createAccount } = await import('../src/server/services/accounts/accounts');
 const { createApiKey } = await import('../src/server/services/api-keys/api-keys');
+const { generateApiKey } = await import('../src/server/services/api-keys/key-format');
 const { addKeywords } = await import('../src/server/services/apps/apps');
 const { refreshApp } = await import('../src/server/services/ingest/refresh');
 const { vocabularyFor } = await import('../src/server/services/ingest/demo/vocabulary');
@@ -144,6 +145,8 @@ interface Target {
   status: number;
   /** Sent with an API key of the bench account (a fresh key per round: each key has its own per-minute limit). */
   authorized: boolean;
+  /** Sent as the Authorization header instead (a credential refused without a lookup). */
+  authorization?: string;
   /** A metered read: its aims are ≥ 60 % of the baseline and p99 ≤ 50 ms (issue 7). */
   meteredRead: boolean;
   method?: 'POST';
@@ -152,10 +155,16 @@ interface Target {
 }
 
 const read = (name: string, url: string): Target => ({ name, path: url, status: 200, authorized: true, meteredRead: true });
+const issued = generateApiKey().secret;
+const wrongChecksum = issued.slice(0, -1) + (issued.endsWith('0') ? '1' : '0');
 let termCounter = 0;
 const runTag = Date.now().toString(36);
 const allTargets: Target[] = [
+  // Refused on their shape, without the database: the first two by the proxy (src/proxy.ts) before routing, the third
+  // (shaped like a key, so the proxy's matcher lets it through) by the route's first step.
   { name: '401: no credential (no database)', path: '/api/public/v1/apps', status: 401, authorized: false, meteredRead: false },
+  { name: '401: malformed credential (no database)', path: `${api}/keywords`, status: 401, authorized: false, authorization: 'Bearer not-a-key', meteredRead: false },
+  { name: '401: key with a wrong checksum (no database)', path: `${api}/keywords`, status: 401, authorized: false, authorization: `Bearer ${wrongChecksum}`, meteredRead: false },
   { name: '404: unknown app', path: `/api/public/v1/apps/${randomUUID()}`, status: 404, authorized: true, meteredRead: false },
   read('GET /apps', '/api/public/v1/apps'),
   read(METERED_READ, api),
@@ -226,6 +235,7 @@ const dbCpuMs = () => cpuMs((pid, ppid) => pid === postmaster || ppid === postma
 async function optionsFor(target: Target) {
   const headers: Record<string, string> = {};
   if (target.authorized) headers.Authorization = `Bearer ${await keyFor(target.name)}`;
+  if (target.authorization) headers.Authorization = target.authorization;
   if (target.method) headers['Content-Type'] = 'application/json';
   const body = target.body;
   return {
