@@ -7,18 +7,10 @@ import { readBearer } from '@/server/auth/bearer';
 import { handlePublicApiRequest } from '@/server/openapi/handler';
 import { BASE62_ALPHABET, formatApiKey, generateApiKey } from '@/server/services/api-keys/key-format';
 import { config, proxy } from './proxy';
+import { captureLogs } from '../test/logs';
 
 const API = 'http://api.test/api/public/v1';
 const APP = '00000000-0000-4000-8000-000000000000';
-
-function captureLogs(): string[] {
-  const lines: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  return lines;
-}
 
 afterEach(() => vi.restoreAllMocks());
 

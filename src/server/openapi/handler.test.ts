@@ -4,17 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { makeAccount, makeApp } from '../../../test/factories';
 import { handlePublicApiRequest } from './handler';
+import { captureLogs } from '../../../test/logs';
 
 const origin = 'http://api.test';
-
-function captureLogs(): string[] {
-  const lines: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  return lines;
-}
 
 afterEach(() => vi.restoreAllMocks());
 
