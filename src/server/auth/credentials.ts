@@ -3,7 +3,7 @@
 import type { DataVersions } from '@/server/db/data-versions';
 import { verifyApiKey } from '@/server/services/api-keys/api-keys';
 import type { Actor } from './actor';
-import { readBearer, type RejectedCredential } from './bearer';
+import { readBearer, type BearerReading, type RejectedCredential } from './bearer';
 import { verifySessionToken } from './session-token';
 
 export type CredentialResult =
@@ -11,12 +11,19 @@ export type CredentialResult =
   | { status: 'valid'; actor: Actor; creditsUsed: number; versions: DataVersions }
   | { status: RejectedCredential };
 
-/** `context.appId`: the app whose data version to read as well (a well-formed uuid or null). */
-export async function resolveBearer(
-  authorization: string | null,
-  context: { now: Date; ip: string | null; appId?: string | null },
-): Promise<CredentialResult> {
-  const bearer = readBearer(authorization);
+export interface CredentialContext {
+  now: Date;
+  ip: string | null;
+  /** The app whose data version to read as well (a well-formed uuid or null). */
+  appId?: string | null;
+}
+
+export function resolveBearer(authorization: string | null, context: CredentialContext): Promise<CredentialResult> {
+  return resolveCredential(readBearer(authorization), context);
+}
+
+/** The same, for a header the caller has already read (the REST facade reads it first, to refuse it without a lookup). */
+export async function resolveCredential(bearer: BearerReading, context: CredentialContext): Promise<CredentialResult> {
   if (bearer.kind === 'missing' || bearer.kind === 'malformed') return { status: bearer.kind };
   if (bearer.kind === 'sessionToken') return verifySessionToken(bearer.token, context.now, context.appId ?? null);
   const result = await verifyApiKey(bearer.token, context);

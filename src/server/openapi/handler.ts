@@ -10,8 +10,8 @@ import { appRouter } from '@/server/api/root';
 import { appIdParam } from '@/server/api/schemas';
 import { authorize, runMetered, type Context, type MeteredCall } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
-import { credentialChallenge, credentialProblemDetail } from '@/server/auth/bearer';
-import { resolveBearer } from '@/server/auth/credentials';
+import { credentialChallenge, credentialProblemDetail, readBearer, type BearerReading } from '@/server/auth/bearer';
+import { resolveCredential } from '@/server/auth/credentials';
 import { logDatabaseUnavailable } from '@/server/db/errors';
 import { AppError } from '@/server/errors/app-error';
 import { toAppError } from '@/server/errors/problem';
@@ -23,7 +23,7 @@ import { logError, logRequest } from '@/server/http/log';
 import { PLANS } from '@/server/services/accounts/plans';
 import { periodOf } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
-import { refuseUnreadableCredential } from './credential-gate';
+import { credentialRefusal } from './credential-gate';
 import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
 import { readJsonBody } from './request-body';
 import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';
@@ -63,13 +63,13 @@ interface RequestState {
 export async function handlePublicApiRequest(request: Request, clock: () => Date = () => new Date()): Promise<Response> {
   const startedAt = performance.now();
   // A credential refused on its shape alone: the same answer as the proxy's (./credential-gate.ts).
-  const refused = refuseUnreadableCredential(request, startedAt);
-  if (refused) return refused;
+  const bearer = readBearer(request.headers.get('authorization'));
+  if (bearer.kind === 'missing' || bearer.kind === 'malformed') return credentialRefusal(request, bearer.kind, startedAt);
   const state: RequestState = { requestId: randomUUID(), now: clock() };
   const url = new URL(request.url);
   let response: Response;
   try {
-    response = await dispatch(request, url, state);
+    response = await dispatch(request, url, state, bearer);
   } catch (thrown) {
     const route = state.route;
     const { error, unexpected } = toAppError(thrown, (member) =>
@@ -98,7 +98,7 @@ export async function handlePublicApiRequest(request: Request, clock: () => Date
   return response;
 }
 
-async function dispatch(request: Request, url: URL, state: RequestState): Promise<Response> {
+async function dispatch(request: Request, url: URL, state: RequestState, bearer: BearerReading): Promise<Response> {
   const { routes, handler } = getRuntime();
   const now = state.now;
   const ip = clientIp(request.headers);
@@ -111,7 +111,7 @@ async function dispatch(request: Request, url: URL, state: RequestState): Promis
   const appId = cacheScope === 'app' && match.kind === 'found' ? appIdParam.safeParse(match.params.id).data : undefined;
 
   // 1. Credential.
-  const credential = await resolveBearer(request.headers.get('authorization'), { now, ip, appId: appId ?? null });
+  const credential = await resolveCredential(bearer, { now, ip, appId: appId ?? null });
   if (credential.status !== 'valid') {
     throw new AppError('UNAUTHORIZED', credentialProblemDetail(credential.status), {
       headers: { 'WWW-Authenticate': credentialChallenge(credential.status) },
