@@ -160,8 +160,7 @@ const wrongChecksum = issued.slice(0, -1) + (issued.endsWith('0') ? '1' : '0');
 let termCounter = 0;
 const runTag = Date.now().toString(36);
 const allTargets: Target[] = [
-  // Refused on their shape, without the database: the first two by the proxy (src/proxy.ts) before routing, the third
-  // (shaped like a key, so the proxy's matcher lets it through) by the route's first step.
+  // Refused on their shape, without the database, by the HTTP front before Next.js (src/server/http/front.ts).
   { name: '401: no credential (no database)', path: '/api/public/v1/apps', status: 401, authorized: false, meteredRead: false },
   { name: '401: malformed credential (no database)', path: `${api}/keywords`, status: 401, authorized: false, authorization: 'Bearer not-a-key', meteredRead: false },
   { name: '401: key with a wrong checksum (no database)', path: `${api}/keywords`, status: 401, authorized: false, authorization: `Bearer ${wrongChecksum}`, meteredRead: false },

@@ -1,5 +1,6 @@
-// RFC 9457 Problem Details: the body and the response of a problem answer. Free of tRPC, zod and the database, so
-// that the proxy (src/proxy.ts) answers with the very same bytes as the route.
+// RFC 9457 Problem Details: the body and the answer of a problem. Free of tRPC, zod and the database, so that the
+// HTTP front (src/server/http/front.ts), which answers some requests before Next.js, sends the very same bytes as the
+// route.
 import type { AppError } from './app-error';
 import { PROBLEM_TYPES, type AppErrorCode } from './problem-types';
 
@@ -25,12 +26,27 @@ export function problemBody(error: Problem, context: { origin: string; instance:
   };
 }
 
-export function problemResponse(
-  error: Problem,
-  context: { origin: string; instance: string; requestId: string; headers?: Record<string, string> },
-): Response {
-  return new Response(JSON.stringify(problemBody(error, context)), {
+/** A whole answer as plain data: a route wraps it in a Response, the HTTP front writes it to Node's response. */
+export interface PlainAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+type ProblemContext = { origin: string; instance: string; requestId: string; headers?: Record<string, string> };
+
+export function problemAnswer(error: Problem, context: ProblemContext): PlainAnswer {
+  return {
     status: PROBLEM_TYPES[error.appCode].status,
     headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...error.headers, ...context.headers },
-  });
+    body: JSON.stringify(problemBody(error, context)),
+  };
+}
+
+export function responseOf(answer: PlainAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+export function problemResponse(error: Problem, context: ProblemContext): Response {
+  return responseOf(problemAnswer(error, context));
 }

@@ -15,11 +15,12 @@ import { resolveCredential } from '@/server/auth/credentials';
 import { logDatabaseUnavailable } from '@/server/db/errors';
 import { AppError } from '@/server/errors/app-error';
 import { toAppError } from '@/server/errors/problem';
-import { problemResponse } from '@/server/errors/problem-response';
+import { problemResponse, responseOf } from '@/server/errors/problem-response';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
 import { clientIp } from '@/server/http/client-ip';
 import { publicOrigin } from '@/server/http/origin';
 import { logError, logRequest } from '@/server/http/log';
+import { sentMethod } from '@/server/http/sent-method';
 import { PLANS } from '@/server/services/accounts/plans';
 import { periodOf } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
@@ -62,14 +63,17 @@ interface RequestState {
 /** `clock` is injected by tests (month boundaries, the idempotency window); the route uses the real time. */
 export async function handlePublicApiRequest(request: Request, clock: () => Date = () => new Date()): Promise<Response> {
   const startedAt = performance.now();
-  // A credential refused on its shape alone: the same answer as the proxy's (./credential-gate.ts).
-  const bearer = readBearer(request.headers.get('authorization'));
-  if (bearer.kind === 'missing' || bearer.kind === 'malformed') return credentialRefusal(request, bearer.kind, startedAt);
-  const state: RequestState = { requestId: randomUUID(), now: clock() };
   const url = new URL(request.url);
+  const method = sentMethod(request);
+  // A credential refused on its shape alone: the same answer as the HTTP front's (./credential-gate.ts).
+  const bearer = readBearer(request.headers.get('authorization'));
+  if (bearer.kind === 'missing' || bearer.kind === 'malformed') {
+    return responseOf(credentialRefusal({ method, pathname: url.pathname, origin: publicOrigin(request) }, bearer.kind, startedAt));
+  }
+  const state: RequestState = { requestId: randomUUID(), now: clock() };
   let response: Response;
   try {
-    response = await dispatch(request, url, state, bearer);
+    response = await dispatch(request, method, url, state, bearer);
   } catch (thrown) {
     const route = state.route;
     const { error, unexpected } = toAppError(thrown, (member) =>
@@ -85,7 +89,7 @@ export async function handlePublicApiRequest(request: Request, clock: () => Date
   }
   logRequest({
     requestId: state.requestId,
-    method: request.method,
+    method,
     route: state.route?.template ?? url.pathname,
     status: response.status,
     durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
@@ -98,14 +102,15 @@ export async function handlePublicApiRequest(request: Request, clock: () => Date
   return response;
 }
 
-async function dispatch(request: Request, url: URL, state: RequestState, bearer: BearerReading): Promise<Response> {
+/** `method` is the one the client sent (./sent-method.ts), which `request.method` is not for one Next.js cannot serve. */
+async function dispatch(request: Request, method: string, url: URL, state: RequestState, bearer: BearerReading): Promise<Response> {
   const { routes, handler } = getRuntime();
   const now = state.now;
   const ip = clientIp(request.headers);
   const path = url.pathname.slice(PUBLIC_API_BASE_PATH.length) || '/';
   // The route is looked up first but only acted on after the credential (CONTRACT order): a cacheable endpoint about
   // one app has that app's data version read by the credential's own statement.
-  const match = matchRoute(routes, request.method, path);
+  const match = matchRoute(routes, method, path);
   const cacheScope = match.kind === 'found' && match.route.method === 'GET' ? match.route.meta.cache : undefined;
   // Only an id the route's own input accepts reaches the statement (which casts it to uuid); another answers 400.
   const appId = cacheScope === 'app' && match.kind === 'found' ? appIdParam.safeParse(match.params.id).data : undefined;
@@ -122,9 +127,9 @@ async function dispatch(request: Request, url: URL, state: RequestState, bearer:
   // From here on every response carries the account's credit headers.
   state.metering = { limit: PLANS[actor.plan].monthlyCredits, used: credential.creditsUsed, cost: 0, period: periodOf(now) };
 
-  if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${request.method} ${url.pathname}.`);
+  if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${method} ${url.pathname}.`);
   if (match.kind === 'method-not-allowed') {
-    throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${match.allowed.join(' or ')}.`, {
+    throw new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${match.allowed.join(' or ')}.`, {
       headers: { Allow: match.allowed.join(', ') },
     });
   }
@@ -144,7 +149,7 @@ async function dispatch(request: Request, url: URL, state: RequestState, bearer:
     assertBodyIsObject(body, route);
     idempotencyKey = request.headers.get('idempotency-key');
     if (idempotencyKey !== null) {
-      const claim = await claimIdempotencyKey(actor.accountId, idempotencyKey, requestHash(request.method, url.pathname, read.text), now);
+      const claim = await claimIdempotencyKey(actor.accountId, idempotencyKey, requestHash(method, url.pathname, read.text), now);
       if (claim.kind === 'replay') {
         return new Response(claim.body, { status: claim.status, headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' } });
       }

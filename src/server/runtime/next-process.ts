@@ -1,5 +1,5 @@
-// How the app's Next.js server process is started, shared by `npm start` and the benchmark so that the measured
-// process is the one that runs in production.
+// How the app's HTTP server process is started (scripts/serve.mjs: the front, then Next.js), shared by `npm start`,
+// the benchmark and the e2e tests, so that the measured process is the one that runs in production.
 
 /**
  * V8's young generation, raised from its default (16 MB semi-spaces on 64-bit): every API request allocates
@@ -9,7 +9,7 @@
  */
 export const APP_NODE_ARGS = ['--max-semi-space-size=32'];
 
-/** The arguments of `node` that run `next start` (or `next dev`) on `port`, after any `extraNodeArgs`. */
+/** The arguments of `node` that run the app's server in production (`start`) or development (`dev`) mode on `port`. */
 export function nextServerArgs(mode: 'start' | 'dev', port: number, extraNodeArgs: string[] = []): string[] {
-  return [...APP_NODE_ARGS, ...extraNodeArgs, 'node_modules/next/dist/bin/next', mode, '-p', String(port)];
+  return [...APP_NODE_ARGS, ...extraNodeArgs, 'scripts/serve.mjs', ...(mode === 'dev' ? ['--dev'] : []), '--port', String(port)];
 }

@@ -1,0 +1,101 @@
+// Every method Node's HTTP parser accepts, on every kind of path, over real HTTP to the app's server: never a 5xx,
+// and on an API path every error is problem+json. Methods Next.js cannot hand a route (TRACE, PROPFIND, …) get the
+// public API's own answers in CONTRACT order, and a 401 refused by the front names the same origin as the route's.
+import { METHODS } from 'node:http';
+import { expect, test } from '@playwright/test';
+import { baseURL } from '../../playwright.config';
+import { connectRaw, sendRaw } from '../../test/http';
+import { API, createKey, DEMO, DEMO_APP_ID, signIn } from '../helpers';
+
+const { hostname, port } = new URL(baseURL);
+const send = (method: string, path: string, headers: Record<string, string> = {}) => sendRaw(hostname, port, method, path, headers);
+
+let key: string;
+test.beforeAll(async () => {
+  key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-write', 'e2e methods');
+});
+
+test('no method on any path answers 5xx; every error on an API path is problem+json', async () => {
+  test.setTimeout(120_000);
+  const paths = [
+    `${API}/apps`,
+    `${API}/apps/${DEMO_APP_ID}/keywords`,
+    `${API}/no-such-endpoint`,
+    `${API}/openapi.json`,
+    '/api/health',
+    '/api/trpc/apps.list',
+    '/api/auth/session',
+    '/sign-in',
+    '/no-such-page',
+  ];
+  const credentials: Record<string, string>[] = [{}, { Authorization: `Bearer ${key}` }, { Authorization: 'Bearer not-a-key' }];
+  const methods = METHODS.filter((method) => method !== 'CONNECT');
+  expect(methods).toEqual(expect.arrayContaining(['TRACE', 'PROPFIND', 'MKCOL', 'SEARCH', 'PURGE']));
+  for (const path of paths) {
+    for (const method of methods) {
+      for (const headers of credentials) {
+        const answer = await send(method, path, headers);
+        const what = `${method} ${path} ${headers.Authorization ?? 'no credential'}: ${answer.status} ${answer.body.slice(0, 200)}`;
+        expect(answer.status, what).toBeLessThan(500);
+        const problemExpected = path.startsWith('/api/') && answer.status >= 400 && !path.startsWith('/api/trpc/') && !path.startsWith('/api/auth/');
+        // The dashboard's tRPC and next-auth answer their own errors in their own JSON; a method they do not accept
+        // is answered by the front, as problem+json.
+        const methodRefused = answer.status === 405 && path.startsWith('/api/');
+        if (problemExpected || methodRefused) expect(answer.headers['content-type'], what).toBe('application/problem+json');
+        if (answer.status === 405) expect(answer.headers.allow, what).toBeTruthy();
+      }
+    }
+  }
+});
+
+test('TRACE and PROPFIND on the public API: credential first, then 404 or 405 with Allow, free of charge', async () => {
+  const noCredential = await send('TRACE', `${API}/apps`);
+  expect(noCredential.status).toBe(401);
+  expect(noCredential.headers['www-authenticate']).toBe('Bearer realm="public-api"');
+
+  const neverIssued = await send('PROPFIND', `${API}/apps`, { Authorization: 'Bearer svc_live_AbCdEfGhIjKlMnOpQrStUvWxYz0123451HTd0k' });
+  expect(neverIssued.status).toBe(401);
+  expect(neverIssued.headers['www-authenticate']).toBe('Bearer realm="public-api", error="invalid_token"');
+
+  const onApps = await send('TRACE', `${API}/apps`, { Authorization: `Bearer ${key}` });
+  expect(onApps.status).toBe(405);
+  expect(onApps.headers['content-type']).toBe('application/problem+json');
+  expect(onApps.headers.allow).toBe('GET');
+  expect(onApps.headers['x-credits-cost']).toBe('0');
+  expect(JSON.parse(onApps.body)).toMatchObject({ status: 405, detail: 'TRACE is not allowed here; use GET.', instance: `${API}/apps` });
+
+  const onKeywords = await send('PROPFIND', `${API}/apps/${DEMO_APP_ID}/keywords`, { Authorization: `Bearer ${key}` });
+  expect(onKeywords.status).toBe(405);
+  expect(onKeywords.headers.allow?.split(', ').sort()).toEqual(['GET', 'POST']);
+
+  const nowhere = await send('TRACE', `${API}/no-such-endpoint`, { Authorization: `Bearer ${key}` });
+  expect(nowhere.status).toBe(404);
+  expect(JSON.parse(nowhere.body)).toMatchObject({ detail: `There is no endpoint at TRACE ${API}/no-such-endpoint.` });
+
+  // A client naming another method in the front's header gets what its own method gets.
+  const forged = await send('GET', `${API}/apps`, { Authorization: `Bearer ${key}`, 'X-Front-Sent-Method': 'TRACE' });
+  expect(forged.status).toBe(200);
+});
+
+test('CONNECT is refused with 405, not a dropped connection', async () => {
+  const raw = await connectRaw(hostname, port);
+  expect(raw).toMatch(/^HTTP\/1\.1 405 /);
+  expect(raw).toContain('application/problem+json');
+});
+
+test('a 401 refused by the front names the same origin as one refused by the route, behind HTTPS too', async () => {
+  const wrongChecksum = key.slice(0, -1) + (key.endsWith('0') ? '1' : '0');
+  const neverIssued = 'svc_live_AbCdEfGhIjKlMnOpQrStUvWxYz0123451HTd0k';
+  const behind: Record<string, string>[] = [{}, { 'X-Forwarded-Proto': 'https' }];
+  for (const extra of behind) {
+    // The first is refused on its shape (the front), the second only after a lookup (the route).
+    const fromFront = await send('GET', `${API}/apps`, { ...extra, Authorization: `Bearer ${wrongChecksum}` });
+    const fromRoute = await send('GET', `${API}/apps`, { ...extra, Authorization: `Bearer ${neverIssued}` });
+    expect([fromFront.status, fromRoute.status]).toEqual([401, 401]);
+    const front = JSON.parse(fromFront.body) as Record<string, unknown>;
+    const route = JSON.parse(fromRoute.body) as Record<string, unknown>;
+    expect(front.type).toBe(route.type);
+    expect(front.instance).toBe(route.instance);
+    expect(fromFront.headers['www-authenticate']).toBe(fromRoute.headers['www-authenticate']);
+  }
+});

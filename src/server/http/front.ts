@@ -1,0 +1,122 @@
+// What the app's HTTP server (src/server/runtime/serve.ts) does with a request before Next.js sees it. Two things:
+//
+// 1. A public API request whose credential is refused on its shape alone (none, another scheme, rubbish, an API key
+//    with a wrong checksum) is answered here, with the route's own 401, headers and log line (the shared credential
+//    gate). Next.js's routing costs more than the bare route `npm run bench` compares a 401 with; the CONTRACT wants a
+//    rejected credential close to free. A credential that needs a lookup pays one regular expression and one CRC32.
+// 2. A method a route does not accept. Next.js answers TRACE with a 500 and PROPFIND with an empty 400 from every
+//    route handler (./sent-method.ts), and a method a route does not export with an empty 405. On the public API the
+//    request goes on to the route, with a method Next.js cannot serve sealed, so that the route answers it in CONTRACT
+//    order (credential, then 404 or 405). Every other route handler is answered here: 405 as problem+json with `Allow`.
+//    Pages are left to Next.js, which answers such methods 405 itself, and so are unknown paths (404).
+//
+// Anything else, and anything whose path Next.js would first redirect (a trailing slash, `//`, dot segments), goes
+// to Next.js untouched.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { readBearer } from '@/server/auth/bearer';
+import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
+import { credentialRefusal } from '@/server/openapi/credential-gate';
+import { NEXT_SERVABLE_METHODS, SENT_METHOD_HEADER, sealedMethod } from './sent-method';
+
+const PUBLIC_API = '/api/public/v1';
+
+/**
+ * The route handlers besides the public API's catch-all, with the methods each accepts (Next.js adds HEAD to a GET
+ * and answers OPTIONS itself). front.test.ts holds this list to the route files and their exports.
+ */
+export const ROUTE_HANDLERS: readonly { path: string; prefix?: true; methods: readonly string[] }[] = [
+  { path: '/api/health', methods: ['GET', 'HEAD'] },
+  { path: '/api/ping', methods: ['GET', 'HEAD'] },
+  { path: `${PUBLIC_API}/openapi.json`, methods: ['GET', 'HEAD'] },
+  { path: `${PUBLIC_API}/collection.json`, methods: ['GET', 'HEAD'] },
+  { path: '/api/trpc/', prefix: true, methods: ['GET', 'HEAD', 'POST'] },
+  { path: '/api/auth/', prefix: true, methods: ['GET', 'HEAD', 'POST'] },
+];
+
+function routeHandlerAt(path: string) {
+  return ROUTE_HANDLERS.find((route) => (route.prefix ? path.startsWith(route.path) : path === route.path));
+}
+
+export interface FrontOptions {
+  /** What Next.js was started with: a route's `request.url` is `http(s)://<hostname>:<port><path>`. */
+  hostname: string;
+  port: number;
+}
+
+/** Answers the request and returns true, or returns false to leave it to Next.js. */
+export type Front = ((req: IncomingMessage, res: ServerResponse) => boolean) & {
+  /** A CONNECT request asks for a tunnel, which Node hands over as a bare socket; this answers it 405 and closes it. */
+  refuseTunnel(req: IncomingMessage, socket: Duplex): void;
+};
+
+export function createFront({ hostname, port }: FrontOptions): Front {
+  const host = hostname.includes(':') ? `[${hostname}]` : hostname;
+  /** As publicOrigin (./origin.ts) computes it from the URL Next.js gives the route. */
+  const originOf = (req: IncomingMessage) => {
+    if (process.env.APP_ORIGIN) return process.env.APP_ORIGIN;
+    const https = (req.socket as { encrypted?: boolean }).encrypted === true || forwardedHttps(req.headers['x-forwarded-proto']);
+    return `${https ? 'https' : 'http'}://${host}:${port}`;
+  };
+
+  const front = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url ?? '/';
+    if (!url.startsWith('/api/')) return false;
+    const method = req.method ?? 'GET';
+    const servable = NEXT_SERVABLE_METHODS.has(method);
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+
+    // A CORS preflight carries no credential by design; Next.js answers it (204 and `Allow`) on every route.
+    if (method === 'OPTIONS') return false;
+    const routeHandler = routeHandlerAt(path);
+    if (routeHandler) {
+      if (routeHandler.methods.includes(method)) return false;
+      send(res, methodNotAllowed(method, path, routeHandler.methods, originOf(req)));
+      return true;
+    }
+    if (path !== PUBLIC_API && !path.startsWith(`${PUBLIC_API}/`)) return false;
+    if (!servable) {
+      req.headers[SENT_METHOD_HEADER] = sealedMethod(method);
+      req.method = 'GET';
+      return false;
+    }
+    const startedAt = performance.now();
+    const bearer = readBearer(req.headers.authorization ?? null);
+    if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && routedAsIs(path)) {
+      send(res, credentialRefusal({ method, pathname: path, origin: originOf(req) }, bearer.kind, startedAt));
+      return true;
+    }
+    return false;
+  };
+  const refuseTunnel = (req: IncomingMessage, socket: Duplex) => {
+    const answer = methodNotAllowed('CONNECT', req.url ?? '', ['GET', 'HEAD', 'POST'], originOf(req));
+    const head = Object.entries({ ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body), Connection: 'close' });
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${head.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${answer.body}`);
+  };
+  return Object.assign(front, { refuseTunnel });
+}
+
+/** Whether Next.js routes this path as it is, so that the route would name it as `instance`, rather than redirect it. */
+function routedAsIs(path: string): boolean {
+  if (path.endsWith('/') || path.includes('//') || path.includes('\\')) return false;
+  return URL.canParse(path, 'http://front.invalid') && new URL(path, 'http://front.invalid').pathname === path;
+}
+
+function forwardedHttps(value: string | string[] | undefined): boolean {
+  return (Array.isArray(value) ? value.join(',') : (value ?? '')).includes('https');
+}
+
+function methodNotAllowed(method: string, path: string, allowed: readonly string[], origin: string): PlainAnswer {
+  const requestId = crypto.randomUUID();
+  const choices = `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`;
+  return problemAnswer(
+    { appCode: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here; use ${choices}.`, extras: {}, headers: { Allow: allowed.join(', ') } },
+    { origin, instance: path, requestId, headers: { 'X-Request-Id': requestId } },
+  );
+}
+
+function send(res: ServerResponse, answer: PlainAnswer): void {
+  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body) });
+  res.end(answer.body);
+}

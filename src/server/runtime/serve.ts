@@ -1,0 +1,62 @@
+// The app's HTTP server: Node's server with the front (src/server/http/front.ts) ahead of Next.js's own request
+// handler. `npm start`, `npm run dev`, the bench and the e2e tests all run it through scripts/serve.mjs
+// (./next-process.ts). It stands where `next start` stood and keeps its behaviour: it listens on every interface,
+// and a SIGTERM or SIGINT stops new connections, lets the requests in flight finish, then closes Next.js.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type createNextServer from 'next';
+import { createFront } from '@/server/http/front';
+
+export interface ServeOptions {
+  dev: boolean;
+  port: number;
+}
+
+/** The host name Next.js builds a route's `request.url` with, as under `next start` without `-H`. */
+const NEXT_HOSTNAME = 'localhost';
+
+/** Next.js is handed in by scripts/serve.mjs, which loads it as Node does, outside this module's TypeScript loader. */
+export async function serve(next: typeof createNextServer, { dev, port }: ServeOptions): Promise<void> {
+  const server = createServer();
+  const app = next({ dev, dir: process.cwd(), hostname: NEXT_HOSTNAME, port, httpServer: server });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const front = createFront({ hostname: NEXT_HOSTNAME, port });
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (front(req, res)) return;
+    handle(req, res).catch((error: unknown) => {
+      // As `next start` does: Next.js's handler answers its own errors, so this is a fault in Next.js itself.
+      console.error(`Failed to handle request for ${req.url}`, error);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'Content-Type': 'text/plain' });
+        res.end('Internal Server Error');
+      } else res.destroy();
+    });
+  });
+  // Node would close a CONNECT's connection without a word unless it is listened for.
+  server.on('connect', front.refuseTunnel);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  console.error(`[serve] Next.js ${dev ? 'development' : 'production'} server listening on port ${port}`);
+
+  let closing = false;
+  const close = (exitCode: number) => {
+    if (closing) return;
+    closing = true;
+    // close() refuses new connections, closes idle keep-alive ones, and calls back once those in flight are done.
+    server.close(() => {
+      void app.close().finally(() => process.exit(exitCode));
+    });
+    server.closeIdleConnections();
+    // In development, as `next dev` does, nothing is waited for: open pages hold the hot reloader's connections.
+    if (dev) void app.close().finally(() => process.exit(exitCode));
+  };
+  process.on('SIGTERM', () => close(143));
+  process.on('SIGINT', () => close(130));
+}
