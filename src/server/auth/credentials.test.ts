@@ -91,6 +91,23 @@ describe('API keys', () => {
     });
   });
 
+  it("writes a key's last use once, however many of its requests arrive together", async () => {
+    const owner = await makeAccount();
+    const { key, secret } = await createApiKey(owner, { name: 'burst', scope: 'read-only' }, new Date(T0));
+    const update = vi.spyOn(getDb().apiKey, 'update');
+    const results = await Promise.all(Array.from({ length: 20 }, () => resolveBearer(bearer(secret), at(T0))));
+    expect(results.every((result) => result.status === 'valid')).toBe(true);
+    expect(update.mock.calls.filter(([call]) => call.where.id === key.id)).toHaveLength(1);
+    await vi.waitFor(async () => {
+      const stored = await getDb().apiKey.findUniqueOrThrow({ where: { id: key.id } });
+      expect(stored.lastUsedAt?.toISOString()).toBe(T0);
+    });
+    // Once written, the next call within the minute writes nothing; a new address is written at once.
+    await resolveBearer(bearer(secret), at(T0));
+    await resolveBearer(bearer(secret), { now: new Date(T0), ip: '198.51.100.9' });
+    expect(update.mock.calls.filter(([call]) => call.where.id === key.id)).toHaveLength(2);
+  });
+
   it('never stores the secret', async () => {
     const owner = await makeAccount();
     const { key, secret } = await createApiKey(owner, { name: 'ci', scope: 'read-only' });

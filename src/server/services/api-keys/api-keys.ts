@@ -22,6 +22,27 @@ export type RollGracePeriod = keyof typeof ROLL_GRACE_PERIODS;
 /** last_used_at is rewritten at most this often per key (unless the address changes): no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** Per key, when and from which address this process last wrote (or is writing) its last use. */
+const lastUsedWrites = new Map<string, { at: number; ip: string | null }>();
+
+/**
+ * Whether this request writes its key's last use: when the stored one is a minute old or from another address, and
+ * this process has not written it already. Without the second condition, every request that read the row before the
+ * first write committed would update it too, each queueing on the row's lock with a pool connection held: 32
+ * concurrent first calls of a new key held up every request of the process for ~100 ms.
+ */
+function claimLastUseWrite(keyId: string, storedAt: Date | null, storedIp: string | null, context: { now: Date; ip: string | null }): boolean {
+  const now = context.now.getTime();
+  if (storedAt && now - storedAt.getTime() < LAST_USED_RESOLUTION_MS && storedIp === context.ip) return false;
+  const written = lastUsedWrites.get(keyId);
+  if (written && now - written.at < LAST_USED_RESOLUTION_MS && written.ip === context.ip) return false;
+  if (lastUsedWrites.size >= 10_000) {
+    for (const [id, entry] of lastUsedWrites) if (now - entry.at >= LAST_USED_RESOLUTION_MS) lastUsedWrites.delete(id);
+  }
+  lastUsedWrites.set(keyId, { at: now, ip: context.ip });
+  return true;
+}
+
 const toDbScope = (scope: ApiKeyScope): DbScope => (scope === 'read-only' ? 'read_only' : 'read_write');
 const fromDbScope = (scope: DbScope): ApiKeyScope => (scope === 'read_only' ? 'read-only' : 'read-write');
 
@@ -227,12 +248,11 @@ export async function verifyApiKey(secret: string, context: { now: Date; ip: str
   if (!key) return { status: 'not_found' };
   const status = statusOf({ revokedAt: key.revoked_at, expiresAt: key.expires_at }, context.now);
   if (status !== 'active') return { status };
-  const stale = !key.last_used_at || context.now.getTime() - key.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS;
-  if (stale || key.last_used_ip !== context.ip) {
+  if (claimLastUseWrite(key.id, key.last_used_at, key.last_used_ip, context)) {
     // Not awaited: bookkeeping must not add a round trip to the request.
     db.apiKey
       .update({ where: { id: key.id }, data: { lastUsedAt: context.now, lastUsedIp: context.ip } })
-      .catch(() => {});
+      .catch(() => lastUsedWrites.delete(key.id));
   }
   return {
     status: 'valid',
