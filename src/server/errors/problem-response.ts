@@ -26,6 +26,12 @@ export function problemBody(error: Problem, context: { origin: string; instance:
   };
 }
 
+/** 405 for a path that accepts only `allowed`: named in the detail and in `Allow` (RFC 9110 §15.5.6). */
+export function methodNotAllowedProblem(method: string, allowed: readonly string[]): Problem {
+  const choices = allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed.join('');
+  return { appCode: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here; use ${choices}.`, extras: {}, headers: { Allow: allowed.join(', ') } };
+}
+
 /** A whole answer as plain data: a route wraps it in a Response, the HTTP front writes it to Node's response. */
 export interface PlainAnswer {
   status: number;

@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { readBearer } from '@/server/auth/bearer';
-import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
+import { methodNotAllowedProblem, problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { credentialRefusal } from '@/server/openapi/credential-gate';
 import { NEXT_SERVABLE_METHODS, SENT_METHOD_HEADER, sealedMethod } from './sent-method';
 
@@ -63,7 +63,6 @@ export function createFront({ hostname, port }: FrontOptions): Front {
     const url = req.url ?? '/';
     if (!url.startsWith('/api/')) return false;
     const method = req.method ?? 'GET';
-    const servable = NEXT_SERVABLE_METHODS.has(method);
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
 
@@ -76,7 +75,7 @@ export function createFront({ hostname, port }: FrontOptions): Front {
       return true;
     }
     if (path !== PUBLIC_API && !path.startsWith(`${PUBLIC_API}/`)) return false;
-    if (!servable) {
+    if (!NEXT_SERVABLE_METHODS.has(method)) {
       req.headers[SENT_METHOD_HEADER] = sealedMethod(method);
       req.method = 'GET';
       return false;
@@ -109,11 +108,7 @@ function forwardedHttps(value: string | string[] | undefined): boolean {
 
 function methodNotAllowed(method: string, path: string, allowed: readonly string[], origin: string): PlainAnswer {
   const requestId = crypto.randomUUID();
-  const choices = `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`;
-  return problemAnswer(
-    { appCode: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here; use ${choices}.`, extras: {}, headers: { Allow: allowed.join(', ') } },
-    { origin, instance: path, requestId, headers: { 'X-Request-Id': requestId } },
-  );
+  return problemAnswer(methodNotAllowedProblem(method, allowed), { origin, instance: path, requestId, headers: { 'X-Request-Id': requestId } });
 }
 
 function send(res: ServerResponse, answer: PlainAnswer): void {

@@ -15,7 +15,7 @@ import { resolveCredential } from '@/server/auth/credentials';
 import { logDatabaseUnavailable } from '@/server/db/errors';
 import { AppError } from '@/server/errors/app-error';
 import { toAppError } from '@/server/errors/problem';
-import { problemResponse, responseOf } from '@/server/errors/problem-response';
+import { methodNotAllowedProblem, problemResponse, responseOf } from '@/server/errors/problem-response';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
 import { clientIp } from '@/server/http/client-ip';
 import { publicOrigin } from '@/server/http/origin';
@@ -129,9 +129,8 @@ async function dispatch(request: Request, method: string, url: URL, state: Reque
 
   if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${method} ${url.pathname}.`);
   if (match.kind === 'method-not-allowed') {
-    throw new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${match.allowed.join(' or ')}.`, {
-      headers: { Allow: match.allowed.join(', ') },
-    });
+    const problem = methodNotAllowedProblem(method, match.allowed);
+    throw new AppError(problem.appCode, problem.message, { headers: problem.headers });
   }
   const route = match.route;
   state.route = route;

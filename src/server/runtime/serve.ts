@@ -49,13 +49,12 @@ export async function serve(next: typeof createNextServer, { dev, port }: ServeO
   const close = (exitCode: number) => {
     if (closing) return;
     closing = true;
-    // close() refuses new connections, closes idle keep-alive ones, and calls back once those in flight are done.
-    server.close(() => {
-      void app.close().finally(() => process.exit(exitCode));
-    });
+    const finish = () => void app.close().finally(() => process.exit(exitCode));
+    // close() refuses new connections, closes idle keep-alive ones, and calls back once those in flight are done. In
+    // development, as `next dev` does, nothing is waited for: open pages hold the hot reloader's connections.
+    server.close(dev ? undefined : finish);
     server.closeIdleConnections();
-    // In development, as `next dev` does, nothing is waited for: open pages hold the hot reloader's connections.
-    if (dev) void app.close().finally(() => process.exit(exitCode));
+    if (dev) finish();
   };
   process.on('SIGTERM', () => close(143));
   process.on('SIGINT', () => close(130));
