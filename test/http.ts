@@ -9,7 +9,15 @@ export interface RawAnswer {
   body: string;
 }
 
-export function sendRaw(host: string, port: number | string, method: string, path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+/** `headers`: a list sends the header once per value. `body`: sent as it is. */
+export function sendRaw(
+  host: string,
+  port: number | string,
+  method: string,
+  path: string,
+  headers: Record<string, string | string[]> = {},
+  body?: string,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host, port, method, path, headers }, (res) => {
       let body = '';
@@ -18,7 +26,7 @@ export function sendRaw(host: string, port: number | string, method: string, pat
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 

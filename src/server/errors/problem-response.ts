@@ -32,6 +32,11 @@ export function methodNotAllowedProblem(method: string, allowed: readonly string
   return { appCode: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here; use ${choices}.`, extras: {}, headers: { Allow: allowed.join(', ') } };
 }
 
+/** 500: a fault of ours, whose cause is logged and never shown. */
+export function internalErrorProblem(): Problem {
+  return { appCode: 'INTERNAL_ERROR', message: 'An unexpected error occurred. Nothing was charged.', extras: {}, headers: {} };
+}
+
 /** A whole answer as plain data: a route wraps it in a Response, the HTTP front writes it to Node's response. */
 export interface PlainAnswer {
   status: number;

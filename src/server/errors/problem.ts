@@ -3,6 +3,7 @@ import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
 import { AppError } from './app-error';
+import { internalErrorProblem } from './problem-response';
 import type { AppErrorCode } from './problem-types';
 import { fieldErrorsFromIssues, validationError, type Locate } from './validation';
 
@@ -31,7 +32,7 @@ export function toAppError(error: unknown, locate?: Locate): { error: AppError; 
     if (code) return { error: new AppError(code, error.message), unexpected: false };
   }
   if (isDatabaseUnavailable(error)) return { error: serviceUnavailable(), unexpected: true };
-  return { error: new AppError('INTERNAL_ERROR', 'An unexpected error occurred. Nothing was charged.'), unexpected: true };
+  return { error: new AppError('INTERNAL_ERROR', internalErrorProblem().message), unexpected: true };
 }
 
 export function serviceUnavailable(): AppError {

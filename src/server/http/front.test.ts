@@ -1,6 +1,7 @@
 // The HTTP front, on a real Node server: it answers a credential refused on its shape exactly as the route does,
-// seals the methods Next.js cannot serve for the public API route, answers 405 for the other route handlers, and
-// leaves everything else to Next.js untouched. Whatever it leaves is answered 299 here, as if by Next.js.
+// calls the public API route's handler directly once the route has offered it, seals the methods Next.js cannot serve
+// for that route, answers 405 for the other route handlers, and leaves everything else to Next.js untouched. Whatever
+// it leaves is answered 299 here, as if by Next.js.
 import { readdirSync } from 'node:fs';
 import { createServer, METHODS, type IncomingHttpHeaders, type Server } from 'node:http';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { handlePublicApiRequest } from '@/server/openapi/handler';
 import { generateApiKey } from '@/server/services/api-keys/key-format';
 import { connectRaw, sendRaw, type RawAnswer } from '../../../test/http';
 import { captureLogs } from '../../../test/logs';
+import { forgetPublicApiHandler, offerPublicApiHandler } from './direct-route';
 import { createFront, ROUTE_HANDLERS } from './front';
 import { NEXT_SERVABLE_METHODS, SENT_METHOD_HEADER, sentMethod } from './sent-method';
 
@@ -35,7 +37,7 @@ beforeAll(async () => {
   server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as { port: number }).port;
-  const front = createFront({ hostname: 'localhost', port });
+  const front = createFront({ hostname: 'localhost', port, direct: true });
   server.on('request', (req, res) => {
     if (front(req, res)) return;
     reached.push({ method: req.method!, url: req.url!, headers: req.headers });
@@ -50,7 +52,8 @@ afterEach(() => {
   reached.length = 0;
 });
 
-const send = (method: string, target: string, headers: Record<string, string> = {}): Promise<Answer> => sendRaw('127.0.0.1', port, method, target, headers);
+const send = (method: string, target: string, headers: Record<string, string | string[]> = {}, body?: string): Promise<Answer> =>
+  sendRaw('127.0.0.1', port, method, target, headers, body);
 
 /** What the route answers the same request with, called in process with the URL Next.js would give it. */
 async function fromRoute(method: string, target: string, headers: Record<string, string>): Promise<Answer> {
@@ -260,5 +263,160 @@ describe('the other route handlers', () => {
     }
     const sortByPath = <T extends { path: string }>(list: readonly T[]) => [...list].sort((a, b) => a.path.localeCompare(b.path));
     expect(sortByPath(ROUTE_HANDLERS)).toEqual(sortByPath(declared));
+  });
+});
+
+describe("once the route module has offered its handler (production)", () => {
+  const seen: { request: Request; body: string }[] = [];
+  /** Records what it is called with and answers 201 with the body it read. */
+  const recorder = async (request: Request) => {
+    const body = await request.text();
+    seen.push({ request, body });
+    return new Response(JSON.stringify({ read: body }), { status: 201, headers: { 'Content-Type': 'application/json', 'X-Extra': 'yes' } });
+  };
+  afterEach(() => {
+    forgetPublicApiHandler();
+    seen.length = 0;
+  });
+
+  it('calls it instead of Next.js, with the Request Next.js would build, and writes its answer', async () => {
+    offerPublicApiHandler(recorder);
+    const target = `${API}/apps/${APP}/keywords?x=1&x=%20`;
+    const body = JSON.stringify({ terms: ['sleep', 'é'] });
+    const answer = await send('POST', target, { Authorization: `Bearer ${validKey}`, 'Content-Type': 'application/json', 'X-Many': ['a', 'b'] }, body);
+
+    expect(reached).toEqual([]);
+    expect(answer.status).toBe(201);
+    expect(answer.headers['x-extra']).toBe('yes');
+    expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(answer.body)));
+    expect(JSON.parse(answer.body)).toEqual({ read: body });
+    const { request } = seen[0]!;
+    expect(request.method).toBe('POST');
+    expect(request.url).toBe(`http://localhost:${port}${target}`);
+    expect(request.headers.get('authorization')).toBe(`Bearer ${validKey}`);
+    expect(request.headers.get('x-many')).toBe('a, b');
+    // As Next.js adds them for a route when no proxy sent them.
+    expect(request.headers.get('x-forwarded-for')).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+    expect(request.headers.get('x-forwarded-host')).toBe(`127.0.0.1:${port}`);
+    expect(request.headers.get('x-forwarded-port')).toBe(String(port));
+    expect(request.headers.get('x-forwarded-proto')).toBe('http');
+  });
+
+  it("keeps the X-Forwarded-* headers a proxy sent", async () => {
+    offerPublicApiHandler(recorder);
+    const sent = { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1', 'X-Forwarded-Host': 'api.example.com', 'X-Forwarded-Port': '443' };
+    await send('GET', `${API}/usage`, { Authorization: `Bearer ${validKey}`, ...sent });
+    const { headers } = seen[0]!.request;
+    expect([headers.get('x-forwarded-for'), headers.get('x-forwarded-host'), headers.get('x-forwarded-port')]).toEqual(Object.values(sent));
+  });
+
+  it('names the https origin behind a TLS-terminating proxy, as Next.js does', async () => {
+    offerPublicApiHandler(recorder);
+    await send('GET', `${API}/usage`, { Authorization: `Bearer ${validKey}`, 'X-Forwarded-Proto': 'https' });
+    expect(seen[0]!.request.url).toBe(`https://localhost:${port}${API}/usage`);
+    expect(seen[0]!.body).toBe('');
+  });
+
+  it('HEAD: the headers and length of the answer, without its body', async () => {
+    offerPublicApiHandler(async () => new Response('{"a":1}', { headers: { 'Content-Type': 'application/json' } }));
+    const answer = await send('HEAD', `${API}/apps`, { Authorization: `Bearer ${validKey}` });
+    expect([answer.status, answer.headers['content-length'], answer.body]).toEqual([200, '7', '']);
+  });
+
+  it('every Set-Cookie, and no body or length for an answer without one', async () => {
+    const headers = new Headers();
+    headers.append('Set-Cookie', 'a=1');
+    headers.append('Set-Cookie', 'b=2');
+    offerPublicApiHandler(async () => new Response(null, { status: 204, headers }));
+    const answer = await send('DELETE', `${API}/webhooks/${APP}`, { Authorization: `Bearer ${validKey}` });
+    expect(answer.status).toBe(204);
+    expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    expect(answer.headers['content-length']).toBeUndefined();
+  });
+
+  it('a method Next.js cannot serve: the handler gets a GET with the sent method sealed', async () => {
+    offerPublicApiHandler(recorder);
+    await send('TRACE', `${API}/apps`, { Authorization: `Bearer ${validKey}` });
+    expect(seen[0]!.request.method).toBe('GET');
+    expect(sentMethod(seen[0]!.request)).toBe('TRACE');
+  });
+
+  it('a handler that throws: 500 problem+json, the cause logged and not shown', async () => {
+    offerPublicApiHandler(async () => {
+      throw new Error('boom at the handler');
+    });
+    const errors: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => errors.push(String(chunk)) > 0);
+    const answer = await send('GET', `${API}/apps`, { Authorization: `Bearer ${validKey}` });
+    expect(answer.status).toBe(500);
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(answer.body)).toEqual({
+      type: `http://localhost:${port}/docs/problems/internal-error`,
+      title: expect.any(String),
+      status: 500,
+      detail: 'An unexpected error occurred. Nothing was charged.',
+      instance: `${API}/apps`,
+      requestId: answer.headers['x-request-id'],
+    });
+    expect(answer.body).not.toContain('boom');
+    expect(errors).toHaveLength(1);
+    expect(JSON.parse(errors[0]!)).toMatchObject({ level: 'error', error: 'Error: boom at the handler', requestId: answer.headers['x-request-id'] });
+  });
+
+  it('an answer whose body fails half-way: the connection is closed, not a truncated 200', async () => {
+    const failing = new ReadableStream({
+      start: (controller) => {
+        controller.enqueue(new TextEncoder().encode('{"a":'));
+        controller.error(new Error('stream broke'));
+      },
+    });
+    offerPublicApiHandler(async () => new Response(failing, { headers: { 'Content-Type': 'application/json' } }));
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    await expect(send('GET', `${API}/apps`, { Authorization: `Bearer ${validKey}` })).rejects.toThrow();
+  });
+
+  it('still leaves to Next.js: a preflight, a path it redirects, the documents, a refused credential is still answered here', async () => {
+    offerPublicApiHandler(recorder);
+    for (const [method, target] of [['OPTIONS', `${API}/apps`], ['GET', `${API}/apps/`], ['GET', `${API}//apps`], ['GET', `${API}/openapi.json`]] as const) {
+      expect((await send(method, target, { Authorization: `Bearer ${validKey}` })).status, `${method} ${target}`).toBe(299);
+    }
+    captureLogs();
+    expect((await send('GET', `${API}/apps`)).status).toBe(401);
+    expect(seen).toEqual([]);
+  });
+
+  it('a front made for development never calls it (hot reloading replaces the route module)', async () => {
+    offerPublicApiHandler(recorder);
+    const devServer = createServer();
+    await new Promise<void>((resolve) => devServer.listen(0, '127.0.0.1', resolve));
+    const devPort = (devServer.address() as { port: number }).port;
+    const front = createFront({ hostname: 'localhost', port: devPort, direct: false });
+    devServer.on('request', (req, res) => {
+      if (front(req, res)) return;
+      res.writeHead(299);
+      res.end();
+    });
+    try {
+      expect((await sendRaw('127.0.0.1', devPort, 'GET', `${API}/apps`, { Authorization: `Bearer ${validKey}` })).status).toBe(299);
+      expect(seen).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => devServer.close(() => resolve()));
+    }
+  });
+
+  it('the real handler through the front answers as it answers Next.js: an unknown key, an unknown path', async () => {
+    offerPublicApiHandler(handlePublicApiRequest);
+    for (const target of [`${API}/apps/${APP}`, `${API}/no-such-endpoint`]) {
+      const headers = { Authorization: `Bearer ${validKey}` };
+      const lines = captureLogs();
+      const front = await send('GET', target, headers);
+      const route = await fromRoute('GET', target, headers);
+      vi.restoreAllMocks();
+      expect(reached).toEqual([]);
+      expect(front.status).toBe(401);
+      expect(comparable(front)).toEqual(comparable(route));
+      const [fromFront, fromTheRoute] = logged(lines);
+      expect(fromFront).toEqual(fromTheRoute);
+    }
   });
 });

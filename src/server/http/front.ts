@@ -1,22 +1,26 @@
-// What the app's HTTP server (src/server/runtime/serve.ts) does with a request before Next.js sees it. Two things:
+// What the app's HTTP server (src/server/runtime/serve.ts) does with a request before Next.js sees it. Three things:
 //
 // 1. A public API request whose credential is refused on its shape alone (none, another scheme, rubbish, an API key
 //    with a wrong checksum) is answered here, with the route's own 401, headers and log line (the shared credential
-//    gate). Next.js's routing costs more than the bare route `npm run bench` compares a 401 with; the CONTRACT wants a
-//    rejected credential close to free. A credential that needs a lookup pays one regular expression and one CRC32.
-// 2. A method a route does not accept. Next.js answers TRACE with a 500 and PROPFIND with an empty 400 from every
+//    gate). The CONTRACT wants a rejected credential close to free. A credential that needs a lookup pays one regular
+//    expression and one CRC32.
+// 2. Any other public API request is handed to the route's own handler directly, without Next.js's routing
+//    (./direct-route.ts says why and how), once the route module has offered it and unless the server runs in
+//    development.
+// 3. A method a route does not accept. Next.js answers TRACE with a 500 and PROPFIND with an empty 400 from every
 //    route handler (./sent-method.ts), and a method a route does not export with an empty 405. On the public API the
 //    request goes on to the route, with a method Next.js cannot serve sealed, so that the route answers it in CONTRACT
 //    order (credential, then 404 or 405). Every other route handler is answered here: 405 as problem+json with `Allow`.
 //    Pages are left to Next.js, which answers such methods 405 itself, and so are unknown paths (404).
 //
 // Anything else, and anything whose path Next.js would first redirect (a trailing slash, `//`, dot segments), goes
-// to Next.js untouched.
+// to Next.js untouched; so does OPTIONS, which Next.js answers for every route.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { readBearer } from '@/server/auth/bearer';
 import { methodNotAllowedProblem, problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { credentialRefusal } from '@/server/openapi/credential-gate';
+import { publicApiHandler, serveWith } from './direct-route';
 import { NEXT_SERVABLE_METHODS, SENT_METHOD_HEADER, sealedMethod } from './sent-method';
 
 const PUBLIC_API = '/api/public/v1';
@@ -42,6 +46,8 @@ export interface FrontOptions {
   /** What Next.js was started with: a route's `request.url` is `http(s)://<hostname>:<port><path>`. */
   hostname: string;
   port: number;
+  /** Call the public API's route handler directly once it is offered (production); false leaves it to Next.js. */
+  direct: boolean;
 }
 
 /** Answers the request and returns true, or returns false to leave it to Next.js. */
@@ -50,13 +56,21 @@ export type Front = ((req: IncomingMessage, res: ServerResponse) => boolean) & {
   refuseTunnel(req: IncomingMessage, socket: Duplex): void;
 };
 
-export function createFront({ hostname, port }: FrontOptions): Front {
+export function createFront({ hostname, port, direct }: FrontOptions): Front {
   const host = hostname.includes(':') ? `[${hostname}]` : hostname;
-  /** As publicOrigin (./origin.ts) computes it from the URL Next.js gives the route. */
-  const originOf = (req: IncomingMessage) => {
-    if (process.env.APP_ORIGIN) return process.env.APP_ORIGIN;
+  /** The origin of the URL Next.js gives a route: `http(s)://<hostname>:<port>`. */
+  const routeOrigin = (req: IncomingMessage) => {
     const https = (req.socket as { encrypted?: boolean }).encrypted === true || forwardedHttps(req.headers['x-forwarded-proto']);
     return `${https ? 'https' : 'http'}://${host}:${port}`;
+  };
+  /** As publicOrigin (./origin.ts) computes it from that URL. */
+  const originOf = (req: IncomingMessage) => process.env.APP_ORIGIN || routeOrigin(req);
+  /** Hands the request to the route's handler and returns true, or returns false when it is Next.js's to route. */
+  const callRoute = (req: IncomingMessage, res: ServerResponse, path: string): boolean => {
+    const handler = direct && routedAsIs(path) ? publicApiHandler() : undefined;
+    if (!handler) return false;
+    void serveWith(handler, req, res, { url: routeOrigin(req) + req.url, origin: originOf(req), next: { hostname, port } });
+    return true;
   };
 
   const front = (req: IncomingMessage, res: ServerResponse): boolean => {
@@ -78,7 +92,7 @@ export function createFront({ hostname, port }: FrontOptions): Front {
     if (!NEXT_SERVABLE_METHODS.has(method)) {
       req.headers[SENT_METHOD_HEADER] = sealedMethod(method);
       req.method = 'GET';
-      return false;
+      return callRoute(req, res, path);
     }
     const startedAt = performance.now();
     const bearer = readBearer(req.headers.authorization ?? null);
@@ -86,7 +100,7 @@ export function createFront({ hostname, port }: FrontOptions): Front {
       send(res, credentialRefusal({ method, pathname: path, origin: originOf(req) }, bearer.kind, startedAt));
       return true;
     }
-    return false;
+    return callRoute(req, res, path);
   };
   const refuseTunnel = (req: IncomingMessage, socket: Duplex) => {
     const answer = methodNotAllowed('CONNECT', req.url ?? '', ['GET', 'HEAD', 'POST'], originOf(req));

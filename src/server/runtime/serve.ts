@@ -20,7 +20,7 @@ export async function serve(next: typeof createNextServer, { dev, port }: ServeO
   const app = next({ dev, dir: process.cwd(), hostname: NEXT_HOSTNAME, port, httpServer: server });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const front = createFront({ hostname: NEXT_HOSTNAME, port });
+  const front = createFront({ hostname: NEXT_HOSTNAME, port, direct: !dev });
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (front(req, res)) return;
@@ -43,6 +43,9 @@ export async function serve(next: typeof createNextServer, { dev, port }: ServeO
       resolve();
     });
   });
+  // Next.js loads a route module when it first routes a request to it; this first request hands the public API's
+  // handler to the front (src/server/http/direct-route.ts), so that the first client request is served like the others.
+  if (!dev) await loadPublicApiRoute(port);
   console.error(`[serve] Next.js ${dev ? 'development' : 'production'} server listening on port ${port}`);
 
   let closing = false;
@@ -58,4 +61,13 @@ export async function serve(next: typeof createNextServer, { dev, port }: ServeO
   };
   process.on('SIGTERM', () => close(143));
   process.on('SIGINT', () => close(130));
+}
+
+/** An OPTIONS request, which the front leaves to Next.js and Next.js answers from the route's exports. */
+async function loadPublicApiRoute(port: number): Promise<void> {
+  try {
+    await fetch(`http://127.0.0.1:${port}/api/public/v1`, { method: 'OPTIONS', signal: AbortSignal.timeout(30_000) });
+  } catch {
+    // Then Next.js serves the public API until a request to it loads the route.
+  }
 }

@@ -1,9 +1,13 @@
+import { offerPublicApiHandler } from '@/server/http/direct-route';
 import { handlePublicApiRequest } from '@/server/openapi/handler';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 const handle = (request: Request) => handlePublicApiRequest(request);
+
+// The app's HTTP server calls this same function without Next.js's routing from now on (src/server/http/direct-route.ts).
+offerPublicApiHandler(handle);
 
 export const GET = handle;
 export const POST = handle;
