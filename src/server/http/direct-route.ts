@@ -20,7 +20,7 @@
 // read whole, its body with a Content-Length.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { internalErrorProblem, problemAnswer } from '@/server/errors/problem-response';
+import { internalErrorProblem, problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { logError } from './log';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -61,12 +61,10 @@ export function requestFrom(req: IncomingMessage, url: string, next: NextAddress
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.append(name, value);
   }
-  const proto = req.headers['x-forwarded-proto'];
-  const https = proto ? proto === 'https' : (req.socket as { encrypted?: boolean }).encrypted === true;
   const forwarded: [string, string | undefined][] = [
     ['x-forwarded-host', req.headers.host ?? next.hostname],
     ['x-forwarded-port', String(next.port)],
-    ['x-forwarded-proto', https ? 'https' : 'http'],
+    ['x-forwarded-proto', overTls(req) ? 'https' : 'http'],
     ['x-forwarded-for', req.socket.remoteAddress],
   ];
   for (const [name, value] of forwarded) if (value !== undefined && !headers.has(name)) headers.set(name, value);
@@ -75,27 +73,30 @@ export function requestFrom(req: IncomingMessage, url: string, next: NextAddress
   return new Request(url, { method, headers, body, duplex: 'half' } as RequestInit);
 }
 
+/** Whether the request came over TLS to this server itself (not through a proxy that terminated it). */
+export function overTls(req: IncomingMessage): boolean {
+  return (req.socket as { encrypted?: boolean }).encrypted === true;
+}
+
 /**
  * Calls `handler` with the request and writes its answer to `res`. The handler answers its own errors; should it
  * throw all the same, the client gets a 500 problem (with `origin` in its type URI) and the error is logged.
+ * `pathname`: the path of `url`, which the caller has at hand.
  */
 export async function serveWith(
   handler: FetchHandler,
   req: IncomingMessage,
   res: ServerResponse,
-  { url, origin, next }: { url: string; origin: string; next: NextAddress },
+  { url, pathname, origin, next }: { url: string; pathname: string; origin: string; next: NextAddress },
 ): Promise<void> {
-  // The path alone is logged: a query may carry what a client should not have put there.
-  const { pathname } = new URL(url);
   let response: Response;
   try {
     response = await handler(requestFrom(req, url, next));
   } catch (error) {
     const requestId = crypto.randomUUID();
+    // The path alone is logged: a query may carry what a client should not have put there.
     logError('public API route handler threw', error, { requestId, path: pathname });
-    const answer = problemAnswer(internalErrorProblem(), { origin, instance: pathname, requestId, headers: { 'X-Request-Id': requestId } });
-    if (res.headersSent) res.destroy();
-    else write(res, answer.status, { ...answer.headers }, Buffer.from(answer.body));
+    sendAnswer(res, problemAnswer(internalErrorProblem(), { origin, instance: pathname, requestId, headers: { 'X-Request-Id': requestId } }));
     return;
   }
   const headers: OutgoingHttpHeaders = {};
@@ -114,11 +115,13 @@ export async function serveWith(
       return;
     }
   }
-  write(res, response.status, headers, body);
+  if (body !== null) headers['content-length'] = body.byteLength;
+  res.writeHead(response.status, headers);
+  res.end(body ?? undefined);
 }
 
-function write(res: ServerResponse, status: number, headers: OutgoingHttpHeaders, body: Buffer | null): void {
-  if (body !== null) headers['content-length'] = body.byteLength;
-  res.writeHead(status, headers);
-  res.end(body ?? undefined);
+/** Writes an answer built as plain data (a problem), with its Content-Length. */
+export function sendAnswer(res: ServerResponse, answer: PlainAnswer): void {
+  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body) });
+  res.end(answer.body);
 }

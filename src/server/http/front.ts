@@ -20,7 +20,7 @@ import type { Duplex } from 'node:stream';
 import { readBearer } from '@/server/auth/bearer';
 import { methodNotAllowedProblem, problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { credentialRefusal } from '@/server/openapi/credential-gate';
-import { publicApiHandler, serveWith } from './direct-route';
+import { overTls, publicApiHandler, sendAnswer, serveWith } from './direct-route';
 import { NEXT_SERVABLE_METHODS, SENT_METHOD_HEADER, sealedMethod } from './sent-method';
 
 const PUBLIC_API = '/api/public/v1';
@@ -60,7 +60,7 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
   const host = hostname.includes(':') ? `[${hostname}]` : hostname;
   /** The origin of the URL Next.js gives a route: `http(s)://<hostname>:<port>`. */
   const routeOrigin = (req: IncomingMessage) => {
-    const https = (req.socket as { encrypted?: boolean }).encrypted === true || forwardedHttps(req.headers['x-forwarded-proto']);
+    const https = overTls(req) || forwardedHttps(req.headers['x-forwarded-proto']);
     return `${https ? 'https' : 'http'}://${host}:${port}`;
   };
   /** As publicOrigin (./origin.ts) computes it from that URL. */
@@ -69,7 +69,7 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
   const callRoute = (req: IncomingMessage, res: ServerResponse, path: string): boolean => {
     const handler = direct && routedAsIs(path) ? publicApiHandler() : undefined;
     if (!handler) return false;
-    void serveWith(handler, req, res, { url: routeOrigin(req) + req.url, origin: originOf(req), next: { hostname, port } });
+    void serveWith(handler, req, res, { url: routeOrigin(req) + req.url, pathname: path, origin: originOf(req), next: { hostname, port } });
     return true;
   };
 
@@ -85,7 +85,7 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
     const routeHandler = routeHandlerAt(path);
     if (routeHandler) {
       if (routeHandler.methods.includes(method)) return false;
-      send(res, methodNotAllowed(method, path, routeHandler.methods, originOf(req)));
+      sendAnswer(res, methodNotAllowed(method, path, routeHandler.methods, originOf(req)));
       return true;
     }
     if (path !== PUBLIC_API && !path.startsWith(`${PUBLIC_API}/`)) return false;
@@ -97,7 +97,7 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
     const startedAt = performance.now();
     const bearer = readBearer(req.headers.authorization ?? null);
     if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && routedAsIs(path)) {
-      send(res, credentialRefusal({ method, pathname: path, origin: originOf(req) }, bearer.kind, startedAt));
+      sendAnswer(res, credentialRefusal({ method, pathname: path, origin: originOf(req) }, bearer.kind, startedAt));
       return true;
     }
     return callRoute(req, res, path);
@@ -123,9 +123,4 @@ function forwardedHttps(value: string | string[] | undefined): boolean {
 function methodNotAllowed(method: string, path: string, allowed: readonly string[], origin: string): PlainAnswer {
   const requestId = crypto.randomUUID();
   return problemAnswer(methodNotAllowedProblem(method, allowed), { origin, instance: path, requestId, headers: { 'X-Request-Id': requestId } });
-}
-
-function send(res: ServerResponse, answer: PlainAnswer): void {
-  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body) });
-  res.end(answer.body);
 }
