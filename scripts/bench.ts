@@ -1,11 +1,14 @@
 // `npm run bench`: throughput and latency of the API on a data-heavy app (1,000 tracked keywords × 365 days of
-// history), each endpoint against the bare route answering the same bytes (status, headers and body; GET /api/ping, no database), measured
-// in the same run. Prints ratios, not absolute verdicts: the machine decides the absolute numbers. Needs `npm run build` first.
-// Each endpoint is measured in BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (default 3), each round right after a
-// baseline measurement; BENCH_CONNECTIONS (default 32) sets the load. The data under .data/bench is built once and
-// reused (`npm run bench -- --fresh` rebuilds it). `npm run bench -- --only "apps/\{id\}$"` measures the endpoints
-// whose names match the pattern. The JSON report goes to .data/bench-report.json (`--report <file>`).
-import { spawn } from 'node:child_process';
+// history), each endpoint against the bare route answering the same bytes (status, headers and body; GET /api/ping,
+// no database), measured in the same run and served two ways: as the API is (without Next.js's routing, unless
+// DIRECT_ROUTES=false), which measures the API's own work, and through Next.js's routing by a second app process
+// started with DIRECT_ROUTES=false, the reference the developers' guide measured. Prints ratios, not absolute
+// verdicts: the machine decides the absolute numbers. Needs `npm run build` first.
+// Each endpoint is measured in BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (default 3), each round right after
+// the two baseline measurements; BENCH_CONNECTIONS (default 32) sets the load. The data under .data/bench is built
+// once and reused (`npm run bench -- --fresh` rebuilds it). `npm run bench -- --only "apps/\{id\}$"` measures the
+// endpoints whose names match the pattern. The JSON report goes to .data/bench-report.json (`--report <file>`).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -13,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { nextServerArgs } from '../src/server/runtime/next-process';
+import { directRoutesSetting } from '../src/server/runtime/settings';
 import { benchWebhooks, type WebhookBench } from './bench-webhooks';
 
 const fresh = process.argv.includes('--fresh');
@@ -104,34 +108,50 @@ log(`bench app: ${trackedCount} tracked keywords, ${days} days of history`);
 const port = Number(process.env.BENCH_PORT ?? 3900);
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the app under load.
 const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-if (await fetch(`http://127.0.0.1:${port}/api/ping`).then(() => true, () => false)) {
-  throw new Error(`port ${port} is already in use (a server left over?): stop it or set BENCH_PORT`);
-}
 // The answers the baseline repeats (see the paired rounds below).
 const bodyDir = path.join(dataDir, 'bodies');
 await mkdir(bodyDir, { recursive: true });
-// Its own process group, so that the whole tree (next start and its server) is stopped at the end.
-const server = spawn(process.execPath, nextServerArgs('start', port, nodeArgs), {
-  stdio: ['ignore', 'ignore', 'inherit'],
-  detached: true,
-  env: { ...process.env, DATABASE_URL: database.url, LOG_REQUESTS: 'false', NODE_ENV: 'production', BENCH_BODY_DIR: bodyDir },
-});
-// Should the bench fail half-way, its server does not outlive it (the normal end stops it gracefully, below).
-process.on('exit', () => {
-  if (server.exitCode === null) {
-    try {
-      process.kill(-server.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
-const base = `http://127.0.0.1:${port}`;
-for (let attempt = 0; ; attempt++) {
-  if (await fetch(`${base}/api/health`).then((response) => response.ok, () => false)) break;
-  if (attempt > 240) throw new Error('the app did not start');
-  await new Promise((resolve) => setTimeout(resolve, 250));
+
+interface Server {
+  base: string;
+  process: ChildProcess;
 }
+
+/** The app's server as `npm start` runs it, in its own process group, so that the whole tree is stopped at the end. */
+async function startServer(serverPort: number, env: Record<string, string>): Promise<Server> {
+  const base = `http://127.0.0.1:${serverPort}`;
+  if (await fetch(`${base}/api/ping`).then(() => true, () => false)) {
+    throw new Error(`port ${serverPort} is already in use (a server left over?): stop it or set BENCH_PORT`);
+  }
+  const child = spawn(process.execPath, nextServerArgs('start', serverPort, nodeArgs), {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+    env: { ...process.env, DATABASE_URL: database.url, LOG_REQUESTS: 'false', NODE_ENV: 'production', BENCH_BODY_DIR: bodyDir, ...env },
+  });
+  // Should the bench fail half-way, its servers do not outlive it (the normal end stops them gracefully, below).
+  process.on('exit', () => {
+    if (child.exitCode === null) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+  for (let attempt = 0; ; attempt++) {
+    if (await fetch(`${base}/api/health`).then((response) => response.ok, () => false)) break;
+    if (attempt > 240) throw new Error('the app did not start');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { base, process: child };
+}
+
+// The app measured, as configured (DIRECT_ROUTES=false npm run bench measures the API through Next.js's routing), and
+// beside it the same app with every route left to Next.js, whose bare route is the reference the developers' guide
+// measured (~2,000 req/s here): the first baseline below is the bare route served as the API is, the second that one.
+const app = await startServer(port, {});
+const viaNext = await startServer(port + 1, { DIRECT_ROUTES: 'false' });
+const base = app.base;
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -228,7 +248,7 @@ function cpuMs(belongs: (pid: number, ppid: number, group: number) => boolean): 
   return ticks * 10; // USER_HZ is 100 on Linux
 }
 const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-const appCpuMs = () => cpuMs((_pid, _ppid, group) => group === server.pid);
+const appCpuMs = (server: Server) => cpuMs((_pid, _ppid, group) => group === server.process.pid);
 const dbCpuMs = () => cpuMs((pid, ppid) => pid === postmaster || ppid === postmaster);
 
 /**
@@ -241,7 +261,7 @@ async function keysFor(target: Target, duration: number): Promise<string[]> {
   return Promise.all(Array.from({ length: count }, (_, index) => keyFor(`${target.name} ${index}`)));
 }
 
-function optionsFor(target: Target, keys: string[]) {
+function optionsFor(target: Target, keys: string[], server: Server = app) {
   const headers: Record<string, string> = {};
   if (keys[0]) headers.Authorization = `Bearer ${keys[0]}`;
   if (target.authorization) headers.Authorization = target.authorization;
@@ -249,7 +269,7 @@ function optionsFor(target: Target, keys: string[]) {
   const body = target.body;
   let connection = 0;
   return {
-    url: base + target.path,
+    url: server.base + target.path,
     connections,
     method: target.method ?? 'GET',
     headers,
@@ -261,13 +281,13 @@ function optionsFor(target: Target, keys: string[]) {
   } as autocannon.Options;
 }
 
-async function measure(target: Target, duration: number): Promise<Measurement> {
-  const options = optionsFor(target, await keysFor(target, duration));
+async function measure(target: Target, duration: number, server: Server = app): Promise<Measurement> {
+  const options = optionsFor(target, await keysFor(target, duration), server);
   // The previous measurement's in-flight requests drain first, so that each measurement is its own.
   await new Promise((resolve) => setTimeout(resolve, 300));
-  const [app0, db0] = [appCpuMs(), dbCpuMs()];
+  const [app0, db0] = [appCpuMs(server), dbCpuMs()];
   const result = await autocannon({ ...options, duration });
-  const [app1, db1] = [appCpuMs(), dbCpuMs()];
+  const [app1, db1] = [appCpuMs(server), dbCpuMs()];
   const requests = result.requests.total;
   const perRequest = (start: number | null, end: number | null) => (start === null || end === null ? null : Math.max(0, ((end - start) * 1000) / requests));
   const statusCounts = result.statusCodeStats as unknown as Record<string, { count: number }>;
@@ -299,24 +319,30 @@ interface Row {
   bytes: number;
   /** Medians over the rounds. */
   rps: number;
+  /** The bare route answering the same bytes, served as the API is (without Next.js's routing, unless DIRECT_ROUTES=false). */
   baselineRps: number;
   ratio: number;
+  /** The same bare route through Next.js's routing (the reference the developers' guide measured). */
+  nextBaselineRps: number;
+  nextRatio: number;
   p50: number;
   p99: number;
   appCpu: number | null;
   baselineAppCpu: number | null;
+  nextBaselineAppCpu: number | null;
   dbCpu: number | null;
   unexpected: number;
   /** p99 of the bare route answering the same bytes (median over the rounds): what the machine alone gives. */
   baselineP99: number;
-  rounds: (Measurement & { baselineRps: number; baselineP99: number; baselineAppCpu: number | null; ratio: number })[];
+  nextBaselineP99: number;
+  rounds: (Measurement & { baseline: Measurement; nextBaseline: Measurement; ratio: number; nextRatio: number })[];
 }
 
 /** Headers the server adds to every answer, the baseline's included. */
 const SERVER_HEADERS = new Set(['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding', 'vary']);
 
-// Paired rounds: each round measures the baseline and then the target, back to back, and the ratio is the median of
-// the rounds' ratios. The machine's speed drifts over minutes; a ratio of two measurements seconds apart does not.
+// Paired rounds: each round measures the baselines and then the target, back to back, and a ratio is the median of
+// the rounds' ratios. The machine's speed drifts over minutes; a ratio of measurements seconds apart does not.
 // Each target's baseline is the bare route answering the same bytes as the target (GET /api/ping?body=…, from a
 // file the bench writes): the ratio then measures the API's work, not the size of its answer.
 const rows: Row[] = [];
@@ -333,46 +359,66 @@ for (const [index, target] of targets.entries()) {
   const baselineTarget: Target = { name: `same bytes as ${target.name}`, path: `/api/ping?body=${bodyName}`, status: target.status, authorized: false, meteredRead: false };
   await measure(target, 1); // warm-up
   await measure(baselineTarget, 1);
+  await measure(baselineTarget, 1, viaNext);
   const runs: Row['rounds'] = [];
   for (let round = 0; round < rounds; round++) {
+    const nextBaseline = await measure(baselineTarget, seconds, viaNext);
     const baseline = await measure(baselineTarget, seconds);
     const run = await measure(target, seconds);
-    runs.push({ ...run, baselineRps: baseline.rps, baselineP99: baseline.p99, baselineAppCpu: baseline.appCpu, ratio: run.rps / baseline.rps });
+    runs.push({ ...run, baseline, nextBaseline, ratio: run.rps / baseline.rps, nextRatio: run.rps / nextBaseline.rps });
   }
+  const medianOf = (value: (run: Row['rounds'][number]) => number) => median(runs.map(value));
+  const medianCpu = (value: (run: Row['rounds'][number]) => number | null) => medianOrNull(runs.map(value));
   const row: Row = {
     name: target.name,
     path: target.path,
     method: target.method ?? 'GET',
     meteredRead: target.meteredRead,
     bytes: Buffer.byteLength(answer),
-    rps: median(runs.map((run) => run.rps)),
-    baselineRps: median(runs.map((run) => run.baselineRps)),
-    ratio: median(runs.map((run) => run.ratio)),
-    p50: median(runs.map((run) => run.p50)),
-    p99: median(runs.map((run) => run.p99)),
-    baselineP99: median(runs.map((run) => run.baselineP99)),
-    appCpu: medianOrNull(runs.map((run) => run.appCpu)),
-    baselineAppCpu: medianOrNull(runs.map((run) => run.baselineAppCpu)),
-    dbCpu: medianOrNull(runs.map((run) => run.dbCpu)),
+    rps: medianOf((run) => run.rps),
+    baselineRps: medianOf((run) => run.baseline.rps),
+    ratio: medianOf((run) => run.ratio),
+    nextBaselineRps: medianOf((run) => run.nextBaseline.rps),
+    nextRatio: medianOf((run) => run.nextRatio),
+    p50: medianOf((run) => run.p50),
+    p99: medianOf((run) => run.p99),
+    baselineP99: medianOf((run) => run.baseline.p99),
+    nextBaselineP99: medianOf((run) => run.nextBaseline.p99),
+    appCpu: medianCpu((run) => run.appCpu),
+    baselineAppCpu: medianCpu((run) => run.baseline.appCpu),
+    nextBaselineAppCpu: medianCpu((run) => run.nextBaseline.appCpu),
+    dbCpu: medianCpu((run) => run.dbCpu),
     unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
     rounds: runs,
   };
   rows.push(row);
-  log(`${target.name}: ${Math.round(row.rps)} req/s, ${row.ratio.toFixed(2)} of the same-bytes baseline (rounds: ${runs.map((run) => run.ratio.toFixed(2)).join(', ')})`);
+  const ratios = (ratio: (run: Row['rounds'][number]) => number) => runs.map((run) => ratio(run).toFixed(2)).join(', ');
+  log(
+    `${target.name}: ${Math.round(row.rps)} req/s, ${row.ratio.toFixed(2)} of the same-bytes baseline (rounds: ${ratios((run) => run.ratio)}), ` +
+      `${row.nextRatio.toFixed(2)} of it through Next.js (rounds: ${ratios((run) => run.nextRatio)})`,
+  );
 }
 const webhooks: WebhookBench | null =
   !only || only.test('webhooks') ? await benchWebhooks({ base, accountId: data.accountId, databaseUrl: database.url, connections, events: 1_000, log }) : null;
-await new Promise((resolve) => {
-  server.once('exit', resolve);
-  process.kill(-server.pid!, 'SIGTERM');
-});
+await Promise.all(
+  [app, viaNext].map(
+    (server) =>
+      new Promise((resolve) => {
+        server.process.once('exit', resolve);
+        process.kill(-server.process.pid!, 'SIGTERM');
+      }),
+  ),
+);
 await disconnectDb();
 await database.stop();
 
 const pad = (value: string, width: number) => value.padEnd(width);
+const directRoutes = directRoutesSetting();
 console.log(
-  `\n${connections} connections; ${rounds} rounds of ${seconds} s per endpoint, each paired with a measurement of the bare route ` +
-    'answering the same bytes (status, headers, body; GET /api/ping, no database) just before it. Medians over the rounds; ratio = req/s relative to that baseline.\n',
+  `\n${connections} connections; ${rounds} rounds of ${seconds} s per endpoint, each paired with measurements of the bare route ` +
+    'answering the same bytes (status, headers, body; GET /api/ping, no database) just before it, served two ways: ' +
+    (directRoutes ? 'as the API is, without Next.js\'s routing (base/s, ratio)' : 'as the API is, here through Next.js\'s routing (DIRECT_ROUTES=false; base/s, ratio)') +
+    ", and through Next.js's routing, the reference of the developers' guide (next/s, next×). Medians over the rounds; a ratio is req/s relative to that baseline.\n",
 );
 console.log(
   responseCacheMb > 0
@@ -380,39 +426,64 @@ console.log(
     : 'Response cache off (RESPONSE_CACHE_MB=0): every read is computed.\n',
 );
 const micros = (value: number | null) => (value === null ? 'n/a' : String(Math.round(value)));
-console.log(
-  `${pad('endpoint', 48)} ${'bytes'.padStart(8)} ${'req/s'.padStart(7)} ${'base/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'base99'.padStart(6)} ${'unexp.'.padStart(6)} ${'app µs'.padStart(7)} ${'base µs'.padStart(7)} ${'db µs'.padStart(6)}`,
-);
-for (const row of rows) {
-  console.log(
-    `${pad(row.name, 48)} ${String(row.bytes).padStart(8)} ${Math.round(row.rps).toString().padStart(7)} ${Math.round(row.baselineRps).toString().padStart(7)} ${row.ratio.toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.baselineP99).padStart(6)} ${String(row.unexpected).padStart(6)} ${micros(row.appCpu).padStart(7)} ${micros(row.baselineAppCpu).padStart(7)} ${micros(row.dbCpu).padStart(6)}`,
-  );
-}
+const columns: [string, number, (row: Row) => string][] = [
+  ['bytes', 8, (row) => String(row.bytes)],
+  ['req/s', 7, (row) => String(Math.round(row.rps))],
+  ['base/s', 7, (row) => String(Math.round(row.baselineRps))],
+  ['ratio', 6, (row) => row.ratio.toFixed(2)],
+  ['next/s', 7, (row) => String(Math.round(row.nextBaselineRps))],
+  ['next×', 6, (row) => row.nextRatio.toFixed(2)],
+  ['p50 ms', 7, (row) => String(row.p50)],
+  ['p99 ms', 7, (row) => String(row.p99)],
+  ['base99', 6, (row) => String(row.baselineP99)],
+  ['next99', 6, (row) => String(row.nextBaselineP99)],
+  ['unexp.', 6, (row) => String(row.unexpected)],
+  ['app µs', 7, (row) => micros(row.appCpu)],
+  ['base µs', 7, (row) => micros(row.baselineAppCpu)],
+  ['next µs', 7, (row) => micros(row.nextBaselineAppCpu)],
+  ['db µs', 6, (row) => micros(row.dbCpu)],
+];
+console.log(`${pad('endpoint', 48)} ${columns.map(([title, width]) => title.padStart(width)).join(' ')}`);
+for (const row of rows) console.log(`${pad(row.name, 48)} ${columns.map(([, width, value]) => value(row).padStart(width)).join(' ')}`);
 
-// The aims of issues 4 and 7, as verdicts on this run (a benchmark reports; it does not fail on a slow machine).
+// The aims of issues 4 and 7, as verdicts on this run (a benchmark reports; it does not fail on a slow machine). The
+// throughput aims are judged against both baselines: the bare route served as the API is (what the API's own work
+// costs) and Next.js's bare route (the reference the aims were first set against).
 interface Aim {
   aim: string;
+  /** 'same-path': the bare route served as the API is; 'next': through Next.js's routing; null: an absolute aim. */
+  baseline: 'same-path' | 'next' | null;
   endpoint: string;
   value: number;
   meets: boolean;
 }
 const aims: Aim[] = [];
 for (const row of rows) {
+  const throughput = (least: number) => {
+    for (const [baseline, ratio] of [['same-path', row.ratio], ['next', row.nextRatio]] as const) {
+      aims.push({ aim: `throughput ≥ ${least * 100} % of the baseline`, baseline, endpoint: row.name, value: ratio, meets: ratio >= least });
+    }
+  };
   if (row.meteredRead) {
-    aims.push({ aim: 'throughput ≥ 60 % of the baseline', endpoint: row.name, value: row.ratio, meets: row.ratio >= 0.6 });
-    aims.push({ aim: 'p99 ≤ 50 ms', endpoint: row.name, value: row.p99, meets: row.p99 <= 50 });
+    throughput(0.6);
+    aims.push({ aim: 'p99 ≤ 50 ms', baseline: null, endpoint: row.name, value: row.p99, meets: row.p99 <= 50 });
   }
-  if (row.name.startsWith('401')) aims.push({ aim: 'throughput ≥ 90 % of the baseline', endpoint: row.name, value: row.ratio, meets: row.ratio >= 0.9 });
+  if (row.name.startsWith('401')) throughput(0.9);
 }
-if (aims.length) {
-  const met = aims.filter((aim) => aim.meets).length;
-  console.log(`\nAims: ${met} of ${aims.length} met.`);
-  for (const aim of aims.filter((entry) => !entry.meets)) console.log(`  below: ${aim.endpoint}: ${aim.aim} (${aim.aim.startsWith('p99') ? `${aim.value} ms` : `${Math.round(aim.value * 100)} %`})`);
+const BASELINE_NAMES = { 'same-path': 'the bare route served as the API is', next: "Next.js's bare route" } as const;
+for (const baseline of ['same-path', 'next', null] as const) {
+  const set = aims.filter((aim) => aim.baseline === baseline);
+  if (!set.length) continue;
+  console.log(`\nAims${baseline ? ` against ${BASELINE_NAMES[baseline]}` : ' (latency)'}: ${set.filter((aim) => aim.meets).length} of ${set.length} met.`);
+  for (const aim of set.filter((entry) => !entry.meets)) console.log(`  below: ${aim.endpoint}: ${aim.aim} (${aim.baseline ? `${Math.round(aim.value * 100)} %` : `${aim.value} ms`})`);
 }
 const meteredRead = rows.find((row) => row.name === METERED_READ);
 if (meteredRead) {
   const steps = responseCacheMb > 0 ? 'credential with data versions, replayed answer, charge and ledger row' : 'credential, lookup, charge and ledger row';
-  console.log(`\nMetered 1-credit read (${METERED_READ}: ${steps}) at ${Math.round(meteredRead.ratio * 100)} % of the bare route (aim: 60 %).`);
+  console.log(
+    `\nMetered 1-credit read (${METERED_READ}: ${steps}) at ${Math.round(meteredRead.ratio * 100)} % of ${BASELINE_NAMES['same-path']} ` +
+      `and ${Math.round(meteredRead.nextRatio * 100)} % of ${BASELINE_NAMES.next} (aim: 60 %).`,
+  );
 }
 if (webhooks) {
   const added = (with_: number, without: number) => `${with_ - without >= 0 ? '+' : ''}${with_ - without} ms`;
@@ -426,7 +497,7 @@ if (webhooks) {
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version, platform: process.platform },
-  settings: { connections, seconds, rounds, only: only?.source ?? null, nodeArgs, responseCacheMb, researchMaxAgeSeconds: researchMaxAgeSeconds() },
+  settings: { connections, seconds, rounds, only: only?.source ?? null, nodeArgs, directRoutes, responseCacheMb, researchMaxAgeSeconds: researchMaxAgeSeconds() },
   data: { trackedKeywords: trackedCount, daysOfHistory: days },
   rows,
   aims,

@@ -23,6 +23,7 @@ test('no method on any path answers 5xx; every error on an API path is problem+j
     `${API}/no-such-endpoint`,
     `${API}/openapi.json`,
     '/api/health',
+    '/api/ping',
     '/api/trpc/apps.list',
     '/api/auth/session',
     '/sign-in',
@@ -98,4 +99,15 @@ test('a 401 refused by the front names the same origin as one refused by the rou
     expect(front.instance).toBe(route.instance);
     expect(fromFront.headers['www-authenticate']).toBe(fromRoute.headers['www-authenticate']);
   }
+});
+
+test("the public API and /api/ping are called without Next.js's routing in production; other routes go through it", async () => {
+  // Next.js marks the answers it routes with `Vary: rsc, …` and streams them; the app's server sends a length.
+  const viaNext = (answer: { headers: Record<string, string | string[] | undefined> }) => String(answer.headers.vary ?? '').includes('rsc');
+  for (const [path, headers] of [['/api/ping', {}], [`${API}/apps`, { Authorization: `Bearer ${key}` }], [`${API}/apps`, {}]] as const) {
+    const answer = await send('GET', path, headers);
+    expect(viaNext(answer), path).toBe(false);
+    expect(answer.headers['content-length'], path).toBe(String(Buffer.byteLength(answer.body)));
+  }
+  expect(viaNext(await send('GET', '/api/health'))).toBe(true);
 });

@@ -1,4 +1,6 @@
-// The public API's route handler, called by the app's HTTP server without Next.js's routing in between.
+// Route handlers called by the app's HTTP server without Next.js's routing: the public API's, and the bare route
+// `/api/ping` that the bench compares it with (served the same way, so that the comparison measures the API's own
+// work).
 //
 // Why: for a route handler, Next.js's own work per request (routing, manifests, its request and response adapters,
 // an AbortSignal tied to the response, which Node's Request keeps alive until a full garbage collection) cost about
@@ -6,11 +8,12 @@
 // thirds of the request, and the garbage collections that set the API's p99. Called directly, a 1-credit read serves
 // about three times the requests per second at a third of the p99 (`npm run bench`; README, "The app's server").
 //
-// How: the route module (src/app/api/public/v1/[[...path]]/route.ts) hands its handler over when Next.js loads it,
-// which the app's server has it do as it starts (src/server/runtime/serve.ts). The HTTP front (./front.ts) then calls
-// that very function, the one Next.js would call, so the public API runs as one copy of its modules in the process,
-// shared with the dashboard's tRPC route: one database pool, one response cache, one rate limiter. Until the route
-// module is loaded, and under `next dev` (whose hot reloading replaces the route module), requests go through Next.js.
+// How: each route module in DIRECT_ROUTES hands its handler over when Next.js loads it, which the app's server has
+// it do as it starts (src/server/runtime/serve.ts). The HTTP front (./front.ts) then calls that very function, the
+// one Next.js would call, so the public API runs as one copy of its modules in the process, shared with the
+// dashboard's tRPC route: one database pool, one response cache, one rate limiter. Until a route module is loaded,
+// under `next dev` (whose hot reloading replaces route modules) and with DIRECT_ROUTES=false, requests go through
+// Next.js.
 //
 // The Request is built as Next.js builds a route's: the URL from the host name and port Next.js was started with, the
 // headers as Node parsed them with Next.js's `X-Forwarded-*` additions (Next.js also strips its own internal headers,
@@ -25,22 +28,31 @@ import { logError } from './log';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-const HANDLER_KEY = Symbol.for('aso-public-api.route-handler');
-type Holder = { [HANDLER_KEY]?: FetchHandler };
+/** The routes whose modules offer their handler: the public API's catch-all (every path under it) and `/api/ping`. */
+export const DIRECT_ROUTES = ['/api/public/v1', '/api/ping'] as const;
+export type DirectRoute = (typeof DIRECT_ROUTES)[number];
 
-/** Called by the route module when it is loaded: the front may call `handler` from then on. */
-export function offerPublicApiHandler(handler: FetchHandler): void {
-  (globalThis as Holder)[HANDLER_KEY] = handler;
+const HANDLERS_KEY = Symbol.for('aso-public-api.route-handlers');
+type Holder = { [HANDLERS_KEY]?: Map<DirectRoute, FetchHandler> };
+
+/** Kept on the global object, which the copy of this module Next.js bundles and the server's own copy share. */
+function offered(): Map<DirectRoute, FetchHandler> {
+  return ((globalThis as Holder)[HANDLERS_KEY] ??= new Map());
 }
 
-/** The route's handler, once the route module is loaded; kept on the global object, which both copies of this module share. */
-export function publicApiHandler(): FetchHandler | undefined {
-  return (globalThis as Holder)[HANDLER_KEY];
+/** Called by a route module when it is loaded: the front may call `handler` for the route's requests from then on. */
+export function offerRouteHandler(route: DirectRoute, handler: FetchHandler): void {
+  offered().set(route, handler);
 }
 
-/** Tests: back to the state before the route module is loaded. */
-export function forgetPublicApiHandler(): void {
-  delete (globalThis as Holder)[HANDLER_KEY];
+/** The route's handler, once its module is loaded. */
+export function offeredRouteHandler(route: DirectRoute): FetchHandler | undefined {
+  return offered().get(route);
+}
+
+/** Tests: back to the state before any route module is loaded. */
+export function forgetRouteHandlers(): void {
+  offered().clear();
 }
 
 /** What Next.js was started with. */
@@ -95,7 +107,7 @@ export async function serveWith(
   } catch (error) {
     const requestId = crypto.randomUUID();
     // The path alone is logged: a query may carry what a client should not have put there.
-    logError('public API route handler threw', error, { requestId, path: pathname });
+    logError('route handler threw', error, { requestId, path: pathname });
     sendAnswer(res, problemAnswer(internalErrorProblem(), { origin, instance: pathname, requestId, headers: { 'X-Request-Id': requestId } }));
     return;
   }
@@ -110,7 +122,7 @@ export async function serveWith(
     try {
       body = Buffer.from(await response.arrayBuffer());
     } catch (error) {
-      logError('public API answer could not be read', error, { path: pathname });
+      logError('route answer could not be read', error, { path: pathname });
       res.destroy();
       return;
     }

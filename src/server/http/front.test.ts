@@ -12,7 +12,7 @@ import { handlePublicApiRequest } from '@/server/openapi/handler';
 import { generateApiKey } from '@/server/services/api-keys/key-format';
 import { connectRaw, sendRaw, type RawAnswer } from '../../../test/http';
 import { captureLogs } from '../../../test/logs';
-import { forgetPublicApiHandler, offerPublicApiHandler } from './direct-route';
+import { DIRECT_ROUTES, forgetRouteHandlers, offerRouteHandler, offeredRouteHandler } from './direct-route';
 import { createFront, ROUTE_HANDLERS } from './front';
 import { NEXT_SERVABLE_METHODS, SENT_METHOD_HEADER, sentMethod } from './sent-method';
 
@@ -244,7 +244,7 @@ describe('the other route handlers', () => {
     expect(reached.length).toBeGreaterThan(0);
   });
 
-  it('ROUTE_HANDLERS is every route file outside the public API catch-all, with the methods it exports', async () => {
+  it('ROUTE_HANDLERS is every route file outside the public API catch-all, with the methods it exports and whether it offers its handler', async () => {
     const appDir = path.resolve('src/app');
     const files = readdirSync(path.join(appDir, 'api'), { recursive: true, encoding: 'utf8' })
       .filter((file) => path.basename(file) === 'route.ts')
@@ -255,14 +255,24 @@ describe('the other route handlers', () => {
       return dynamic === -1 ? { path: `/${segments.join('/')}` } : { path: `/${segments.slice(0, dynamic).join('/')}/`, prefix: true as const };
     };
     const declared = [];
-    for (const dir of files.filter((dir) => dir !== path.join('api', 'public', 'v1', '[[...path]]'))) {
-      const exported = Object.keys(await import(path.join(appDir, dir, 'route.ts'))).filter((name) => NEXT_SERVABLE_METHODS.has(name));
-      const methods = [...exported, ...(exported.includes('GET') ? ['HEAD'] : [])];
-      const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
-      declared.push({ ...asPath(dir), methods: methods.sort((a, b) => order.indexOf(a) - order.indexOf(b)) });
+    forgetRouteHandlers();
+    try {
+      for (const dir of files.filter((dir) => dir !== path.join('api', 'public', 'v1', '[[...path]]'))) {
+        const routeModule = (await import(path.join(appDir, dir, 'route.ts'))) as Record<string, unknown>;
+        const exported = Object.keys(routeModule).filter((name) => NEXT_SERVABLE_METHODS.has(name));
+        const methods = [...exported, ...(exported.includes('GET') ? ['HEAD'] : [])];
+        const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+        const { path: routePath, ...rest } = asPath(dir);
+        // A module that offers its GET to the front on loading (a fresh import: the file is loaded once in this test).
+        const direct = DIRECT_ROUTES.find((route) => route === routePath && offeredRouteHandler(route) === routeModule.GET);
+        declared.push({ path: routePath, ...rest, methods: methods.sort((a, b) => order.indexOf(a) - order.indexOf(b)), ...(direct ? { direct } : {}) });
+      }
+    } finally {
+      forgetRouteHandlers();
     }
     const sortByPath = <T extends { path: string }>(list: readonly T[]) => [...list].sort((a, b) => a.path.localeCompare(b.path));
     expect(sortByPath(ROUTE_HANDLERS)).toEqual(sortByPath(declared));
+    expect(ROUTE_HANDLERS.some((route) => route.direct)).toBe(true);
   });
 });
 
@@ -275,12 +285,12 @@ describe("once the route module has offered its handler (production)", () => {
     return new Response(JSON.stringify({ read: body }), { status: 201, headers: { 'Content-Type': 'application/json', 'X-Extra': 'yes' } });
   };
   afterEach(() => {
-    forgetPublicApiHandler();
+    forgetRouteHandlers();
     seen.length = 0;
   });
 
   it('calls it instead of Next.js, with the Request Next.js would build, and writes its answer', async () => {
-    offerPublicApiHandler(recorder);
+    offerRouteHandler(API, recorder);
     const target = `${API}/apps/${APP}/keywords?x=1&x=%20`;
     const body = JSON.stringify({ terms: ['sleep', 'é'] });
     const answer = await send('POST', target, { Authorization: `Bearer ${validKey}`, 'Content-Type': 'application/json', 'X-Many': ['a', 'b'] }, body);
@@ -303,7 +313,7 @@ describe("once the route module has offered its handler (production)", () => {
   });
 
   it("keeps the X-Forwarded-* headers a proxy sent", async () => {
-    offerPublicApiHandler(recorder);
+    offerRouteHandler(API, recorder);
     const sent = { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1', 'X-Forwarded-Host': 'api.example.com', 'X-Forwarded-Port': '443' };
     await send('GET', `${API}/usage`, { Authorization: `Bearer ${validKey}`, ...sent });
     const { headers } = seen[0]!.request;
@@ -311,14 +321,14 @@ describe("once the route module has offered its handler (production)", () => {
   });
 
   it('names the https origin behind a TLS-terminating proxy, as Next.js does', async () => {
-    offerPublicApiHandler(recorder);
+    offerRouteHandler(API, recorder);
     await send('GET', `${API}/usage`, { Authorization: `Bearer ${validKey}`, 'X-Forwarded-Proto': 'https' });
     expect(seen[0]!.request.url).toBe(`https://localhost:${port}${API}/usage`);
     expect(seen[0]!.body).toBe('');
   });
 
   it('HEAD: the headers and length of the answer, without its body', async () => {
-    offerPublicApiHandler(async () => new Response('{"a":1}', { headers: { 'Content-Type': 'application/json' } }));
+    offerRouteHandler(API, async () => new Response('{"a":1}', { headers: { 'Content-Type': 'application/json' } }));
     const answer = await send('HEAD', `${API}/apps`, { Authorization: `Bearer ${validKey}` });
     expect([answer.status, answer.headers['content-length'], answer.body]).toEqual([200, '7', '']);
   });
@@ -327,7 +337,7 @@ describe("once the route module has offered its handler (production)", () => {
     const headers = new Headers();
     headers.append('Set-Cookie', 'a=1');
     headers.append('Set-Cookie', 'b=2');
-    offerPublicApiHandler(async () => new Response(null, { status: 204, headers }));
+    offerRouteHandler(API, async () => new Response(null, { status: 204, headers }));
     const answer = await send('DELETE', `${API}/webhooks/${APP}`, { Authorization: `Bearer ${validKey}` });
     expect(answer.status).toBe(204);
     expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
@@ -335,14 +345,14 @@ describe("once the route module has offered its handler (production)", () => {
   });
 
   it('a method Next.js cannot serve: the handler gets a GET with the sent method sealed', async () => {
-    offerPublicApiHandler(recorder);
+    offerRouteHandler(API, recorder);
     await send('TRACE', `${API}/apps`, { Authorization: `Bearer ${validKey}` });
     expect(seen[0]!.request.method).toBe('GET');
     expect(sentMethod(seen[0]!.request)).toBe('TRACE');
   });
 
   it('a handler that throws: 500 problem+json, the cause logged and not shown', async () => {
-    offerPublicApiHandler(async () => {
+    offerRouteHandler(API, async () => {
       throw new Error('boom at the handler');
     });
     const errors: string[] = [];
@@ -370,13 +380,13 @@ describe("once the route module has offered its handler (production)", () => {
         controller.error(new Error('stream broke'));
       },
     });
-    offerPublicApiHandler(async () => new Response(failing, { headers: { 'Content-Type': 'application/json' } }));
+    offerRouteHandler(API, async () => new Response(failing, { headers: { 'Content-Type': 'application/json' } }));
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     await expect(send('GET', `${API}/apps`, { Authorization: `Bearer ${validKey}` })).rejects.toThrow();
   });
 
   it('still leaves to Next.js: a preflight, a path it redirects, the documents, a refused credential is still answered here', async () => {
-    offerPublicApiHandler(recorder);
+    offerRouteHandler(API, recorder);
     for (const [method, target] of [['OPTIONS', `${API}/apps`], ['GET', `${API}/apps/`], ['GET', `${API}//apps`], ['GET', `${API}/openapi.json`]] as const) {
       expect((await send(method, target, { Authorization: `Bearer ${validKey}` })).status, `${method} ${target}`).toBe(299);
     }
@@ -386,7 +396,7 @@ describe("once the route module has offered its handler (production)", () => {
   });
 
   it('a front made for development never calls it (hot reloading replaces the route module)', async () => {
-    offerPublicApiHandler(recorder);
+    offerRouteHandler(API, recorder);
     const devServer = createServer();
     await new Promise<void>((resolve) => devServer.listen(0, '127.0.0.1', resolve));
     const devPort = (devServer.address() as { port: number }).port;
@@ -404,8 +414,23 @@ describe("once the route module has offered its handler (production)", () => {
     }
   });
 
+  it("the bare route /api/ping once offered: GET and HEAD called directly, other methods still 405, /api/health still Next.js's", async () => {
+    offerRouteHandler('/api/ping', recorder);
+    const answer = await send('GET', '/api/ping?body=x');
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([201, { read: '' }]);
+    expect(seen[0]!.request.url).toBe(`http://localhost:${port}/api/ping?body=x`);
+    const head = await send('HEAD', '/api/ping');
+    expect([head.status, head.headers['content-length'], head.body]).toEqual([201, answer.headers['content-length'], '']);
+    expect((await send('POST', '/api/ping')).status).toBe(405);
+    expect(seen).toHaveLength(2);
+    // Offering one route hands over that route alone.
+    expect((await send('GET', `${API}/apps`, { Authorization: `Bearer ${validKey}` })).status).toBe(299);
+    expect((await send('GET', '/api/health')).status).toBe(299);
+    expect(reached.map((request) => request.url)).toEqual([`${API}/apps`, '/api/health']);
+  });
+
   it('the real handler through the front answers as it answers Next.js: an unknown key, an unknown path', async () => {
-    offerPublicApiHandler(handlePublicApiRequest);
+    offerRouteHandler(API, handlePublicApiRequest);
     for (const target of [`${API}/apps/${APP}`, `${API}/no-such-endpoint`]) {
       const headers = { Authorization: `Bearer ${validKey}` };
       const lines = captureLogs();

@@ -4,9 +4,9 @@
 //    with a wrong checksum) is answered here, with the route's own 401, headers and log line (the shared credential
 //    gate). The CONTRACT wants a rejected credential close to free. A credential that needs a lookup pays one regular
 //    expression and one CRC32.
-// 2. Any other public API request is handed to the route's own handler directly, without Next.js's routing
-//    (./direct-route.ts says why and how), once the route module has offered it and unless the server runs in
-//    development.
+// 2. Any other public API request, and a request to `/api/ping` (the bench's bare route), is handed to the route's own
+//    handler directly, without Next.js's routing (./direct-route.ts says why and how), once the route module has
+//    offered it, unless the server runs in development or with DIRECT_ROUTES=false.
 // 3. A method a route does not accept. Next.js answers TRACE with a 500 and PROPFIND with an empty 400 from every
 //    route handler (./sent-method.ts), and a method a route does not export with an empty 405. On the public API the
 //    request goes on to the route, with a method Next.js cannot serve sealed, so that the route answers it in CONTRACT
@@ -20,18 +20,18 @@ import type { Duplex } from 'node:stream';
 import { readBearer } from '@/server/auth/bearer';
 import { methodNotAllowedProblem, problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { credentialRefusal } from '@/server/openapi/credential-gate';
-import { overTls, publicApiHandler, sendAnswer, serveWith } from './direct-route';
+import { offeredRouteHandler, overTls, sendAnswer, serveWith, type DirectRoute } from './direct-route';
 import { NEXT_SERVABLE_METHODS, SENT_METHOD_HEADER, sealedMethod } from './sent-method';
 
-const PUBLIC_API = '/api/public/v1';
+const PUBLIC_API: DirectRoute = '/api/public/v1';
 
 /**
  * The route handlers besides the public API's catch-all, with the methods each accepts (Next.js adds HEAD to a GET
  * and answers OPTIONS itself). front.test.ts holds this list to the route files and their exports.
  */
-export const ROUTE_HANDLERS: readonly { path: string; prefix?: true; methods: readonly string[] }[] = [
+export const ROUTE_HANDLERS: readonly { path: string; prefix?: true; methods: readonly string[]; direct?: DirectRoute }[] = [
   { path: '/api/health', methods: ['GET', 'HEAD'] },
-  { path: '/api/ping', methods: ['GET', 'HEAD'] },
+  { path: '/api/ping', methods: ['GET', 'HEAD'], direct: '/api/ping' },
   { path: `${PUBLIC_API}/openapi.json`, methods: ['GET', 'HEAD'] },
   { path: `${PUBLIC_API}/collection.json`, methods: ['GET', 'HEAD'] },
   { path: '/api/trpc/', prefix: true, methods: ['GET', 'HEAD', 'POST'] },
@@ -46,7 +46,7 @@ export interface FrontOptions {
   /** What Next.js was started with: a route's `request.url` is `http(s)://<hostname>:<port><path>`. */
   hostname: string;
   port: number;
-  /** Call the public API's route handler directly once it is offered (production); false leaves it to Next.js. */
+  /** Call the handlers of DIRECT_ROUTES directly once they are offered (production); false leaves them to Next.js. */
   direct: boolean;
 }
 
@@ -66,9 +66,9 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
   /** As publicOrigin (./origin.ts) computes it from that URL. */
   const originOf = (req: IncomingMessage) => process.env.APP_ORIGIN || routeOrigin(req);
   /** Hands the request to the route's handler and returns true, or returns false when it is Next.js's to route. */
-  const callRoute = (req: IncomingMessage, res: ServerResponse, path: string): boolean => {
-    const handler = direct && routedAsIs(path) ? publicApiHandler() : undefined;
-    if (!handler) return false;
+  const callRoute = (req: IncomingMessage, res: ServerResponse, path: string, route: DirectRoute): boolean => {
+    const handler = direct ? offeredRouteHandler(route) : undefined;
+    if (!handler || !routedAsIs(path)) return false;
     void serveWith(handler, req, res, { url: routeOrigin(req) + req.url, pathname: path, origin: originOf(req), next: { hostname, port } });
     return true;
   };
@@ -84,7 +84,7 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
     if (method === 'OPTIONS') return false;
     const routeHandler = routeHandlerAt(path);
     if (routeHandler) {
-      if (routeHandler.methods.includes(method)) return false;
+      if (routeHandler.methods.includes(method)) return routeHandler.direct ? callRoute(req, res, path, routeHandler.direct) : false;
       sendAnswer(res, methodNotAllowed(method, path, routeHandler.methods, originOf(req)));
       return true;
     }
@@ -92,7 +92,7 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
     if (!NEXT_SERVABLE_METHODS.has(method)) {
       req.headers[SENT_METHOD_HEADER] = sealedMethod(method);
       req.method = 'GET';
-      return callRoute(req, res, path);
+      return callRoute(req, res, path, PUBLIC_API);
     }
     const startedAt = performance.now();
     const bearer = readBearer(req.headers.authorization ?? null);
@@ -100,7 +100,7 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
       sendAnswer(res, credentialRefusal({ method, pathname: path, origin: originOf(req) }, bearer.kind, startedAt));
       return true;
     }
-    return callRoute(req, res, path);
+    return callRoute(req, res, path, PUBLIC_API);
   };
   const refuseTunnel = (req: IncomingMessage, socket: Duplex) => {
     const answer = methodNotAllowed('CONNECT', req.url ?? '', ['GET', 'HEAD', 'POST'], originOf(req));

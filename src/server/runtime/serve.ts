@@ -4,7 +4,9 @@
 // and a SIGTERM or SIGINT stops new connections, lets the requests in flight finish, then closes Next.js.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type createNextServer from 'next';
+import { DIRECT_ROUTES } from '@/server/http/direct-route';
 import { createFront } from '@/server/http/front';
+import { directRoutesSetting } from './settings';
 
 export interface ServeOptions {
   dev: boolean;
@@ -20,7 +22,9 @@ export async function serve(next: typeof createNextServer, { dev, port }: ServeO
   const app = next({ dev, dir: process.cwd(), hostname: NEXT_HOSTNAME, port, httpServer: server });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const front = createFront({ hostname: NEXT_HOSTNAME, port, direct: !dev });
+  // DIRECT_ROUTES=false leaves every route to Next.js's routing, as under `next start` (the bench's reference).
+  const direct = !dev && directRoutesSetting();
+  const front = createFront({ hostname: NEXT_HOSTNAME, port, direct });
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (front(req, res)) return;
@@ -43,9 +47,9 @@ export async function serve(next: typeof createNextServer, { dev, port }: ServeO
       resolve();
     });
   });
-  // Next.js loads a route module when it first routes a request to it; this first request hands the public API's
-  // handler to the front (src/server/http/direct-route.ts), so that the first client request is served like the others.
-  if (!dev) await loadPublicApiRoute(port);
+  // Next.js loads a route module when it first routes a request to it; these first requests hand the handlers of
+  // DIRECT_ROUTES to the front (src/server/http/direct-route.ts), so that the first client request is served like the others.
+  if (direct) await loadDirectRoutes(port);
   console.error(`[serve] Next.js ${dev ? 'development' : 'production'} server listening on port ${port}`);
 
   let closing = false;
@@ -63,11 +67,13 @@ export async function serve(next: typeof createNextServer, { dev, port }: ServeO
   process.on('SIGINT', () => close(130));
 }
 
-/** An OPTIONS request, which the front leaves to Next.js and Next.js answers from the route's exports. */
-async function loadPublicApiRoute(port: number): Promise<void> {
-  try {
-    await fetch(`http://127.0.0.1:${port}/api/public/v1`, { method: 'OPTIONS', signal: AbortSignal.timeout(30_000) });
-  } catch {
-    // Then Next.js serves the public API until a request to it loads the route.
+/** An OPTIONS request to each, which the front leaves to Next.js and Next.js answers from the route's exports. */
+async function loadDirectRoutes(port: number): Promise<void> {
+  for (const route of DIRECT_ROUTES) {
+    try {
+      await fetch(`http://127.0.0.1:${port}${route}`, { method: 'OPTIONS', signal: AbortSignal.timeout(30_000) });
+    } catch {
+      // Then Next.js serves the route until a request to it loads the module.
+    }
   }
 }

@@ -9,3 +9,8 @@ export function amountSetting(name: string, fallback: number): number {
   const amount = setting ? Number(setting) : fallback;
   return Number.isFinite(amount) && amount > 0 ? amount : 0;
 }
+
+/** Whether the app's server calls the handlers of DIRECT_ROUTES without Next.js's routing in production (DIRECT_ROUTES, default true). */
+export function directRoutesSetting(): boolean {
+  return process.env.DIRECT_ROUTES?.trim() !== 'false';
+}

@@ -1,6 +1,8 @@
-// Liveness: answers without touching the database (GET /api/health checks the database). The bench's baseline.
+// Liveness: answers without touching the database (GET /api/health checks the database). The bench's baseline, served
+// as the public API is (src/server/http/direct-route.ts), so that the bench compares like with like.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { offerRouteHandler } from '@/server/http/direct-route';
 
 export const dynamic = 'force-dynamic';
 
@@ -35,3 +37,6 @@ export async function GET(request: Request): Promise<Response> {
   }
   return Response.json({ ok: true });
 }
+
+// The app's HTTP server calls this same function without Next.js's routing from now on.
+offerRouteHandler('/api/ping', GET);
