@@ -5,6 +5,7 @@ import { actorFromSessionCookie } from '@/server/auth/dashboard';
 import { isDatabaseUnavailable, logDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
 import { clientIp } from '@/server/http/client-ip';
 import { logError, logRequest } from '@/server/http/log';
+import { configuredOrigin } from '@/server/http/origin';
 import { appRouter } from './root';
 
 function cookieReader(header: string | null): (name: string) => string | undefined {
@@ -28,7 +29,7 @@ export function isCrossSiteMutation(request: Request): boolean {
   if (site !== null) return site !== 'same-origin';
   const origin = request.headers.get('origin');
   if (origin === null) return false;
-  const own = [new URL(request.url).origin, process.env.APP_ORIGIN, process.env.NEXTAUTH_URL && new URL(process.env.NEXTAUTH_URL).origin];
+  const own = [new URL(request.url).origin, configuredOrigin(), process.env.NEXTAUTH_URL && new URL(process.env.NEXTAUTH_URL).origin];
   return !own.includes(origin);
 }
 

@@ -122,6 +122,25 @@ describe('a credential refused on its shape', () => {
     });
   }
 
+  it('names the same origin as the route in its type URI: APP_ORIGIN when set, the request\'s own when unset or blank', async () => {
+    const typeOf = (answer: Answer) => (JSON.parse(answer.body) as { type: string }).type;
+    const saved = process.env.APP_ORIGIN;
+    try {
+      for (const [setting, origin] of [[undefined, `http://localhost:${port}`], ['  ', `http://localhost:${port}`], ['https://api.example.com', 'https://api.example.com']] as const) {
+        if (setting === undefined) delete process.env.APP_ORIGIN;
+        else process.env.APP_ORIGIN = setting;
+        captureLogs();
+        const front = await send('GET', `${API}/apps`);
+        const route = await fromRoute('GET', `${API}/apps`, {});
+        vi.restoreAllMocks();
+        expect([typeOf(front), typeOf(route)], `APP_ORIGIN=${setting}`).toEqual([`${origin}/docs/problems/unauthorized`, `${origin}/docs/problems/unauthorized`]);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.APP_ORIGIN;
+      else process.env.APP_ORIGIN = saved;
+    }
+  });
+
   it('any header at all: refused as the route refuses it, or left to Next.js', async () => {
     const headerText = fc.string({ unit: fc.constantFrom(...' \tBbEeAaRr.-_svc_live_0123456789ABCDEFXYZxyz!"#'), maxLength: 70 });
     const header = fc.oneof(headerText, headerText.map((text) => `Bearer ${text}`), fc.constantFrom(`Bearer ${validKey}`, `bearer  ${sessionToken} `));

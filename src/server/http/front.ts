@@ -21,6 +21,7 @@ import { readBearer } from '@/server/auth/bearer';
 import { methodNotAllowedProblem, problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { credentialRefusal } from '@/server/openapi/credential-gate';
 import { offeredRouteHandler, overTls, sendAnswer, serveWith, type DirectRoute } from './direct-route';
+import { configuredOrigin } from './origin';
 import { NEXT_SERVABLE_METHODS, SENT_METHOD_HEADER, sealedMethod } from './sent-method';
 
 const PUBLIC_API: DirectRoute = '/api/public/v1';
@@ -64,7 +65,7 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
     return `${https ? 'https' : 'http'}://${host}:${port}`;
   };
   /** As publicOrigin (./origin.ts) computes it from that URL. */
-  const originOf = (req: IncomingMessage) => process.env.APP_ORIGIN || routeOrigin(req);
+  const originOf = (req: IncomingMessage) => configuredOrigin() ?? routeOrigin(req);
   /** Hands the request to the route's handler and returns true, or returns false when it is Next.js's to route. */
   const callRoute = (req: IncomingMessage, res: ServerResponse, path: string, route: DirectRoute): boolean => {
     const handler = direct ? offeredRouteHandler(route) : undefined;
