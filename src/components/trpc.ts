@@ -1,9 +1,9 @@
 'use client';
-// The dashboard's tRPC client (mutations from client components; pages read through createCaller).
+// The dashboard's tRPC client (mutations from client components; pages read through createDashboardCaller).
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import type { AppRouter } from '@/server/api/root';
+import type { DashboardRouter } from '@/server/api/dashboard-router';
 
-export const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: '/api/trpc' })] });
+export const trpc = createTRPCClient<DashboardRouter>({ links: [httpLink({ url: '/api/trpc' })] });
 
 interface ProblemData {
   problem?: { detail?: string; errors?: { detail: string }[] } | null;

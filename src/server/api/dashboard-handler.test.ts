@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { issueSessionToken } from '@/server/auth/session-token';
-import { makeAccount } from '../../../test/factories';
+import { makeAccount, makeApp } from '../../../test/factories';
 import { handleDashboardTrpcRequest, isCrossSiteMutation } from './dashboard-handler';
 
 const ORIGIN = 'http://app.test';
@@ -48,5 +48,51 @@ describe('cross-site requests to the dashboard API', () => {
     expect(await db.apiKey.count({ where: { accountId: owner.accountId } })).toBe(3);
     // Reads are never refused (they change nothing).
     expect(isCrossSiteMutation(new Request(`${ORIGIN}/api/trpc/apiKeys.list`, { headers: { 'sec-fetch-site': 'cross-site' } }))).toBe(false);
+  });
+});
+
+// Issue 18 §1: /api/trpc used to serve the whole app router, a free and unlimited copy of the paid API.
+describe('what the dashboard endpoint serves', () => {
+  const call = (cookie: string, path: string, input: unknown, method: 'GET' | 'POST' = 'GET') =>
+    handleDashboardTrpcRequest(
+      method === 'GET'
+        ? new Request(`${ORIGIN}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { cookie } })
+        : new Request(`${ORIGIN}/api/trpc/${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(input) }),
+    );
+
+  it('has no API-only procedure: a Free account gets no research and cannot add keywords; a Pro account gets nothing uncharged', async () => {
+    for (const plan of ['free', 'pro'] as const) {
+      const owner = await makeAccount(plan);
+      const app = await makeApp(owner.accountId);
+      const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
+      const cookie = `next-auth.session-token=${token}`;
+      const attempts = [
+        call(cookie, 'keywords.research', { id: app.id, term: 'sleep' }),
+        call(cookie, 'apps.opportunities', { id: app.id }),
+        call(cookie, 'apps.keywordSpy', { id: app.id }),
+        call(cookie, 'keywords.add', { id: app.id, terms: ['free data'] }, 'POST'),
+        call(cookie, 'competitors.add', { id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' }, 'POST'),
+      ];
+      for (const response of await Promise.all(attempts)) expect(response.status, `${plan}: ${await response.text()}`).toBe(404);
+      expect(await db.trackedKeyword.count({ where: { appId: app.id } })).toBe(0);
+      expect(await db.competitor.count({ where: { appId: app.id } })).toBe(0);
+    }
+  });
+
+  it('refuses a batch of more than 10 calls and counts every call of a batch against the per-user limit', async () => {
+    const { cookie } = await signedInCookie();
+    const batch = (size: number) =>
+      handleDashboardTrpcRequest(
+        new Request(
+          `${ORIGIN}/api/trpc/${Array(size).fill('account.get').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: size }, (_, index) => [index, null]))))}`,
+          { headers: { cookie } },
+        ),
+      );
+    expect((await batch(11)).status).toBe(400);
+    // 600 calls a minute: 60 batches of 10 pass, the next call is refused with Retry-After.
+    for (let round = 0; round < 60; round++) expect((await batch(10)).status, `round ${round}`).toBe(200);
+    const refused = await call(cookie, 'account.get', null);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

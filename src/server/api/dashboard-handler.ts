@@ -1,12 +1,17 @@
-// /api/trpc: the dashboard's tRPC endpoint, authenticated by the session cookie.
+// /api/trpc: the dashboard's tRPC endpoint, authenticated by the session cookie. It serves the dashboard's own
+// procedures (./dashboard-router.ts), never the whole app router.
 import { randomUUID } from 'node:crypto';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { actorFromSessionCookie } from '@/server/auth/dashboard';
+import { AppError } from '@/server/errors/app-error';
 import { isDatabaseUnavailable, logDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
 import { clientIp } from '@/server/http/client-ip';
 import { logError, logRequest } from '@/server/http/log';
 import { configuredOrigin } from '@/server/http/origin';
-import { appRouter } from './root';
+import { dashboardRouter } from './dashboard-router';
+
+/** The most procedure calls one request to /api/trpc may carry. */
+export const MAX_BATCH_SIZE = 10;
 
 function cookieReader(header: string | null): (name: string) => string | undefined {
   const cookies = new Map<string, string>();
@@ -47,7 +52,9 @@ export async function handleDashboardTrpcRequest(request: Request): Promise<Resp
   const response = await fetchRequestHandler({
     endpoint: '/api/trpc',
     req: request,
-    router: appRouter,
+    router: dashboardRouter,
+    // The dashboard's client sends one call per request; a batch may carry a few, never hundreds.
+    maxBatchSize: MAX_BATCH_SIZE,
     createContext: async () => {
       const actor = await actorFromSessionCookie(cookieReader(request.headers.get('cookie')));
       accountId = actor?.accountId;
@@ -58,11 +65,16 @@ export async function handleDashboardTrpcRequest(request: Request): Promise<Resp
       if (isDatabaseUnavailable(error)) logDatabaseUnavailable(error, { requestId, path });
       else logError('unhandled error in a dashboard call', error, { requestId, path });
     },
-    // A database outage is a retryable 503, as on the public API, not a 500.
-    responseMeta: ({ errors }) =>
-      errors.some((error) => error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(error))
-        ? { status: 503, headers: new Headers({ 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }) }
-        : {},
+    // A database outage is a retryable 503, as on the public API, not a 500. A refusal's own headers (a 429's
+    // Retry-After) are sent with it.
+    responseMeta: ({ errors }) => {
+      if (errors.some((error) => error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(error))) {
+        return { status: 503, headers: new Headers({ 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }) };
+      }
+      const headers = new Headers();
+      for (const error of errors) if (error instanceof AppError) for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
+      return { headers };
+    },
   });
   response.headers.set('X-Request-Id', requestId);
   logRequest({

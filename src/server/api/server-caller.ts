@@ -1,11 +1,11 @@
-// Server components call procedures through createCaller, so pages show exactly what the API answers.
+// Server components call the dashboard's procedures through a caller, so pages show exactly what the API answers.
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { actorFromSessionCookie } from '@/server/auth/dashboard';
 import { clientIp } from '@/server/http/client-ip';
-import { createCaller } from './root';
+import { createDashboardCaller } from './dashboard-router';
 
 export async function getSignedInActor() {
   const jar = await cookies();
@@ -16,5 +16,5 @@ export async function getSignedInActor() {
 export async function getDashboardCaller() {
   const actor = await getSignedInActor();
   if (!actor) redirect('/sign-in');
-  return createCaller({ actor, transport: 'dashboard', requestId: randomUUID(), clientIp: clientIp(await headers()), now: new Date() });
+  return createDashboardCaller({ actor, transport: 'dashboard', requestId: randomUUID(), clientIp: clientIp(await headers()), now: new Date() });
 }

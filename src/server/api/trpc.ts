@@ -9,7 +9,7 @@ import { fieldErrorsFromIssues } from '@/server/errors/validation';
 import { PLANS } from '@/server/services/accounts/plans';
 import { chargeCredits, creditsUsed, refundCharge } from '@/server/services/metering/credits';
 import type { MeteringState } from '@/server/services/metering/headers';
-import { consumeRequest } from '@/server/services/metering/rate-limit';
+import { consumeDashboardCall, consumeRequest } from '@/server/services/metering/rate-limit';
 
 export type RequiredScope = 'read' | 'write';
 
@@ -89,11 +89,29 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
+/**
+ * Every dashboard call, a page's read or a call to /api/trpc (each call of a batch), counts against the caller's
+ * per-minute limit: the signed-in user's, or the client address's before sign-in. The public API counts its
+ * requests in `runMetered`, per key and plan.
+ */
+const dashboardRateLimit = t.middleware(async ({ ctx, next }) => {
+  if (ctx.transport !== 'dashboard') return next();
+  const decision = await consumeDashboardCall(ctx.actor?.userId ? `user:${ctx.actor.userId}` : `address:${ctx.clientIp ?? 'unknown'}`);
+  if (!decision.allowed) {
+    throw new AppError('RATE_LIMITED', `Too many dashboard requests; retry in ${decision.retryAfterSeconds} s.`, {
+      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+    });
+  }
+  return next();
+});
+
+const procedure = t.procedure.use(dashboardRateLimit);
+
 /** Sign-up and other calls that need no one signed in. */
-export const publicProcedure = t.procedure;
+export const publicProcedure = procedure;
 
 /** Procedures of the public API (also used by the dashboard): an actor, a paid plan on REST, the declared scope. */
-export const apiProcedure = t.procedure.use(({ ctx, meta, next }) => {
+export const apiProcedure = procedure.use(({ ctx, meta, next }) => {
   if (!ctx.actor) throw new AppError('UNAUTHORIZED', 'Sign in or send an API key.');
   const denied = authorize(ctx.actor, meta, ctx.transport);
   if (denied) throw denied;
@@ -175,7 +193,7 @@ export const metered = t.middleware(({ ctx, meta, next }) => {
 });
 
 /** Account settings: only a signed-in dashboard user, never an API key. */
-export const dashboardProcedure = t.procedure.use(({ ctx, next }) => {
+export const dashboardProcedure = procedure.use(({ ctx, next }) => {
   if (ctx.transport !== 'dashboard' || ctx.actor?.kind !== 'session' || !ctx.actor.userId) {
     throw new AppError('UNAUTHORIZED', 'Sign in to the dashboard.');
   }

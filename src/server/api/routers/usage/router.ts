@@ -29,35 +29,35 @@ export const usageOutput = z
   })
   .meta({ id: 'Usage' });
 
-export const usageRouter = router({
-  get: apiProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/usage',
-        summary: 'Credit usage',
-        description:
-          'The plan, its monthly credit allowance, what is used and remains in the current period (calendar month, UTC), and where the credits went: by endpoint, by key and by day. Free of charge; only charged calls are counted.',
-        tags: ['Usage'],
-        protect: true,
-      },
-      scope: 'read',
-      credits: 0,
-      cache: 'usage',
-    })
-    .input(z.object({}))
-    .use(metered)
-    .output(usageOutput)
-    .query(async ({ ctx }) => {
-      const plan = PLANS[ctx.actor.plan];
-      // On the public API the credential's statement has just read the period's usage.
-      const report = await usageReport(ctx.actor.accountId, plan.monthlyCredits, ctx.now, ctx.metering?.used);
-      return {
-        ...report,
-        plan: plan.tier,
-        periodStart: report.periodStart.toISOString(),
-        periodEnd: report.periodEnd.toISOString(),
-        requestsPerMinute: REQUESTS_PER_MINUTE[plan.tier],
-      };
-    }),
-});
+export const getUsageProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/usage',
+      summary: 'Credit usage',
+      description:
+        'The plan, its monthly credit allowance, what is used and remains in the current period (calendar month, UTC), and where the credits went: by endpoint, by key and by day. Free of charge; only charged calls are counted.',
+      tags: ['Usage'],
+      protect: true,
+    },
+    scope: 'read',
+    credits: 0,
+    cache: 'usage',
+  })
+  .input(z.object({}))
+  .use(metered)
+  .output(usageOutput)
+  .query(async ({ ctx }) => {
+    const plan = PLANS[ctx.actor.plan];
+    // On the public API the credential's statement has just read the period's usage.
+    const report = await usageReport(ctx.actor.accountId, plan.monthlyCredits, ctx.now, ctx.metering?.used);
+    return {
+      ...report,
+      plan: plan.tier,
+      periodStart: report.periodStart.toISOString(),
+      periodEnd: report.periodEnd.toISOString(),
+      requestsPerMinute: REQUESTS_PER_MINUTE[plan.tier],
+    };
+  });
+
+export const usageRouter = router({ get: getUsageProcedure });

@@ -1,0 +1,34 @@
+// The procedures the dashboard calls, and only those: its pages read through `createDashboardCaller` (server
+// components), its browser code calls /api/trpc. Built from what the dashboard needs, never from the whole app
+// router: a procedure is here because a screen uses it. What the dashboard may do without spending credits is
+// README "What the dashboard may do for free": view the account's own stored data, manage keys and webhook
+// endpoints. Everything else (research, opportunities, keyword spy, category and rating history, metadata, the
+// writes of the public API) is API-only, metered, and not reachable with a session cookie.
+import { accountRouter } from './routers/account/router';
+import { apiKeysRouter } from './routers/api-keys/router';
+import { getAsoScoreProcedure } from './routers/apps/aso-procedures';
+import { getAppProcedure } from './routers/apps/get-app';
+import { listAppsProcedure } from './routers/apps/list-apps';
+import { keywordHistoryProcedure, listKeywordsProcedure } from './routers/keywords/keyword-procedures';
+import { listReviewsProcedure } from './routers/reviews/router';
+import { getUsageProcedure } from './routers/usage/router';
+import { webhooksRouter } from './routers/webhooks/router';
+import { createCallerFactory, router } from './trpc';
+
+export const dashboardRouter = router({
+  // Sign-up form; the layout's account summary.
+  account: accountRouter,
+  // Settings → API access.
+  apiKeys: apiKeysRouter,
+  usage: router({ get: getUsageProcedure }),
+  // Settings → Webhooks.
+  webhooks: webhooksRouter,
+  // Apps and the app page: the account's own stored data, as the page shows it.
+  apps: router({ list: listAppsProcedure, get: getAppProcedure, asoScore: getAsoScoreProcedure }),
+  keywords: router({ list: listKeywordsProcedure, history: keywordHistoryProcedure }),
+  reviews: router({ list: listReviewsProcedure }),
+});
+
+export type DashboardRouter = typeof dashboardRouter;
+
+export const createDashboardCaller = createCallerFactory(dashboardRouter);
