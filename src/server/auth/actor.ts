@@ -8,5 +8,7 @@ export interface Actor {
   plan: PlanTier;
   scope: ApiKeyScope;
   userId?: string;
+  /** A session token's sign-in (src/server/auth/session-token.ts). */
+  sessionId?: string;
   keyId?: string;
 }

@@ -2,8 +2,23 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { clientIp } from '@/server/http/client-ip';
+import { logError } from '@/server/http/log';
 import { SIGN_IN_BLOCKED, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
-import { endSessionToken, SESSION_MAX_AGE_SECONDS } from './session-token';
+import { endSession, renewSession, SESSION_MAX_AGE_SECONDS, startSession } from './session-token';
+
+/** Thrown by the jwt callback at the renewal of a session that has ended: next-auth answers no session. */
+class SessionEndedError extends Error {}
+
+/**
+ * next-auth's own errors go to the app's log; a cookie it cannot renew (its session ended, it expired, it is not
+ * ours) is an answer, not a fault, and is not logged.
+ */
+function logAuthError(code: string, metadata: unknown): void {
+  const error = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
+  const joseCode = (error as { code?: string } | undefined)?.code;
+  if (code === 'JWT_SESSION_ERROR' && (error instanceof SessionEndedError || joseCode?.startsWith('ERR_J'))) return;
+  logError(`next-auth: ${code}`, error ?? metadata);
+}
 
 export const authOptions: NextAuthOptions = {
   session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
@@ -25,12 +40,20 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
-    jwt: ({ token, user }) => {
-      if (user) token.accountId = (user as { accountId?: string }).accountId;
+    // At sign-in (`user` is set) a session starts, and its id goes into this token and every renewal of it. A
+    // renewal of a session that has ended throws: next-auth then answers no session and clears the cookie.
+    jwt: async ({ token, user }) => {
+      if (user) {
+        token.accountId = (user as { accountId?: string }).accountId;
+        token.sid = await startSession(user.id);
+      } else if (!(await renewSession(token))) {
+        throw new SessionEndedError('This session has ended.');
+      }
       return token;
     },
   },
+  logger: { error: logAuthError },
   events: {
-    signOut: async ({ token }) => endSessionToken(token),
+    signOut: async ({ token }) => endSession(token),
   },
 };

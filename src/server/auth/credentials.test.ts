@@ -8,7 +8,7 @@ import { createApiKey, revokeApiKey, rollApiKey } from '@/server/services/api-ke
 import { formatApiKey } from '@/server/services/api-keys/key-format';
 import { makeAccount } from '../../../test/factories';
 import { resolveBearer } from './credentials';
-import { endSessionToken, issueSessionToken } from './session-token';
+import { endSession, issueSessionToken } from './session-token';
 
 const at = (iso: string) => ({ now: new Date(iso), ip: '203.0.113.7' });
 const bearer = (token: string) => `Bearer ${token}`;
@@ -124,7 +124,7 @@ describe('session tokens', () => {
     const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
     expect(await resolveBearer(bearer(token), at(T0))).toEqual({
       status: 'valid',
-      actor: { kind: 'session', accountId: owner.accountId, userId: owner.userId, plan: 'solo', scope: 'read-write' },
+      actor: { kind: 'session', accountId: owner.accountId, userId: owner.userId, sessionId: expect.any(String), plan: 'solo', scope: 'read-write' },
       creditsUsed: 0,
       versions: { account: '0', store: expect.any(String), app: null, usage: '0' },
     });
@@ -157,7 +157,7 @@ describe('session tokens', () => {
     const result = await resolveBearer(bearer(token), at(T0));
     expect(result.status).toBe('valid');
     const { decode } = await import('next-auth/jwt');
-    await endSessionToken(await decode({ token, secret: process.env.NEXTAUTH_SECRET! }));
+    await endSession(await decode({ token, secret: process.env.NEXTAUTH_SECRET! }));
     expect((await resolveBearer(bearer(token), at(T0))).status).toBe('invalid_token');
   });
 });

@@ -1,6 +1,13 @@
-// Dashboard session tokens: next-auth's encrypted JWTs (JWE, A256GCM). Accepted as the dashboard's cookie and
-// as a Bearer credential of the public API, acting as the signed-in user with read-write scope. A token that
-// was signed out is refused until its natural expiry.
+// Dashboard sessions and their tokens. A sign-in starts a session (a `sessions` row); every token minted for it
+// carries its id as `sid`:
+// - the session cookie, next-auth's encrypted JWT (JWE, A256GCM), which next-auth re-encodes with a new `jti` at
+//   every renewal (GET /api/auth/session). It is accepted as the dashboard's cookie and as a Bearer credential of
+//   the public API, acting as the signed-in user with read-write scope;
+// - the API reference's test-request token (/docs/api), encrypted under a key of its own (another HKDF salt), so that
+//   next-auth cannot read it: it is no cookie, cannot be renewed, lives an hour at most, and works only as a Bearer
+//   credential of the public API.
+// A token is accepted only while its session has not ended, so signing out ends every copy of every token of that
+// sign-in at once, wherever it is used; a renewal of an ended session is refused.
 import { decode, encode } from 'next-auth/jwt';
 import { db, hotQuery } from '@/server/db';
 import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from '@/server/db/data-versions';
@@ -10,6 +17,12 @@ import { periodOf } from '@/server/services/metering/credits';
 import type { Actor } from './actor';
 
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
+
+/** Lifetime of the API reference's test-request token. */
+export const API_REFERENCE_TOKEN_SECONDS = 3600;
+
+/** The HKDF salt of the API reference's tokens; next-auth's own is the empty string. */
+const API_REFERENCE_SALT = 'aso-public-api.api-reference-token';
 
 export function authSecret(): string {
   const secret = process.env.NEXTAUTH_SECRET;
@@ -25,54 +38,107 @@ export type SessionVerification =
   | { status: 'valid'; actor: Actor; creditsUsed: number; versions: DataVersions }
   | { status: 'invalid_token' | 'expired' };
 
-interface SessionClaims {
+/** The claims this app reads from a session token. */
+export interface SessionClaims {
   sub?: string;
-  jti?: string;
+  sid?: string;
   exp?: number;
 }
 
-/** `appId`: the app whose data version to read with the rest (a well-formed uuid or null), for the response cache. */
-export async function verifySessionToken(token: string, now: Date = new Date(), appId: string | null = null): Promise<SessionVerification> {
-  let claims: SessionClaims | null;
-  try {
-    claims = (await decode({ token, secret: authSecret() })) as SessionClaims | null;
-  } catch (error) {
-    return { status: (error as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid_token' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Where a token is presented: the dashboard reads cookies only; the public API also takes the reference's tokens. */
+export type TokenUse = 'cookie' | 'bearer';
+
+async function claimsOf(token: string, use: TokenUse): Promise<SessionClaims | 'invalid_token' | 'expired'> {
+  const secret = authSecret();
+  const salts = use === 'cookie' ? [''] : ['', API_REFERENCE_SALT];
+  for (const salt of salts) {
+    try {
+      return ((await decode({ token, secret, salt })) ?? 'invalid_token') as SessionClaims | 'invalid_token';
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'ERR_JWT_EXPIRED') return 'expired';
+      // Not encrypted under this salt's key: perhaps the next one's.
+      if (code !== 'ERR_JWE_DECRYPTION_FAILED') return 'invalid_token';
+    }
   }
-  if (!claims?.sub || !claims.jti || !/^[0-9a-f-]{36}$/i.test(claims.sub)) return { status: 'invalid_token' };
-  // One round trip: the user, the plan, this month's credit usage, the data versions, and whether this token was
-  // signed out.
-  const rows = await hotQuery<DataVersionColumns & { id: string; account_id: string; plan: PlanTier; used: number | null; ended: boolean }>(
-    `SELECT u.id::text, u.account_id::text, a.plan::text AS plan, c.used, ${dataVersionColumns({ app: '$4', usage: 'c' })},
-            EXISTS (SELECT 1 FROM ended_session_tokens e WHERE e.jti = $1) AS ended
-     FROM users u
+  return 'invalid_token';
+}
+
+/**
+ * A session token as a cookie (`use: 'cookie'`) or a Bearer credential. `appId`: the app whose data version to read
+ * with the rest (a well-formed uuid or null), for the response cache.
+ */
+export async function verifySessionToken(
+  token: string,
+  { now = new Date(), appId = null, use }: { now?: Date; appId?: string | null; use: TokenUse },
+): Promise<SessionVerification> {
+  const claims = await claimsOf(token, use);
+  if (typeof claims === 'string') return { status: claims };
+  if (!claims.sub || !claims.sid || !UUID.test(claims.sub) || !UUID.test(claims.sid)) return { status: 'invalid_token' };
+  // One round trip: the user, the plan, this month's credit usage and the data versions, if the session is live.
+  const rows = await hotQuery<DataVersionColumns & { id: string; account_id: string; plan: PlanTier; used: number | null }>(
+    `SELECT u.id::text, u.account_id::text, a.plan::text AS plan, c.used, ${dataVersionColumns({ app: '$4', usage: 'c' })}
+     FROM sessions s
+     JOIN users u ON u.id = s.user_id
      JOIN accounts a ON a.id = u.account_id
      LEFT JOIN credit_usage c ON c.account_id = u.account_id AND c.period_start = $2::date
-     WHERE u.id = $3::uuid`,
-    [claims.jti, isoDay(periodOf(now).start), claims.sub, appId],
+     WHERE s.id = $1::uuid AND s.user_id = $3::uuid AND s.ended_at IS NULL`,
+    [claims.sid, isoDay(periodOf(now).start), claims.sub, appId],
   );
   const user = rows[0];
-  if (!user || user.ended) return { status: 'invalid_token' };
+  if (!user) return { status: 'invalid_token' };
   return {
     status: 'valid',
-    actor: { kind: 'session', accountId: user.account_id, userId: user.id, plan: user.plan, scope: 'read-write' },
+    actor: { kind: 'session', accountId: user.account_id, userId: user.id, sessionId: claims.sid, plan: user.plan, scope: 'read-write' },
     creditsUsed: user.used ?? 0,
     versions: dataVersionsOf(user),
   };
 }
 
-/** Called on sign-out: the token stops working everywhere, including as a Bearer credential. */
-export async function endSessionToken(claims: SessionClaims | null | undefined): Promise<void> {
-  if (!claims?.jti || !claims.sub) return;
-  await db.endedSessionToken.upsert({
-    where: { jti: claims.jti },
-    create: { jti: claims.jti, userId: claims.sub, expiresAt: new Date((claims.exp ?? Date.now() / 1000) * 1000) },
-    update: {},
-  });
-  await db.endedSessionToken.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+/** At sign-in: a new session of the user; its id goes into every token minted for it. */
+export async function startSession(userId: string, now = new Date()): Promise<string> {
+  const session = await db.session.create({ data: { userId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) } });
+  return session.id;
 }
 
-/** A session token in the same format as the sign-in cookie, for scripts and tests (e.g. the CLI). */
-export function issueSessionToken(user: { id: string; email: string; accountId: string }, maxAgeSeconds = SESSION_MAX_AGE_SECONDS) {
-  return encode({ token: { sub: user.id, email: user.email, accountId: user.accountId }, secret: authSecret(), maxAge: maxAgeSeconds });
+/**
+ * At a renewal (next-auth's GET /api/auth/session, which re-encodes the token for another SESSION_MAX_AGE_SECONDS):
+ * whether the token's session is still live; if so its expiry moves with the new token's.
+ */
+export async function renewSession(claims: SessionClaims, now = new Date()): Promise<boolean> {
+  if (!claims.sub || !claims.sid || !UUID.test(claims.sub) || !UUID.test(claims.sid)) return false;
+  const { count } = await db.session.updateMany({
+    where: { id: claims.sid, userId: claims.sub, endedAt: null },
+    data: { expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) },
+  });
+  return count === 1;
+}
+
+/** At sign-out: the session ends, and with it every token minted for it. Sessions long expired are deleted. */
+export async function endSession(claims: SessionClaims | null | undefined, now = new Date()): Promise<void> {
+  if (claims?.sid && claims.sub && UUID.test(claims.sid) && UUID.test(claims.sub)) {
+    await db.session.updateMany({ where: { id: claims.sid, userId: claims.sub, endedAt: null }, data: { endedAt: now } });
+  }
+  await db.session.deleteMany({ where: { expiresAt: { lt: now } } });
+}
+
+/** A session token in the same format as the sign-in cookie, of a new session: for scripts and tests. */
+export async function issueSessionToken(user: { id: string; email: string; accountId: string }, maxAgeSeconds = SESSION_MAX_AGE_SECONDS) {
+  const sid = await startSession(user.id);
+  return encode({ token: { sub: user.id, sid, email: user.email, accountId: user.accountId }, secret: authSecret(), maxAge: maxAgeSeconds });
+}
+
+/**
+ * The API reference's test-request token of a signed-in session: a Bearer credential of the public API only, for at
+ * most an hour and never past the session's end.
+ */
+export function issueApiReferenceToken(session: { userId: string; sessionId: string }): Promise<string> {
+  return encode({
+    token: { sub: session.userId, sid: session.sessionId },
+    secret: authSecret(),
+    salt: API_REFERENCE_SALT,
+    maxAge: API_REFERENCE_TOKEN_SECONDS,
+  });
 }
