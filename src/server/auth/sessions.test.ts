@@ -2,7 +2,7 @@
 // ended only the jti it was given: the copies kept working as cookies and Bearer credentials, and could be renewed.
 // Driven through next-auth's own handler (the one the /api/auth route runs) with the app's options.
 import NextAuth from 'next-auth';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeAccount } from '../../../test/factories';
 import { authOptions } from './auth-options';
 import { resolveBearer } from './credentials';
@@ -12,6 +12,10 @@ const ORIGIN = 'http://localhost:3000';
 const COOKIE = 'next-auth.session-token';
 
 type Jar = Record<string, string>;
+
+// next-auth reads its public origin from NEXTAUTH_URL (`npm start` always sets it).
+beforeAll(() => vi.stubEnv('NEXTAUTH_URL', ORIGIN));
+afterAll(() => vi.unstubAllEnvs());
 
 /** One call of next-auth's handler (its API-route form, which needs no Next.js request scope); cookies go to `jar`. */
 async function auth(action: 'csrf' | 'session' | 'signout' | 'callback', jar: Jar, body?: Record<string, string>) {
