@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
 import { ensureDatabase } from '../../src/server/db/embedded';
 import { nextServerArgs } from '../../src/server/runtime/next-process';
-import { newAccount, signIn } from '../helpers';
+import { API, bearer, newAccount, signIn } from '../helpers';
 
 const HTTPS_PORT = 3214;
 let behindHttps: ChildProcess | undefined;
@@ -86,4 +86,29 @@ test('sign-in is refused after 5 failures for one email, even with the right pas
   // The helpers' sign-in (another email) still works from the same address.
   const other = await newAccount('pro');
   await signIn(other.email, other.password);
+});
+
+test('the API reference embeds no dashboard credential: its token calls the public API only, until sign-out', async () => {
+  const { session } = await newAccount('pro');
+  const html = await (await session.context.get('/docs/api')).text();
+  const token = /eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0\.\.[\w-]+\.[\w-]+\.[\w-]+/.exec(html)?.[0];
+  expect(token, 'a test-request token in the page').toBeDefined();
+  expect(html).not.toContain(session.token);
+  expect((await fetch(`${baseURL}${API}/usage`, { headers: bearer(token!) })).status).toBe(200);
+
+  const asCookie = { cookie: `next-auth.session-token=${token}` };
+  const createKey = await fetch(`${baseURL}/api/trpc/apiKeys.create`, {
+    method: 'POST',
+    headers: { ...asCookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'from the page', scope: 'read-write' }),
+  });
+  expect(createKey.status).toBe(401);
+  const renewal = await fetch(`${baseURL}/api/auth/session`, { headers: asCookie });
+  expect(await renewal.json()).toEqual({});
+  expect(renewal.headers.getSetCookie().some((line) => /session-token=[^;]/.test(line))).toBe(false);
+
+  const { csrfToken } = await (await session.context.get('/api/auth/csrf')).json();
+  await session.context.post('/api/auth/signout', { form: { csrfToken, json: 'true' } });
+  expect((await fetch(`${baseURL}${API}/usage`, { headers: bearer(token!) })).status).toBe(401);
+  expect((await fetch(`${baseURL}${API}/usage`, { headers: bearer(session.token) })).status).toBe(401);
 });

@@ -7,6 +7,7 @@ import { makeAccount } from '../../../test/factories';
 import { authOptions } from './auth-options';
 import { resolveBearer } from './credentials';
 import { actorFromSessionCookie } from './dashboard';
+import { issueApiReferenceToken } from './session-token';
 
 const ORIGIN = 'http://localhost:3000';
 const COOKIE = 'next-auth.session-token';
@@ -98,5 +99,43 @@ describe('a signed-in session', () => {
     expect(laptop.jar[COOKIE]).toBe('');
     expect(await asBearer(laptopToken)).toBe('invalid_token');
     expect(await asBearer(phone.jar[COOKIE]!)).toBe('valid');
+  });
+});
+
+// Issue 18 §3: /docs/api embedded a one-hour session token in its HTML, where page scripts can read it. Sent as the
+// session cookie it created API keys through /api/trpc, it survived sign-out, and it could be renewed to 7 days.
+describe('the API reference’s test-request token', () => {
+  async function referenceTokenOfNewSignIn() {
+    const owner = await makeAccount('pro');
+    const signedIn = await signIn(owner.email);
+    const actor = await asCookie(signedIn.jar[COOKIE]!);
+    const token = await issueApiReferenceToken({ userId: actor!.userId!, sessionId: actor!.sessionId! });
+    return { owner, signedIn, token };
+  }
+
+  it('calls the public API as the user, and nothing else: no cookie, no renewal', async () => {
+    const { owner, token } = await referenceTokenOfNewSignIn();
+    const resolved = await resolveBearer(`Bearer ${token}`, { now: new Date(), ip: null });
+    expect(resolved).toMatchObject({ status: 'valid', actor: { kind: 'session', userId: owner.userId, accountId: owner.accountId } });
+    expect(await asCookie(token)).toBeNull();
+    const renewal: Jar = { [COOKIE]: token };
+    expect((await auth('session', renewal)).body).toEqual({});
+    expect(renewal[COOKIE] ?? '').toBe('');
+  });
+
+  it('ends at the sign-out of its session', async () => {
+    const { signedIn, token } = await referenceTokenOfNewSignIn();
+    await auth('signout', signedIn.jar, { csrfToken: signedIn.csrfToken });
+    expect(await asBearer(token)).toBe('invalid_token');
+  });
+
+  it('expires within an hour', async () => {
+    const { token } = await referenceTokenOfNewSignIn();
+    vi.useFakeTimers({ now: Date.now() + 3_600_000 + 16_000, toFake: ['Date'] });
+    try {
+      expect(await asBearer(token)).toBe('expired');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

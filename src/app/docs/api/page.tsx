@@ -2,19 +2,16 @@
 import Link from 'next/link';
 import { ApiReference } from '@/components/docs/api-reference';
 import { getSignedInActor } from '@/server/api/server-caller';
-import { issueSessionToken } from '@/server/auth/session-token';
-import { db } from '@/server/db';
+import { issueApiReferenceToken } from '@/server/auth/session-token';
 
 export const metadata = { title: 'API reference · ASO Analytics' };
 export const dynamic = 'force-dynamic';
 
-/** Lifetime of the token that pre-authorises a signed-in user's test calls. */
-const TRY_IT_TOKEN_SECONDS = 3600;
-
 export default async function ApiReferencePage() {
   const actor = await getSignedInActor();
-  const user = actor?.userId ? await db.user.findUnique({ where: { id: actor.userId }, select: { id: true, email: true, accountId: true } }) : null;
-  const token = user ? await issueSessionToken(user, TRY_IT_TOKEN_SECONDS) : null;
+  // Page scripts can read it, so it is no session cookie: a Bearer credential of the public API only, for an hour at
+  // most and until this sign-in ends (src/server/auth/session-token.ts).
+  const token = actor?.userId && actor.sessionId ? await issueApiReferenceToken({ userId: actor.userId, sessionId: actor.sessionId }) : null;
   return (
     // Not in <main>: the site's main is a centred 1100 px column, and Scalar lays out its own full-width page.
     <div className="api-reference">
