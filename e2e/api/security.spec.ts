@@ -2,11 +2,12 @@
 // mutations refused, and the sign-in brute-force limit.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
 import { ensureDatabase } from '../../src/server/db/embedded';
 import { nextServerArgs } from '../../src/server/runtime/next-process';
-import { API, bearer, newAccount, signIn } from '../helpers';
+import { API, bearer, listeningProcessRss, newAccount, signIn } from '../helpers';
 
 const HTTPS_PORT = 3214;
 let behindHttps: ChildProcess | undefined;
@@ -111,4 +112,45 @@ test('the API reference embeds no dashboard credential: its token calls the publ
   await session.context.post('/api/auth/signout', { form: { csrfToken, json: 'true' } });
   expect((await fetch(`${baseURL}${API}/usage`, { headers: bearer(token!) })).status).toBe(401);
   expect((await fetch(`${baseURL}${API}/usage`, { headers: bearer(session.token) })).status).toBe(401);
+});
+
+/** Sends a body of `size` bytes (declared, or chunked when `declared` is false) and returns the answer's status line. */
+function sendLargeBody(path: string, size: number, declared: boolean): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(new URL(baseURL).port ? Number(new URL(baseURL).port) : 80, '127.0.0.1');
+    let answer = '';
+    let sent = 0;
+    const chunk = Buffer.alloc(1 << 20, 'a');
+    const framing = declared ? `Content-Length: ${size}` : 'Transfer-Encoding: chunked';
+    socket.on('connect', () => {
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`);
+      const pump = () => {
+        while (sent < size && answer === '' && !socket.destroyed) {
+          sent += chunk.length;
+          const more = socket.write(declared ? chunk : Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+          if (!more) return void socket.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    socket.on('data', (data) => {
+      answer += String(data);
+      socket.destroy();
+    });
+    // The server may close before the whole body is sent: that is the point.
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(answer.split('\r\n')[0] ?? ''));
+  });
+}
+
+test('twenty concurrent 50 MB bodies to the dashboard and sign-in endpoints leave the server’s memory as it was', async () => {
+  test.setTimeout(120_000);
+  const port = Number(new URL(baseURL).port);
+  const before = listeningProcessRss(port);
+  const targets = ['/api/trpc/apiKeys.create', '/api/auth/callback/credentials', '/api/auth/csrf', '/api/trpc/account.signUp', '/sign-in'];
+  const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => sendLargeBody(targets[index % targets.length]!, 50 << 20, index % 4 !== 3)));
+  const after = listeningProcessRss(port);
+  expect(answers.filter((line) => / 41[13] /.test(line)).length, answers.join('\n')).toBeGreaterThanOrEqual(10);
+  expect(answers.every((line) => line === '' || / 41[13] /.test(line)), answers.join('\n')).toBe(true);
+  expect(after - before, `${Math.round(before / 2 ** 20)} MB -> ${Math.round(after / 2 ** 20)} MB`).toBeLessThan(40 << 20);
 });

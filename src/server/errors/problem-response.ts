@@ -32,6 +32,13 @@ export function methodNotAllowedProblem(method: string, allowed: readonly string
   return { appCode: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here; use ${choices}.`, extras: {}, headers: { Allow: allowed.join(', ') } };
 }
 
+/** The largest request body the service reads, on the public API and everywhere else. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export function payloadTooLargeProblem(): Problem {
+  return { appCode: 'PAYLOAD_TOO_LARGE', message: `The request body exceeds ${MAX_BODY_BYTES} bytes (64 KiB).`, extras: {}, headers: {} };
+}
+
 /** 500: a fault of ours, whose cause is logged and never shown. */
 export function internalErrorProblem(): Problem {
   return { appCode: 'INTERNAL_ERROR', message: 'An unexpected error occurred. Nothing was charged.', extras: {}, headers: {} };

@@ -68,8 +68,18 @@ export const PROBLEM_TYPES = {
     slug: 'payload-too-large',
     title: 'Request body too large',
     trpcCode: 'PAYLOAD_TOO_LARGE',
-    description: 'Request bodies are limited to 64 KiB.',
+    description: 'Request bodies are limited to 64 KiB, on the public API and on every other path of the service.',
     remedy: 'Send a smaller body, for example by splitting a long list of terms over several requests.',
+  },
+  LENGTH_REQUIRED: {
+    status: 411,
+    slug: 'length-required',
+    title: 'Content-Length required',
+    // Never thrown in a procedure: the app's server answers it before any route (src/server/http/front.ts).
+    trpcCode: 'BAD_REQUEST',
+    description:
+      'Outside the public API (the dashboard’s endpoints, sign-in, pages), a request with a body must declare its size in `Content-Length`; a body sent in chunks of unknown total length is refused before it is read. The public API itself accepts chunked bodies and counts them as it reads.',
+    remedy: 'Send the body with a `Content-Length` header (browsers and most HTTP clients do so for a body they hold whole).',
   },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

@@ -464,3 +464,38 @@ describe("once the route module has offered its handler (production)", () => {
     }
   });
 });
+
+// Issue 18 §4: /api/trpc and /api/auth/* read whole bodies of any size, even unauthenticated.
+describe('bodies outside the public API', () => {
+  const targets = ['/api/trpc/apiKeys.create', '/api/auth/callback/credentials', '/api/health', '/sign-in', '/'];
+
+  it('a declared length over 64 KiB: 413 problem+json and the connection closed, before anything is read', async () => {
+    for (const target of targets) {
+      const answer = await send('POST', target, { 'Content-Type': 'application/json', 'Content-Length': String(50 * 1024 * 1024) });
+      expect(answer.status, target).toBe(413);
+      expect(answer.headers['content-type']).toBe('application/problem+json');
+      expect(answer.headers.connection).toBe('close');
+      expect(JSON.parse(answer.body)).toMatchObject({ status: 413, instance: target.split('?')[0] });
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it('a body of unknown length (chunked): 411 problem+json, Content-Length required', async () => {
+    for (const target of targets) {
+      const answer = await send('POST', target, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, '{}');
+      expect(answer.status, target).toBe(411);
+      expect(answer.headers['content-type']).toBe('application/problem+json');
+      expect(answer.headers.connection).toBe('close');
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it('a body within the limit goes on; the public API reads its own bodies (credential first, then its 413)', async () => {
+    const body = 'x'.repeat(64 * 1024);
+    expect((await send('POST', '/api/trpc/apiKeys.create', { 'Content-Type': 'application/json' }, body)).status).toBe(299);
+    const chunked = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, '{}');
+    expect(chunked.status).toBe(401);
+    const large = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) });
+    expect(large.status).toBe(401);
+  });
+});

@@ -13,12 +13,24 @@
 //    order (credential, then 404 or 405). Every other route handler is answered here: 405 as problem+json with `Allow`.
 //    Pages are left to Next.js, which answers such methods 405 itself, and so are unknown paths (404).
 //
+// 4. A request body outside the public API: a declared length over 64 KiB is refused with 413, a body of undeclared
+//    length (chunked) with 411, before a byte of it is read; the connection is then closed rather than drained.
+//    Next.js reads a route's body whole (the dashboard's tRPC endpoint, next-auth), and a page's for server actions,
+//    before any code of ours could count it. The public API reads its own bodies, counting, in CONTRACT order.
+//
 // Anything else, and anything whose path Next.js would first redirect (a trailing slash, `//`, dot segments), goes
 // to Next.js untouched; so does OPTIONS, which Next.js answers for every route.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { readBearer } from '@/server/auth/bearer';
-import { methodNotAllowedProblem, problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
+import {
+  MAX_BODY_BYTES,
+  methodNotAllowedProblem,
+  payloadTooLargeProblem,
+  problemAnswer,
+  type PlainAnswer,
+  type Problem,
+} from '@/server/errors/problem-response';
 import { credentialRefusal } from '@/server/openapi/credential-gate';
 import { offeredRouteHandler, overTls, sendAnswer, serveWith, type DirectRoute } from './direct-route';
 import { configuredOrigin } from './origin';
@@ -76,10 +88,18 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
 
   const front = (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? '/';
-    if (!url.startsWith('/api/')) return false;
-    const method = req.method ?? 'GET';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    const publicApi = path === PUBLIC_API || path.startsWith(`${PUBLIC_API}/`);
+    if (!publicApi) {
+      const refusal = bodyRefusal(req);
+      if (refusal) {
+        sendAnswer(res, problem(refusal, path, originOf(req), { Connection: 'close' }));
+        return true;
+      }
+    }
+    if (!url.startsWith('/api/')) return false;
+    const method = req.method ?? 'GET';
 
     // A CORS preflight carries no credential by design; Next.js answers it (204 and `Allow`) on every route.
     if (method === 'OPTIONS') return false;
@@ -89,7 +109,7 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
       sendAnswer(res, methodNotAllowed(method, path, routeHandler.methods, originOf(req)));
       return true;
     }
-    if (path !== PUBLIC_API && !path.startsWith(`${PUBLIC_API}/`)) return false;
+    if (!publicApi) return false;
     if (!NEXT_SERVABLE_METHODS.has(method)) {
       req.headers[SENT_METHOD_HEADER] = sealedMethod(method);
       req.method = 'GET';
@@ -122,6 +142,23 @@ function forwardedHttps(value: string | string[] | undefined): boolean {
 }
 
 function methodNotAllowed(method: string, path: string, allowed: readonly string[], origin: string): PlainAnswer {
+  return problem(methodNotAllowedProblem(method, allowed), path, origin);
+}
+
+function problem(refusal: Problem, path: string, origin: string, headers: Record<string, string> = {}): PlainAnswer {
   const requestId = crypto.randomUUID();
-  return problemAnswer(methodNotAllowedProblem(method, allowed), { origin, instance: path, requestId, headers: { 'X-Request-Id': requestId } });
+  return problemAnswer(refusal, { origin, instance: path, requestId, headers: { 'X-Request-Id': requestId, ...headers } });
+}
+
+/** Why a body outside the public API is refused before it is read (4. above), or null. */
+function bodyRefusal(req: IncomingMessage): Problem | null {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined) return Number(declared) > MAX_BODY_BYTES ? payloadTooLargeProblem() : null;
+  if (req.headers['transfer-encoding'] === undefined) return null;
+  return {
+    appCode: 'LENGTH_REQUIRED',
+    message: `A request body must declare its length in Content-Length (at most ${MAX_BODY_BYTES} bytes); chunked bodies are accepted by the public API only.`,
+    extras: {},
+    headers: {},
+  };
 }

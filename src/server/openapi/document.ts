@@ -4,9 +4,8 @@
 // headers, Idempotency-Key on the POSTs and each operation's credit cost (`x-credits`, from the procedure's meta).
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { appRouter } from '@/server/api/root';
-import { PROBLEM_CONTENT_TYPE } from '@/server/errors/problem-response';
+import { MAX_BODY_BYTES, PROBLEM_CONTENT_TYPE } from '@/server/errors/problem-response';
 import { PROBLEM_TYPES, type AppErrorCode } from '@/server/errors/problem-types';
-import { MAX_BODY_BYTES } from './request-body';
 import { buildRoutes } from './routes';
 
 export const API_VERSION = 'v1';

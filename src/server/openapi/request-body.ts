@@ -1,7 +1,6 @@
 // POST bodies: media type (SPEC rule 1), size limit and JSON syntax, checked before input validation.
 import { AppError } from '@/server/errors/app-error';
-
-export const MAX_BODY_BYTES = 64 * 1024;
+import { MAX_BODY_BYTES, payloadTooLargeProblem } from '@/server/errors/problem-response';
 
 /** application/json, text/json or application/*+json; parameters allowed, charset only UTF-8. */
 export function checkJsonMediaType(contentType: string | null): void {
@@ -19,7 +18,7 @@ export function checkJsonMediaType(contentType: string | null): void {
   }
 }
 
-const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${MAX_BODY_BYTES} bytes (64 KiB).`);
+const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', payloadTooLargeProblem().message);
 
 /** Reads at most MAX_BODY_BYTES, whatever Content-Length claims, then parses. Returns the text and its value. */
 export async function readJsonBody(request: Request): Promise<{ text: string; value: unknown }> {
