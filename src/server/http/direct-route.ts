@@ -128,12 +128,22 @@ export async function serveWith(
     }
   }
   if (body !== null) headers['content-length'] = body.byteLength;
+  if (leavesBodyUnread(req)) headers.connection = 'close';
   res.writeHead(response.status, headers);
   res.end(body ?? undefined);
 }
 
 /** Writes an answer built as plain data (a problem), with its Content-Length. */
 export function sendAnswer(res: ServerResponse, answer: PlainAnswer): void {
-  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body) });
+  const close = leavesBodyUnread(res.req) ? { Connection: 'close' } : {};
+  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body), ...close });
   res.end(answer.body);
+}
+
+/**
+ * Whether an answer leaves (some of) the request's body unread, as a refusal does: the connection then closes after
+ * it, rather than reading and discarding whatever the client goes on sending.
+ */
+function leavesBodyUnread(req: IncomingMessage): boolean {
+  return !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
 }

@@ -12,6 +12,7 @@ import { handlePublicApiRequest } from '@/server/openapi/handler';
 import { generateApiKey } from '@/server/services/api-keys/key-format';
 import { connectRaw, sendRaw, type RawAnswer } from '../../../test/http';
 import { captureLogs } from '../../../test/logs';
+import { parseTrustedProxies } from './client-address';
 import { DIRECT_ROUTES, forgetRouteHandlers, offerRouteHandler, offeredRouteHandler } from './direct-route';
 import { createFront, ROUTE_HANDLERS } from './front';
 import { NEXT_SERVABLE_METHODS, SENT_METHOD_HEADER, sentMethod } from './sent-method';
@@ -31,22 +32,31 @@ type Answer = RawAnswer;
 
 let server: Server;
 let port: number;
+/** The same front behind a proxy on loopback: TRUSTED_PROXIES=127.0.0.1,::1. */
+let proxied: Server;
+let proxiedPort: number;
 const reached: Reached[] = [];
 
-beforeAll(async () => {
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as { port: number }).port;
-  const front = createFront({ hostname: 'localhost', port, direct: true });
-  server.on('request', (req, res) => {
+async function serveFront(trustedProxies: string): Promise<[Server, number]> {
+  const frontServer = createServer();
+  await new Promise<void>((resolve) => frontServer.listen(0, '127.0.0.1', resolve));
+  const frontPort = (frontServer.address() as { port: number }).port;
+  const front = createFront({ hostname: 'localhost', port: frontPort, direct: true, trustedProxies: parseTrustedProxies(trustedProxies) });
+  frontServer.on('request', (req, res) => {
     if (front(req, res)) return;
     reached.push({ method: req.method!, url: req.url!, headers: req.headers });
     res.writeHead(299);
     res.end();
   });
-  server.on('connect', front.refuseTunnel);
+  frontServer.on('connect', front.refuseTunnel);
+  return [frontServer, frontPort];
+}
+
+beforeAll(async () => {
+  [server, port] = await serveFront('');
+  [proxied, proxiedPort] = await serveFront('127.0.0.1,::1');
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => Promise.all([server, proxied].map((each) => new Promise<void>((resolve) => each.close(() => resolve())))));
 afterEach(() => {
   vi.restoreAllMocks();
   reached.length = 0;
@@ -172,11 +182,13 @@ describe('a credential refused on its shape', () => {
     expect(front.body).toBe('');
   });
 
-  it('names the https origin behind a TLS-terminating proxy, as the route does', async () => {
+  it('names the https origin behind a trusted TLS-terminating proxy, as the route does; a client’s own claim is ignored', async () => {
     const headers = { 'X-Forwarded-Proto': 'https' };
     captureLogs();
-    const front = comparable(await send('GET', `${API}/apps`, headers));
-    expect((front.body as Record<string, unknown>).type).toBe(`https://localhost:${port}/docs/problems/unauthorized`);
+    const behindProxy = comparable(await sendRaw('127.0.0.1', proxiedPort, 'GET', `${API}/apps`, headers));
+    expect((behindProxy.body as Record<string, unknown>).type).toBe(`https://localhost:${proxiedPort}/docs/problems/unauthorized`);
+    const claimed = comparable(await send('GET', `${API}/apps`, headers));
+    expect((claimed.body as Record<string, unknown>).type).toBe(`http://localhost:${port}/docs/problems/unauthorized`);
   });
 });
 
@@ -331,18 +343,18 @@ describe("once the route module has offered its handler (production)", () => {
     expect(request.headers.get('x-forwarded-proto')).toBe('http');
   });
 
-  it("keeps the X-Forwarded-* headers a proxy sent", async () => {
+  it('keeps the X-Forwarded-* headers a trusted proxy sent, X-Forwarded-For as the client it names', async () => {
     offerRouteHandler(API, recorder);
-    const sent = { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1', 'X-Forwarded-Host': 'api.example.com', 'X-Forwarded-Port': '443' };
-    await send('GET', `${API}/usage`, { Authorization: `Bearer ${validKey}`, ...sent });
+    const sent = { 'X-Forwarded-For': '203.0.113.9', 'X-Forwarded-Host': 'api.example.com', 'X-Forwarded-Port': '443' };
+    await sendRaw('127.0.0.1', proxiedPort, 'GET', `${API}/usage`, { Authorization: `Bearer ${validKey}`, ...sent });
     const { headers } = seen[0]!.request;
     expect([headers.get('x-forwarded-for'), headers.get('x-forwarded-host'), headers.get('x-forwarded-port')]).toEqual(Object.values(sent));
   });
 
-  it('names the https origin behind a TLS-terminating proxy, as Next.js does', async () => {
+  it('names the https origin behind a trusted TLS-terminating proxy, as Next.js does', async () => {
     offerRouteHandler(API, recorder);
-    await send('GET', `${API}/usage`, { Authorization: `Bearer ${validKey}`, 'X-Forwarded-Proto': 'https' });
-    expect(seen[0]!.request.url).toBe(`https://localhost:${port}${API}/usage`);
+    await sendRaw('127.0.0.1', proxiedPort, 'GET', `${API}/usage`, { Authorization: `Bearer ${validKey}`, 'X-Forwarded-Proto': 'https' });
+    expect(seen[0]!.request.url).toBe(`https://localhost:${proxiedPort}${API}/usage`);
     expect(seen[0]!.body).toBe('');
   });
 
@@ -419,7 +431,7 @@ describe("once the route module has offered its handler (production)", () => {
     const devServer = createServer();
     await new Promise<void>((resolve) => devServer.listen(0, '127.0.0.1', resolve));
     const devPort = (devServer.address() as { port: number }).port;
-    const front = createFront({ hostname: 'localhost', port: devPort, direct: false });
+    const front = createFront({ hostname: 'localhost', port: devPort, direct: false, trustedProxies: parseTrustedProxies('') });
     devServer.on('request', (req, res) => {
       if (front(req, res)) return;
       res.writeHead(299);
@@ -497,5 +509,41 @@ describe('bodies outside the public API', () => {
     expect(chunked.status).toBe(401);
     const large = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) });
     expect(large.status).toBe(401);
+    // A refusal that leaves a body unread closes the connection instead of reading the rest; one without keeps it.
+    expect(large.headers.connection).toBe('close');
+    expect((await send('GET', `${API}/apps`)).headers.connection).toBe('keep-alive');
+  });
+});
+
+// Issue 18 §5: the sign-in limit per address and a key's "last used IP" took the first X-Forwarded-For entry, so any
+// client chose its own address.
+describe('the client address', () => {
+  const forwardedFor = async (target: number, headers: Record<string, string>) => {
+    await sendRaw('127.0.0.1', target, 'GET', '/api/auth/session', headers);
+    return reached.at(-1)!.headers;
+  };
+
+  it('is the socket’s peer, whatever the request claims, when no proxy is trusted', async () => {
+    const seen = await forwardedFor(port, { 'X-Forwarded-For': '203.0.113.9', 'X-Real-IP': '198.51.100.7', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' });
+    expect(seen['x-forwarded-for']).toBe('127.0.0.1');
+    expect(seen['x-real-ip']).toBeUndefined();
+    expect(seen['x-forwarded-host']).toBeUndefined();
+    expect(seen['x-forwarded-proto']).toBe('http');
+  });
+
+  it('is the first untrusted hop from the right behind trusted proxies', async () => {
+    expect((await forwardedFor(proxiedPort, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9' }))['x-forwarded-for']).toBe('203.0.113.9');
+    // A hop naming a trusted address gives way to the one before it; a client's forged first entry stays unread.
+    expect((await forwardedFor(proxiedPort, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9, 127.0.0.1' }))['x-forwarded-for']).toBe('203.0.113.9');
+    // A proxy that names no usable address: the proxy itself.
+    expect((await forwardedFor(proxiedPort, { 'X-Forwarded-For': 'unknown' }))['x-forwarded-for']).toBe('127.0.0.1');
+    expect((await forwardedFor(proxiedPort, {}))['x-forwarded-for']).toBe('127.0.0.1');
+  });
+
+  it('TRUSTED_PROXIES takes addresses and CIDR ranges, IPv4 and IPv6, and refuses anything else', () => {
+    const trusted = parseTrustedProxies('10.0.0.0/8, 192.0.2.7 ,2001:db8::/32');
+    expect(['10.1.2.3', '192.0.2.7', '2001:db8::1', '::ffff:10.9.9.9'].map((address) => trusted.includes(address))).toEqual([true, true, true, true]);
+    expect(['11.0.0.1', '192.0.2.8', '2001:db9::1', 'not an address'].map((address) => trusted.includes(address))).toEqual([false, false, false, false]);
+    expect(() => parseTrustedProxies('10.0.0.0/8,proxy.internal')).toThrow(/TRUSTED_PROXIES: "proxy.internal"/);
   });
 });

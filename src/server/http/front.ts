@@ -1,5 +1,7 @@
-// What the app's HTTP server (src/server/runtime/serve.ts) does with a request before Next.js sees it. Three things:
+// What the app's HTTP server (src/server/runtime/serve.ts) does with a request before Next.js sees it:
 //
+// 0. Who the client is: the forwarding headers are settled once, believed from trusted proxies only
+//    (./client-address.ts), so that every later reader of the client's address gets the same, unforgeable answer.
 // 1. A public API request whose credential is refused on its shape alone (none, another scheme, rubbish, an API key
 //    with a wrong checksum) is answered here, with the route's own 401, headers and log line (the shared credential
 //    gate). The CONTRACT wants a rejected credential close to free. A credential that needs a lookup pays one regular
@@ -14,7 +16,8 @@
 //    Pages are left to Next.js, which answers such methods 405 itself, and so are unknown paths (404).
 //
 // 4. A request body outside the public API: a declared length over 64 KiB is refused with 413, a body of undeclared
-//    length (chunked) with 411, before a byte of it is read; the connection is then closed rather than drained.
+//    length (chunked) with 411, before a byte of it is read (the connection then closes rather than drains it:
+//    sendAnswer).
 //    Next.js reads a route's body whole (the dashboard's tRPC endpoint, next-auth), and a page's for server actions,
 //    before any code of ours could count it. The public API reads its own bodies, counting, in CONTRACT order.
 //
@@ -32,6 +35,7 @@ import {
   type Problem,
 } from '@/server/errors/problem-response';
 import { credentialRefusal } from '@/server/openapi/credential-gate';
+import { settleForwarding, type TrustedProxies } from './client-address';
 import { offeredRouteHandler, overTls, sendAnswer, serveWith, type DirectRoute } from './direct-route';
 import { configuredOrigin } from './origin';
 import { NEXT_SERVABLE_METHODS, SENT_METHOD_HEADER, sealedMethod } from './sent-method';
@@ -61,6 +65,8 @@ export interface FrontOptions {
   port: number;
   /** Call the handlers of DIRECT_ROUTES directly once they are offered (production); false leaves them to Next.js. */
   direct: boolean;
+  /** The proxies whose forwarding headers are believed (TRUSTED_PROXIES); none by default. */
+  trustedProxies: TrustedProxies;
 }
 
 /** Answers the request and returns true, or returns false to leave it to Next.js. */
@@ -69,7 +75,7 @@ export type Front = ((req: IncomingMessage, res: ServerResponse) => boolean) & {
   refuseTunnel(req: IncomingMessage, socket: Duplex): void;
 };
 
-export function createFront({ hostname, port, direct }: FrontOptions): Front {
+export function createFront({ hostname, port, direct, trustedProxies }: FrontOptions): Front {
   const host = hostname.includes(':') ? `[${hostname}]` : hostname;
   /** The origin of the URL Next.js gives a route: `http(s)://<hostname>:<port>`. */
   const routeOrigin = (req: IncomingMessage) => {
@@ -87,6 +93,7 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
   };
 
   const front = (req: IncomingMessage, res: ServerResponse): boolean => {
+    settleForwarding(req, trustedProxies, overTls(req));
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
@@ -94,7 +101,7 @@ export function createFront({ hostname, port, direct }: FrontOptions): Front {
     if (!publicApi) {
       const refusal = bodyRefusal(req);
       if (refusal) {
-        sendAnswer(res, problem(refusal, path, originOf(req), { Connection: 'close' }));
+        sendAnswer(res, problem(refusal, path, originOf(req)));
         return true;
       }
     }
@@ -145,9 +152,9 @@ function methodNotAllowed(method: string, path: string, allowed: readonly string
   return problem(methodNotAllowedProblem(method, allowed), path, origin);
 }
 
-function problem(refusal: Problem, path: string, origin: string, headers: Record<string, string> = {}): PlainAnswer {
+function problem(refusal: Problem, path: string, origin: string): PlainAnswer {
   const requestId = crypto.randomUUID();
-  return problemAnswer(refusal, { origin, instance: path, requestId, headers: { 'X-Request-Id': requestId, ...headers } });
+  return problemAnswer(refusal, { origin, instance: path, requestId, headers: { 'X-Request-Id': requestId } });
 }
 
 /** Why a body outside the public API is refused before it is read (4. above), or null. */

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type createNextServer from 'next';
 import { DIRECT_ROUTES } from '@/server/http/direct-route';
+import { trustedProxiesSetting } from '@/server/http/client-address';
 import { createFront } from '@/server/http/front';
 import { directRoutesSetting } from './settings';
 
@@ -24,7 +25,7 @@ export async function serve(next: typeof createNextServer, { dev, port }: ServeO
   const handle = app.getRequestHandler();
   // DIRECT_ROUTES=false leaves every route to Next.js's routing, as under `next start` (the bench's reference).
   const direct = !dev && directRoutesSetting();
-  const front = createFront({ hostname: NEXT_HOSTNAME, port, direct });
+  const front = createFront({ hostname: NEXT_HOSTNAME, port, direct, trustedProxies: trustedProxiesSetting() });
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (front(req, res)) return;
