@@ -1,11 +1,11 @@
 // tRPC: context, procedure kinds and the one authorization check shared by the dashboard and the REST facade.
-import { initTRPC } from '@trpc/server';
+import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { ZodError } from 'zod';
+import { ZodError, ZodRealError } from 'zod';
 import type { Actor } from '@/server/auth/actor';
 import { AppError } from '@/server/errors/app-error';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
-import { fieldErrorsFromIssues } from '@/server/errors/validation';
+import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/errors/validation';
 import { PLANS } from '@/server/services/accounts/plans';
 import { chargeCredits, creditsUsed, refundCharge } from '@/server/services/metering/credits';
 import type { MeteringState } from '@/server/services/metering/headers';
@@ -105,7 +105,18 @@ const dashboardRateLimit = t.middleware(async ({ ctx, next }) => {
   return next();
 });
 
-const procedure = t.procedure.use(dashboardRateLimit);
+/**
+ * Text that cannot be stored (NUL, an unpaired surrogate), anywhere in the input, is a validation error with its
+ * place (400), on the public API and the dashboard alike, before any schema or service sees it.
+ */
+const representableInput = t.middleware(async ({ getRawInput, next }) => {
+  const issues = unrepresentableTextIssues(await getRawInput());
+  // As a schema's own failure: a BAD_REQUEST caused by a ZodError (the one that is an Error, as parse throws it).
+  if (issues.length) throw new TRPCError({ code: 'BAD_REQUEST', message: issues[0]!.message, cause: new ZodRealError(issues) });
+  return next();
+});
+
+const procedure = t.procedure.use(dashboardRateLimit).use(representableInput);
 
 /** Sign-up and other calls that need no one signed in. */
 export const publicProcedure = procedure;

@@ -8,6 +8,15 @@ const PLAY_PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
 export const STORE_URL_HELP =
   'Give an App Store URL (https://apps.apple.com/<country>/app/<name>/id<digits>) or a Google Play URL (https://play.google.com/store/apps/details?id=<package>).';
 
+/** The app's name segment, decoded; undefined when its percent-escapes are malformed (then it is no store address). */
+function decodedSlug(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment).toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parses an App Store or Google Play page address; null when it is neither. */
 export function parseStoreUrl(value: string): (StoreReference & { canonicalUrl: string }) | null {
   let url: URL;
@@ -23,7 +32,8 @@ export function parseStoreUrl(value: string): (StoreReference & { canonicalUrl: 
     if (!match) return null;
     const country = match[1]!.toUpperCase();
     if (!STOREFRONT_COUNTRIES.has(country)) return null;
-    const slug = match[2] ? decodeURIComponent(match[2]).toLowerCase() : null;
+    const slug = match[2] ? decodedSlug(match[2]) : null;
+    if (slug === undefined) return null;
     return {
       store: 'app_store',
       storeId: match[3]!,

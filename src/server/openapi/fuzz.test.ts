@@ -65,7 +65,15 @@ const pathValue = () =>
     { weight: 2, arbitrary: fc.uuid().map((value) => `raw:${value}`) },
     { weight: 2, arbitrary: fc.string({ maxLength: 80 }).map((value) => `raw:${value}`) },
     { weight: 1, arbitrary: fc.constantFrom('raw:', 'raw:..', 'raw:%00', 'raw:' + 'a'.repeat(5000), 'raw:00000000-0000-0000-0000-000000000000') },
+    // Sent as they are, not encoded: malformed escapes and encoded bytes that are not UTF-8.
+    { weight: 1, arbitrary: fc.constantFrom('asis:%', 'asis:%E0%A4%A', 'asis:%ED%A0%80', 'asis:%zz', 'asis:%C0%AF', 'asis:a%00b', 'asis:%2e%2e') },
   );
+
+/** Text PostgreSQL cannot store or UTF-8 cannot encode: NUL and unpaired surrogates, alone or inside text. */
+const unrepresentable = fc.oneof(
+  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udc00y', '\udbff\udbff', 'ok\ud83d'),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+);
 
 const queryValue = fc.oneof(
   printable(30),
@@ -73,7 +81,11 @@ const queryValue = fc.oneof(
   fc.double().map(String),
   fc.constantFrom('', ' ', '-1', '0', '1', '7d', '30d', '90d', 'us', 'GB', 'zz', 'newest', 'rating', '1e9', '9'.repeat(400), 'NaN', 'null', '[]', '{}'),
   fc.string({ maxLength: 3000 }),
+  unrepresentable,
 );
+
+/** Appended to the query as it is: malformed escapes, encoded bytes that are not UTF-8, encoded NUL. */
+const rawQuery = fc.option(fc.constantFrom('term=%', 'term=%E0%A4%A', 'term=%ED%A0%80', 'country=%00', 'days=%FF', '%zz=1', 'term=a%00b', 'sort=%C3'), { nil: undefined });
 
 const body = fc.oneof(
   { weight: 3, arbitrary: fc.record({ terms: fc.array(fc.string({ maxLength: 120 }), { maxLength: 120 }), country: fc.option(printable(4), { nil: undefined }) }).map((value) => JSON.stringify(value)) },
@@ -81,6 +93,17 @@ const body = fc.oneof(
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)) },
   { weight: 2, arbitrary: fc.string({ maxLength: 200 }) },
   { weight: 1, arbitrary: fc.constantFrom('', '{', '{"terms":', 'null', '[]', '"x"', '{"id":"x"}', `{"terms":["${'x'.repeat(70_000)}"]}`, '\u0000', '{"__proto__":{"admin":true},"terms":["a"]}') },
+  { weight: 2, arbitrary: fc.record({ terms: fc.array(fc.oneof(unrepresentable, fc.string({ maxLength: 20 })), { minLength: 1, maxLength: 5 }), country: fc.option(unrepresentable, { nil: undefined }) }).map((value) => JSON.stringify(value)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '{"terms":["a\\u0000b"]}',
+      '{"terms":["\\ud800x"]}',
+      '{"storeUrl":"https://apps.apple.com/us/app/%E0%A4%A/id123"}',
+      '{"storeUrl":"https://apps.apple.com/us/app/\\u0000/id123"}',
+      '{"storeUrl":"https://play.google.com/store/apps/details?id=com.a%00b"}',
+    ),
+  },
 );
 
 const request = fc.record({
@@ -90,6 +113,7 @@ const request = fc.record({
   pathValues: fc.array(pathValue(), { minLength: 2, maxLength: 2 }),
   query: fc.dictionary(fc.oneof(fc.constantFrom(...QUERY_NAMES), printable(20)), queryValue, { maxKeys: 4 }),
   repeatedQuery: fc.boolean(),
+  rawQuery,
   body,
   contentType: fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/json', 'application/vnd.api+json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', ''), { nil: undefined }),
   credential: fc.oneof(
@@ -113,7 +137,7 @@ function resolvePathValue(value: string, parameter: string): string {
     case 'swapped':
       return keyword ? world.appId : world.keywordId;
     default:
-      return encodeURIComponent(value.slice(4));
+      return value.startsWith('asis:') ? value.slice(5) : encodeURIComponent(value.slice(4));
   }
 }
 
@@ -128,7 +152,8 @@ function buildRequest(input: FuzzInput): { request: Request; secretOwner: 'mine'
     search.append(name, value);
     if (input.repeatedQuery) search.append(name, value);
   }
-  const url = `${ORIGIN}${PUBLIC_API_BASE_PATH}${path}${search.size ? `?${search}` : ''}`;
+  const query = [search.size ? String(search) : '', input.rawQuery ?? ''].filter(Boolean).join('&');
+  const url = `${ORIGIN}${PUBLIC_API_BASE_PATH}${path}${query ? `?${query}` : ''}`;
   const method = input.otherMethod ?? route.method;
   const headers = new Headers();
   const secrets = { 'read-write': world.readWrite, 'read-only': world.readOnly, other: world.otherSecret } as const;

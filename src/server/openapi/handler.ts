@@ -27,6 +27,7 @@ import { creditHeaders, type MeteringState } from '@/server/services/metering/he
 import { credentialRefusal } from './credential-gate';
 import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
 import { readJsonBody } from './request-body';
+import { parseQuery } from './request-query';
 import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';
 import { buildRoutes, matchRoute, type RestRoute } from './routes';
 
@@ -209,9 +210,7 @@ function assertBodyIsObject(body: unknown, route: RestRoute): void {
 function requestForLibrary(request: Request, url: string, body: unknown): Request {
   const headers = new Headers(request.headers);
   headers.set('content-type', 'application/json');
-  // No prototype: a parameter named toString, constructor or __proto__ is a parameter like any other.
-  const query: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  new URL(url).searchParams.forEach((value, key) => (query[key] ??= []).push(value));
+  const query = parseQuery(new URL(url).search);
   return new Proxy(request, {
     get: (target, property) => {
       if (property === 'url') return url;

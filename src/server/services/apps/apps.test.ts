@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { DemoProvider } from '@/server/services/ingest/demo/demo-provider';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { db } from '@/server/db';
 import { addKeywords, getApp, listApps } from './apps';
@@ -78,5 +79,21 @@ describe('the tracked keyword count (kept by the database)', () => {
     expect(await counts()).toEqual({ [other.id]: 3 });
     const rows = await db.trackedKeyword.count({ where: { appId: other.id } });
     expect(rows).toBe(3);
+  });
+});
+
+describe('a keyword whose history cannot be filled at once', () => {
+  it('is tracked with its event, and the call succeeds: the next refresh fills the history', async () => {
+    const owner = await makeAccount();
+    const app = await makeApp(owner.accountId);
+    await db.trackedApp.update({ where: { id: app.id }, data: { refreshedThrough: new Date('2026-06-30T00:00:00.000Z') } });
+    vi.spyOn(DemoProvider.prototype, 'observe').mockRejectedValue(new Error('the store is unreachable'));
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const result = await addKeywords(owner.accountId, { appId: app.id, terms: ['offline term'] });
+    expect(String(logged.mock.calls[0]?.[0])).toContain('the next refresh fills it');
+    vi.restoreAllMocks();
+    expect(result.added.map((keyword) => keyword.term)).toEqual(['offline term']);
+    expect(await db.domainEvent.count({ where: { appId: app.id, type: 'keyword.added' } })).toBe(1);
+    expect(await db.keywordRank.count({ where: { appId: app.id } })).toBe(0);
   });
 });

@@ -3,6 +3,7 @@
 import { db, hotQuery } from '@/server/db';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
+import { logError } from '@/server/http/log';
 import { recordEvents } from '@/server/services/events/events';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
 import { dataProvider } from '@/server/services/ingest/providers';
@@ -87,22 +88,32 @@ export async function addKeywords(
   const keys = [...byKey.keys()];
 
   // Inserted rows come back from the insert itself; ON CONFLICT DO NOTHING skips the tracked ones, so
-  // a term that a concurrent call added first is reported as already tracked, never as added twice.
-  const inserted = await db.trackedKeyword.createManyAndReturn({
-    data: keys.map((key) => ({ appId: app.id, country, term: byKey.get(key)!, termKey: key })),
-    skipDuplicates: true,
+  // a term that a concurrent call added first is reported as already tracked, never as added twice. The keywords and
+  // their events are stored together or not at all.
+  const inserted = await db.$transaction(async (tx) => {
+    const rows = await tx.trackedKeyword.createManyAndReturn({
+      data: keys.map((key) => ({ appId: app.id, country, term: byKey.get(key)!, termKey: key })),
+      skipDuplicates: true,
+    });
+    await recordEvents(
+      rows.map((row) => ({ accountId, appId: app.id, type: 'keyword.added', data: { appId: app.id, keywordId: row.id, term: row.term, country: row.country } })),
+      tx,
+    );
+    return rows;
   });
   const insertedKeys = new Set(inserted.map((row) => row.termKey));
   const remainingKeys = keys.filter((key) => !insertedKeys.has(key));
   const existing = remainingKeys.length
     ? await db.trackedKeyword.findMany({ where: { appId: app.id, country, termKey: { in: remainingKeys } } })
     : [];
-  if (inserted.length) {
-    await recordEvents(
-      inserted.map((row) => ({ accountId, appId: app.id, type: 'keyword.added', data: { appId: app.id, keywordId: row.id, term: row.term, country: row.country } })),
-    );
-    // A new keyword gets its rank and metric history at once, not at the next daily refresh.
-    if (app.refreshedThrough) await refreshApp(app.id, { onlyTerms: inserted.map((row) => ({ country: row.country, term: row.term })) });
+  // A new keyword gets its rank and metric history at once, not at the next daily refresh. The keywords are tracked
+  // whether or not that works (the store may be unreachable): the daily refresh fills what is missing.
+  if (inserted.length && app.refreshedThrough) {
+    try {
+      await refreshApp(app.id, { onlyTerms: inserted.map((row) => ({ country: row.country, term: row.term })) });
+    } catch (error) {
+      logError('history of new keywords not filled; the next refresh fills it', error, { appId: app.id });
+    }
   }
   const rowByKey = new Map([...inserted, ...existing].map((row) => [row.termKey, row]));
   const toKeywordView = (key: string): TrackedKeywordView => {
