@@ -14,6 +14,11 @@ const GRACE_PERIODS = [
 ] as const;
 type GracePeriod = (typeof GRACE_PERIODS)[number]['value'];
 
+/** The last day the picker offers: its end (23:59:59.999 UTC) is within a year of now. */
+function latestExpiryDay(): string {
+  return new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+}
+
 interface Props {
   initialKeys: ApiKeyOutput[];
   apiAccess: boolean;
@@ -117,8 +122,9 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel }: Props) {
           </select>
         </label>
         <label>
-          Expires (optional, end of day UTC)
-          <input name="expiresAt" type="date" disabled={!apiAccess} />
+          Expires (optional, end of day UTC, within a year)
+          {/* The server holds the bound (MAX_KEY_LIFETIME_DAYS); the picker only offers the days within it. */}
+          <input name="expiresAt" type="date" max={latestExpiryDay()} disabled={!apiAccess} suppressHydrationWarning />
         </label>
         <button className="primary" type="submit" disabled={!apiAccess || pending}>Create key</button>
       </form>

@@ -87,11 +87,26 @@ function toView(row: KeyRow, now: Date): ApiKeyView {
   return { ...row, scope: fromDbScope(row.scope), status: statusOf(row, now) };
 }
 
+/** The longest a key may be created for; a key without an expiry lives until it is revoked. */
+export const MAX_KEY_LIFETIME_DAYS = 366;
+
 export const createApiKeyInput = z.object({
   name: z.string().trim().min(1, 'Give the key a name.').max(100),
   scope: z.enum(API_KEY_SCOPES),
-  expiresAt: z.coerce.date().nullish(),
+  expiresAt: z.coerce.date('Give the expiry as an ISO 8601 date or instant.').nullish(),
 });
+
+/** In the future, and at most MAX_KEY_LIFETIME_DAYS from now. */
+function assertExpiryWithinBounds(expiresAt: Date, now: Date): void {
+  const latest = now.getTime() + MAX_KEY_LIFETIME_DAYS * 86_400_000;
+  const detail =
+    expiresAt.getTime() <= now.getTime()
+      ? 'The expiry must be in the future.'
+      : expiresAt.getTime() > latest
+        ? `A key expires at most ${MAX_KEY_LIFETIME_DAYS} days after it is created (by ${new Date(latest).toISOString()}); leave the expiry empty for a key that lives until it is revoked.`
+        : null;
+  if (detail) throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'body', pointer: '#/expiresAt', detail }] });
+}
 
 async function assertApiAccess(accountId: string): Promise<void> {
   const account = await db.account.findUnique({ where: { id: accountId }, select: { plan: true } });
@@ -107,11 +122,7 @@ export async function createApiKey(
   now = new Date(),
 ): Promise<{ key: ApiKeyView; secret: string }> {
   const input = parseInput(createApiKeyInput, raw);
-  if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
-    throw new AppError('VALIDATION_ERROR', 'The expiry must be in the future.', {
-      errors: [{ in: 'body', pointer: '#/expiresAt', detail: 'The expiry must be in the future.' }],
-    });
-  }
+  if (input.expiresAt) assertExpiryWithinBounds(input.expiresAt, now);
   await assertApiAccess(owner.accountId);
   const generated = generateApiKey();
   const row = await db.apiKey.create({
