@@ -2,6 +2,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { callbackPath } from './callback-path';
 
 export function SignInForm() {
   const router = useRouter();
@@ -24,8 +25,7 @@ export function SignInForm() {
       );
       return;
     }
-    const next = params.get('callbackUrl');
-    router.replace(next?.startsWith('/') ? next : '/apps');
+    router.replace(callbackPath(params.get('callbackUrl')));
     router.refresh();
   }
 
