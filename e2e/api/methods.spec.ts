@@ -61,13 +61,13 @@ test('TRACE and PROPFIND on the public API: credential first, then 404 or 405 wi
   const onApps = await send('TRACE', `${API}/apps`, { Authorization: `Bearer ${key}` });
   expect(onApps.status).toBe(405);
   expect(onApps.headers['content-type']).toBe('application/problem+json');
-  expect(onApps.headers.allow).toBe('GET');
+  expect(onApps.headers.allow).toBe('GET, HEAD, OPTIONS');
   expect(onApps.headers['x-credits-cost']).toBe('0');
-  expect(JSON.parse(onApps.body)).toMatchObject({ status: 405, detail: 'TRACE is not allowed here; use GET.', instance: `${API}/apps` });
+  expect(JSON.parse(onApps.body)).toMatchObject({ status: 405, detail: 'TRACE is not allowed here; use GET, HEAD or OPTIONS.', instance: `${API}/apps` });
 
   const onKeywords = await send('PROPFIND', `${API}/apps/${DEMO_APP_ID}/keywords`, { Authorization: `Bearer ${key}` });
   expect(onKeywords.status).toBe(405);
-  expect(onKeywords.headers.allow?.split(', ').sort()).toEqual(['GET', 'POST']);
+  expect(onKeywords.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
 
   const nowhere = await send('TRACE', `${API}/no-such-endpoint`, { Authorization: `Bearer ${key}` });
   expect(nowhere.status).toBe(404);
@@ -110,4 +110,41 @@ test("the public API and /api/ping are called without Next.js's routing in produ
     expect(answer.headers['content-length'], path).toBe(String(Buffer.byteLength(answer.body)));
   }
   expect(viaNext(await send('GET', '/api/health'))).toBe(true);
+});
+
+// Issue 18 §8: each of these answered 500 (or Next.js's HTML 404) before.
+test('odd requests: malformed JSON on every auth route, OPTIONS *, an absolute-form target, a dot segment in an API path', async () => {
+  const sendBody = (path: string, body: string) => sendRaw(hostname, port, 'POST', path, { 'Content-Type': 'application/json' }, body);
+  for (const action of ['csrf', 'session', 'providers', 'signin', 'signout', 'callback/credentials', 'signin/credentials', 'error', '_log', 'no-such-action']) {
+    for (const body of ['{"a":', 'x', '\u0000']) {
+      const answer = await sendBody(`/api/auth/${action}`, body);
+      expect([answer.status, answer.headers['content-type']], `${action} ${JSON.stringify(body)}`).toEqual([400, 'application/problem+json']);
+    }
+  }
+  // Credentials next-auth reads as JSON, with text PostgreSQL cannot store: refused as a failed sign-in, not a 500.
+  const { csrfToken } = JSON.parse((await send('GET', '/api/auth/csrf')).body) as { csrfToken: string };
+  const nul = await sendBody('/api/auth/callback/credentials', JSON.stringify({ csrfToken, email: 'demo\u0000@example.com', password: 'x\u0000', json: 'true' }));
+  expect(nul.status).toBeLessThan(500);
+
+  const options = await send('OPTIONS', '*');
+  expect([options.status, options.headers.allow]).toEqual([204, 'GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH']);
+  expect((await send('GET', `http://evil.example/api/health`)).status).toBe(200);
+
+  const dotted = await send('GET', `${API}/%2e%2e/x`);
+  expect([dotted.status, dotted.headers['content-type']]).toEqual([401, 'application/problem+json']);
+  const dottedWithKey = await send('GET', `${API}/%2e%2e/x`, { Authorization: `Bearer ${key}` });
+  expect([dottedWithKey.status, dottedWithKey.headers['content-type']]).toEqual([404, 'application/problem+json']);
+  expect(JSON.parse(dottedWithKey.body).instance).toBe(`${API}/%2e%2e/x`);
+});
+
+test('HEAD on a GET endpoint is the GET without a body, charged as the GET; OPTIONS names what a 405 names', async () => {
+  const head = await send('HEAD', `${API}/apps/${DEMO_APP_ID}`, { Authorization: `Bearer ${key}` });
+  const get = await send('GET', `${API}/apps/${DEMO_APP_ID}`, { Authorization: `Bearer ${key}` });
+  expect([head.status, head.body, head.headers['x-credits-cost']]).toEqual([200, '', '1']);
+  expect(head.headers['content-length']).toBe(get.headers['content-length']);
+  const options = await send('OPTIONS', `${API}/apps/${DEMO_APP_ID}/keywords`, { Authorization: `Bearer ${key}` });
+  const refused = await send('DELETE', `${API}/apps/${DEMO_APP_ID}/keywords`, { Authorization: `Bearer ${key}` });
+  expect([options.status, refused.status]).toEqual([204, 405]);
+  expect(options.headers.allow).toBe(refused.headers.allow);
+  expect((await send('OPTIONS', `${API}/apps`)).status).toBe(401);
 });

@@ -197,7 +197,7 @@ describe('left to Next.js untouched', () => {
     const cases: [string, string, Record<string, string>?][] = [
       ['GET', `${API}/apps`, { Authorization: `Bearer ${validKey}` }],
       ['POST', `${API}/apps/${APP}/keywords`, { Authorization: `bearer   ${sessionToken} ` }],
-      ['OPTIONS', `${API}/apps`],
+      ['OPTIONS', `${API}/apps`, { Authorization: `Bearer ${validKey}` }],
       ['GET', `${API}/openapi.json`],
       ['HEAD', `${API}/collection.json`],
       ['GET', '/api/health'],
@@ -217,10 +217,43 @@ describe('left to Next.js untouched', () => {
   });
 
   it('a path Next.js redirects first, so that the route answers at the path it names', async () => {
-    for (const target of [`${API}/apps/`, `${API}//apps`, `${API}/./apps`, `${API}/x/../apps`, `${API}/%2e%2e/apps`, `${API}/{x}`, `${API}/`]) {
+    for (const target of [`${API}/apps/`, `${API}//apps`, `${API}/{x}`, `${API}/`]) {
       expect((await send('GET', target)).status, target).toBe(299);
     }
-    expect(reached).toHaveLength(7);
+    expect(reached).toHaveLength(4);
+  });
+});
+
+// Issue 18 §8: `/api/public/v1/%2e%2e/x` was resolved to `/api/public/x` and answered with Next.js's HTML 404;
+// `OPTIONS *` and absolute-form targets answered 500.
+describe('request targets', () => {
+  it('a public API path with a dot segment: answered as sent, 401 before 404, problem+json', async () => {
+    captureLogs();
+    for (const target of [`${API}/%2e%2e/x`, `${API}/./apps`, `${API}/x/../apps`, `${API}/apps/%2E`, `${API}/apps/.%2e`]) {
+      const anonymous = await send('GET', target);
+      expect([anonymous.status, anonymous.headers['content-type']], target).toEqual([401, 'application/problem+json']);
+      expect(JSON.parse(anonymous.body).instance).toBe(target);
+      const keyed = await send('TRACE', target, { Authorization: `Bearer ${validKey}` });
+      expect([keyed.status, keyed.headers['content-type']], target).toEqual([404, 'application/problem+json']);
+      expect(JSON.parse(keyed.body)).toMatchObject({ instance: target, detail: `There is no endpoint at TRACE ${target}.` });
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it('OPTIONS *: 204 with the methods the server serves; another method with *: 400', async () => {
+    const options = await send('OPTIONS', '*');
+    expect([options.status, options.headers.allow, options.body]).toEqual([204, 'GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH', '']);
+    const get = await send('GET', '*');
+    expect([get.status, get.headers['content-type']]).toEqual([400, 'application/problem+json']);
+    expect(reached).toEqual([]);
+  });
+
+  it('an absolute-form target is served as its path', async () => {
+    expect((await send('GET', 'http://example.com/sign-in?x=1')).status).toBe(299);
+    expect(reached.at(-1)).toMatchObject({ method: 'GET', url: '/sign-in?x=1' });
+    captureLogs();
+    const api = await send('GET', 'http://example.com/api/public/v1/apps');
+    expect([api.status, JSON.parse(api.body).instance]).toEqual([401, '/api/public/v1/apps']);
   });
 });
 
@@ -267,10 +300,13 @@ describe('the other route handlers', () => {
         const answer = await send(method, target, { Authorization: `Bearer ${validKey}` });
         expect(answer.status, `${method} ${target}`).toBe(405);
         expect(answer.headers['content-type']).toBe('application/problem+json');
-        expect(answer.headers.allow).toBe(route.methods.join(', '));
+        expect(answer.headers.allow).toBe([...route.methods, 'OPTIONS'].join(', '));
         expect(JSON.parse(answer.body)).toMatchObject({ status: 405, instance: target, requestId: answer.headers['x-request-id'] });
       }
-      for (const method of [...route.methods, 'OPTIONS']) expect((await send(method, target)).status).toBe(299);
+      // OPTIONS names the same methods as the 405.
+      const options = await send('OPTIONS', target);
+      expect([options.status, options.headers.allow], target).toEqual([204, [...route.methods, 'OPTIONS'].join(', ')]);
+      for (const method of route.methods) expect((await send(method, target)).status).toBe(299);
     }
     expect(reached.length).toBeGreaterThan(0);
   });
@@ -416,14 +452,18 @@ describe("once the route module has offered its handler (production)", () => {
     await expect(send('GET', `${API}/apps`, { Authorization: `Bearer ${validKey}` })).rejects.toThrow();
   });
 
-  it('still leaves to Next.js: a preflight, a path it redirects, the documents, a refused credential is still answered here', async () => {
+  it('still leaves to Next.js: a path it redirects, the documents; a refused credential is still answered here', async () => {
     offerRouteHandler(API, recorder);
-    for (const [method, target] of [['OPTIONS', `${API}/apps`], ['GET', `${API}/apps/`], ['GET', `${API}//apps`], ['GET', `${API}/openapi.json`]] as const) {
+    for (const [method, target] of [['GET', `${API}/apps/`], ['GET', `${API}//apps`], ['GET', `${API}/openapi.json`]] as const) {
       expect((await send(method, target, { Authorization: `Bearer ${validKey}` })).status, `${method} ${target}`).toBe(299);
     }
     captureLogs();
     expect((await send('GET', `${API}/apps`)).status).toBe(401);
+    expect((await send('OPTIONS', `${API}/apps`)).status).toBe(401);
     expect(seen).toEqual([]);
+    // OPTIONS with a credential is the route's to answer, like any method.
+    expect((await send('OPTIONS', `${API}/apps`, { Authorization: `Bearer ${validKey}` })).status).toBe(201);
+    expect(seen.map(({ request }) => request.method)).toEqual(['OPTIONS']);
   });
 
   it('a front made for development never calls it (hot reloading replaces the route module)', async () => {

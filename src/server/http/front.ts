@@ -12,17 +12,20 @@
 // 3. A method a route does not accept. Next.js answers TRACE with a 500 and PROPFIND with an empty 400 from every
 //    route handler (./sent-method.ts), and a method a route does not export with an empty 405. On the public API the
 //    request goes on to the route, with a method Next.js cannot serve sealed, so that the route answers it in CONTRACT
-//    order (credential, then 404 or 405). Every other route handler is answered here: 405 as problem+json with `Allow`.
-//    Pages are left to Next.js, which answers such methods 405 itself, and so are unknown paths (404).
-//
+//    order (credential, then 404, or 405 with `Allow`; OPTIONS gets 204 with the same `Allow`). Every other route
+//    handler is answered here: 405 as problem+json with `Allow`, and OPTIONS with 204 and the same `Allow`. Pages are
+//    left to Next.js, which answers such methods 405 itself, and so are unknown paths (404).
 // 4. A request body outside the public API: a declared length over 64 KiB is refused with 413, a body of undeclared
 //    length (chunked) with 411, before a byte of it is read (the connection then closes rather than drains it:
-//    sendAnswer).
-//    Next.js reads a route's body whole (the dashboard's tRPC endpoint, next-auth), and a page's for server actions,
-//    before any code of ours could count it. The public API reads its own bodies, counting, in CONTRACT order.
+//    sendAnswer). Next.js reads a route's body whole (the dashboard's tRPC endpoint, next-auth), and a page's for
+//    server actions, before any code of ours could count it. The public API reads its own bodies, counting, in
+//    CONTRACT order.
+// 5. Request targets that are not a path: an absolute-form target (`GET http://host/path`) is served as its path;
+//    `OPTIONS *` is answered 204 with the methods the server serves; anything else is a 400. Next.js answered both
+//    forms with a 500. A public API path with a dot segment (`/api/public/v1/%2e%2e/x`), which every URL parser would
+//    resolve to another path, is answered here as sent: 401 for a credential refused on its shape, else 404.
 //
-// Anything else, and anything whose path Next.js would first redirect (a trailing slash, `//`, dot segments), goes
-// to Next.js untouched; so does OPTIONS, which Next.js answers for every route.
+// Anything else, and a path Next.js would first redirect (a trailing slash, `//`), goes to Next.js untouched.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { readBearer } from '@/server/auth/bearer';
@@ -94,7 +97,16 @@ export function createFront({ hostname, port, direct, trustedProxies }: FrontOpt
 
   const front = (req: IncomingMessage, res: ServerResponse): boolean => {
     settleForwarding(req, trustedProxies, overTls(req));
-    const url = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    if (!req.url?.startsWith('/')) {
+      const target = originForm(req.url ?? '');
+      if (target === null) {
+        sendAnswer(res, method === 'OPTIONS' && req.url === '*' ? serverOptions() : problem(badTarget(), req.url ?? '', originOf(req)));
+        return true;
+      }
+      req.url = target;
+    }
+    const url = req.url;
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     const publicApi = path === PUBLIC_API || path.startsWith(`${PUBLIC_API}/`);
@@ -106,27 +118,31 @@ export function createFront({ hostname, port, direct, trustedProxies }: FrontOpt
       }
     }
     if (!url.startsWith('/api/')) return false;
-    const method = req.method ?? 'GET';
 
-    // A CORS preflight carries no credential by design; Next.js answers it (204 and `Allow`) on every route.
-    if (method === 'OPTIONS') return false;
     const routeHandler = routeHandlerAt(path);
     if (routeHandler) {
-      if (routeHandler.methods.includes(method)) return routeHandler.direct ? callRoute(req, res, path, routeHandler.direct) : false;
-      sendAnswer(res, methodNotAllowed(method, path, routeHandler.methods, originOf(req)));
+      const allowed = [...routeHandler.methods, 'OPTIONS'];
+      if (method === 'OPTIONS') sendAnswer(res, { status: 204, headers: { Allow: allowed.join(', ') }, body: '' });
+      else if (routeHandler.methods.includes(method)) return routeHandler.direct ? callRoute(req, res, path, routeHandler.direct) : false;
+      else sendAnswer(res, methodNotAllowed(method, path, allowed, originOf(req)));
       return true;
     }
     if (!publicApi) return false;
+    // Credential first (CONTRACT order), for every method, OPTIONS included.
+    const startedAt = performance.now();
+    const bearer = readBearer(req.headers.authorization ?? null);
+    const dotted = hasDotSegment(path);
+    if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && (dotted || routedAsIs(path))) {
+      sendAnswer(res, credentialRefusal({ method, pathname: path, origin: originOf(req) }, bearer.kind, startedAt));
+      return true;
+    }
+    if (dotted) {
+      sendAnswer(res, problem(noEndpointAt(method, path), path, originOf(req)));
+      return true;
+    }
     if (!NEXT_SERVABLE_METHODS.has(method)) {
       req.headers[SENT_METHOD_HEADER] = sealedMethod(method);
       req.method = 'GET';
-      return callRoute(req, res, path, PUBLIC_API);
-    }
-    const startedAt = performance.now();
-    const bearer = readBearer(req.headers.authorization ?? null);
-    if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && routedAsIs(path)) {
-      sendAnswer(res, credentialRefusal({ method, pathname: path, origin: originOf(req) }, bearer.kind, startedAt));
-      return true;
     }
     return callRoute(req, res, path, PUBLIC_API);
   };
@@ -136,6 +152,38 @@ export function createFront({ hostname, port, direct, trustedProxies }: FrontOpt
     socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${head.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${answer.body}`);
   };
   return Object.assign(front, { refuseTunnel });
+}
+
+/**
+ * The origin-form (path and query) of an absolute-form request target (`GET http://host/path`), which a server must
+ * accept (RFC 9112 §3.2.2); null for the asterisk form or anything else that is not a path.
+ */
+function originForm(target: string): string | null {
+  if (!/^https?:\/\//i.test(target) || !URL.canParse(target)) return null;
+  const url = new URL(target);
+  return `${url.pathname}${url.search}`;
+}
+
+/** `OPTIONS *`: what the server as a whole answers (RFC 9110 §9.3.7). */
+function serverOptions(): PlainAnswer {
+  return { status: 204, headers: { Allow: [...NEXT_SERVABLE_METHODS].join(', ') }, body: '' };
+}
+
+function badTarget(): Problem {
+  return { appCode: 'VALIDATION_ERROR', message: 'The request target must be a path starting with "/" (or "*" for OPTIONS).', extras: {}, headers: {} };
+}
+
+/**
+ * Whether the path has a `.` or `..` segment, plain or percent-encoded. Every URL parser resolves those, so the
+ * route would be handed another path than the one sent (`/api/public/v1/%2e%2e/x` is `/api/public/x`, outside the
+ * API): no endpoint has one, and the front answers such a path 404 as sent, after the credential's shape.
+ */
+function hasDotSegment(path: string): boolean {
+  return path.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
+}
+
+function noEndpointAt(method: string, path: string): Problem {
+  return { appCode: 'NOT_FOUND', message: `There is no endpoint at ${method} ${path}.`, extras: {}, headers: {} };
 }
 
 /** Whether Next.js routes this path as it is, so that the route would name it as `instance`, rather than redirect it. */

@@ -127,3 +127,38 @@ describe('request logging', () => {
     expect(reviews.status).toBe(404);
   });
 });
+
+// Issue 18 §8: HEAD on a GET endpoint answered 405; OPTIONS was Next.js's, ahead of the credential, with an `Allow`
+// that named methods the path refuses.
+describe('HEAD and OPTIONS', () => {
+  const call = (method: string, path: string, secret?: string) =>
+    handlePublicApiRequest(new Request(`${origin}/api/public/v1${path}`, { method, headers: secret ? { Authorization: `Bearer ${secret}` } : {} }));
+
+  it('HEAD is the GET, checked and charged as the GET (the HTTP layer sends no body)', async () => {
+    const owner = await makeAccount();
+    const app = await makeApp(owner.accountId);
+    const { secret } = await createApiKey(owner, { name: 'head', scope: 'read-only' });
+    captureLogs();
+    const head = await call('HEAD', `/apps/${app.id}`, secret);
+    const get = await call('GET', `/apps/${app.id}`, secret);
+    expect([head.status, head.headers.get('x-credits-cost'), head.headers.get('x-credits-used')]).toEqual([200, '1', '1']);
+    expect(await head.text()).toBe(await get.text());
+    expect((await call('HEAD', '/apps/00000000-0000-4000-8000-000000000000', secret)).status).toBe(404);
+    expect((await call('HEAD', '/usage', secret)).headers.get('x-credits-cost')).toBe('0');
+  });
+
+  it('OPTIONS: credential, then the path, then 204 with the Allow a 405 names; free', async () => {
+    const owner = await makeAccount();
+    const app = await makeApp(owner.accountId);
+    const { secret } = await createApiKey(owner, { name: 'options', scope: 'read-only' });
+    captureLogs();
+    expect((await call('OPTIONS', `/apps/${app.id}/keywords`)).status).toBe(401);
+    expect((await call('OPTIONS', '/no-such-endpoint', secret)).status).toBe(404);
+    for (const [path, allow] of [[`/apps/${app.id}/keywords`, 'GET, HEAD, POST, OPTIONS'], ['/apps', 'GET, HEAD, OPTIONS']] as const) {
+      const options = await call('OPTIONS', path, secret);
+      expect([options.status, options.headers.get('allow'), options.headers.get('x-credits-cost')]).toEqual([204, allow, '0']);
+      const refused = await call('PUT', path, secret);
+      expect([refused.status, refused.headers.get('allow')]).toEqual([405, allow]);
+    }
+  });
+});

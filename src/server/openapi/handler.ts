@@ -129,6 +129,10 @@ async function dispatch(request: Request, method: string, url: URL, state: Reque
   state.metering = { limit: PLANS[actor.plan].monthlyCredits, used: credential.creditsUsed, cost: 0, period: periodOf(now) };
 
   if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${method} ${url.pathname}.`);
+  // OPTIONS, after the credential and the path as every request: which methods the path allows, as a 405 names them.
+  if (method === 'OPTIONS' && match.kind === 'method-not-allowed') {
+    return new Response(null, { status: 204, headers: { Allow: match.allowed.join(', ') } });
+  }
   if (match.kind === 'method-not-allowed') {
     const problem = methodNotAllowedProblem(method, match.allowed);
     throw new AppError(problem.appCode, problem.message, { headers: problem.headers });
@@ -171,7 +175,7 @@ async function dispatch(request: Request, method: string, url: URL, state: Reque
   }
 
   // 5 onwards: input validation, rate limit, credits and the procedure itself, in tRPC.
-  const libraryRequest = requestForLibrary(request, `http://localhost${path}${url.search}`, body);
+  const libraryRequest = requestForLibrary(request, route.method, `http://localhost${path}${url.search}`, body);
   const answer: NonNullable<Context['answer']> = {};
   contexts.set(libraryRequest, { ...call, transport: 'rest', clientIp: ip, answer });
   let result: { status: number; body: string } | undefined;
@@ -204,15 +208,17 @@ function assertBodyIsObject(body: unknown, route: RestRoute): void {
 }
 
 /**
- * The library reads method, url, headers, query, body and signal; it gets the checked, parsed body as JSON and
- * the query as lists of values (its own parser drops empty values, which must be refused, not defaulted).
+ * The library reads method, url, headers, query, body and signal; it gets the route's method (a HEAD is its GET), the
+ * checked, parsed body as JSON and the query as lists of values (its own parser drops empty values, which must be
+ * refused, not defaulted).
  */
-function requestForLibrary(request: Request, url: string, body: unknown): Request {
+function requestForLibrary(request: Request, method: string, url: string, body: unknown): Request {
   const headers = new Headers(request.headers);
   headers.set('content-type', 'application/json');
   const query = parseQuery(new URL(url).search);
   return new Proxy(request, {
     get: (target, property) => {
+      if (property === 'method') return method;
       if (property === 'url') return url;
       if (property === 'headers') return headers;
       if (property === 'body') return body;

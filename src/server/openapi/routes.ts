@@ -33,11 +33,21 @@ export function buildRoutes(router: AnyTRPCRouter): RestRoute[] {
   return routes;
 }
 
+/**
+ * The route for `method` at `path`. HEAD is the GET without its body (the HTTP layer drops the body): it matches the
+ * GET's route, and is checked and charged as that GET. A path that exists with other methods answers the methods it
+ * allows, HEAD with GET and OPTIONS always, as both a 405 and an OPTIONS name them in `Allow`.
+ */
 export function matchRoute(routes: readonly RestRoute[], method: string, path: string): RouteMatch {
   const normalized = normalizePath(path);
   const onPath = routes.filter((route) => route.pattern.test(normalized));
-  const route = onPath.find((candidate) => candidate.method === method);
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  const route = onPath.find((candidate) => candidate.method === wanted);
   if (route) return { kind: 'found', route, params: { ...route.pattern.exec(normalized)?.groups } };
-  if (onPath.length) return { kind: 'method-not-allowed', allowed: [...new Set(onPath.map((candidate) => candidate.method))] };
+  if (onPath.length) {
+    const methods = new Set(onPath.map((candidate) => candidate.method));
+    const allowed = [...methods].flatMap((each) => (each === 'GET' ? ['GET', 'HEAD'] : [each]));
+    return { kind: 'method-not-allowed', allowed: [...allowed, 'OPTIONS'] };
+  }
   return { kind: 'not-found' };
 }

@@ -14,3 +14,4 @@ export const POST = handle;
 export const PUT = handle;
 export const PATCH = handle;
 export const DELETE = handle;
+export const OPTIONS = handle;
