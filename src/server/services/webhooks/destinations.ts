@@ -1,5 +1,5 @@
-// Where webhooks may be sent (CONTRACT "Webhooks"): HTTPS only, never to loopback, private, link-local or other
-// non-public addresses. The check runs when an endpoint is saved and again at each delivery, on the addresses DNS
+// Where webhooks may be sent (CONTRACT "Webhooks"): HTTPS only, never to loopback, private, link-local or any other
+// special-purpose address. The check runs when an endpoint is saved and again at each delivery, on the addresses DNS
 // gives then; the delivery connects to the address that was checked, so a rebinding DNS answer cannot redirect it.
 // WEBHOOKS_ALLOW_HTTP_LOCALHOST=true (development and tests only) also allows http://localhost and loopback.
 import { lookup as dnsLookup } from 'node:dns/promises';
@@ -55,24 +55,81 @@ export function checkDestinationUrl(raw: string): DestinationCheck {
   return { ok: true, url, kind: destinationKind(url) };
 }
 
-/** Why an address may not receive webhooks, or null when it is public. */
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** [CIDR, what it is], most specific first, so that an address is named by the narrowest range it is in. */
+const SPECIAL_PURPOSE: [string, string][] = [
+  // IANA IPv4 Special-Purpose Address Registry.
+  ['0.0.0.0/8', 'an unspecified ("this network") address'],
+  ['10.0.0.0/8', 'a private address'],
+  ['100.64.0.0/10', 'a shared (carrier-grade NAT) address'],
+  ['127.0.0.0/8', 'a loopback address'],
+  ['169.254.0.0/16', 'a link-local address'],
+  ['172.16.0.0/12', 'a private address'],
+  ['192.0.0.0/24', 'an IETF protocol assignment'],
+  ['192.0.2.0/24', 'a documentation address'],
+  ['192.31.196.0/24', 'an AS112 address'],
+  ['192.52.193.0/24', 'an AMT address'],
+  ['192.88.99.0/24', 'a 6to4 relay anycast address'],
+  ['192.168.0.0/16', 'a private address'],
+  ['192.175.48.0/24', 'an AS112 address'],
+  ['198.18.0.0/15', 'a benchmarking address'],
+  ['198.51.100.0/24', 'a documentation address'],
+  ['203.0.113.0/24', 'a documentation address'],
+  ['224.0.0.0/4', 'a multicast address'],
+  ['255.255.255.255/32', 'a broadcast address'],
+  ['240.0.0.0/4', 'a reserved address'],
+  // IANA IPv6 Special-Purpose Address Registry, and the IPv6 forms that carry an IPv4 address.
+  ['::1/128', 'a loopback address'],
+  ['::/128', 'an unspecified address'],
+  ['::ffff:0:0/96', 'an IPv4-mapped address'],
+  ['::/96', 'an IPv4-compatible address'],
+  ['64:ff9b::/96', 'an IPv4/IPv6 translation (NAT64) address'],
+  ['64:ff9b:1::/48', 'an IPv4/IPv6 translation (NAT64) address'],
+  ['100::/64', 'a discard-only address'],
+  ['2001::/32', 'a Teredo address'],
+  ['2001:db8::/32', 'a documentation address'],
+  ['2001::/23', 'an IETF protocol assignment'],
+  ['2002::/16', 'a 6to4 address'],
+  ['2620:4f:8000::/48', 'an AS112 address'],
+  ['3fff::/20', 'a documentation address'],
+  ['5f00::/16', 'an SRv6 address'],
+  ['fc00::/7', 'a private (unique local) address'],
+  ['fe80::/10', 'a link-local address'],
+  ['fec0::/10', 'a site-local address'],
+  ['ff00::/8', 'a multicast address'],
+];
+const SPECIAL_RANGES: [Range, string][] = SPECIAL_PURPOSE.map(([cidr, name]) => [ipaddr.parseCIDR(cidr), name]);
+const LOOPBACK: Range[] = [ipaddr.parseCIDR('127.0.0.0/8'), ipaddr.parseCIDR('::1/128')];
+/** IPv6 global unicast: every other IPv6 address is not a destination on the internet. */
+const GLOBAL_UNICAST_V6: Range = ipaddr.parseCIDR('2000::/3');
+
+const inRange = (address: ipaddr.IPv4 | ipaddr.IPv6, [range, bits]: Range) => address.kind() === range.kind() && address.match(range, bits);
+
+/**
+ * IPv6 as the URL standard writes it: ipaddr.js reads a dotted tail as IPv4-mapped whatever precedes it
+ * (`::127.0.0.1` as `::ffff:127.0.0.1`), which would misname an IPv4-compatible address.
+ */
+function canonical(address: string): string {
+  if (!address.includes(':') || !address.includes('.')) return address;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address;
+  }
+}
+
+/**
+ * Why an address may not receive webhooks, or null when it is public: every special-purpose range of IANA's two
+ * registries is refused, IPv4 carried in IPv6 included (mapped, compatible, NAT64, 6to4, Teredo), and so is any IPv6
+ * address outside global unicast.
+ */
 export function refusalFor(address: string): string | null {
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  const range = parsed.range();
-  if (range === 'unicast') return null;
-  if (range === 'loopback' && allowsLocalDevelopment()) return null;
-  const names: Record<string, string> = {
-    loopback: 'a loopback address',
-    private: 'a private address',
-    uniqueLocal: 'a private address',
-    linkLocal: 'a link-local address',
-    carrierGradeNat: 'a shared (carrier-grade NAT) address',
-    unspecified: 'an unspecified address',
-    multicast: 'a multicast address',
-    broadcast: 'a broadcast address',
-  };
-  return `The destination resolves to ${names[range] ?? `a reserved address (${range})`} (${parsed.toString()}), which cannot receive webhooks.`;
+  const parsed = ipaddr.parse(canonical(address));
+  if (allowsLocalDevelopment() && LOOPBACK.some((range) => inRange(parsed, range))) return null;
+  const special = SPECIAL_RANGES.find(([range]) => inRange(parsed, range))?.[1];
+  const name = special ?? (parsed.kind() === 'ipv6' && !inRange(parsed, GLOBAL_UNICAST_V6) ? 'an address outside IPv6 global unicast' : null);
+  return name && `The destination resolves to ${name} (${parsed.toString()}), which cannot receive webhooks.`;
 }
 
 export type Resolution = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: string };
