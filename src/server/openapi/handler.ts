@@ -148,12 +148,11 @@ async function dispatch(request: Request, method: string, url: URL, state: Reque
   let body: unknown;
   let idempotencyKey: string | null = null;
   if (route.method !== 'GET') {
-    const read = await readJsonBody(request);
-    body = read.value;
+    body = await readJsonBody(request);
     assertBodyIsObject(body, route);
     idempotencyKey = request.headers.get('idempotency-key');
     if (idempotencyKey !== null) {
-      const claim = await claimIdempotencyKey(actor.accountId, idempotencyKey, requestHash(method, url.pathname, read.text), now);
+      const claim = await claimIdempotencyKey(actor.accountId, idempotencyKey, requestHash(method, url.pathname, body), now);
       if (claim.kind === 'replay') {
         return new Response(claim.body, { status: claim.status, headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' } });
       }

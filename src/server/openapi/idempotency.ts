@@ -1,5 +1,6 @@
 // Idempotency-Key on the POST endpoints: the first 2xx response is kept for 24 hours and replayed for the same key
-// with the same method, path and body (and charged once); the same key with another request is 422.
+// with the same method, path and body (the same JSON value, however it is written) and charged once; the same key with
+// another request is 422.
 import { createHash } from 'node:crypto';
 import { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
@@ -10,8 +11,22 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: string };
 
-export function requestHash(method: string, path: string, body: string): string {
-  return createHash('sha256').update(`${method} ${path}\n${body}`).digest('hex');
+/**
+ * What makes two requests the same: method, path and the body's JSON value, not its bytes. White space and the order
+ * of object members are the client's serialiser's choice (`body` is parsed, at most MAX_JSON_DEPTH deep).
+ */
+export function requestHash(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
+}
+
+/** JSON with object members in code-point order of their names. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const members = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 export async function claimIdempotencyKey(accountId: string, key: string, hash: string, now: Date): Promise<Claim> {

@@ -18,10 +18,33 @@ export function checkJsonMediaType(contentType: string | null): void {
   }
 }
 
+/**
+ * The deepest nesting of arrays and objects a body may have. Every body of the API nests two levels; a 64 KiB body
+ * could nest 32,000, deeper than JSON.stringify (or any recursive walk) goes before the stack runs out.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** How deep the text's arrays and objects nest, read without parsing (brackets inside strings do not count). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++; // a backslash escapes the next character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return deepest;
+}
+
 const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', payloadTooLargeProblem().message);
 
-/** Reads at most MAX_BODY_BYTES, whatever Content-Length claims, then parses. Returns the text and its value. */
-export async function readJsonBody(request: Request): Promise<{ text: string; value: unknown }> {
+/** Reads at most MAX_BODY_BYTES, whatever Content-Length claims, then parses. Returns the body's JSON value. */
+export async function readJsonBody(request: Request): Promise<unknown> {
   checkJsonMediaType(request.headers.get('content-type'));
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
@@ -59,8 +82,13 @@ export async function readJsonBody(request: Request): Promise<{ text: string; va
       errors: [{ in: 'body', pointer: '#', detail: 'The request body is empty.' }],
     });
   }
+  if (nestingDepth(text) > MAX_JSON_DEPTH) {
+    throw new AppError('VALIDATION_ERROR', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep.`, {
+      errors: [{ in: 'body', pointer: '#', detail: `Nested more than ${MAX_JSON_DEPTH} levels deep.` }],
+    });
+  }
   try {
-    return { text, value: JSON.parse(text) };
+    return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof SyntaxError ? error.message : 'unparseable';
     throw new AppError('VALIDATION_ERROR', `The request body is not valid JSON: ${reason}`, {

@@ -84,6 +84,17 @@ describe('unrepresentable text', () => {
   it('deeply nested input is refused, not walked into a stack overflow', async () => {
     const { app, secret } = await world();
     const deep = `{"terms":["a"],"x":${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
-    expect((await post(`/apps/${app.id}/keywords`, secret, deep)).status).toBe(400);
+    const refused = await post(`/apps/${app.id}/keywords`, secret, deep);
+    expect(refused.status).toBe(400);
+    expect((await problemOf(refused)).errors?.[0]?.detail).toMatch(/more than 32 levels/);
+    // With an Idempotency-Key too, whose request hash reads the whole value.
+    const keyed = await handlePublicApiRequest(
+      new Request(`${ORIGIN}/api/public/v1/apps/${app.id}/keywords`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'deep' },
+        body: `{"terms":["a"],"x":${'['.repeat(31)}"[[[{{"${']'.repeat(31)}}`,
+      }),
+    );
+    expect(keyed.status).toBe(400);
   });
 });

@@ -233,6 +233,23 @@ describe('Idempotency-Key', () => {
     expect(await ledgerSum()).toBe(4);
   });
 
+  // Issue 18 §8: the key was bound to the body's bytes, so a client re-serialising the same JSON got 422.
+  it('treats the same JSON with other white space or member order as the same request', async () => {
+    const { app, call, ledgerSum } = await setup('solo');
+    const send = (body: string) =>
+      call(`/apps/${app.id}/keywords`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'reformatted' }, body });
+    const first = await send('{"terms":["focus","calm"],"country":"us"}');
+    expect(first.status).toBe(200);
+    for (const same of ['{ "terms" : [ "focus", "calm" ],\n  "country": "us" }\n', '{"country":"us","terms":["focus","calm"]}']) {
+      const again = await send(same);
+      expect(again.status, same).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+    }
+    // Another value is another request.
+    expect((await send('{"terms":["calm","focus"],"country":"us"}')).status).toBe(422);
+    expect(await ledgerSum()).toBe(2);
+  });
+
   it('does not keep a failed request: a retry runs again', async () => {
     const { app, call } = await setup('solo');
     const bad = await call(`/apps/${app.id}/keywords`, post({ terms: [] }, { 'Idempotency-Key': 'retry-me' }));
