@@ -1,10 +1,12 @@
 // Dashboard security over real HTTP: the session cookie's attributes (and Secure behind HTTPS), cross-site
-// mutations refused, and the sign-in brute-force limit.
+// mutations refused, the sign-in brute-force limit, the API reference's token, bounded bodies, the pages' headers
+// and absolute URLs from the configured origin.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
+import { sendRaw } from '../../test/http';
 import { ensureDatabase } from '../../src/server/db/embedded';
 import { nextServerArgs } from '../../src/server/runtime/next-process';
 import { API, bearer, listeningProcessRss, newAccount, signIn } from '../helpers';
@@ -153,4 +155,23 @@ test('twenty concurrent 50 MB bodies to the dashboard and sign-in endpoints leav
   expect(answers.filter((line) => / 41[13] /.test(line)).length, answers.join('\n')).toBeGreaterThanOrEqual(10);
   expect(answers.every((line) => line === '' || / 41[13] /.test(line)), answers.join('\n')).toBe(true);
   expect(after - before, `${Math.round(before / 2 ** 20)} MB -> ${Math.round(after / 2 ** 20)} MB`).toBeLessThan(40 << 20);
+});
+
+// Issue 18 §8: pages sent none of these, and /docs built its examples from the request's Host header.
+test('pages forbid sniffing and framing and keep full URLs to this site; absolute URLs never come from Host', async () => {
+  for (const path of ['/', '/sign-in', '/docs', '/docs/api', '/docs/webhooks', '/apps']) {
+    const response = await fetch(`${baseURL}${path}`, { redirect: 'manual' });
+    const headers = response.headers;
+    expect(headers.get('x-content-type-options'), path).toBe('nosniff');
+    expect(headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
+    expect(headers.get('x-frame-options'), path).toBe('DENY');
+    expect(headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+  }
+  const spoofed = { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' };
+  for (const path of ['/docs', `${API}/openapi.json`, `${API}/collection.json`, `${API}/apps`]) {
+    const answer = await sendRaw('127.0.0.1', new URL(baseURL).port, 'GET', path, spoofed);
+    expect(answer.status, path).toBeLessThan(500);
+    expect(answer.body, path).not.toContain('evil.example');
+    expect(answer.body, path).toContain(baseURL);
+  }
 });

@@ -1,7 +1,6 @@
 // /docs: getting started with the public API (curl, credits, errors, pagination, webhooks, versioning).
-import { headers } from 'next/headers';
 import Link from 'next/link';
-import { publicOriginFromHeaders } from '@/server/http/origin';
+import { pageOrigin } from '@/server/http/origin';
 import { PLANS } from '@/server/services/accounts/plans';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
 import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
@@ -10,7 +9,7 @@ export const metadata = { title: 'Getting started · ASO Analytics API' };
 export const dynamic = 'force-dynamic';
 
 export default async function GettingStartedPage() {
-  const origin = publicOriginFromHeaders(await headers());
+  const origin = pageOrigin();
   const base = `${origin}/api/public/v1`;
   const paid = Object.values(PLANS).filter((plan) => plan.apiAccess);
   return (

@@ -1,16 +1,21 @@
-// The origin the public sees (problem type URIs, the OpenAPI server URL, the docs' examples): APP_ORIGIN when set
-// (behind a proxy), else the request's own.
+// The origin the public sees (problem type URIs, the OpenAPI server URL, the docs' examples). It is configured, never
+// taken from a request's Host header, which any client sets: APP_ORIGIN when set (behind a proxy), else NEXTAUTH_URL's
+// origin, which the app's launcher always sets (`http://localhost:$PORT` by default). Only a handler called without
+// either (the tests call handlers in process) falls back to the origin of the request's URL.
 
-/** APP_ORIGIN, or undefined when it is unset or blank (then the request's own origin is used). */
+/** APP_ORIGIN, else NEXTAUTH_URL's origin; undefined when neither is set (blank counts as unset). */
 export function configuredOrigin(): string | undefined {
-  return process.env.APP_ORIGIN?.trim() || undefined;
+  const appOrigin = process.env.APP_ORIGIN?.trim();
+  if (appOrigin) return appOrigin;
+  const nextAuthUrl = process.env.NEXTAUTH_URL?.trim();
+  return nextAuthUrl && URL.canParse(nextAuthUrl) ? new URL(nextAuthUrl).origin : undefined;
 }
 
 export function publicOrigin(request: Request): string {
   return configuredOrigin() ?? new URL(request.url).origin;
 }
 
-/** The same, for a server component, which has the request's headers rather than the request. */
-export function publicOriginFromHeaders(headers: Headers): string {
-  return configuredOrigin() ?? `${headers.get('x-forwarded-proto') ?? 'http'}://${headers.get('host') ?? 'localhost:3000'}`;
+/** The same, for a server component, which has no request URL: never its Host header. */
+export function pageOrigin(): string {
+  return configuredOrigin() ?? `http://localhost:${process.env.PORT ?? 3000}`;
 }
