@@ -46,6 +46,15 @@ export const PROBLEM_TYPES = {
     description: 'A read-only key called an endpoint that writes (adding keywords or competitors). Write endpoints need a read-write key.',
     remedy: 'Use a read-write key for this call, or create one under Settings → API access.',
   },
+  LIMIT_REACHED: {
+    status: 403,
+    slug: 'limit-reached',
+    title: 'A limit of the account is reached',
+    trpcCode: 'FORBIDDEN',
+    description:
+      'The account already has as many of something as it may have: active API keys, webhook endpoints, or a plan’s tracked apps or keywords. The body names the cap (`cap`) and its value (`limit`).',
+    remedy: 'Remove one first (revoke a key, delete an endpoint, stop tracking an item), or move to a plan with a higher cap.',
+  },
   NOT_FOUND: {
     status: 404,
     slug: 'not-found',
@@ -102,7 +111,8 @@ export const PROBLEM_TYPES = {
     slug: 'rate-limited',
     title: 'Too many requests',
     trpcCode: 'TOO_MANY_REQUESTS',
-    description: 'The key sent more requests per second than its plan allows.',
+    description:
+      'Too many requests in the window: a key’s (or a signed-in user’s) requests per minute under its plan, or another documented rate such as sign-ups per client address or test deliveries per webhook endpoint.',
     remedy: 'Wait the number of seconds in the `Retry-After` header, then retry.',
   },
   IDEMPOTENCY_CONFLICT: {

@@ -23,7 +23,7 @@ describe('sign-in brute-force limit', () => {
     expect((await signInWithLimit(other.email, PASSWORD, from)).kind).toBe('signed-in');
 
     // The window over (its expiry moved to the past, as 15 minutes would), the right password works again.
-    await db.signInLimit.updateMany({ where: { key: `email:${email}` }, data: { expire: BigInt(Date.now() - 1) } });
+    await db.rateLimitCount.updateMany({ where: { key: `email:${email}` }, data: { expire: BigInt(Date.now() - 1) } });
     expect((await signInWithLimit(email, PASSWORD, from)).kind).toBe('signed-in');
   });
 

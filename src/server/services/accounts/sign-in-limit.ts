@@ -3,8 +3,8 @@
 // and 50 failures from one client address within 15 minutes block that address (credential stuffing over many
 // emails). Only failures count; a successful sign-in clears its email's count. A blocked attempt is refused before
 // the password is checked, so that it costs no password hashing either.
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { getPool } from '@/server/db';
+import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible';
+import { sharedLimiter } from '@/server/db/shared-limiter';
 import { authenticate, emailSchema, type SignedInUser } from './accounts';
 
 export const SIGN_IN_LIMITS = {
@@ -18,17 +18,7 @@ export const SIGN_IN_BLOCKED = 'TooManySignInAttempts';
 let limiters: { email: RateLimiterPostgres; address: RateLimiterPostgres } | undefined;
 
 function getLimiters() {
-  const options = (keyPrefix: string, limit: { failures: number; windowSeconds: number }) =>
-    new RateLimiterPostgres({
-      storeClient: getPool(),
-      storeType: 'pool',
-      // Created by a migration (sign_in_limits), not by the library at run time.
-      tableName: 'sign_in_limits',
-      tableCreated: true,
-      keyPrefix,
-      points: limit.failures,
-      duration: limit.windowSeconds,
-    });
+  const options = (keyPrefix: string, limit: { failures: number; windowSeconds: number }) => sharedLimiter(keyPrefix, limit.failures, limit.windowSeconds);
   limiters ??= { email: options('email', SIGN_IN_LIMITS.perEmail), address: options('address', SIGN_IN_LIMITS.perAddress) };
   return limiters;
 }

@@ -6,6 +6,7 @@ import { isoDay } from '@/server/domain/dates';
 import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
+import { withAccountLock } from '@/server/services/accounts/accounts';
 import { PLANS } from '@/server/services/accounts/plans';
 import { recordEvents } from '@/server/services/events/events';
 import { periodOf } from '@/server/services/metering/credits';
@@ -87,6 +88,9 @@ function toView(row: KeyRow, now: Date): ApiKeyView {
   return { ...row, scope: fromDbScope(row.scope), status: statusOf(row, now) };
 }
 
+/** Keys that are neither revoked nor expired, per account: enough for every service and environment, not for a leak. */
+export const MAX_ACTIVE_KEYS = 50;
+
 /** The longest a key may be created for; a key without an expiry lives until it is revoked. */
 export const MAX_KEY_LIFETIME_DAYS = 366;
 
@@ -125,20 +129,31 @@ export async function createApiKey(
   if (input.expiresAt) assertExpiryWithinBounds(input.expiresAt, now);
   await assertApiAccess(owner.accountId);
   const generated = generateApiKey();
-  const row = await db.apiKey.create({
-    data: {
-      accountId: owner.accountId,
-      createdById: owner.userId ?? null,
-      name: input.name,
-      scope: toDbScope(input.scope),
-      secretHash: generated.hash,
-      displayPrefix: generated.displayPrefix,
-      lastFour: generated.lastFour,
-      expiresAt: input.expiresAt ?? null,
-    },
-    select: viewSelect,
+  const row = await withAccountLock(owner.accountId, async (tx) => {
+    const active = await tx.apiKey.count({
+      where: { accountId: owner.accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+    });
+    if (active >= MAX_ACTIVE_KEYS) {
+      throw new AppError('LIMIT_REACHED', `An account has at most ${MAX_ACTIVE_KEYS} active keys; revoke one you no longer use first.`, {
+        extras: { cap: 'active-api-keys', limit: MAX_ACTIVE_KEYS },
+      });
+    }
+    const created = await tx.apiKey.create({
+      data: {
+        accountId: owner.accountId,
+        createdById: owner.userId ?? null,
+        name: input.name,
+        scope: toDbScope(input.scope),
+        secretHash: generated.hash,
+        displayPrefix: generated.displayPrefix,
+        lastFour: generated.lastFour,
+        expiresAt: input.expiresAt ?? null,
+      },
+      select: viewSelect,
+    });
+    await recordEvents([{ accountId: owner.accountId, type: 'api_key.created', data: keyEventData(created), occurredAt: now }], tx);
+    return created;
   });
-  await recordEvents([{ accountId: owner.accountId, type: 'api_key.created', data: keyEventData(row), occurredAt: now }]);
   return { key: toView(row, now), secret: generated.secret };
 }
 

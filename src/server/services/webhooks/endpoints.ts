@@ -2,14 +2,25 @@
 // keeps signing for 24 hours), enable or disable, delete.
 import { z } from 'zod';
 import { db, retryOnConflict } from '@/server/db';
+import { consumeShared, sharedLimiter } from '@/server/db/shared-limiter';
 import { AppError } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
+import { withAccountLock } from '@/server/services/accounts/accounts';
 import { EVENT_TYPES } from '@/server/services/events/events';
 import { checkDestinationUrl, resolveDestination } from './destinations';
 import { envelopeOf } from './delivery';
 import { generateWebhookSecret } from './signing';
 
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+/** Webhook endpoints per account (as Stripe allows). */
+export const MAX_WEBHOOK_ENDPOINTS = 16;
+
+/**
+ * Test events and redeliveries together, per endpoint and minute: each is a request the service sends to someone's
+ * server on demand, which must not become a way to flood it.
+ */
+export const TEST_DELIVERIES_PER_MINUTE = 10;
 
 export const createEndpointInput = z.object({
   url: z.string().trim().min(1).max(2048),
@@ -23,8 +34,15 @@ export async function createWebhookEndpoint(accountId: string, raw: z.input<type
   const reason = !check.ok ? check.reason : await resolveDestination(check.url).then((resolution) => (resolution.ok ? null : resolution.reason));
   if (reason) throw new AppError('VALIDATION_ERROR', reason, { errors: [{ in: 'body', pointer: '#/url', detail: reason }] });
   const secret = generateWebhookSecret();
-  const endpoint = await db.webhookEndpoint.create({
-    data: { accountId, url: input.url, description: input.description ?? null, eventTypes: [...new Set(input.eventTypes)], secret },
+  const endpoint = await withAccountLock(accountId, async (tx) => {
+    if ((await tx.webhookEndpoint.count({ where: { accountId } })) >= MAX_WEBHOOK_ENDPOINTS) {
+      throw new AppError('LIMIT_REACHED', `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`, {
+        extras: { cap: 'webhook-endpoints', limit: MAX_WEBHOOK_ENDPOINTS },
+      });
+    }
+    return tx.webhookEndpoint.create({
+      data: { accountId, url: input.url, description: input.description ?? null, eventTypes: [...new Set(input.eventTypes)], secret },
+    });
   });
   return { endpoint, secret };
 }
@@ -110,9 +128,23 @@ export async function listDeliveries(accountId: string, endpointId: string, limi
   }));
 }
 
+let testDeliveries: ReturnType<typeof sharedLimiter> | undefined;
+
+/** Counts a test event or redelivery to the endpoint, or throws 429 past TEST_DELIVERIES_PER_MINUTE. */
+async function countTestDelivery(endpointId: string): Promise<void> {
+  testDeliveries ??= sharedLimiter('webhook-test', TEST_DELIVERIES_PER_MINUTE, 60);
+  const retryAfterSeconds = await consumeShared(testDeliveries, endpointId);
+  if (retryAfterSeconds > 0) {
+    throw new AppError('RATE_LIMITED', `At most ${TEST_DELIVERIES_PER_MINUTE} test events and redeliveries a minute per endpoint; retry in ${retryAfterSeconds} s.`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
+
 /** A `webhook.test` event to this endpoint only, delivered within about a second. */
 export async function sendTestEvent(accountId: string, endpointId: string) {
   const endpoint = await ownEndpoint(accountId, endpointId);
+  await countTestDelivery(endpoint.id);
   const now = new Date();
   const event = await db.domainEvent.create({
     data: { accountId, type: 'webhook.test', data: { endpointId: endpoint.id, message: 'Test event from ASO Analytics' }, occurredAt: now, dispatchedAt: now },
@@ -128,6 +160,7 @@ export async function redeliver(accountId: string, deliveryId: string) {
   const id = parseInput(z.uuid(), deliveryId);
   const delivery = await db.webhookDelivery.findFirst({ where: { id, endpoint: { accountId } } });
   if (!delivery) throw new AppError('NOT_FOUND', 'No such delivery.');
+  await countTestDelivery(delivery.endpointId);
   await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'pending', requestedAt: new Date(), completedAt: null, nextAttemptAt: null } });
   return { deliveryId: delivery.id };
 }

@@ -1,0 +1,28 @@
+// Rate limits that every app process on one database shares (rate-limiter-flexible's PostgreSQL store, table
+// rate_limits): for what an attacker would otherwise multiply by the number of processes. Each limit has its own key
+// prefix; the table is created by a migration, not by the library at run time.
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { getPool } from './index';
+
+export function sharedLimiter(keyPrefix: string, points: number, durationSeconds: number): RateLimiterPostgres {
+  return new RateLimiterPostgres({
+    storeClient: getPool(),
+    storeType: 'pool',
+    tableName: 'rate_limits',
+    tableCreated: true,
+    keyPrefix,
+    points,
+    duration: durationSeconds,
+  });
+}
+
+/** Counts one for `key`: 0 while within the limit, else the seconds until the window lets the next one through. */
+export async function consumeShared(limiter: RateLimiterPostgres, key: string): Promise<number> {
+  try {
+    await limiter.consume(key);
+    return 0;
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    throw rejection;
+  }
+}
