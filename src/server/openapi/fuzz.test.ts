@@ -2,9 +2,13 @@
 // on the real database: random path ids, query keys and values, bodies, media types, methods and header shapes,
 // huge and malformed inputs. Invariants: never a 5xx; every error is application/problem+json with its status; a
 // failure charges nothing; what was charged adds up to the account's usage; another account's data never appears.
+// The dashboard's endpoint is fuzzed too (at the end).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
+import { dashboardRouter } from '@/server/api/dashboard-router';
 import { appRouter } from '@/server/api/root';
+import { issueSessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { addKeywords } from '@/server/services/apps/apps';
@@ -209,5 +213,109 @@ describe('fuzzing every endpoint', () => {
     expect(usedAfter - usedBefore).toBe(charged);
     const ledger = await db.creditLedger.aggregate({ where: { accountId: world.accountId }, _sum: { cost: true } });
     expect(ledger._sum.cost ?? 0).toBe(usedAfter);
+  }, 120_000);
+});
+
+// The dashboard's endpoint (/api/trpc), fuzzed the same way: any procedure name (the dashboard's, the API-only ones
+// it used to serve, rubbish), single or batched, GET or POST, any input (unrepresentable text included), any cookie.
+// Invariants: never a 5xx; an API-only procedure is never served; nothing is charged (the dashboard spends no
+// credits); another account's data never appears.
+describe('fuzzing the dashboard endpoint', () => {
+  const DASHBOARD_PATHS = Object.keys(dashboardRouter._def.procedures as object);
+  const API_ONLY = ['keywords.research', 'keywords.add', 'keywords.metricsHistory', 'apps.opportunities', 'apps.keywordSpy', 'apps.categoryRank', 'apps.ratingHistory', 'competitors.add', 'competitors.list', 'metadata.get', 'metadata.changelog', 'reviews.insights'];
+  let cookie: string;
+
+  beforeAll(async () => {
+    const user = await db.user.findFirstOrThrow({ where: { accountId: world.accountId } });
+    cookie = `next-auth.session-token=${await issueSessionToken({ id: user.id, email: user.email, accountId: world.accountId })}`;
+  });
+
+  /** A plausible input per procedure, so that a good share of calls reach the procedure itself. */
+  const SAMPLES: Record<string, unknown> = {
+    'usage.get': {},
+    'apps.list': {},
+    'apps.get': { id: 'mine' },
+    'apps.asoScore': { id: 'mine' },
+    'keywords.list': { id: 'mine' },
+    'keywords.history': { id: 'mine', keywordId: 'mine' },
+    'reviews.list': { id: 'theirs' },
+    'apiKeys.create': { name: 'fuzz', scope: 'read-only' },
+    'webhooks.create': { url: 'https://127.0.0.1/hook' },
+    'account.signUp': { email: 'fuzz@example.test', password: 'correct horse battery' },
+  };
+  const input = fc.oneof(
+    { weight: 5, arbitrary: fc.constant('sample') },
+    { weight: 3, arbitrary: fc.record({ id: fc.constantFrom('mine', 'theirs', 'nonsense'), keywordId: fc.constantFrom('mine', 'theirs'), endpointId: fc.uuid(), name: fc.oneof(unrepresentable, printable(30)), scope: fc.constantFrom('read-only', 'read-write', 'admin'), term: unrepresentable }, { requiredKeys: [] }) },
+    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+  );
+  const call = fc.record({
+    // A comma separates a batch's paths: one inside a name would shift the answers against the names.
+    paths: fc.array(
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...DASHBOARD_PATHS) },
+        { weight: 1, arbitrary: fc.constantFrom(...API_ONLY) },
+        { weight: 1, arbitrary: printable(20).filter((name) => !name.includes(',')) },
+      ),
+      { minLength: 1, maxLength: 12 },
+    ),
+    batch: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    method: fc.oneof({ weight: 4, arbitrary: fc.constant('by type') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST') }),
+    input,
+    signedIn: fc.oneof({ weight: 5, arbitrary: fc.constant('yes') }, { weight: 1, arbitrary: fc.constantFrom('no', 'garbage') }),
+    crossSite: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  });
+
+  const resolved = (value: unknown): unknown =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value).map(([name, member]) => [
+            name,
+            member === 'mine' ? (name === 'keywordId' ? world.keywordId : world.appId) : member === 'theirs' ? (name === 'keywordId' ? world.otherKeywordId : world.otherAppId) : member,
+          ]),
+        )
+      : value;
+
+  it('never answers 5xx, never serves an API-only procedure, charges nothing, never shows another account’s data', async () => {
+    const ledgerBefore = await db.creditLedger.count({ where: { accountId: world.accountId } });
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(call, async (generated) => {
+        const paths = generated.batch ? generated.paths : generated.paths.slice(0, 1);
+        const value = resolved(generated.input === 'sample' ? SAMPLES[paths[0]!] : generated.input);
+        const type = (dashboardRouter._def.procedures as unknown as Record<string, { _def: { type: string } } | undefined>)[paths[0]!]?._def.type;
+        const method = generated.method === 'by type' ? (type === 'mutation' ? 'POST' : 'GET') : generated.method;
+        const headers: Record<string, string> = {};
+        if (generated.signedIn === 'yes') headers.cookie = cookie;
+        if (generated.signedIn === 'garbage') headers.cookie = 'next-auth.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..x.y.z';
+        if (generated.crossSite) headers.origin = 'https://evil.example';
+        const payload = generated.batch ? Object.fromEntries(paths.map((_, index) => [index, value])) : value;
+        const target = `${ORIGIN}/api/trpc/${paths.map(encodeURIComponent).join(',')}${generated.batch ? '?batch=1' : ''}`;
+        const request =
+          method === 'GET'
+            ? new Request(`${target}${generated.batch ? '&' : '?'}input=${encodeURIComponent(JSON.stringify(payload) ?? '')}`, { headers })
+            : new Request(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(payload) ?? '' });
+        const response = await handleDashboardTrpcRequest(request);
+        const text = await response.text();
+        const context = `${method} ${target} ${JSON.stringify(payload)?.slice(0, 200)} → ${response.status} ${text.slice(0, 300)}`;
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        expect(response.status, context).toBeLessThan(500);
+        expect(text.includes(MARKER), context).toBe(false);
+        // A single call of an API-only procedure is not found, whoever asks (a batch answers 207 or 400, each
+        // call with its own error).
+        if (!generated.batch && API_ONLY.includes(paths[0]!) && !generated.crossSite) expect(response.status, context).toBe(404);
+        if (generated.batch && response.status < 400) {
+          const answers = JSON.parse(text) as { error?: { data?: { code?: string } } }[];
+          paths.forEach((path, index) => {
+            if (API_ONLY.includes(path)) expect(answers[index]?.error?.data?.code, context).toBe('NOT_FOUND');
+          });
+        }
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) / 2, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+    );
+    if (process.env.FUZZ_VERBOSE) console.log(Object.fromEntries(statuses));
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(40);
+    expect(statuses.get(404) ?? 0).toBeGreaterThan(20);
+    expect(await db.creditLedger.count({ where: { accountId: world.accountId } })).toBe(ledgerBefore);
   }, 120_000);
 });

@@ -1,13 +1,18 @@
-// The security matrix: every endpoint × every kind of credential, through the real handler and database. Each
+// The security matrix: every endpoint × every kind of credential, through the real handler and database; the
+// dashboard's endpoint likewise (at the end). Each
 // refusal is the documented one, a bad checksum never reaches the database, the secret itself never reaches the
 // database (only its SHA-256 digest) nor any log line.
-import { encode } from 'next-auth/jwt';
+import { randomUUID } from 'node:crypto';
+import { decode, encode } from 'next-auth/jwt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
+import { dashboardRouter } from '@/server/api/dashboard-router';
 import { appRouter } from '@/server/api/root';
-import { authSecret, issueSessionToken } from '@/server/auth/session-token';
+import { authSecret, endSession, issueApiReferenceToken, issueSessionToken, verifySessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
 import { createApiKey, revokeApiKey } from '@/server/services/api-keys/api-keys';
+import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { checksumOf, formatApiKey, KEY_PREFIX, randomBase62 } from '@/server/services/api-keys/key-format';
 import { makeAccount } from '../../../test/factories';
 import { makeAsoApp } from '../../../test/aso-fixture';
@@ -163,4 +168,112 @@ describe('security matrix: every endpoint × every credential', () => {
       expect(everything.includes(secret.slice(13, 33)), secret.slice(0, 16)).toBe(false);
     }
   });
+});
+
+// The dashboard's endpoint (/api/trpc), every procedure it serves × every kind of credential (issue 18: it served the
+// whole app router, and sessions outlived sign-out). It reads the session cookie only: no API key, no Bearer header,
+// no API reference token, no token of a signed-out session. Another account's ids are not found.
+describe('security matrix: the dashboard endpoint', () => {
+  type Procedure = { _def: { type: 'query' | 'mutation' } };
+  const procedures = Object.entries(dashboardRouter._def.procedures as unknown as Record<string, Procedure>).filter(([path]) => path !== 'account.signUp');
+  let inputs: Record<string, unknown>;
+  let owner: { cookie: string; ids: string[] };
+  let credentials: { name: string; headers: Record<string, string>; expect: (path: string) => number }[];
+
+  beforeAll(async () => {
+    process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+    const { owner: account, app } = await makeAsoApp();
+    const user = await db.user.findFirstOrThrow({ where: { accountId: account.accountId } });
+    const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
+    const apiKey = await createApiKey(account, { name: 'dashboard matrix', scope: 'read-write' });
+    const toRoll = await createApiKey(account, { name: 'dashboard matrix roll', scope: 'read-only' });
+    const { endpoint } = await createWebhookEndpoint(account.accountId, { url: 'http://127.0.0.1:9/hook' });
+    const { deliveryId } = await sendTestEvent(account.accountId, endpoint.id);
+    inputs = {
+      'account.get': undefined,
+      'apiKeys.list': undefined,
+      'apiKeys.create': { name: 'matrix', scope: 'read-only' },
+      'apiKeys.revoke': { keyId: apiKey.key.id },
+      'apiKeys.roll': { keyId: toRoll.key.id, gracePeriod: '1h' },
+      'usage.get': {},
+      'webhooks.list': undefined,
+      'webhooks.create': { url: 'http://127.0.0.1:9/other' },
+      'webhooks.setEnabled': { endpointId: endpoint.id, enabled: true },
+      'webhooks.rotateSecret': { endpointId: endpoint.id },
+      'webhooks.delete': { endpointId: randomUUID() },
+      'webhooks.deliveries': { endpointId: endpoint.id },
+      'webhooks.sendTest': { endpointId: endpoint.id },
+      'webhooks.redeliver': { deliveryId },
+      'apps.list': {},
+      'apps.get': { id: app.id },
+      'apps.asoScore': { id: app.id },
+      'keywords.list': { id: app.id },
+      'keywords.history': { id: app.id, keywordId: keyword.id },
+      'reviews.list': { id: app.id },
+    };
+    const cookieOf = (token: string) => ({ cookie: `next-auth.session-token=${token}` });
+    const session = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
+    owner = { cookie: cookieOf(session).cookie, ids: [app.id, keyword.id, apiKey.key.id, toRoll.key.id, endpoint.id, deliveryId] };
+    const signedOut = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
+    const signedOutClaims = await decode({ token: signedOut, secret: authSecret() });
+    await endSession(signedOutClaims);
+    const actor = await verifySessionToken(session, { use: 'cookie' });
+    const reference = await issueApiReferenceToken({ userId: user.id, sessionId: actor.status === 'valid' ? actor.actor.sessionId! : '' });
+    const expired = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId }, -60);
+    const stranger = await makeAccount('pro');
+    const strangerSession = await issueSessionToken({ id: stranger.userId, email: stranger.email, accountId: stranger.accountId });
+    const byId = (path: string) => {
+      const input = inputs[path];
+      return typeof input === 'object' && input !== null && Object.keys(input).some((name) => /id$/i.test(name));
+    };
+    const refused = () => 401;
+    credentials = [
+      { name: 'no credential', headers: {}, expect: refused },
+      { name: 'tampered cookie', headers: cookieOf(session.slice(0, -4) + (session.endsWith('AAAA') ? 'BBBB' : 'AAAA')), expect: refused },
+      { name: 'expired session', headers: cookieOf(expired), expect: refused },
+      { name: 'signed-out session', headers: cookieOf(signedOut), expect: refused },
+      { name: 'API reference token as the cookie', headers: cookieOf(reference), expect: refused },
+      { name: 'API key as the cookie', headers: cookieOf(apiKey.secret), expect: refused },
+      { name: 'API key as a Bearer header', headers: { authorization: `Bearer ${apiKey.secret}` }, expect: refused },
+      { name: 'session token as a Bearer header', headers: { authorization: `Bearer ${session}` }, expect: refused },
+      { name: 'another account’s session', headers: cookieOf(strangerSession), expect: (path) => (byId(path) ? 404 : 200) },
+    ];
+  }, 120_000);
+
+  afterAll(() => {
+    delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
+  });
+
+  const call = (path: string, type: 'query' | 'mutation', headers: Record<string, string>) => {
+    const input = inputs[path];
+    return handleDashboardTrpcRequest(
+      type === 'query'
+        ? new Request(`${ORIGIN}/api/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { headers })
+        : new Request(`${ORIGIN}/api/trpc/${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(input ?? {}) }),
+    );
+  };
+
+  it('serves exactly the procedures the dashboard calls, each with a sample input here', () => {
+    expect(procedures.map(([path]) => path).sort()).toEqual(Object.keys(inputs).sort());
+  });
+
+  it('answers each combination as documented, and never shows the owner’s data to anyone else', async () => {
+    for (const credential of credentials) {
+      for (const [path, procedure] of procedures) {
+        const response = await call(path, procedure._def.type, credential.headers);
+        const text = await response.text();
+        const label = `${credential.name} → ${path}: ${text.slice(0, 200)}`;
+        expect(response.status, label).toBe(credential.expect(path));
+        for (const id of owner.ids) expect(text.includes(id), `${label} shows ${id}`).toBe(false);
+      }
+    }
+  }, 120_000);
+
+  it('the owner’s own session is served by every procedure', async () => {
+    for (const [path, procedure] of procedures) {
+      const response = await call(path, procedure._def.type, { cookie: owner.cookie });
+      // webhooks.delete of an id that is not the account's: 404; every other procedure succeeds.
+      expect(response.status, `${path}: ${(await response.text()).slice(0, 200)}`).toBe(path === 'webhooks.delete' ? 404 : 200);
+    }
+  }, 120_000);
 });
