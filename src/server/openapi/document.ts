@@ -16,15 +16,24 @@ const DESCRIPTION = `The public data API of the ASO analytics service: tracked a
 listing metadata, competitors and credit usage, as JSON.
 
 **Authentication.** Send \`Authorization: Bearer <credential>\`. The credential is an API key (\`svc_live_…\`,
-created under Settings → API access; read-only keys can call every GET) or a dashboard session token (a JWT
-issued to the signed-in user, for trying calls from the API reference). A missing, malformed, unknown, revoked
-or expired credential gets 401.
+created under Settings → API access; read-only keys can call every GET) or a session token of a signed-in user
+(the dashboard's session cookie, or the one-hour token the API reference pre-authorises its test requests with).
+A session token stops working when its sign-in ends. A missing, malformed, unknown, revoked or expired credential
+gets 401.
 
 **Credits.** Each call costs the credits shown in its description and in \`x-credits\` (reads 1, opportunities 2,
 each POST 2, keyword research 8, \`GET /usage\` 0), charged only when it succeeds. Every response once the account
 is known carries \`X-Credits-Limit\`, \`X-Credits-Remaining\`, \`X-Credits-Used\`, \`X-Credits-Reset\` and
 \`X-Credits-Cost\`, and on limited plans \`RateLimit-Policy\` / \`RateLimit\`. An exhausted allowance gets 402.
 Requests per minute per key are limited by plan (429 with \`Retry-After\`).
+
+**HTTP methods.** \`HEAD\` on any GET endpoint answers as the GET without a body, after the same checks, and is
+charged as the GET (it does the same work and tells the same: status, existence, headers; \`HEAD /usage\` is free
+like \`GET /usage\`). \`OPTIONS\` follows the same order as every request (credential, then the path) and answers 204
+with \`Allow\`, the same list a 405 gives: the path's methods, \`HEAD\` with \`GET\`, and \`OPTIONS\`. Query strings
+must be percent-encoded UTF-8 (a malformed escape is 400); text values may not contain U+0000 or unpaired surrogates
+(400). Bodies are at most 64 KiB and nest at most 32 levels. An \`Idempotency-Key\` replays a request with the same
+JSON body, however it is formatted.
 
 **Errors.** Every error is \`application/problem+json\` (RFC 9457) with a \`type\` URI that documents it, a \`title\`,
 the \`status\`, a \`detail\`, the \`instance\` path and the \`requestId\` (also in \`X-Request-Id\`). Validation
