@@ -66,7 +66,7 @@ test('unknown paths are 404 and wrong methods 405 with Allow', async ({ request 
   await expectProblem(await request.get(`${API}/nothing-here`, { headers: bearer(demoKey) }), 404, 'not-found');
   const response = await request.delete(`${API}/apps/${DEMO_APP_ID}`, { headers: bearer(demoKey) });
   await expectProblem(response, 405, 'method-not-allowed');
-  expect(response.headers()['allow']).toBe('GET');
+  expect(response.headers()['allow']).toBe('GET, HEAD, OPTIONS');
   const put = await request.put(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(demoKey), data: {} });
   await expectProblem(put, 405, 'method-not-allowed');
   expect(put.headers()['allow']).toContain('POST');
