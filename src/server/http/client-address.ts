@@ -40,6 +40,7 @@ export function parseTrustedProxies(setting: string | undefined): TrustedProxies
   }
   return {
     includes(address) {
+      // Without TRUSTED_PROXIES, as on most requests, nothing to parse.
       if (!ranges.length || !ipaddr.isValid(address)) return false;
       const parsed = ipaddr.process(address);
       return ranges.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits));
@@ -55,25 +56,40 @@ function headerList(value: string | string[] | undefined): string[] {
   return (Array.isArray(value) ? value.join(',') : (value ?? '')).split(',').map((part) => part.trim()).filter(Boolean);
 }
 
+/** The socket's peer, normalised once per connection (a keep-alive connection carries many requests). */
+const peers = new WeakMap<object, string | null>();
+
+function peerOf(req: IncomingMessage): string | null {
+  let peer = peers.get(req.socket);
+  if (peer === undefined) {
+    peer = normalizeAddress(req.socket.remoteAddress ?? '');
+    peers.set(req.socket, peer);
+  }
+  return peer;
+}
+
 /**
  * Settles the forwarding headers of `req` in place: X-Forwarded-For becomes the client's address alone; X-Forwarded-
  * Proto, -Host and -Port are kept only when the peer is a trusted proxy (Proto is otherwise the socket's own);
  * X-Real-IP, which nothing here sets, is dropped.
  */
 export function settleForwarding(req: IncomingMessage, trusted: TrustedProxies, overTls: boolean): void {
-  const peer = normalizeAddress(req.socket.remoteAddress ?? '');
-  const hops = headerList(req.headers['x-forwarded-for']);
+  const peer = peerOf(req);
+  const fromProxy = peer !== null && trusted.includes(peer);
   let client = peer;
-  while (client !== null && trusted.includes(client) && hops.length) {
-    const named = normalizeAddress(hops.pop()!);
-    // A trusted proxy that names no address: the proxy itself is as far as anything is known.
-    if (named === null) break;
-    client = named;
+  if (fromProxy) {
+    const hops = headerList(req.headers['x-forwarded-for']);
+    while (client !== null && trusted.includes(client) && hops.length) {
+      const named = normalizeAddress(hops.pop()!);
+      // A trusted proxy that names no address: the proxy itself is as far as anything is known.
+      if (named === null) break;
+      client = named;
+    }
   }
   if (client === null) delete req.headers['x-forwarded-for'];
   else req.headers['x-forwarded-for'] = client;
   delete req.headers['x-real-ip'];
-  if (peer === null || !trusted.includes(peer)) {
+  if (!fromProxy) {
     req.headers['x-forwarded-proto'] = overTls ? 'https' : 'http';
     delete req.headers['x-forwarded-host'];
     delete req.headers['x-forwarded-port'];
