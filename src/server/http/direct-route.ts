@@ -133,11 +133,12 @@ export async function serveWith(
   res.end(body ?? undefined);
 }
 
-/** Writes an answer built as plain data (a problem), with its Content-Length. */
+/** Writes an answer built as plain data (a problem), with its Content-Length (none for a 204, which has no body). */
 export function sendAnswer(res: ServerResponse, answer: PlainAnswer): void {
+  const length = answer.status === 204 ? {} : { 'Content-Length': Buffer.byteLength(answer.body) };
   const close = leavesBodyUnread(res.req) ? { Connection: 'close' } : {};
-  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body), ...close });
-  res.end(answer.body);
+  res.writeHead(answer.status, { ...answer.headers, ...length, ...close });
+  res.end(answer.status === 204 ? undefined : answer.body);
 }
 
 /**

@@ -2,10 +2,10 @@
 //
 // 0. Who the client is: the forwarding headers are settled once, believed from trusted proxies only
 //    (./client-address.ts), so that every later reader of the client's address gets the same, unforgeable answer.
-// 1. A public API request whose credential is refused on its shape alone (none, another scheme, rubbish, an API key
-//    with a wrong checksum) is answered here, with the route's own 401, headers and log line (the shared credential
-//    gate). The CONTRACT wants a rejected credential close to free. A credential that needs a lookup pays one regular
-//    expression and one CRC32.
+// 1. A public API request (but OPTIONS, which is not hot) whose credential is refused on its shape alone (none,
+//    another scheme, rubbish, an API key with a wrong checksum) is answered here, with the route's own 401, headers
+//    and log line (the shared credential gate). The CONTRACT wants a rejected credential close to free. A credential
+//    that needs a lookup pays one regular expression and one CRC32.
 // 2. Any other public API request, and a request to `/api/ping` (the bench's bare route), is handed to the route's own
 //    handler directly, without Next.js's routing (./direct-route.ts says why and how), once the route module has
 //    offered it, unless the server runs in development or with DIRECT_ROUTES=false.
@@ -128,11 +128,12 @@ export function createFront({ hostname, port, direct, trustedProxies }: FrontOpt
       return true;
     }
     if (!publicApi) return false;
-    // Credential first (CONTRACT order), for every method, OPTIONS included.
+    // Credential first (CONTRACT order), for every method. OPTIONS, which is not hot, is left to the route, which
+    // answers it in the same order: the app's server sends one as it starts, to have Next.js load the route's module.
     const startedAt = performance.now();
     const bearer = readBearer(req.headers.authorization ?? null);
     const dotted = hasDotSegment(path);
-    if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && (dotted || routedAsIs(path))) {
+    if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && (dotted || (routedAsIs(path) && method !== 'OPTIONS'))) {
       sendAnswer(res, credentialRefusal({ method, pathname: path, origin: originOf(req) }, bearer.kind, startedAt));
       return true;
     }

@@ -68,11 +68,17 @@ export async function serve(next: typeof createNextServer, { dev, port }: ServeO
   process.on('SIGINT', () => close(130));
 }
 
-/** An OPTIONS request to each, which the front leaves to Next.js and Next.js answers from the route's exports. */
+/**
+ * A request to each route that the front leaves to Next.js while the route's handler is not offered, and that Next.js
+ * answers from the route module, loading it: OPTIONS to the public API (401 without a credential, no lookup), GET to
+ * /api/ping (the front answers OPTIONS to the other route handlers itself).
+ */
+const WARM_UP: Record<(typeof DIRECT_ROUTES)[number], string> = { '/api/public/v1': 'OPTIONS', '/api/ping': 'GET' };
+
 async function loadDirectRoutes(port: number): Promise<void> {
   for (const route of DIRECT_ROUTES) {
     try {
-      await fetch(`http://127.0.0.1:${port}${route}`, { method: 'OPTIONS', signal: AbortSignal.timeout(30_000) });
+      await fetch(`http://127.0.0.1:${port}${route}`, { method: WARM_UP[route], signal: AbortSignal.timeout(30_000) });
     } catch {
       // Then Next.js serves the route until a request to it loads the module.
     }
