@@ -37,7 +37,7 @@ if (!existsSync('.next/BUILD_ID')) {
 const { prepareDatabase, ensureAuthSecret } = await import('../src/server/runtime/prepare');
 const { db, disconnectDb } = await import('../src/server/db');
 const { createAccount } = await import('../src/server/services/accounts/accounts');
-const { createApiKey } = await import('../src/server/services/api-keys/api-keys');
+const { createApiKey, revokeApiKey } = await import('../src/server/services/api-keys/api-keys');
 const { generateApiKey } = await import('../src/server/services/api-keys/key-format');
 const { addKeywords } = await import('../src/server/services/apps/apps');
 const { refreshApp } = await import('../src/server/services/ingest/refresh');
@@ -99,8 +99,8 @@ await db.$transaction([
   db.creditUsage.deleteMany({ where: { accountId: data.accountId } }),
   db.apiKey.deleteMany({ where: { accountId: data.accountId } }),
 ]);
-// Fresh keys per measurement (keysFor, below): each key has its own request-rate limit (per minute).
-const keyFor = async (name: string) => (await createApiKey({ accountId: data.accountId }, { name: `bench ${name}`, scope: 'read-write' })).secret;
+// Fresh keys per measurement (withKeys, below): each key has its own request-rate limit (per minute).
+const keyFor = (name: string) => createApiKey({ accountId: data.accountId }, { name: `bench ${name}`, scope: 'read-write' });
 const trackedCount = await db.trackedKeyword.count({ where: { appId: data.appId } });
 const days = await db.ratingSnapshot.count({ where: { appId: data.appId } });
 log(`bench app: ${trackedCount} tracked keywords, ${days} days of history`);
@@ -253,12 +253,19 @@ const dbCpuMs = () => cpuMs((pid, ppid) => pid === postmaster || ppid === postma
 
 /**
  * Fresh keys for a measurement of `duration` seconds, shared out among the connections: enough that no key reaches
- * the Enterprise limit of 12,000 requests a minute at up to 10,000 requests a second (a 429 would count as unexpected).
+ * the Enterprise limit of 12,000 requests a minute at up to 10,000 requests a second (a 429 would count as unexpected),
+ * revoked once the measurement is done.
  */
-async function keysFor(target: Target, duration: number): Promise<string[]> {
-  if (!target.authorized) return [];
+async function withKeys<T>(target: Target, duration: number, use: (secrets: string[]) => Promise<T>): Promise<T> {
+  if (!target.authorized) return use([]);
   const count = Math.max(1, Math.ceil((duration * 10_000) / 12_000));
-  return Promise.all(Array.from({ length: count }, (_, index) => keyFor(`${target.name} ${index}`)));
+  const keys = await Promise.all(Array.from({ length: count }, (_, index) => keyFor(`${target.name} ${index}`)));
+  try {
+    return await use(keys.map((key) => key.secret));
+  } finally {
+    // Revoked once used: an account has at most 50 active keys.
+    await Promise.all(keys.map((key) => revokeApiKey(data.accountId, key.key.id)));
+  }
 }
 
 function optionsFor(target: Target, keys: string[], server: Server = app) {
@@ -281,8 +288,11 @@ function optionsFor(target: Target, keys: string[], server: Server = app) {
   } as autocannon.Options;
 }
 
-async function measure(target: Target, duration: number, server: Server = app): Promise<Measurement> {
-  const options = optionsFor(target, await keysFor(target, duration), server);
+function measure(target: Target, duration: number, server: Server = app): Promise<Measurement> {
+  return withKeys(target, duration, (keys) => measureWith(target, duration, optionsFor(target, keys, server), server));
+}
+
+async function measureWith(target: Target, duration: number, options: autocannon.Options, server: Server): Promise<Measurement> {
   // The previous measurement's in-flight requests drain first, so that each measurement is its own.
   await new Promise((resolve) => setTimeout(resolve, 300));
   const [app0, db0] = [appCpuMs(server), dbCpuMs()];
@@ -347,7 +357,7 @@ const SERVER_HEADERS = new Set(['connection', 'content-length', 'date', 'keep-al
 // file the bench writes): the ratio then measures the API's work, not the size of its answer.
 const rows: Row[] = [];
 for (const [index, target] of targets.entries()) {
-  const probe = await fetch(base + target.path, { ...optionsFor(target, await keysFor(target, 0)), body: target.body?.() } as RequestInit);
+  const probe = await withKeys(target, 0, (keys) => fetch(base + target.path, { ...optionsFor(target, keys), body: target.body?.() } as RequestInit));
   const answer = await probe.text();
   if (probe.status !== target.status) throw new Error(`${target.name} answered ${probe.status}: ${answer}`);
   const bodyName = `target-${index}`;
