@@ -3,7 +3,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError, ZodRealError } from 'zod';
 import type { Actor } from '@/server/auth/actor';
-import { AppError } from '@/server/errors/app-error';
+import { AppError, rateLimited } from '@/server/errors/app-error';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
 import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/errors/validation';
 import { PLANS } from '@/server/services/accounts/plans';
@@ -98,9 +98,7 @@ const dashboardRateLimit = t.middleware(async ({ ctx, next }) => {
   if (ctx.transport !== 'dashboard') return next();
   const decision = await consumeDashboardCall(ctx.actor?.userId ? `user:${ctx.actor.userId}` : `address:${ctx.clientIp ?? 'unknown'}`);
   if (!decision.allowed) {
-    throw new AppError('RATE_LIMITED', `Too many dashboard requests; retry in ${decision.retryAfterSeconds} s.`, {
-      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-    });
+    throw rateLimited(`Too many dashboard requests; retry in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
   }
   return next();
 });
@@ -156,9 +154,7 @@ export async function runMetered<T extends { ok: boolean }>(call: MeteredCall, m
   const { actor, metering: state } = call;
   const decision = await consumeRequest(actor.plan, actor.keyId ?? `user:${actor.userId}`);
   if (!decision.allowed) {
-    throw new AppError('RATE_LIMITED', `Too many requests for this key; retry in ${decision.retryAfterSeconds} s.`, {
-      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-    });
+    throw rateLimited(`Too many requests for this key; retry in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
   }
   const cost = meta?.credits ?? 0;
   if (cost === 0) return run();

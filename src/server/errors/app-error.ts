@@ -39,3 +39,8 @@ export class AppError extends TRPCError {
     this.headers = options.headers ?? {};
   }
 }
+
+/** 429: a rate limit's refusal, with the seconds to wait in `Retry-After` (every rate limit answers it so). */
+export function rateLimited(detail: string, retryAfterSeconds: number): AppError {
+  return new AppError('RATE_LIMITED', detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+}

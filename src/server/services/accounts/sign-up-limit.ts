@@ -2,7 +2,7 @@
 // few an hour per address, counted in PostgreSQL so that every app process counts the same sign-ups. Every attempt
 // counts, a refused one too: it spares the password hashing and says nothing of which emails exist.
 import { consumeShared, sharedLimiter } from '@/server/db/shared-limiter';
-import { AppError } from '@/server/errors/app-error';
+import { rateLimited } from '@/server/errors/app-error';
 
 export const SIGN_UPS_PER_ADDRESS = { signUps: 10, windowSeconds: 3600 } as const;
 
@@ -13,8 +13,6 @@ export async function countSignUp(address: string | null): Promise<void> {
   limiter ??= sharedLimiter('sign-up', SIGN_UPS_PER_ADDRESS.signUps, SIGN_UPS_PER_ADDRESS.windowSeconds);
   const retryAfterSeconds = await consumeShared(limiter, address ?? 'unknown');
   if (retryAfterSeconds > 0) {
-    throw new AppError('RATE_LIMITED', `Too many sign-ups from this network; retry in ${Math.ceil(retryAfterSeconds / 60)} min.`, {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-    });
+    throw rateLimited(`Too many sign-ups from this network; retry in ${Math.ceil(retryAfterSeconds / 60)} min.`, retryAfterSeconds);
   }
 }

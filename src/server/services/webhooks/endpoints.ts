@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { db, retryOnConflict } from '@/server/db';
 import { consumeShared, sharedLimiter } from '@/server/db/shared-limiter';
-import { AppError } from '@/server/errors/app-error';
+import { AppError, rateLimited } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
 import { withAccountLock } from '@/server/services/accounts/accounts';
 import { EVENT_TYPES } from '@/server/services/events/events';
@@ -135,9 +135,7 @@ async function countTestDelivery(endpointId: string): Promise<void> {
   testDeliveries ??= sharedLimiter('webhook-test', TEST_DELIVERIES_PER_MINUTE, 60);
   const retryAfterSeconds = await consumeShared(testDeliveries, endpointId);
   if (retryAfterSeconds > 0) {
-    throw new AppError('RATE_LIMITED', `At most ${TEST_DELIVERIES_PER_MINUTE} test events and redeliveries a minute per endpoint; retry in ${retryAfterSeconds} s.`, {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-    });
+    throw rateLimited(`At most ${TEST_DELIVERIES_PER_MINUTE} test events and redeliveries a minute per endpoint; retry in ${retryAfterSeconds} s.`, retryAfterSeconds);
   }
 }
 
