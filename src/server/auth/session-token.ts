@@ -47,6 +47,12 @@ export interface SessionClaims {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The user and the session a token names, or null when its claims name none (tokens from before sessions had no sid). */
+function sessionOf(claims: SessionClaims | null | undefined): { userId: string; sessionId: string } | null {
+  if (!claims?.sub || !claims.sid || !UUID.test(claims.sub) || !UUID.test(claims.sid)) return null;
+  return { userId: claims.sub, sessionId: claims.sid };
+}
+
 /** Where a token is presented: the dashboard reads cookies only; the public API also takes the reference's tokens. */
 export type TokenUse = 'cookie' | 'bearer';
 
@@ -76,7 +82,8 @@ export async function verifySessionToken(
 ): Promise<SessionVerification> {
   const claims = await claimsOf(token, use);
   if (typeof claims === 'string') return { status: claims };
-  if (!claims.sub || !claims.sid || !UUID.test(claims.sub) || !UUID.test(claims.sid)) return { status: 'invalid_token' };
+  const session = sessionOf(claims);
+  if (!session) return { status: 'invalid_token' };
   // One round trip: the user, the plan, this month's credit usage and the data versions, if the session is live.
   const rows = await hotQuery<DataVersionColumns & { id: string; account_id: string; plan: PlanTier; used: number | null }>(
     `SELECT u.id::text, u.account_id::text, a.plan::text AS plan, c.used, ${dataVersionColumns({ app: '$4', usage: 'c' })}
@@ -85,13 +92,13 @@ export async function verifySessionToken(
      JOIN accounts a ON a.id = u.account_id
      LEFT JOIN credit_usage c ON c.account_id = u.account_id AND c.period_start = $2::date
      WHERE s.id = $1::uuid AND s.user_id = $3::uuid AND s.ended_at IS NULL`,
-    [claims.sid, isoDay(periodOf(now).start), claims.sub, appId],
+    [session.sessionId, isoDay(periodOf(now).start), session.userId, appId],
   );
   const user = rows[0];
   if (!user) return { status: 'invalid_token' };
   return {
     status: 'valid',
-    actor: { kind: 'session', accountId: user.account_id, userId: user.id, sessionId: claims.sid, plan: user.plan, scope: 'read-write' },
+    actor: { kind: 'session', accountId: user.account_id, userId: user.id, sessionId: session.sessionId, plan: user.plan, scope: 'read-write' },
     creditsUsed: user.used ?? 0,
     versions: dataVersionsOf(user),
   };
@@ -108,9 +115,10 @@ export async function startSession(userId: string, now = new Date()): Promise<st
  * whether the token's session is still live; if so its expiry moves with the new token's.
  */
 export async function renewSession(claims: SessionClaims, now = new Date()): Promise<boolean> {
-  if (!claims.sub || !claims.sid || !UUID.test(claims.sub) || !UUID.test(claims.sid)) return false;
+  const session = sessionOf(claims);
+  if (!session) return false;
   const { count } = await db.session.updateMany({
-    where: { id: claims.sid, userId: claims.sub, endedAt: null },
+    where: { id: session.sessionId, userId: session.userId, endedAt: null },
     data: { expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) },
   });
   return count === 1;
@@ -118,9 +126,8 @@ export async function renewSession(claims: SessionClaims, now = new Date()): Pro
 
 /** At sign-out: the session ends, and with it every token minted for it. Sessions long expired are deleted. */
 export async function endSession(claims: SessionClaims | null | undefined, now = new Date()): Promise<void> {
-  if (claims?.sid && claims.sub && UUID.test(claims.sid) && UUID.test(claims.sub)) {
-    await db.session.updateMany({ where: { id: claims.sid, userId: claims.sub, endedAt: null }, data: { endedAt: now } });
-  }
+  const session = sessionOf(claims);
+  if (session) await db.session.updateMany({ where: { id: session.sessionId, userId: session.userId, endedAt: null }, data: { endedAt: now } });
   await db.session.deleteMany({ where: { expiresAt: { lt: now } } });
 }
 
