@@ -16,13 +16,21 @@ export function sharedLimiter(keyPrefix: string, points: number, durationSeconds
   });
 }
 
-/** Counts one for `key`: 0 while within the limit, else the seconds until the window lets the next one through. */
-export async function consumeShared(limiter: RateLimiterPostgres, key: string): Promise<number> {
-  try {
-    await limiter.consume(key);
-    return 0;
-  } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-    throw rejection;
-  }
+/**
+ * A limit of `points` per `durationSeconds` and key, as a function that counts one for a key and answers 0 while
+ * within the limit, else the seconds until the window lets the next one through. The limiter is made at the first
+ * count: the pool needs DATABASE_URL, which importing a module (a build, the CLI) must not.
+ */
+export function sharedRateLimit(keyPrefix: string, points: number, durationSeconds: number): (key: string) => Promise<number> {
+  let limiter: RateLimiterPostgres | undefined;
+  return async (key) => {
+    limiter ??= sharedLimiter(keyPrefix, points, durationSeconds);
+    try {
+      await limiter.consume(key);
+      return 0;
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw rejection;
+    }
+  };
 }

@@ -44,3 +44,8 @@ export class AppError extends TRPCError {
 export function rateLimited(detail: string, retryAfterSeconds: number): AppError {
   return new AppError('RATE_LIMITED', detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 }
+
+/** 403 limit-reached: the account has as many of something as it may have; the body names the cap and its value. */
+export function limitReached(cap: string, limit: number, detail: string): AppError {
+  return new AppError('LIMIT_REACHED', detail, { extras: { cap, limit } });
+}

@@ -1,17 +1,16 @@
 // Sign-ups per client address: a script creating accounts in bulk (for Free accounts, trials or spam) is held to a
 // few an hour per address, counted in PostgreSQL so that every app process counts the same sign-ups. Every attempt
 // counts, a refused one too: it spares the password hashing and says nothing of which emails exist.
-import { consumeShared, sharedLimiter } from '@/server/db/shared-limiter';
+import { sharedRateLimit } from '@/server/db/shared-limiter';
 import { rateLimited } from '@/server/errors/app-error';
 
 export const SIGN_UPS_PER_ADDRESS = { signUps: 10, windowSeconds: 3600 } as const;
 
-let limiter: ReturnType<typeof sharedLimiter> | undefined;
+const countFrom = sharedRateLimit('sign-up', SIGN_UPS_PER_ADDRESS.signUps, SIGN_UPS_PER_ADDRESS.windowSeconds);
 
 /** Counts a sign-up from `address` (the client's, as the HTTP front settled it), or throws 429 past the limit. */
 export async function countSignUp(address: string | null): Promise<void> {
-  limiter ??= sharedLimiter('sign-up', SIGN_UPS_PER_ADDRESS.signUps, SIGN_UPS_PER_ADDRESS.windowSeconds);
-  const retryAfterSeconds = await consumeShared(limiter, address ?? 'unknown');
+  const retryAfterSeconds = await countFrom(address ?? 'unknown');
   if (retryAfterSeconds > 0) {
     throw rateLimited(`Too many sign-ups from this network; retry in ${Math.ceil(retryAfterSeconds / 60)} min.`, retryAfterSeconds);
   }

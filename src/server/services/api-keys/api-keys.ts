@@ -4,7 +4,7 @@ import { db, hotQuery } from '@/server/db';
 import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/domain/dates';
 import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
-import { AppError } from '@/server/errors/app-error';
+import { AppError, limitReached } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
 import { withAccountLock } from '@/server/services/accounts/accounts';
 import { PLANS } from '@/server/services/accounts/plans';
@@ -134,9 +134,7 @@ export async function createApiKey(
       where: { accountId: owner.accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
     });
     if (active >= MAX_ACTIVE_KEYS) {
-      throw new AppError('LIMIT_REACHED', `An account has at most ${MAX_ACTIVE_KEYS} active keys; revoke one you no longer use first.`, {
-        extras: { cap: 'active-api-keys', limit: MAX_ACTIVE_KEYS },
-      });
+      throw limitReached('active-api-keys', MAX_ACTIVE_KEYS, `An account has at most ${MAX_ACTIVE_KEYS} active keys; revoke one you no longer use first.`);
     }
     const created = await tx.apiKey.create({
       data: {

@@ -2,8 +2,8 @@
 // keeps signing for 24 hours), enable or disable, delete.
 import { z } from 'zod';
 import { db, retryOnConflict } from '@/server/db';
-import { consumeShared, sharedLimiter } from '@/server/db/shared-limiter';
-import { AppError, rateLimited } from '@/server/errors/app-error';
+import { sharedRateLimit } from '@/server/db/shared-limiter';
+import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
 import { withAccountLock } from '@/server/services/accounts/accounts';
 import { EVENT_TYPES } from '@/server/services/events/events';
@@ -36,9 +36,7 @@ export async function createWebhookEndpoint(accountId: string, raw: z.input<type
   const secret = generateWebhookSecret();
   const endpoint = await withAccountLock(accountId, async (tx) => {
     if ((await tx.webhookEndpoint.count({ where: { accountId } })) >= MAX_WEBHOOK_ENDPOINTS) {
-      throw new AppError('LIMIT_REACHED', `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`, {
-        extras: { cap: 'webhook-endpoints', limit: MAX_WEBHOOK_ENDPOINTS },
-      });
+      throw limitReached('webhook-endpoints', MAX_WEBHOOK_ENDPOINTS, `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`);
     }
     return tx.webhookEndpoint.create({
       data: { accountId, url: input.url, description: input.description ?? null, eventTypes: [...new Set(input.eventTypes)], secret },
@@ -128,12 +126,11 @@ export async function listDeliveries(accountId: string, endpointId: string, limi
   }));
 }
 
-let testDeliveries: ReturnType<typeof sharedLimiter> | undefined;
+const countTestDeliveryTo = sharedRateLimit('webhook-test', TEST_DELIVERIES_PER_MINUTE, 60);
 
 /** Counts a test event or redelivery to the endpoint, or throws 429 past TEST_DELIVERIES_PER_MINUTE. */
 async function countTestDelivery(endpointId: string): Promise<void> {
-  testDeliveries ??= sharedLimiter('webhook-test', TEST_DELIVERIES_PER_MINUTE, 60);
-  const retryAfterSeconds = await consumeShared(testDeliveries, endpointId);
+  const retryAfterSeconds = await countTestDeliveryTo(endpointId);
   if (retryAfterSeconds > 0) {
     throw rateLimited(`At most ${TEST_DELIVERIES_PER_MINUTE} test events and redeliveries a minute per endpoint; retry in ${retryAfterSeconds} s.`, retryAfterSeconds);
   }
