@@ -88,9 +88,9 @@ export function createFront({ hostname, port, direct, trustedProxies }: FrontOpt
   /** As publicOrigin (./origin.ts) computes it from that URL. */
   const originOf = (req: IncomingMessage) => configuredOrigin() ?? routeOrigin(req);
   /** Hands the request to the route's handler and returns true, or returns false when it is Next.js's to route. */
-  const callRoute = (req: IncomingMessage, res: ServerResponse, path: string, route: DirectRoute): boolean => {
+  const callRoute = (req: IncomingMessage, res: ServerResponse, path: string, route: DirectRoute, asIs = routedAsIs(path)): boolean => {
     const handler = direct ? offeredRouteHandler(route) : undefined;
-    if (!handler || !routedAsIs(path)) return false;
+    if (!handler || !asIs) return false;
     void serveWith(handler, req, res, { url: routeOrigin(req) + req.url, pathname: path, origin: originOf(req), next: { hostname, port } });
     return true;
   };
@@ -132,8 +132,10 @@ export function createFront({ hostname, port, direct, trustedProxies }: FrontOpt
     // answers it in the same order: the app's server sends one as it starts, to have Next.js load the route's module.
     const startedAt = performance.now();
     const bearer = readBearer(req.headers.authorization ?? null);
-    const dotted = hasDotSegment(path);
-    if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && (dotted || (routedAsIs(path) && method !== 'OPTIONS'))) {
+    const asIs = routedAsIs(path);
+    // A path with a dot segment is never routed as it is; most paths are, and need no second look.
+    const dotted = !asIs && hasDotSegment(path);
+    if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && (dotted || (asIs && method !== 'OPTIONS'))) {
       sendAnswer(res, credentialRefusal({ method, pathname: path, origin: originOf(req) }, bearer.kind, startedAt));
       return true;
     }
@@ -145,7 +147,7 @@ export function createFront({ hostname, port, direct, trustedProxies }: FrontOpt
       req.headers[SENT_METHOD_HEADER] = sealedMethod(method);
       req.method = 'GET';
     }
-    return callRoute(req, res, path, PUBLIC_API);
+    return callRoute(req, res, path, PUBLIC_API, asIs);
   };
   const refuseTunnel = (req: IncomingMessage, socket: Duplex) => {
     const answer = methodNotAllowed('CONNECT', req.url ?? '', ['GET', 'HEAD', 'POST'], originOf(req));
