@@ -56,7 +56,7 @@ const execFileAsync = promisify(execFile);
 export async function admin(...args: string[]): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: '.data/e2e' };
   delete env.DATABASE_URL;
-  const { stdout } = await execFileAsync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/admin.ts', ...args], { env });
+  const { stdout } = await execFileAsync(process.execPath, ['dist/admin.mjs', ...args], { env });
   return stdout.trimEnd().split('\n').at(-1)!;
 }
 

@@ -1,25 +1,26 @@
-// `npm start` (production build) and `npm run dev`: prepares the database, then runs Next.js and prints where
-// to sign in. PORT, DATABASE_URL, NEXTAUTH_SECRET and DATA_DIR are respected; see README "Configuration".
+// `npm start` (production build) and `npm run dev`: prepares the database, then runs the app's server
+// (src/server/main.ts) and prints where to sign in. Configuration: src/server/core/config.ts, README "Configuration".
 import { spawn } from 'node:child_process';
+import { config, exportToEnvironment } from '../src/server/core/config';
 import { demoPassword, ensureAuthSecret, prepareDatabase } from '../src/server/runtime/prepare';
 import { DEMO_EMAIL, generateDemoPassword, seedDemoData } from '../src/server/services/seed/demo';
 import { disconnectDb } from '../src/server/db';
 import { dataProvider } from '../src/server/services/ingest/providers';
 import { refreshAllApps } from '../src/server/services/ingest/refresh';
 import { startBackgroundWork } from '../src/server/runtime/background';
-import { nextServerArgs } from '../src/server/runtime/next-process';
+import { serverArgs } from '../src/server/runtime/server-process';
 import { keepDatabaseThroughSignals } from '../src/server/db/embedded';
 
 const dev = process.argv.includes('--dev');
-const port = Number(process.env.PORT ?? 3000);
+const port = config().PORT;
 const log = (line: string) => console.error(`[start] ${line}`);
 
 // Fail fast on a misconfigured provider, before any database work.
 log(`data provider: ${dataProvider().name}`);
-const usesEmbeddedDatabase = !process.env.DATABASE_URL;
+const usesEmbeddedDatabase = !config().DATABASE_URL;
 const database = await prepareDatabase(log);
 await ensureAuthSecret();
-const shouldSeed = process.env.SEED_DEMO ? process.env.SEED_DEMO === 'true' : usesEmbeddedDatabase;
+const shouldSeed = config().SEED_DEMO ?? usesEmbeddedDatabase;
 let password: string | undefined;
 if (shouldSeed) {
   password = await demoPassword(generateDemoPassword);
@@ -29,13 +30,12 @@ if (shouldSeed) {
 const refreshed = await refreshAllApps();
 log(`data refreshed for ${refreshed.length} apps`);
 // The refresh schedule and webhook deliveries run here, in the launcher, never on a request's path.
-const background = process.env.SCHEDULER === 'false' ? null : await startBackgroundWork(database.url, log);
+const background = config().SCHEDULER ? await startBackgroundWork(database.url, log) : null;
 
-const origin = process.env.NEXTAUTH_URL ?? `http://localhost:${port}`;
-const next = spawn(process.execPath, nextServerArgs(dev ? 'dev' : 'start', port), {
-  stdio: ['ignore', 'inherit', 'inherit'],
-  env: { ...process.env, NEXTAUTH_URL: origin, PORT: String(port) },
-});
+const origin = config().NEXTAUTH_URL ?? `http://localhost:${port}`;
+// The app's server inherits this environment, with the database, the secret and the origin settled here.
+exportToEnvironment({ NEXTAUTH_URL: origin, PORT: String(port) });
+const next = spawn(process.execPath, serverArgs(dev ? 'dev' : 'start', port), { stdio: ['ignore', 'inherit', 'inherit'] });
 
 /** How long Next.js may take to finish the requests in flight before it is killed. */
 const DRAIN_DEADLINE_MS = 30_000;

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { ensureDatabase } from '../../src/server/db/embedded';
-import { nextServerArgs } from '../../src/server/runtime/next-process';
+import { serverArgs } from '../../src/server/runtime/server-process';
 import { admin, API, bearer, createKey, newAccount } from '../helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -60,7 +60,7 @@ test('two processes on one database: 300 concurrent requests with 100 credits le
   // A second `next start` of the same build, on the e2e server's database (joined through DATA_DIR).
   process.env.DATA_DIR = '.data/e2e';
   const database = await ensureDatabase();
-  second = spawn(process.execPath, nextServerArgs('start', SECOND_PORT), {
+  second = spawn(process.execPath, serverArgs('start', SECOND_PORT), {
     stdio: 'ignore',
     env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_SECRET: readFileSync('.data/e2e/auth-secret', 'utf8').trim(), LOG_REQUESTS: 'false' },
   });

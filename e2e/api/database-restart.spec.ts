@@ -7,7 +7,7 @@ import { expect, request as playwrightRequest, test } from '@playwright/test';
 import pg from 'pg';
 import { ensureDatabase, freePort, type DatabaseHandle } from '../../src/server/db/embedded';
 import { applyMigrations } from '../../src/server/db/migrate';
-import { nextServerArgs } from '../../src/server/runtime/next-process';
+import { serverArgs } from '../../src/server/runtime/server-process';
 
 const APP_PORT = 3212;
 let app: ChildProcess | undefined;
@@ -55,13 +55,13 @@ test('requests answer 503 while the database is down and recover without a resta
   delete process.env.DATABASE_URL; // so that ensureDatabase below starts the cluster again rather than trust the URL
 
   let output = '';
-  app = spawn(process.execPath, nextServerArgs('start', APP_PORT), {
+  app = spawn(process.execPath, serverArgs('start', APP_PORT), {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_SECRET: randomBytes(32).toString('base64url'), LOG_REQUESTS: 'false', NODE_ENV: 'production' },
   });
   app.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const client = await playwrightRequest.newContext({ baseURL: `http://127.0.0.1:${APP_PORT}` });
-  await expect.poll(async () => (await client.get('/api/ping').catch(() => null))?.status(), { timeout: 60_000 }).toBe(200);
+  await expect.poll(async () => (await client.get('/api/public/v1/openapi.json').catch(() => null))?.status(), { timeout: 60_000 }).toBe(200);
 
   const outcomes: Outcome[] = [];
   let phase: Outcome['phase'] = 'up';

@@ -1,6 +1,6 @@
 // Every method Node's HTTP parser accepts, on every kind of path, over real HTTP to the app's server: never a 5xx,
-// and on an API path every error is problem+json. Methods Next.js cannot hand a route (TRACE, PROPFIND, …) get the
-// public API's own answers in CONTRACT order, and a 401 refused by the front names the same origin as the route's.
+// and on an API path every error is problem+json. The public API answers every method itself (TRACE, PROPFIND, …)
+// in CONTRACT order, and a 401 refused on the credential's shape names the same origin as one refused after a lookup.
 import { METHODS } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
@@ -23,7 +23,6 @@ test('no method on any path answers 5xx; every error on an API path is problem+j
     `${API}/no-such-endpoint`,
     `${API}/openapi.json`,
     '/api/health',
-    '/api/ping',
     '/api/trpc/apps.list',
     '/api/auth/session',
     '/sign-in',
@@ -40,7 +39,7 @@ test('no method on any path answers 5xx; every error on an API path is problem+j
         expect(answer.status, what).toBeLessThan(500);
         const problemExpected = path.startsWith('/api/') && answer.status >= 400 && !path.startsWith('/api/trpc/') && !path.startsWith('/api/auth/');
         // The dashboard's tRPC and next-auth answer their own errors in their own JSON; a method they do not accept
-        // is answered by the front, as problem+json.
+        // is a 405 problem (the server's, or the route's own exports: src/app/api/route-methods.ts).
         const methodRefused = answer.status === 405 && path.startsWith('/api/');
         if (problemExpected || methodRefused) expect(answer.headers['content-type'], what).toBe('application/problem+json');
         if (answer.status === 405) expect(answer.headers.allow, what).toBeTruthy();
@@ -72,10 +71,6 @@ test('TRACE and PROPFIND on the public API: credential first, then 404 or 405 wi
   const nowhere = await send('TRACE', `${API}/no-such-endpoint`, { Authorization: `Bearer ${key}` });
   expect(nowhere.status).toBe(404);
   expect(JSON.parse(nowhere.body)).toMatchObject({ detail: `There is no endpoint at TRACE ${API}/no-such-endpoint.` });
-
-  // A client naming another method in the front's header gets what its own method gets.
-  const forged = await send('GET', `${API}/apps`, { Authorization: `Bearer ${key}`, 'X-Front-Sent-Method': 'TRACE' });
-  expect(forged.status).toBe(200);
 });
 
 test('CONNECT is refused with 405, not a dropped connection', async () => {
@@ -84,12 +79,12 @@ test('CONNECT is refused with 405, not a dropped connection', async () => {
   expect(raw).toContain('application/problem+json');
 });
 
-test('a 401 refused by the front names the same origin as one refused by the route, behind HTTPS too', async () => {
+test('a 401 refused on the credential’s shape names the same origin as one refused after a lookup, behind HTTPS too', async () => {
   const wrongChecksum = key.slice(0, -1) + (key.endsWith('0') ? '1' : '0');
   const neverIssued = 'svc_live_AbCdEfGhIjKlMnOpQrStUvWxYz0123451HTd0k';
   const behind: Record<string, string>[] = [{}, { 'X-Forwarded-Proto': 'https' }];
   for (const extra of behind) {
-    // The first is refused on its shape (the front), the second only after a lookup (the route).
+    // The first is refused on its shape, the second only after a lookup.
     const fromFront = await send('GET', `${API}/apps`, { ...extra, Authorization: `Bearer ${wrongChecksum}` });
     const fromRoute = await send('GET', `${API}/apps`, { ...extra, Authorization: `Bearer ${neverIssued}` });
     expect([fromFront.status, fromRoute.status]).toEqual([401, 401]);
@@ -101,10 +96,10 @@ test('a 401 refused by the front names the same origin as one refused by the rou
   }
 });
 
-test("the public API and /api/ping are called without Next.js's routing in production; other routes go through it", async () => {
-  // Next.js marks the answers it routes with `Vary: rsc, …` and streams them; the app's server sends a length.
+test("the public API is served by the app's server without Next.js; other routes go through Next.js", async () => {
+  // Next.js marks the answers it routes with `Vary: rsc, …` and streams them; the REST pipeline sends a length.
   const viaNext = (answer: { headers: Record<string, string | string[] | undefined> }) => String(answer.headers.vary ?? '').includes('rsc');
-  for (const [path, headers] of [['/api/ping', {}], [`${API}/apps`, { Authorization: `Bearer ${key}` }], [`${API}/apps`, {}]] as const) {
+  for (const [path, headers] of [[`${API}/openapi.json`, {}], [`${API}/apps`, { Authorization: `Bearer ${key}` }], [`${API}/apps`, {}]] as const) {
     const answer = await send('GET', path, headers);
     expect(viaNext(answer), path).toBe(false);
     expect(answer.headers['content-length'], path).toBe(String(Buffer.byteLength(answer.body)));

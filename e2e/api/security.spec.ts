@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
 import { sendRaw } from '../../test/http';
 import { ensureDatabase } from '../../src/server/db/embedded';
-import { nextServerArgs } from '../../src/server/runtime/next-process';
+import { serverArgs } from '../../src/server/runtime/server-process';
 import { API, bearer, listeningProcessRss, newAccount, signIn } from '../helpers';
 
 const HTTPS_PORT = 3214;
@@ -47,7 +47,7 @@ test('the session cookie is HttpOnly and SameSite=Lax; Secure (with the __Secure
   // The same build behind a TLS-terminating proxy: NEXTAUTH_URL is the public https address.
   process.env.DATA_DIR = '.data/e2e';
   const database = await ensureDatabase();
-  behindHttps = spawn(process.execPath, nextServerArgs('start', HTTPS_PORT), {
+  behindHttps = spawn(process.execPath, serverArgs('start', HTTPS_PORT), {
     stdio: 'ignore',
     env: {
       ...process.env,

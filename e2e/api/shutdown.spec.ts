@@ -57,7 +57,7 @@ test('SIGTERM finishes the request and the webhook delivery in flight, refuses n
   delete env.DATABASE_URL;
   delete env.EMBEDDED_PG_PORT;
   let output = '';
-  launcher = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  launcher = spawn(process.execPath, ['dist/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   launcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   launcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => launcher!.once('exit', (code) => resolve(code)));
@@ -109,7 +109,7 @@ test('SIGTERM finishes the request and the webhook delivery in flight, refuses n
   launcher.kill('SIGTERM');
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   // No new connections once stopping.
-  const refused = await fetch(`http://127.0.0.1:${PORT}/api/ping`).then(
+  const refused = await fetch(`http://127.0.0.1:${PORT}/api/public/v1/openapi.json`).then(
     () => false,
     () => true,
   );

@@ -1,5 +1,5 @@
 import { redirect } from 'next/navigation';
-import { getSignedInActor } from '@/server/api/server-caller';
+import { getSignedInActor } from '@/app/server-modules';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { SignOutButton } from '@/components/auth/sign-out-button';
-import { getDashboardCaller } from '@/server/api/server-caller';
+import { getDashboardCaller } from '@/app/server-modules';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,14 +1,12 @@
 // /docs: getting started with the public API (curl, credits, errors, pagination, webhooks, versioning).
 import Link from 'next/link';
-import { pageOrigin } from '@/server/http/origin';
-import { PLANS } from '@/server/services/accounts/plans';
-import { PROBLEM_TYPES } from '@/server/errors/problem-types';
-import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
+import { serverModules } from '@/app/server-modules';
 
 export const metadata = { title: 'Getting started · ASO Analytics API' };
 export const dynamic = 'force-dynamic';
 
 export default async function GettingStartedPage() {
+  const { pageOrigin, PLANS, PROBLEM_TYPES, REQUESTS_PER_MINUTE } = await serverModules();
   const origin = pageOrigin();
   const base = `${origin}/api/public/v1`;
   const paid = Object.values(PLANS).filter((plan) => plan.apiAccess);

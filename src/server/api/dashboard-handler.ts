@@ -5,10 +5,11 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { actorFromSessionCookie } from '@/server/auth/dashboard';
 import { AppError } from '@/server/errors/app-error';
 import { isDatabaseUnavailable, logDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
-import { clientIp } from '@/server/http/client-ip';
-import { logError, logRequest } from '@/server/http/log';
-import { configuredOrigin } from '@/server/http/origin';
+import { clientIp } from '@/server/core/client-ip';
+import { logError, logRequest } from '@/server/core/log';
+import { configuredOrigin } from '@/server/core/origin';
 import { dashboardRouter } from './dashboard-router';
+import { config } from '@/server/core/config';
 
 /** The most procedure calls one request to /api/trpc may carry. */
 export const MAX_BATCH_SIZE = 10;
@@ -34,7 +35,8 @@ export function isCrossSiteMutation(request: Request): boolean {
   if (site !== null) return site !== 'same-origin';
   const origin = request.headers.get('origin');
   if (origin === null) return false;
-  const own = [new URL(request.url).origin, configuredOrigin(), process.env.NEXTAUTH_URL && new URL(process.env.NEXTAUTH_URL).origin];
+  const nextAuthUrl = config().NEXTAUTH_URL;
+  const own = [new URL(request.url).origin, configuredOrigin(), nextAuthUrl && new URL(nextAuthUrl).origin];
   return !own.includes(origin);
 }
 

@@ -1,4 +1,4 @@
-// tRPC: context, procedure kinds and the one authorization check shared by the dashboard and the REST facade.
+// tRPC: context, meta and procedure kinds, shared by the dashboard and the REST pipeline (src/server/rest/pipeline.ts).
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError, ZodRealError } from 'zod';
@@ -6,63 +6,39 @@ import type { Actor } from '@/server/auth/actor';
 import { AppError, rateLimited } from '@/server/errors/app-error';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
 import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/errors/validation';
-import { PLANS } from '@/server/services/accounts/plans';
-import { chargeCredits, creditsUsed, refundCharge } from '@/server/services/metering/credits';
-import type { MeteringState } from '@/server/services/metering/headers';
-import { consumeDashboardCall, consumeRequest } from '@/server/services/metering/rate-limit';
+import { consumeDashboardCall } from '@/server/services/metering/rate-limit';
 
 export type RequiredScope = 'read' | 'write';
 
 /**
- * Declared once per procedure: the REST route (openapi), the scope it needs and what a call costs.
- * Scope checks, metering, the OpenAPI document and the request collection all read this.
+ * Declared once per procedure and applied by the REST pipeline (src/server/rest/pipeline.ts): the REST route
+ * (openapi), the scope it needs, what a call costs and whether its answer may be replayed. The OpenAPI document and
+ * the request collection read it too.
  */
 export type ProcedureMeta = OpenApiMeta<{
   scope?: RequiredScope;
   credits?: number;
   /**
-   * The REST answer may be replayed from the response cache (src/server/openapi/response-cache.ts) while the data it
+   * The REST answer may be replayed from the response cache (src/server/rest/response-cache.ts) while the data it
    * is read from has not changed: 'app' when it depends only on the URL, the day, the account's apps, the data of
    * the app {id} and the store data; 'account' when only on the URL, the day and the account's apps; 'usage' when
    * only on the URL, the day, the plan and the period's charges. Never for an answer that reads anything else
-   * (webhooks, keys). An answer from a live source sets `ctx.answer.freshUntil` (research).
+   * (webhooks, keys). An answer from a live source says, from its output, until when it stays live.
    */
-  cache?: ResponseCacheScope;
+  cache?: ResponseCacheScope | { scope: ResponseCacheScope; freshUntil: (output: never) => Date };
 }>;
 
 export type ResponseCacheScope = 'app' | 'account' | 'usage';
 
 export interface Context {
   actor: Actor | null;
-  /** 'rest': /api/public/v1 (Bearer credential, plan required). 'dashboard': /api/trpc and server components. */
+  /** 'rest': /api/public/v1 (Bearer credential, authorized by the REST pipeline). 'dashboard': /api/trpc and server components. */
   transport: 'rest' | 'dashboard';
   requestId: string;
   clientIp: string | null;
   now: Date;
-  /** Set by the REST facade: the credit allowance of this request, updated by `metered`. */
-  metering?: MeteringState;
-  /** Set by the REST facade: "GET /apps/{id}", the ledger's endpoint. */
-  endpoint?: string;
-  /**
-   * Set by the REST facade for an endpoint declared `cache`: a procedure answering from a live source says until when
-   * its answer may be replayed (none: while the versions of its data are unchanged).
-   */
-  answer?: { freshUntil?: Date };
-}
-
-export const INSUFFICIENT_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="write"';
-
-/** Steps 2 and 3 of the request pipeline (CONTRACT): plan, then scope. Returns the error to answer with. */
-export function authorize(actor: Actor, meta: ProcedureMeta | undefined, transport: Context['transport']): AppError | null {
-  if (transport === 'rest' && !PLANS[actor.plan].apiAccess) {
-    return new AppError('PLAN_REQUIRED', 'API access needs a paid plan; this account is on the Free tier.');
-  }
-  if (meta?.scope === 'write' && actor.scope === 'read-only') {
-    return new AppError('INSUFFICIENT_SCOPE', 'This endpoint writes data and needs a read-write key; this key is read-only.', {
-      headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE },
-    });
-  }
-  return null;
+  /** REST: the period's credits used, as the credential's statement read them (GET /usage needs no second read). */
+  creditsUsed?: number;
 }
 
 const t = initTRPC
@@ -91,8 +67,8 @@ export const createCallerFactory = t.createCallerFactory;
 
 /**
  * Every dashboard call, a page's read or a call to /api/trpc (each call of a batch), counts against the caller's
- * per-minute limit: the signed-in user's, or the client address's before sign-in. The public API counts its
- * requests in `runMetered`, per key and plan.
+ * per-minute limit: the signed-in user's, or the client address's before sign-in. The REST pipeline counts the
+ * public API's requests, per key and plan.
  */
 const dashboardRateLimit = t.middleware(async ({ ctx, next }) => {
   if (ctx.transport !== 'dashboard') return next();
@@ -119,84 +95,13 @@ const procedure = t.procedure.use(dashboardRateLimit).use(representableInput);
 /** Sign-up and other calls that need no one signed in. */
 export const publicProcedure = procedure;
 
-/** Procedures of the public API (also used by the dashboard): an actor, a paid plan on REST, the declared scope. */
-export const apiProcedure = procedure.use(({ ctx, meta, next }) => {
-  if (!ctx.actor) throw new AppError('UNAUTHORIZED', 'Sign in or send an API key.');
-  const denied = authorize(ctx.actor, meta, ctx.transport);
-  if (denied) throw denied;
-  return next({ ctx: { ...ctx, actor: ctx.actor } });
-});
-
-function creditsExhausted(state: MeteringState, cost: number): AppError {
-  const remaining = state.limit === null ? 0 : Math.max(0, state.limit - state.used);
-  return new AppError('CREDITS_EXHAUSTED', `This call costs ${cost} credits and ${remaining} remain this month; the allowance resets at ${state.period.end.toISOString()}.`, {
-    extras: { creditsRequired: cost, creditsRemaining: remaining, resetsAt: state.period.end.toISOString() },
-  });
-}
-
-/** What the metering of one public API call needs to know. */
-export interface MeteredCall {
-  actor: Actor;
-  metering: MeteringState;
-  requestId: string;
-  now: Date;
-  /** "GET /apps/{id}", the ledger's endpoint. */
-  endpoint: string;
-}
-
 /**
- * Steps 6 and 7 of the pipeline on the public API, after input validation: the request-rate limit, then the
- * credits of the procedure's declared cost, around `run` (the procedure, or the replay of a cached answer). A read
- * is charged once it has succeeded (one statement; a failed read costs nothing and no query). A write is charged
- * before it runs, so that a success is never left uncharged, and refunded if it then fails.
+ * Procedures of the public API (also used by the dashboard): someone signed in or a credential. On REST the pipeline
+ * has authorized the request (plan, scope) and meters it, from the procedure's meta.
  */
-export async function runMetered<T extends { ok: boolean }>(call: MeteredCall, meta: ProcedureMeta | undefined, run: () => Promise<T>): Promise<T> {
-  const { actor, metering: state } = call;
-  const decision = await consumeRequest(actor.plan, actor.keyId ?? `user:${actor.userId}`);
-  if (!decision.allowed) {
-    throw rateLimited(`Too many requests for this key; retry in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
-  }
-  const cost = meta?.credits ?? 0;
-  if (cost === 0) return run();
-  if (state.limit !== null && state.limit - state.used < cost) throw creditsExhausted(state, cost);
-  const charge = {
-    accountId: actor.accountId,
-    keyId: actor.keyId ?? null,
-    userId: actor.kind === 'session' ? (actor.userId ?? null) : null,
-    endpoint: call.endpoint,
-    cost,
-    requestId: call.requestId,
-    limit: state.limit,
-    now: call.now,
-  };
-  const charged = async () => {
-    const used = await chargeCredits(charge);
-    if (used === null) {
-      state.used = await creditsUsed(actor.accountId, call.now);
-      throw creditsExhausted(state, cost);
-    }
-    state.used = used;
-    state.cost = cost;
-  };
-  if (meta?.scope === 'write') {
-    await charged();
-    const result = await run();
-    if (!result.ok) {
-      await refundCharge(actor.accountId, call.requestId);
-      state.used -= cost;
-      state.cost = 0;
-    }
-    return result;
-  }
-  const result = await run();
-  if (result.ok) await charged();
-  return result;
-}
-
-export const metered = t.middleware(({ ctx, meta, next }) => {
-  const { actor, metering } = ctx;
-  if (ctx.transport !== 'rest' || !metering || !actor) return next();
-  return runMetered({ actor, metering, requestId: ctx.requestId, now: ctx.now, endpoint: ctx.endpoint ?? 'unknown' }, meta, next);
+export const apiProcedure = procedure.use(({ ctx, next }) => {
+  if (!ctx.actor) throw new AppError('UNAUTHORIZED', 'Sign in or send an API key.');
+  return next({ ctx: { ...ctx, actor: ctx.actor } });
 });
 
 /** Account settings: only a signed-in dashboard user, never an API key. */

@@ -1,10 +1,16 @@
 // next-auth v4: email + password sign-in, JWT sessions.
 import type { NextAuthOptions } from 'next-auth';
-import CredentialsProvider from 'next-auth/providers/credentials';
-import { clientIp } from '@/server/http/client-ip';
-import { logError } from '@/server/http/log';
+import credentialsModule from 'next-auth/providers/credentials';
+import { clientIp } from '@/server/core/client-ip';
+import { logError } from '@/server/core/log';
 import { SIGN_IN_BLOCKED, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
 import { endSession, renewSession, SESSION_MAX_AGE_SECONDS, startSession } from './session-token';
+
+/**
+ * The provider's factory. next-auth publishes CommonJS with its factory as `exports.default`: Node's own loader (the
+ * built server) gives that object as the default import, a bundler (Next.js, Vitest) the factory itself.
+ */
+const CredentialsProvider = (credentialsModule as unknown as { default?: typeof credentialsModule }).default ?? credentialsModule;
 
 /** Thrown by the jwt callback at the renewal of a session that has ended: next-auth answers no session. */
 class SessionEndedError extends Error {}

@@ -3,7 +3,7 @@
 // route. Such a body is refused here with a 400 problem; anything else is next-auth's to answer.
 import { randomUUID } from 'node:crypto';
 import { problemResponse } from '@/server/errors/problem-response';
-import { publicOrigin } from '@/server/http/origin';
+import { publicOrigin } from '@/server/core/origin';
 
 type RouteHandler<Context> = (request: Request, context: Context) => Promise<Response>;
 

@@ -15,6 +15,7 @@ import { isoDay } from '@/server/domain/dates';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { periodOf } from '@/server/services/metering/credits';
 import type { Actor } from './actor';
+import { config } from '@/server/core/config';
 
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
 
@@ -25,7 +26,7 @@ export const API_REFERENCE_TOKEN_SECONDS = 3600;
 const API_REFERENCE_SALT = 'aso-public-api.api-reference-token';
 
 export function authSecret(): string {
-  const secret = process.env.NEXTAUTH_SECRET;
+  const secret = config().NEXTAUTH_SECRET;
   if (!secret) throw new Error('NEXTAUTH_SECRET is not set: start the app with `npm start`, which provides one');
   return secret;
 }

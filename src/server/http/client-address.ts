@@ -10,6 +10,7 @@
 // trusted values or none.
 import type { IncomingMessage } from 'node:http';
 import ipaddr from 'ipaddr.js';
+import { config } from '@/server/core/config';
 
 export interface TrustedProxies {
   /** Whether `address` is a proxy whose forwarding headers are believed. */
@@ -49,7 +50,7 @@ export function parseTrustedProxies(setting: string | undefined): TrustedProxies
 }
 
 export function trustedProxiesSetting(): TrustedProxies {
-  return parseTrustedProxies(process.env.TRUSTED_PROXIES);
+  return parseTrustedProxies(config().TRUSTED_PROXIES?.join(','));
 }
 
 function headerList(value: string | string[] | undefined): string[] {

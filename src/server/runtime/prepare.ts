@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { dataDirectory, ensureDatabase, type DatabaseHandle } from '@/server/db/embedded';
 import { applyMigrations } from '@/server/db/migrate';
+import { config, exportToEnvironment } from '@/server/core/config';
 
 export async function prepareDatabase(log: (line: string) => void): Promise<DatabaseHandle> {
   const database = await ensureDatabase({ log });
@@ -16,7 +17,7 @@ export async function prepareDatabase(log: (line: string) => void): Promise<Data
     await database.stop();
     throw error;
   }
-  process.env.DATABASE_URL = database.url;
+  exportToEnvironment({ DATABASE_URL: database.url });
   return database;
 }
 
@@ -29,11 +30,14 @@ async function readOrCreate(file: string, create: () => string): Promise<string>
 
 /** NEXTAUTH_SECRET, or one generated once and kept in DATA_DIR, so sessions survive restarts. */
 export async function ensureAuthSecret(): Promise<string> {
-  process.env.NEXTAUTH_SECRET ??= await readOrCreate(path.join(dataDirectory(), 'auth-secret'), () => randomBytes(32).toString('base64url'));
-  return process.env.NEXTAUTH_SECRET;
+  const configured = config().NEXTAUTH_SECRET;
+  if (configured) return configured;
+  const secret = await readOrCreate(path.join(dataDirectory(), 'auth-secret'), () => randomBytes(32).toString('base64url'));
+  exportToEnvironment({ NEXTAUTH_SECRET: secret });
+  return secret;
 }
 
 /** DEMO_PASSWORD, or one generated on the first seed and kept in DATA_DIR so that every start can print it. */
 export async function demoPassword(generate: () => string): Promise<string> {
-  return process.env.DEMO_PASSWORD ?? readOrCreate(path.join(dataDirectory(), 'demo-password'), generate);
+  return config().DEMO_PASSWORD ?? readOrCreate(path.join(dataDirectory(), 'demo-password'), generate);
 }

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { getDashboardCaller } from '@/server/api/server-caller';
+import { getDashboardCaller } from '@/app/server-modules';
 import { formatInstant } from '@/components/format';
 
 export const metadata = { title: 'Apps · ASO Analytics' };

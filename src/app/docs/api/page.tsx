@@ -1,8 +1,7 @@
 // /docs/api: the API reference, rendered from GET /api/public/v1/openapi.json.
 import Link from 'next/link';
 import { ApiReference } from '@/components/docs/api-reference';
-import { getSignedInActor } from '@/server/api/server-caller';
-import { issueApiReferenceToken } from '@/server/auth/session-token';
+import { getSignedInActor, serverModules } from '@/app/server-modules';
 
 export const metadata = { title: 'API reference · ASO Analytics' };
 export const dynamic = 'force-dynamic';
@@ -11,6 +10,7 @@ export default async function ApiReferencePage() {
   const actor = await getSignedInActor();
   // Page scripts can read it, so it is no session cookie: a Bearer credential of the public API only, for an hour at
   // most and until this sign-in ends (src/server/auth/session-token.ts).
+  const { issueApiReferenceToken } = await serverModules();
   const token = actor?.userId && actor.sessionId ? await issueApiReferenceToken({ userId: actor.userId, sessionId: actor.sessionId }) : null;
   return (
     // Not in <main>: the site's main is a centred 1100 px column, and Scalar lays out its own full-width page.

@@ -1,9 +1,10 @@
 import Link from 'next/link';
-import { PROBLEM_TYPES } from '@/server/errors/problem-types';
+import { serverModules } from '@/app/server-modules';
 
 export const metadata = { title: 'API problem types · ASO Analytics' };
 
-export default function ProblemTypesPage() {
+export default async function ProblemTypesPage() {
+  const { PROBLEM_TYPES } = await serverModules();
   return (
     <main>
       <div className="panel">

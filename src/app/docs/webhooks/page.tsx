@@ -1,41 +1,14 @@
 import Link from 'next/link';
-import { RETRY_DELAYS_SECONDS, TIMEOUT_MS } from '@/server/services/webhooks/delivery';
-import { TOLERANCE_SECONDS } from '@/server/services/webhooks/signing';
-import { EVENT_TYPES } from '@/server/services/events/events';
+import { serverModules } from '@/app/server-modules';
 
 export const metadata = { title: 'Webhooks · ASO Analytics' };
 
-const NODE = `import { createHmac, timingSafeEqual } from 'node:crypto';
+const scheduleOf = (RETRY_DELAYS_SECONDS: readonly number[]) => RETRY_DELAYS_SECONDS.map((seconds) => (seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`)).join(', ');
 
-// rawBody: the request body exactly as received (a string), before any JSON parsing.
-export function verifyWebhook(rawBody, signatureHeader, secret, toleranceSeconds = ${TOLERANCE_SECONDS}) {
-  const parts = signatureHeader.split(',');
-  const timestamp = Number(parts.find((part) => part.startsWith('t='))?.slice(2));
-  const signatures = parts.filter((part) => part.startsWith('v1=')).map((part) => part.slice(3));
-  if (!Number.isInteger(timestamp) || signatures.length === 0) return false;
-  if (Math.abs(Date.now() / 1000 - timestamp) > toleranceSeconds) return false; // stale: possibly replayed
-  const expected = createHmac('sha256', secret).update(\`\${timestamp}.\${rawBody}\`).digest();
-  return signatures.some((hex) => /^[0-9a-f]{64}$/.test(hex) && timingSafeEqual(Buffer.from(hex, 'hex'), expected));
-}`;
-
-const PYTHON = `import hashlib, hmac, time
-
-def verify_webhook(raw_body: bytes, signature_header: str, secret: str, tolerance_seconds: int = ${TOLERANCE_SECONDS}) -> bool:
-    parts = [part.strip() for part in signature_header.split(",")]
-    timestamps = [part[2:] for part in parts if part.startswith("t=")]
-    signatures = [part[3:] for part in parts if part.startswith("v1=")]
-    if len(timestamps) != 1 or not timestamps[0].isdigit() or not signatures:
-        return False
-    timestamp = int(timestamps[0])
-    if abs(time.time() - timestamp) > tolerance_seconds:
-        return False  # stale: possibly replayed
-    signed = str(timestamp).encode() + b"." + raw_body
-    expected = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
-    return any(hmac.compare_digest(expected, candidate) for candidate in signatures)`;
-
-const schedule = RETRY_DELAYS_SECONDS.map((seconds) => (seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`)).join(', ');
-
-export default function WebhooksDocsPage() {
+export default async function WebhooksDocsPage() {
+  const { EVENT_TYPES, RETRY_DELAYS_SECONDS, TIMEOUT_MS, TOLERANCE_SECONDS, VERIFICATION_SNIPPETS } = await serverModules();
+  const schedule = scheduleOf(RETRY_DELAYS_SECONDS);
+  const { node: NODE, python: PYTHON } = VERIFICATION_SNIPPETS;
   return (
     <main>
       <div className="panel">

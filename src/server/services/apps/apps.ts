@@ -3,7 +3,7 @@
 import { db, hotQuery } from '@/server/db';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
-import { logError } from '@/server/http/log';
+import { logError } from '@/server/core/log';
 import { recordEvents } from '@/server/services/events/events';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
 import { dataProvider } from '@/server/services/ingest/providers';

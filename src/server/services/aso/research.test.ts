@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider } from '@/server/services/ingest/providers';
 import { makeAccount, makeApp } from '../../../../test/factories';
-import { researchFreshness, researchKeyword, researchMaxAgeSeconds, resetResearchCache } from './research';
+import { researchFreshness, researchFreshUntil, researchKeyword, researchMaxAgeSeconds, resetResearchCache } from './research';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -44,7 +44,7 @@ describe('the store’s answer for a term', () => {
     const { store, research } = await setup();
     const first = await research('meditation');
     expect(first.observedAt.toISOString()).toBe('2026-03-15T10:00:00.000Z');
-    expect(first.freshUntil.toISOString()).toBe('2026-03-15T10:05:00.000Z');
+    expect(researchFreshUntil(first.observedAt).toISOString()).toBe('2026-03-15T10:05:00.000Z');
     vi.setSystemTime(new Date('2026-03-15T10:04:59.000Z'));
     expect((await research('meditation')).observedAt).toEqual(first.observedAt);
     vi.setSystemTime(new Date('2026-03-15T10:05:01.000Z'));
@@ -66,7 +66,7 @@ describe('the store’s answer for a term', () => {
     const answer = await research('focus');
     await research('focus');
     expect(store).toHaveBeenCalledTimes(2);
-    expect(answer.freshUntil).toEqual(answer.observedAt);
+    expect(researchFreshUntil(answer.observedAt)).toEqual(answer.observedAt);
   });
 
   it('comes with a 404 for an app of another account or an unknown one', async () => {

@@ -4,18 +4,17 @@
 // 0 asks the store at every call), and concurrent calls for the same term wait for one request to the store. Apple's
 // public search endpoint is rate limited per client address (about 20 calls a minute): without this, one customer's
 // loop would get every customer's research and refresh jobs refused. An answer says when the store was read
-// (`observedAt`), and the response cache drops it when it is no longer live (`freshUntil`).
+// (`observedAt`), and the response cache drops it when it is no longer live (`researchFreshUntil`).
 import { LRUCache } from 'lru-cache';
 import { hotQuery } from '@/server/db';
 import { isoDay, startOfUtcDay } from '@/server/domain/dates';
 import { AppError } from '@/server/errors/app-error';
-import { amountSetting } from '@/server/runtime/settings';
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { termKeyOf } from '@/server/services/apps/terms';
 import type { ResearchResult } from '@/server/services/ingest/provider';
 import { dataProvider } from '@/server/services/ingest/providers';
+import { config } from '@/server/core/config';
 
-const DEFAULT_RESEARCH_MAX_AGE_SECONDS = 300;
 /** Terms × storefronts kept at once; the least recently asked go first. */
 const MAX_RESEARCHED_TERMS = 10_000;
 
@@ -32,7 +31,7 @@ interface ObservationRequest {
 
 /** How long the store's answer for a term is reused, as RESEARCH_MAX_AGE_SECONDS sets it; 0: not reused. */
 export function researchMaxAgeSeconds(): number {
-  return Math.floor(amountSetting('RESEARCH_MAX_AGE_SECONDS', DEFAULT_RESEARCH_MAX_AGE_SECONDS));
+  return Math.floor(config().RESEARCH_MAX_AGE_SECONDS);
 }
 
 /** How live research is, a sentence of the API's description, from RESEARCH_MAX_AGE_SECONDS. */
@@ -98,9 +97,12 @@ export async function researchKeyword(accountId: string, input: { appId: string;
     yourRank: app.rank,
     topApps: result.topApps,
     observedAt,
-    /** When the answer stops being live: the response cache must not replay it after that. */
-    freshUntil: new Date(observedAt.getTime() + researchMaxAgeSeconds() * 1000),
   };
+}
+
+/** When an answer observed at `observedAt` stops being live: the response cache must not replay it after that. */
+export function researchFreshUntil(observedAt: Date): Date {
+  return new Date(observedAt.getTime() + researchMaxAgeSeconds() * 1000);
 }
 
 /** Tests: forget the store's answers and read RESEARCH_MAX_AGE_SECONDS again. */

@@ -2,15 +2,13 @@
 import { AppStoreProvider } from './appstore/appstore-provider';
 import { DemoProvider } from './demo/demo-provider';
 import type { DataProvider } from './provider';
+import { config } from '@/server/core/config';
 
 let provider: DataProvider | undefined;
 
 export function dataProvider(): DataProvider {
   if (!provider) {
-    const name = process.env.DATA_PROVIDER ?? 'demo';
-    if (name === 'demo') provider = new DemoProvider();
-    else if (name === 'appstore') provider = new AppStoreProvider();
-    else throw new Error(`DATA_PROVIDER must be demo or appstore, not "${name}"`);
+    provider = config().DATA_PROVIDER === 'appstore' ? new AppStoreProvider() : new DemoProvider();
   }
   return provider;
 }

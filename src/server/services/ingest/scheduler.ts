@@ -2,8 +2,9 @@
 // and a singleton queue, so that several app processes sharing one database run one refresh at a time, and a
 // refresh that fails is retried with backoff.
 import PgBoss from 'pg-boss';
-import { logError } from '@/server/http/log';
+import { logError } from '@/server/core/log';
 import { refreshAllApps, type RefreshSummary } from './refresh';
+import { config } from '@/server/core/config';
 
 export const REFRESH_QUEUE = 'refresh-apps';
 
@@ -18,8 +19,8 @@ export async function startScheduler(
   if (!(await boss.getQueue(REFRESH_QUEUE))) {
     await boss.createQueue(REFRESH_QUEUE, { name: REFRESH_QUEUE, policy: 'singleton', retryLimit: 5, retryDelay: 300, retryBackoff: true });
   }
-  await boss.schedule(REFRESH_QUEUE, process.env.REFRESH_CRON ?? '15 0 * * *', {}, { tz: 'UTC' });
-  await boss.work(REFRESH_QUEUE, { pollingIntervalSeconds: Number(process.env.JOB_POLL_SECONDS ?? 2) }, async () => {
+  await boss.schedule(REFRESH_QUEUE, config().REFRESH_CRON, {}, { tz: 'UTC' });
+  await boss.work(REFRESH_QUEUE, { pollingIntervalSeconds: config().JOB_POLL_SECONDS ?? 2 }, async () => {
     const summaries = await refresh();
     const days = summaries.reduce((sum, summary) => sum + summary.days.length, 0);
     log(`refresh: ${summaries.length} apps, ${days} app-days ingested`);

@@ -5,7 +5,7 @@
 // resets by itself: a new month is a new row.
 import { db, hotQuery } from '@/server/db';
 import { addDays, isoDay, startOfUtcDay } from '@/server/domain/dates';
-import { logError } from '@/server/http/log';
+import { logError } from '@/server/core/log';
 import { recordEvents } from '@/server/services/events/events';
 
 export interface Period {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
-import { handlePublicApiRequest } from '@/server/openapi/handler';
+import { callPublicApi } from '../../../../test/public-api';
 import { setPlanByEmail } from '@/server/services/accounts/accounts';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
@@ -18,7 +18,7 @@ async function setup(plan: PlanTier = 'solo', used = 0, now = NOW) {
   const { key, secret } = await createApiKey(owner, { name: 'metering', scope: 'read-write' });
   if (used) await db.creditUsage.create({ data: { accountId: owner.accountId, periodStart: periodOf(now).start, used } });
   const call = (path: string, init: RequestInit = {}, at: Date = now) =>
-    handlePublicApiRequest(
+    callPublicApi(
       new Request(`http://api.test/api/public/v1${path}`, { ...init, headers: { Authorization: `Bearer ${secret}`, ...(init.headers as Record<string, string>) } }),
       () => at,
     );
@@ -90,7 +90,7 @@ describe('charging', () => {
       expect(response.headers.get('x-credits-cost'), path).toBe('0');
       expect(response.headers.get('x-credits-used'), path).toBe('10');
     }
-    const unauthorized = await handlePublicApiRequest(new Request('http://api.test/api/public/v1/apps', { headers: { Authorization: `Bearer ${secret}x` } }));
+    const unauthorized = await callPublicApi(new Request('http://api.test/api/public/v1/apps', { headers: { Authorization: `Bearer ${secret}x` } }));
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get('x-credits-used')).toBeNull(); // the account is not known
     expect(await usage()).toBe(10);
@@ -119,7 +119,7 @@ describe('charging', () => {
 
     // Calls made with a session token are reported under the session, next to the key.
     const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
-    const viaSession = await handlePublicApiRequest(new Request(`http://api.test/api/public/v1/apps/${app.id}`, { headers: { Authorization: `Bearer ${token}` } }), () => NOW);
+    const viaSession = await callPublicApi(new Request(`http://api.test/api/public/v1/apps/${app.id}`, { headers: { Authorization: `Bearer ${token}` } }), () => NOW);
     expect(viaSession.status).toBe(200);
     const withSession = await usageReport(owner.accountId, 5000, NOW);
     expect(withSession.byKey).toEqual(

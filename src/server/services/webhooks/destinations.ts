@@ -4,15 +4,17 @@
 // WEBHOOKS_ALLOW_HTTP_LOCALHOST=true (development and tests only) also allows http://localhost and loopback.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { config } from '@/server/core/config';
 
 export type DestinationKind = 'signed' | 'slack' | 'discord';
 
 /** Hosts whose incoming-webhook URLs receive chat messages instead of the signed envelope. Tests add theirs. */
 export function chatHosts(): Record<'slack' | 'discord', string[]> {
-  const extra = (name: string) => (process.env[name] ?? '').split(',').map((host) => host.trim().toLowerCase()).filter(Boolean);
+  const { WEBHOOK_SLACK_HOSTS, WEBHOOK_DISCORD_HOSTS } = config();
+  const lower = (hosts: string[]) => hosts.map((host) => host.toLowerCase());
   return {
-    slack: ['hooks.slack.com', ...extra('WEBHOOK_SLACK_HOSTS')],
-    discord: ['discord.com', 'discordapp.com', 'canary.discord.com', 'ptb.discord.com', ...extra('WEBHOOK_DISCORD_HOSTS')],
+    slack: ['hooks.slack.com', ...lower(WEBHOOK_SLACK_HOSTS)],
+    discord: ['discord.com', 'discordapp.com', 'canary.discord.com', 'ptb.discord.com', ...lower(WEBHOOK_DISCORD_HOSTS)],
   };
 }
 
@@ -27,7 +29,7 @@ export function destinationKind(url: URL): DestinationKind {
 }
 
 function allowsLocalDevelopment(): boolean {
-  return process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST === 'true';
+  return config().WEBHOOKS_ALLOW_HTTP_LOCALHOST;
 }
 
 const LOCAL_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);

@@ -1,15 +1,8 @@
 // The verification snippets published on /docs/webhooks accept our signatures and refuse altered ones.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signatureHeader } from './signing';
-
-const page = readFileSync(path.resolve(import.meta.dirname, '../../../app/docs/webhooks/page.tsx'), 'utf8');
-const snippet = (name: string) => {
-  const match = new RegExp(`const ${name} = \`([\\s\\S]*?)\`;`).exec(page);
-  return match![1]!.replaceAll('\\`', '`').replaceAll('\\${', '${').replace('${TOLERANCE_SECONDS}', '300');
-};
+import { VERIFICATION_SNIPPETS } from './verification-snippets';
 
 const SECRET = 'whsec_docs-snippet-test-secret';
 const BODY = '{"id":"evt_1","type":"webhook.test","createdAt":"2026-11-21T00:00:00.000Z","data":{}}';
@@ -20,7 +13,7 @@ describe('published verification snippets', () => {
   const stale = signatureHeader([SECRET], now - 600, BODY);
 
   it('Node.js', async () => {
-    const source = snippet('NODE').replace("import { createHmac, timingSafeEqual } from 'node:crypto';", "const { createHmac, timingSafeEqual } = require('node:crypto');").replace('export function', 'function');
+    const source = VERIFICATION_SNIPPETS.node.replace("import { createHmac, timingSafeEqual } from 'node:crypto';", "const { createHmac, timingSafeEqual } = require('node:crypto');").replace('export function', 'function');
     const verify = new Function('require', `${source}; return verifyWebhook;`)(require) as (body: string, header: string, secret: string) => boolean;
     expect(verify(BODY, header, SECRET)).toBe(true);
     expect(verify(BODY + ' ', header, SECRET)).toBe(false);
@@ -29,7 +22,7 @@ describe('published verification snippets', () => {
   });
 
   it('Python', () => {
-    const program = `${snippet('PYTHON')}
+    const program = `${VERIFICATION_SNIPPETS.python}
 import sys
 body, header, secret = sys.argv[1].encode(), sys.argv[2], sys.argv[3]
 print(verify_webhook(body, header, secret))`;

@@ -5,8 +5,9 @@
 // next); duplicate jobs for one attempt are skipped by attemptDelivery.
 import type PgBoss from 'pg-boss';
 import { db } from '@/server/db';
-import { logError } from '@/server/http/log';
+import { logError } from '@/server/core/log';
 import { attemptDelivery, dispatchEvents } from './delivery';
+import { config } from '@/server/core/config';
 
 export const ATTEMPT_QUEUE = 'webhook-attempt';
 const OVERDUE_MS = 120_000;
@@ -56,7 +57,7 @@ export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: n
   }
   // pg-boss waits a polling interval after every fetch; after a full batch the worker asks to fetch again at once,
   // so a backlog drains at the speed of the receivers, not of the polling.
-  const workerId: string = await boss.work<AttemptJob>(ATTEMPT_QUEUE, { batchSize: BATCH_SIZE, pollingIntervalSeconds: Number(process.env.JOB_POLL_SECONDS ?? 1) }, async (jobs) => {
+  const workerId: string = await boss.work<AttemptJob>(ATTEMPT_QUEUE, { batchSize: BATCH_SIZE, pollingIntervalSeconds: config().JOB_POLL_SECONDS ?? 1 }, async (jobs) => {
     const settled = await Promise.allSettled(
       jobs.map(async (job) => {
         const outcome = await attemptDelivery(job.data.deliveryId, job.data.attempt);

@@ -2,8 +2,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { RankChart } from '@/components/apps/rank-chart';
 import { formatInstant, formatNumber } from '@/components/format';
-import { AppError } from '@/server/errors/app-error';
-import { getDashboardCaller } from '@/server/api/server-caller';
+import { getDashboardCaller, serverModules } from '@/app/server-modules';
 
 export const metadata = { title: 'App · ASO Analytics' };
 
@@ -23,7 +22,7 @@ export default async function AppPage({ params, searchParams }: { params: Promis
   try {
     app = await caller.apps.get({ id });
   } catch (error) {
-    if (error instanceof AppError && error.appCode === 'NOT_FOUND') notFound();
+    if (error instanceof (await serverModules()).AppError && error.appCode === 'NOT_FOUND') notFound();
     throw error;
   }
   const [keywords, score, reviews] = await Promise.all([

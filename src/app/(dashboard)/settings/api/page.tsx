@@ -1,7 +1,7 @@
 import { ApiKeysPanel } from '@/components/api-keys/api-keys-panel';
 import { formatNumber } from '@/components/format';
 import { UsagePanel } from '@/components/usage/usage-panel';
-import { getDashboardCaller } from '@/server/api/server-caller';
+import { getDashboardCaller } from '@/app/server-modules';
 
 export const metadata = { title: 'API access · ASO Analytics' };
 

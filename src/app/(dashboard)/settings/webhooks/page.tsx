@@ -1,10 +1,10 @@
 import { WebhooksPanel } from '@/components/webhooks/webhooks-panel';
-import { getDashboardCaller } from '@/server/api/server-caller';
-import { EVENT_TYPES } from '@/server/services/events/events';
+import { getDashboardCaller, serverModules } from '@/app/server-modules';
 
 export const metadata = { title: 'Webhooks · ASO Analytics' };
 
 export default async function WebhooksPage() {
+  const { EVENT_TYPES } = await serverModules();
   const caller = await getDashboardCaller();
   const endpoints = await caller.webhooks.list();
   const deliveries = Object.fromEntries(await Promise.all(endpoints.map(async (endpoint) => [endpoint.id, await caller.webhooks.deliveries({ endpointId: endpoint.id })] as const)));

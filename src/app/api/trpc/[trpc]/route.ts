@@ -1,7 +1,9 @@
-import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
+import { routeMethods } from '@/app/api/route-methods';
+import { serverModules } from '@/app/server-modules';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handleDashboardTrpcRequest;
-export const POST = handleDashboardTrpcRequest;
+const handle = async (request: Request) => (await serverModules()).handleDashboardTrpcRequest(request);
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: handle, POST: handle });

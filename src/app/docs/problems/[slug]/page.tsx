@@ -1,14 +1,16 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { PROBLEM_TYPES, problemTypeBySlug } from '@/server/errors/problem-types';
+import { serverModules } from '@/app/server-modules';
 
-export function generateStaticParams() {
+export async function generateStaticParams() {
+  const { PROBLEM_TYPES } = await serverModules();
   return Object.values(PROBLEM_TYPES).map((type) => ({ slug: type.slug }));
 }
 
 export const dynamicParams = false;
 
 export async function generateMetadata({ params }: { params: Promise<{ slug: string }> }) {
+  const { problemTypeBySlug } = await serverModules();
   const type = problemTypeBySlug((await params).slug);
   return { title: type ? `${type.title} · API problem types` : 'API problem types' };
 }
@@ -19,6 +21,7 @@ function Text({ children }: { children: string }) {
 }
 
 export default async function ProblemTypePage({ params }: { params: Promise<{ slug: string }> }) {
+  const { problemTypeBySlug } = await serverModules();
   const type = problemTypeBySlug((await params).slug);
   if (!type) notFound();
   return (

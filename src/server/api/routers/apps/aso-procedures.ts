@@ -1,5 +1,5 @@
 // Read endpoints about one app: score, opportunities, chart and rating series, keyword spy.
-import { apiProcedure, metered } from '@/server/api/trpc';
+import { apiProcedure } from '@/server/api/trpc';
 import { asoScore } from '@/server/services/aso/aso-score';
 import { categoryRankHistory, RATING_HISTORY_DAYS, ratingHistory } from '@/server/services/aso/charts';
 import { keywordSpy } from '@/server/services/aso/keywords';
@@ -33,7 +33,6 @@ export const getAsoScoreProcedure = apiProcedure
     cache: 'app',
   })
   .input(asoScoreInput)
-  .use(metered)
   .output(asoScoreOutput)
   .query(({ ctx, input }) => asoScore(ctx.actor.accountId, { appId: input.id, country: input.country }));
 
@@ -53,7 +52,6 @@ export const listOpportunitiesProcedure = apiProcedure
     cache: 'app',
   })
   .input(opportunitiesInput)
-  .use(metered)
   .output(opportunitiesOutput)
   .query(({ ctx, input }) => keywordOpportunities(ctx.actor.accountId, { appId: input.id, country: input.country, limit: input.limit }));
 
@@ -72,7 +70,6 @@ export const getCategoryRankProcedure = apiProcedure
     cache: 'app',
   })
   .input(categoryRankInput)
-  .use(metered)
   .output(categoryRankOutput)
   .query(({ ctx, input }) => categoryRankHistory(ctx.actor.accountId, { appId: input.id, country: input.country, days: input.days }));
 
@@ -91,7 +88,6 @@ export const getRatingHistoryProcedure = apiProcedure
     cache: 'app',
   })
   .input(ratingHistoryInput)
-  .use(metered)
   .output(ratingHistoryOutput)
   .query(({ ctx, input }) => ratingHistory(ctx.actor.accountId, { appId: input.id }));
 
@@ -110,6 +106,5 @@ export const getKeywordSpyProcedure = apiProcedure
     cache: 'app',
   })
   .input(keywordSpyInput)
-  .use(metered)
   .output(keywordSpyOutput)
   .query(({ ctx, input }) => keywordSpy(ctx.actor.accountId, { appId: input.id, country: input.country }));

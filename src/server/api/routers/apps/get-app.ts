@@ -1,4 +1,4 @@
-import { apiProcedure, metered } from '@/server/api/trpc';
+import { apiProcedure } from '@/server/api/trpc';
 import { getApp } from '@/server/services/apps/apps';
 import { appOutput, getAppInput, toAppOutput } from './apps.schema';
 
@@ -10,6 +10,5 @@ export const getAppProcedure = apiProcedure
     cache: 'app',
   })
   .input(getAppInput)
-  .use(metered)
   .output(appOutput)
   .query(async ({ ctx, input }) => toAppOutput(await getApp(ctx.actor.accountId, input.id)));

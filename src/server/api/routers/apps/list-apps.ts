@@ -1,4 +1,4 @@
-import { apiProcedure, metered } from '@/server/api/trpc';
+import { apiProcedure } from '@/server/api/trpc';
 import { listApps } from '@/server/services/apps/apps';
 import { listAppsInput, listAppsOutput, toAppOutput } from './apps.schema';
 
@@ -10,6 +10,5 @@ export const listAppsProcedure = apiProcedure
     cache: 'account',
   })
   .input(listAppsInput)
-  .use(metered)
   .output(listAppsOutput)
   .query(async ({ ctx }) => (await listApps(ctx.actor.accountId)).map(toAppOutput));

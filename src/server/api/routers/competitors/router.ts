@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appIdParam, isoDateTime } from '@/server/api/schemas';
-import { apiProcedure, metered, router } from '@/server/api/trpc';
+import { apiProcedure, router } from '@/server/api/trpc';
 import { countrySchema } from '@/server/domain/countries';
 import { addCompetitor, listCompetitors } from '@/server/services/aso/competitors';
 
@@ -32,7 +32,6 @@ export const competitorsRouter = router({
       cache: 'app',
     })
     .input(z.object({ id: appIdParam, country: countrySchema.optional().meta({ description: 'Storefront, any case. Competitors are tracked for all storefronts; the value is validated and does not filter.' }) }))
-    .use(metered)
     .output(z.array(competitorOutput))
     .query(async ({ ctx, input }) => (await listCompetitors(ctx.actor.accountId, { appId: input.id })).map(toOutput)),
 
@@ -52,7 +51,6 @@ export const competitorsRouter = router({
       credits: 2,
     })
     .input(z.strictObject({ id: appIdParam, storeUrl: z.string('Give the competitor’s store URL.').max(2048).meta({ example: 'https://apps.apple.com/us/app/calm/id571800810' }) }))
-    .use(metered)
     .output(z.object({ competitor: competitorOutput, created: z.boolean() }).meta({ id: 'AddCompetitorResult' }))
     .mutation(async ({ ctx, input }) => {
       const { competitor, created } = await addCompetitor(ctx.actor.accountId, { appId: input.id, storeUrl: input.storeUrl });

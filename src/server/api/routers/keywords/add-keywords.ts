@@ -1,4 +1,4 @@
-import { apiProcedure, metered } from '@/server/api/trpc';
+import { apiProcedure } from '@/server/api/trpc';
 import { addKeywords } from '@/server/services/apps/apps';
 import { addKeywordsInput, addKeywordsOutput, toTrackedKeywordOutput } from './keywords.schema';
 
@@ -18,7 +18,6 @@ export const addKeywordsProcedure = apiProcedure
     credits: 2,
   })
   .input(addKeywordsInput)
-  .use(metered)
   .output(addKeywordsOutput)
   .mutation(async ({ ctx, input }) => {
     const result = await addKeywords(ctx.actor.accountId, { appId: input.id, terms: input.terms, country: input.country });

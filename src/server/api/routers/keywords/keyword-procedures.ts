@@ -1,7 +1,7 @@
 // Read endpoints about keywords: the tracked list, research, and per-keyword histories.
-import { apiProcedure, metered } from '@/server/api/trpc';
+import { apiProcedure } from '@/server/api/trpc';
 import { keywordHistory, keywordMetricsHistory, listKeywords } from '@/server/services/aso/keywords';
-import { researchFreshness, researchKeyword } from '@/server/services/aso/research';
+import { researchFreshness, researchFreshUntil, researchKeyword } from '@/server/services/aso/research';
 import {
   keywordHistoryInput,
   keywordHistoryOutput,
@@ -29,7 +29,6 @@ export const listKeywordsProcedure = apiProcedure
     cache: 'app',
   })
   .input(listKeywordsInput)
-  .use(metered)
   .output(listKeywordsOutput)
   .query(async ({ ctx, input }) => (await listKeywords(ctx.actor.accountId, { appId: input.id, country: input.country, rankWindow: input.rankWindow })).items);
 
@@ -46,14 +45,13 @@ export const researchKeywordProcedure = apiProcedure
     },
     scope: 'read',
     credits: 8,
-    cache: 'app',
+    // A live answer: replayed while its data is unchanged and, besides, only while it is live.
+    cache: { scope: 'app', freshUntil: (output: { observedAt: string }) => researchFreshUntil(new Date(output.observedAt)) },
   })
   .input(researchInput)
-  .use(metered)
   .output(researchOutput)
   .query(async ({ ctx, input }) => {
-    const { freshUntil, observedAt, ...research } = await researchKeyword(ctx.actor.accountId, { appId: input.id, term: input.term, country: input.country });
-    if (ctx.answer) ctx.answer.freshUntil = freshUntil;
+    const { observedAt, ...research } = await researchKeyword(ctx.actor.accountId, { appId: input.id, term: input.term, country: input.country });
     return { ...research, observedAt: observedAt.toISOString() };
   });
 
@@ -72,7 +70,6 @@ export const keywordHistoryProcedure = apiProcedure
     cache: 'app',
   })
   .input(keywordHistoryInput)
-  .use(metered)
   .output(keywordHistoryOutput)
   .query(({ ctx, input }) => keywordHistory(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId, days: input.days }));
 
@@ -91,6 +88,5 @@ export const keywordMetricsHistoryProcedure = apiProcedure
     cache: 'app',
   })
   .input(metricsHistoryInput)
-  .use(metered)
   .output(metricsHistoryOutput)
   .query(({ ctx, input }) => keywordMetricsHistory(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId, days: input.days }));

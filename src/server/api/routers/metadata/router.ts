@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appIdParam, countryQuery, isoDateTime } from '@/server/api/schemas';
-import { apiProcedure, metered, router } from '@/server/api/trpc';
+import { apiProcedure, router } from '@/server/api/trpc';
 import { CHANGELOG_LIMIT, currentMetadata, metadataChangelog } from '@/server/services/aso/metadata';
 
 const metadataInput = z.object({ id: appIdParam, country: countryQuery });
@@ -39,7 +39,6 @@ export const metadataRouter = router({
       cache: 'app',
     })
     .input(metadataInput)
-    .use(metered)
     .output(metadataOutput)
     .query(async ({ ctx, input }) => {
       const listing = await currentMetadata(ctx.actor.accountId, { appId: input.id, country: input.country });
@@ -61,7 +60,6 @@ export const metadataRouter = router({
       cache: 'app',
     })
     .input(metadataInput)
-    .use(metered)
     .output(changelogOutput)
     .query(async ({ ctx, input }) => {
       const log = await metadataChangelog(ctx.actor.accountId, { appId: input.id, country: input.country });

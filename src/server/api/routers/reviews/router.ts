@@ -1,4 +1,4 @@
-import { apiProcedure, metered, router } from '@/server/api/trpc';
+import { apiProcedure, router } from '@/server/api/trpc';
 import { INSIGHTS_DAYS, listReviews, reviewInsights } from '@/server/services/aso/reviews';
 import { insightsInput, insightsOutput, listReviewsInput, listReviewsOutput } from './reviews.schema';
 
@@ -10,7 +10,6 @@ export const listReviewsProcedure = apiProcedure
     cache: 'app',
   })
   .input(listReviewsInput)
-  .use(metered)
   .output(listReviewsOutput)
   .query(async ({ ctx, input }) => {
     const page = await listReviews(ctx.actor.accountId, { appId: input.id, page: input.page, pageSize: input.pageSize, rating: input.rating, sort: input.sort });
@@ -32,7 +31,6 @@ export const reviewInsightsProcedure = apiProcedure
     cache: 'app',
   })
   .input(insightsInput)
-  .use(metered)
   .output(insightsOutput)
   .query(({ ctx, input }) => reviewInsights(ctx.actor.accountId, { appId: input.id }));
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoDate, isoDateTime } from '@/server/api/schemas';
-import { apiProcedure, metered, router } from '@/server/api/trpc';
+import { apiProcedure, router } from '@/server/api/trpc';
 import { PLAN_TIERS, PLANS } from '@/server/services/accounts/plans';
 import { usageReport } from '@/server/services/metering/credits';
 import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
@@ -45,12 +45,11 @@ export const getUsageProcedure = apiProcedure
     cache: 'usage',
   })
   .input(z.object({}))
-  .use(metered)
   .output(usageOutput)
   .query(async ({ ctx }) => {
     const plan = PLANS[ctx.actor.plan];
     // On the public API the credential's statement has just read the period's usage.
-    const report = await usageReport(ctx.actor.accountId, plan.monthlyCredits, ctx.now, ctx.metering?.used);
+    const report = await usageReport(ctx.actor.accountId, plan.monthlyCredits, ctx.now, ctx.creditsUsed);
     return {
       ...report,
       plan: plan.tier,

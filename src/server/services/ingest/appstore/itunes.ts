@@ -3,8 +3,8 @@
 // Reviews: https://itunes.apple.com/{cc}/rss/customerreviews/page=1/id={id}/sortby=mostrecent/json
 // Charts: https://itunes.apple.com/{cc}/rss/topfreeapplications/limit=200/genre={genreId}/json
 import { z } from 'zod';
+import { config } from '@/server/core/config';
 
-export const ITUNES_ORIGIN = process.env.ITUNES_ORIGIN ?? 'https://itunes.apple.com';
 
 export const softwareResult = z.object({
   trackId: z.number(),
@@ -60,14 +60,14 @@ export function softwareResults(results: unknown[]): SoftwareResult[] {
 }
 
 export function lookupUrl(id: string, country: string): string {
-  return `${ITUNES_ORIGIN}/lookup?id=${encodeURIComponent(id)}&country=${country.toLowerCase()}&entity=software`;
+  return `${config().ITUNES_ORIGIN}/lookup?id=${encodeURIComponent(id)}&country=${country.toLowerCase()}&entity=software`;
 }
 export function searchUrl(term: string, country: string, limit = 200): string {
-  return `${ITUNES_ORIGIN}/search?term=${encodeURIComponent(term)}&country=${country.toLowerCase()}&entity=software&limit=${limit}`;
+  return `${config().ITUNES_ORIGIN}/search?term=${encodeURIComponent(term)}&country=${country.toLowerCase()}&entity=software&limit=${limit}`;
 }
 export function reviewsUrl(id: string, country: string): string {
-  return `${ITUNES_ORIGIN}/${country.toLowerCase()}/rss/customerreviews/page=1/id=${encodeURIComponent(id)}/sortby=mostrecent/json`;
+  return `${config().ITUNES_ORIGIN}/${country.toLowerCase()}/rss/customerreviews/page=1/id=${encodeURIComponent(id)}/sortby=mostrecent/json`;
 }
 export function chartUrl(genreId: number, country: string): string {
-  return `${ITUNES_ORIGIN}/${country.toLowerCase()}/rss/topfreeapplications/limit=200/genre=${genreId}/json`;
+  return `${config().ITUNES_ORIGIN}/${country.toLowerCase()}/rss/topfreeapplications/limit=200/genre=${genreId}/json`;
 }

@@ -1,0 +1,41 @@
+// `npm run build`: the server's code compiled by esbuild into dist/ (the app's server, its entry for the Next.js app,
+// the launcher, the worker and the operator CLI), then Next.js's own build, which loads dist/server/index.mjs.
+// `--server` builds dist/ alone. Production runs these files with plain `node`: no TypeScript loader.
+//
+// One bundle with shared chunks (splitting): a process that loads two entries (the app's server and, through
+// Next.js, dist/server/index.mjs) loads each module of ours once. Packages stay in node_modules (external), as Node
+// resolves them.
+import { spawnSync } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import * as esbuild from 'esbuild';
+
+export const BUILD_OPTIONS = {
+  entryPoints: {
+    main: 'src/server/main.ts',
+    'server/index': 'src/server/index.ts',
+    start: 'scripts/start.ts',
+    worker: 'scripts/worker.ts',
+    admin: 'scripts/admin.ts',
+  },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await rm('dist', { recursive: true, force: true });
+  await esbuild.build(BUILD_OPTIONS);
+  console.error('[build] server compiled into dist/');
+  if (!process.argv.includes('--server')) {
+    const next = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' });
+    process.exit(next.status ?? 1);
+  }
+}

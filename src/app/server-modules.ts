@@ -1,0 +1,33 @@
+// The app's one way into the server's modules (src/server/index.ts), and the dashboard's callers built on it.
+//
+// Next.js does not bundle them: they are loaded at run time from the file `npm run build` compiles them to, the very
+// module the app's server (src/server/main.ts) has loaded, so that a page, the dashboard's tRPC endpoint and the
+// public API share one copy of each module in the process: one database pool, one response cache, one rate limiter.
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cookies, headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import type * as ServerModules from '@/server/index';
+
+/** Where `npm run build` writes the server's entry for the app; the app's server runs from the project's root. */
+const SERVER_ENTRY = pathToFileURL(path.join(process.cwd(), 'dist/server/index.mjs')).href;
+
+export function serverModules(): Promise<typeof ServerModules> {
+  return import(/* webpackIgnore: true */ /* turbopackIgnore: true */ SERVER_ENTRY);
+}
+
+export async function getSignedInActor() {
+  const { actorFromSessionCookie } = await serverModules();
+  const jar = await cookies();
+  return actorFromSessionCookie((name) => jar.get(name)?.value);
+}
+
+/** For dashboard pages: the caller of the signed-in user, or a redirect to sign-in. */
+export async function getDashboardCaller() {
+  const { createDashboardCaller, clientIp } = await serverModules();
+  const actor = await getSignedInActor();
+  if (!actor) redirect('/sign-in');
+  return createDashboardCaller({ actor, transport: 'dashboard', requestId: randomUUID(), clientIp: clientIp(await headers()), now: new Date() });
+}

@@ -1,0 +1,42 @@
+// Any thrown value mapped to an AppError, the one error type a problem answer is built from (src/server/errors/problem-response.ts).
+import { TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
+import { AppError } from '@/server/errors/app-error';
+import { internalErrorProblem } from '@/server/errors/problem-response';
+import type { AppErrorCode } from '@/server/errors/problem-types';
+import { fieldErrorsFromIssues, validationError, type Locate } from '@/server/errors/validation';
+
+const BY_TRPC_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = {
+  PARSE_ERROR: 'VALIDATION_ERROR',
+  NOT_FOUND: 'NOT_FOUND',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  METHOD_NOT_SUPPORTED: 'METHOD_NOT_ALLOWED',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  TOO_MANY_REQUESTS: 'RATE_LIMITED',
+};
+
+/**
+ * Any thrown value as an AppError. Input validation failures (a ZodError under a tRPC BAD_REQUEST) become
+ * validation problems with an `errors` list; a database that cannot be reached becomes a retryable 503; anything
+ * else unexpected becomes an opaque internal error. `unexpected` is true for both, so that the caller logs the
+ * real cause.
+ */
+export function toAppError(error: unknown, locate?: Locate): { error: AppError; unexpected: boolean } {
+  if (error instanceof AppError) return { error, unexpected: false };
+  if (error instanceof TRPCError) {
+    if (error.cause instanceof AppError) return { error: error.cause, unexpected: false };
+    if (error.cause instanceof ZodError) return { error: validationError(fieldErrorsFromIssues(error.cause.issues, locate)), unexpected: false };
+    const code = BY_TRPC_CODE[error.code];
+    if (code) return { error: new AppError(code, error.message), unexpected: false };
+  }
+  if (isDatabaseUnavailable(error)) return { error: serviceUnavailable(), unexpected: true };
+  return { error: new AppError('INTERNAL_ERROR', internalErrorProblem().message), unexpected: true };
+}
+
+export function serviceUnavailable(): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', `The service cannot reach its database right now. Nothing was charged; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s.`, {
+    headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  });
+}

@@ -1,0 +1,109 @@
+// Every environment variable the app reads, parsed once with zod, each with its default and meaning. Nothing else in
+// the server reads process.env (config.test.ts fails when code does, or when README's "Configuration" table and this
+// list differ). A value that does not parse stops the process at its first read, naming the variable.
+import { z } from 'zod';
+
+const flag = z.enum(['true', 'false'], 'Must be true or false.').transform((value) => value === 'true');
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'Must be a whole number.')
+    .transform(Number)
+    .pipe(z.number().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`));
+/** An amount that 0 turns off (megabytes, seconds). */
+const amount = z.string().regex(/^\d+(\.\d+)?$/, 'Must be a number, 0 or more.').transform(Number);
+const list = z.string().transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean));
+const url = z.url('Must be an absolute URL.');
+
+/** Each variable: its schema (of the raw string; absent and blank both mean unset), its default as documented, and its meaning. */
+export const VARIABLES = {
+  PORT: { schema: integer(0, 65535).default(3000), default: '`3000`', meaning: 'HTTP port of the app server' },
+  DATABASE_URL: {
+    schema: url.optional(),
+    default: 'unset',
+    meaning:
+      'PostgreSQL to use. Unset: an embedded PostgreSQL under `DATA_DIR/pg` (loopback only). Several app processes may share one `DATABASE_URL`; migrations are applied under an advisory lock.',
+  },
+  DATABASE_POOL_SIZE: { schema: integer(1, 1000).default(10), default: '`10`', meaning: 'Connections per process in its database pool' },
+  DATA_DIR: { schema: z.string().default('.data'), default: '`.data`', meaning: 'Embedded database, generated session secret, generated demo password' },
+  EMBEDDED_PG_PORT: { schema: integer(1, 65535).optional(), default: 'a free port', meaning: 'Port of the embedded PostgreSQL' },
+  NEXTAUTH_SECRET: {
+    schema: z.string().min(16, 'Must be at least 16 characters.').optional(),
+    default: 'generated into `DATA_DIR/auth-secret`',
+    meaning: 'Session signing key. Set the same value on every process when several hosts share one database.',
+  },
+  NEXTAUTH_URL: { schema: url.optional(), default: '`http://localhost:$PORT`', meaning: 'Public origin of the dashboard (the launcher sets it for the app server)' },
+  APP_ORIGIN: { schema: url.optional(), default: "`NEXTAUTH_URL`'s origin", meaning: 'Public origin of absolute URLs: problem `type` URIs, the OpenAPI server, the docs’ examples' },
+  TRUSTED_PROXIES: {
+    schema: list.optional(),
+    default: 'none',
+    meaning: 'Proxies whose `X-Forwarded-*` headers are believed: addresses and CIDR ranges, comma-separated (docs/architecture.md, "The client address"); a bad entry stops the server at start',
+  },
+  SEED_DEMO: { schema: flag.optional(), default: '`true` on the embedded database, else `false`', meaning: 'Seed the demo accounts' },
+  DEMO_PASSWORD: { schema: z.string().optional(), default: 'generated', meaning: 'Password of `demo@example.com` and `other@example.com`' },
+  LOG_REQUESTS: {
+    schema: flag.default(true),
+    default: '`true`',
+    meaning: 'One JSON line per API request on stdout (request id, route, status, duration, account/key id, `cache: hit/miss` for cacheable reads; never a credential)',
+  },
+  RESPONSE_CACHE_MB: {
+    schema: amount.default(64),
+    default: '`64`',
+    meaning: 'Memory per app process for replayed API answers (docs/api-decisions.md, "Freshness and the response cache"); `0` turns the cache off',
+  },
+  RESEARCH_MAX_AGE_SECONDS: {
+    schema: amount.default(300),
+    default: '`300`',
+    meaning: 'How long the store’s answer for a researched term is shared by every caller; `0` asks the store at every call',
+  },
+  DATA_PROVIDER: { schema: z.enum(['demo', 'appstore'], 'Must be demo or appstore.').default('demo'), default: '`demo`', meaning: '`demo` (deterministic generated data with history) or `appstore` (Apple’s public endpoints)' },
+  ITUNES_ORIGIN: { schema: url.default('https://itunes.apple.com'), default: '`https://itunes.apple.com`', meaning: 'Where the `appstore` provider asks Apple’s public endpoints (tests point it at recorded answers)' },
+  REFRESH_CRON: { schema: z.string().default('15 0 * * *'), default: '`15 0 * * *`', meaning: 'When the daily refresh runs (UTC)' },
+  JOB_POLL_SECONDS: { schema: amount.optional(), default: '`2` (refresh), `1` (webhook deliveries)', meaning: 'How often a worker polls the job queue for new jobs' },
+  SCHEDULER: {
+    schema: flag.default(true),
+    default: '`true`',
+    meaning: '`false`: no job queue in this process (the refresh still runs at start; no webhook deliveries): for web processes when `npm run worker` processes do the background work',
+  },
+  WEBHOOKS_ALLOW_HTTP_LOCALHOST: { schema: flag.default(false), default: '`false`', meaning: 'Development and tests only: allow `http://localhost` and loopback webhook destinations' },
+  WEBHOOK_SLACK_HOSTS: { schema: list.default([]), default: 'none', meaning: 'Extra hosts (`host` or `host:port`) treated as Slack, e.g. a local test receiver' },
+  WEBHOOK_DISCORD_HOSTS: { schema: list.default([]), default: 'none', meaning: 'Extra hosts (`host` or `host:port`) treated as Discord' },
+} satisfies Record<string, { schema: z.ZodType; default: string; meaning: string }>;
+
+export type VariableName = keyof typeof VARIABLES;
+export type Config = { readonly [Name in VariableName]: z.output<(typeof VARIABLES)[Name]['schema']> };
+
+let parsed: Config | undefined;
+
+/** The configuration, parsed from the environment on first use. */
+export function config(): Config {
+  parsed ??= parseEnvironment(process.env);
+  return parsed;
+}
+
+export function parseEnvironment(environment: Record<string, string | undefined>): Config {
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, variable] of Object.entries(VARIABLES)) {
+    const raw = environment[name]?.trim();
+    const result = (variable.schema as z.ZodType).safeParse(raw ? raw : undefined);
+    if (result.success) values[name] = result.data;
+    else problems.push(`${name}=${JSON.stringify(raw)}: ${result.error.issues.map((issue) => issue.message).join(' ')}`);
+  }
+  if (problems.length) throw new Error(`Invalid configuration (README, "Configuration"):\n  ${problems.join('\n  ')}`);
+  return values as Config;
+}
+
+/**
+ * Sets variables for this process and the processes it starts (the launcher's database URL and generated secret;
+ * what the `next` command sets before it loads Next.js), and reads the configuration again.
+ */
+export function exportToEnvironment(values: Partial<Record<VariableName | 'NODE_ENV' | 'NEXT_RUNTIME', string>>): void {
+  Object.assign(process.env, values);
+  parsed = undefined;
+}
+
+/** Tests: the environment changed; read it again on next use. */
+export function resetConfig(): void {
+  parsed = undefined;
+}

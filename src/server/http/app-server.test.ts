@@ -1,0 +1,240 @@
+// The app's HTTP server, on a real Node server with the real REST pipeline: every request under /api/public/v1 is the
+// pipeline's (any method, any credential, the published documents), never Next.js's; the rest goes to Next.js once
+// the request target, the method, the body's length and the client's address are settled. Whatever it leaves to
+// Next.js is answered 299 here, as if by Next.js.
+import { METHODS, type IncomingHttpHeaders, type Server } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRestPipeline } from '@/server/rest/pipeline';
+import { createApiKey } from '@/server/services/api-keys/api-keys';
+import { generateApiKey } from '@/server/services/api-keys/key-format';
+import { makeAccount } from '../../../test/factories';
+import { connectRaw, sendRaw, type RawAnswer } from '../../../test/http';
+import { captureLogs } from '../../../test/logs';
+import { createAppServer, SERVED_METHODS } from './app-server';
+import { parseTrustedProxies } from './client-address';
+
+const API = '/api/public/v1';
+const ORIGIN = 'https://api.example.com';
+const APP = '00000000-0000-4000-8000-000000000000';
+
+interface Reached {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
+let server: Server;
+let port: number;
+/** The same server behind a proxy on loopback: TRUSTED_PROXIES=127.0.0.1,::1. */
+let proxied: Server;
+let proxiedPort: number;
+const reached: Reached[] = [];
+let key: string;
+
+async function listen(trustedProxies: string): Promise<[Server, number]> {
+  const appServer = createAppServer({
+    rest: createRestPipeline({ origin: ORIGIN }),
+    next: async (req, res) => {
+      reached.push({ method: req.method!, url: req.url!, headers: req.headers });
+      res.writeHead(299);
+      res.end();
+    },
+    trustedProxies: parseTrustedProxies(trustedProxies),
+    origin: ORIGIN,
+  });
+  await new Promise<void>((resolve) => appServer.listen(0, '127.0.0.1', resolve));
+  return [appServer, (appServer.address() as { port: number }).port];
+}
+
+beforeAll(async () => {
+  [server, port] = await listen('');
+  [proxied, proxiedPort] = await listen('127.0.0.1,::1');
+  const owner = await makeAccount('pro');
+  key = (await createApiKey(owner, { name: 'app server', scope: 'read-write' })).secret;
+});
+afterAll(() => Promise.all([server, proxied].map((each) => new Promise<void>((resolve) => each.close(() => resolve())))));
+afterEach(() => {
+  vi.restoreAllMocks();
+  reached.length = 0;
+});
+
+const send = (method: string, target: string, headers: Record<string, string | string[]> = {}, body?: string): Promise<RawAnswer> =>
+  sendRaw('127.0.0.1', port, method, target, headers, body);
+
+const problemOf = (answer: RawAnswer) => JSON.parse(answer.body) as Record<string, unknown>;
+
+describe('the public API is mounted on the server', () => {
+  it('every method, credential and path under it is answered by the REST pipeline, never by Next.js', async () => {
+    captureLogs();
+    const cases: [string, string, Record<string, string>, number][] = [
+      ['GET', `${API}/apps`, {}, 401],
+      ['GET', API, {}, 401],
+      ['POST', `${API}/apps/${APP}/keywords`, { Authorization: 'Basic dXNlcjpwYXNz' }, 401],
+      ['GET', `${API}/apps`, { Authorization: `Bearer ${generateApiKey().secret}` }, 401],
+      ['GET', `${API}/apps`, { Authorization: `Bearer ${key}` }, 200],
+      ['OPTIONS', `${API}/apps`, { Authorization: `Bearer ${key}` }, 204],
+      ['GET', `${API}/no-such-endpoint`, { Authorization: `Bearer ${key}` }, 404],
+      ['PUT', `${API}/apps`, { Authorization: `Bearer ${key}` }, 405],
+    ];
+    for (const [method, target, headers, status] of cases) {
+      const answer = await send(method, target, headers);
+      expect(answer.status, `${method} ${target}`).toBe(status);
+      expect(answer.headers['x-request-id']).toBeDefined();
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it('a method no route handler could be given (TRACE, PROPFIND, …): credential first, then 404 or 405 with Allow', async () => {
+    captureLogs();
+    const unserved = METHODS.filter((method) => !SERVED_METHODS.includes(method) && method !== 'CONNECT');
+    expect(unserved).toContain('TRACE');
+    for (const method of unserved) {
+      expect((await send(method, `${API}/apps`)).status, method).toBe(401);
+      const keyed = await send(method, `${API}/apps`, { Authorization: `Bearer ${key}` });
+      expect([keyed.status, keyed.headers.allow], method).toEqual([405, 'GET, HEAD, OPTIONS']);
+      expect(problemOf(keyed)).toMatchObject({ status: 405, detail: `${method} is not allowed here; use GET, HEAD or OPTIONS.` });
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it('a path with a dot segment is answered as sent, 401 before 404, never resolved to another path', async () => {
+    captureLogs();
+    for (const target of [`${API}/%2e%2e/x`, `${API}/./apps`, `${API}/x/../apps`, `${API}/apps/%2E`, `${API}/apps/.%2e`]) {
+      const anonymous = await send('GET', target);
+      expect([anonymous.status, anonymous.headers['content-type'], problemOf(anonymous).instance], target).toEqual([401, 'application/problem+json', target]);
+      const keyed = await send('GET', target, { Authorization: `Bearer ${key}` });
+      if (target.startsWith(`${API}/apps/`)) {
+        // The segment is the {id} of GET /apps/{id}, as sent: not a UUID.
+        expect(keyed.status, target).toBe(400);
+        expect(problemOf(keyed)).toMatchObject({ instance: target, errors: [{ in: 'path', name: 'id' }] });
+      } else {
+        expect(keyed.status, target).toBe(404);
+        expect(problemOf(keyed)).toMatchObject({ instance: target, detail: `There is no endpoint at GET ${target}.` });
+      }
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it('the published documents need no credential; another method there is 405', async () => {
+    captureLogs();
+    for (const document of ['openapi.json', 'collection.json']) {
+      const answer = await send('GET', `${API}/${document}`);
+      expect([answer.status, answer.headers['content-type']], document).toEqual([200, 'application/json']);
+      expect(answer.body).toContain(ORIGIN);
+      const head = await send('HEAD', `${API}/${document}`);
+      expect([head.status, head.headers['content-length'], head.body]).toEqual([200, String(Buffer.byteLength(answer.body)), '']);
+      const post = await send('POST', `${API}/${document}`, { 'Content-Type': 'application/json' }, '{}');
+      expect([post.status, post.headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it('names the configured origin in a problem’s type URI, whatever Host or X-Forwarded-Host the client sends', async () => {
+    captureLogs();
+    const answer = await send('GET', `${API}/apps`, { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' });
+    expect(problemOf(answer).type).toBe(`${ORIGIN}/docs/problems/unauthorized`);
+  });
+});
+
+describe('request targets', () => {
+  it('OPTIONS *: 204 with the methods the server serves; another method with *: 400', async () => {
+    const options = await send('OPTIONS', '*');
+    expect([options.status, options.headers.allow, options.body]).toEqual([204, 'GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH', '']);
+    expect(options.headers['content-length']).toBeUndefined();
+    const get = await send('GET', '*');
+    expect([get.status, get.headers['content-type']]).toEqual([400, 'application/problem+json']);
+    expect(reached).toEqual([]);
+  });
+
+  it('an absolute-form target is served as its path', async () => {
+    expect((await send('GET', 'http://example.com/sign-in?x=1')).status).toBe(299);
+    expect(reached.at(-1)).toMatchObject({ method: 'GET', url: '/sign-in?x=1' });
+    captureLogs();
+    const api = await send('GET', 'http://example.com/api/public/v1/apps');
+    expect([api.status, problemOf(api).instance]).toEqual([401, '/api/public/v1/apps']);
+  });
+});
+
+describe('outside the public API', () => {
+  it('a method Next.js cannot hand a route: 405 problem+json with the methods the server serves', async () => {
+    for (const target of ['/api/health', '/api/trpc/apps.list', '/sign-in', '/no-such-page']) {
+      const answer = await send('PROPFIND', target);
+      expect([answer.status, answer.headers['content-type'], answer.headers.allow], target).toEqual([405, 'application/problem+json', SERVED_METHODS.join(', ')]);
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it('CONNECT: 405 problem+json, then the connection closes', async () => {
+    const raw = await connectRaw('127.0.0.1', port);
+    expect(raw).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(raw).toContain('Content-Type: application/problem+json');
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 405 });
+  });
+
+  // Issue 18 §4: /api/trpc and /api/auth/* read whole bodies of any size, even unauthenticated.
+  const targets = ['/api/trpc/apiKeys.create', '/api/auth/callback/credentials', '/api/health', '/sign-in', '/'];
+
+  it('a declared length over 64 KiB: 413 problem+json and the connection closed, before anything is read', async () => {
+    for (const target of targets) {
+      const answer = await send('POST', target, { 'Content-Type': 'application/json', 'Content-Length': String(50 * 1024 * 1024) });
+      expect([answer.status, answer.headers['content-type'], answer.headers.connection], target).toEqual([413, 'application/problem+json', 'close']);
+      expect(problemOf(answer)).toMatchObject({ status: 413, instance: target });
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it('a body of unknown length (chunked): 411 problem+json, Content-Length required', async () => {
+    for (const target of targets) {
+      const answer = await send('POST', target, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, '{}');
+      expect([answer.status, answer.headers['content-type'], answer.headers.connection], target).toEqual([411, 'application/problem+json', 'close']);
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it('a body within the limit goes on; the public API reads its own bodies (credential first, then its 413)', async () => {
+    captureLogs();
+    expect((await send('POST', '/api/trpc/apiKeys.create', { 'Content-Type': 'application/json' }, 'x'.repeat(64 * 1024))).status).toBe(299);
+    const chunked = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, '{}');
+    expect(chunked.status).toBe(401);
+    const large = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) });
+    expect(large.status).toBe(401);
+    // A refusal that leaves a body unread closes the connection instead of reading the rest; one without keeps it.
+    expect(large.headers.connection).toBe('close');
+    expect((await send('GET', `${API}/apps`)).headers.connection).toBe('keep-alive');
+    const keyedLarge = await send('POST', `${API}/apps/${APP}/keywords`, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, 'x'.repeat(65 * 1024));
+    expect([keyedLarge.status, keyedLarge.headers.connection]).toEqual([413, 'close']);
+  });
+});
+
+// Issue 18 §5: the sign-in limit per address and a key's "last used IP" took the first X-Forwarded-For entry, so any
+// client chose its own address.
+describe('the client address', () => {
+  const forwardedFor = async (target: number, headers: Record<string, string>) => {
+    await sendRaw('127.0.0.1', target, 'GET', '/api/auth/session', headers);
+    return reached.at(-1)!.headers;
+  };
+
+  it('is the socket’s peer, whatever the request claims, when no proxy is trusted', async () => {
+    const seen = await forwardedFor(port, { 'X-Forwarded-For': '203.0.113.9', 'X-Real-IP': '198.51.100.7', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' });
+    expect(seen['x-forwarded-for']).toBe('127.0.0.1');
+    expect(seen['x-real-ip']).toBeUndefined();
+    expect(seen['x-forwarded-host']).toBeUndefined();
+    expect(seen['x-forwarded-proto']).toBe('http');
+  });
+
+  it('is the first untrusted hop from the right behind trusted proxies', async () => {
+    expect((await forwardedFor(proxiedPort, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9' }))['x-forwarded-for']).toBe('203.0.113.9');
+    // A hop naming a trusted address gives way to the one before it; a client's forged first entry stays unread.
+    expect((await forwardedFor(proxiedPort, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9, 127.0.0.1' }))['x-forwarded-for']).toBe('203.0.113.9');
+    // A proxy that names no usable address: the proxy itself.
+    expect((await forwardedFor(proxiedPort, { 'X-Forwarded-For': 'unknown' }))['x-forwarded-for']).toBe('127.0.0.1');
+    expect((await forwardedFor(proxiedPort, {}))['x-forwarded-for']).toBe('127.0.0.1');
+  });
+
+  it('TRUSTED_PROXIES takes addresses and CIDR ranges, IPv4 and IPv6, and refuses anything else', () => {
+    const trusted = parseTrustedProxies('10.0.0.0/8, 192.0.2.7 ,2001:db8::/32');
+    expect(['10.1.2.3', '192.0.2.7', '2001:db8::1', '::ffff:10.9.9.9'].map((address) => trusted.includes(address))).toEqual([true, true, true, true]);
+    expect(['11.0.0.1', '192.0.2.8', '2001:db9::1', 'not an address'].map((address) => trusted.includes(address))).toEqual([false, false, false, false]);
+    expect(() => parseTrustedProxies('10.0.0.0/8,proxy.internal')).toThrow(/TRUSTED_PROXIES: "proxy.internal"/);
+  });
+});

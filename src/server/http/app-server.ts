@@ -1,0 +1,116 @@
+// The app's HTTP server: Node's server with the public API mounted on it. A request to /api/public/v1 goes to the
+// REST pipeline (src/server/rest/pipeline.ts), any other to Next.js's request handler (the dashboard, its tRPC
+// endpoint, sign-in, the docs). Before either, every request gets what neither would give it:
+//
+// - who the client is: the forwarding headers are settled once, believed from trusted proxies only
+//   (./client-address.ts), so that every later reader of the client's address gets the same, unforgeable answer;
+// - a request target that is a path: an absolute-form target (`GET http://host/path`, RFC 9112 §3.2.2) is served as
+//   its path, `OPTIONS *` is answered with the methods the server serves, anything else is a 400;
+// - outside the public API, which reads and counts its own bodies: a method Next.js cannot hand a route (it would
+//   answer TRACE with a 500, PROPFIND with an empty 400) is a 405, and a body is refused before a byte of it is read
+//   when it declares more than 64 KiB (413) or no length at all (chunked: 411). Next.js reads a route's body whole
+//   (the dashboard's tRPC endpoint, next-auth), and a page's for server actions, before any code of ours could count it.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { logError } from '@/server/core/log';
+import { MAX_BODY_BYTES, methodNotAllowedProblem, payloadTooLargeProblem, problemAnswer, type PlainAnswer, type Problem } from '@/server/errors/problem-response';
+import { leavesBodyUnread, PUBLIC_API_BASE_PATH, type RestHandler } from '@/server/rest/pipeline';
+import { settleForwarding, type TrustedProxies } from './client-address';
+
+/** Next.js's request handler (`app.getRequestHandler()`). */
+export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export interface AppServerOptions {
+  rest: RestHandler;
+  next: NextHandler;
+  /** The proxies whose forwarding headers are believed (TRUSTED_PROXIES); none by default. */
+  trustedProxies: TrustedProxies;
+  /** The origin the public sees, in problem type URIs. */
+  origin: string;
+}
+
+/** The methods Next.js can hand a route handler, and so the methods the server serves outside the public API. */
+export const SERVED_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH'];
+
+export function createAppServer({ rest, next, trustedProxies, origin }: AppServerOptions): Server {
+  const server = createServer((req, res) => {
+    settleForwarding(req, trustedProxies, overTls(req));
+    const method = req.method ?? 'GET';
+    if (!req.url?.startsWith('/')) {
+      const target = originForm(req.url ?? '');
+      if (target === null) return sendAnswer(res, method === 'OPTIONS' && req.url === '*' ? serverOptions() : problem(badTarget(), req.url ?? '', origin));
+      req.url = target;
+    }
+    const path = pathOf(req.url);
+    if (path === PUBLIC_API_BASE_PATH || path.startsWith(`${PUBLIC_API_BASE_PATH}/`)) return void rest(req, res);
+
+    if (!SERVED_METHODS.includes(method)) return sendAnswer(res, problem(methodNotAllowedProblem(method, SERVED_METHODS), path, origin));
+    const refusal = bodyRefusal(req);
+    if (refusal) return sendAnswer(res, problem(refusal, path, origin));
+    next(req, res).catch((error: unknown) => {
+      // As `next start` does: Next.js's handler answers its own errors, so this is a fault in Next.js itself.
+      logError('Next.js failed to handle a request', error, { path });
+      if (!res.headersSent) sendAnswer(res, { status: 500, headers: { 'Content-Type': 'text/plain' }, body: 'Internal Server Error' });
+      else res.destroy();
+    });
+  });
+  // Node would close a CONNECT's connection without a word unless it is listened for.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const answer = problem(methodNotAllowedProblem('CONNECT', SERVED_METHODS), req.url ?? '', origin);
+    const head = Object.entries({ ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body), Connection: 'close' });
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${head.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${answer.body}`);
+  });
+  return server;
+}
+
+function pathOf(url: string): string {
+  const queryAt = url.indexOf('?');
+  return queryAt === -1 ? url : url.slice(0, queryAt);
+}
+
+/** Whether the request came over TLS to this server itself (not through a proxy that terminated it). */
+function overTls(req: IncomingMessage): boolean {
+  return (req.socket as { encrypted?: boolean }).encrypted === true;
+}
+
+/** The origin-form (path and query) of an absolute-form request target; null for `*` or anything else that is not a path. */
+function originForm(target: string): string | null {
+  if (!/^https?:\/\//i.test(target) || !URL.canParse(target)) return null;
+  const url = new URL(target);
+  return `${url.pathname}${url.search}`;
+}
+
+/** `OPTIONS *`: what the server as a whole answers (RFC 9110 §9.3.7). */
+function serverOptions(): PlainAnswer {
+  return { status: 204, headers: { Allow: SERVED_METHODS.join(', ') }, body: '' };
+}
+
+function badTarget(): Problem {
+  return { appCode: 'VALIDATION_ERROR', message: 'The request target must be a path starting with "/" (or "*" for OPTIONS).', extras: {}, headers: {} };
+}
+
+/** Why a body outside the public API is refused before it is read, or null. */
+function bodyRefusal(req: IncomingMessage): Problem | null {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined) return Number(declared) > MAX_BODY_BYTES ? payloadTooLargeProblem() : null;
+  if (req.headers['transfer-encoding'] === undefined) return null;
+  return {
+    appCode: 'LENGTH_REQUIRED',
+    message: `A request body must declare its length in Content-Length (at most ${MAX_BODY_BYTES} bytes); chunked bodies are accepted by the public API only.`,
+    extras: {},
+    headers: {},
+  };
+}
+
+function problem(refusal: Problem, path: string, origin: string): PlainAnswer {
+  const requestId = crypto.randomUUID();
+  return problemAnswer(refusal, { origin, instance: path, requestId, headers: { 'X-Request-Id': requestId } });
+}
+
+/** Writes an answer with its Content-Length (none for a 204); a refusal that leaves a body unread closes the connection. */
+function sendAnswer(res: ServerResponse, answer: PlainAnswer): void {
+  const length = answer.status === 204 ? {} : { 'Content-Length': Buffer.byteLength(answer.body) };
+  const close = leavesBodyUnread(res.req) ? { Connection: 'close' } : {};
+  res.writeHead(answer.status, { ...answer.headers, ...length, ...close });
+  res.end(answer.status === 204 ? undefined : answer.body);
+}

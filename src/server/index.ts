@@ -1,0 +1,21 @@
+// What the Next.js app (src/app) uses of the server: its one way in. Next.js does not bundle this; it loads the
+// built file (dist/server/index.mjs) at run time (src/app/server-modules.ts), so that the app's server and the pages
+// share one copy of every module in the process: one database pool, one response cache, one rate limiter.
+export { handleDashboardTrpcRequest } from './api/dashboard-handler';
+export { createDashboardCaller } from './api/dashboard-router';
+export { authOptions } from './auth/auth-options';
+export { withParsableBody } from './auth/auth-route';
+export { actorFromSessionCookie } from './auth/dashboard';
+export { issueApiReferenceToken } from './auth/session-token';
+export { clientIp } from './core/client-ip';
+export { pageOrigin } from './core/origin';
+export { databaseHealth } from './db/health';
+export { AppError } from './errors/app-error';
+export { PROBLEM_TYPES, problemTypeBySlug } from './errors/problem-types';
+export { methodNotAllowedProblem, problemAnswer } from './errors/problem-response';
+export { PLANS } from './services/accounts/plans';
+export { EVENT_TYPES } from './services/events/events';
+export { REQUESTS_PER_MINUTE } from './services/metering/rate-limit';
+export { RETRY_DELAYS_SECONDS, TIMEOUT_MS } from './services/webhooks/delivery';
+export { TOLERANCE_SECONDS } from './services/webhooks/signing';
+export { VERIFICATION_SNIPPETS } from './services/webhooks/verification-snippets';

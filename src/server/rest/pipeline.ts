@@ -1,0 +1,383 @@
+// The public REST API at /api/public/v1: a request's steps, in CONTRACT order, top to bottom (`respond`).
+//
+//  1. credential   2. route   3. plan   4. scope   5. body   6. input, with the procedure's own schema
+//  7. rate limit and credits   8. the procedure, through a tRPC caller   9. cache   10. headers and the log line
+//
+// The routes are the tRPC procedures as trpc-to-openapi exposes them (./routes.ts). What an endpoint costs, the scope
+// it needs and whether its answer may be replayed are declared once, in the procedure's `.meta()`, and applied here.
+// Every failure, thrown by any step, becomes one application/problem+json answer. The app's HTTP server
+// (src/server/http/app-server.ts) hands this every request under /api/public/v1, Next.js none of them.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { appRouter, createCaller } from '@/server/api/root';
+import { appIdParam } from '@/server/api/schemas';
+import { toAppError } from '@/server/api/errors';
+import type { Context, ProcedureMeta } from '@/server/api/trpc';
+import type { Actor } from '@/server/auth/actor';
+import { credentialChallenge, credentialProblemDetail, readBearer, type RejectedCredential } from '@/server/auth/bearer';
+import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
+import { clientIpOf } from '@/server/core/client-ip';
+import { logError, logRequest } from '@/server/core/log';
+import { logDatabaseUnavailable } from '@/server/db/errors';
+import { AppError, rateLimited } from '@/server/errors/app-error';
+import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
+import { methodNotAllowedProblem, problemAnswer, type Problem } from '@/server/errors/problem-response';
+import { PLANS } from '@/server/services/accounts/plans';
+import { chargeCredits, creditsUsed, periodOf, refundCharge } from '@/server/services/metering/credits';
+import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
+import { consumeRequest } from '@/server/services/metering/rate-limit';
+import { collectionJson } from './collection';
+import { openApiDocumentJson } from './document';
+import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
+import { readJsonBody } from './request-body';
+import { parseQuery } from './request-query';
+import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';
+import { buildRoutes, matchRoute, type RestRoute, type RouteMatch } from './routes';
+
+export const PUBLIC_API_BASE_PATH = '/api/public/v1';
+
+/** An answer as plain data, written once at the end (10). */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array | null;
+}
+
+/** What one request learned on its way, for its headers and its log line (10). Never handed to a procedure. */
+interface Trace {
+  requestId: string;
+  now: Date;
+  method: string;
+  /** As sent, percent-encoded: the problem's `instance`. */
+  path: string;
+  route?: RestRoute;
+  actor?: Actor;
+  metering?: MeteringState;
+  cache?: 'hit' | 'miss';
+}
+
+export interface RestPipelineOptions {
+  /** The origin the public sees, in problem type URIs and the published documents. */
+  origin: string;
+  /** Tests move the clock (month boundaries, the idempotency window). */
+  clock?: () => Date;
+}
+
+export type RestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function createRestPipeline({ origin, clock = () => new Date() }: RestPipelineOptions): RestHandler {
+  const routes = buildRoutes(appRouter);
+
+  return async function serveRestRequest(req, res) {
+    const startedAt = performance.now();
+    const target = req.url ?? '/';
+    const queryAt = target.indexOf('?');
+    const trace: Trace = {
+      requestId: randomUUID(),
+      now: clock(),
+      method: req.method ?? 'GET',
+      path: queryAt === -1 ? target : target.slice(0, queryAt),
+    };
+    const search = queryAt === -1 ? '' : target.slice(queryAt);
+    let answer: Answer;
+    try {
+      answer = (await publishedDocument(trace, origin)) ?? (await respond(req, trace, search));
+    } catch (thrown) {
+      answer = problemOf(thrown, trace, origin);
+    }
+    send(req, res, answer, trace, startedAt);
+  };
+
+  async function respond(req: IncomingMessage, trace: Trace, search: string): Promise<Answer> {
+    const { method, now } = trace;
+    const apiPath = trace.path.slice(PUBLIC_API_BASE_PATH.length) || '/';
+
+    // 1. Credential. One refused on its shape alone costs no lookup. The route is matched first, not yet acted on:
+    //    the credential's statement also reads the data version of the app the path names, for the cache (9).
+    const bearer = readBearer(header(req, 'authorization'));
+    if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind);
+    const match = matchRoute(routes, method, apiPath);
+    const ip = clientIpOf(req.headers['x-forwarded-for']);
+    const credential = await resolveCredential(bearer, { now, ip, appId: cachedAppId(match) });
+    if (credential.status !== 'valid') throw credentialRefused(credential.status);
+    const actor = (trace.actor = credential.actor);
+    // From here on every answer carries the account's credit headers.
+    const metering: MeteringState = (trace.metering = { limit: PLANS[actor.plan].monthlyCredits, used: credential.creditsUsed, cost: 0, period: periodOf(now) });
+
+    // 2. Route: 404, 405 with Allow, or OPTIONS answered with the same Allow.
+    if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${method} ${trace.path}.`);
+    if (match.kind === 'method-not-allowed') {
+      if (method === 'OPTIONS') return { status: 204, headers: { Allow: match.allowed.join(', ') }, body: null };
+      const problem = methodNotAllowedProblem(method, match.allowed);
+      throw new AppError(problem.appCode, problem.message, { headers: problem.headers });
+    }
+    const route = (trace.route = match.route);
+
+    // 3. Plan.
+    if (!PLANS[actor.plan].apiAccess) throw new AppError('PLAN_REQUIRED', 'API access needs a paid plan; this account is on the Free tier.');
+
+    // 4. Scope.
+    if (route.meta.scope === 'write' && actor.scope === 'read-only') throw insufficientScope();
+
+    // 5. Body: media type, size, JSON syntax; then an Idempotency-Key already answered is replayed.
+    const body = route.method === 'GET' ? undefined : await readBodyObject(req, route);
+    const idempotencyKey = body === undefined ? null : header(req, 'idempotency-key');
+    if (idempotencyKey !== null) {
+      const claim = await claimIdempotencyKey(actor.accountId, idempotencyKey, requestHash(method, trace.path, body), now);
+      if (claim.kind === 'replay') return { status: claim.status, headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' }, body: claim.body };
+    }
+
+    // 6. Input, validated with the procedure's own schema.
+    let answer: Answer | undefined;
+    try {
+      const input = validInput(route, match.params, search, body);
+
+      // 7. Rate limit, then credits around 8 and 9.
+      await withinRateLimit(actor);
+      answer = await charged(route.meta, { actor, metering, requestId: trace.requestId, now, endpoint: `${route.method} ${route.template}` }, async () => {
+        // 9. Cache: an answer computed from the same data is replayed (and charged as a computed one).
+        const cacheKey = responseCacheKeyOf(route.meta, credential, actor, now, `${apiPath}${search}`);
+        const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
+        if (cacheKey !== null) trace.cache = cached ? 'hit' : 'miss';
+        if (cached) return json(200, cached);
+
+        // 8. The procedure, through a tRPC caller.
+        const context: Context = { actor, transport: 'rest', requestId: trace.requestId, clientIp: ip, now, creditsUsed: credential.creditsUsed };
+        const output = await callProcedure(route, context, input);
+        const text = JSON.stringify(output);
+        if (cacheKey !== null) rememberAnswer(cacheKey, text, freshUntil(route.meta, output));
+        return json(200, text);
+      });
+      return answer;
+    } finally {
+      // Settled whatever happens, so that a key is never left claimed.
+      if (idempotencyKey !== null) await settleIdempotencyKey(actor.accountId, idempotencyKey, answer?.status ?? 500, typeof answer?.body === 'string' ? answer.body : '');
+    }
+  }
+}
+
+// ---- 1. Credential ----------------------------------------------------------------------------------------------
+
+function credentialRefused(status: RejectedCredential): AppError {
+  return new AppError('UNAUTHORIZED', credentialProblemDetail(status), { headers: { 'WWW-Authenticate': credentialChallenge(status) } });
+}
+
+/** The app of a cacheable endpoint about one app, when its id is one the route's input accepts (the statement casts it to uuid). */
+function cachedAppId(match: RouteMatch): string | null {
+  if (match.kind !== 'found' || match.route.method !== 'GET' || cacheScopeOf(match.route.meta) !== 'app') return null;
+  return appIdParam.safeParse(match.params.id).data ?? null;
+}
+
+// ---- 4. Scope ---------------------------------------------------------------------------------------------------
+
+export const INSUFFICIENT_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="write"';
+
+function insufficientScope(): AppError {
+  return new AppError('INSUFFICIENT_SCOPE', 'This endpoint writes data and needs a read-write key; this key is read-only.', {
+    headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE },
+  });
+}
+
+// ---- 5. Body ----------------------------------------------------------------------------------------------------
+
+async function readBodyObject(req: IncomingMessage, route: RestRoute): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(req);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('VALIDATION_ERROR', 'The request body must be a JSON object.', {
+      errors: [{ in: 'body', pointer: '#', detail: 'Expected a JSON object.' }],
+    });
+  }
+  // Path parameters are merged over body members; a body member of the same name is unknown, not ignored.
+  const clashing = route.pathParameters.filter((name) => Object.hasOwn(body, name));
+  if (clashing.length) {
+    throw new AppError('VALIDATION_ERROR', `Unknown member "${clashing[0]}".`, {
+      errors: clashing.map((name) => ({ in: 'body' as const, pointer: `#/${name}`, detail: `Unknown member "${name}".` })),
+    });
+  }
+  return body as Record<string, unknown>;
+}
+
+// ---- 6. Input ---------------------------------------------------------------------------------------------------
+
+/**
+ * The procedure's input as trpc-to-openapi builds it: the query (a parameter sent once is a string, sent more than
+ * once a list) or the body, with the path parameters over it. It must be text a database can store, then pass the
+ * procedure's own schema; a failure names each member and where it was sent (path, query or body).
+ */
+function validInput(route: RestRoute, pathParams: Record<string, string>, search: string, body: Record<string, unknown> | undefined): unknown {
+  const input: Record<string, unknown> = { ...(body ?? singleValues(parseQuery(search))), ...pathParams };
+  const locate: Locate = (member) => (member && route.pathParameters.includes(member) ? 'path' : route.method === 'GET' ? 'query' : 'body');
+  const unrepresentable = unrepresentableTextIssues(input);
+  if (unrepresentable.length) throw validationError(fieldErrorsFromIssues(unrepresentable, locate));
+  const parsed = route.input.safeParse(input);
+  if (!parsed.success) throw validationError(fieldErrorsFromIssues(parsed.error.issues, locate));
+  // The caller parses the same input again: a schema's transforms need not accept their own output.
+  return input;
+}
+
+function singleValues(query: Record<string, string[]>): Record<string, string | string[]> {
+  const values: Record<string, string | string[]> = Object.create(null);
+  for (const name in query) values[name] = query[name]!.length === 1 ? query[name]![0]! : query[name]!;
+  return values;
+}
+
+// ---- 7. Rate limit and credits ----------------------------------------------------------------------------------
+
+async function withinRateLimit(actor: Actor): Promise<void> {
+  const decision = await consumeRequest(actor.plan, actor.keyId ?? `user:${actor.userId}`);
+  if (!decision.allowed) throw rateLimited(`Too many requests for this key; retry in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
+}
+
+interface MeteredCall {
+  actor: Actor;
+  metering: MeteringState;
+  requestId: string;
+  now: Date;
+  /** "GET /apps/{id}", the ledger's endpoint. */
+  endpoint: string;
+}
+
+/**
+ * The credits of the endpoint's declared cost, around `run`. A read is charged once it has succeeded (one statement;
+ * a failed read costs nothing). A write is charged before it runs, so that a success is never left uncharged, and
+ * refunded if it then fails.
+ */
+async function charged(meta: ProcedureMeta, call: MeteredCall, run: () => Promise<Answer>): Promise<Answer> {
+  const cost = meta.credits ?? 0;
+  if (cost === 0) return run();
+  const { actor, metering } = call;
+  if (metering.limit !== null && metering.limit - metering.used < cost) throw creditsExhausted(metering, cost);
+  const charge = async () => {
+    const used = await chargeCredits({
+      accountId: actor.accountId,
+      keyId: actor.keyId ?? null,
+      userId: actor.kind === 'session' ? (actor.userId ?? null) : null,
+      endpoint: call.endpoint,
+      cost,
+      requestId: call.requestId,
+      limit: metering.limit,
+      now: call.now,
+    });
+    if (used === null) {
+      metering.used = await creditsUsed(actor.accountId, call.now);
+      throw creditsExhausted(metering, cost);
+    }
+    metering.used = used;
+    metering.cost = cost;
+  };
+  if (meta.scope !== 'write') {
+    const answer = await run();
+    await charge();
+    return answer;
+  }
+  await charge();
+  try {
+    return await run();
+  } catch (error) {
+    await refundCharge(actor.accountId, call.requestId);
+    metering.used -= cost;
+    metering.cost = 0;
+    throw error;
+  }
+}
+
+function creditsExhausted(metering: MeteringState, cost: number): AppError {
+  const remaining = metering.limit === null ? 0 : Math.max(0, metering.limit - metering.used);
+  const resetsAt = metering.period.end.toISOString();
+  return new AppError('CREDITS_EXHAUSTED', `This call costs ${cost} credits and ${remaining} remain this month; the allowance resets at ${resetsAt}.`, {
+    extras: { creditsRequired: cost, creditsRemaining: remaining, resetsAt },
+  });
+}
+
+// ---- 8. The procedure -------------------------------------------------------------------------------------------
+
+type ProcedureCall = (input: unknown) => Promise<unknown>;
+
+function callProcedure(route: RestRoute, context: Context, input: unknown): Promise<unknown> {
+  const caller = createCaller(context) as unknown as Record<string, Record<string, ProcedureCall>>;
+  const [group, name] = route.procedurePath.split('.') as [string, string];
+  return caller[group]![name]!(input);
+}
+
+// ---- 9. Cache ---------------------------------------------------------------------------------------------------
+
+function cacheScopeOf(meta: ProcedureMeta) {
+  return typeof meta.cache === 'object' ? meta.cache.scope : meta.cache;
+}
+
+function responseCacheKeyOf(meta: ProcedureMeta, credential: CredentialResult & { status: 'valid' }, actor: Actor, now: Date, pathAndQuery: string): string | null {
+  const scope = cacheScopeOf(meta);
+  if (scope === undefined) return null;
+  return responseCacheKey(scope, { accountId: actor.accountId, plan: actor.plan, versions: credential.versions, now, pathAndQuery });
+}
+
+function freshUntil(meta: ProcedureMeta, output: unknown): Date | undefined {
+  return typeof meta.cache === 'object' ? meta.cache.freshUntil(output as never) : undefined;
+}
+
+// ---- 10. Headers and the log line -------------------------------------------------------------------------------
+
+function json(status: number, body: string | Uint8Array): Answer {
+  return { status, headers: { 'Content-Type': 'application/json' }, body };
+}
+
+function problemOf(thrown: unknown, trace: Trace, origin: string): Answer {
+  const { error, unexpected } = toAppError(thrown);
+  if (unexpected && error.appCode === 'SERVICE_UNAVAILABLE') logDatabaseUnavailable(thrown, { requestId: trace.requestId });
+  else if (unexpected) logError('unhandled error in the public API', thrown, { requestId: trace.requestId });
+  return problemAnswer(error as Problem, { origin, instance: trace.path, requestId: trace.requestId });
+}
+
+function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: Trace, startedAt: number): void {
+  const headers: Record<string, string | number> = { ...answer.headers, 'X-Request-Id': trace.requestId };
+  if (trace.metering) Object.assign(headers, creditHeaders(trace.metering, trace.now));
+  if (answer.body !== null) headers['Content-Length'] = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength;
+  // A refusal before the body was read leaves it unread: the connection closes rather than read what follows.
+  if (leavesBodyUnread(req)) headers.Connection = 'close';
+  res.writeHead(answer.status, headers);
+  // Node sends no body for HEAD; the GET's headers (its Content-Length too) are the answer.
+  res.end(answer.body ?? undefined);
+  logRequest({
+    requestId: trace.requestId,
+    method: trace.method,
+    route: trace.route?.template ?? trace.path,
+    status: answer.status,
+    durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+    accountId: trace.actor?.accountId,
+    keyId: trace.actor?.keyId,
+    actor: trace.actor?.kind,
+    credits: trace.metering?.cost,
+    cache: trace.cache,
+  });
+}
+
+/** Whether an answer leaves (some of) the request's body unread, as a refusal does. */
+export function leavesBodyUnread(req: IncomingMessage): boolean {
+  return !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+// ---- The published documents: no credential, no charge ---------------------------------------------------------
+
+const DOCUMENTS: Record<string, (origin: string) => string | Promise<string>> = {
+  [`${PUBLIC_API_BASE_PATH}/openapi.json`]: openApiDocumentJson,
+  [`${PUBLIC_API_BASE_PATH}/collection.json`]: collectionJson,
+};
+
+/** GET or HEAD of the OpenAPI document or the request collection; another method there is 405. Null for any other path. */
+async function publishedDocument(trace: Trace, origin: string): Promise<Answer | null> {
+  const document = DOCUMENTS[trace.path];
+  if (!document) return null;
+  const allowed = ['GET', 'HEAD', 'OPTIONS'];
+  if (trace.method === 'OPTIONS') return { status: 204, headers: { Allow: allowed.join(', ') }, body: null };
+  if (trace.method !== 'GET' && trace.method !== 'HEAD') {
+    const problem = methodNotAllowedProblem(trace.method, allowed);
+    throw new AppError(problem.appCode, problem.message, { headers: problem.headers });
+  }
+  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' };
+  return { status: 200, headers, body: await document(origin) };
+}

@@ -1,0 +1,95 @@
+// POST bodies: media type (SPEC rule 1), size limit and JSON syntax, checked before input validation.
+import type { IncomingMessage } from 'node:http';
+import { AppError } from '@/server/errors/app-error';
+import { MAX_BODY_BYTES, payloadTooLargeProblem } from '@/server/errors/problem-response';
+
+/** application/json, text/json or application/*+json; parameters allowed, charset only UTF-8. */
+export function checkJsonMediaType(contentType: string | null): void {
+  if (!contentType?.trim()) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request has a body but no Content-Type; send it as application/json.');
+  }
+  const [essence = '', ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  const isJson = essence === 'application/json' || essence === 'text/json' || /^application\/[a-z0-9!#$&^_.-]+\+json$/.test(essence);
+  if (!isJson) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type "${essence.slice(0, 100)}" is not accepted; send JSON as application/json, text/json or application/*+json.`);
+  }
+  const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `JSON bodies must be UTF-8; charset "${charset.slice(0, 40)}" is not accepted.`);
+  }
+}
+
+/**
+ * The deepest nesting of arrays and objects a body may have. Every body of the API nests two levels; a 64 KiB body
+ * could nest 32,000, deeper than JSON.stringify (or any recursive walk) goes before the stack runs out.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** How deep the text's arrays and objects nest, read without parsing (brackets inside strings do not count). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++; // a backslash escapes the next character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', payloadTooLargeProblem().message);
+
+/** Reads at most MAX_BODY_BYTES, whatever Content-Length claims, then parses. Returns the body's JSON value. */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  checkJsonMediaType(req.headers['content-type'] ?? null);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.byteLength;
+      // Reading stops here: the rest of the body is left unread, and the answer closes the connection.
+      if (size > MAX_BODY_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // The client closed the connection before sending its whole body: its fault, not a server error.
+    throw new AppError('VALIDATION_ERROR', 'The request body ended before it was complete (the connection closed).', {
+      errors: [{ in: 'body', pointer: '#', detail: 'The body was cut short.' }],
+    });
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'The request body is not valid UTF-8.', {
+      errors: [{ in: 'body', pointer: '#', detail: 'The body contains bytes that are not UTF-8.' }],
+    });
+  }
+  if (!text.trim()) {
+    throw new AppError('VALIDATION_ERROR', 'The request body is empty; send a JSON object.', {
+      errors: [{ in: 'body', pointer: '#', detail: 'The request body is empty.' }],
+    });
+  }
+  if (nestingDepth(text) > MAX_JSON_DEPTH) {
+    throw new AppError('VALIDATION_ERROR', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep.`, {
+      errors: [{ in: 'body', pointer: '#', detail: `Nested more than ${MAX_JSON_DEPTH} levels deep.` }],
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? error.message : 'unparseable';
+    throw new AppError('VALIDATION_ERROR', `The request body is not valid JSON: ${reason}`, {
+      errors: [{ in: 'body', pointer: '#', detail: `Malformed JSON: ${reason}` }],
+    });
+  }
+}

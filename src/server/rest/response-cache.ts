@@ -1,0 +1,83 @@
+// The public API's response cache. The answer of a GET endpoint declared `cache` (ProcedureMeta) is kept in memory,
+// per app process, under a key made of the account, the versions of the data it is read from, the UTC day and the
+// URL (and the plan, for usage); an answer from a live source (research) is also dropped when it stops being live.
+// The versions are moved by the database itself on every write, whichever code writes (migrations
+// response_cache_versions and usage_report_version), and are read by the credential's statement
+// (src/server/db/data-versions.ts): a hit costs no round trip of its own and can never answer from older data than a
+// miss would, in any process. A replayed answer
+// is metered exactly like a computed one (rate limit, credits, ledger row): only the reads behind it are saved.
+// Least recently used answers go first once RESPONSE_CACHE_MB (default 64; 0 turns the cache off) is reached.
+import { LRUCache } from 'lru-cache';
+import type { ResponseCacheScope } from '@/server/api/trpc';
+import type { PlanTier } from '@/generated/prisma/enums';
+import type { DataVersions } from '@/server/db/data-versions';
+import { isoDay } from '@/server/domain/dates';
+import { config } from '@/server/core/config';
+
+let cache: LRUCache<string, Uint8Array<ArrayBuffer>> | null | undefined;
+
+/** The cache's size as RESPONSE_CACHE_MB sets it (default 64); 0 when it is off. */
+export function responseCacheMegabytes(): number {
+  return config().RESPONSE_CACHE_MB;
+}
+
+function answers(): LRUCache<string, Uint8Array<ArrayBuffer>> | null {
+  if (cache === undefined) {
+    const maxSize = Math.floor(responseCacheMegabytes() * 1024 * 1024);
+    cache =
+      maxSize > 0
+        ? new LRUCache<string, Uint8Array<ArrayBuffer>>({
+            maxSize,
+            // One answer may take at most an eighth of the cache: a few huge answers must not evict everything else.
+            maxEntrySize: Math.ceil(maxSize / 8),
+            sizeCalculation: (body, key) => body.byteLength + key.length * 2,
+            // The wall clock, which a live answer's end is given in (and tests can move).
+            perf: { now: () => Date.now() },
+            // Read at every check (a clock read costs nothing next to a request), not cached for a millisecond.
+            ttlResolution: 0,
+          })
+        : null;
+  }
+  return cache;
+}
+
+/**
+ * The key of an answer, or null when it must not be cached: the app asked about is not the account's (the request
+ * will be answered 404), or the cache is off.
+ */
+export function responseCacheKey(
+  scope: ResponseCacheScope,
+  request: { accountId: string; plan: PlanTier; versions: DataVersions; now: Date; pathAndQuery: string },
+): string | null {
+  if (!answers()) return null;
+  const { versions } = request;
+  if (scope === 'app' && versions.app === null) return null;
+  // Only the versions the answer is read from: a charge does not drop the answers about apps, nor a write the usage.
+  const read = scope === 'usage' ? [request.plan, versions.usage] : [versions.account, versions.store, scope === 'app' ? versions.app : '-'];
+  // A URL has no space once parsed (it is percent-encoded), so the parts cannot run into each other; the URL is that
+  // of one route, so keys of different scopes cannot meet.
+  return [request.accountId, ...read, isoDay(request.now), request.pathAndQuery].join(' ');
+}
+
+export function cachedAnswer(key: string): Uint8Array<ArrayBuffer> | undefined {
+  return answers()?.get(key);
+}
+
+const encoder = new TextEncoder();
+
+/** Kept as UTF-8 bytes: a replay sends them as they are. `freshUntil`: when a live answer must no longer be replayed. */
+export function rememberAnswer(key: string, body: string, freshUntil?: Date): void {
+  const cache = answers();
+  if (!cache) return;
+  if (freshUntil === undefined) {
+    cache.set(key, encoder.encode(body));
+    return;
+  }
+  const ttl = freshUntil.getTime() - Date.now();
+  if (ttl > 0) cache.set(key, encoder.encode(body), { ttl });
+}
+
+/** Tests: forget every answer and read RESPONSE_CACHE_MB again. */
+export function resetResponseCache(): void {
+  cache = undefined;
+}

@@ -1,0 +1,59 @@
+// The REST route table, as trpc-to-openapi exposes the procedures: read from their own meta (the one declaration of
+// path, scope, cost and caching) and their own input schema.
+import { forEachOpenApiProcedure, getInputOutputParsers, getPathParameters, getPathRegExp, normalizePath, type OpenApiMethod } from 'trpc-to-openapi';
+import type { AnyTRPCRouter } from '@trpc/server';
+import type { ZodType } from 'zod';
+import type { ProcedureMeta } from '@/server/api/trpc';
+
+export interface RestRoute {
+  method: OpenApiMethod;
+  /** As declared, e.g. "/apps/{id}/keywords". */
+  template: string;
+  pattern: RegExp;
+  pathParameters: string[];
+  /** The procedure's dotted path in the router, e.g. "apps.get". */
+  procedurePath: string;
+  meta: ProcedureMeta;
+  /** The procedure's own input schema. */
+  input: ZodType;
+}
+
+export type RouteMatch =
+  | { kind: 'found'; route: RestRoute; /** Path parameters as sent (still percent-encoded). */ params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: string[] } | { kind: 'not-found' };
+
+export function buildRoutes(router: AnyTRPCRouter): RestRoute[] {
+  const routes: RestRoute[] = [];
+  forEachOpenApiProcedure(router._def.procedures, ({ path, meta, procedure }) => {
+    const template = normalizePath(meta.openapi.path);
+    routes.push({
+      method: meta.openapi.method,
+      template,
+      pattern: getPathRegExp(template),
+      pathParameters: getPathParameters(template),
+      procedurePath: path,
+      meta: meta as ProcedureMeta,
+      input: getInputOutputParsers(procedure).inputParser as ZodType,
+    });
+  });
+  return routes;
+}
+
+/**
+ * The route for `method` at `path`. HEAD is the GET without its body (the HTTP layer drops the body): it matches the
+ * GET's route, and is checked and charged as that GET. A path that exists with other methods answers the methods it
+ * allows, HEAD with GET and OPTIONS always, as both a 405 and an OPTIONS name them in `Allow`.
+ */
+export function matchRoute(routes: readonly RestRoute[], method: string, path: string): RouteMatch {
+  const normalized = normalizePath(path);
+  const onPath = routes.filter((route) => route.pattern.test(normalized));
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  const route = onPath.find((candidate) => candidate.method === wanted);
+  if (route) return { kind: 'found', route, params: { ...route.pattern.exec(normalized)?.groups } };
+  if (onPath.length) {
+    const methods = new Set(onPath.map((candidate) => candidate.method));
+    const allowed = [...methods].flatMap((each) => (each === 'GET' ? ['GET', 'HEAD'] : [each]));
+    return { kind: 'method-not-allowed', allowed: [...allowed, 'OPTIONS'] };
+  }
+  return { kind: 'not-found' };
+}

@@ -1,0 +1,279 @@
+// The security matrix: every endpoint × every kind of credential, through the real handler and database; the
+// dashboard's endpoint likewise (at the end). Each
+// refusal is the documented one, a bad checksum never reaches the database, the secret itself never reaches the
+// database (only its SHA-256 digest) nor any log line.
+import { randomUUID } from 'node:crypto';
+import { decode, encode } from 'next-auth/jwt';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
+import { dashboardRouter } from '@/server/api/dashboard-router';
+import { appRouter } from '@/server/api/root';
+import { authSecret, endSession, issueApiReferenceToken, issueSessionToken, verifySessionToken } from '@/server/auth/session-token';
+import { db } from '@/server/db';
+import { createApiKey, revokeApiKey } from '@/server/services/api-keys/api-keys';
+import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
+import { checksumOf, formatApiKey, KEY_PREFIX, randomBase62 } from '@/server/services/api-keys/key-format';
+import { makeAccount } from '../../../test/factories';
+import { makeAsoApp } from '../../../test/aso-fixture';
+import { callPublicApi } from '../../../test/public-api';
+import { buildRoutes, type RestRoute } from './routes';
+
+const ORIGIN = 'http://matrix.test';
+const routes = buildRoutes(appRouter);
+const BODIES: Record<string, unknown> = {
+  'POST /apps/{id}/keywords': { terms: ['matrix term'] },
+  'POST /apps/{id}/competitors': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
+};
+const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep' };
+
+type Expectation = { status: number; slug?: string; challenge?: RegExp };
+interface Credential {
+  name: string;
+  authorization: string | null;
+  expect: (route: RestRoute) => Expectation;
+  /** Refused before any database work. */
+  noDatabase?: boolean;
+}
+
+const unauthorized = (detail: RegExp | null = null): Expectation => ({
+  status: 401,
+  slug: 'unauthorized',
+  challenge: detail ?? /^Bearer realm="public-api", error="invalid_token"$/,
+});
+
+let ids: { id: string; keywordId: string };
+let credentials: Credential[];
+const secrets: string[] = [];
+const logged: string[] = [];
+const queried: string[] = [];
+
+beforeAll(async () => {
+  const { owner, app } = await makeAsoApp();
+  const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
+  ids = { id: app.id, keywordId: keyword.id };
+  const user = await db.user.findFirstOrThrow({ where: { accountId: owner.accountId } });
+  const other = await makeAccount('pro');
+  const free = await makeAccount('solo');
+
+  const readWrite = (await createApiKey(owner, { name: 'matrix rw', scope: 'read-write' })).secret;
+  const readOnly = (await createApiKey(owner, { name: 'matrix ro', scope: 'read-only' })).secret;
+  const revoked = await createApiKey(owner, { name: 'matrix revoked', scope: 'read-write' });
+  await revokeApiKey(owner.accountId, revoked.key.id);
+  const expired = (await createApiKey(owner, { name: 'matrix expired', scope: 'read-write', expiresAt: new Date(Date.now() + 60_000) })).secret;
+  await db.apiKey.updateMany({ where: { accountId: owner.accountId, name: 'matrix expired' }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+  const otherKey = (await createApiKey(other, { name: 'matrix other', scope: 'read-write' })).secret;
+  const freeKey = (await createApiKey(free, { name: 'matrix free', scope: 'read-write' })).secret;
+  await db.account.update({ where: { id: free.accountId }, data: { plan: 'free' } });
+
+  const random = randomBase62(32);
+  const badChecksum = `${KEY_PREFIX}${random}${checksumOf(random) === '000000' ? '000001' : '000000'}`;
+  const unknown = formatApiKey(randomBase62(32));
+  const session = await issueSessionToken({ id: user.id, email: user.email, accountId: owner.accountId });
+  const tampered = session.slice(0, -6) + (session.endsWith('AAAAAA') ? 'BBBBBB' : 'AAAAAA');
+  const expiredSession = await issueSessionToken({ id: user.id, email: user.email, accountId: owner.accountId }, -60);
+  const algNone = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: user.id, accountId: owner.accountId, exp: 9_999_999_999 })).toString('base64url')}.`;
+  // A token signed with another secret: well-formed, undecryptable here.
+  const foreign = await encode({ token: { sub: user.id, accountId: owner.accountId }, secret: `${authSecret()}-not-ours`, maxAge: 3600 });
+  secrets.push(readWrite, readOnly, revoked.secret, expired, otherKey, freeKey, badChecksum, unknown, session, tampered, expiredSession, foreign);
+
+  const writes = (route: RestRoute) => route.meta.scope === 'write';
+  const hasAppId = (route: RestRoute) => route.pathParameters.includes('id');
+  credentials = [
+    { name: 'valid read-write key', authorization: `Bearer ${readWrite}`, expect: () => ({ status: 200 }) },
+    { name: 'valid session token', authorization: `Bearer ${session}`, expect: () => ({ status: 200 }) },
+    { name: 'no credential', authorization: null, expect: () => unauthorized(/^Bearer realm="public-api"$/), noDatabase: true },
+    { name: 'empty bearer', authorization: 'Bearer ', expect: () => unauthorized(), noDatabase: true },
+    { name: 'basic scheme', authorization: 'Basic dXNlcjpwYXNz', expect: () => unauthorized(), noDatabase: true },
+    { name: 'malformed key', authorization: `Bearer ${KEY_PREFIX}short`, expect: () => unauthorized(), noDatabase: true },
+    { name: 'bad checksum', authorization: `Bearer ${badChecksum}`, expect: () => unauthorized(), noDatabase: true },
+    { name: 'unknown key', authorization: `Bearer ${unknown}`, expect: () => unauthorized() },
+    { name: 'revoked key', authorization: `Bearer ${revoked.secret}`, expect: () => unauthorized() },
+    { name: 'expired key', authorization: `Bearer ${expired}`, expect: () => unauthorized() },
+    { name: 'tampered session token', authorization: `Bearer ${tampered}`, expect: () => unauthorized() },
+    { name: 'expired session token', authorization: `Bearer ${expiredSession}`, expect: () => unauthorized() },
+    { name: 'alg none token', authorization: `Bearer ${algNone}`, expect: () => unauthorized(), noDatabase: true },
+    { name: 'token of another secret', authorization: `Bearer ${foreign}`, expect: () => unauthorized() },
+    {
+      name: 'read-only key',
+      authorization: `Bearer ${readOnly}`,
+      expect: (route) => (writes(route) ? { status: 403, slug: 'insufficient-scope', challenge: /^Bearer error="insufficient_scope", scope="write"$/ } : { status: 200 }),
+    },
+    { name: 'another account’s key', authorization: `Bearer ${otherKey}`, expect: (route) => (hasAppId(route) ? { status: 404, slug: 'not-found' } : { status: 200 }) },
+    { name: 'Free tier key', authorization: `Bearer ${freeKey}`, expect: () => ({ status: 403, slug: 'plan-required' }) },
+  ];
+
+  // Every log line and every statement sent to the database during the matrix.
+  for (const stream of [process.stdout, process.stderr]) {
+    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      logged.push(String(chunk));
+      return true;
+    });
+  }
+  // Client, not Pool: Prisma's adapter takes a client from the pool and queries it, as the pool's own query does.
+  const query = pg.Client.prototype.query;
+  vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text?: string; values?: unknown[] };
+    const values = typeof config === 'string' ? args[1] : config.values;
+    queried.push(JSON.stringify([typeof config === 'string' ? config : config.text, values ?? [], args[1] ?? null]));
+    return (query as (...params: unknown[]) => unknown).apply(this, args);
+  } as never);
+}, 120_000);
+
+afterAll(() => vi.restoreAllMocks());
+
+function requestFor(route: RestRoute, authorization: string | null): Request {
+  const path = route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => ids[name]) + (QUERIES[route.template] ?? '');
+  const headers: Record<string, string> = {};
+  if (authorization !== null) headers.Authorization = authorization;
+  let body: string | undefined;
+  if (route.method !== 'GET') {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(BODIES[`${route.method} ${route.template}`]);
+  }
+  return new Request(`${ORIGIN}/api/public/v1${path}`, { method: route.method, headers, body });
+}
+
+describe('security matrix: every endpoint × every credential', () => {
+  it('answers each combination as documented', async () => {
+    for (const credential of credentials) {
+      for (const route of routes) {
+        const label = `${credential.name} → ${route.method} ${route.template}`;
+        const before = queried.length;
+        const response = await callPublicApi(requestFor(route, credential.authorization));
+        const expected = credential.expect(route);
+        const text = await response.text();
+        expect(response.status, `${label}: ${text.slice(0, 200)}`).toBe(expected.status);
+        if (expected.slug) {
+          expect(response.headers.get('content-type'), label).toBe('application/problem+json');
+          expect(JSON.parse(text).type, label).toBe(`${ORIGIN}/docs/problems/${expected.slug}`);
+          expect(response.headers.get('x-credits-cost') ?? '0', label).toBe('0');
+        }
+        if (expected.challenge) expect(response.headers.get('www-authenticate'), label).toMatch(expected.challenge);
+        if (credential.noDatabase) expect(queried.length - before, `${label} reached the database`).toBe(0);
+      }
+    }
+  }, 120_000);
+
+  it('sent the database only digests of the secrets, and wrote no secret to any log line', () => {
+    expect(queried.length).toBeGreaterThan(100);
+    // Both paths to the database were watched: the hot statements and Prisma's.
+    expect(queried.some((entry) => entry.includes('FROM api_keys k'))).toBe(true);
+    expect(queried.some((entry) => entry.includes('\\"public\\".'))).toBe(true);
+    expect(logged.length).toBeGreaterThan(100);
+    const everything = queried.join('\n') + logged.join('\n');
+    for (const secret of secrets) {
+      expect(everything.includes(secret), secret.slice(0, 16)).toBe(false);
+      // Not even a recognisable part of one (the display prefix svc_live_XXXX is not secret; the rest is).
+      expect(everything.includes(secret.slice(13, 33)), secret.slice(0, 16)).toBe(false);
+    }
+  });
+});
+
+// The dashboard's endpoint (/api/trpc), every procedure it serves × every kind of credential (issue 18: it served the
+// whole app router, and sessions outlived sign-out). It reads the session cookie only: no API key, no Bearer header,
+// no API reference token, no token of a signed-out session. Another account's ids are not found.
+describe('security matrix: the dashboard endpoint', () => {
+  type Procedure = { _def: { type: 'query' | 'mutation' } };
+  const procedures = Object.entries(dashboardRouter._def.procedures as unknown as Record<string, Procedure>).filter(([path]) => path !== 'account.signUp');
+  let inputs: Record<string, unknown>;
+  let owner: { cookie: string; ids: string[] };
+  let credentials: { name: string; headers: Record<string, string>; expect: (path: string) => number }[];
+
+  beforeAll(async () => {
+    process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+    const { owner: account, app } = await makeAsoApp();
+    const user = await db.user.findFirstOrThrow({ where: { accountId: account.accountId } });
+    const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
+    const apiKey = await createApiKey(account, { name: 'dashboard matrix', scope: 'read-write' });
+    const toRoll = await createApiKey(account, { name: 'dashboard matrix roll', scope: 'read-only' });
+    const { endpoint } = await createWebhookEndpoint(account.accountId, { url: 'http://127.0.0.1:9/hook' });
+    const { deliveryId } = await sendTestEvent(account.accountId, endpoint.id);
+    inputs = {
+      'account.get': undefined,
+      'apiKeys.list': undefined,
+      'apiKeys.create': { name: 'matrix', scope: 'read-only' },
+      'apiKeys.revoke': { keyId: apiKey.key.id },
+      'apiKeys.roll': { keyId: toRoll.key.id, gracePeriod: '1h' },
+      'usage.get': {},
+      'webhooks.list': undefined,
+      'webhooks.create': { url: 'http://127.0.0.1:9/other' },
+      'webhooks.setEnabled': { endpointId: endpoint.id, enabled: true },
+      'webhooks.rotateSecret': { endpointId: endpoint.id },
+      'webhooks.delete': { endpointId: randomUUID() },
+      'webhooks.deliveries': { endpointId: endpoint.id },
+      'webhooks.sendTest': { endpointId: endpoint.id },
+      'webhooks.redeliver': { deliveryId },
+      'apps.list': {},
+      'apps.get': { id: app.id },
+      'apps.asoScore': { id: app.id },
+      'keywords.list': { id: app.id },
+      'keywords.history': { id: app.id, keywordId: keyword.id },
+      'reviews.list': { id: app.id },
+    };
+    const cookieOf = (token: string) => ({ cookie: `next-auth.session-token=${token}` });
+    const session = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
+    owner = { cookie: cookieOf(session).cookie, ids: [app.id, keyword.id, apiKey.key.id, toRoll.key.id, endpoint.id, deliveryId] };
+    const signedOut = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
+    const signedOutClaims = await decode({ token: signedOut, secret: authSecret() });
+    await endSession(signedOutClaims);
+    const actor = await verifySessionToken(session, { use: 'cookie' });
+    const reference = await issueApiReferenceToken({ userId: user.id, sessionId: actor.status === 'valid' ? actor.actor.sessionId! : '' });
+    const expired = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId }, -60);
+    const stranger = await makeAccount('pro');
+    const strangerSession = await issueSessionToken({ id: stranger.userId, email: stranger.email, accountId: stranger.accountId });
+    const byId = (path: string) => {
+      const input = inputs[path];
+      return typeof input === 'object' && input !== null && Object.keys(input).some((name) => /id$/i.test(name));
+    };
+    const refused = () => 401;
+    credentials = [
+      { name: 'no credential', headers: {}, expect: refused },
+      { name: 'tampered cookie', headers: cookieOf(session.slice(0, -4) + (session.endsWith('AAAA') ? 'BBBB' : 'AAAA')), expect: refused },
+      { name: 'expired session', headers: cookieOf(expired), expect: refused },
+      { name: 'signed-out session', headers: cookieOf(signedOut), expect: refused },
+      { name: 'API reference token as the cookie', headers: cookieOf(reference), expect: refused },
+      { name: 'API key as the cookie', headers: cookieOf(apiKey.secret), expect: refused },
+      { name: 'API key as a Bearer header', headers: { authorization: `Bearer ${apiKey.secret}` }, expect: refused },
+      { name: 'session token as a Bearer header', headers: { authorization: `Bearer ${session}` }, expect: refused },
+      { name: 'another account’s session', headers: cookieOf(strangerSession), expect: (path) => (byId(path) ? 404 : 200) },
+    ];
+  }, 120_000);
+
+  afterAll(() => {
+    delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
+  });
+
+  const call = (path: string, type: 'query' | 'mutation', headers: Record<string, string>) => {
+    const input = inputs[path];
+    return handleDashboardTrpcRequest(
+      type === 'query'
+        ? new Request(`${ORIGIN}/api/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { headers })
+        : new Request(`${ORIGIN}/api/trpc/${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(input ?? {}) }),
+    );
+  };
+
+  it('serves exactly the procedures the dashboard calls, each with a sample input here', () => {
+    expect(procedures.map(([path]) => path).sort()).toEqual(Object.keys(inputs).sort());
+  });
+
+  it('answers each combination as documented, and never shows the owner’s data to anyone else', async () => {
+    for (const credential of credentials) {
+      for (const [path, procedure] of procedures) {
+        const response = await call(path, procedure._def.type, credential.headers);
+        const text = await response.text();
+        const label = `${credential.name} → ${path}: ${text.slice(0, 200)}`;
+        expect(response.status, label).toBe(credential.expect(path));
+        for (const id of owner.ids) expect(text.includes(id), `${label} shows ${id}`).toBe(false);
+      }
+    }
+  }, 120_000);
+
+  it('the owner’s own session is served by every procedure', async () => {
+    for (const [path, procedure] of procedures) {
+      const response = await call(path, procedure._def.type, { cookie: owner.cookie });
+      // webhooks.delete of an id that is not the account's: 404; every other procedure succeeds.
+      expect(response.status, `${path}: ${(await response.text()).slice(0, 200)}`).toBe(path === 'webhooks.delete' ? 404 : 200);
+    }
+  }, 120_000);
+});
