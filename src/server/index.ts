@@ -3,6 +3,7 @@
 // share one copy of every module in the process: one database pool, one response cache, one rate limiter.
 export { handleDashboardTrpcRequest } from './api/dashboard-handler';
 export { createDashboardCaller } from './api/dashboard-router';
+export { appErrorOf } from './api/errors';
 export { authOptions } from './auth/auth-options';
 export { withParsableBody } from './auth/auth-route';
 export { actorFromSessionCookie } from './auth/dashboard';
@@ -10,7 +11,6 @@ export { issueApiReferenceToken } from './auth/session-token';
 export { clientIp } from './core/client-ip';
 export { pageOrigin } from './core/origin';
 export { databaseHealth } from './db/health';
-export { AppError } from './errors/app-error';
 export { PROBLEM_TYPES, problemTypeBySlug } from './errors/problem-types';
 export { methodNotAllowedProblem, problemAnswer } from './errors/problem-response';
 export { PLANS } from './services/accounts/plans';

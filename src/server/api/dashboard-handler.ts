@@ -3,12 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { actorFromSessionCookie } from '@/server/auth/dashboard';
-import { AppError } from '@/server/errors/app-error';
 import { isDatabaseUnavailable, logDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
 import { clientIp } from '@/server/core/client-ip';
 import { logError, logRequest } from '@/server/core/log';
 import { configuredOrigin } from '@/server/core/origin';
 import { dashboardRouter } from './dashboard-router';
+import { appErrorOf } from './errors';
 import { config } from '@/server/core/config';
 
 /** The most procedure calls one request to /api/trpc may carry. */
@@ -63,18 +63,19 @@ export async function handleDashboardTrpcRequest(request: Request): Promise<Resp
       return { actor, transport: 'dashboard' as const, requestId, clientIp: clientIp(request.headers), now: new Date() };
     },
     onError: ({ error, path }) => {
-      if (error.code !== 'INTERNAL_SERVER_ERROR') return;
+      // An AppError is an answer (tRPC carries it as an internal error's cause), not a fault.
+      if (error.code !== 'INTERNAL_SERVER_ERROR' || appErrorOf(error)) return;
       if (isDatabaseUnavailable(error)) logDatabaseUnavailable(error, { requestId, path });
       else logError('unhandled error in a dashboard call', error, { requestId, path });
     },
     // A database outage is a retryable 503, as on the public API, not a 500. A refusal's own headers (a 429's
     // Retry-After) are sent with it.
     responseMeta: ({ errors }) => {
-      if (errors.some((error) => error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(error))) {
+      if (errors.some((error) => error.code === 'INTERNAL_SERVER_ERROR' && !appErrorOf(error) && isDatabaseUnavailable(error))) {
         return { status: 503, headers: new Headers({ 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }) };
       }
       const headers = new Headers();
-      for (const error of errors) if (error instanceof AppError) for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
+      for (const error of errors) for (const [name, value] of Object.entries(appErrorOf(error)?.headers ?? {})) headers.set(name, value);
       return { headers };
     },
   });

@@ -1,11 +1,36 @@
 // Any thrown value mapped to an AppError, the one error type a problem answer is built from (src/server/errors/problem-response.ts).
-import { TRPCError } from '@trpc/server';
+import { TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
 import { AppError } from '@/server/errors/app-error';
 import { internalErrorProblem } from '@/server/errors/problem-response';
 import type { AppErrorCode } from '@/server/errors/problem-types';
 import { fieldErrorsFromIssues, validationError, type Locate } from '@/server/errors/validation';
+
+/** The tRPC code of each problem type, for the dashboard's client. */
+export const TRPC_CODES: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
+  VALIDATION_ERROR: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  PLAN_REQUIRED: 'FORBIDDEN',
+  INSUFFICIENT_SCOPE: 'FORBIDDEN',
+  LIMIT_REACHED: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  METHOD_NOT_ALLOWED: 'METHOD_NOT_SUPPORTED',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  LENGTH_REQUIRED: 'BAD_REQUEST',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  CREDITS_EXHAUSTED: 'PAYMENT_REQUIRED',
+  RATE_LIMITED: 'TOO_MANY_REQUESTS',
+  IDEMPOTENCY_CONFLICT: 'UNPROCESSABLE_CONTENT',
+  INTERNAL_ERROR: 'INTERNAL_SERVER_ERROR',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+};
+
+/** The AppError a call failed with: the error itself, or the cause tRPC wraps it in. */
+export function appErrorOf(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  return error instanceof TRPCError && error.cause instanceof AppError ? error.cause : null;
+}
 
 const BY_TRPC_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = {
   PARSE_ERROR: 'VALIDATION_ERROR',
@@ -24,9 +49,9 @@ const BY_TRPC_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = {
  * real cause.
  */
 export function toAppError(error: unknown, locate?: Locate): { error: AppError; unexpected: boolean } {
-  if (error instanceof AppError) return { error, unexpected: false };
+  const appError = appErrorOf(error);
+  if (appError) return { error: appError, unexpected: false };
   if (error instanceof TRPCError) {
-    if (error.cause instanceof AppError) return { error: error.cause, unexpected: false };
     if (error.cause instanceof ZodError) return { error: validationError(fieldErrorsFromIssues(error.cause.issues, locate)), unexpected: false };
     const code = BY_TRPC_CODE[error.code];
     if (code) return { error: new AppError(code, error.message), unexpected: false };

@@ -1,8 +1,10 @@
 // tRPC: context, meta and procedure kinds, shared by the dashboard and the REST pipeline (src/server/rest/pipeline.ts).
 import { initTRPC, TRPCError } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError, ZodRealError } from 'zod';
 import type { Actor } from '@/server/auth/actor';
+import { appErrorOf, TRPC_CODES } from './errors';
 import { AppError, rateLimited } from '@/server/errors/app-error';
 import { PROBLEM_TYPES } from '@/server/errors/problem-types';
 import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/errors/validation';
@@ -45,14 +47,21 @@ const t = initTRPC
   .context<Context>()
   .meta<ProcedureMeta>()
   .create({
+    // What the dashboard's client reads of a failure: the problem (as the REST API would answer it), and the HTTP status
+    // and tRPC code of its type. A service's AppError arrives as the cause of tRPC's error.
     errorFormatter: ({ shape, error }) => {
+      const appError = appErrorOf(error);
+      if (appError) {
+        const code = TRPC_CODES[appError.appCode];
+        return {
+          ...shape,
+          code: TRPC_ERROR_CODES_BY_KEY[code],
+          message: appError.message,
+          data: { code, httpStatus: PROBLEM_TYPES[appError.appCode].status, problem: { code: appError.appCode, detail: appError.message, ...appError.extras } },
+        };
+      }
       const cause = error.cause;
-      const problem =
-        error instanceof AppError
-          ? { code: error.appCode, detail: error.message, ...error.extras }
-          : cause instanceof ZodError
-            ? { code: 'VALIDATION_ERROR', detail: 'The input is not valid.', errors: fieldErrorsFromIssues(cause.issues) }
-            : null;
+      const problem = cause instanceof ZodError ? { code: 'VALIDATION_ERROR', detail: 'The input is not valid.', errors: fieldErrorsFromIssues(cause.issues) } : null;
       const internal = !problem && error.code === 'INTERNAL_SERVER_ERROR';
       return {
         ...shape,

@@ -1,6 +1,6 @@
 // The database: one pg pool per process, shared by the Prisma client (through the pg driver adapter) and by the
 // statements on every API request's path (credential lookup, app lookup, credit charge), which run on the pool
-// directly (hotQuery): Prisma's per-query overhead (~0.2 ms here) is worth paying everywhere but there.
+// directly (hotQuery): Prisma's per-query overhead is worth paying everywhere but there (docs/benchmarks.md).
 import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';

@@ -1,5 +1,4 @@
-import { TRPCError } from '@trpc/server';
-import { PROBLEM_TYPES, type AppErrorCode } from './problem-types';
+import type { AppErrorCode } from './problem-types';
 
 /** One entry of a validation problem's `errors` list (CONTRACT "Errors"). */
 export interface FieldError {
@@ -12,10 +11,11 @@ export interface FieldError {
 }
 
 /**
- * The one error type services throw. It is a TRPCError, so tRPC and the REST facade carry it unchanged;
- * the code selects the HTTP status, problem type and title from PROBLEM_TYPES.
+ * The one error type services throw: the code selects the HTTP status, problem type and title from PROBLEM_TYPES.
+ * It knows nothing of tRPC or HTTP: tRPC carries it as a procedure error's cause, and its error formatter
+ * (src/server/api/trpc.ts) gives the dashboard its status; the REST pipeline answers it as a problem.
  */
-export class AppError extends TRPCError {
+export class AppError extends Error {
   readonly appCode: AppErrorCode;
   readonly extras: Record<string, unknown>;
   readonly headers: Record<string, string>;
@@ -30,10 +30,11 @@ export class AppError extends TRPCError {
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
-      super({ code: PROBLEM_TYPES[code].trpcCode, message: detail });
+      super(detail);
     } finally {
       Error.stackTraceLimit = stackTraceLimit;
     }
+    this.name = 'AppError';
     this.appCode = code;
     this.extras = { ...options.extras, ...(options.errors ? { errors: options.errors } : {}) };
     this.headers = options.headers ?? {};

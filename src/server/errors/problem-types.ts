@@ -1,12 +1,9 @@
 // Every problem type the API can answer with: HTTP status, slug (the last segment of the `type` URI), title,
-// and the explanation served at /docs/problems/<slug>. One table, read by the REST facade, tRPC and the docs.
-import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
-
+// and the explanation served at /docs/problems/<slug>. One table, read by the REST pipeline, tRPC and the docs.
 export interface ProblemType {
   status: number;
   slug: string;
   title: string;
-  trpcCode: TRPC_ERROR_CODE_KEY;
   description: string;
   remedy: string;
 }
@@ -16,7 +13,6 @@ export const PROBLEM_TYPES = {
     status: 400,
     slug: 'validation-error',
     title: 'Your request is not valid',
-    trpcCode: 'BAD_REQUEST',
     description:
       'A path parameter, query parameter or body member is missing, has the wrong type or is outside its accepted range, or the body is not well-formed JSON. The `errors` member lists each problem with where it is (`in`: path, query or body), its `name` or JSON `pointer`, and a `detail`.',
     remedy: 'Correct the listed values and send the request again. A validation failure costs no credits.',
@@ -25,7 +21,6 @@ export const PROBLEM_TYPES = {
     status: 401,
     slug: 'unauthorized',
     title: 'Authentication required',
-    trpcCode: 'UNAUTHORIZED',
     description:
       'The request carried no `Authorization: Bearer …` header, or its credential is malformed, unknown, revoked or expired. API keys start with `svc_live_`; a dashboard session token is also accepted.',
     remedy: 'Send a valid key as `Authorization: Bearer svc_live_…`. Create or roll keys under Settings → API access.',
@@ -34,7 +29,6 @@ export const PROBLEM_TYPES = {
     status: 403,
     slug: 'plan-required',
     title: 'A paid plan is required',
-    trpcCode: 'FORBIDDEN',
     description: 'API access is part of the paid plans (Solo, Pro, Business, Agency, Enterprise). The account that owns this credential is on the Free tier.',
     remedy: 'Upgrade the account’s plan; the change takes effect at once.',
   },
@@ -42,7 +36,6 @@ export const PROBLEM_TYPES = {
     status: 403,
     slug: 'insufficient-scope',
     title: 'The credential lacks the required scope',
-    trpcCode: 'FORBIDDEN',
     description: 'A read-only key called an endpoint that writes (adding keywords or competitors). Write endpoints need a read-write key.',
     remedy: 'Use a read-write key for this call, or create one under Settings → API access.',
   },
@@ -50,7 +43,6 @@ export const PROBLEM_TYPES = {
     status: 403,
     slug: 'limit-reached',
     title: 'A limit of the account is reached',
-    trpcCode: 'FORBIDDEN',
     description:
       'The account already has as many of something as it may have: active API keys, webhook endpoints, or a plan’s tracked apps or keywords. The body names the cap (`cap`) and its value (`limit`).',
     remedy: 'Remove one first (revoke a key, delete an endpoint, stop tracking an item), or move to a plan with a higher cap.',
@@ -59,7 +51,6 @@ export const PROBLEM_TYPES = {
     status: 404,
     slug: 'not-found',
     title: 'Resource not found',
-    trpcCode: 'NOT_FOUND',
     description:
       'No resource exists at this address for your account. An app or keyword of another account is reported exactly like one that does not exist. Not-found responses cost no credits.',
     remedy: 'Check the path and the identifiers; list your apps with `GET /apps`.',
@@ -68,7 +59,6 @@ export const PROBLEM_TYPES = {
     status: 405,
     slug: 'method-not-allowed',
     title: 'Method not allowed',
-    trpcCode: 'METHOD_NOT_SUPPORTED',
     description: 'The path exists but does not accept this HTTP method. The `Allow` header lists the methods it accepts.',
     remedy: 'Use one of the methods in the `Allow` header.',
   },
@@ -76,7 +66,6 @@ export const PROBLEM_TYPES = {
     status: 413,
     slug: 'payload-too-large',
     title: 'Request body too large',
-    trpcCode: 'PAYLOAD_TOO_LARGE',
     description: 'Request bodies are limited to 64 KiB, on the public API and on every other path of the service.',
     remedy: 'Send a smaller body, for example by splitting a long list of terms over several requests.',
   },
@@ -85,7 +74,6 @@ export const PROBLEM_TYPES = {
     slug: 'length-required',
     title: 'Content-Length required',
     // Never thrown in a procedure: the app's server answers it before any route (src/server/http/front.ts).
-    trpcCode: 'BAD_REQUEST',
     description:
       'Outside the public API (the dashboard’s endpoints, sign-in, pages), a request with a body must declare its size in `Content-Length`; a body sent in chunks of unknown total length is refused before it is read. The public API itself accepts chunked bodies and counts them as it reads.',
     remedy: 'Send the body with a `Content-Length` header (browsers and most HTTP clients do so for a body they hold whole).',
@@ -94,7 +82,6 @@ export const PROBLEM_TYPES = {
     status: 415,
     slug: 'unsupported-media-type',
     title: 'Unsupported media type',
-    trpcCode: 'UNSUPPORTED_MEDIA_TYPE',
     description: 'Request bodies must be JSON, sent with `Content-Type: application/json`, `text/json` or `application/*+json` (a `charset` parameter is allowed).',
     remedy: 'Set the Content-Type header to `application/json`.',
   },
@@ -102,7 +89,6 @@ export const PROBLEM_TYPES = {
     status: 402,
     slug: 'credits-exhausted',
     title: 'Monthly credit allowance exhausted',
-    trpcCode: 'PAYMENT_REQUIRED',
     description: 'The call costs more credits than remain in this month’s allowance. The body tells how many it needs (`creditsRequired`), how many remain (`creditsRemaining`) and when the allowance resets (`resetsAt`).',
     remedy: 'Wait for the reset, make cheaper calls, or upgrade the plan.',
   },
@@ -110,7 +96,6 @@ export const PROBLEM_TYPES = {
     status: 429,
     slug: 'rate-limited',
     title: 'Too many requests',
-    trpcCode: 'TOO_MANY_REQUESTS',
     description:
       'Too many requests in the window: a key’s (or a signed-in user’s) requests per minute under its plan, or another documented rate such as sign-ups per client address or test deliveries per webhook endpoint.',
     remedy: 'Wait the number of seconds in the `Retry-After` header, then retry.',
@@ -119,7 +104,6 @@ export const PROBLEM_TYPES = {
     status: 422,
     slug: 'idempotency-conflict',
     title: 'Idempotency key reused with another request',
-    trpcCode: 'UNPROCESSABLE_CONTENT',
     description: 'The `Idempotency-Key` was already used, within the last 24 hours, for a request with a different body or path.',
     remedy: 'Use a new idempotency key for a new request.',
   },
@@ -127,7 +111,6 @@ export const PROBLEM_TYPES = {
     status: 500,
     slug: 'internal-error',
     title: 'Internal error',
-    trpcCode: 'INTERNAL_SERVER_ERROR',
     description: 'Something failed on our side. Nothing was charged. The `requestId` identifies the request in our logs.',
     remedy: 'Retry later; if it persists, contact support with the `requestId`.',
   },
@@ -135,7 +118,6 @@ export const PROBLEM_TYPES = {
     status: 503,
     slug: 'service-unavailable',
     title: 'Service unavailable',
-    trpcCode: 'SERVICE_UNAVAILABLE',
     description: 'The service cannot answer right now, for example while its database is unreachable. Nothing was charged.',
     remedy: 'Retry with exponential backoff.',
   },

@@ -29,8 +29,8 @@ const lastUsedWrites = new Map<string, { at: number; ip: string | null }>();
 /**
  * Whether this request writes its key's last use: when the stored one is a minute old or from another address, and
  * this process has not written it already. Without the second condition, every request that read the row before the
- * first write committed would update it too, each queueing on the row's lock with a pool connection held: 32
- * concurrent first calls of a new key held up every request of the process for ~100 ms.
+ * first write committed would update it too, each queueing on the row's lock with a pool connection held, and
+ * concurrent first calls of a new key would hold up every request of the process (docs/benchmarks.md).
  */
 function claimLastUseWrite(keyId: string, storedAt: Date | null, storedIp: string | null, context: { now: Date; ip: string | null }): boolean {
   const now = context.now.getTime();

@@ -49,7 +49,7 @@ type KeywordMetricRow = { country: string; termKey: string; date: Date; volume: 
 
 // Keyword ranks and metrics are the bulk of every refresh (a new keyword: 365 of each; a backfill: hundreds of
 // thousands), written as one statement per chunk of column arrays (unnest). Prisma's createMany builds its query row
-// by row: measured on 365 rows, 30–60 ms of the app's CPU against 4–7 ms for the same insert as arrays.
+// by row, several times the app's CPU for the same insert (docs/benchmarks.md).
 
 function insertKeywordRanks(client: RawClient, rows: KeywordRankRow[]): Promise<void> {
   return inChunks(rows, (chunk) =>

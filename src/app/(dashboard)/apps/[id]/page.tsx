@@ -22,7 +22,7 @@ export default async function AppPage({ params, searchParams }: { params: Promis
   try {
     app = await caller.apps.get({ id });
   } catch (error) {
-    if (error instanceof (await serverModules()).AppError && error.appCode === 'NOT_FOUND') notFound();
+    if ((await serverModules()).appErrorOf(error)?.appCode === 'NOT_FOUND') notFound();
     throw error;
   }
   const [keywords, score, reviews] = await Promise.all([

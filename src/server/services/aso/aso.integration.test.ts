@@ -60,13 +60,13 @@ describe('keywords', () => {
   it('404s an unknown keyword id and a keyword of another app or account', async () => {
     const other = await makeAsoApp({ storeId: '1583324716', terms: ['budget'] });
     const [foreign] = await other.caller.keywords.list({ id: other.app.id });
-    await expect(fixture.caller.keywords.history({ id, keywordId: randomUUID() })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
-    await expect(fixture.caller.keywords.history({ id, keywordId: foreign!.keywordId })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
-    await expect(fixture.caller.keywords.metricsHistory({ id: other.app.id, keywordId: foreign!.keywordId })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await expect(fixture.caller.keywords.history({ id, keywordId: randomUUID() })).rejects.toMatchObject({ cause: { appCode: 'NOT_FOUND' } });
+    await expect(fixture.caller.keywords.history({ id, keywordId: foreign!.keywordId })).rejects.toMatchObject({ cause: { appCode: 'NOT_FOUND' } });
+    await expect(fixture.caller.keywords.metricsHistory({ id: other.app.id, keywordId: foreign!.keywordId })).rejects.toMatchObject({ cause: { appCode: 'NOT_FOUND' } });
     // Same account, another app: still 404.
     const sibling = await makeApp(fixture.owner.accountId);
     await expect(fixture.caller.keywords.history({ id: sibling.id, keywordId: (await fixture.caller.keywords.list({ id }))[0]!.keywordId })).rejects.toMatchObject({
-      appCode: 'NOT_FOUND',
+      cause: { appCode: 'NOT_FOUND' },
     });
   });
 
@@ -181,7 +181,7 @@ describe('charts and listing', () => {
     const newestVersion = changes.find((change) => change.field === 'version')!;
     expect(newestVersion.after).toBe(listing.version);
     expect(newestVersion.before).not.toBe(listing.version);
-    await expect(fixture.caller.metadata.get({ id, country: 'JP' })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await expect(fixture.caller.metadata.get({ id, country: 'JP' })).rejects.toMatchObject({ cause: { appCode: 'NOT_FOUND' } });
   });
 });
 
@@ -203,7 +203,7 @@ describe('isolation', () => {
       () => stranger.competitors.list({ id }),
       () => stranger.competitors.add({ id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' }),
     ];
-    for (const call of calls) await expect(call()).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    for (const call of calls) await expect(call()).rejects.toMatchObject({ cause: { appCode: 'NOT_FOUND' } });
     expect(await db.competitor.count({ where: { appId: id } })).toBe(0);
   });
 });

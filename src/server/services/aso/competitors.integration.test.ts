@@ -55,9 +55,9 @@ describe('competitors', () => {
 
   it('refuses an invalid URL and the app itself', async () => {
     const id = fixture.app.id;
-    await expect(fixture.caller.competitors.add({ id, storeUrl: 'https://example.com/app' })).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
+    await expect(fixture.caller.competitors.add({ id, storeUrl: 'https://example.com/app' })).rejects.toMatchObject({ cause: { appCode: 'VALIDATION_ERROR' } });
     await expect(fixture.caller.competitors.add({ id, storeUrl: 'https://apps.apple.com/us/app/breathe/id700000010' })).rejects.toMatchObject({
-      appCode: 'VALIDATION_ERROR',
+      cause: { appCode: 'VALIDATION_ERROR' },
     });
   });
 });

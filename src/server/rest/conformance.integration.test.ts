@@ -1,9 +1,9 @@
 // Response conformance: for every endpoint, real answers of the REST facade (a success and each error kind it can
 // give: 400, 401, 402, 403, 404, 413, 415, 422, 429) validate against the published document with ajv (JSON Schema
 // 2020-12, as OpenAPI 3.1 uses): the status is documented, the body matches its schema, the media type is the
-// documented one and every documented header is set. 500 needs a failing database: handler.test.ts checks its
+// documented one and every documented header is set. 500 needs a failing database: pipeline.integration.test.ts checks its
 // shape; 503 (a database outage) is produced for real by e2e/api/database-restart.spec.ts and recognised from real
-// driver errors in src/server/db/errors.test.ts.
+// driver errors in src/server/db/errors.integration.test.ts.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { randomUUID } from 'node:crypto';

@@ -1,0 +1,6 @@
+import { inject } from 'vitest';
+
+// The integration tests' database: the embedded cluster test/global-setup.ts started and migrated.
+process.env.DATABASE_URL = inject('databaseUrl');
+process.env.DATA_DIR = inject('dataDir');
+process.env.NEXTAUTH_SECRET = 'test-secret-of-the-integration-tests-0123456789';
