@@ -1,6 +1,6 @@
 // Settings → API access: this month's credits, read through the same procedure as GET /usage.
 import { formatInstant, formatNumber } from '@/components/format';
-import type { usageOutput } from '@/server/api/routers/usage/router';
+import type { usageOutput } from '@/server/api/routers/usage/usage.schema';
 import type { z } from 'zod';
 import { DailyCreditsChart } from './daily-credits-chart';
 

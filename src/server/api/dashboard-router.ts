@@ -6,12 +6,10 @@
 // writes of the public API) is API-only, metered, and not reachable with a session cookie.
 import { accountRouter } from './routers/account/router';
 import { apiKeysRouter } from './routers/api-keys/router';
-import { getAsoScoreProcedure } from './routers/apps/aso-procedures';
-import { getAppProcedure } from './routers/apps/get-app';
-import { listAppsProcedure } from './routers/apps/list-apps';
-import { keywordHistoryProcedure, listKeywordsProcedure } from './routers/keywords/keyword-procedures';
-import { listReviewsProcedure } from './routers/reviews/router';
-import { getUsageProcedure } from './routers/usage/router';
+import { getAppProcedure, getAsoScoreProcedure, listAppsProcedure } from './routers/apps/apps.procedures';
+import { keywordHistoryProcedure, listKeywordsProcedure } from './routers/keywords/keywords.procedures';
+import { listReviewsProcedure } from './routers/reviews/reviews.procedures';
+import { getUsageProcedure } from './routers/usage/usage.procedures';
 import { webhooksRouter } from './routers/webhooks/router';
 import { createCallerFactory, router } from './trpc';
 

@@ -28,7 +28,7 @@ import { creditHeaders, type MeteringState } from '@/server/services/metering/he
 import { consumeRequest } from '@/server/services/metering/rate-limit';
 import { collectionJson } from './collection';
 import { openApiDocumentJson } from './document';
-import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
+import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from '@/server/services/idempotency/idempotency-keys';
 import { readJsonBody } from './request-body';
 import { parseQuery } from './request-query';
 import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';

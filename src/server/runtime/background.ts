@@ -1,6 +1,8 @@
-// The app's background work, run by the launcher beside Next.js (never on a request's path): the daily refresh
-// schedule and the webhook deliveries, both on pg-boss in the app's database. Several app processes sharing one
+// The app's background work, run by the launcher beside the app's server (never on a request's path): the daily
+// refresh schedule, the webhook deliveries and the hourly purge of expired idempotency keys, all on pg-boss in the
+// app's database. Several app processes sharing one
 // database may each run it: pg-boss hands each job to one worker.
+import { scheduleIdempotencyPurge } from '@/server/services/idempotency/purge-schedule';
 import { startScheduler } from '@/server/services/ingest/scheduler';
 import { TIMEOUT_MS as WEBHOOK_TIMEOUT_MS } from '@/server/services/webhooks/delivery';
 import { startWebhookWorker } from '@/server/services/webhooks/worker';
@@ -16,6 +18,7 @@ const DRAIN_TIMEOUT_MS = WEBHOOK_TIMEOUT_MS + 5_000;
 export async function startBackgroundWork(databaseUrl: string, log: (line: string) => void, options: { webhookIntervalMs?: number } = {}): Promise<BackgroundWork> {
   const boss = await startScheduler(databaseUrl, log);
   const stopWebhooks = await startWebhookWorker(boss, { intervalMs: options.webhookIntervalMs });
+  await scheduleIdempotencyPurge(boss, log);
   return {
     async stop() {
       await stopWebhooks();

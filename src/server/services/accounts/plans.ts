@@ -20,6 +20,3 @@ export const PLANS: Record<PlanTier, Plan> = {
   enterprise: { tier: 'enterprise', label: 'Enterprise', monthlyCredits: null, apiAccess: true },
 };
 
-export function isPlanTier(value: string): value is PlanTier {
-  return (PLAN_TIERS as readonly string[]).includes(value);
-}

@@ -1,29 +1,10 @@
 // Settings → API access. Dashboard only: an API key can never manage keys.
-import { dashboardProcedure, router } from '@/server/api/trpc';
-import {
-  createApiKey,
-  createApiKeyInput,
-  listApiKeys,
-  revokeApiKey,
-  rollApiKey,
-  rollApiKeyInput,
-} from '@/server/services/api-keys/api-keys';
-import { revokeApiKeyInput, toApiKeyOutput } from './api-keys.schema';
+import { router } from '@/server/api/trpc';
+import { createApiKeyProcedure, listApiKeysProcedure, revokeApiKeyProcedure, rollApiKeyProcedure } from './api-keys.procedures';
 
 export const apiKeysRouter = router({
-  list: dashboardProcedure.query(async ({ ctx }) => (await listApiKeys(ctx.actor.accountId, ctx.now)).map(toApiKeyOutput)),
-
-  create: dashboardProcedure.input(createApiKeyInput).mutation(async ({ ctx, input }) => {
-    const { key, secret } = await createApiKey({ accountId: ctx.actor.accountId, userId: ctx.userId }, input, ctx.now);
-    return { key: toApiKeyOutput(key), secret };
-  }),
-
-  revoke: dashboardProcedure
-    .input(revokeApiKeyInput)
-    .mutation(async ({ ctx, input }) => toApiKeyOutput(await revokeApiKey(ctx.actor.accountId, input.keyId, ctx.now))),
-
-  roll: dashboardProcedure.input(rollApiKeyInput).mutation(async ({ ctx, input }) => {
-    const { key, secret, previous } = await rollApiKey(ctx.actor.accountId, input, ctx.now);
-    return { key: toApiKeyOutput(key), secret, previous: toApiKeyOutput(previous) };
-  }),
+  list: listApiKeysProcedure,
+  create: createApiKeyProcedure,
+  revoke: revokeApiKeyProcedure,
+  roll: rollApiKeyProcedure,
 });

@@ -1,7 +1,13 @@
 import { router } from '@/server/api/trpc';
-import { getAsoScoreProcedure, getCategoryRankProcedure, getKeywordSpyProcedure, getRatingHistoryProcedure, listOpportunitiesProcedure } from './aso-procedures';
-import { getAppProcedure } from './get-app';
-import { listAppsProcedure } from './list-apps';
+import {
+  getAppProcedure,
+  getAsoScoreProcedure,
+  getCategoryRankProcedure,
+  getKeywordSpyProcedure,
+  getRatingHistoryProcedure,
+  listAppsProcedure,
+  listOpportunitiesProcedure,
+} from './apps.procedures';
 
 export const appsRouter = router({
   list: listAppsProcedure,

@@ -1,6 +1,5 @@
 import { router } from '@/server/api/trpc';
-import { addKeywordsProcedure } from './add-keywords';
-import { keywordHistoryProcedure, keywordMetricsHistoryProcedure, listKeywordsProcedure, researchKeywordProcedure } from './keyword-procedures';
+import { addKeywordsProcedure, keywordHistoryProcedure, keywordMetricsHistoryProcedure, listKeywordsProcedure, researchKeywordProcedure } from './keywords.procedures';
 
 export const keywordsRouter = router({
   list: listKeywordsProcedure,

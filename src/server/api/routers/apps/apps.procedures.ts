@@ -1,21 +1,34 @@
-// Read endpoints about one app: score, opportunities, chart and rating series, keyword spy.
+// The procedures about tracked apps: the list, one app, and the read endpoints about one app (score, opportunities,
+// chart and rating series, keyword spy).
 import { apiProcedure } from '@/server/api/trpc';
+import { getApp, listApps } from '@/server/services/apps/apps';
 import { asoScore } from '@/server/services/aso/aso-score';
 import { categoryRankHistory, RATING_HISTORY_DAYS, ratingHistory } from '@/server/services/aso/charts';
 import { keywordSpy } from '@/server/services/aso/keywords';
 import { keywordOpportunities } from '@/server/services/aso/opportunities';
-import {
-  asoScoreInput,
-  asoScoreOutput,
-  categoryRankInput,
-  categoryRankOutput,
-  keywordSpyInput,
-  keywordSpyOutput,
-  opportunitiesInput,
-  opportunitiesOutput,
-  ratingHistoryInput,
-  ratingHistoryOutput,
-} from './apps.schema';
+import { appOutput, asoScoreInput, asoScoreOutput, categoryRankInput, categoryRankOutput, getAppInput, keywordSpyInput, keywordSpyOutput, listAppsInput, listAppsOutput, opportunitiesInput, opportunitiesOutput, ratingHistoryInput, ratingHistoryOutput, toAppOutput } from './apps.schema';
+
+export const listAppsProcedure = apiProcedure
+  .meta({
+    openapi: { method: 'GET', path: '/apps', summary: 'List tracked apps', description: 'Every app your account tracks, oldest first, as a JSON array.', tags: ['Apps'], protect: true },
+    scope: 'read',
+    credits: 1,
+    cache: 'account',
+  })
+  .input(listAppsInput)
+  .output(listAppsOutput)
+  .query(async ({ ctx }) => (await listApps(ctx.actor.accountId)).map(toAppOutput));
+
+export const getAppProcedure = apiProcedure
+  .meta({
+    openapi: { method: 'GET', path: '/apps/{id}', summary: 'Get a tracked app', description: 'One tracked app. An app of another account is answered 404, like an unknown id.', tags: ['Apps'], protect: true },
+    scope: 'read',
+    credits: 1,
+    cache: 'app',
+  })
+  .input(getAppInput)
+  .output(appOutput)
+  .query(async ({ ctx, input }) => toAppOutput(await getApp(ctx.actor.accountId, input.id)));
 
 export const getAsoScoreProcedure = apiProcedure
   .meta({

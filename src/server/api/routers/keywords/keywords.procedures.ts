@@ -1,17 +1,9 @@
-// Read endpoints about keywords: the tracked list, research, and per-keyword histories.
+// The procedures about keywords: the tracked list, adding terms, research, and per-keyword histories.
 import { apiProcedure } from '@/server/api/trpc';
+import { addKeywords } from '@/server/services/apps/apps';
 import { keywordHistory, keywordMetricsHistory, listKeywords } from '@/server/services/aso/keywords';
 import { researchFreshness, researchFreshUntil, researchKeyword } from '@/server/services/aso/research';
-import {
-  keywordHistoryInput,
-  keywordHistoryOutput,
-  listKeywordsInput,
-  listKeywordsOutput,
-  metricsHistoryInput,
-  metricsHistoryOutput,
-  researchInput,
-  researchOutput,
-} from './keywords.schema';
+import { addKeywordsInput, addKeywordsOutput, keywordHistoryInput, keywordHistoryOutput, listKeywordsInput, listKeywordsOutput, metricsHistoryInput, metricsHistoryOutput, researchInput, researchOutput, toTrackedKeywordOutput } from './keywords.schema';
 
 export const listKeywordsProcedure = apiProcedure
   .meta({
@@ -90,3 +82,25 @@ export const keywordMetricsHistoryProcedure = apiProcedure
   .input(metricsHistoryInput)
   .output(metricsHistoryOutput)
   .query(({ ctx, input }) => keywordMetricsHistory(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId, days: input.days }));
+
+export const addKeywordsProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/apps/{id}/keywords',
+      summary: 'Track keywords',
+      description:
+        'Adds terms to the app’s tracked keywords in one storefront. Idempotent: terms already tracked are listed under `alreadyTracked` and not duplicated. Needs a read-write key.',
+      tags: ['Keywords'],
+      protect: true,
+      contentTypes: ['application/json'],
+    },
+    scope: 'write',
+    credits: 2,
+  })
+  .input(addKeywordsInput)
+  .output(addKeywordsOutput)
+  .mutation(async ({ ctx, input }) => {
+    const result = await addKeywords(ctx.actor.accountId, { appId: input.id, terms: input.terms, country: input.country });
+    return { ...result, added: result.added.map(toTrackedKeywordOutput), alreadyTracked: result.alreadyTracked.map(toTrackedKeywordOutput) };
+  });

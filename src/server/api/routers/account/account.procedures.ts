@@ -1,0 +1,17 @@
+// The procedures about the account: sign-up, and the dashboard layout's summary.
+import { dashboardProcedure, publicProcedure } from '@/server/api/trpc';
+import { createAccount, getAccountSummary } from '@/server/services/accounts/accounts';
+import { countSignUp } from '@/server/services/accounts/sign-up-limit';
+import { signUpInput } from './account.schema';
+
+/** New accounts start on the Free tier. At most SIGN_UPS_PER_ADDRESS an hour from one client address. */
+export const signUpProcedure = publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => {
+  await countSignUp(ctx.clientIp);
+  const { accountId } = await createAccount({ ...input, plan: 'free' });
+  return { accountId };
+});
+
+export const getAccountProcedure = dashboardProcedure.query(async ({ ctx }) => {
+  const account = await getAccountSummary(ctx.actor.accountId);
+  return { ...account, createdAt: account.createdAt.toISOString() };
+});

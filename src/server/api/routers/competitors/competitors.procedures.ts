@@ -1,0 +1,37 @@
+// The procedures about competitors: the list and adding one.
+import { apiProcedure } from '@/server/api/trpc';
+import { addCompetitor, listCompetitors } from '@/server/services/aso/competitors';
+import { addCompetitorInput, addCompetitorOutput, listCompetitorsInput, listCompetitorsOutput, toCompetitorOutput } from './competitors.schema';
+
+export const listCompetitorsProcedure = apiProcedure
+  .meta({
+    openapi: { method: 'GET', path: '/apps/{id}/competitors', summary: 'List competitors', description: 'Competitors tracked for the app, oldest first, with what we know of each.', tags: ['Competitors'], protect: true },
+    scope: 'read',
+    credits: 1,
+    cache: 'app',
+  })
+  .input(listCompetitorsInput)
+  .output(listCompetitorsOutput)
+  .query(async ({ ctx, input }) => (await listCompetitors(ctx.actor.accountId, { appId: input.id })).map(toCompetitorOutput));
+
+export const addCompetitorProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/apps/{id}/competitors',
+      summary: 'Track a competitor',
+      description:
+        'Adds a competitor by its App Store (https://apps.apple.com/<cc>/app/<name>/id<digits>) or Google Play (https://play.google.com/store/apps/details?id=<package>) address. Idempotent: an already tracked competitor is answered as it is, with `created: false`. Needs a read-write key.',
+      tags: ['Competitors'],
+      protect: true,
+      contentTypes: ['application/json'],
+    },
+    scope: 'write',
+    credits: 2,
+  })
+  .input(addCompetitorInput)
+  .output(addCompetitorOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { competitor, created } = await addCompetitor(ctx.actor.accountId, { appId: input.id, storeUrl: input.storeUrl });
+    return { competitor: toCompetitorOutput(competitor), created };
+  });

@@ -1,0 +1,31 @@
+// Competitors: the inputs and answers of their procedures.
+import { z } from 'zod';
+import { appIdParam, isoDateTime } from '@/server/api/schemas';
+import { countrySchema } from '@/server/domain/countries';
+
+export const listCompetitorsInput = z.object({ id: appIdParam, country: countrySchema.optional().meta({ description: 'Storefront, any case. Competitors are tracked for all storefronts; the value is validated and does not filter.' }) });
+
+export const addCompetitorInput = z.strictObject({ id: appIdParam, storeUrl: z.string('Give the competitor’s store URL.').max(2048).meta({ example: 'https://apps.apple.com/us/app/calm/id571800810' }) });
+
+export const competitorOutput = z
+  .object({
+    id: z.uuid(),
+    storeUrl: z.url(),
+    store: z.enum(['app_store', 'google_play']),
+    storeId: z.string(),
+    name: z.string().nullable(),
+    developer: z.string().nullable(),
+    category: z.string().nullable(),
+    iconUrl: z.string().nullable(),
+    rating: z.number().nullable(),
+    ratingCount: z.int().nullable(),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: 'Competitor' });
+
+export type CompetitorRow = Omit<z.infer<typeof competitorOutput>, 'createdAt'> & { createdAt: Date };
+export const toCompetitorOutput = (row: CompetitorRow) => ({ ...row, createdAt: row.createdAt.toISOString() });
+
+export const listCompetitorsOutput = z.array(competitorOutput);
+
+export const addCompetitorOutput = z.object({ competitor: competitorOutput, created: z.boolean() }).meta({ id: 'AddCompetitorResult' });

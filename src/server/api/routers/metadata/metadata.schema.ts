@@ -1,0 +1,30 @@
+// The store listing and its changelog: the inputs and answers of their procedures.
+import { z } from 'zod';
+import { appIdParam, countryQuery, isoDateTime } from '@/server/api/schemas';
+
+export const metadataInput = z.object({ id: appIdParam, country: countryQuery });
+
+export const metadataOutput = z
+  .object({
+    country: z.string().length(2),
+    capturedAt: isoDateTime.meta({ description: 'When this version of the listing was first seen.' }),
+    title: z.string(),
+    subtitle: z.string().nullable().meta({ description: 'App Store subtitle, or Google Play short description.' }),
+    description: z.string(),
+    keywordField: z.string().nullable().meta({ description: 'App Store keyword field (null on Google Play).' }),
+    promotionalText: z.string().nullable(),
+    whatsNew: z.string().nullable(),
+    screenshotsCount: z.int(),
+    hasVideo: z.boolean(),
+    price: z.string().meta({ example: '0.00' }),
+    currency: z.string().length(3),
+    version: z.string(),
+  })
+  .meta({ id: 'StoreListing' });
+
+export const changelogOutput = z
+  .object({
+    country: z.string().length(2),
+    changes: z.array(z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable(), changedAt: isoDateTime })),
+  })
+  .meta({ id: 'MetadataChangelog' });

@@ -1,0 +1,28 @@
+// Usage: what GET /usage answers.
+import { z } from 'zod';
+import { isoDate, isoDateTime } from '@/server/api/schemas';
+import { PLAN_TIERS } from '@/server/services/accounts/plans';
+
+const spend = { calls: z.int().nonnegative(), credits: z.int().nonnegative() };
+
+export const usageOutput = z
+  .object({
+    plan: z.enum(PLAN_TIERS),
+    limit: z.int().nullable().meta({ description: 'Monthly credit allowance; null = unlimited (Enterprise).' }),
+    used: z.int().nonnegative(),
+    remaining: z.int().nonnegative().nullable().meta({ description: 'null = unlimited.' }),
+    periodStart: isoDateTime.meta({ description: 'Start of the calendar month (UTC).' }),
+    periodEnd: isoDateTime.meta({ description: 'When the allowance resets: the start of the next month (UTC).' }),
+    requestsPerMinute: z.int().meta({ description: 'Request-rate limit per key of the plan.' }),
+    byEndpoint: z.array(z.object({ endpoint: z.string().meta({ example: 'GET /apps/{id}/keywords' }), ...spend })),
+    byKey: z.array(
+      z.object({
+        keyId: z.uuid().nullable().meta({ description: 'null: calls made with a dashboard session token.' }),
+        name: z.string(),
+        key: z.string().nullable().meta({ description: 'Display prefix and last four characters.', example: 'svc_live_AbCd…x9Z2' }),
+        ...spend,
+      }),
+    ),
+    daily: z.array(z.object({ date: isoDate, ...spend })).meta({ description: 'One entry per day of the period so far.' }),
+  })
+  .meta({ id: 'Usage' });
