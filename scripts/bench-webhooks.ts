@@ -37,6 +37,7 @@ export async function benchWebhooks(options: Options): Promise<WebhookBench> {
   const { createApiKey } = await import('../src/server/services/api-keys/api-keys');
   const { recordEvents } = await import('../src/server/services/events/events');
   const { createWebhookEndpoint, deleteWebhookEndpoint } = await import('../src/server/services/webhooks/endpoints');
+  const { exportToEnvironment } = await import('../src/server/core/config');
   const { log, events, accountId } = options;
 
   // An app of its own, without history (below).
@@ -59,7 +60,7 @@ export async function benchWebhooks(options: Options): Promise<WebhookBench> {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/bench`;
 
-  const worker = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/worker.ts'], {
+  const worker = spawn(process.execPath, ['dist/worker.mjs'], {
     env: { ...process.env, DATABASE_URL: options.databaseUrl, WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' },
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
@@ -92,7 +93,7 @@ export async function benchWebhooks(options: Options): Promise<WebhookBench> {
     }
   };
 
-  process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+  exportToEnvironment({ WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' });
   const { endpoint } = await createWebhookEndpoint(accountId, { url: receiverUrl, eventTypes: ['keyword.added'], description: 'bench receiver' });
   try {
     // 1. Backlog.

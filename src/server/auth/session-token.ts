@@ -9,8 +9,9 @@
 // A token is accepted only while its session has not ended, so signing out ends every copy of every token of that
 // sign-in at once, wherever it is used; a renewal of an ended session is refused.
 import { decode, encode } from 'next-auth/jwt';
-import { db, hotQuery } from '@/server/db';
-import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from '@/server/db/data-versions';
+import { db } from '@/server/db';
+import { readSessionCredential } from '@/server/db/credential-statement';
+import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/domain/dates';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { periodOf } from '@/server/services/metering/credits';
@@ -86,22 +87,14 @@ export async function verifySessionToken(
   const session = sessionOf(claims);
   if (!session) return { status: 'invalid_token' };
   // One round trip: the user, the plan, this month's credit usage and the data versions, if the session is live.
-  const rows = await hotQuery<DataVersionColumns & { id: string; account_id: string; plan: PlanTier; used: number | null }>(
-    `SELECT u.id::text, u.account_id::text, a.plan::text AS plan, c.used, ${dataVersionColumns({ app: '$4', usage: 'c' })}
-     FROM sessions s
-     JOIN users u ON u.id = s.user_id
-     JOIN accounts a ON a.id = u.account_id
-     LEFT JOIN credit_usage c ON c.account_id = u.account_id AND c.period_start = $2::date
-     WHERE s.id = $1::uuid AND s.user_id = $3::uuid AND s.ended_at IS NULL`,
-    [session.sessionId, isoDay(periodOf(now).start), session.userId, appId],
-  );
-  const user = rows[0];
-  if (!user) return { status: 'invalid_token' };
+  const credential = await readSessionCredential(session, { periodStart: isoDay(periodOf(now).start), appId });
+  if (!credential) return { status: 'invalid_token' };
+  const { account } = credential;
   return {
     status: 'valid',
-    actor: { kind: 'session', accountId: user.account_id, userId: user.id, sessionId: session.sessionId, plan: user.plan, scope: 'read-write' },
-    creditsUsed: user.used ?? 0,
-    versions: dataVersionsOf(user),
+    actor: { kind: 'session', accountId: account.accountId, userId: credential.userId, sessionId: session.sessionId, plan: account.plan as PlanTier, scope: 'read-write' },
+    creditsUsed: account.creditsUsed,
+    versions: account.versions,
   };
 }
 

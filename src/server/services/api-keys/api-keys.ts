@@ -1,7 +1,8 @@
 // API keys: create (secret shown once), list, revoke, roll with a grace period, and verify on each request.
 import { z } from 'zod';
-import { db, hotQuery } from '@/server/db';
-import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from '@/server/db/data-versions';
+import { db } from '@/server/db';
+import { readApiKeyCredential } from '@/server/db/credential-statement';
+import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/domain/dates';
 import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
@@ -246,33 +247,12 @@ export type KeyVerification =
  */
 export async function verifyApiKey(secret: string, context: { now: Date; ip: string | null; appId?: string | null }): Promise<KeyVerification> {
   if (!isWellFormedApiKey(secret)) return { status: 'malformed' };
-  const rows = await hotQuery<
-    DataVersionColumns & {
-      id: string;
-      account_id: string;
-      /** The enum's database value. */
-      scope: ApiKeyScope;
-      revoked_at: Date | null;
-      expires_at: Date | null;
-      last_used_at: Date | null;
-      last_used_ip: string | null;
-      plan: PlanTier;
-      used: number | null;
-    }
-  >(
-    `SELECT k.id::text, k.account_id::text, k.scope::text AS scope, k.revoked_at, k.expires_at, k.last_used_at, k.last_used_ip,
-            a.plan::text AS plan, u.used, ${dataVersionColumns({ app: '$3', usage: 'u' })}
-     FROM api_keys k
-     JOIN accounts a ON a.id = k.account_id
-     LEFT JOIN credit_usage u ON u.account_id = k.account_id AND u.period_start = $2::date
-     WHERE k.secret_hash = $1`,
-    [Buffer.from(hashApiKey(secret)), isoDay(periodOf(context.now).start), context.appId ?? null],
-  );
-  const key = rows[0];
-  if (!key) return { status: 'not_found' };
-  const status = statusOf({ revokedAt: key.revoked_at, expiresAt: key.expires_at }, context.now);
+  const credential = await readApiKeyCredential(hashApiKey(secret), { periodStart: isoDay(periodOf(context.now).start), appId: context.appId ?? null });
+  if (!credential) return { status: 'not_found' };
+  const { key, account } = credential;
+  const status = statusOf(key, context.now);
   if (status !== 'active') return { status };
-  if (claimLastUseWrite(key.id, key.last_used_at, key.last_used_ip, context)) {
+  if (claimLastUseWrite(key.id, key.lastUsedAt, key.lastUsedIp, context)) {
     // Not awaited: bookkeeping must not add a round trip to the request.
     db.apiKey
       .update({ where: { id: key.id }, data: { lastUsedAt: context.now, lastUsedIp: context.ip } })
@@ -281,10 +261,10 @@ export async function verifyApiKey(secret: string, context: { now: Date; ip: str
   return {
     status: 'valid',
     keyId: key.id,
-    accountId: key.account_id,
-    plan: key.plan,
-    scope: key.scope,
-    creditsUsed: key.used ?? 0,
-    versions: dataVersionsOf(key),
+    accountId: account.accountId,
+    plan: account.plan as PlanTier,
+    scope: key.scope as ApiKeyScope,
+    creditsUsed: account.creditsUsed,
+    versions: account.versions,
   };
 }

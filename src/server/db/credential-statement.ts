@@ -1,0 +1,84 @@
+// The credential statement: the one database read of every public API request. Whatever the credential (an API key
+// by the SHA-256 of its secret, or a live session of a signed-in user), one round trip returns it with its account's
+// plan, this month's credit usage and the versions of the data the response cache keys on (./data-versions.ts). The
+// account, usage and version part is written once, here, for both.
+import { hotQuery } from './index';
+import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from './data-versions';
+
+/** What every credential's row carries besides its own columns. */
+interface AccountColumns extends DataVersionColumns {
+  account_id: string;
+  /** The enum's database value. */
+  plan: string;
+  used: number | null;
+}
+
+export interface CredentialAccount {
+  accountId: string;
+  plan: string;
+  /** Credits used this period: 0 before the period's first charge. */
+  creditsUsed: number;
+  versions: DataVersions;
+}
+
+/**
+ * `source`: the credential's tables, aliased `c` for the one that names the account (`c.account_id`), with its own
+ * select-list items and WHERE clause; $1 and what follows $3 are its parameters, $2 the period's first day, $3 the app.
+ */
+function credentialStatement(source: { columns: string; from: string; where: string }): string {
+  return `SELECT ${source.columns}, c.account_id::text AS account_id, a.plan::text AS plan, u.used,
+            ${dataVersionColumns({ app: '$3', usage: 'u' })}
+     FROM ${source.from}
+     JOIN accounts a ON a.id = c.account_id
+     LEFT JOIN credit_usage u ON u.account_id = c.account_id AND u.period_start = $2::date
+     WHERE ${source.where}`;
+}
+
+const API_KEY_STATEMENT = credentialStatement({
+  columns: 'c.id::text AS id, c.scope::text AS scope, c.revoked_at, c.expires_at, c.last_used_at, c.last_used_ip',
+  from: 'api_keys c',
+  where: 'c.secret_hash = $1',
+});
+
+const SESSION_STATEMENT = credentialStatement({
+  columns: 'c.id::text AS user_id',
+  from: 'sessions s JOIN users c ON c.id = s.user_id',
+  where: 's.id = $1::uuid AND s.user_id = $4::uuid AND s.ended_at IS NULL',
+});
+
+function accountOf(row: AccountColumns): CredentialAccount {
+  return { accountId: row.account_id, plan: row.plan, creditsUsed: row.used ?? 0, versions: dataVersionsOf(row) };
+}
+
+export interface ApiKeyRow {
+  id: string;
+  /** The enum's database value. */
+  scope: string;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  lastUsedIp: string | null;
+}
+
+/** The key whose secret hashes to `secretHash`, whatever its status, with its account; null when there is none. */
+export async function readApiKeyCredential(
+  secretHash: Uint8Array,
+  { periodStart, appId }: { periodStart: string; appId: string | null },
+): Promise<{ key: ApiKeyRow; account: CredentialAccount } | null> {
+  type Row = AccountColumns & { id: string; scope: string; revoked_at: Date | null; expires_at: Date | null; last_used_at: Date | null; last_used_ip: string | null };
+  const [row] = await hotQuery<Row>(API_KEY_STATEMENT, [Buffer.from(secretHash), periodStart, appId]);
+  if (!row) return null;
+  return {
+    key: { id: row.id, scope: row.scope, revokedAt: row.revoked_at, expiresAt: row.expires_at, lastUsedAt: row.last_used_at, lastUsedIp: row.last_used_ip },
+    account: accountOf(row),
+  };
+}
+
+/** The user of a live (not ended) session, with their account; null when the session is not live or not theirs. */
+export async function readSessionCredential(
+  session: { sessionId: string; userId: string },
+  { periodStart, appId }: { periodStart: string; appId: string | null },
+): Promise<{ userId: string; account: CredentialAccount } | null> {
+  const [row] = await hotQuery<AccountColumns & { user_id: string }>(SESSION_STATEMENT, [session.sessionId, periodStart, appId, session.userId]);
+  return row ? { userId: row.user_id, account: accountOf(row) } : null;
+}
