@@ -6,6 +6,7 @@ import { expect, test } from '@playwright/test';
 import { ensureDatabase } from '../../src/server/db/embedded';
 import { serverArgs } from '../../src/server/runtime/server-process';
 import { admin, API, bearer, createKey, newAccount } from '../helpers';
+import { setEnvironment } from '../environment';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -58,7 +59,7 @@ test('one process: 300 concurrent requests with 100 credits left charge exactly 
 
 test('two processes on one database: 300 concurrent requests with 100 credits left charge exactly 100', async ({ request, playwright }) => {
   // A second `next start` of the same build, on the e2e server's database (joined through DATA_DIR).
-  process.env.DATA_DIR = '.data/e2e';
+  setEnvironment({ DATA_DIR: '.data/e2e' });
   const database = await ensureDatabase();
   second = spawn(process.execPath, serverArgs('start', SECOND_PORT), {
     stdio: 'ignore',

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { ensureDatabase, freePort, type DatabaseHandle } from '../../src/server/db/embedded';
 import { applyMigrations } from '../../src/server/db/migrate';
 import { serverArgs } from '../../src/server/runtime/server-process';
+import { setEnvironment } from '../environment';
 
 const APP_PORT = 3212;
 let app: ChildProcess | undefined;
@@ -17,10 +18,7 @@ const saved = { DATA_DIR: process.env.DATA_DIR, EMBEDDED_PG_PORT: process.env.EM
 test.afterAll(async () => {
   app?.kill('SIGTERM');
   await database?.stop();
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  setEnvironment(saved);
 });
 
 interface Outcome {
@@ -35,14 +33,12 @@ test('requests answer 503 while the database is down and recover without a resta
   test.setTimeout(180_000);
   // A cluster of its own (the other specs' server keeps its database), on a fixed port so that it comes back where
   // the app expects it.
-  process.env.DATA_DIR = '.data/e2e-restart';
-  process.env.EMBEDDED_PG_PORT = String(await freePort());
-  delete process.env.DATABASE_URL;
+  setEnvironment({ DATA_DIR: '.data/e2e-restart', EMBEDDED_PG_PORT: String(await freePort()), DATABASE_URL: undefined });
   database = await ensureDatabase();
   await applyMigrations(database.url, () => {});
 
   // An Agency account (50,000 credits) with one app and a read-write key, made by the services on this cluster.
-  process.env.DATABASE_URL = database.url;
+  setEnvironment({ DATABASE_URL: database.url });
   const { db, disconnectDb } = await import('../../src/server/db');
   const { createAccount } = await import('../../src/server/services/accounts/accounts');
   const { createApiKey } = await import('../../src/server/services/api-keys/api-keys');
@@ -52,7 +48,7 @@ test('requests answer 503 while the database is down and recover without a resta
   });
   const { key: keyRow, secret } = await createApiKey({ accountId: account.accountId }, { name: 'restart', scope: 'read-write' });
   await disconnectDb();
-  delete process.env.DATABASE_URL; // so that ensureDatabase below starts the cluster again rather than trust the URL
+  setEnvironment({ DATABASE_URL: undefined }); // so that ensureDatabase below starts the cluster again rather than trust the URL
 
   let output = '';
   app = spawn(process.execPath, serverArgs('start', APP_PORT), {

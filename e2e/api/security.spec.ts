@@ -10,6 +10,7 @@ import { sendRaw } from '../../test/http';
 import { ensureDatabase } from '../../src/server/db/embedded';
 import { serverArgs } from '../../src/server/runtime/server-process';
 import { API, bearer, listeningProcessRss, newAccount, signIn } from '../helpers';
+import { setEnvironment } from '../environment';
 
 const HTTPS_PORT = 3214;
 let behindHttps: ChildProcess | undefined;
@@ -45,7 +46,7 @@ test('the session cookie is HttpOnly and SameSite=Lax; Secure (with the __Secure
   expect(session).not.toMatch(/; Secure/i);
 
   // The same build behind a TLS-terminating proxy: NEXTAUTH_URL is the public https address.
-  process.env.DATA_DIR = '.data/e2e';
+  setEnvironment({ DATA_DIR: '.data/e2e' });
   const database = await ensureDatabase();
   behindHttps = spawn(process.execPath, serverArgs('start', HTTPS_PORT), {
     stdio: 'ignore',

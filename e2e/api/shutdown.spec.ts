@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
 import { ensureDatabase } from '../../src/server/db/embedded';
+import { setEnvironment } from '../environment';
 
 const PORT = 3213;
 const DATA_DIR = '.data/e2e-shutdown';
@@ -16,12 +17,10 @@ let receiver: http.Server | undefined;
 const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, WEBHOOKS_ALLOW_HTTP_LOCALHOST: process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST };
 
 test.afterAll(async () => {
-  if (launcher?.exitCode === null) launcher.kill('SIGKILL');
+  // The whole process group: a launcher killed alone would leave its app server holding the port.
+  if (launcher?.exitCode === null) process.kill(-launcher.pid!, 'SIGKILL');
   receiver?.close();
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  setEnvironment(saved);
 });
 
 function deferred<T = void>() {
@@ -57,18 +56,16 @@ test('SIGTERM finishes the request and the webhook delivery in flight, refuses n
   delete env.DATABASE_URL;
   delete env.EMBEDDED_PG_PORT;
   let output = '';
-  launcher = spawn(process.execPath, ['dist/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  launcher = spawn(process.execPath, ['dist/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   launcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   launcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => launcher!.once('exit', (code) => resolve(code)));
   await expect.poll(() => output, { timeout: 120_000 }).toContain('App ready at');
 
   // An account with an app, a key and a webhook endpoint, written on the launcher's (joined) cluster.
-  process.env.DATA_DIR = DATA_DIR;
-  process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
-  delete process.env.DATABASE_URL;
+  setEnvironment({ DATA_DIR, WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true', DATABASE_URL: undefined });
   const joined = await ensureDatabase();
-  process.env.DATABASE_URL = joined.url;
+  setEnvironment({ DATABASE_URL: joined.url });
   const { db, disconnectDb } = await import('../../src/server/db');
   const { createAccount } = await import('../../src/server/services/accounts/accounts');
   const { createApiKey } = await import('../../src/server/services/api-keys/api-keys');
@@ -104,7 +101,7 @@ test('SIGTERM finishes the request and the webhook delivery in flight, refuses n
   await recordEvents([{ accountId, type: 'webhook.test', data: {} }]);
   await arrived.promise;
   await disconnectDb();
-  delete process.env.DATABASE_URL;
+  setEnvironment({ DATABASE_URL: undefined });
 
   launcher.kill('SIGTERM');
   await new Promise((resolve) => setTimeout(resolve, 1_000));
