@@ -35,7 +35,8 @@ const background = config().SCHEDULER ? await startBackgroundWork(database.url, 
 const origin = config().NEXTAUTH_URL ?? `http://localhost:${port}`;
 // The app's server inherits this environment, with the database, the secret and the origin settled here.
 exportToEnvironment({ NEXTAUTH_URL: origin, PORT: String(port) });
-const next = spawn(process.execPath, serverArgs(dev ? 'dev' : 'start', port), { stdio: ['ignore', 'inherit', 'inherit'] });
+// An IPC channel, so that the app's server stops when the launcher dies without stopping it (src/server/main.ts).
+const next = spawn(process.execPath, serverArgs(dev ? 'dev' : 'start', port), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 
 /** How long Next.js may take to finish the requests in flight before it is killed. */
 const DRAIN_DEADLINE_MS = 30_000;

@@ -53,3 +53,6 @@ function close(exitCode: number): void {
 }
 process.on('SIGTERM', () => close(143));
 process.on('SIGINT', () => close(130));
+// Started by the launcher (scripts/start.ts), which owns the database: should it die without stopping this server
+// (SIGKILL), the channel closes, and the server stops rather than serve on without it.
+if (process.connected) process.once('disconnect', () => close(1));
