@@ -1,7 +1,7 @@
 // The Authorization header of a public API request as read without a database: which credentials can be refused
 // on their shape alone (no header, another scheme, rubbish, an API key whose checksum is wrong) and which need a
-// lookup. The wording of every credential problem and its challenge is here too, so that the HTTP front
-// (src/server/http/front.ts), which refuses the first kind before Next.js sees the request, and the route answer alike.
+// lookup (the REST pipeline's first step, src/server/rest/pipeline.ts). The wording of every credential problem and
+// its challenge is here too.
 import { isWellFormedApiKey, KEY_PREFIX } from '@/server/services/api-keys/key-format';
 
 export type RejectedCredential = 'missing' | 'malformed' | 'not_found' | 'revoked' | 'expired' | 'invalid_token';

@@ -22,7 +22,7 @@ export function resolveBearer(authorization: string | null, context: CredentialC
   return resolveCredential(readBearer(authorization), context);
 }
 
-/** The same, for a header the caller has already read (the REST facade reads it first, to refuse it without a lookup). */
+/** The same, for a header the caller has already read (the REST pipeline reads it first, to refuse it without a lookup). */
 export async function resolveCredential(bearer: BearerReading, context: CredentialContext): Promise<CredentialResult> {
   if (bearer.kind === 'missing' || bearer.kind === 'malformed') return { status: bearer.kind };
   if (bearer.kind === 'sessionToken') return verifySessionToken(bearer.token, { now: context.now, appId: context.appId ?? null, use: 'bearer' });

@@ -54,7 +54,7 @@ describe('isDatabaseUnavailable', () => {
     expect((terminated as { code: string }).code).toBe('57P01');
     for (const error of [refused, noSocket, terminated, throughPrisma]) {
       expect(isDatabaseUnavailable(error), String(error)).toBe(true);
-      // As the REST facade and the dashboard see them: wrapped by tRPC.
+      // As the REST pipeline and the dashboard see them: wrapped by tRPC.
       expect(isDatabaseUnavailable(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error as Error }))).toBe(true);
     }
     const { error, unexpected } = toAppError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: refused as Error }));

@@ -1,6 +1,5 @@
-// RFC 9457 Problem Details: the body and the answer of a problem. Free of tRPC, zod and the database, so that the
-// HTTP front (src/server/http/front.ts), which answers some requests before Next.js, sends the very same bytes as the
-// route.
+// RFC 9457 Problem Details: the body and the answer of a problem, as the REST pipeline, the app's server (for the
+// requests it refuses before Next.js) and the route handlers send it.
 import type { AppError } from './app-error';
 import { PROBLEM_TYPES, type AppErrorCode } from './problem-types';
 

@@ -73,7 +73,7 @@ export const PROBLEM_TYPES = {
     status: 411,
     slug: 'length-required',
     title: 'Content-Length required',
-    // Never thrown in a procedure: the app's server answers it before any route (src/server/http/front.ts).
+    // Never thrown in a procedure: the app's server answers it before any route (src/server/http/app-server.ts).
     description:
       'Outside the public API (the dashboard’s endpoints, sign-in, pages), a request with a body must declare its size in `Content-Length`; a body sent in chunks of unknown total length is refused before it is read. The public API itself accepts chunked bodies and counts them as it reads.',
     remedy: 'Send the body with a `Content-Length` header (browsers and most HTTP clients do so for a body they hold whole).',

@@ -1,4 +1,4 @@
-// Response conformance: for every endpoint, real answers of the REST facade (a success and each error kind it can
+// Response conformance: for every endpoint, real answers of the REST pipeline (a success and each error kind it can
 // give: 400, 401, 402, 403, 404, 413, 415, 422, 429) validate against the published document with ajv (JSON Schema
 // 2020-12, as OpenAPI 3.1 uses): the status is documented, the body matches its schema, the media type is the
 // documented one and every documented header is set. 500 needs a failing database: pipeline.integration.test.ts checks its

@@ -1,4 +1,4 @@
-// The response cache through the REST facade, in-process on the real database: a replay is metered like a computed
+// The response cache through the REST pipeline, in-process on the real database: a replay is metered like a computed
 // answer, and every kind of write (API, refresh job, any SQL) is seen by the next request, because the database's
 // own triggers move the versions the cache keys answers by.
 import { randomUUID } from 'node:crypto';

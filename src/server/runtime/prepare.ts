@@ -1,4 +1,4 @@
-// Everything the app needs before Next.js serves a request: a database (embedded unless DATABASE_URL is set),
+// Everything the app needs before it serves a request: a database (embedded unless DATABASE_URL is set),
 // its migrations, the session signing secret and, on request, the demo data. Used by `npm start`, the
 // operator CLI and the tests, so they all run on the same set-up.
 import { randomBytes } from 'node:crypto';

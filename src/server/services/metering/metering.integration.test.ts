@@ -1,4 +1,4 @@
-// Credits end to end through the REST facade, in-process with real Requests on the real database.
+// Credits end to end through the REST pipeline, in-process with real Requests on the real database.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
