@@ -22,7 +22,7 @@ afterEach(() => {
   resetResearchCache();
 });
 
-/** Calls the facade and reads its log line: status, body and whether the cache answered. */
+/** Calls the pipeline and reads its log line: status, body and whether the cache answered. */
 function client(secret: string) {
   return async (path: string, init: RequestInit = {}) => {
     const lines: string[] = [];
