@@ -10,9 +10,9 @@
 // sign-in at once, wherever it is used; a renewal of an ended session is refused.
 import { decode, encode } from 'next-auth/jwt';
 import { db } from '@/server/db';
-import { readSessionCredential } from '@/server/db/credential-statement';
+import { readSessionCredential } from '@/server/db/credential-statements';
 import type { DataVersions } from '@/server/db/data-versions';
-import { isoDay } from '@/server/domain/dates';
+import { isoDay } from '@/server/core/dates';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { periodOf } from '@/server/services/metering/credits';
 import type { Actor } from './actor';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { db, hotQuery } from '@/server/db';
-import { addDays } from '@/server/domain/dates';
+import { addDays } from '@/server/core/dates';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { periodOf, refundCharge } from '@/server/services/metering/credits';

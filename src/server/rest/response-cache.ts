@@ -11,7 +11,7 @@ import { LRUCache } from 'lru-cache';
 import type { ResponseCacheScope } from '@/server/api/trpc';
 import type { PlanTier } from '@/generated/prisma/enums';
 import type { DataVersions } from '@/server/db/data-versions';
-import { isoDay } from '@/server/domain/dates';
+import { isoDay } from '@/server/core/dates';
 import { config } from '@/server/core/config';
 
 let cache: LRUCache<string, Uint8Array<ArrayBuffer>> | null | undefined;

@@ -68,17 +68,6 @@ export async function setPlanByEmail(rawEmail: string, rawPlan: string): Promise
   return getAccountSummary(user.accountId);
 }
 
-/**
- * Runs `work` in a transaction that holds the account's row lock: a count of the account's rows read in it stays
- * true until it commits, so a cap (active keys, webhook endpoints) holds under concurrent creations.
- */
-export function withAccountLock<T>(accountId: string, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT 1 FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
-    return work(tx);
-  });
-}
-
 export async function getAccountSummary(accountId: string): Promise<AccountSummary> {
   const account = await db.account.findUnique({ where: { id: accountId } });
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');

@@ -1,13 +1,13 @@
 // API keys: create (secret shown once), list, revoke, roll with a grace period, and verify on each request.
 import { z } from 'zod';
 import { db } from '@/server/db';
-import { readApiKeyCredential } from '@/server/db/credential-statement';
+import { readApiKeyCredential } from '@/server/db/credential-statements';
 import type { DataVersions } from '@/server/db/data-versions';
-import { isoDay } from '@/server/domain/dates';
+import { isoDay } from '@/server/core/dates';
 import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
-import { withAccountLock } from '@/server/services/accounts/accounts';
+import { withAccountLock } from '@/server/db/account-lock';
 import { PLANS } from '@/server/services/accounts/plans';
 import { recordEvents } from '@/server/services/events/events';
 import { periodOf } from '@/server/services/metering/credits';

@@ -1,6 +1,7 @@
 // Tracked apps and their tracked keywords, always scoped to the owning account: an app of another account
 // is not found, exactly like an unknown one.
-import { db, hotQuery } from '@/server/db';
+import { db } from '@/server/db';
+import { readAppRow, readAppRows } from '@/server/db/app-statements';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
 import { logError } from '@/server/core/log';
@@ -39,29 +40,16 @@ export function storeUrlOf(app: { store: Store; storeId: string; primaryCountry:
     : `https://play.google.com/store/apps/details?id=${encodeURIComponent(app.storeId)}`;
 }
 
-/** The columns of AppView, for the list and for one app. On the pg pool: GET /apps/{id} is the cheapest metered
- * read. The keyword count is kept by the database (column tracked_keyword_count), not counted per call. */
-const APP_VIEW_SQL = `
-  SELECT a.id::text AS "id", a.store::text AS "store", a.store_id AS "storeId", a.bundle_id AS "bundleId", a.name, a.developer,
-         a.category, a.primary_country AS "primaryCountry", a.icon_url AS "iconUrl", a.created_at AS "createdAt",
-         a.tracked_keyword_count AS "trackedKeywords"
-  FROM tracked_apps a`;
-
-async function appViews(where: string, values: unknown[]): Promise<AppView[]> {
-  const rows = await hotQuery<Omit<AppView, 'storeUrl'>>(`${APP_VIEW_SQL} ${where}`, values);
-  return rows.map((row) => ({ ...row, storeUrl: storeUrlOf(row) }));
-}
-
 export async function listApps(accountId: string): Promise<AppView[]> {
-  return appViews('WHERE a.account_id = $1::uuid ORDER BY a.created_at, a.id', [accountId]);
+  return (await readAppRows(accountId)).map((row) => ({ ...row, storeUrl: storeUrlOf(row) }));
 }
 
 export const APP_NOT_FOUND = 'No app with this id is tracked by your account.';
 
 export async function getApp(accountId: string, appId: string): Promise<AppView> {
-  const [app] = await appViews('WHERE a.id = $1::uuid AND a.account_id = $2::uuid', [appId, accountId]);
+  const [app] = await readAppRow(accountId, appId);
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
-  return app;
+  return { ...app, storeUrl: storeUrlOf(app) };
 }
 
 /**

@@ -1,6 +1,6 @@
 // The app a request is about, scoped to its account, and the day its data runs through.
-import { hotQuery } from '@/server/db';
-import { addDays, startOfUtcDay } from '@/server/domain/dates';
+import { readAppContextRow } from '@/server/db/app-statements';
+import { addDays, startOfUtcDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 
@@ -17,14 +17,9 @@ export interface AppContext {
   refreshed: boolean;
 }
 
-/** On the pg pool: every per-app endpoint starts with this lookup (see src/server/db). */
+/** Every per-app endpoint starts with this lookup (src/server/db/app-statements.ts). */
 export async function loadApp(accountId: string, appId: string): Promise<AppContext> {
-  const [app] = await hotQuery<Omit<AppContext, 'asOf' | 'refreshed'> & { refreshedThrough: Date | null }>(
-    `SELECT id::text AS "id", account_id::text AS "accountId", store::text AS "store", store_id AS "storeId", name, category,
-            primary_country AS "primaryCountry", refreshed_through AS "refreshedThrough"
-     FROM tracked_apps WHERE id = $1::uuid AND account_id = $2::uuid`,
-    [appId, accountId],
-  );
+  const [app] = await readAppContextRow(accountId, appId);
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
   const { refreshedThrough, ...rest } = app;
   return { ...rest, asOf: refreshedThrough ?? startOfUtcDay(new Date()), refreshed: refreshedThrough !== null };

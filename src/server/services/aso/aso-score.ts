@@ -1,7 +1,7 @@
 // The ASO score: 0–100 from four weighted pillars, each computed from named inputs, with recommendations.
 // Deterministic: the same data gives the same score. See SCORING below for every rule.
-import { db } from '@/server/db';
-import { addDays, daysBetween, isoDay } from '@/server/domain/dates';
+import { readAsoScoreInputs } from '@/server/db/aso-score-statements';
+import { addDays, daysBetween, isoDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
 import { loadApp } from './app-context';
 
@@ -27,37 +27,8 @@ export async function asoScore(accountId: string, input: { appId: string; countr
   const app = await loadApp(accountId, input.appId);
   const country = input.country ?? app.primaryCountry;
   const since = addDays(app.asOf, -29);
-  // One statement: the current listing, the tracked keywords with today's rank and volume, the latest rating,
-  // the last 30 days' review sentiment and the last release.
-  const [inputs] = await db.$queryRaw<
-    {
-      listing: { title: string; subtitle: string | null; description: string; keywordField: string | null; screenshotsCount: number; hasVideo: boolean } | null;
-      keywords: { term: string; rank: number | null; volume: number | null }[];
-      rating: { average: number; count: number } | null;
-      reviews: number;
-      negative: number;
-      last_release: Date | null;
-    }[]
-  >`
-    SELECT
-      (SELECT json_build_object('title', title, 'subtitle', subtitle, 'description', description, 'keywordField', keyword_field,
-                                'screenshotsCount', screenshots_count, 'hasVideo', has_video)
-       FROM metadata_snapshots WHERE app_id = ${app.id}::uuid AND country = ${country} ORDER BY captured_at DESC LIMIT 1) AS listing,
-      (SELECT coalesce(json_agg(json_build_object('term', k.term, 'rank', r.rank, 'volume', m.volume)), '[]')
-       FROM tracked_keywords k
-       LEFT JOIN keyword_ranks r ON r.app_id = k.app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = ${app.asOf}
-       -- Metrics looked up per tracked keyword, not joined by day (see listKeywords in keywords.ts).
-       LEFT JOIN LATERAL (
-         SELECT volume FROM keyword_metrics
-         WHERE country = k.country AND term_key = k.term_key AND date = ${app.asOf} OFFSET 0
-       ) m ON true
-       WHERE k.app_id = ${app.id}::uuid AND k.country = ${country}) AS keywords,
-      (SELECT json_build_object('average', average, 'count', count)
-       FROM rating_snapshots WHERE app_id = ${app.id}::uuid AND date <= ${app.asOf} ORDER BY date DESC LIMIT 1) AS rating,
-      (SELECT count(*)::int FROM reviews WHERE app_id = ${app.id}::uuid AND reviewed_at >= ${since}) AS reviews,
-      (SELECT count(*)::int FROM reviews WHERE app_id = ${app.id}::uuid AND reviewed_at >= ${since} AND sentiment <= -0.05) AS negative,
-      (SELECT max(changed_at) FROM metadata_changes WHERE app_id = ${app.id}::uuid AND country = ${country} AND field = 'version') AS last_release`;
-  const { listing, keywords: keywordRows, rating } = inputs!;
+  const inputs = await readAsoScoreInputs({ appId: app.id, country, asOf: app.asOf, since });
+  const { listing, keywords: keywordRows, rating } = inputs;
   if (!listing) throw new AppError('NOT_FOUND', `No listing of this app has been recorded in the ${country} storefront yet.`);
   const limits = LIMITS[app.store];
   const recommendations: Recommendation[] = [];

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
-import { addDays, isoDay } from '@/server/domain/dates';
+import { addDays, isoDay } from '@/server/core/dates';
 import { callerFor, FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
 import { makeApp } from '../../../../test/factories';
 import { headroom } from './opportunities';

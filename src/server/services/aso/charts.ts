@@ -1,6 +1,6 @@
 // Daily series of the category chart position and of the rating.
 import { db } from '@/server/db';
-import { isoDay } from '@/server/domain/dates';
+import { isoDay } from '@/server/core/dates';
 import { eachDay, loadApp, windowOf } from './app-context';
 
 /** Days of rating history returned (GET /rating-history takes no parameters). */

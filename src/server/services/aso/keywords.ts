@@ -1,6 +1,7 @@
 // Tracked keywords with rank and movement, their daily history, and every keyword the app ranks for.
-import { db, hotQuery } from '@/server/db';
-import { addDays, isoDay } from '@/server/domain/dates';
+import { db } from '@/server/db';
+import { readRankedTermRows, readTrackedKeywordRows } from '@/server/db/keyword-statements';
+import { addDays, isoDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
 import { eachDay, loadApp, windowOf } from './app-context';
 
@@ -29,30 +30,8 @@ export async function listKeywords(
   const app = await loadApp(accountId, input.appId);
   const country = input.country ?? app.primaryCountry;
   const start = addDays(app.asOf, -RANK_WINDOWS[input.rankWindow]);
-  // One statement on the pg pool (a list of up to thousands of rows: Prisma's per-row cost shows here): the tracked
-  // keywords, their rank now and at the window's start, and today's metrics, looked up per keyword (LATERAL with
-  // OFFSET 0 keeps it a lookup; joined plainly, PostgreSQL reads that day's metrics of every term in the country).
-  const rows = await hotQuery<{
-    keyword_id: string;
-    term: string;
-    is_favorite: boolean;
-    rank: number | null;
-    then_rank: number | null;
-    volume: number | null;
-    difficulty: number | null;
-  }>(
-    `SELECT k.id::text AS keyword_id, k.term, k.is_favorite, r.rank, t.rank AS then_rank, m.volume, m.difficulty
-     FROM tracked_keywords k
-     LEFT JOIN keyword_ranks r ON r.app_id = k.app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = $1::date
-     LEFT JOIN keyword_ranks t ON t.app_id = k.app_id AND t.country = k.country AND t.term_key = k.term_key AND t.date = $2::date
-     LEFT JOIN LATERAL (
-       SELECT volume, difficulty FROM keyword_metrics
-       WHERE country = k.country AND term_key = k.term_key AND date = $1::date OFFSET 0
-     ) m ON true
-     WHERE k.app_id = $3::uuid AND k.country = $4
-     ORDER BY r.rank ASC NULLS LAST, k.term COLLATE "C" ASC, k.id`,
-    [isoDay(app.asOf), isoDay(start), app.id, country],
-  );
+  // One statement: the tracked keywords, their rank now and at the window's start, and today's metrics.
+  const rows = await readTrackedKeywordRows({ appId: app.id, country, day: isoDay(app.asOf), windowStart: isoDay(start) });
   return {
     country,
     items: rows.map((row) => ({
@@ -111,18 +90,7 @@ export async function keywordMetricsHistory(accountId: string, input: { appId: s
 export async function keywordSpy(accountId: string, input: { appId: string; country?: string }) {
   const app = await loadApp(accountId, input.appId);
   const country = input.country ?? app.primaryCountry;
-  const rows = await hotQuery<{ term: string; rank: number; volume: number | null; difficulty: number | null; keyword_id: string | null }>(
-    `SELECT r.term, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
-     FROM keyword_ranks r
-     LEFT JOIN LATERAL (
-       SELECT volume, difficulty FROM keyword_metrics
-       WHERE country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
-     ) m ON true
-     LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
-     WHERE r.app_id = $1::uuid AND r.country = $2 AND r.date = $3::date AND r.rank IS NOT NULL
-     ORDER BY r.rank ASC, r.term_key COLLATE "C" ASC`,
-    [app.id, country, isoDay(app.asOf)],
-  );
+  const rows = await readRankedTermRows({ appId: app.id, country, day: isoDay(app.asOf) });
   return {
     country,
     date: isoDay(app.asOf),

@@ -1,6 +1,6 @@
 // Keyword opportunities: terms of the app's storefront worth working on, ranked by one documented formula.
-import { hotQuery } from '@/server/db';
-import { isoDay } from '@/server/domain/dates';
+import { readOpportunityRows } from '@/server/db/keyword-statements';
+import { isoDay } from '@/server/core/dates';
 import { loadApp } from './app-context';
 
 /**
@@ -38,18 +38,7 @@ function reasonFor(candidate: { volume: number; difficulty: number; rank: number
 export async function keywordOpportunities(accountId: string, input: { appId: string; country?: string; limit: number }) {
   const app = await loadApp(accountId, input.appId);
   const country = input.country ?? app.primaryCountry;
-  // On the pg pool, metrics looked up per ranked term (see listKeywords in keywords.ts).
-  const rows = await hotQuery<{ term: string; term_key: string; rank: number | null; volume: number; difficulty: number; keyword_id: string | null }>(
-    `SELECT r.term, r.term_key, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
-     FROM keyword_ranks r
-     JOIN LATERAL (
-       SELECT volume, difficulty FROM keyword_metrics
-       WHERE country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
-     ) m ON true
-     LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
-     WHERE r.app_id = $1::uuid AND r.country = $2 AND r.date = $3::date`,
-    [app.id, country, isoDay(app.asOf)],
-  );
+  const rows = await readOpportunityRows({ appId: app.id, country, day: isoDay(app.asOf) });
   const maxVolume = Math.max(1, ...rows.map((row) => row.volume));
   const scored = rows.map((row) => {
     const candidate = { volume: row.volume, difficulty: row.difficulty, rank: row.rank, tracked: row.keyword_id !== null };

@@ -6,8 +6,8 @@
 // loop would get every customer's research and refresh jobs refused. An answer says when the store was read
 // (`observedAt`), and the response cache drops it when it is no longer live (`researchFreshUntil`).
 import { LRUCache } from 'lru-cache';
-import { hotQuery } from '@/server/db';
-import { isoDay, startOfUtcDay } from '@/server/domain/dates';
+import { readAppRankForTerm } from '@/server/db/keyword-statements';
+import { isoDay, startOfUtcDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { termKeyOf } from '@/server/services/apps/terms';
@@ -78,12 +78,7 @@ export async function researchKeyword(accountId: string, input: { appId: string;
   // app is not the account's).
   const [observation, apps] = await Promise.all([
     observe({ term: input.term, country: input.country, day: today }),
-    hotQuery<{ rank: number | null }>(
-      `SELECT (SELECT r.rank FROM keyword_ranks r
-               WHERE r.app_id = t.id AND r.country = $3 AND r.term_key = $4 AND r.date = COALESCE(t.refreshed_through, $5::date)) AS rank
-       FROM tracked_apps t WHERE t.id = $1::uuid AND t.account_id = $2::uuid`,
-      [input.appId, accountId, input.country, termKeyOf(input.term), isoDay(today)],
-    ),
+    readAppRankForTerm({ accountId, appId: input.appId, country: input.country, termKey: termKeyOf(input.term), today: isoDay(today) }),
   ]);
   const app = apps[0];
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);

@@ -1,7 +1,8 @@
 // Reviews, paginated, and the insights computed from their analysis (sentiment, topics, bugs, requests).
 import { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
-import { addDays, isoDay } from '@/server/domain/dates';
+import { readReviewInsightRows, type ThemeRow } from '@/server/db/review-statements';
+import { addDays, isoDay } from '@/server/core/dates';
 import { loadApp } from './app-context';
 
 export const REVIEW_SORTS = ['newest', 'oldest', 'highest', 'lowest'] as const;
@@ -60,32 +61,8 @@ export async function reviewInsights(accountId: string, input: { appId: string }
   const app = await loadApp(accountId, input.appId);
   const to = addDays(app.asOf, 1);
   const from = addDays(to, -INSIGHTS_DAYS);
-  // One statement over the period's reviews (index app_id, reviewed_at): totals, topics, bug themes, requests.
-  const [result] = await db.$queryRaw<
-    { totals: { reviews: number; positive: number; neutral: number; negative: number; bugs: number; requesting: number; average: number | null; bug_examples: string[] | null }; topics: ThemeRow[]; bug_themes: ThemeRow[]; requests: ThemeRow[] }[]
-  >`
-    WITH period AS (
-      SELECT id, rating, reviewed_at, sentiment, bug_report, topics, feature_requests
-      FROM reviews WHERE app_id = ${app.id}::uuid AND reviewed_at >= ${from} AND reviewed_at < ${to}
-    ),
-    topics AS (${themes(Prisma.sql`unnest(topics)`, Prisma.sql`TRUE`, 10)}),
-    bug_themes AS (${themes(Prisma.sql`unnest(topics)`, Prisma.sql`bug_report`, 5)}),
-    requests AS (${themes(Prisma.sql`unnest(feature_requests)`, Prisma.sql`TRUE`, 10)})
-    SELECT
-      (SELECT json_build_object(
-         'reviews', count(*),
-         'positive', count(*) FILTER (WHERE sentiment >= ${POSITIVE_FROM}),
-         'neutral', count(*) FILTER (WHERE sentiment > ${NEGATIVE_TO} AND sentiment < ${POSITIVE_FROM}),
-         'negative', count(*) FILTER (WHERE sentiment <= ${NEGATIVE_TO}),
-         'bugs', count(*) FILTER (WHERE bug_report),
-         'requesting', count(*) FILTER (WHERE cardinality(feature_requests) > 0),
-         'average', avg(rating)::float8,
-         'bug_examples', (array_agg(id::text ORDER BY reviewed_at DESC, id) FILTER (WHERE bug_report))[1:3])
-       FROM period) AS totals,
-      (SELECT coalesce(json_agg(topics ORDER BY count DESC, name), '[]') FROM topics) AS topics,
-      (SELECT coalesce(json_agg(bug_themes ORDER BY count DESC, name), '[]') FROM bug_themes) AS bug_themes,
-      (SELECT coalesce(json_agg(requests ORDER BY count DESC, name), '[]') FROM requests) AS requests`;
-  const total = result!.totals;
+  const result = await readReviewInsightRows({ appId: app.id, from, to, positiveFrom: POSITIVE_FROM, negativeTo: NEGATIVE_TO });
+  const total = result.totals;
   const reviews = total.reviews;
   const share = (count: number) => (reviews ? Math.round((count / reviews) * 1000) / 1000 : 0);
   return {
@@ -97,25 +74,10 @@ export async function reviewInsights(accountId: string, input: { appId: string }
       neutral: { count: total.neutral, share: share(total.neutral) },
       negative: { count: total.negative, share: share(total.negative) },
     },
-    topTopics: result!.topics.map(toTheme),
-    bugReports: { count: total.bugs, share: share(total.bugs), themes: result!.bug_themes.map(toTheme), exampleReviewIds: total.bug_examples ?? [] },
-    featureRequests: { count: total.requesting, share: share(total.requesting), requests: result!.requests.map(toTheme) },
+    topTopics: result.topics.map(toTheme),
+    bugReports: { count: total.bugs, share: share(total.bugs), themes: result.bug_themes.map(toTheme), exampleReviewIds: total.bug_examples ?? [] },
+    featureRequests: { count: total.requesting, share: share(total.requesting), requests: result.requests.map(toTheme) },
   };
-}
-
-interface ThemeRow {
-  name: string;
-  count: number;
-  average: number;
-  examples: string[];
-}
-
-/** Themes (topics or requests) of the period's reviews that match `filter`: counts, average rating, examples. */
-function themes(values: Prisma.Sql, filter: Prisma.Sql, limit: number): Prisma.Sql {
-  return Prisma.sql`
-    SELECT theme AS name, count(*) AS count, avg(rating)::float8 AS average, (array_agg(id::text ORDER BY reviewed_at DESC, id))[1:3] AS examples
-    FROM (SELECT id, rating, reviewed_at, ${values} AS theme FROM period WHERE ${filter}) themed
-    GROUP BY theme ORDER BY count(*) DESC, theme LIMIT ${limit}`;
 }
 
 function toTheme(row: ThemeRow): CountedTheme {

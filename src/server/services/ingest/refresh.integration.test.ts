@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
-import { addDays } from '@/server/domain/dates';
+import { addDays } from '@/server/core/dates';
 import { addKeywords } from '@/server/services/apps/apps';
 import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
 import { termKeyOf } from '@/server/services/apps/terms';

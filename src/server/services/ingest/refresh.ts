@@ -1,9 +1,10 @@
 // The refresh job: asks the data provider what the store shows for an app on each day still missing, stores the
 // snapshots, derives the metadata changelog and rank movements, and records domain events. Idempotent: a day
 // ingested twice gives the same rows. The first refresh of an app backfills its history quietly (no events).
+import { insertKeywordMetrics, insertKeywordRanks, type KeywordMetricRow, type KeywordRankRow } from '@/server/db/ingest-statements';
 import { db } from '@/server/db';
 import type { Prisma } from '@/generated/prisma/client';
-import { addDays, isoDay, startOfUtcDay } from '@/server/domain/dates';
+import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { analyseReview } from '@/server/nlp/text';
 import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
 import { recordEvents, type NewEvent } from '@/server/services/events/events';
@@ -36,50 +37,6 @@ export interface RefreshSummary {
   reviews: number;
   metadataChanges: number;
   events: number;
-}
-
-const CHUNK = 5_000;
-async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
-}
-
-type RawClient = Pick<Prisma.TransactionClient, '$executeRawUnsafe'>;
-type KeywordRankRow = { appId: string; country: string; termKey: string; term: string; date: Date; rank: number | null };
-type KeywordMetricRow = { country: string; termKey: string; date: Date; volume: number; difficulty: number };
-
-// Keyword ranks and metrics are the bulk of every refresh (a new keyword: 365 of each; a backfill: hundreds of
-// thousands), written as one statement per chunk of column arrays (unnest). Prisma's createMany builds its query row
-// by row, several times the app's CPU for the same insert (docs/benchmarks.md).
-
-function insertKeywordRanks(client: RawClient, rows: KeywordRankRow[]): Promise<void> {
-  return inChunks(rows, (chunk) =>
-    client.$executeRawUnsafe(
-      `INSERT INTO keyword_ranks (app_id, country, term_key, term, date, rank)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::date[], $6::smallint[])`,
-      chunk.map((row) => row.appId),
-      chunk.map((row) => row.country),
-      chunk.map((row) => row.termKey),
-      chunk.map((row) => row.term),
-      chunk.map((row) => isoDay(row.date)),
-      chunk.map((row) => row.rank),
-    ),
-  );
-}
-
-/** The first observation of a day stands (metrics describe the store, whichever app observed them). */
-function insertKeywordMetrics(client: RawClient, rows: KeywordMetricRow[]): Promise<void> {
-  return inChunks(rows, (chunk) =>
-    client.$executeRawUnsafe(
-      `INSERT INTO keyword_metrics (country, term_key, date, volume, difficulty)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::date[], $4::int[], $5::smallint[])
-       ON CONFLICT DO NOTHING`,
-      chunk.map((row) => row.country),
-      chunk.map((row) => row.termKey),
-      chunk.map((row) => isoDay(row.date)),
-      chunk.map((row) => row.volume),
-      chunk.map((row) => row.difficulty),
-    ),
-  );
 }
 
 function listingValue(listing: Listing, field: (typeof LISTING_FIELDS)[number]): string | null {

@@ -3,8 +3,9 @@
 // and the daily rollup. Concurrent requests and several app processes sharing the database therefore never charge
 // more than the allowance, and the ledger always sums to `used`. The period is the calendar month (UTC) of the request, so the allowance
 // resets by itself: a new month is a new row.
-import { db, hotQuery } from '@/server/db';
-import { addDays, isoDay, startOfUtcDay } from '@/server/domain/dates';
+import { db } from '@/server/db';
+import { applyCharges, readUsageRollup, refundRequestCharge } from '@/server/db/credit-statements';
+import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { logError } from '@/server/core/log';
 import { recordEvents } from '@/server/services/events/events';
 
@@ -97,23 +98,21 @@ async function settle(batch: PendingCharge[]): Promise<void> {
 }
 
 async function runCharges(charges: Charge[]): Promise<(number | null)[]> {
-  const rows = await hotQuery<{ position: number; used_after: number | null }>('SELECT "position", "used_after" FROM charge_credits($1::jsonb)', [
-    JSON.stringify(
-      charges.map((charge) => ({
-        account_id: charge.accountId,
-        period_start: isoDay(periodOf(charge.now).start),
-        cost: charge.cost,
-        limit: charge.limit,
-        key_id: charge.keyId,
-        user_id: charge.userId,
-        endpoint: charge.endpoint,
-        request_id: charge.requestId,
-        created_at: charge.now.toISOString(),
-        day: isoDay(charge.now),
-        subject: subjectOf(charge),
-      })),
-    ),
-  ]);
+  const rows = await applyCharges(
+    charges.map((charge) => ({
+      account_id: charge.accountId,
+      period_start: isoDay(periodOf(charge.now).start),
+      cost: charge.cost,
+      limit: charge.limit,
+      key_id: charge.keyId,
+      user_id: charge.userId,
+      endpoint: charge.endpoint,
+      request_id: charge.requestId,
+      created_at: charge.now.toISOString(),
+      day: isoDay(charge.now),
+      subject: subjectOf(charge),
+    })),
+  );
   const results: (number | null)[] = charges.map(() => null);
   for (const row of rows) results[row.position - 1] = row.used_after;
   return results;
@@ -126,7 +125,7 @@ function subjectOf(charge: Pick<Charge, 'keyId' | 'userId'>): string {
 
 /** Gives back a charge whose call then failed (a write is charged before it runs): usage, ledger and rollup. */
 export async function refundCharge(accountId: string, requestId: string): Promise<void> {
-  await hotQuery('SELECT refund_credits($1::uuid, $2::uuid)', [accountId, requestId]);
+  await refundRequestCharge(accountId, requestId);
 }
 
 /** Exactly one charge crosses each threshold, since charges are serialised on the usage row. */
@@ -160,18 +159,7 @@ export async function creditsUsed(accountId: string, now: Date): Promise<number>
  */
 export async function usageReport(accountId: string, limit: number | null, now: Date, knownUsed?: number) {
   const period = periodOf(now);
-  // On the pg pool: an account with many keys has hundreds of rollup rows, where Prisma's per-row cost shows.
-  const [used, rows] = await Promise.all([
-    knownUsed ?? creditsUsed(accountId, now),
-    hotQuery<{ day: string; endpoint: string; subject: string; calls: number; credits: number; name: string | null; display_prefix: string | null; last_four: string | null }>(
-      `SELECT d.day::text AS day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four
-       FROM credit_usage_daily d
-       -- CASE fixes the evaluation order: a session subject ("user:…") is never cast to uuid.
-       LEFT JOIN api_keys k ON k.id = CASE WHEN d.subject LIKE 'user:%' THEN NULL ELSE d.subject::uuid END
-       WHERE d.account_id = $1::uuid AND d.period_start = $2::date AND d.calls > 0`,
-      [accountId, isoDay(period.start)],
-    ),
-  ]);
+  const [used, rows] = await Promise.all([knownUsed ?? creditsUsed(accountId, now), readUsageRollup(accountId, isoDay(period.start))]);
   const byEndpoint = new Map<string, { endpoint: string; calls: number; credits: number }>();
   const byKey = new Map<string, { keyId: string | null; name: string; key: string | null; calls: number; credits: number }>();
   const byDay = new Map<string, { calls: number; credits: number }>();

@@ -5,6 +5,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { db } from '@/server/db';
+import { lockUndispatchedEvents } from '@/server/db/webhook-statements';
 import { discordMessage, slackMessage, type EventEnvelope } from './chat-formats';
 import { checkDestinationUrl, resolveDestination } from './destinations';
 import { signatureHeader } from './signing';
@@ -22,9 +23,7 @@ export function envelopeOf(event: { id: string; type: string; occurredAt: Date; 
 /** Creates the deliveries of events not yet dispatched; several processes may run it at once (SKIP LOCKED). */
 export async function dispatchEvents(limit = 500): Promise<{ events: number; deliveryIds: string[] }> {
   return db.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: string; account_id: string; type: string; data: unknown; occurred_at: Date }[]>`
-      SELECT id::text, account_id::text, type, data, occurred_at FROM domain_events
-      WHERE dispatched_at IS NULL ORDER BY occurred_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+    const events = await lockUndispatchedEvents(tx, limit);
     if (!events.length) return { events: 0, deliveryIds: [] };
     const endpoints = await tx.webhookEndpoint.findMany({
       where: { accountId: { in: [...new Set(events.map((event) => event.account_id))] }, enabled: true },

@@ -5,6 +5,7 @@
 // next); duplicate jobs for one attempt are skipped by attemptDelivery.
 import type PgBoss from 'pg-boss';
 import { db } from '@/server/db';
+import { takeRequestedDeliveries } from '@/server/db/webhook-statements';
 import { logError } from '@/server/core/log';
 import { attemptDelivery, dispatchEvents } from './delivery';
 import { config } from '@/server/core/config';
@@ -42,10 +43,7 @@ export async function queueOverdueDeliveries(boss: PgBoss, now = new Date()): Pr
 
 /** Test events and redeliveries asked for from the dashboard: queued at once, each request once. */
 export async function queueRequestedDeliveries(boss: PgBoss): Promise<number> {
-  const requested = await db.$queryRaw<{ id: string; attempts: number }[]>`
-    UPDATE webhook_deliveries SET requested_at = NULL
-    WHERE id IN (SELECT id FROM webhook_deliveries WHERE requested_at IS NOT NULL ORDER BY requested_at LIMIT 100 FOR UPDATE SKIP LOCKED)
-    RETURNING id::text, attempts`;
+  const requested = await takeRequestedDeliveries();
   await queueAttempts(boss, requested.map((delivery) => ({ deliveryId: delivery.id, attempt: delivery.attempts + 1 })));
   return requested.length;
 }

@@ -1,7 +1,7 @@
 // The default data provider: a deterministic generator of realistic store data for any app and any day.
 // Volumes follow a Zipf-like law over terms, ranks and chart positions move like random walks, ratings drift,
 // reviews arrive daily with real language, and listings change at each release.
-import { epochDay } from '@/server/domain/dates';
+import { epochDay } from '@/server/core/dates';
 import { termKeyOf } from '@/server/services/apps/terms';
 import type {
   AppDetails,

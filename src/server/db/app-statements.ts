@@ -1,0 +1,54 @@
+// The statements about tracked apps on the request path, on the pg pool: GET /apps/{id} is the cheapest metered read,
+// and every per-app endpoint starts with the app's lookup.
+import type { Store } from '@/generated/prisma/enums';
+import { hotQuery } from './index';
+
+/** An app as the API lists it; the keyword count is kept by the database (tracked_keyword_count), not counted per call. */
+export interface AppRow {
+  id: string;
+  store: Store;
+  storeId: string;
+  bundleId: string;
+  name: string;
+  developer: string;
+  category: string;
+  primaryCountry: string;
+  iconUrl: string | null;
+  createdAt: Date;
+  trackedKeywords: number;
+}
+
+const APP_ROW_SQL = `
+  SELECT a.id::text AS "id", a.store::text AS "store", a.store_id AS "storeId", a.bundle_id AS "bundleId", a.name, a.developer,
+         a.category, a.primary_country AS "primaryCountry", a.icon_url AS "iconUrl", a.created_at AS "createdAt",
+         a.tracked_keyword_count AS "trackedKeywords"
+  FROM tracked_apps a`;
+
+/** The account's apps, oldest first. */
+export function readAppRows(accountId: string): Promise<AppRow[]> {
+  return hotQuery<AppRow>(`${APP_ROW_SQL} WHERE a.account_id = $1::uuid ORDER BY a.created_at, a.id`, [accountId]);
+}
+
+/** One app of the account; none when it is another account's or unknown. */
+export function readAppRow(accountId: string, appId: string): Promise<AppRow[]> {
+  return hotQuery<AppRow>(`${APP_ROW_SQL} WHERE a.id = $1::uuid AND a.account_id = $2::uuid`, [appId, accountId]);
+}
+
+/** What a per-app endpoint needs of its app, and the last day of data (null: never refreshed). */
+export function readAppContextRow(accountId: string, appId: string) {
+  return hotQuery<{
+    id: string;
+    accountId: string;
+    store: 'app_store' | 'google_play';
+    storeId: string;
+    name: string;
+    category: string;
+    primaryCountry: string;
+    refreshedThrough: Date | null;
+  }>(
+    `SELECT id::text AS "id", account_id::text AS "accountId", store::text AS "store", store_id AS "storeId", name, category,
+            primary_country AS "primaryCountry", refreshed_through AS "refreshedThrough"
+     FROM tracked_apps WHERE id = $1::uuid AND account_id = $2::uuid`,
+    [appId, accountId],
+  );
+}

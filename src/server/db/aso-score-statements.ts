@@ -1,0 +1,36 @@
+// The statement of the ASO score's inputs: in one read, the current listing, the tracked keywords with the day's rank
+// and volume, the latest rating, the review sentiment since `since` and the last release.
+import { db } from './index';
+
+/** `asOf`: the app's last day of data; `since`: the first day of the review window. */
+export async function readAsoScoreInputs(input: { appId: string; country: string; asOf: Date; since: Date }) {
+  const [inputs] = await db.$queryRaw<
+    {
+      listing: { title: string; subtitle: string | null; description: string; keywordField: string | null; screenshotsCount: number; hasVideo: boolean } | null;
+      keywords: { term: string; rank: number | null; volume: number | null }[];
+      rating: { average: number; count: number } | null;
+      reviews: number;
+      negative: number;
+      last_release: Date | null;
+    }[]
+  >`
+    SELECT
+      (SELECT json_build_object('title', title, 'subtitle', subtitle, 'description', description, 'keywordField', keyword_field,
+                                'screenshotsCount', screenshots_count, 'hasVideo', has_video)
+       FROM metadata_snapshots WHERE app_id = ${input.appId}::uuid AND country = ${input.country} ORDER BY captured_at DESC LIMIT 1) AS listing,
+      (SELECT coalesce(json_agg(json_build_object('term', k.term, 'rank', r.rank, 'volume', m.volume)), '[]')
+       FROM tracked_keywords k
+       LEFT JOIN keyword_ranks r ON r.app_id = k.app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = ${input.asOf}
+       -- Metrics looked up per tracked keyword, not joined by day (see listKeywords in keywords.ts).
+       LEFT JOIN LATERAL (
+         SELECT volume FROM keyword_metrics
+         WHERE country = k.country AND term_key = k.term_key AND date = ${input.asOf} OFFSET 0
+       ) m ON true
+       WHERE k.app_id = ${input.appId}::uuid AND k.country = ${input.country}) AS keywords,
+      (SELECT json_build_object('average', average, 'count', count)
+       FROM rating_snapshots WHERE app_id = ${input.appId}::uuid AND date <= ${input.asOf} ORDER BY date DESC LIMIT 1) AS rating,
+      (SELECT count(*)::int FROM reviews WHERE app_id = ${input.appId}::uuid AND reviewed_at >= ${input.since}) AS reviews,
+      (SELECT count(*)::int FROM reviews WHERE app_id = ${input.appId}::uuid AND reviewed_at >= ${input.since} AND sentiment <= -0.05) AS negative,
+      (SELECT max(changed_at) FROM metadata_changes WHERE app_id = ${input.appId}::uuid AND country = ${input.country} AND field = 'version') AS last_release`;
+  return inputs!;
+}

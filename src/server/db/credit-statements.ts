@@ -1,0 +1,46 @@
+// The statements of the credit ledger, on the pg pool. Charges and refunds are database functions (migrations
+// batched_charges, credit_rollup): a batch of charges is one statement, exact under concurrency.
+import { hotQuery } from './index';
+
+/** One charge as charge_credits() takes it. */
+export interface ChargeRow {
+  account_id: string;
+  /** YYYY-MM-DD */
+  period_start: string;
+  cost: number;
+  /** null: unlimited. */
+  limit: number | null;
+  key_id: string | null;
+  user_id: string | null;
+  endpoint: string;
+  request_id: string;
+  created_at: string;
+  /** YYYY-MM-DD */
+  day: string;
+  subject: string;
+}
+
+/** Applies the charges in order; for each (by its 1-based position) the period's usage after it, or null when refused. */
+export function applyCharges(charges: ChargeRow[]) {
+  return hotQuery<{ position: number; used_after: number | null }>('SELECT "position", "used_after" FROM charge_credits($1::jsonb)', [JSON.stringify(charges)]);
+}
+
+/** Gives back the charge of a request: usage, ledger and rollup. */
+export async function refundRequestCharge(accountId: string, requestId: string): Promise<void> {
+  await hotQuery('SELECT refund_credits($1::uuid, $2::uuid)', [accountId, requestId]);
+}
+
+/**
+ * The period's rollup of an account, with the name and display prefix of each key (an account with many keys has
+ * hundreds of rows, where Prisma's per-row cost shows).
+ */
+export function readUsageRollup(accountId: string, periodStart: string) {
+  return hotQuery<{ day: string; endpoint: string; subject: string; calls: number; credits: number; name: string | null; display_prefix: string | null; last_four: string | null }>(
+    `SELECT d.day::text AS day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four
+     FROM credit_usage_daily d
+     -- CASE fixes the evaluation order: a session subject ("user:…") is never cast to uuid.
+     LEFT JOIN api_keys k ON k.id = CASE WHEN d.subject LIKE 'user:%' THEN NULL ELSE d.subject::uuid END
+     WHERE d.account_id = $1::uuid AND d.period_start = $2::date AND d.calls > 0`,
+    [accountId, periodStart],
+  );
+}
