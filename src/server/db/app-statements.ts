@@ -35,17 +35,19 @@ export function readAppRow(accountId: string, appId: string): Promise<AppRow[]> 
 }
 
 /** What a per-app endpoint needs of its app, and the last day of data (null: never refreshed). */
+export interface AppContextRow {
+  id: string;
+  accountId: string;
+  store: Store;
+  storeId: string;
+  name: string;
+  category: string;
+  primaryCountry: string;
+  refreshedThrough: Date | null;
+}
+
 export function readAppContextRow(accountId: string, appId: string) {
-  return hotQuery<{
-    id: string;
-    accountId: string;
-    store: 'app_store' | 'google_play';
-    storeId: string;
-    name: string;
-    category: string;
-    primaryCountry: string;
-    refreshedThrough: Date | null;
-  }>(
+  return hotQuery<AppContextRow>(
     `SELECT id::text AS "id", account_id::text AS "accountId", store::text AS "store", store_id AS "storeId", name, category,
             primary_country AS "primaryCountry", refreshed_through AS "refreshedThrough"
      FROM tracked_apps WHERE id = $1::uuid AND account_id = $2::uuid`,

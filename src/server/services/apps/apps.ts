@@ -1,7 +1,7 @@
 // Tracked apps and their tracked keywords, always scoped to the owning account: an app of another account
 // is not found, exactly like an unknown one.
 import { db } from '@/server/db';
-import { readAppRow, readAppRows } from '@/server/db/app-statements';
+import { readAppRow, readAppRows, type AppRow } from '@/server/db/app-statements';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError } from '@/server/errors/app-error';
 import { logError } from '@/server/core/log';
@@ -11,19 +11,9 @@ import { dataProvider } from '@/server/services/ingest/providers';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { normalizeTerm, termKeyOf } from './terms';
 
-export interface AppView {
-  id: string;
-  store: Store;
-  storeId: string;
-  bundleId: string;
-  name: string;
-  developer: string;
-  category: string;
-  primaryCountry: string;
-  iconUrl: string | null;
+/** An app as the API answers it: its row, and its address in its store. */
+export interface AppView extends AppRow {
   storeUrl: string;
-  trackedKeywords: number;
-  createdAt: Date;
 }
 
 export interface TrackedKeywordView {

@@ -1,17 +1,10 @@
 // The app a request is about, scoped to its account, and the day its data runs through.
-import { readAppContextRow } from '@/server/db/app-statements';
+import { readAppContextRow, type AppContextRow } from '@/server/db/app-statements';
 import { addDays, startOfUtcDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 
-export interface AppContext {
-  id: string;
-  accountId: string;
-  store: 'app_store' | 'google_play';
-  storeId: string;
-  name: string;
-  category: string;
-  primaryCountry: string;
+export interface AppContext extends Omit<AppContextRow, 'refreshedThrough'> {
   /** Last day with data; today when the app was never refreshed (its series are then empty). */
   asOf: Date;
   refreshed: boolean;
