@@ -21,7 +21,7 @@ import { logError, logRequest } from '@/server/core/log';
 import { logDatabaseUnavailable } from '@/server/db/errors';
 import { AppError, rateLimited } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
-import { methodNotAllowedProblem, problemAnswer, type Problem } from '@/server/errors/problem-response';
+import { methodNotAllowedProblem, problemAnswer } from '@/server/errors/problem-response';
 import { PLANS } from '@/server/services/accounts/plans';
 import { chargeCredits, creditsUsed, periodOf, refundCharge } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
@@ -136,7 +136,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
       await withinRateLimit(actor);
       answer = await charged(route.meta, { actor, metering, requestId: trace.requestId, now, endpoint: `${route.method} ${route.template}` }, async () => {
         // 9. Cache: an answer computed from the same data is replayed (and charged as a computed one).
-        const cacheKey = responseCacheKeyOf(route.meta, credential, actor, now, `${apiPath}${search}`);
+        const cacheKey = responseCacheKeyOf(route.meta, credential, now, `${apiPath}${search}`);
         const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
         if (cacheKey !== null) trace.cache = cached ? 'hit' : 'miss';
         if (cached) return json(200, cached);
@@ -305,7 +305,8 @@ function cacheScopeOf(meta: ProcedureMeta) {
   return typeof meta.cache === 'object' ? meta.cache.scope : meta.cache;
 }
 
-function responseCacheKeyOf(meta: ProcedureMeta, credential: CredentialResult & { status: 'valid' }, actor: Actor, now: Date, pathAndQuery: string): string | null {
+function responseCacheKeyOf(meta: ProcedureMeta, credential: CredentialResult & { status: 'valid' }, now: Date, pathAndQuery: string): string | null {
+  const { actor } = credential;
   const scope = cacheScopeOf(meta);
   if (scope === undefined) return null;
   return responseCacheKey(scope, { accountId: actor.accountId, plan: actor.plan, versions: credential.versions, now, pathAndQuery });
@@ -325,7 +326,7 @@ function problemOf(thrown: unknown, trace: Trace, origin: string): Answer {
   const { error, unexpected } = toAppError(thrown);
   if (unexpected && error.appCode === 'SERVICE_UNAVAILABLE') logDatabaseUnavailable(thrown, { requestId: trace.requestId });
   else if (unexpected) logError('unhandled error in the public API', thrown, { requestId: trace.requestId });
-  return problemAnswer(error as Problem, { origin, instance: trace.path, requestId: trace.requestId });
+  return problemAnswer(error, { origin, instance: trace.path, requestId: trace.requestId });
 }
 
 function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: Trace, startedAt: number): void {
