@@ -6,7 +6,7 @@ import { ZodError, ZodRealError } from 'zod';
 import type { Actor } from '@/server/auth/actor';
 import { appErrorOf, TRPC_CODES } from './errors';
 import { AppError, rateLimited } from '@/server/errors/app-error';
-import { PROBLEM_TYPES } from '@/server/errors/problem-types';
+import { PROBLEM_TYPES, type AppErrorCode } from '@/server/errors/problem-types';
 import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/errors/validation';
 import { consumeDashboardCall } from '@/server/services/metering/rate-limit';
 
@@ -28,6 +28,8 @@ export type ProcedureMeta = OpenApiMeta<{
    * (webhooks, keys). An answer from a live source says, from its output, until when it stays live.
    */
   cache?: ResponseCacheScope | { scope: ResponseCacheScope; freshUntil: (output: never) => Date };
+  /** Problems the procedure itself may answer, beyond those every endpoint of its kind may (the OpenAPI document lists them). */
+  problems?: readonly AppErrorCode[];
 }>;
 
 export type ResponseCacheScope = 'app' | 'account' | 'usage';

@@ -1,11 +1,16 @@
 import type { PlanTier } from '@/generated/prisma/enums';
+import type { Trial } from '@/server/services/accounts/plans';
 import type { ApiKeyScope } from '@/server/services/api-keys/api-keys';
 
 /** Who is calling: resolved once per request from an API key or a dashboard session token. */
 export interface Actor {
   kind: 'apiKey' | 'session';
   accountId: string;
+  /** The tier in force now: Free once a trial has ended (src/server/services/accounts/plans.ts, accessOf). */
   plan: PlanTier;
+  /** Credits a month in force now (a trial's own allowance while it lasts); null = unlimited. */
+  creditLimit: number | null;
+  trial: Trial | null;
   scope: ApiKeyScope;
   userId?: string;
   /** A session token's sign-in (src/server/auth/session-token.ts). */

@@ -23,7 +23,7 @@ describe('API keys', () => {
     const result = await resolveBearer(bearer(secret), at(T0));
     expect(result).toEqual({
       status: 'valid',
-      actor: { kind: 'apiKey', accountId: owner.accountId, keyId: key.id, plan: 'business', scope: 'read-only' },
+      actor: { kind: 'apiKey', accountId: owner.accountId, keyId: key.id, plan: 'business', creditLimit: 10_000, trial: null, scope: 'read-only' },
       creditsUsed: 0,
       // No app asked about; an account without apps is at its first version.
       versions: { account: '0', store: expect.any(String), app: null, usage: '0' },
@@ -124,7 +124,7 @@ describe('session tokens', () => {
     const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
     expect(await resolveBearer(bearer(token), at(T0))).toEqual({
       status: 'valid',
-      actor: { kind: 'session', accountId: owner.accountId, userId: owner.userId, sessionId: expect.any(String), plan: 'solo', scope: 'read-write' },
+      actor: { kind: 'session', accountId: owner.accountId, userId: owner.userId, sessionId: expect.any(String), plan: 'solo', creditLimit: 1_500, trial: null, scope: 'read-write' },
       creditsUsed: 0,
       versions: { account: '0', store: expect.any(String), app: null, usage: '0' },
     });

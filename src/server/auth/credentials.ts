@@ -30,7 +30,7 @@ export async function resolveCredential(bearer: BearerReading, context: Credenti
   if (result.status !== 'valid') return { status: result.status };
   return {
     status: 'valid',
-    actor: { kind: 'apiKey', accountId: result.accountId, keyId: result.keyId, plan: result.plan, scope: result.scope },
+    actor: { kind: 'apiKey', accountId: result.accountId, keyId: result.keyId, plan: result.plan, creditLimit: result.creditLimit, trial: result.trial, scope: result.scope },
     creditsUsed: result.creditsUsed,
     versions: result.versions,
   };

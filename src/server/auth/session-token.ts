@@ -14,6 +14,7 @@ import { readSessionCredential } from '@/server/db/credential-statements';
 import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/core/dates';
 import type { PlanTier } from '@/generated/prisma/enums';
+import { accessOf } from '@/server/services/accounts/plans';
 import { periodOf } from '@/server/services/metering/credits';
 import type { Actor } from './actor';
 import { config } from '@/server/core/config';
@@ -92,7 +93,9 @@ export async function verifySessionToken(
   const { account } = credential;
   return {
     status: 'valid',
-    actor: { kind: 'session', accountId: account.accountId, userId: credential.userId, sessionId: session.sessionId, plan: account.plan as PlanTier, scope: 'read-write' },
+    actor: { kind: 'session', accountId: account.accountId, userId: credential.userId, sessionId: session.sessionId, scope: 'read-write',
+      ...accessOf({ plan: account.plan as PlanTier, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, now),
+    },
     creditsUsed: account.creditsUsed,
     versions: account.versions,
   };

@@ -1,6 +1,6 @@
 // The credential statement: the one database read of every public API request. Whatever the credential (an API key
 // by the SHA-256 of its secret, or a live session of a signed-in user), one round trip returns it with its account's
-// plan, this month's credit usage and the versions of the data the response cache keys on (./data-versions.ts). The
+// plan (and trial), this month's credit usage and the versions of the data the response cache keys on (./data-versions.ts). The
 // account, usage and version part is written once, here, for both.
 import { hotQuery } from './index';
 import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from './data-versions';
@@ -10,12 +10,16 @@ interface AccountColumns extends DataVersionColumns {
   account_id: string;
   /** The enum's database value. */
   plan: string;
+  trial_ends_at: Date | null;
+  trial_credits: number | null;
   used: number | null;
 }
 
 export interface CredentialAccount {
   accountId: string;
   plan: string;
+  trialEndsAt: Date | null;
+  trialCredits: number | null;
   /** Credits used this period: 0 before the period's first charge. */
   creditsUsed: number;
   versions: DataVersions;
@@ -26,7 +30,7 @@ export interface CredentialAccount {
  * select-list items and WHERE clause; $1 and what follows $3 are its parameters, $2 the period's first day, $3 the app.
  */
 function credentialStatement(source: { columns: string; from: string; where: string }): string {
-  return `SELECT ${source.columns}, c.account_id::text AS account_id, a.plan::text AS plan, u.used,
+  return `SELECT ${source.columns}, c.account_id::text AS account_id, a.plan::text AS plan, a.trial_ends_at, a.trial_credits, u.used,
             ${dataVersionColumns({ app: '$3', usage: 'u' })}
      FROM ${source.from}
      JOIN accounts a ON a.id = c.account_id
@@ -47,7 +51,7 @@ const SESSION_STATEMENT = credentialStatement({
 });
 
 function accountOf(row: AccountColumns): CredentialAccount {
-  return { accountId: row.account_id, plan: row.plan, creditsUsed: row.used ?? 0, versions: dataVersionsOf(row) };
+  return { accountId: row.account_id, plan: row.plan, trialEndsAt: row.trial_ends_at, trialCredits: row.trial_credits, creditsUsed: row.used ?? 0, versions: dataVersionsOf(row) };
 }
 
 export interface ApiKeyRow {

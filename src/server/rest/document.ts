@@ -94,14 +94,14 @@ function problemSchema(): Json {
   };
 }
 
-/** The problems an operation can answer with, from what it declares: its method, its path parameters and cost. */
-function problemsOf(method: string, hasInput: boolean, cost: number, write: boolean): AppErrorCode[] {
+/** The problems an operation can answer with, from what it declares: its method, its path parameters, cost and own problems. */
+function problemsOf(method: string, hasInput: boolean, cost: number, write: boolean, own: readonly AppErrorCode[] = []): AppErrorCode[] {
   const codes: AppErrorCode[] = ['UNAUTHORIZED', 'PLAN_REQUIRED', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
   if (hasInput || method !== 'GET') codes.push('VALIDATION_ERROR');
   if (write) codes.push('INSUFFICIENT_SCOPE');
   if (cost > 0) codes.push('CREDITS_EXHAUSTED');
   if (method !== 'GET') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'IDEMPOTENCY_CONFLICT');
-  return codes;
+  return [...codes, ...own.filter((code) => !codes.includes(code))];
 }
 
 function problemResponses(codes: AppErrorCode[], origin: string): Record<string, Json> {
@@ -176,7 +176,7 @@ export function buildOpenApiDocument(origin: string): Json {
         parameters,
         responses: {
           '200': { ...ok, headers: headerRefs(route.method === 'POST' ? [...CREDIT_HEADERS, 'Idempotent-Replayed'] : CREDIT_HEADERS) },
-          ...problemResponses(problemsOf(route.method, parameters.length > 0 || Boolean(operation.requestBody), cost, write), origin),
+          ...problemResponses(problemsOf(route.method, parameters.length > 0 || Boolean(operation.requestBody), cost, write, route.meta.problems), origin),
         },
       });
       if (operation.requestBody) {

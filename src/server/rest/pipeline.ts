@@ -102,7 +102,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     if (credential.status !== 'valid') throw credentialRefused(credential.status);
     const actor = (trace.actor = credential.actor);
     // From here on every answer carries the account's credit headers.
-    const metering: MeteringState = (trace.metering = { limit: PLANS[actor.plan].monthlyCredits, used: credential.creditsUsed, cost: 0, period: periodOf(now) });
+    const metering: MeteringState = (trace.metering = { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) });
 
     // 2. Route: 404, 405 with Allow, or OPTIONS answered with the same Allow.
     if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${method} ${trace.path}.`);
@@ -114,7 +114,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     const route = (trace.route = match.route);
 
     // 3. Plan.
-    if (!PLANS[actor.plan].apiAccess) throw new AppError('PLAN_REQUIRED', 'API access needs a paid plan; this account is on the Free tier.');
+    if (!PLANS[actor.plan].apiAccess) throw new AppError('PLAN_REQUIRED', 'API access needs a paid plan; this account is on the Free tier. Choose a plan under Settings → Plan & billing.');
 
     // 4. Scope.
     if (route.meta.scope === 'write' && actor.scope === 'read-only') throw insufficientScope();
@@ -309,7 +309,7 @@ function responseCacheKeyOf(meta: ProcedureMeta, credential: CredentialResult & 
   const { actor } = credential;
   const scope = cacheScopeOf(meta);
   if (scope === undefined) return null;
-  return responseCacheKey(scope, { accountId: actor.accountId, plan: actor.plan, versions: credential.versions, now, pathAndQuery });
+  return responseCacheKey(scope, { accountId: actor.accountId, plan: actor.plan, creditLimit: actor.creditLimit, trialEndsAt: actor.trial?.endsAt ?? null, versions: credential.versions, now, pathAndQuery });
 }
 
 function freshUntil(meta: ProcedureMeta, output: unknown): Date | undefined {

@@ -47,13 +47,13 @@ function answers(): LRUCache<string, Uint8Array<ArrayBuffer>> | null {
  */
 export function responseCacheKey(
   scope: ResponseCacheScope,
-  request: { accountId: string; plan: PlanTier; versions: DataVersions; now: Date; pathAndQuery: string },
+  request: { accountId: string; plan: PlanTier; creditLimit: number | null; trialEndsAt: Date | null; versions: DataVersions; now: Date; pathAndQuery: string },
 ): string | null {
   if (!answers()) return null;
   const { versions } = request;
   if (scope === 'app' && versions.app === null) return null;
   // Only the versions the answer is read from: a charge does not drop the answers about apps, nor a write the usage.
-  const read = scope === 'usage' ? [request.plan, versions.usage] : [versions.account, versions.store, scope === 'app' ? versions.app : '-'];
+  const read = scope === 'usage' ? [request.plan, request.creditLimit ?? 'unlimited', request.trialEndsAt?.getTime() ?? 'no-trial', versions.usage] : [versions.account, versions.store, scope === 'app' ? versions.app : '-'];
   // A URL has no space once parsed (it is percent-encoded), so the parts cannot run into each other; the URL is that
   // of one route, so keys of different scopes cannot meet.
   return [request.accountId, ...read, isoDay(request.now), request.pathAndQuery].join(' ');

@@ -1,8 +1,11 @@
 // The app's background work, run by the launcher beside the app's server (never on a request's path): the daily
-// refresh schedule, the webhook deliveries and the hourly purge of expired idempotency keys, all on pg-boss in the
+// refresh schedule, the backfills of apps just added, the webhook deliveries, the end of trials and the hourly purge
+// of expired idempotency keys, all on pg-boss in the
 // app's database. Several app processes sharing one
 // database may each run it: pg-boss hands each job to one worker.
+import { scheduleTrialEnds } from '@/server/services/accounts/trials';
 import { scheduleIdempotencyPurge } from '@/server/services/idempotency/purge-schedule';
+import { startBackfillWorker } from '@/server/services/ingest/backfill-worker';
 import { startScheduler } from '@/server/services/ingest/scheduler';
 import { TIMEOUT_MS as WEBHOOK_TIMEOUT_MS } from '@/server/services/webhooks/delivery';
 import { startWebhookWorker } from '@/server/services/webhooks/worker';
@@ -19,9 +22,11 @@ export async function startBackgroundWork(databaseUrl: string, log: (line: strin
   const boss = await startScheduler(databaseUrl, log);
   const stopWebhooks = await startWebhookWorker(boss, { intervalMs: options.webhookIntervalMs });
   await scheduleIdempotencyPurge(boss, log);
+  await scheduleTrialEnds(boss, log);
+  const stopBackfills = startBackfillWorker();
   return {
     async stop() {
-      await stopWebhooks();
+      await Promise.all([stopWebhooks(), stopBackfills()]);
       await boss.stop({ graceful: true, timeout: DRAIN_TIMEOUT_MS }).catch(() => {});
     },
   };

@@ -1,4 +1,4 @@
-// Accounts and their users: sign-up, plan changes, password sign-in. Used by the dashboard, the auth
+// Accounts and their users: sign-up (with its trial), the operator's plan changes, password sign-in. Used by the dashboard, the auth
 // layer and the operator CLI alike.
 import { z } from 'zod';
 import { db } from '@/server/db';
@@ -7,7 +7,9 @@ import { Prisma } from '@/generated/prisma/client';
 import { AppError } from '@/server/errors/app-error';
 import { parseInput, validationError } from '@/server/errors/validation';
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyAgainstNothing, verifyPassword } from './password';
-import { PLAN_TIERS, PLANS, type Plan } from './plans';
+import { changePlan, recordPlanChange } from './plan-changes';
+import { accessOf, PLAN_TIERS, PLANS, type Plan, type Trial } from './plans';
+import { newTrial } from './trials';
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address.').max(254));
 export const passwordSchema = z
@@ -27,7 +29,13 @@ export const createAccountInput = z.object({
 export interface AccountSummary {
   id: string;
   name: string;
+  /** The tier in force now (Free once a trial has ended). */
   plan: Plan;
+  creditLimit: number | null;
+  trial: Trial | null;
+  /** Whether Stripe Billing knows the account as a customer (it can open the customer portal). */
+  hasBillingAccount: boolean;
+  subscriptionStatus: string | null;
   createdAt: Date;
 }
 
@@ -38,20 +46,32 @@ export interface SignedInUser {
   accountId: string;
 }
 
-export async function createAccount(raw: z.input<typeof createAccountInput>): Promise<{ accountId: string; userId: string }> {
+/**
+ * A new account and its first user. `withTrial` (a sign-up from the dashboard): the account starts on the configured
+ * trial instead of `plan`, when trials are on.
+ */
+export async function createAccount(
+  raw: z.input<typeof createAccountInput>,
+  { withTrial = false, now = new Date() }: { withTrial?: boolean; now?: Date } = {},
+): Promise<{ accountId: string; userId: string }> {
   const input = parseInput(createAccountInput, raw);
   const passwordHash = await hashPassword(input.password);
+  const trial = withTrial ? newTrial(now) : null;
+  const plan = trial?.tier ?? input.plan;
   try {
-    const user = await db.user.create({
-      data: {
-        email: input.email,
-        name: input.userName ?? null,
-        passwordHash,
-        account: { create: { name: input.accountName ?? input.email, plan: input.plan } },
-      },
-      select: { id: true, accountId: true },
+    return await db.$transaction(async (tx) => {
+      const user = await tx.user.create({
+        data: {
+          email: input.email,
+          name: input.userName ?? null,
+          passwordHash,
+          account: { create: { name: input.accountName ?? input.email, plan, trialEndsAt: trial?.endsAt ?? null, trialCredits: trial?.credits ?? null, createdAt: now } },
+        },
+        select: { id: true, accountId: true },
+      });
+      await recordPlanChange(tx, { accountId: user.accountId, from: null, to: plan, reason: trial ? 'trial_started' : 'operator', now });
+      return { accountId: user.accountId, userId: user.id };
     });
-    return { accountId: user.accountId, userId: user.id };
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
       throw validationError([{ in: 'body', pointer: '#/email', detail: 'An account with this email already exists.' }]);
@@ -64,14 +84,24 @@ export async function setPlanByEmail(rawEmail: string, rawPlan: string): Promise
   const { email, plan } = parseInput(z.object({ email: emailSchema, plan: planSchema }), { email: rawEmail, plan: rawPlan });
   const user = await db.user.findUnique({ where: { email }, select: { accountId: true } });
   if (!user) throw new AppError('NOT_FOUND', `No user with the email ${email}.`);
-  await db.account.update({ where: { id: user.accountId }, data: { plan } });
+  await db.$transaction((tx) => changePlan(tx, { accountId: user.accountId, to: plan, reason: 'operator', now: new Date() }));
   return getAccountSummary(user.accountId);
 }
 
 export async function getAccountSummary(accountId: string): Promise<AccountSummary> {
   const account = await db.account.findUnique({ where: { id: accountId } });
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
-  return { id: account.id, name: account.name, plan: PLANS[account.plan as PlanTier], createdAt: account.createdAt };
+  const access = accessOf(account, new Date());
+  return {
+    id: account.id,
+    name: account.name,
+    plan: PLANS[access.plan],
+    creditLimit: access.creditLimit,
+    trial: access.trial,
+    hasBillingAccount: account.stripeCustomerId !== null,
+    subscriptionStatus: account.subscriptionStatus,
+    createdAt: account.createdAt,
+  };
 }
 
 export async function findUserIdByEmail(rawEmail: string): Promise<{ userId: string; accountId: string }> {

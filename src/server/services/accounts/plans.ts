@@ -1,7 +1,18 @@
-// Plan tiers and their monthly credit allowance (SPEC "Limits"). Free has no API access.
+// Plan tiers: their monthly credit allowance (SPEC "Limits"), their caps on tracked apps and keywords, their list
+// price; and an account's access at an instant, trial included (CONTRACT "Trial"). Free has no API access.
 import type { PlanTier } from '@/generated/prisma/enums';
 
 export const PLAN_TIERS = ['free', 'solo', 'pro', 'business', 'agency', 'enterprise'] as const satisfies readonly PlanTier[];
+/** The tiers a customer can subscribe to alone; Enterprise is agreed with us, then set by the operator. */
+export const SELF_SERVE_TIERS = ['solo', 'pro', 'business', 'agency'] as const satisfies readonly PlanTier[];
+export type SelfServeTier = (typeof SELF_SERVE_TIERS)[number];
+
+export interface PlanCaps {
+  /** Apps the account may track at once; null = no cap. */
+  trackedApps: number | null;
+  /** Keywords the account may track at once, over all its apps and storefronts; null = no cap. */
+  trackedKeywords: number | null;
+}
 
 export interface Plan {
   tier: PlanTier;
@@ -9,14 +20,51 @@ export interface Plan {
   /** null = unlimited. */
   monthlyCredits: number | null;
   apiAccess: boolean;
+  caps: PlanCaps;
+  /** US dollars a month before tax, as the plan page shows it when Stripe is not configured; null = on request. */
+  listPriceUsd: number | null;
 }
 
 export const PLANS: Record<PlanTier, Plan> = {
-  free: { tier: 'free', label: 'Free', monthlyCredits: 0, apiAccess: false },
-  solo: { tier: 'solo', label: 'Solo', monthlyCredits: 1_500, apiAccess: true },
-  pro: { tier: 'pro', label: 'Pro', monthlyCredits: 5_000, apiAccess: true },
-  business: { tier: 'business', label: 'Business', monthlyCredits: 10_000, apiAccess: true },
-  agency: { tier: 'agency', label: 'Agency', monthlyCredits: 50_000, apiAccess: true },
-  enterprise: { tier: 'enterprise', label: 'Enterprise', monthlyCredits: null, apiAccess: true },
+  free: { tier: 'free', label: 'Free', monthlyCredits: 0, apiAccess: false, caps: { trackedApps: 1, trackedKeywords: 25 }, listPriceUsd: 0 },
+  solo: { tier: 'solo', label: 'Solo', monthlyCredits: 1_500, apiAccess: true, caps: { trackedApps: 3, trackedKeywords: 200 }, listPriceUsd: 29 },
+  pro: { tier: 'pro', label: 'Pro', monthlyCredits: 5_000, apiAccess: true, caps: { trackedApps: 10, trackedKeywords: 1_000 }, listPriceUsd: 99 },
+  business: { tier: 'business', label: 'Business', monthlyCredits: 10_000, apiAccess: true, caps: { trackedApps: 25, trackedKeywords: 2_500 }, listPriceUsd: 249 },
+  agency: { tier: 'agency', label: 'Agency', monthlyCredits: 50_000, apiAccess: true, caps: { trackedApps: 100, trackedKeywords: 10_000 }, listPriceUsd: 599 },
+  enterprise: { tier: 'enterprise', label: 'Enterprise', monthlyCredits: null, apiAccess: true, caps: { trackedApps: null, trackedKeywords: null }, listPriceUsd: null },
 };
 
+export interface Trial {
+  /** The paid tier tried. */
+  tier: PlanTier;
+  endsAt: Date;
+  /** The trial's monthly allowance, in place of the tier's. */
+  credits: number;
+}
+
+/** What an account may do at an instant: its tier, its allowance, and its trial while it lasts. */
+export interface Access {
+  plan: PlanTier;
+  /** Credits a month; null = unlimited. */
+  creditLimit: number | null;
+  trial: Trial | null;
+}
+
+export interface AccountPlanColumns {
+  plan: PlanTier;
+  trialEndsAt: Date | null;
+  trialCredits: number | null;
+}
+
+/**
+ * The account's access at `now`. A trial that has ended is Free at once, before the job that ends trials has moved
+ * the account (src/server/services/accounts/trials.ts), so that access never outlasts it.
+ */
+export function accessOf(account: AccountPlanColumns, now: Date): Access {
+  if (account.trialEndsAt) {
+    if (account.trialEndsAt <= now) return { plan: 'free', creditLimit: PLANS.free.monthlyCredits, trial: null };
+    const credits = account.trialCredits ?? PLANS[account.plan].monthlyCredits ?? 0;
+    return { plan: account.plan, creditLimit: credits, trial: { tier: account.plan, endsAt: account.trialEndsAt, credits } };
+  }
+  return { plan: account.plan, creditLimit: PLANS[account.plan].monthlyCredits, trial: null };
+}

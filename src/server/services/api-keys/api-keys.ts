@@ -8,7 +8,7 @@ import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums'
 import { AppError, limitReached } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
 import { withAccountLock } from '@/server/db/account-lock';
-import { PLANS } from '@/server/services/accounts/plans';
+import { accessOf, PLANS, type Access } from '@/server/services/accounts/plans';
 import { recordEvents } from '@/server/services/events/events';
 import { periodOf } from '@/server/services/metering/credits';
 import { generateApiKey, hashApiKey, isDisplayPrefix, isWellFormedApiKey } from './key-format';
@@ -114,10 +114,10 @@ function assertExpiryWithinBounds(expiresAt: Date, now: Date): void {
 }
 
 async function assertApiAccess(accountId: string): Promise<void> {
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { plan: true } });
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { plan: true, trialEndsAt: true, trialCredits: true } });
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
-  if (!PLANS[account.plan as PlanTier].apiAccess) {
-    throw new AppError('PLAN_REQUIRED', 'API keys are part of the paid plans. Upgrade the account to create keys.');
+  if (!PLANS[accessOf(account, new Date()).plan].apiAccess) {
+    throw new AppError('PLAN_REQUIRED', 'API keys are part of the paid plans. Choose a plan under Settings → Plan & billing to create keys.');
   }
 }
 
@@ -237,7 +237,7 @@ export async function rollApiKey(
 }
 
 export type KeyVerification =
-  | { status: 'valid'; keyId: string; accountId: string; plan: PlanTier; scope: ApiKeyScope; creditsUsed: number; versions: DataVersions }
+  | ({ status: 'valid'; keyId: string; accountId: string; scope: ApiKeyScope; creditsUsed: number; versions: DataVersions } & Access)
   | { status: 'malformed' | 'not_found' | 'revoked' | 'expired' };
 
 /**
@@ -262,7 +262,7 @@ export async function verifyApiKey(secret: string, context: { now: Date; ip: str
     status: 'valid',
     keyId: key.id,
     accountId: account.accountId,
-    plan: account.plan as PlanTier,
+    ...accessOf({ plan: account.plan as PlanTier, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, context.now),
     scope: key.scope as ApiKeyScope,
     creditsUsed: account.creditsUsed,
     versions: account.versions,

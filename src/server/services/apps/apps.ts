@@ -1,12 +1,19 @@
-// Tracked apps and their tracked keywords, always scoped to the owning account: an app of another account
-// is not found, exactly like an unknown one.
+// Tracked apps, their storefronts and their tracked keywords, always scoped to the owning account: an app of another
+// account is not found, exactly like an unknown one. Adding an app or keywords respects the plan's caps (plans.ts),
+// counted under the account's row lock so that concurrent additions cannot pass them, and stores nothing when refused.
+import type { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
 import { readAppRow, readAppRows, type AppRow } from '@/server/db/app-statements';
+import { lockAccountPlan } from '@/server/db/plan-statements';
 import type { Store } from '@/generated/prisma/enums';
-import { AppError } from '@/server/errors/app-error';
+import { AppError, limitReached } from '@/server/errors/app-error';
+import { accessOf, PLANS, type PlanCaps } from '@/server/services/accounts/plans';
+import { backfillRow } from '@/server/services/ingest/backfill-worker';
 import { logError } from '@/server/core/log';
 import { recordEvents } from '@/server/services/events/events';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
+import type { PlanTier } from '@/generated/prisma/enums';
+import type { StoreSearchResult } from '@/server/services/ingest/provider';
 import { dataProvider } from '@/server/services/ingest/providers';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { normalizeTerm, termKeyOf } from './terms';
@@ -68,11 +75,25 @@ export async function addKeywords(
   // Inserted rows come back from the insert itself; ON CONFLICT DO NOTHING skips the tracked ones, so
   // a term that a concurrent call added first is reported as already tracked, never as added twice. The keywords and
   // their events are stored together or not at all.
+  const storefrontIsNew = (await db.appStorefront.count({ where: { appId: app.id, country } })) === 0;
   const inserted = await db.$transaction(async (tx) => {
+    const caps = await capsOf(tx, accountId);
     const rows = await tx.trackedKeyword.createManyAndReturn({
       data: keys.map((key) => ({ appId: app.id, country, term: byKey.get(key)!, termKey: key })),
       skipDuplicates: true,
     });
+    // Counted after the insert, under the lock: all of them fit, or none is kept.
+    if (rows.length && caps.trackedKeywords !== null) {
+      const total = (await tx.trackedApp.aggregate({ where: { accountId }, _sum: { trackedKeywordCount: true } }))._sum.trackedKeywordCount ?? 0;
+      if (total > caps.trackedKeywords) {
+        const room = Math.max(0, caps.trackedKeywords - (total - rows.length));
+        throw limitReached(
+          'trackedKeywords',
+          caps.trackedKeywords,
+          `The ${caps.label} plan tracks at most ${caps.trackedKeywords} keywords; this request adds ${rows.length} and ${room} more fit. Nothing was added.`,
+        );
+      }
+    }
     await recordEvents(
       rows.map((row) => ({ accountId, appId: app.id, type: 'keyword.added', data: { appId: app.id, keywordId: row.id, term: row.term, country: row.country } })),
       tx,
@@ -84,11 +105,12 @@ export async function addKeywords(
   const existing = remainingKeys.length
     ? await db.trackedKeyword.findMany({ where: { appId: app.id, country, termKey: { in: remainingKeys } } })
     : [];
-  // A new keyword gets its rank and metric history at once, not at the next daily refresh. The keywords are tracked
-  // whether or not that works (the store may be unreachable): the daily refresh fills what is missing.
+  // A new keyword gets its rank and metric history at once, not at the next daily refresh; a storefront new to the app
+  // gets all of its history (listing, chart rank, reviews). The keywords are tracked whether or not that works (the
+  // store may be unreachable): the daily refresh fills what is missing.
   if (inserted.length && app.refreshedThrough) {
     try {
-      await refreshApp(app.id, { onlyTerms: inserted.map((row) => ({ country: row.country, term: row.term })) });
+      await refreshApp(app.id, storefrontIsNew ? { onlyCountries: [country] } : { onlyTerms: inserted.map((row) => ({ country: row.country, term: row.term })) });
     } catch (error) {
       logError('history of new keywords not filled; the next refresh fills it', error, { appId: app.id });
     }
@@ -106,31 +128,111 @@ export async function addKeywords(
   };
 }
 
+/** The caps in force for the account, read under its row lock (held until the transaction ends). */
+async function capsOf(tx: Prisma.TransactionClient, accountId: string): Promise<PlanCaps & { label: string }> {
+  const row = await lockAccountPlan(tx, accountId);
+  if (!row) throw new AppError('NOT_FOUND', 'The account does not exist.');
+  const plan = PLANS[accessOf({ plan: row.plan as PlanTier, trialEndsAt: row.trialEndsAt, trialCredits: row.trialCredits }, new Date()).plan];
+  return { ...plan.caps, label: plan.label };
+}
+
+function storeUrlProblem(detail: string): AppError {
+  return new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'body', pointer: '#/storeUrl', detail }] });
+}
+
 /**
- * Starts tracking an app from its store address, for the operator CLI (tracked apps are not added through the
- * public API). Idempotent per account. Its history is ingested at once.
+ * Starts tracking an app from its store page address (POST /apps, the dashboard's Add app, the operator CLI), in
+ * `country` (default: the URL's storefront, else US). Idempotent by store and store id: an app the account already
+ * tracks is answered as it is, `created: false`. The store is asked first, so an app it does not know is a 404 and
+ * nothing is stored. The history backfill then runs in the background (src/server/services/ingest/backfill-worker.ts).
  */
-export async function trackApp(accountId: string, input: { storeUrl: string; country?: string }): Promise<AppView> {
+export async function addApp(
+  accountId: string,
+  input: { storeUrl: string; country?: string | null },
+  { backfill = 'background' }: { backfill?: 'background' | 'caller' } = {},
+): Promise<{ app: AppView; created: boolean }> {
   const reference = parseStoreUrl(input.storeUrl);
-  if (!reference) throw new AppError('VALIDATION_ERROR', STORE_URL_HELP);
+  if (!reference) throw storeUrlProblem(STORE_URL_HELP);
   const country = (input.country ?? reference.country ?? 'US').toUpperCase();
-  const existing = await db.trackedApp.findFirst({ where: { accountId, store: reference.store, storeId: reference.storeId }, select: { id: true } });
-  if (existing) return getApp(accountId, existing.id);
+  const identity = { accountId, store: reference.store, storeId: reference.storeId };
+  const existing = await db.trackedApp.findFirst({ where: identity, select: { id: true } });
+  if (existing) return { app: await getApp(accountId, existing.id), created: false };
+
   const details = await dataProvider().describe(reference, country);
-  if (!details) throw new AppError('NOT_FOUND', 'The store does not know this app.');
-  const app = await db.trackedApp.create({
-    data: {
-      accountId,
-      store: reference.store,
-      storeId: reference.storeId,
-      bundleId: reference.store === 'google_play' ? reference.storeId : (reference.slug ?? reference.storeId),
-      name: details.name,
-      developer: details.developer,
-      category: details.category,
-      primaryCountry: country,
-      iconUrl: details.iconUrl,
-    },
+  if (!details) {
+    throw new AppError('NOT_FOUND', `The ${reference.store === 'app_store' ? 'App Store' : 'Google Play'} has no app ${reference.storeId} that this service can observe in the ${country} storefront.`);
+  }
+  const created = await db.$transaction(async (tx) => {
+    const caps = await capsOf(tx, accountId);
+    // Read again under the lock: a concurrent call may have added it.
+    const raced = await tx.trackedApp.findFirst({ where: identity, select: { id: true } });
+    if (raced) return { id: raced.id, created: false };
+    const count = await tx.trackedApp.count({ where: { accountId } });
+    if (caps.trackedApps !== null && count >= caps.trackedApps) {
+      throw limitReached('trackedApps', caps.trackedApps, `The ${caps.label} plan tracks at most ${caps.trackedApps} apps, and this account tracks ${count}. Remove one, or choose a larger plan. Nothing was added.`);
+    }
+    const app = await tx.trackedApp.create({
+      data: {
+        ...identity,
+        bundleId: reference.store === 'google_play' ? reference.storeId : (reference.slug ?? reference.storeId),
+        name: details.name,
+        developer: details.developer,
+        category: details.category,
+        primaryCountry: country,
+        iconUrl: details.iconUrl,
+      },
+      select: { id: true },
+    });
+    if (backfill === 'background') await tx.appBackfill.create({ data: backfillRow(app.id) });
+    return { id: app.id, created: true };
   });
+  return { app: await getApp(accountId, created.id), created: created.created };
+}
+
+/** The operator CLI: adds the app and ingests its history in the foreground, before it answers. */
+export async function trackApp(accountId: string, input: { storeUrl: string; country?: string }): Promise<AppView> {
+  const { app, created } = await addApp(accountId, input, { backfill: 'caller' });
+  if (!created) return app;
   await refreshApp(app.id);
   return getApp(accountId, app.id);
+}
+
+/** Stops tracking an app: its keywords, competitors, history, backfill and storefronts go with it, and no event of it fires any more. */
+export async function removeApp(accountId: string, appId: string): Promise<{ removed: true; appId: string; name: string }> {
+  const app = await db.trackedApp.findFirst({ where: { id: appId, accountId }, select: { id: true, name: true } });
+  if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
+  await db.$transaction(async (tx) => {
+    // Undelivered events about it are dropped with it: its refresh and its events end here.
+    await tx.domainEvent.deleteMany({ where: { accountId, appId, dispatchedAt: null } });
+    await tx.trackedApp.delete({ where: { id: app.id } });
+  });
+  return { removed: true, appId: app.id, name: app.name };
+}
+
+/** Stops tracking one keyword of an app; its rank history stays with the app's other ranked terms. */
+export async function removeKeyword(accountId: string, input: { appId: string; keywordId: string }): Promise<{ removed: true; keywordId: string }> {
+  const deleted = await db.trackedKeyword.deleteMany({ where: { id: input.keywordId, appId: input.appId, app: { accountId } } });
+  if (!deleted.count) throw new AppError('NOT_FOUND', 'No keyword with this id is tracked for this app.');
+  return { removed: true, keywordId: input.keywordId };
+}
+
+/** Stops following one competitor of an app. */
+export async function removeCompetitor(accountId: string, input: { appId: string; competitorId: string }): Promise<{ removed: true; competitorId: string }> {
+  const deleted = await db.competitor.deleteMany({ where: { id: input.competitorId, appId: input.appId, app: { accountId } } });
+  if (!deleted.count) throw new AppError('NOT_FOUND', 'No competitor with this id is followed for this app.');
+  return { removed: true, competitorId: input.competitorId };
+}
+
+/** Tracks the app in one more storefront; its history there is ingested before this answers. Idempotent. */
+export async function addStorefront(accountId: string, input: { appId: string; country: string }): Promise<AppView> {
+  const app = await db.trackedApp.findFirst({ where: { id: input.appId, accountId }, select: { id: true, refreshedThrough: true } });
+  if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
+  const added = await db.appStorefront.createMany({ data: [{ appId: app.id, country: input.country }], skipDuplicates: true });
+  if (added.count && app.refreshedThrough) await refreshApp(app.id, { onlyCountries: [input.country] });
+  return getApp(accountId, app.id);
+}
+
+/** The store's apps matching a name, for the dashboard's Add app. */
+export function searchStore(input: { term: string; country: string }): Promise<StoreSearchResult[]> {
+  return dataProvider().searchApps(input.term, input.country, 8);
 }

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'usage.threshold_reached',
   'api_key.created',
   'api_key.revoked',
+  'plan.changed',
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -78,6 +78,17 @@ export interface AppDetails {
   ratingCount: number | null;
 }
 
+/** An app the store's search answers, as the dashboard's Add app offers it. */
+export interface StoreSearchResult {
+  store: Store;
+  storeId: string;
+  name: string;
+  developer: string;
+  iconUrl: string | null;
+  /** Its store page, which adds it. */
+  storeUrl: string;
+}
+
 export interface DataProvider {
   readonly name: 'demo' | 'appstore';
   /** Whether past days can be observed (backfill); the live store only shows today. */
@@ -85,4 +96,6 @@ export interface DataProvider {
   observe(app: ProviderApp, request: ObservationRequest): Promise<AppObservation>;
   research(term: string, country: string, day: Date): Promise<ResearchResult>;
   describe(reference: StoreReference, country: string): Promise<AppDetails | null>;
+  /** Apps whose name matches `term` in a storefront, best match first. */
+  searchApps(term: string, country: string, limit: number): Promise<StoreSearchResult[]>;
 }

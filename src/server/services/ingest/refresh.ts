@@ -27,6 +27,13 @@ export interface RefreshOptions {
   days?: number;
   /** Only these terms (a keyword just added): their ranks and metrics over the app's ingested range. */
   onlyTerms?: { country: string; term: string }[];
+  /**
+   * Only these storefronts (just added to the app): everything observed there (listings, chart ranks, reviews, the
+   * ranks of the terms tracked there) over the app's ingested range. The app's rating is the store's, not a storefront's.
+   */
+  onlyCountries?: string[];
+  /** Told after each day observed: the background backfill shows its progress (./backfill-worker.ts). */
+  onProgress?: (daysDone: number, daysTotal: number) => Promise<void>;
   provider?: DataProvider;
 }
 
@@ -46,14 +53,17 @@ function listingValue(listing: Listing, field: (typeof LISTING_FIELDS)[number]):
 
 export async function refreshApp(appId: string, options: RefreshOptions = {}): Promise<RefreshSummary> {
   const provider = options.provider ?? dataProvider();
-  const [row, keywords] = await Promise.all([
+  const onlyCountries = options.onlyCountries;
+  const [row, keywords, storefronts] = await Promise.all([
     db.trackedApp.findUniqueOrThrow({ where: { id: appId } }),
     // A keyword just added needs its own history only, not the app's other keywords (up to thousands).
-    options.onlyTerms ? [] : db.trackedKeyword.findMany({ where: { appId }, select: { term: true, country: true } }),
+    options.onlyTerms ? [] : db.trackedKeyword.findMany({ where: { appId, ...(onlyCountries && { country: { in: onlyCountries } }) }, select: { term: true, country: true } }),
+    db.appStorefront.findMany({ where: { appId }, select: { country: true } }),
   ]);
   const app = { ...row, keywords };
   const today = startOfUtcDay(options.through ?? new Date());
-  const quiet = app.refreshedThrough === null; // first ingestion: history, not news
+  // A first ingestion, or a storefront's, is history, not news.
+  const quiet = app.refreshedThrough === null || onlyCountries !== undefined;
   // Days ingested before are re-computed identically; only days after them are news.
   const isNewDay = (day: Date) => app.refreshedThrough === null || day > app.refreshedThrough;
   const days = daysToIngest(app.refreshedThrough, today, provider, options);
@@ -62,10 +72,11 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
 
   const onlyTerms = options.onlyTerms;
   const trackedTerms = onlyTerms ?? app.keywords;
-  const countries = [...new Set([app.primaryCountry, ...trackedTerms.map((keyword) => keyword.country)])];
+  const countries = onlyCountries ?? [...new Set([app.primaryCountry, ...storefronts.map((storefront) => storefront.country), ...trackedTerms.map((keyword) => keyword.country)])];
   const observations: { day: Date; observation: AppObservation }[] = [];
   for (const day of days) {
     observations.push({ day, observation: await provider.observe(app, { day, countries, trackedTerms, scope: onlyTerms ? 'keywords' : 'full' }) });
+    await options.onProgress?.(observations.length, days.length);
   }
 
   const first = days[0]!;
@@ -97,25 +108,28 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
 
   await db.$transaction(
     async (tx) => {
-      const rankScope: Prisma.KeywordRankWhereInput = { appId, date: { gte: first, lte: last } };
+      const rankScope: Prisma.KeywordRankWhereInput = { appId, date: { gte: first, lte: last }, ...(onlyCountries && { country: { in: onlyCountries } }) };
       if (onlyTerms) rankScope.OR = onlyTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) }));
       await tx.keywordRank.deleteMany({ where: rankScope });
       await insertKeywordRanks(tx, rankRows);
       if (onlyTerms) return;
 
       // Ratings and chart positions.
-      await tx.ratingSnapshot.deleteMany({ where: { appId, date: { gte: first, lte: last } } });
-      await tx.ratingSnapshot.createMany({
-        data: observations.flatMap(({ day, observation }) => (observation.rating ? [{ appId, date: day, ...observation.rating }] : [])),
-      });
-      await tx.categoryRank.deleteMany({ where: { appId, date: { gte: first, lte: last } } });
+      const inCountries = onlyCountries && { country: { in: onlyCountries } };
+      if (!onlyCountries) {
+        await tx.ratingSnapshot.deleteMany({ where: { appId, date: { gte: first, lte: last } } });
+        await tx.ratingSnapshot.createMany({
+          data: observations.flatMap(({ day, observation }) => (observation.rating ? [{ appId, date: day, ...observation.rating }] : [])),
+        });
+      }
+      await tx.categoryRank.deleteMany({ where: { appId, date: { gte: first, lte: last }, ...inCountries } });
       await tx.categoryRank.createMany({
         data: observations.flatMap(({ day, observation }) => observation.categoryRanks.map((entry) => ({ appId, date: day, ...entry }))),
       });
 
       // Listings: a snapshot when something changed, and one changelog row per changed field.
-      await tx.metadataChange.deleteMany({ where: { appId, changedAt: { gte: first } } });
-      await tx.metadataSnapshot.deleteMany({ where: { appId, capturedAt: { gte: first } } });
+      await tx.metadataChange.deleteMany({ where: { appId, changedAt: { gte: first }, ...inCountries } });
+      await tx.metadataSnapshot.deleteMany({ where: { appId, capturedAt: { gte: first }, ...inCountries } });
       for (const country of countries) {
         const previousRow = await tx.metadataSnapshot.findFirst({ where: { appId, country }, orderBy: { capturedAt: 'desc' } });
         let previous: Listing | null = previousRow;
@@ -153,10 +167,12 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       // Rank movements of tracked keywords, against the day before each ingested day.
       events.push(...(await rankMovements(tx, app, first, rankRows)).filter((event) => isNewDay(event.occurredAt!)));
 
-      await tx.trackedApp.update({
-        where: { id: appId },
-        data: { refreshedThrough: app.refreshedThrough && app.refreshedThrough > last ? app.refreshedThrough : last },
-      });
+      if (!onlyCountries) {
+        await tx.trackedApp.update({
+          where: { id: appId },
+          data: { refreshedThrough: app.refreshedThrough && app.refreshedThrough > last ? app.refreshedThrough : last },
+        });
+      }
       if (!quiet) {
         await recordEvents(events, tx);
         summary.events = events.length;
@@ -171,7 +187,7 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
 function daysToIngest(refreshedThrough: Date | null, today: Date, provider: DataProvider, options: RefreshOptions): Date[] {
   if (!provider.hasHistory) return [today];
   let from: Date;
-  if (options.onlyTerms) {
+  if (options.onlyTerms || options.onlyCountries) {
     from = addDays(refreshedThrough ?? today, -(BACKFILL_DAYS - 1));
     today = refreshedThrough ?? today;
   } else if (refreshedThrough === null) {
@@ -221,9 +237,16 @@ async function rankMovements(
   return events;
 }
 
-/** Refreshes every tracked app through `through`; used by the daily job and `npm run admin -- refresh`. */
-export async function refreshAllApps(options: Omit<RefreshOptions, 'onlyTerms'> = {}): Promise<RefreshSummary[]> {
-  const apps = await db.trackedApp.findMany({ select: { id: true }, orderBy: { createdAt: 'asc' } });
+/**
+ * Refreshes every tracked app through `through`; used by the daily job and `npm run admin -- refresh`. An app whose
+ * first backfill is still to come is left to the backfill worker (./backfill-worker.ts).
+ */
+export async function refreshAllApps(options: Omit<RefreshOptions, 'onlyTerms' | 'onlyCountries'> = {}): Promise<RefreshSummary[]> {
+  const apps = await db.trackedApp.findMany({
+    where: { OR: [{ backfill: null }, { backfill: { finishedAt: { not: null } } }] },
+    select: { id: true },
+    orderBy: { createdAt: 'asc' },
+  });
   const summaries: RefreshSummary[] = [];
   for (const app of apps) summaries.push(await refreshApp(app.id, options));
   return summaries;

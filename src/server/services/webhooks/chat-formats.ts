@@ -37,6 +37,8 @@ export function summarize(event: EventEnvelope): string {
       return `API key ${quoted(data.name)} (${str(data.displayPrefix)}…) was created.`;
     case 'api_key.revoked':
       return `API key ${quoted(data.name)} (${str(data.displayPrefix)}…) was revoked.`;
+    case 'plan.changed':
+      return `The account moved from ${str(data.from)} to ${str(data.to)}${data.reason === 'trial_ended' ? ' (its trial ended)' : ''}.`;
     case 'webhook.test':
       return 'Test event from ASO Analytics: this endpoint receives our webhooks.';
     default:

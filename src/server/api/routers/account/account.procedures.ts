@@ -4,14 +4,14 @@ import { createAccount, getAccountSummary } from '@/server/services/accounts/acc
 import { countSignUp } from '@/server/services/accounts/sign-up-limit';
 import { signUpInput } from './account.schema';
 
-/** New accounts start on the Free tier. At most SIGN_UPS_PER_ADDRESS an hour from one client address. */
+/** New accounts start on the configured trial, or on Free when trials are off. At most SIGN_UPS_PER_ADDRESS an hour from one client address. */
 export const signUpProcedure = publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => {
   await countSignUp(ctx.clientIp);
-  const { accountId } = await createAccount({ ...input, plan: 'free' });
+  const { accountId } = await createAccount({ ...input, plan: 'free' }, { withTrial: true, now: ctx.now });
   return { accountId };
 });
 
 export const getAccountProcedure = dashboardProcedure.query(async ({ ctx }) => {
   const account = await getAccountSummary(ctx.actor.accountId);
-  return { ...account, createdAt: account.createdAt.toISOString() };
+  return { ...account, trial: account.trial && { ...account.trial, endsAt: account.trial.endsAt.toISOString() }, createdAt: account.createdAt.toISOString() };
 });

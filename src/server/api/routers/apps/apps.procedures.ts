@@ -1,11 +1,12 @@
 // The procedures about tracked apps: the list, one app, and the read endpoints about one app (score, opportunities,
 // chart and rating series, keyword spy).
-import { apiProcedure } from '@/server/api/trpc';
-import { getApp, listApps } from '@/server/services/apps/apps';
+import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
+import { addApp, addStorefront, getApp, listApps, removeApp, searchStore } from '@/server/services/apps/apps';
 import { asoScore } from '@/server/services/aso/aso-score';
 import { categoryRankHistory, RATING_HISTORY_DAYS, ratingHistory } from '@/server/services/aso/charts';
 import { keywordSpy } from '@/server/services/aso/keywords';
 import { keywordOpportunities } from '@/server/services/aso/opportunities';
+import { addStorefrontInput, createAppInput, createAppOutput, removeAppInput, removeAppOutput, searchStoreInput, searchStoreOutput } from './apps.schema';
 import { appOutput, asoScoreInput, asoScoreOutput, categoryRankInput, categoryRankOutput, getAppInput, keywordSpyInput, keywordSpyOutput, listAppsInput, listAppsOutput, opportunitiesInput, opportunitiesOutput, ratingHistoryInput, ratingHistoryOutput, toAppOutput } from './apps.schema';
 
 export const listAppsProcedure = apiProcedure
@@ -29,6 +30,47 @@ export const getAppProcedure = apiProcedure
   .input(getAppInput)
   .output(appOutput)
   .query(async ({ ctx, input }) => toAppOutput(await getApp(ctx.actor.accountId, input.id)));
+
+export const createAppProcedure = apiProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/apps',
+      summary: 'Track an app',
+      description:
+        'Starts tracking an app from its App Store or Google Play page. Idempotent by store and store id: an app the account already tracks is answered as it is, with `created: false` (and charged like any success). A URL of another shape is a 400; an app the store does not know, a 404; past the plan’s cap on tracked apps, a 403 `limit-reached` naming the cap, and nothing is stored. Its history then loads in the background: `backfill` shows the progress, and the per-app reads answer empty series until it completes. Needs a read-write key.',
+      tags: ['Apps'],
+      protect: true,
+      contentTypes: ['application/json'],
+    },
+    scope: 'write',
+    credits: 2,
+    problems: ['LIMIT_REACHED'],
+  })
+  .input(createAppInput)
+  .output(createAppOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { app, created } = await addApp(ctx.actor.accountId, { storeUrl: input.storeUrl, country: input.country });
+    return { ...toAppOutput(app), created };
+  });
+
+/** Dashboard only: stops tracking an app and everything recorded about it. */
+export const removeAppProcedure = dashboardProcedure
+  .input(removeAppInput)
+  .output(removeAppOutput)
+  .mutation(({ ctx, input }) => removeApp(ctx.actor.accountId, input.id));
+
+/** Dashboard only: tracks the app in one more storefront. */
+export const addStorefrontProcedure = dashboardProcedure
+  .input(addStorefrontInput)
+  .output(appOutput)
+  .mutation(async ({ ctx, input }) => toAppOutput(await addStorefront(ctx.actor.accountId, { appId: input.id, country: input.country })));
+
+/** Dashboard only: the store's apps by name, for Add app. */
+export const searchStoreProcedure = dashboardProcedure
+  .input(searchStoreInput)
+  .output(searchStoreOutput)
+  .query(({ input }) => searchStore(input));
 
 export const getAsoScoreProcedure = apiProcedure
   .meta({

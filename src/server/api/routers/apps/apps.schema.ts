@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appIdParam, countryQuery, isoDate, isoDateTime, queryIntWithDefault } from '@/server/api/schemas';
+import { countrySchema } from '@/server/domain/countries';
 import type { AppView } from '@/server/services/apps/apps';
 
 export const appOutput = z
@@ -15,13 +16,62 @@ export const appOutput = z
     iconUrl: z.url().nullable(),
     storeUrl: z.url().meta({ description: 'Public store page of the app.' }),
     trackedKeywords: z.int().nonnegative().meta({ description: 'Number of tracked keywords, all countries.' }),
+    storefronts: z
+      .array(z.string().length(2))
+      .meta({ description: 'Every storefront the app is tracked in: its primary one, those of its tracked keywords, and any added in the dashboard. Metadata, changelog, ASO score and category rank answer for each.', example: ['GB', 'US'] }),
+    dataThrough: isoDate.nullable().meta({ description: 'The last day with data; null until the first history backfill has finished.' }),
+    backfill: z
+      .object({
+        status: z.enum(['queued', 'running', 'completed', 'failed']).meta({
+          description: '`failed`: the history could not be loaded after several attempts; the daily refresh then ingests the app from the next day on.',
+        }),
+        daysDone: z.int().nonnegative(),
+        daysTotal: z.int().nonnegative().meta({ description: 'Days of history the backfill loads.' }),
+      })
+      .nullable()
+      .meta({ description: 'The history backfill of an app just added: it runs in the background, and the per-app reads answer empty series until it completes. null for an app whose history was loaded otherwise.' }),
     createdAt: isoDateTime.meta({ description: 'When the app was added to the account.' }),
   })
   .meta({ id: 'App', description: 'An app tracked by your account.' });
 
-export function toAppOutput(app: AppView): z.infer<typeof appOutput> {
-  return { ...app, createdAt: app.createdAt.toISOString() };
+function backfillStatus(backfill: NonNullable<AppView['backfill']>): 'queued' | 'running' | 'completed' | 'failed' {
+  if (backfill.finishedAt) return backfill.lastError ? 'failed' : 'completed';
+  return backfill.claimedAt ? 'running' : 'queued';
 }
+
+export function toAppOutput(app: AppView): z.infer<typeof appOutput> {
+  const { refreshedThrough, backfill, ...rest } = app;
+  return {
+    ...rest,
+    dataThrough: refreshedThrough && refreshedThrough.toISOString().slice(0, 10),
+    backfill: backfill && { status: backfillStatus(backfill), daysDone: backfill.finishedAt && !backfill.lastError ? backfill.daysTotal : backfill.daysDone, daysTotal: backfill.daysTotal },
+    createdAt: app.createdAt.toISOString(),
+  };
+}
+
+export const createAppInput = z.strictObject({
+  storeUrl: z
+    .string('Give the app’s store URL.')
+    .max(2048)
+    .meta({
+      description: 'The app’s page: `https://apps.apple.com/<country>/app/<name>/id<digits>` or `https://play.google.com/store/apps/details?id=<package>`.',
+      example: 'https://apps.apple.com/us/app/calm/id571800810',
+    }),
+  country: countrySchema.nullish().meta({ description: 'Primary storefront of the app; omitted or null: the storefront of an App Store URL, else US.' }),
+});
+export const createAppOutput = appOutput
+  .extend({ created: z.boolean().meta({ description: 'false: the account already tracked this app, which is answered as it is (nothing changed).' }) })
+  .meta({ id: 'AppCreated', description: 'The app as GET /apps/{id} answers it, and whether this call added it.' });
+
+export const removeAppInput = z.object({ id: appIdParam });
+export const removeAppOutput = z.object({ removed: z.literal(true), appId: z.uuid(), name: z.string() });
+
+export const addStorefrontInput = z.object({ id: appIdParam, country: countrySchema });
+
+export const searchStoreInput = z.object({ term: z.string().trim().min(2, 'Type at least 2 characters.').max(100), country: countrySchema.default('US') });
+export const searchStoreOutput = z.array(
+  z.object({ store: z.enum(['app_store', 'google_play']), storeId: z.string(), name: z.string(), developer: z.string(), iconUrl: z.string().nullable(), storeUrl: z.string() }),
+);
 
 export const listAppsInput = z.object({});
 export const listAppsOutput = z.array(appOutput);

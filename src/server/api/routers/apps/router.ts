@@ -1,5 +1,9 @@
 import { router } from '@/server/api/trpc';
 import {
+  addStorefrontProcedure,
+  createAppProcedure,
+  removeAppProcedure,
+  searchStoreProcedure,
   getAppProcedure,
   getAsoScoreProcedure,
   getCategoryRankProcedure,
@@ -11,6 +15,10 @@ import {
 
 export const appsRouter = router({
   list: listAppsProcedure,
+  create: createAppProcedure,
+  remove: removeAppProcedure,
+  addStorefront: addStorefrontProcedure,
+  searchStore: searchStoreProcedure,
   get: getAppProcedure,
   asoScore: getAsoScoreProcedure,
   opportunities: listOpportunitiesProcedure,

@@ -1,5 +1,8 @@
-// The procedures about competitors: the list and adding one.
-import { apiProcedure } from '@/server/api/trpc';
+// The procedures about competitors: the list, adding one, and (dashboard only) removing one.
+import { z } from 'zod';
+import { appIdParam } from '@/server/api/schemas';
+import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
+import { removeCompetitor } from '@/server/services/apps/apps';
 import { addCompetitor, listCompetitors } from '@/server/services/aso/competitors';
 import { addCompetitorInput, addCompetitorOutput, listCompetitorsInput, listCompetitorsOutput, toCompetitorOutput } from './competitors.schema';
 
@@ -35,3 +38,9 @@ export const addCompetitorProcedure = apiProcedure
     const { competitor, created } = await addCompetitor(ctx.actor.accountId, { appId: input.id, storeUrl: input.storeUrl });
     return { competitor: toCompetitorOutput(competitor), created };
   });
+
+/** Dashboard only: stops following one competitor. */
+export const removeCompetitorProcedure = dashboardProcedure
+  .input(z.object({ id: appIdParam, competitorId: z.uuid('Must be a UUID.') }))
+  .output(z.object({ removed: z.literal(true), competitorId: z.uuid() }))
+  .mutation(({ ctx, input }) => removeCompetitor(ctx.actor.accountId, { appId: input.id, competitorId: input.competitorId }));

@@ -1,7 +1,8 @@
 import { router } from '@/server/api/trpc';
-import { addCompetitorProcedure, listCompetitorsProcedure } from './competitors.procedures';
+import { addCompetitorProcedure, listCompetitorsProcedure, removeCompetitorProcedure } from './competitors.procedures';
 
 export const competitorsRouter = router({
   list: listCompetitorsProcedure,
   add: addCompetitorProcedure,
+  remove: removeCompetitorProcedure,
 });

@@ -1,6 +1,9 @@
-// The procedures about keywords: the tracked list, adding terms, research, and per-keyword histories.
-import { apiProcedure } from '@/server/api/trpc';
-import { addKeywords } from '@/server/services/apps/apps';
+// The procedures about keywords: the tracked list, adding terms (and, dashboard only, removing one), research, and
+// per-keyword histories.
+import { z } from 'zod';
+import { appIdParam, keywordIdParam } from '@/server/api/schemas';
+import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
+import { addKeywords, removeKeyword } from '@/server/services/apps/apps';
 import { keywordHistory, keywordMetricsHistory, listKeywords } from '@/server/services/aso/keywords';
 import { researchFreshness, researchFreshUntil, researchKeyword } from '@/server/services/aso/research';
 import { addKeywordsInput, addKeywordsOutput, keywordHistoryInput, keywordHistoryOutput, listKeywordsInput, listKeywordsOutput, metricsHistoryInput, metricsHistoryOutput, researchInput, researchOutput, toTrackedKeywordOutput } from './keywords.schema';
@@ -90,13 +93,14 @@ export const addKeywordsProcedure = apiProcedure
       path: '/apps/{id}/keywords',
       summary: 'Track keywords',
       description:
-        'Adds terms to the app’s tracked keywords in one storefront. Idempotent: terms already tracked are listed under `alreadyTracked` and not duplicated. Needs a read-write key.',
+        'Adds terms to the app’s tracked keywords in one storefront. Idempotent: terms already tracked are listed under `alreadyTracked` and not duplicated. When the new terms would take the account past its plan’s cap on tracked keywords, the request is refused with 403 `limit-reached` and none is added. Needs a read-write key.',
       tags: ['Keywords'],
       protect: true,
       contentTypes: ['application/json'],
     },
     scope: 'write',
     credits: 2,
+    problems: ['LIMIT_REACHED'],
   })
   .input(addKeywordsInput)
   .output(addKeywordsOutput)
@@ -104,3 +108,9 @@ export const addKeywordsProcedure = apiProcedure
     const result = await addKeywords(ctx.actor.accountId, { appId: input.id, terms: input.terms, country: input.country });
     return { ...result, added: result.added.map(toTrackedKeywordOutput), alreadyTracked: result.alreadyTracked.map(toTrackedKeywordOutput) };
   });
+
+/** Dashboard only: stops tracking one keyword. */
+export const removeKeywordProcedure = dashboardProcedure
+  .input(z.object({ id: appIdParam, keywordId: keywordIdParam }))
+  .output(z.object({ removed: z.literal(true), keywordId: z.uuid() }))
+  .mutation(({ ctx, input }) => removeKeyword(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId }));

@@ -1,9 +1,10 @@
 import { router } from '@/server/api/trpc';
-import { addKeywordsProcedure, keywordHistoryProcedure, keywordMetricsHistoryProcedure, listKeywordsProcedure, researchKeywordProcedure } from './keywords.procedures';
+import { addKeywordsProcedure, keywordHistoryProcedure, keywordMetricsHistoryProcedure, listKeywordsProcedure, removeKeywordProcedure, researchKeywordProcedure } from './keywords.procedures';
 
 export const keywordsRouter = router({
   list: listKeywordsProcedure,
   add: addKeywordsProcedure,
+  remove: removeKeywordProcedure,
   research: researchKeywordProcedure,
   history: keywordHistoryProcedure,
   metricsHistory: keywordMetricsHistoryProcedure,

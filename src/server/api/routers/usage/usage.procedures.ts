@@ -1,7 +1,6 @@
 // The procedure of GET /usage.
 import { z } from 'zod';
 import { apiProcedure } from '@/server/api/trpc';
-import { PLANS } from '@/server/services/accounts/plans';
 import { usageReport } from '@/server/services/metering/credits';
 import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
 import { usageOutput } from './usage.schema';
@@ -13,7 +12,7 @@ export const getUsageProcedure = apiProcedure
       path: '/usage',
       summary: 'Credit usage',
       description:
-        'The plan, its monthly credit allowance, what is used and remains in the current period (calendar month, UTC), and where the credits went: by endpoint, by key and by day. Free of charge; only charged calls are counted.',
+        'The plan (and the trial, while one lasts), its monthly credit allowance, what is used and remains in the current period (calendar month, UTC), and where the credits went: by endpoint, by key and by day. Free of charge; only charged calls are counted.',
       tags: ['Usage'],
       protect: true,
     },
@@ -24,14 +23,15 @@ export const getUsageProcedure = apiProcedure
   .input(z.object({}))
   .output(usageOutput)
   .query(async ({ ctx }) => {
-    const plan = PLANS[ctx.actor.plan];
+    const { plan, creditLimit, trial } = ctx.actor;
     // On the public API the credential's statement has just read the period's usage.
-    const report = await usageReport(ctx.actor.accountId, plan.monthlyCredits, ctx.now, ctx.creditsUsed);
+    const report = await usageReport(ctx.actor.accountId, creditLimit, ctx.now, ctx.creditsUsed);
     return {
       ...report,
-      plan: plan.tier,
+      plan,
+      trial: trial && { tier: trial.tier, endsAt: trial.endsAt.toISOString(), credits: trial.credits },
       periodStart: report.periodStart.toISOString(),
       periodEnd: report.periodEnd.toISOString(),
-      requestsPerMinute: REQUESTS_PER_MINUTE[plan.tier],
+      requestsPerMinute: REQUESTS_PER_MINUTE[plan],
     };
   });

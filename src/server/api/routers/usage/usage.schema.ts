@@ -7,8 +7,16 @@ const spend = { calls: z.int().nonnegative(), credits: z.int().nonnegative() };
 
 export const usageOutput = z
   .object({
-    plan: z.enum(PLAN_TIERS),
-    limit: z.int().nullable().meta({ description: 'Monthly credit allowance; null = unlimited (Enterprise).' }),
+    plan: z.enum(PLAN_TIERS).meta({ description: 'The tier in force: during a trial, the tier tried; once it ends, `free`.' }),
+    trial: z
+      .object({
+        tier: z.enum(PLAN_TIERS).meta({ description: 'The paid tier tried.' }),
+        endsAt: isoDateTime.meta({ description: 'When the trial ends and the account moves to Free (a `plan.changed` event fires).' }),
+        credits: z.int().nonnegative().meta({ description: 'The trial’s monthly allowance, in place of the tier’s (also in `limit` and the credit headers).' }),
+      })
+      .nullable()
+      .meta({ description: 'The trial in progress; null when the account is not on a trial.' }),
+    limit: z.int().nullable().meta({ description: 'Monthly credit allowance in force (a trial’s own while it lasts); null = unlimited (Enterprise).' }),
     used: z.int().nonnegative(),
     remaining: z.int().nonnegative().nullable().meta({ description: 'null = unlimited.' }),
     periodStart: isoDateTime.meta({ description: 'Start of the calendar month (UTC).' }),

@@ -2,7 +2,7 @@
 // current day), App Store apps only (Google Play apps get empty observations), and estimates where Apple
 // publishes no number: search volume and difficulty come from the popularity (rating counts) of a term's top
 // results. Subtitle, keyword field, promotional text and preview video are not in Apple's public answers.
-import type { AppDetails, AppObservation, DataProvider, Listing, ObservationRequest, ProviderApp, ResearchResult, ReviewRecord, StoreReference } from '../provider';
+import type { AppDetails, AppObservation, DataProvider, Listing, ObservationRequest, ProviderApp, ResearchResult, ReviewRecord, StoreReference, StoreSearchResult } from '../provider';
 import {
   chartEntry,
   chartFeed,
@@ -150,6 +150,17 @@ export class AppStoreProvider implements DataProvider {
         iconUrl: result.artworkUrl100 ?? null,
       })),
     };
+  }
+
+  async searchApps(term: string, country: string, limit: number): Promise<StoreSearchResult[]> {
+    return (await this.search(term, country, limit)).map((result) => ({
+      store: 'app_store' as const,
+      storeId: String(result.trackId),
+      name: result.trackName,
+      developer: result.sellerName ?? result.artistName ?? '',
+      iconUrl: result.artworkUrl100 ?? null,
+      storeUrl: `https://apps.apple.com/${country.toLowerCase()}/app/id${result.trackId}`,
+    }));
   }
 
   async describe(reference: StoreReference, country: string): Promise<AppDetails | null> {

@@ -11,6 +11,7 @@ import type {
   ObservationRequest,
   ProviderApp,
   ResearchResult,
+  StoreSearchResult,
   ReviewRecord,
   StoreReference,
 } from '../provider';
@@ -205,6 +206,15 @@ export class DemoProvider implements DataProvider {
       };
     });
     return { term, country, volume: demoVolume(country, term, day), difficulty: demoDifficulty(country, term, day), topApps };
+  }
+
+  /** The apps `research` shows on top for the term: their slugged addresses describe to the same names. */
+  async searchApps(term: string, country: string, limit: number): Promise<StoreSearchResult[]> {
+    const { topApps } = await this.research(term, country, new Date());
+    return topApps.slice(0, limit).map((app) => {
+      const slug = app.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+      return { store: app.store, storeId: app.storeId, name: app.name, developer: app.developer, iconUrl: app.iconUrl, storeUrl: `https://apps.apple.com/${country.toLowerCase()}/app/${slug}/id${app.storeId}` };
+    });
   }
 
   async describe(reference: StoreReference): Promise<AppDetails | null> {

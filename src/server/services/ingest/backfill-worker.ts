@@ -1,0 +1,80 @@
+// The history backfill of an app just added (from the dashboard or POST /apps), in the background: the request that
+// adds the app answers at once, and the app's page shows the progress this records until its data is ready. A
+// queue in the app's database (app_backfills) that every process's background work polls; a claim is a lease, so a
+// backfill whose process died is taken over, and one that keeps failing is left to the daily refresh.
+import { db } from '@/server/db';
+import { claimNextBackfill } from '@/server/db/backfill-statements';
+import { logError } from '@/server/core/log';
+import { BACKFILL_DAYS, refreshApp } from './refresh';
+import { dataProvider } from './providers';
+
+/** A claim older than this is taken to be abandoned (a backfill of 180 days takes seconds to a minute). */
+const LEASE_SECONDS = 600;
+/** After this many failed attempts the backfill stops; the daily refresh then ingests the app. */
+export const MAX_BACKFILL_ATTEMPTS = 5;
+
+/** Queues the backfill of an app just created, in the creating transaction. */
+export function backfillRow(appId: string): { appId: string; daysTotal: number } {
+  return { appId, daysTotal: dataProvider().hasHistory ? BACKFILL_DAYS : 1 };
+}
+
+/** Runs the next backfill waiting, if any; whether there was one. */
+export async function runNextBackfill(now = new Date()): Promise<boolean> {
+  const claim = await claimNextBackfill(now, LEASE_SECONDS);
+  if (!claim) return false;
+  const { appId } = claim;
+  try {
+    let reported = 0;
+    await refreshApp(appId, {
+      onProgress: async (done, total) => {
+        // A handful of writes per backfill: each moves the app's data version (its page reads it again).
+        if (done !== total && done - reported < Math.max(1, Math.ceil(total / 10))) return;
+        reported = done;
+        await db.appBackfill.update({ where: { appId }, data: { daysDone: done, daysTotal: total } });
+      },
+    });
+    // Keywords added while it ran were not in its list: their history now.
+    const added = await db.trackedKeyword.findMany({ where: { appId, createdAt: { gte: now } }, select: { term: true, country: true } });
+    if (added.length) await refreshApp(appId, { onlyTerms: added });
+    await db.appBackfill.update({ where: { appId }, data: { finishedAt: new Date(), lastError: null, claimedAt: null } });
+  } catch (error) {
+    // The app may have been removed meanwhile: its backfill row went with it.
+    const gone = (await db.trackedApp.count({ where: { id: appId } })) === 0;
+    if (gone) return true;
+    logError('backfill failed', error, { appId, attempt: claim.attempts });
+    const message = error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
+    await db.appBackfill.update({
+      where: { appId },
+      data: { lastError: message, claimedAt: null, ...(claim.attempts >= MAX_BACKFILL_ATTEMPTS && { finishedAt: new Date() }) },
+    });
+  }
+  return true;
+}
+
+/** Polls for backfills every `intervalMs`, one at a time in this process. Returns its stop function. */
+export function startBackfillWorker({ intervalMs = 1000 }: { intervalMs?: number } = {}): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = (async () => {
+      try {
+        while (!stopped && (await runNextBackfill())) {
+          // another one may be waiting
+        }
+      } catch (error) {
+        logError('backfill queue unavailable', error);
+      } finally {
+        running = null;
+      }
+    })();
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  tick();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}
