@@ -1,13 +1,23 @@
 // The procedures the dashboard calls, and only those: its pages read through `createDashboardCaller` (server
 // components), its browser code calls /api/trpc. Built from what the dashboard needs, never from the whole app
 // router: a procedure is here because a screen uses it. What the dashboard may do without spending credits is
-// README "What the dashboard may do for free": view the account's own stored data, manage keys and webhook
-// endpoints. Everything else (research, opportunities, keyword spy, category and rating history, metadata, the
+// README "What the dashboard may do for free": view the account's own stored data, choose what it tracks (add and
+// remove apps and storefronts, remove keywords and competitors), manage keys, webhook endpoints and the plan. Everything else (research, opportunities, keyword spy, category and rating history, metadata, the
 // writes of the public API) is API-only, metered, and not reachable with a session cookie.
 import { accountRouter } from './routers/account/router';
 import { apiKeysRouter } from './routers/api-keys/router';
-import { getAppProcedure, getAsoScoreProcedure, listAppsProcedure } from './routers/apps/apps.procedures';
-import { keywordHistoryProcedure, listKeywordsProcedure } from './routers/keywords/keywords.procedures';
+import {
+  addStorefrontProcedure,
+  createAppProcedure,
+  getAppProcedure,
+  getAsoScoreProcedure,
+  listAppsProcedure,
+  removeAppProcedure,
+  searchStoreProcedure,
+} from './routers/apps/apps.procedures';
+import { billingRouter } from './routers/billing/router';
+import { listCompetitorsProcedure, removeCompetitorProcedure } from './routers/competitors/competitors.procedures';
+import { keywordHistoryProcedure, listKeywordsProcedure, removeKeywordProcedure } from './routers/keywords/keywords.procedures';
 import { listReviewsProcedure } from './routers/reviews/reviews.procedures';
 import { getUsageProcedure } from './routers/usage/usage.procedures';
 import { webhooksRouter } from './routers/webhooks/router';
@@ -21,9 +31,20 @@ export const dashboardRouter = router({
   usage: router({ get: getUsageProcedure }),
   // Settings → Webhooks.
   webhooks: webhooksRouter,
-  // Apps and the app page: the account's own stored data, as the page shows it.
-  apps: router({ list: listAppsProcedure, get: getAppProcedure, asoScore: getAsoScoreProcedure }),
-  keywords: router({ list: listKeywordsProcedure, history: keywordHistoryProcedure }),
+  // Settings → Plan & billing.
+  billing: billingRouter,
+  // Apps and the app page: the account's own stored data, as the page shows it, and what it tracks.
+  apps: router({
+    list: listAppsProcedure,
+    get: getAppProcedure,
+    asoScore: getAsoScoreProcedure,
+    create: createAppProcedure,
+    remove: removeAppProcedure,
+    addStorefront: addStorefrontProcedure,
+    searchStore: searchStoreProcedure,
+  }),
+  keywords: router({ list: listKeywordsProcedure, history: keywordHistoryProcedure, remove: removeKeywordProcedure }),
+  competitors: router({ list: listCompetitorsProcedure, remove: removeCompetitorProcedure }),
   reviews: router({ list: listReviewsProcedure }),
 });
 

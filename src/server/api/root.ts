@@ -1,6 +1,7 @@
 import { accountRouter } from './routers/account/router';
 import { apiKeysRouter } from './routers/api-keys/router';
 import { appsRouter } from './routers/apps/router';
+import { billingRouter } from './routers/billing/router';
 import { competitorsRouter } from './routers/competitors/router';
 import { keywordsRouter } from './routers/keywords/router';
 import { metadataRouter } from './routers/metadata/router';
@@ -13,6 +14,7 @@ export const appRouter = router({
   account: accountRouter,
   apiKeys: apiKeysRouter,
   apps: appsRouter,
+  billing: billingRouter,
   keywords: keywordsRouter,
   reviews: reviewsRouter,
   metadata: metadataRouter,

@@ -12,6 +12,11 @@ export function logRequest(fields: Fields): void {
   write(process.stdout, 'info', 'request', fields);
 }
 
+/** Something an operator may want to know happened (a plan changed by a Stripe event, say). */
+export function logInfo(message: string, fields: Fields = {}): void {
+  write(process.stdout, 'info', message, fields);
+}
+
 export function logError(message: string, error: unknown, fields: Fields = {}): void {
   const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause : error) : undefined;
   write(process.stderr, 'error', message, { ...fields, error: cause ? `${cause.name}: ${cause.message}` : String(error), stack: cause?.stack });

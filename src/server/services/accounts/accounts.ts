@@ -120,3 +120,13 @@ export async function authenticate(rawEmail: unknown, password: unknown): Promis
   if (!(await verifyPassword(user.passwordHash, password))) return null;
   return { id: user.id, email: user.email, name: user.name, accountId: user.accountId };
 }
+
+/** A new account's first steps, each true once it has happened: an app added, a key created, a first charged call. */
+export async function onboardingOf(accountId: string): Promise<{ appAdded: boolean; keyCreated: boolean; firstCall: boolean }> {
+  const [app, key, call] = await Promise.all([
+    db.trackedApp.findFirst({ where: { accountId }, select: { id: true } }),
+    db.apiKey.findFirst({ where: { accountId }, select: { id: true } }),
+    db.creditUsageDaily.findFirst({ where: { accountId }, select: { day: true } }),
+  ]);
+  return { appAdded: app !== null, keyCreated: key !== null, firstCall: call !== null };
+}

@@ -1,6 +1,6 @@
 // The procedures about the account: sign-up, and the dashboard layout's summary.
 import { dashboardProcedure, publicProcedure } from '@/server/api/trpc';
-import { createAccount, getAccountSummary } from '@/server/services/accounts/accounts';
+import { createAccount, getAccountSummary, onboardingOf } from '@/server/services/accounts/accounts';
 import { countSignUp } from '@/server/services/accounts/sign-up-limit';
 import { signUpInput } from './account.schema';
 
@@ -15,3 +15,6 @@ export const getAccountProcedure = dashboardProcedure.query(async ({ ctx }) => {
   const account = await getAccountSummary(ctx.actor.accountId);
   return { ...account, trial: account.trial && { ...account.trial, endsAt: account.trial.endsAt.toISOString() }, createdAt: account.createdAt.toISOString() };
 });
+
+/** The home page's checklist: add an app, create a key, make a first call. */
+export const getOnboardingProcedure = dashboardProcedure.query(({ ctx }) => onboardingOf(ctx.actor.accountId));

@@ -1,7 +1,8 @@
 import { router } from '@/server/api/trpc';
-import { getAccountProcedure, signUpProcedure } from './account.procedures';
+import { getAccountProcedure, getOnboardingProcedure, signUpProcedure } from './account.procedures';
 
 export const accountRouter = router({
   signUp: signUpProcedure,
   get: getAccountProcedure,
+  onboarding: getOnboardingProcedure,
 });
