@@ -35,7 +35,7 @@ test('read-only key: created, shown once, used, revoked with confirmation, then 
   await expect(page.getByRole('link', { name: 'Breathe: Sleep & Meditation' }).first()).toBeVisible();
   const secret = await createKeyInUi(page, 'UI read-only', 'Read-only');
 
-  await page.getByRole('button', { name: 'Copy' }).click();
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
 
@@ -102,22 +102,15 @@ test('roll with grace "now" ends the old secret at once; the new key keeps the e
   expect((await request.get(`${API}/apps`, { headers: bearer(rolled) })).status()).toBe(200);
 });
 
-test('sign-up creates a Free account that sees why it cannot create keys; sign-out works', async ({ page }) => {
-  const email = `ui-${Date.now()}@example.test`;
-  await page.goto('/sign-up');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password (at least 10 characters)').fill('a-good-password');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/settings\/api$/);
+test('a Free account sees why it cannot create keys, and where to choose a plan', async ({ page }) => {
+  const { email, password } = await newAccount('free');
+  await signInWithForm(page, email, password);
+  await page.goto('/settings/api');
   await expect(page.getByTestId('plan-label')).toHaveText('Free');
   await expect(page.getByTestId('plan-allowance')).toHaveText('No API access');
   await expect(page.getByTestId('plan-required')).toContainText('paid plans');
+  await expect(page.getByTestId('plan-required').getByRole('link', { name: 'choose a plan' })).toHaveAttribute('href', '/settings/billing');
   await expect(page.getByRole('button', { name: 'Create key' })).toBeDisabled();
-
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/sign-in/);
-  await page.goto('/settings/api');
-  await expect(page).toHaveURL(/\/sign-in/);
 });
 
 test('a paid account sees its plan and monthly allowance', async ({ page }) => {

@@ -16,11 +16,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <Link href="/apps">Apps</Link>
           <Link href="/settings/api">Settings → API access</Link>
           <Link href="/settings/webhooks">Webhooks</Link>
+          <Link href="/settings/billing">Plan & billing</Link>
           <Link href="/docs">API docs</Link>
           <Link href="/docs/api">API reference</Link>
         </nav>
         <span className="muted" data-testid="account-name">
           {account.name} · {account.plan.label}
+          {account.trial && ` trial until ${account.trial.endsAt.slice(0, 10)}`}
         </span>
         <SignOutButton />
       </header>

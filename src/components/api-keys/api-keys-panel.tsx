@@ -1,5 +1,6 @@
 'use client';
 // Settings → API access: the keys table, create (secret shown once), revoke (confirmed) and roll (grace period).
+import { CopyButton } from '@/components/common/copy-button';
 import { useRef, useState, type FormEvent } from 'react';
 import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
@@ -23,9 +24,16 @@ interface Props {
   initialKeys: ApiKeyOutput[];
   apiAccess: boolean;
   planLabel: string;
+  /** This deployment's public API base URL, for the ready-to-run first call. */
+  baseUrl: string;
 }
 
-export function ApiKeysPanel({ initialKeys, apiAccess, planLabel }: Props) {
+/** A first call with the new key: the account's apps. */
+function firstCall(baseUrl: string, secret: string): string {
+  return `curl -H "Authorization: Bearer ${secret}" ${baseUrl}/apps`;
+}
+
+export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Props) {
   const { run, pending, error } = useAction();
   const [revealed, setRevealed] = useState<{ secret: string; name: string; note?: string } | null>(null);
   const [copied, setCopied] = useState(false);
@@ -91,7 +99,7 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel }: Props) {
       {!apiAccess && (
         <p className="notice" data-testid="plan-required">
           Your account is on the {planLabel} plan, which has no API access. API keys come with the paid plans (Solo, Pro,
-          Business, Agency and Enterprise): upgrade to create keys.
+          Business, Agency and Enterprise): <a href="/settings/billing">choose a plan</a> to create keys.
         </p>
       )}
 
@@ -102,6 +110,11 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel }: Props) {
           <p>
             <strong>Copy it now: you won’t see this secret again.</strong> We store only a hash of it. {revealed.note}
           </p>
+          <p>Try it: this lists your apps.</p>
+          <pre className="code-block" data-testid="first-call"><code>{firstCall(baseUrl, revealed.secret)}</code></pre>
+          <div className="row">
+            <CopyButton text={firstCall(baseUrl, revealed.secret)} label="Copy curl" testId="copy-first-call" />
+          </div>
           <div className="row">
             <button type="button" onClick={copySecret}>{copied ? 'Copied' : 'Copy'}</button>
             <button type="button" onClick={() => setRevealed(null)}>I have saved it</button>

@@ -20,7 +20,7 @@ export function SignUpForm() {
       await trpc.account.signUp.mutate({ email, password, userName: String(form.get('name') || '') || undefined });
       const result = await signIn('credentials', { email, password, redirect: false });
       if (!result || result.error) throw new Error('sign-in after sign-up failed');
-      router.replace('/settings/api');
+      router.replace('/apps');
       router.refresh();
     } catch (caught) {
       setError(errorMessage(caught));

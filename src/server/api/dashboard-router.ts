@@ -2,7 +2,7 @@
 // components), its browser code calls /api/trpc. Built from what the dashboard needs, never from the whole app
 // router: a procedure is here because a screen uses it. What the dashboard may do without spending credits is
 // README "What the dashboard may do for free": view the account's own stored data, choose what it tracks (add and
-// remove apps and storefronts, remove keywords and competitors), manage keys, webhook endpoints and the plan. Everything else (research, opportunities, keyword spy, category and rating history, metadata, the
+// remove apps, storefronts and keywords, remove competitors), manage keys, webhook endpoints and the plan. Everything else (research, opportunities, keyword spy, category and rating history, metadata, the
 // writes of the public API) is API-only, metered, and not reachable with a session cookie.
 import { accountRouter } from './routers/account/router';
 import { apiKeysRouter } from './routers/api-keys/router';
@@ -17,7 +17,7 @@ import {
 } from './routers/apps/apps.procedures';
 import { billingRouter } from './routers/billing/router';
 import { listCompetitorsProcedure, removeCompetitorProcedure } from './routers/competitors/competitors.procedures';
-import { keywordHistoryProcedure, listKeywordsProcedure, removeKeywordProcedure } from './routers/keywords/keywords.procedures';
+import { addKeywordsProcedure, keywordHistoryProcedure, listKeywordsProcedure, removeKeywordProcedure } from './routers/keywords/keywords.procedures';
 import { listReviewsProcedure } from './routers/reviews/reviews.procedures';
 import { getUsageProcedure } from './routers/usage/usage.procedures';
 import { webhooksRouter } from './routers/webhooks/router';
@@ -43,7 +43,7 @@ export const dashboardRouter = router({
     addStorefront: addStorefrontProcedure,
     searchStore: searchStoreProcedure,
   }),
-  keywords: router({ list: listKeywordsProcedure, history: keywordHistoryProcedure, remove: removeKeywordProcedure }),
+  keywords: router({ list: listKeywordsProcedure, history: keywordHistoryProcedure, add: addKeywordsProcedure, remove: removeKeywordProcedure }),
   competitors: router({ list: listCompetitorsProcedure, remove: removeCompetitorProcedure }),
   reviews: router({ list: listReviewsProcedure }),
 });

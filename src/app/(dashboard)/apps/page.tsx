@@ -1,17 +1,23 @@
 import Link from 'next/link';
-import { getDashboardCaller } from '@/app/server-modules';
+import { getDashboardCaller, serverModules } from '@/app/server-modules';
+import { AddAppForm } from '@/components/apps/add-app-form';
 import { formatInstant } from '@/components/format';
+import { FirstSteps } from '@/components/onboarding/first-steps';
 
 export const metadata = { title: 'Apps · ASO Analytics' };
 
 export default async function AppsPage() {
   const caller = await getDashboardCaller();
-  const apps = await caller.apps.list({});
+  const [apps, onboarding, { pageOrigin }] = await Promise.all([caller.apps.list({}), caller.account.onboarding(), serverModules()]);
+  const setUp = onboarding.appAdded && onboarding.keyCreated && onboarding.firstCall;
   return (
+    <>
+    {!setUp && <FirstSteps initial={onboarding} baseUrl={`${pageOrigin()}/api/public/v1`} />}
+    <AddAppForm />
     <div className="panel">
       <h2>Tracked apps</h2>
       {apps.length === 0 ? (
-        <p className="muted">Your account tracks no apps yet.</p>
+        <p className="muted">Your account tracks no apps yet: add one above by its store URL or name.</p>
       ) : (
         <table data-testid="apps-table">
           <thead>
@@ -21,6 +27,7 @@ export default async function AppsPage() {
               <th>Category</th>
               <th>Country</th>
               <th>Tracked keywords</th>
+              <th>Data</th>
               <th>App id (for the API)</th>
               <th>Added</th>
             </tr>
@@ -37,6 +44,11 @@ export default async function AppsPage() {
                 <td>{app.category}</td>
                 <td>{app.primaryCountry}</td>
                 <td>{app.trackedKeywords}</td>
+                <td data-testid="app-data-status">
+                  {app.backfill && (app.backfill.status === 'queued' || app.backfill.status === 'running')
+                    ? `Loading history (${app.backfill.daysTotal ? Math.floor((app.backfill.daysDone / app.backfill.daysTotal) * 100) : 0} %)`
+                    : app.dataThrough ? `Through ${app.dataThrough}` : 'Not loaded yet'}
+                </td>
                 <td className="mono">{app.id}</td>
                 <td>{formatInstant(app.createdAt)}</td>
               </tr>
@@ -45,5 +57,6 @@ export default async function AppsPage() {
         </table>
       )}
     </div>
+    </>
   );
 }

@@ -1,5 +1,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { AddStorefrontForm, RemoveAppButton, RemoveCompetitorButton, RemoveKeywordButton, TrackKeywordsForm } from '@/components/apps/app-actions';
+import { BackfillProgress } from '@/components/apps/backfill-progress';
 import { RankChart } from '@/components/apps/rank-chart';
 import { formatInstant, formatNumber } from '@/components/format';
 import { getDashboardCaller, serverModules } from '@/app/server-modules';
@@ -25,11 +27,13 @@ export default async function AppPage({ params, searchParams }: { params: Promis
     if ((await serverModules()).appErrorOf(error)?.appCode === 'NOT_FOUND') notFound();
     throw error;
   }
-  const [keywords, score, reviews] = await Promise.all([
+  const [keywords, score, reviews, competitors] = await Promise.all([
     caller.keywords.list({ id }),
-    caller.apps.asoScore({ id }).catch(() => null),
+    app.dataThrough ? caller.apps.asoScore({ id }).catch(() => null) : null,
     caller.reviews.list({ id, pageSize: 10 }),
+    caller.competitors.list({ id }),
   ]);
+  const loading = app.backfill !== null && (app.backfill.status === 'queued' || app.backfill.status === 'running');
   const chosen = keywords.find((item) => item.keywordId === selected) ?? keywords[0];
   const history = chosen ? await caller.keywords.history({ id, keywordId: chosen.keywordId, days: 90 }) : null;
 
@@ -41,7 +45,16 @@ export default async function AppPage({ params, searchParams }: { params: Promis
         <p className="muted">
           {app.developer} · {app.store === 'app_store' ? 'App Store' : 'Google Play'} · {app.category} · {app.primaryCountry} · <span className="mono">{app.id}</span>
         </p>
+        <p className="muted" data-testid="storefronts">
+          Tracked in {app.storefronts.join(', ')} · data through {app.dataThrough ?? 'not loaded yet'}
+        </p>
+        <div className="row" style={{ justifyContent: 'space-between' }}>
+          <AddStorefrontForm appId={app.id} />
+          <RemoveAppButton appId={app.id} name={app.name} />
+        </div>
       </section>
+
+      {app.backfill && <BackfillProgress appId={app.id} initial={app.backfill} />}
 
       {score && (
         <section className="panel" data-testid="aso-score">
@@ -68,12 +81,13 @@ export default async function AppPage({ params, searchParams }: { params: Promis
 
       <section className="panel">
         <h2>Tracked keywords ({app.primaryCountry})</h2>
+        <TrackKeywordsForm appId={app.id} country={app.primaryCountry} />
         {keywords.length === 0 ? (
-          <p className="muted">No tracked keywords in this storefront yet.</p>
+          <p className="muted">{loading ? 'Keywords you track show their ranks once the history has loaded.' : 'No tracked keywords in this storefront yet: add the terms your users search for.'}</p>
         ) : (
           <table data-testid="keywords-table">
             <thead>
-              <tr><th>Keyword</th><th>Rank</th><th>Change (7 days)</th><th>Volume</th><th>Difficulty</th></tr>
+              <tr><th>Keyword</th><th>Rank</th><th>Change (7 days)</th><th>Volume</th><th>Difficulty</th><th><span className="visually-hidden">Actions</span></th></tr>
             </thead>
             <tbody>
               {keywords.map((item) => (
@@ -83,6 +97,7 @@ export default async function AppPage({ params, searchParams }: { params: Promis
                   <td data-testid="rank-delta" data-value={item.rankDelta}><Delta value={item.rankDelta} /></td>
                   <td data-testid="volume">{item.volume === null ? '—' : formatNumber(item.volume)}</td>
                   <td data-testid="difficulty">{item.difficulty ?? '—'}</td>
+                  <td><RemoveKeywordButton appId={app.id} keywordId={item.keywordId} term={item.term} /></td>
                 </tr>
               ))}
             </tbody>
@@ -93,6 +108,26 @@ export default async function AppPage({ params, searchParams }: { params: Promis
             <h3>Rank of “{chosen.term}”, last 90 days</h3>
             <RankChart points={history.points} term={chosen.term} />
           </>
+        )}
+      </section>
+
+      <section className="panel">
+        <h2>Competitors</h2>
+        {competitors.length === 0 ? (
+          <p className="muted">No competitors yet: add one with <code>POST /apps/{'{id}'}/competitors</code> and its store URL.</p>
+        ) : (
+          <table data-testid="competitors-table">
+            <thead><tr><th>Competitor</th><th>Store</th><th><span className="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {competitors.map((competitor) => (
+                <tr key={competitor.id}>
+                  <td>{competitor.name ?? competitor.storeId} <span className="muted">{competitor.developer}</span></td>
+                  <td>{competitor.store === 'app_store' ? 'App Store' : 'Google Play'}</td>
+                  <td><RemoveCompetitorButton appId={app.id} competitorId={competitor.id} name={competitor.name ?? competitor.storeId} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )}
       </section>
 

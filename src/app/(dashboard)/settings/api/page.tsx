@@ -1,14 +1,16 @@
 import { ApiKeysPanel } from '@/components/api-keys/api-keys-panel';
 import { formatNumber } from '@/components/format';
 import { UsagePanel } from '@/components/usage/usage-panel';
-import { getDashboardCaller } from '@/app/server-modules';
+import { CopyButton } from '@/components/common/copy-button';
+import { getDashboardCaller, serverModules } from '@/app/server-modules';
 
 export const metadata = { title: 'API access · ASO Analytics' };
 
 export default async function ApiAccessPage() {
   const caller = await getDashboardCaller();
-  const [account, keys, usage] = await Promise.all([caller.account.get(), caller.apiKeys.list(), caller.usage.get({})]);
-  const allowance = account.plan.monthlyCredits === null ? 'Unlimited' : formatNumber(account.plan.monthlyCredits);
+  const [account, keys, usage, { pageOrigin }] = await Promise.all([caller.account.get(), caller.apiKeys.list(), caller.usage.get({}), serverModules()]);
+  const allowance = account.creditLimit === null ? 'Unlimited' : formatNumber(account.creditLimit);
+  const baseUrl = `${pageOrigin()}/api/public/v1`;
   return (
     <>
       <section className="panel">
@@ -16,20 +18,25 @@ export default async function ApiAccessPage() {
         <div className="row" style={{ gap: '3rem' }}>
           <div>
             <div className="muted">Plan</div>
-            <div className="stat" data-testid="plan-label">{account.plan.label}</div>
+            <div className="stat" data-testid="plan-label">{account.plan.label}{account.trial ? ' (trial)' : ''}</div>
           </div>
           <div>
             <div className="muted">Monthly credit allowance</div>
             <div className="stat" data-testid="plan-allowance">{account.plan.apiAccess ? allowance : 'No API access'}</div>
           </div>
         </div>
+        <div className="row" style={{ alignItems: 'center' }}>
+          <span className="muted">Base URL</span>
+          <code data-testid="base-url">{baseUrl}</code>
+          <CopyButton text={baseUrl} label="Copy base URL" testId="copy-base-url" />
+        </div>
         <p className="muted">
-          Call <code>/api/public/v1</code> with <code>Authorization: Bearer svc_live_…</code>. Read-only keys may call every GET
-          endpoint; read-write keys may also add keywords and competitors.
+          Call it with <code>Authorization: Bearer svc_live_…</code>. Read-only keys may call every GET
+          endpoint; read-write keys may also add apps, keywords and competitors.
         </p>
       </section>
       {account.plan.apiAccess && <UsagePanel usage={usage} />}
-      <ApiKeysPanel initialKeys={keys} apiAccess={account.plan.apiAccess} planLabel={account.plan.label} />
+      <ApiKeysPanel initialKeys={keys} apiAccess={account.plan.apiAccess} planLabel={account.plan.label} baseUrl={baseUrl} />
     </>
   );
 }

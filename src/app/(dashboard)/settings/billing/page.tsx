@@ -1,0 +1,97 @@
+import { getDashboardCaller } from '@/app/server-modules';
+import { PlanActions, PortalButton } from '@/components/billing/plan-actions';
+import { CopyButton } from '@/components/common/copy-button';
+import { formatInstant, formatNumber } from '@/components/format';
+
+export const metadata = { title: 'Plan & billing · ASO Analytics' };
+
+const cap = (value: number | null) => (value === null ? 'Unlimited' : formatNumber(value));
+
+export default async function BillingPage({ searchParams }: { searchParams: Promise<{ checkout?: string }> }) {
+  const { checkout } = await searchParams;
+  const caller = await getDashboardCaller();
+  const overview = await caller.billing.overview();
+  const current = overview.tiers.find((tier) => tier.tier === overview.plan)!;
+  return (
+    <>
+      <section className="panel">
+        <h1 style={{ fontSize: '1.3rem', marginTop: 0 }}>Plan & billing</h1>
+        {checkout === 'success' && <p className="secret" role="status">Thank you: your plan changes as soon as Stripe confirms the payment, usually within seconds.</p>}
+        {checkout === 'cancelled' && <p className="notice" role="status">Checkout was cancelled; nothing was charged.</p>}
+        <div className="row" style={{ gap: '3rem' }}>
+          <div>
+            <div className="muted">Plan</div>
+            <div className="stat" data-testid="billing-plan">{current.label}{overview.trial ? ' (trial)' : ''}</div>
+          </div>
+          <div>
+            <div className="muted">Credits this month</div>
+            <div className="stat" data-testid="billing-usage">
+              {formatNumber(overview.creditsUsed)} / {overview.creditLimit === null ? 'unlimited' : formatNumber(overview.creditLimit)}
+            </div>
+          </div>
+          <div>
+            <div className="muted">Allowance resets</div>
+            <div className="stat">{formatInstant(overview.periodEnd)}</div>
+          </div>
+        </div>
+        {overview.trial && (
+          <p data-testid="trial-notice">
+            Your trial of {current.label} ends {formatInstant(overview.trial.endsAt)}, with {formatNumber(overview.trial.credits)} credits a month
+            until then. Then the account moves to Free (no API access) unless you choose a plan; your apps and keys are kept.
+          </p>
+        )}
+        <p className="muted">
+          A change applies at once: the new allowance counts from now, and the credits already used this month stay used. On
+          a smaller allowance than what is used, calls get 402 until the allowance resets.
+        </p>
+        {overview.billing === 'operator' ? (
+          <div className="notice" data-testid="operator-billing">
+            <p style={{ marginTop: 0 }}>Plans on this deployment are managed by its operator: no payment is taken here. The operator sets this account’s plan with:</p>
+            <pre className="code-block"><code data-testid="operator-command">{overview.operatorCommand}</code></pre>
+            <CopyButton text={overview.operatorCommand ?? ''} label="Copy command" />
+          </div>
+        ) : (
+          overview.portal && <PortalButton subscription={overview.subscription?.status ?? null} />
+        )}
+      </section>
+
+      <section className="panel">
+        <h2>Plans</h2>
+        <div style={{ overflowX: 'auto' }}>
+          <table className="tiers" data-testid="tiers">
+            <thead>
+              <tr>
+                <th scope="col">Plan</th>
+                <th scope="col">Price a month</th>
+                <th scope="col">API credits a month</th>
+                <th scope="col">Requests a minute</th>
+                <th scope="col">Tracked apps</th>
+                <th scope="col">Tracked keywords</th>
+                <th scope="col"><span className="visually-hidden">Choose</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {overview.tiers.map((tier) => {
+                const isCurrent = tier.tier === overview.plan;
+                return (
+                  <tr key={tier.tier} data-tier={tier.tier} aria-current={isCurrent ? 'true' : undefined}>
+                    <th scope="row" className={isCurrent ? 'current' : undefined}>
+                      {tier.label} {isCurrent && <span className="badge active">{overview.trial ? 'Trial' : 'Current'}</span>}
+                    </th>
+                    <td>{tier.price ? `${tier.price.amount.toLocaleString('en-US', { style: 'currency', currency: tier.price.currency })}` : 'On request'}</td>
+                    <td>{tier.tier === 'free' ? 'No API access' : cap(tier.monthlyCredits)}</td>
+                    <td>{tier.tier === 'free' ? '—' : formatNumber(tier.requestsPerMinute)}</td>
+                    <td>{cap(tier.trackedApps)}</td>
+                    <td>{cap(tier.trackedKeywords)}</td>
+                    <td>{overview.billing === 'stripe' && tier.checkout && (!isCurrent || overview.trial) && <PlanActions tier={tier.tier} label={tier.label} />}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+        <p className="muted">Enterprise: unlimited credits and custom caps, agreed with us and set by the operator. Prices exclude tax.</p>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,121 @@
+'use client';
+// What the app page changes: remove the app, a keyword or a competitor (each confirmed, saying what is lost), and
+// track the app in one more storefront.
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { ConfirmButton } from '@/components/common/confirm-button';
+import { errorMessage, trpc } from '@/components/trpc';
+
+export function RemoveAppButton({ appId, name }: { appId: string; name: string }) {
+  const router = useRouter();
+  return (
+    <ConfirmButton
+      label="Remove app"
+      title={`Remove ${name}?`}
+      testId="remove-app"
+      consequence={<>Its tracked keywords, competitors, rank and rating history, reviews and listing history are deleted, its daily refresh stops and no more events about it are sent. This cannot be undone.</>}
+      onConfirm={async () => {
+        await trpc.apps.remove.mutate({ id: appId });
+        router.push('/apps');
+        router.refresh();
+      }}
+    />
+  );
+}
+
+export function RemoveKeywordButton({ appId, keywordId, term }: { appId: string; keywordId: string; term: string }) {
+  const router = useRouter();
+  return (
+    <ConfirmButton
+      label="Remove"
+      ariaLabel={`Remove keyword ${term}`}
+      title={`Stop tracking “${term}”?`}
+      consequence="It leaves the keyword list, rank change events for it stop, and it no longer counts toward the plan’s keyword cap. Its past ranks stay available while the app ranks for it."
+      onConfirm={async () => {
+        await trpc.keywords.remove.mutate({ id: appId, keywordId });
+        router.refresh();
+      }}
+    />
+  );
+}
+
+export function RemoveCompetitorButton({ appId, competitorId, name }: { appId: string; competitorId: string; name: string }) {
+  const router = useRouter();
+  return (
+    <ConfirmButton
+      label="Remove"
+      ariaLabel={`Remove competitor ${name}`}
+      title={`Stop following ${name}?`}
+      consequence="It leaves this app’s competitors; add it again at any time with its store URL."
+      onConfirm={async () => {
+        await trpc.competitors.remove.mutate({ id: appId, competitorId });
+        router.refresh();
+      }}
+    />
+  );
+}
+
+export function AddStorefrontForm({ appId }: { appId: string }) {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const country = String(new FormData(form).get('country')).toUpperCase();
+    setPending(true);
+    setError(null);
+    try {
+      await trpc.apps.addStorefront.mutate({ id: appId, country });
+      form.reset();
+      router.refresh();
+    } catch (caught) {
+      setError(errorMessage(caught));
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <form className="row" onSubmit={onSubmit} aria-label="Add storefront">
+      <label>
+        Track in storefront
+        <input name="country" required pattern="[A-Za-z]{2}" maxLength={2} size={3} placeholder="GB" />
+      </label>
+      <button type="submit" disabled={pending}>Add storefront</button>
+      {error && <span className="notice" role="alert">{error}</span>}
+    </form>
+  );
+}
+
+export function TrackKeywordsForm({ appId, country }: { appId: string; country: string }) {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const terms = String(new FormData(form).get('terms')).split(/[,\n]/).map((term) => term.trim()).filter(Boolean);
+    setPending(true);
+    setMessage(null);
+    try {
+      const result = await trpc.keywords.add.mutate({ id: appId, terms, country });
+      form.reset();
+      setMessage({ text: `${result.added.length} added${result.alreadyTracked.length ? `, ${result.alreadyTracked.length} already tracked` : ''}.`, error: false });
+      router.refresh();
+    } catch (caught) {
+      setMessage({ text: errorMessage(caught), error: true });
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <form className="row" onSubmit={onSubmit} aria-label="Track keywords" style={{ alignItems: 'flex-end' }}>
+      <label style={{ flex: '1 1 320px' }}>
+        Track keywords in {country} (separate them with commas)
+        <input name="terms" required maxLength={5000} placeholder="meditation, sleep sounds" style={{ width: '100%' }} />
+      </label>
+      <button type="submit" disabled={pending}>Track</button>
+      {message && <span className={message.error ? 'notice' : 'muted'} role={message.error ? 'alert' : 'status'} data-testid="track-keywords-result">{message.text}</span>}
+    </form>
+  );
+}

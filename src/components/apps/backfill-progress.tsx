@@ -1,0 +1,51 @@
+'use client';
+// The history backfill of an app just added, on its page: a progress bar while it runs, then the page reloads with
+// the app's data. Asks for the app every second and a half until the backfill has finished.
+import { useRouter } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { trpc } from '@/components/trpc';
+
+interface Backfill {
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  daysDone: number;
+  daysTotal: number;
+}
+
+const POLL_MS = 1500;
+
+export function BackfillProgress({ appId, initial }: { appId: string; initial: Backfill }) {
+  const router = useRouter();
+  const [backfill, setBackfill] = useState(initial);
+  const finished = backfill.status === 'completed' || backfill.status === 'failed';
+  useEffect(() => {
+    if (finished) return;
+    const timer = setInterval(() => {
+      trpc.apps.get.query({ id: appId }).then((app) => {
+        if (!app.backfill) return;
+        setBackfill(app.backfill);
+        if (app.backfill.status === 'completed' || app.backfill.status === 'failed') router.refresh();
+      }, () => {});
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [appId, finished, router]);
+
+  if (backfill.status === 'failed') {
+    return (
+      <p className="notice" role="status" data-testid="backfill-failed">
+        The store did not answer while we loaded this app’s history. The daily refresh collects its data from the next day on.
+      </p>
+    );
+  }
+  if (backfill.status === 'completed') return null;
+  const percent = backfill.daysTotal ? Math.floor((backfill.daysDone / backfill.daysTotal) * 100) : 0;
+  return (
+    <section className="panel" data-testid="backfill" aria-labelledby="backfill-title">
+      <h2 id="backfill-title">Loading this app’s history</h2>
+      <progress className="progress" max={backfill.daysTotal || 1} value={backfill.daysDone} aria-label="History loaded" />
+      <p role="status" data-testid="backfill-status">
+        {backfill.status === 'queued' ? 'Waiting to start…' : `${percent} % · ${backfill.daysDone} of ${backfill.daysTotal} days`}. Keywords, ranks, ratings and
+        reviews appear here when it is done; you can leave this page meanwhile.
+      </p>
+    </section>
+  );
+}
