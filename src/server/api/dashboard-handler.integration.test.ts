@@ -60,7 +60,7 @@ describe('what the dashboard endpoint serves', () => {
         : new Request(`${ORIGIN}/api/trpc/${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(input) }),
     );
 
-  it('has no API-only procedure: a Free account gets no research and cannot add keywords; a Pro account gets nothing uncharged', async () => {
+  it('has no API-only procedure: a Free account gets no research and adds no competitor; a Pro account gets nothing uncharged', async () => {
     for (const plan of ['free', 'pro'] as const) {
       const owner = await makeAccount(plan);
       const app = await makeApp(owner.accountId);
@@ -70,13 +70,25 @@ describe('what the dashboard endpoint serves', () => {
         call(cookie, 'keywords.research', { id: app.id, term: 'sleep' }),
         call(cookie, 'apps.opportunities', { id: app.id }),
         call(cookie, 'apps.keywordSpy', { id: app.id }),
-        call(cookie, 'keywords.add', { id: app.id, terms: ['free data'] }, 'POST'),
         call(cookie, 'competitors.add', { id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' }, 'POST'),
       ];
       for (const response of await Promise.all(attempts)) expect(response.status, `${plan}: ${await response.text()}`).toBe(404);
-      expect(await db.trackedKeyword.count({ where: { appId: app.id } })).toBe(0);
       expect(await db.competitor.count({ where: { appId: app.id } })).toBe(0);
     }
+  });
+
+  it('tracks keywords for any plan, within the plan’s cap (Free: 25), uncharged', async () => {
+    const owner = await makeAccount('free');
+    const app = await makeApp(owner.accountId);
+    const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
+    const cookie = `next-auth.session-token=${token}`;
+    const terms = (from: number, count: number) => Array.from({ length: count }, (_, index) => `free term ${from + index}`);
+    expect((await call(cookie, 'keywords.add', { id: app.id, terms: terms(0, 25) }, 'POST')).status).toBe(200);
+    const over = await call(cookie, 'keywords.add', { id: app.id, terms: terms(25, 1) }, 'POST');
+    expect(over.status).toBe(403);
+    expect((await over.json()).error.data.problem).toMatchObject({ code: 'LIMIT_REACHED', cap: 'tracked-keywords', limit: 25 });
+    expect(await db.trackedKeyword.count({ where: { appId: app.id } })).toBe(25);
+    expect(await db.creditUsageDaily.count({ where: { accountId: owner.accountId } })).toBe(0);
   });
 
   it('refuses a batch of more than 10 calls and counts every call of a batch against the per-user limit', async () => {

@@ -23,6 +23,8 @@ const SPEC_COSTS: Record<string, number> = {
   'GET /apps/{id}/metadata/changelog': 1,
   'GET /apps/{id}/keyword-spy': 1,
   'GET /usage': 0,
+  // CONTRACT "Additions in v1".
+  'POST /apps': 2,
 };
 
 describe('REST procedures', () => {
@@ -30,7 +32,7 @@ describe('REST procedures', () => {
   const procedures = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: ProcedureMeta; middlewares: unknown[] } }>);
   const rest = procedures.filter((procedure) => procedure._def.meta?.openapi);
 
-  it('are exactly the 19 endpoints of SPEC.md, with its costs and scopes', () => {
+  it('are exactly the 19 endpoints of SPEC.md and CONTRACT’s POST /apps, with their costs and scopes', () => {
     const declared = Object.fromEntries(rest.map((procedure) => {
       const meta = procedure._def.meta!;
       return [`${meta.openapi!.method} ${meta.openapi!.path}`, meta.credits];

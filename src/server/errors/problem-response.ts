@@ -16,6 +16,7 @@ export function problemBody(error: Problem, context: { origin: string; instance:
   const type = PROBLEM_TYPES[error.appCode];
   return {
     type: problemTypeUri(context.origin, error.appCode),
+    code: type.slug,
     title: type.title,
     status: type.status,
     detail: error.message,

@@ -10,6 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '@/server/api/root';
 import { db } from '@/server/db';
+import { createAccount } from '@/server/services/accounts/accounts';
+import { endExpiredTrials } from '@/server/services/accounts/trials';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { periodOf } from '@/server/services/metering/credits';
 import { makeAccount } from '../../../test/factories';
@@ -29,6 +31,7 @@ const routes = buildRoutes(appRouter);
 const BODIES: Record<string, unknown> = {
   'POST /apps/{id}/keywords': { terms: ['calm breathing'] },
   'POST /apps/{id}/competitors': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
+  'POST /apps': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
 };
 const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep' };
 
@@ -121,3 +124,84 @@ it('answers 429 as documented once a key passes its requests per minute', async 
   await expectConforms(usage, response!, 429);
   expect(Number(response!.headers.get('retry-after'))).toBeGreaterThan(0);
 }, 60_000);
+
+describe('self-serve additions (CONTRACT "Additions in v1")', () => {
+  const route = (method: string, template: string) => routes.find((candidate) => candidate.method === method && candidate.template === template)!;
+  const createApp = () => route('POST', '/apps');
+  /** Checks the answer against the document and returns its body. */
+  const conforming = async (target: RestRoute, response: Response, status: number) => {
+    const body = await response.clone().json();
+    await expectConforms(target, response, status);
+    return body;
+  };
+  const post = (key: string, path: string, body: unknown, clock?: () => Date) =>
+    callPublicApi(
+      new Request(`${ORIGIN}/api/public/v1${path}`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+      clock,
+    );
+
+  it('POST /apps adds an app once (created, then created: false), and refuses a store URL of another shape', async () => {
+    const owner = await makeAccount('solo');
+    const { secret } = await createApiKey(owner, { name: 'apps', scope: 'read-write' });
+    const storeUrl = `https://play.google.com/store/apps/details?id=com.conformance.app${randomUUID().slice(0, 8).replaceAll('-', '')}`;
+    const first = await post(secret, '/apps', { storeUrl, country: 'de' });
+    const firstBody = await conforming(createApp(), first, 200);
+    expect(firstBody).toMatchObject({ created: true, store: 'google_play', primaryCountry: 'DE', storefronts: ['DE'], dataThrough: null, backfill: { status: 'queued', daysDone: 0, daysTotal: 180 } });
+    expect(first.headers.get('x-credits-cost')).toBe('2');
+    const again = await post(secret, '/apps', { storeUrl });
+    expect(await conforming(createApp(), again, 200)).toMatchObject({ id: firstBody.id, created: false });
+    expect(await db.trackedApp.count({ where: { accountId: owner.accountId } })).toBe(1);
+
+    const wrong = await post(secret, '/apps', { storeUrl: 'https://example.com/app/1' });
+    await expectConforms(createApp(), wrong, 400);
+    expect(wrong.headers.get('x-credits-cost')).toBe('0');
+    await expectConforms(createApp(), await post(secret, '/apps', { storeUrl, extra: true }), 400);
+  });
+
+  it('a plan’s caps refuse with 403 limit-reached naming the cap, store nothing and cost nothing', async () => {
+    const owner = await makeAccount('solo');
+    const { secret } = await createApiKey(owner, { name: 'caps', scope: 'read-write' });
+    const appIds: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      const answer = await post(secret, '/apps', { storeUrl: `https://apps.apple.com/us/app/cap-${index}/id${9_000_000_000 + index}` });
+      expect(answer.status).toBe(200);
+      appIds.push((await answer.json()).id);
+    }
+    const refused = await post(secret, '/apps', { storeUrl: 'https://apps.apple.com/us/app/cap-3/id9000000003' });
+    expect(await conforming(createApp(), refused, 403)).toMatchObject({ code: 'limit-reached', cap: 'tracked-apps', limit: 3 });
+    expect(refused.headers.get('x-credits-cost')).toBe('0');
+    expect(await db.trackedApp.count({ where: { accountId: owner.accountId } })).toBe(3);
+
+    // Keywords: 200 over all the account's apps; a request that would pass it adds none.
+    const addKeywords = route('POST', '/apps/{id}/keywords');
+    const terms = (from: number, count: number) => Array.from({ length: count }, (_, index) => `term ${from + index}`);
+    expect((await post(secret, `/apps/${appIds[0]}/keywords`, { terms: terms(0, 100) })).status).toBe(200);
+    expect((await post(secret, `/apps/${appIds[1]}/keywords`, { terms: terms(100, 90) })).status).toBe(200);
+    const over = await post(secret, `/apps/${appIds[2]}/keywords`, { terms: terms(190, 11) });
+    expect(await conforming(addKeywords, over, 403)).toMatchObject({ code: 'limit-reached', cap: 'tracked-keywords', limit: 200 });
+    expect(await db.trackedKeyword.count({ where: { appId: appIds[2] } })).toBe(0);
+    expect((await post(secret, `/apps/${appIds[2]}/keywords`, { terms: terms(190, 10) })).status).toBe(200);
+  }, 60_000);
+
+  it('a trial: its own allowance in the credit headers and GET /usage; at its end, Free and a plan.changed event', async () => {
+    const start = new Date();
+    const { accountId, userId } = await createAccount({ email: `trial-${randomUUID()}@example.test`, password: 'correct horse battery', plan: 'free' }, { withTrial: true, now: start });
+    const { secret } = await createApiKey({ accountId, userId }, { name: 'trial', scope: 'read-only' });
+    const usage = route('GET', '/usage');
+    const during = () => new Date(start.getTime() + 13 * 86_400_000);
+    const response = await callPublicApi(new Request(`${ORIGIN}/api/public/v1/usage`, { headers: { Authorization: `Bearer ${secret}` } }), during);
+    expect(response.headers.get('x-credits-limit')).toBe('100');
+    expect(await conforming(usage, response, 200)).toMatchObject({ plan: 'solo', limit: 100, trial: { tier: 'solo', credits: 100, endsAt: new Date(start.getTime() + 14 * 86_400_000).toISOString() } });
+
+    // Past its end the account is Free at once, before the job has run; the job then records the change once.
+    const after = () => new Date(start.getTime() + 14 * 86_400_000 + 1000);
+    const refused = await callPublicApi(new Request(`${ORIGIN}/api/public/v1/usage`, { headers: { Authorization: `Bearer ${secret}` } }), after);
+    expect(await conforming(usage, refused, 403)).toMatchObject({ code: 'plan-required' });
+    expect(await endExpiredTrials(after())).toBeGreaterThanOrEqual(1);
+    expect(await endExpiredTrials(after())).toBe(0);
+    expect(await db.account.findUniqueOrThrow({ where: { id: accountId } })).toMatchObject({ plan: 'free', trialEndsAt: null, trialCredits: null });
+    const events = await db.domainEvent.findMany({ where: { accountId, type: 'plan.changed' } });
+    expect(events.map((event) => event.data)).toEqual([expect.objectContaining({ from: 'solo', to: 'free', reason: 'trial_ended' })]);
+    expect((await db.planChange.findMany({ where: { accountId }, orderBy: { id: 'asc' } })).map((change) => change.reason)).toEqual(['trial_started', 'trial_ended']);
+  });
+});

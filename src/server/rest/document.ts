@@ -65,9 +65,10 @@ function problemSchema(): Json {
   return {
     type: 'object',
     description: 'RFC 9457 problem details.',
-    required: ['type', 'title', 'status', 'detail', 'instance', 'requestId'],
+    required: ['type', 'code', 'title', 'status', 'detail', 'instance', 'requestId'],
     properties: {
       type: { type: 'string', format: 'uri', description: 'Identifies the problem type; a page at this URI explains it.' },
+      code: { type: 'string', description: 'The problem type’s slug (the last segment of `type`), to switch on without parsing the URI.', example: 'credits-exhausted' },
       title: { type: 'string', description: 'Short summary of the problem type.' },
       status: { type: 'integer', minimum: 400, maximum: 599 },
       detail: { type: 'string', description: 'What went wrong with this request.' },
@@ -90,6 +91,8 @@ function problemSchema(): Json {
       creditsRequired: { type: 'integer', minimum: 0, description: 'credits-exhausted only: what the call costs.' },
       creditsRemaining: { type: 'integer', minimum: 0, description: 'credits-exhausted only: what remains this month.' },
       resetsAt: { type: 'string', format: 'date-time', description: 'credits-exhausted only: when the allowance resets.' },
+      cap: { type: 'string', description: 'limit-reached only: the cap reached (`tracked-apps`, `tracked-keywords`, `active-api-keys`, `webhook-endpoints`).' },
+      limit: { type: 'integer', minimum: 0, description: 'limit-reached only: the cap’s value.' },
     },
   };
 }

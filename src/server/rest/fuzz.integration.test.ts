@@ -223,7 +223,7 @@ describe('fuzzing every endpoint', () => {
 // credits); another account's data never appears.
 describe('fuzzing the dashboard endpoint', () => {
   const DASHBOARD_PATHS = Object.keys(dashboardRouter._def.procedures as object);
-  const API_ONLY = ['keywords.research', 'keywords.add', 'keywords.metricsHistory', 'apps.opportunities', 'apps.keywordSpy', 'apps.categoryRank', 'apps.ratingHistory', 'competitors.add', 'competitors.list', 'metadata.get', 'metadata.changelog', 'reviews.insights'];
+  const API_ONLY = ['keywords.research', 'keywords.metricsHistory', 'apps.opportunities', 'apps.keywordSpy', 'apps.categoryRank', 'apps.ratingHistory', 'competitors.add', 'metadata.get', 'metadata.changelog', 'reviews.insights'];
   let cookie: string;
 
   beforeAll(async () => {

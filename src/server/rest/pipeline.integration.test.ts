@@ -150,7 +150,7 @@ describe('HEAD and OPTIONS', () => {
     captureLogs();
     expect((await call('OPTIONS', `/apps/${app.id}/keywords`)).status).toBe(401);
     expect((await call('OPTIONS', '/no-such-endpoint', secret)).status).toBe(404);
-    for (const [path, allow] of [[`/apps/${app.id}/keywords`, 'GET, HEAD, POST, OPTIONS'], ['/apps', 'GET, HEAD, OPTIONS']] as const) {
+    for (const [path, allow] of [[`/apps/${app.id}/keywords`, 'GET, HEAD, POST, OPTIONS'], ['/apps', 'GET, HEAD, POST, OPTIONS'], ['/usage', 'GET, HEAD, OPTIONS']] as const) {
       const options = await call('OPTIONS', path, secret);
       expect([options.status, options.headers.get('allow'), options.headers.get('x-credits-cost')]).toEqual([204, allow, '0']);
       const refused = await call('PUT', path, secret);

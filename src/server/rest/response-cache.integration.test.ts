@@ -213,7 +213,7 @@ describe('seeing every write', () => {
     const before: Awaited<ReturnType<typeof call>>[] = [];
     for (const path of paths) before.push(await call(path));
     expect((await call(`/apps/${app.id}/keywords`)).cache).toBe('hit');
-    expect((await call('/apps', { method: 'POST' })).status).toBe(405);
+    expect((await call('/apps', { method: 'PUT' })).status).toBe(405);
     expect((await call(`/apps/${app.id}/keywords`, { method: 'POST', body: JSON.stringify({ terms: ['cache busting'] }) })).status).toBe(200);
     const after: Awaited<ReturnType<typeof call>>[] = [];
     for (const path of paths) after.push(await call(path));

@@ -12,6 +12,7 @@ import { appRouter } from '@/server/api/root';
 import { authSecret, endSession, issueApiReferenceToken, issueSessionToken, verifySessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
 import { createApiKey, revokeApiKey } from '@/server/services/api-keys/api-keys';
+import { addApp } from '@/server/services/apps/apps';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { checksumOf, formatApiKey, KEY_PREFIX, randomBase62 } from '@/server/services/api-keys/key-format';
 import { makeAccount } from '../../../test/factories';
@@ -24,6 +25,7 @@ const routes = buildRoutes(appRouter);
 const BODIES: Record<string, unknown> = {
   'POST /apps/{id}/keywords': { terms: ['matrix term'] },
   'POST /apps/{id}/competitors': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
+  'POST /apps': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
 };
 const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep' };
 
@@ -178,6 +180,7 @@ describe('security matrix: the dashboard endpoint', () => {
   const procedures = Object.entries(dashboardRouter._def.procedures as unknown as Record<string, Procedure>).filter(([path]) => path !== 'account.signUp');
   let inputs: Record<string, unknown>;
   let owner: { cookie: string; ids: string[] };
+  let billingWithoutStripe: (path: string) => boolean;
   let credentials: { name: string; headers: Record<string, string>; expect: (path: string) => number }[];
 
   beforeAll(async () => {
@@ -189,6 +192,10 @@ describe('security matrix: the dashboard endpoint', () => {
     const toRoll = await createApiKey(account, { name: 'dashboard matrix roll', scope: 'read-only' });
     const { endpoint } = await createWebhookEndpoint(account.accountId, { url: 'http://127.0.0.1:9/hook' });
     const { deliveryId } = await sendTestEvent(account.accountId, endpoint.id);
+    // What the owner's session removes is its own, so that the other procedures still find what they read.
+    const removable = await addApp(account.accountId, { storeUrl: 'https://play.google.com/store/apps/details?id=com.matrix.removable' }, { backfill: 'caller' });
+    const [removableKeyword] = await db.trackedKeyword.createManyAndReturn({ data: [{ appId: app.id, country: 'US', term: 'matrix removable', termKey: 'matrix removable' }] });
+    const competitor = await db.competitor.create({ data: { appId: app.id, store: 'app_store', storeId: '571800810', storeUrl: 'https://apps.apple.com/us/app/id571800810' } });
     inputs = {
       'account.get': undefined,
       'apiKeys.list': undefined,
@@ -210,10 +217,24 @@ describe('security matrix: the dashboard endpoint', () => {
       'keywords.list': { id: app.id },
       'keywords.history': { id: app.id, keywordId: keyword.id },
       'reviews.list': { id: app.id },
+      'account.onboarding': undefined,
+      'billing.overview': undefined,
+      // Stripe is not configured here: both answer 404 (the plan page offers neither), for every account alike.
+      'billing.checkout': { tier: 'solo' },
+      'billing.portal': undefined,
+      'apps.create': { storeUrl: 'https://apps.apple.com/us/app/matrix/id1000000001' },
+      'apps.remove': { id: removable.app.id },
+      'apps.addStorefront': { id: app.id, country: 'GB' },
+      'apps.searchStore': { term: 'sleep', country: 'US' },
+      'keywords.add': { id: app.id, terms: ['matrix added'] },
+      'keywords.remove': { id: app.id, keywordId: removableKeyword!.id },
+      'competitors.list': { id: app.id },
+      'competitors.remove': { id: app.id, competitorId: competitor.id },
     };
+    billingWithoutStripe = (path: string) => path === 'billing.checkout' || path === 'billing.portal';
     const cookieOf = (token: string) => ({ cookie: `next-auth.session-token=${token}` });
     const session = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
-    owner = { cookie: cookieOf(session).cookie, ids: [app.id, keyword.id, apiKey.key.id, toRoll.key.id, endpoint.id, deliveryId] };
+    owner = { cookie: cookieOf(session).cookie, ids: [app.id, keyword.id, apiKey.key.id, toRoll.key.id, endpoint.id, deliveryId, removable.app.id, removableKeyword!.id, competitor.id] };
     const signedOut = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
     const signedOutClaims = await decode({ token: signedOut, secret: authSecret() });
     await endSession(signedOutClaims);
@@ -236,7 +257,7 @@ describe('security matrix: the dashboard endpoint', () => {
       { name: 'API key as the cookie', headers: cookieOf(apiKey.secret), expect: refused },
       { name: 'API key as a Bearer header', headers: { authorization: `Bearer ${apiKey.secret}` }, expect: refused },
       { name: 'session token as a Bearer header', headers: { authorization: `Bearer ${session}` }, expect: refused },
-      { name: 'another account’s session', headers: cookieOf(strangerSession), expect: (path) => (byId(path) ? 404 : 200) },
+      { name: 'another account’s session', headers: cookieOf(strangerSession), expect: (path) => (byId(path) || billingWithoutStripe(path) ? 404 : 200) },
     ];
   }, 120_000);
 
@@ -272,8 +293,8 @@ describe('security matrix: the dashboard endpoint', () => {
   it('the owner’s own session is served by every procedure', async () => {
     for (const [path, procedure] of procedures) {
       const response = await call(path, procedure._def.type, { cookie: owner.cookie });
-      // webhooks.delete of an id that is not the account's: 404; every other procedure succeeds.
-      expect(response.status, `${path}: ${(await response.text()).slice(0, 200)}`).toBe(path === 'webhooks.delete' ? 404 : 200);
+      // webhooks.delete of an id that is not the account's, and billing without Stripe: 404; every other procedure succeeds.
+      expect(response.status, `${path}: ${(await response.text()).slice(0, 200)}`).toBe(path === 'webhooks.delete' || billingWithoutStripe(path) ? 404 : 200);
     }
   }, 120_000);
 });

@@ -88,7 +88,7 @@ export async function addKeywords(
       if (total > caps.trackedKeywords) {
         const room = Math.max(0, caps.trackedKeywords - (total - rows.length));
         throw limitReached(
-          'trackedKeywords',
+          'tracked-keywords',
           caps.trackedKeywords,
           `The ${caps.label} plan tracks at most ${caps.trackedKeywords} keywords; this request adds ${rows.length} and ${room} more fit. Nothing was added.`,
         );
@@ -169,7 +169,7 @@ export async function addApp(
     if (raced) return { id: raced.id, created: false };
     const count = await tx.trackedApp.count({ where: { accountId } });
     if (caps.trackedApps !== null && count >= caps.trackedApps) {
-      throw limitReached('trackedApps', caps.trackedApps, `The ${caps.label} plan tracks at most ${caps.trackedApps} apps, and this account tracks ${count}. Remove one, or choose a larger plan. Nothing was added.`);
+      throw limitReached('tracked-apps', caps.trackedApps, `The ${caps.label} plan tracks at most ${caps.trackedApps} apps, and this account tracks ${count}. Remove one, or choose a larger plan. Nothing was added.`);
     }
     const app = await tx.trackedApp.create({
       data: {
