@@ -34,7 +34,7 @@ test('the Postman collection runs clean with newman against the app', async ({ r
     ),
   );
   const outcomes = summary.run.executions.map((execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`);
-  expect(outcomes).toHaveLength(19);
+  expect(outcomes).toHaveLength(20);
   expect(outcomes.filter((outcome) => !outcome.endsWith(': 200'))).toEqual([]);
   expect(summary.run.failures).toEqual([]);
 });

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '@/server/api/root';
 import { db } from '@/server/db';
 import { createAccount } from '@/server/services/accounts/accounts';
+import { changePlan } from '@/server/services/accounts/plan-changes';
 import { endExpiredTrials } from '@/server/services/accounts/trials';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { periodOf } from '@/server/services/metering/credits';
@@ -203,5 +204,18 @@ describe('self-serve additions (CONTRACT "Additions in v1")', () => {
     const events = await db.domainEvent.findMany({ where: { accountId, type: 'plan.changed' } });
     expect(events.map((event) => event.data)).toEqual([expect.objectContaining({ from: 'solo', to: 'free', reason: 'trial_ended' })]);
     expect((await db.planChange.findMany({ where: { accountId }, orderBy: { id: 'asc' } })).map((change) => change.reason)).toEqual(['trial_started', 'trial_ended']);
+  });
+
+  it('a downgrade mid-month: the new allowance at once, the credits used stay used, 402 until the reset', async () => {
+    const owner = await makeAccount('pro');
+    await db.creditUsage.create({ data: { accountId: owner.accountId, periodStart: periodOf(new Date()).start, used: 3000 } });
+    const { secret } = await createApiKey(owner, { name: 'downgrade', scope: 'read-only' });
+    const apps = route('GET', '/apps');
+    const get = () => callPublicApi(new Request(`${ORIGIN}/api/public/v1/apps`, { headers: { Authorization: `Bearer ${secret}` } }));
+    expect((await get()).headers.get('x-credits-remaining')).toBe('1999');
+    await db.$transaction((tx) => changePlan(tx, { accountId: owner.accountId, to: 'solo', reason: 'operator', now: new Date() }));
+    const refused = await get();
+    expect(await conforming(apps, refused, 402)).toMatchObject({ code: 'credits-exhausted', creditsRemaining: 0 });
+    expect([refused.headers.get('x-credits-limit'), refused.headers.get('x-credits-used'), refused.headers.get('x-credits-remaining')]).toEqual(['1500', '3001', '0']);
   });
 });

@@ -25,7 +25,16 @@ gets 401.
 each POST 2, keyword research 8, \`GET /usage\` 0), charged only when it succeeds. Every response once the account
 is known carries \`X-Credits-Limit\`, \`X-Credits-Remaining\`, \`X-Credits-Used\`, \`X-Credits-Reset\` and
 \`X-Credits-Cost\`, and on limited plans \`RateLimit-Policy\` / \`RateLimit\`. An exhausted allowance gets 402.
-Requests per minute per key are limited by plan (429 with \`Retry-After\`).
+Requests per minute per key are limited by plan (429 with \`Retry-After\`). A new account starts on a trial of a paid
+tier with its own monthly allowance (\`GET /usage\` shows \`trial\`; the credit headers show the trial's allowance);
+at its end the account moves to Free and a \`plan.changed\` event fires. A plan change applies at once: the new
+allowance counts from then, and the credits already used this month stay used (on a smaller allowance than what is
+used, a charged call gets 402 until the reset).
+
+**Plans' caps.** Each plan caps the apps an account tracks and its tracked keywords (over all apps and storefronts):
+Free 1 / 25, Solo 3 / 200, Pro 10 / 1,000, Business 25 / 2,500, Agency 100 / 10,000, Enterprise none. A request that
+would pass a cap is refused whole with 403 \`limit-reached\`, naming the cap (\`cap\`) and its value (\`limit\`), and
+stores nothing.
 
 **HTTP methods.** \`HEAD\` on any GET endpoint answers as the GET without a body, after the same checks, and is
 charged as the GET (it does the same work and tells the same: status, existence, headers; \`HEAD /usage\` is free
@@ -36,8 +45,8 @@ must be percent-encoded UTF-8 (a malformed escape is 400); text values may not c
 JSON body, however it is formatted.
 
 **Errors.** Every error is \`application/problem+json\` (RFC 9457) with a \`type\` URI that documents it, a \`title\`,
-the \`status\`, a \`detail\`, the \`instance\` path and the \`requestId\` (also in \`X-Request-Id\`). Validation
-problems list each field in \`errors\`.
+the \`status\`, a \`detail\`, the \`instance\` path, the \`requestId\` (also in \`X-Request-Id\`) and \`code\`, the
+type's slug, to switch on. Validation problems list each field in \`errors\`.
 
 **Versioning.** This is version v1 at \`/api/public/v1\`. Within v1 changes are additive only: new endpoints,
 new optional parameters, new response members and new event kinds may appear; nothing is removed or renamed and

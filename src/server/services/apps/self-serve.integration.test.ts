@@ -1,0 +1,126 @@
+// Tracking apps without an operator: adding one (caps under concurrency), its background backfill, its storefronts,
+// removing it; and the trial a sign-up starts on.
+import { describe, expect, it, vi } from 'vitest';
+import { db } from '@/server/db';
+import { createAccount } from '@/server/services/accounts/accounts';
+import { changePlan } from '@/server/services/accounts/plan-changes';
+import { currentMetadata } from '@/server/services/aso/metadata';
+import { categoryRankHistory } from '@/server/services/aso/charts';
+import { recordEvents } from '@/server/services/events/events';
+import { MAX_BACKFILL_ATTEMPTS, runNextBackfill } from '@/server/services/ingest/backfill-worker';
+import { makeAccount } from '../../../../test/factories';
+import { addApp, addKeywords, addStorefront, getApp, removeApp } from './apps';
+
+const uniqueUrl = (name: string) => `https://apps.apple.com/us/app/${name}/id${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 1000)}`;
+
+/** Runs queued backfills until `appId`'s is done (other tests' may be queued too). */
+async function backfilled(appId: string) {
+  for (let round = 0; round < 50; round++) {
+    const backfill = await db.appBackfill.findUniqueOrThrow({ where: { appId } });
+    if (backfill.finishedAt) return backfill;
+    await runNextBackfill();
+  }
+  throw new Error('backfill did not finish');
+}
+
+describe('adding an app', () => {
+  it('is idempotent by store and store id, and its history loads in the background with progress', async () => {
+    const owner = await makeAccount('solo');
+    const storeUrl = uniqueUrl('pocket-calm');
+    const { app, created } = await addApp(owner.accountId, { storeUrl });
+    expect(created).toBe(true);
+    expect(app).toMatchObject({ name: 'Pocket Calm', primaryCountry: 'US', storefronts: ['US'], refreshedThrough: null, backfill: { daysTotal: 180, daysDone: 0, finishedAt: null } });
+    expect((await addApp(owner.accountId, { storeUrl: storeUrl.replace('/us/', '/gb/') })).created).toBe(false);
+
+    const done = await backfilled(app.id);
+    expect(done).toMatchObject({ daysDone: 180, lastError: null, claimedAt: null });
+    const ready = await getApp(owner.accountId, app.id);
+    expect(ready.refreshedThrough).not.toBeNull();
+    expect(await db.metadataSnapshot.count({ where: { appId: app.id } })).toBeGreaterThan(0);
+    // A backfill is claimed once: nothing is left to run for this app.
+    expect(await db.appBackfill.count({ where: { appId: app.id, finishedAt: null } })).toBe(0);
+  }, 60_000);
+
+  it('holds the plan’s cap on apps under concurrent additions, storing nothing past it', async () => {
+    const owner = await makeAccount('solo');
+    await addApp(owner.accountId, { storeUrl: uniqueUrl('first') }, { backfill: 'caller' });
+    const attempts = await Promise.allSettled(Array.from({ length: 6 }, (_, index) => addApp(owner.accountId, { storeUrl: uniqueUrl(`racer-${index}`) }, { backfill: 'caller' })));
+    expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(2);
+    const refused = attempts.filter((attempt): attempt is PromiseRejectedResult => attempt.status === 'rejected');
+    expect(refused.map((attempt) => attempt.reason)).toEqual(Array(4).fill(expect.objectContaining({ appCode: 'LIMIT_REACHED', extras: { cap: 'tracked-apps', limit: 3 } })));
+    expect(await db.trackedApp.count({ where: { accountId: owner.accountId } })).toBe(3);
+  });
+
+  it('a backfill that keeps failing stops after its attempts and leaves the app to the daily refresh', async () => {
+    const owner = await makeAccount('solo');
+    const { app } = await addApp(owner.accountId, { storeUrl: uniqueUrl('flaky') });
+    // The store keeps failing.
+    const failing = vi.spyOn(await import('@/server/services/ingest/refresh'), 'refreshApp');
+    failing.mockRejectedValue(new Error('the store is down'));
+    try {
+      for (let attempt = 1; attempt <= MAX_BACKFILL_ATTEMPTS; attempt++) {
+        await db.appBackfill.updateMany({ where: { appId: { not: app.id }, finishedAt: null }, data: { claimedAt: new Date() } });
+        await runNextBackfill();
+      }
+    } finally {
+      failing.mockRestore();
+    }
+    const backfill = await db.appBackfill.findUniqueOrThrow({ where: { appId: app.id } });
+    expect(backfill).toMatchObject({ attempts: MAX_BACKFILL_ATTEMPTS, lastError: 'the store is down', finishedAt: expect.any(Date) });
+  });
+});
+
+describe('storefronts', () => {
+  it('a keyword in a new storefront tracks the app there, with its listing and chart history at once', async () => {
+    const owner = await makeAccount('pro');
+    const { app } = await addApp(owner.accountId, { storeUrl: uniqueUrl('storefronts') });
+    await backfilled(app.id);
+    await expect(currentMetadata(owner.accountId, { appId: app.id, country: 'GB' })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await addKeywords(owner.accountId, { appId: app.id, terms: ['calm'], country: 'GB' });
+    expect((await getApp(owner.accountId, app.id)).storefronts).toEqual(['GB', 'US']);
+    expect(await currentMetadata(owner.accountId, { appId: app.id, country: 'GB' })).toMatchObject({ title: expect.any(String) });
+    const chart = await categoryRankHistory(owner.accountId, { appId: app.id, country: 'GB', days: 30 });
+    expect(chart.points.some((point) => point.rank !== null)).toBe(true);
+
+    const withDe = await addStorefront(owner.accountId, { appId: app.id, country: 'DE' });
+    expect(withDe.storefronts).toEqual(['DE', 'GB', 'US']);
+    expect(await currentMetadata(owner.accountId, { appId: app.id, country: 'DE' })).toMatchObject({ title: expect.any(String) });
+  }, 60_000);
+});
+
+describe('removing an app', () => {
+  it('deletes it with its data and its undelivered events; another account cannot', async () => {
+    const owner = await makeAccount('pro');
+    const other = await makeAccount('pro');
+    const { app } = await addApp(owner.accountId, { storeUrl: uniqueUrl('removed') }, { backfill: 'caller' });
+    await addKeywords(owner.accountId, { appId: app.id, terms: ['gone'] });
+    await recordEvents([{ accountId: owner.accountId, appId: app.id, type: 'review.created', data: { appId: app.id } }]);
+    await expect(removeApp(other.accountId, app.id)).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    expect(await removeApp(owner.accountId, app.id)).toMatchObject({ removed: true, appId: app.id });
+    expect(await db.trackedApp.count({ where: { id: app.id } })).toBe(0);
+    expect(await db.domainEvent.count({ where: { appId: app.id } })).toBe(0);
+  });
+});
+
+describe('the trial', () => {
+  it('a sign-up starts on the configured trial; off, on Free; a chosen plan ends it', async () => {
+    const now = new Date('2026-11-23T12:00:00.000Z');
+    const trial = await createAccount({ email: `trial-${Date.now()}@example.test`, password: 'correct horse battery', plan: 'free' }, { withTrial: true, now });
+    expect(await db.account.findUniqueOrThrow({ where: { id: trial.accountId } })).toMatchObject({ plan: 'solo', trialCredits: 100, trialEndsAt: new Date('2026-12-07T12:00:00.000Z') });
+
+    vi.stubEnv('TRIAL_TIER', 'pro');
+    vi.stubEnv('TRIAL_DAYS', '7');
+    vi.stubEnv('TRIAL_CREDITS', '250');
+    const pro = await createAccount({ email: `trial-pro-${Date.now()}@example.test`, password: 'correct horse battery', plan: 'free' }, { withTrial: true, now });
+    expect(await db.account.findUniqueOrThrow({ where: { id: pro.accountId } })).toMatchObject({ plan: 'pro', trialCredits: 250, trialEndsAt: new Date('2026-11-30T12:00:00.000Z') });
+    vi.stubEnv('TRIAL_TIER', 'off');
+    const none = await createAccount({ email: `no-trial-${Date.now()}@example.test`, password: 'correct horse battery', plan: 'free' }, { withTrial: true, now });
+    expect(await db.account.findUniqueOrThrow({ where: { id: none.accountId } })).toMatchObject({ plan: 'free', trialEndsAt: null });
+    vi.unstubAllEnvs();
+
+    await db.$transaction((tx) => changePlan(tx, { accountId: trial.accountId, to: 'business', reason: 'operator', now }));
+    expect(await db.account.findUniqueOrThrow({ where: { id: trial.accountId } })).toMatchObject({ plan: 'business', trialEndsAt: null, trialCredits: null });
+    const changes = await db.planChange.findMany({ where: { accountId: trial.accountId }, orderBy: { id: 'asc' } });
+    expect(changes.map((change) => [change.fromPlan, change.toPlan, change.reason])).toEqual([[null, 'solo', 'trial_started'], ['solo', 'business', 'operator']]);
+  });
+});
