@@ -51,13 +51,20 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         res.end(JSON.stringify(body));
       };
       const missing = () => answer(404, { error: { type: 'invalid_request_error', message: `No such object: ${path}` } });
+      // The pages a browser is sent to: Stripe's hosted Checkout and Customer Portal, as a page that names itself.
+      const page = /^\/(checkout|portal)\/(\w+)$/.exec(path);
+      if (req.method === 'GET' && page) {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return res.end(`<!doctype html><title>Stripe ${page[1]} stand-in</title><h1>Stripe ${page[1]} stand-in</h1><p id="session">${page[2]}</p>`);
+      }
+      const self = `http://${req.headers.host}`;
       if (req.method === 'POST' && path === '/v1/checkout/sessions') {
         const id = `cs_test_${randomUUID().replaceAll('-', '')}`;
-        return answer(200, { id, object: 'checkout.session', mode: form.mode, url: `http://stripe.test/checkout/${id}`, client_reference_id: form.client_reference_id ?? null });
+        return answer(200, { id, object: 'checkout.session', mode: form.mode, url: `${self}/checkout/${id}`, client_reference_id: form.client_reference_id ?? null });
       }
       if (req.method === 'POST' && path === '/v1/billing_portal/sessions') {
         const id = `bps_${randomUUID().replaceAll('-', '')}`;
-        return answer(200, { id, object: 'billing_portal.session', customer: form.customer, url: `http://stripe.test/portal/${id}`, return_url: form.return_url });
+        return answer(200, { id, object: 'billing_portal.session', customer: form.customer, url: `${self}/portal/${id}`, return_url: form.return_url });
       }
       const subscription = /^\/v1\/subscriptions\/([\w]+)$/.exec(path);
       if (req.method === 'GET' && subscription) {
