@@ -34,3 +34,12 @@ export async function lockAccountPlan(
     SELECT plan::text AS plan, trial_ends_at AS "trialEndsAt", trial_credits AS "trialCredits" FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
   return row;
 }
+
+/**
+ * Locks a tracked app's row until the transaction ends. Taken before the account's (lockAccountPlan) by a change to
+ * the app that counts against a cap: the database's triggers lock an app's row and then its account's (a refresh, a
+ * backfill's progress), so taking them in the same order never deadlocks against them.
+ */
+export async function lockTrackedApp(tx: Prisma.TransactionClient, appId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM tracked_apps WHERE id = ${appId}::uuid FOR UPDATE`;
+}

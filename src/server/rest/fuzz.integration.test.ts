@@ -3,6 +3,7 @@
 // huge and malformed inputs. Invariants: never a 5xx; every error is application/problem+json with its status; a
 // failure charges nothing; what was charged adds up to the account's usage; another account's data never appears.
 // The dashboard's endpoint is fuzzed too (at the end).
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
@@ -243,7 +244,16 @@ describe('fuzzing the dashboard endpoint', () => {
     'apiKeys.create': { name: 'fuzz', scope: 'read-only' },
     'webhooks.create': { url: 'https://127.0.0.1/hook' },
     'account.signUp': { email: 'fuzz@example.test', password: 'correct horse battery' },
+    'account.onboarding': undefined,
+    'billing.overview': undefined,
+    'apps.create': { storeUrl: 'https://apps.apple.com/us/app/fuzz/id1000000099' },
+    'apps.searchStore': { term: 'sleep', country: 'US' },
+    'apps.addStorefront': { id: 'mine', country: 'GB' },
+    'keywords.add': { id: 'mine', terms: ['fuzz'] },
+    'competitors.list': { id: 'mine' },
   };
+  /** Removals never get the world's own ids: they would take away what the other calls read. */
+  const REMOVALS = ['apps.remove', 'keywords.remove', 'competitors.remove'];
   const input = fc.oneof(
     { weight: 5, arbitrary: fc.constant('sample') },
     { weight: 3, arbitrary: fc.record({ id: fc.constantFrom('mine', 'theirs', 'nonsense'), keywordId: fc.constantFrom('mine', 'theirs'), endpointId: fc.uuid(), name: fc.oneof(unrepresentable, printable(30)), scope: fc.constantFrom('read-only', 'read-write', 'admin'), term: unrepresentable }, { requiredKeys: [] }) },
@@ -267,12 +277,18 @@ describe('fuzzing the dashboard endpoint', () => {
     crossSite: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   });
 
-  const resolved = (value: unknown): unknown =>
+  const resolved = (value: unknown, path: string): unknown =>
     typeof value === 'object' && value !== null && !Array.isArray(value)
       ? Object.fromEntries(
           Object.entries(value).map(([name, member]) => [
             name,
-            member === 'mine' ? (name === 'keywordId' ? world.keywordId : world.appId) : member === 'theirs' ? (name === 'keywordId' ? world.otherKeywordId : world.otherAppId) : member,
+            member === 'mine' && REMOVALS.includes(path)
+              ? randomUUID()
+              : member === 'mine'
+                ? (name === 'keywordId' ? world.keywordId : world.appId)
+                : member === 'theirs'
+                  ? (name === 'keywordId' ? world.otherKeywordId : world.otherAppId)
+                  : member,
           ]),
         )
       : value;
@@ -283,7 +299,9 @@ describe('fuzzing the dashboard endpoint', () => {
     await fc.assert(
       fc.asyncProperty(call, async (generated) => {
         const paths = generated.batch ? generated.paths : generated.paths.slice(0, 1);
-        const value = resolved(generated.input === 'sample' ? SAMPLES[paths[0]!] : generated.input);
+        // A batch's calls share one input: a removal among them makes it one no call may remove with.
+        const removal = paths.find((path) => REMOVALS.includes(path)) ?? paths[0]!;
+        const value = resolved(generated.input === 'sample' ? SAMPLES[paths[0]!] : generated.input, removal);
         const type = (dashboardRouter._def.procedures as unknown as Record<string, { _def: { type: string } } | undefined>)[paths[0]!]?._def.type;
         const method = generated.method === 'by type' ? (type === 'mutation' ? 'POST' : 'GET') : generated.method;
         const headers: Record<string, string> = {};

@@ -4,7 +4,7 @@
 import type { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
 import { readAppRow, readAppRows, type AppRow } from '@/server/db/app-statements';
-import { lockAccountPlan } from '@/server/db/plan-statements';
+import { lockAccountPlan, lockTrackedApp } from '@/server/db/plan-statements';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
 import { accessOf, PLANS, type PlanCaps } from '@/server/services/accounts/plans';
@@ -77,6 +77,7 @@ export async function addKeywords(
   // their events are stored together or not at all.
   const storefrontIsNew = (await db.appStorefront.count({ where: { appId: app.id, country } })) === 0;
   const inserted = await db.$transaction(async (tx) => {
+    await lockTrackedApp(tx, app.id);
     const caps = await capsOf(tx, accountId);
     const rows = await tx.trackedKeyword.createManyAndReturn({
       data: keys.map((key) => ({ appId: app.id, country, term: byKey.get(key)!, termKey: key })),
