@@ -60,9 +60,9 @@ test('TRACE and PROPFIND on the public API: credential first, then 404 or 405 wi
   const onApps = await send('TRACE', `${API}/apps`, { Authorization: `Bearer ${key}` });
   expect(onApps.status).toBe(405);
   expect(onApps.headers['content-type']).toBe('application/problem+json');
-  expect(onApps.headers.allow).toBe('GET, HEAD, OPTIONS');
+  expect(onApps.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
   expect(onApps.headers['x-credits-cost']).toBe('0');
-  expect(JSON.parse(onApps.body)).toMatchObject({ status: 405, detail: 'TRACE is not allowed here; use GET, HEAD or OPTIONS.', instance: `${API}/apps` });
+  expect(JSON.parse(onApps.body)).toMatchObject({ status: 405, detail: 'TRACE is not allowed here; use GET, HEAD, POST or OPTIONS.', instance: `${API}/apps` });
 
   const onKeywords = await send('PROPFIND', `${API}/apps/${DEMO_APP_ID}/keywords`, { Authorization: `Bearer ${key}` });
   expect(onKeywords.status).toBe(405);

@@ -10,6 +10,7 @@ export default async function GettingStartedPage() {
   const origin = pageOrigin();
   const base = `${origin}/api/public/v1`;
   const paid = Object.values(PLANS).filter((plan) => plan.apiAccess);
+  const capText = (cap: number | null) => (cap === null ? 'no cap' : cap.toLocaleString('en-US'));
   return (
     <main>
       <div className="panel">
@@ -46,12 +47,19 @@ curl -X POST ${base}/apps/$APP_ID/keywords \\
           by endpoint, key and day. Requests per minute per key: {paid.map((plan) => `${plan.label} ${REQUESTS_PER_MINUTE[plan.tier].toLocaleString('en-US')}`).join(' · ')}{' '}
           (429 with <code>Retry-After</code>).
         </p>
+        <p>
+          Each plan also caps what an account tracks at once, apps / keywords:{' '}
+          {Object.values(PLANS).map((plan) => `${plan.label} ${capText(plan.caps.trackedApps)} / ${capText(plan.caps.trackedKeywords)}`).join(' · ')}. A request past a cap is refused
+          whole with 403 <code>limit-reached</code>, naming the cap and its value. A new account starts on a trial with its own monthly allowance
+          (<code>GET /usage</code> shows <code>trial</code>); at its end the account moves to Free and a <code>plan.changed</code> event fires. Start
+          tracking an app with <code>POST /apps</code> and its store URL; its history loads in the background (<code>backfill</code> on the app).
+        </p>
 
         <h2>3. Errors</h2>
         <p>
           Errors are <code>application/problem+json</code>: <code>type</code> (a link to its explanation), <code>title</code>, <code>status</code>,{' '}
-          <code>detail</code>, <code>instance</code>, <code>requestId</code>; validation errors list each field in <code>errors</code>. Branch on{' '}
-          <code>status</code> and <code>type</code>, never on the text. The types:
+          <code>detail</code>, <code>instance</code>, <code>requestId</code> and <code>code</code> (the type’s slug); validation errors list each
+          field in <code>errors</code>. Branch on <code>status</code> and <code>code</code>, never on the text. The types:
         </p>
         <ul>
           {Object.values(PROBLEM_TYPES).map((type) => (

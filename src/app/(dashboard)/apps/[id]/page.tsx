@@ -133,7 +133,10 @@ export default async function AppPage({ params, searchParams }: { params: Promis
 
       <section className="panel">
         <h2>Latest reviews <span className="muted">({formatNumber(reviews.total)} in all)</span></h2>
-        <table data-testid="reviews-table">
+        {reviews.items.length === 0 && (
+          <p className="muted">{loading ? 'Reviews appear here once the history has loaded.' : 'No reviews recorded for this app yet.'}</p>
+        )}
+        <table data-testid="reviews-table" hidden={reviews.items.length === 0}>
           <tbody>
             {reviews.items.map((review) => (
               <tr key={review.id}>
