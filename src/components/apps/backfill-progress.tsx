@@ -32,7 +32,7 @@ export function BackfillProgress({ appId, initial }: { appId: string; initial: B
   if (backfill.status === 'failed') {
     return (
       <p className="notice" role="status" data-testid="backfill-failed">
-        The store did not answer while we loaded this app’s history. The daily refresh collects its data from the next day on.
+        The store did not answer while we loaded this app’s history. The daily refresh (00:15 UTC) tries again.
       </p>
     );
   }

@@ -105,6 +105,15 @@ describe('subscription events', () => {
     expect(await accountOf(owner.accountId)).toMatchObject({ plan: 'free', subscriptionStatus: 'canceled' });
   });
 
+  it('leaves the account as it is while the first payment is pending', async () => {
+    const owner = await makeAccount('free');
+    await db.account.update({ where: { id: owner.accountId }, data: { plan: 'solo', trialEndsAt: new Date(Date.now() + 86_400_000), trialCredits: 100 } });
+    stripe.subscriptions.set('sub_pending', { customer: 'cus_pending', status: 'incomplete', price: 'price_pro', metadata: { accountId: owner.accountId } });
+    const answer = await deliver('customer.subscription.created', { id: 'sub_pending', object: 'subscription', customer: 'cus_pending', metadata: { accountId: owner.accountId } });
+    expect(answer.body).toMatchObject({ ignored: 'the first payment is pending' });
+    expect(await accountOf(owner.accountId)).toMatchObject({ plan: 'solo', trialCredits: 100 });
+  });
+
   it('applies an event Stripe sends twice only once', async () => {
     const owner = await subscribed('solo');
     stripe.subscriptions.set(owner.subscription, { customer: owner.customer, status: 'active', price: 'price_pro', metadata: {} });

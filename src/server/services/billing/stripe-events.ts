@@ -98,6 +98,8 @@ async function applySubscription(event: Stripe.Event, { accountId, customerId, s
     if (!first.count) return { duplicate: true };
     const account = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { stripeSubscriptionId: true } });
     // The end of a subscription the account has since replaced does not take its plan away.
+    // Its first payment is still being made (3-D Secure, a bank debit): the account stays as it is, trial included.
+    if (subscription.status === 'incomplete') return { ignored: 'the first payment is pending' };
     if (!live && account.stripeSubscriptionId && account.stripeSubscriptionId !== subscription.id) return { ignored: 'a replaced subscription' };
     if (live && !paidTier) return { ignored: 'unknown price' };
     const to: PlanTier = live ? paidTier! : 'free';

@@ -1,7 +1,7 @@
 // The history backfill of an app just added (from the dashboard or POST /apps), in the background: the request that
 // adds the app answers at once, and the app's page shows the progress this records until its data is ready. A
 // queue in the app's database (app_backfills) that every process's background work polls; a claim is a lease, so a
-// backfill whose process died is taken over, and one that keeps failing is left to the daily refresh.
+// backfill whose process died is taken over, and one that keeps failing is left to the daily refresh, which tries again.
 import { db } from '@/server/db';
 import { claimNextBackfill } from '@/server/db/backfill-statements';
 import { logError } from '@/server/core/log';

@@ -23,7 +23,7 @@ export const appOutput = z
     backfill: z
       .object({
         status: z.enum(['queued', 'running', 'completed', 'failed']).meta({
-          description: '`failed`: the history could not be loaded after several attempts; the daily refresh then ingests the app from the next day on.',
+          description: '`failed`: the history could not be loaded after several attempts; the daily refresh then tries again.',
         }),
         daysDone: z.int().nonnegative(),
         daysTotal: z.int().nonnegative().meta({ description: 'Days of history the backfill loads.' }),
