@@ -37,14 +37,19 @@ export function BackfillProgress({ appId, initial }: { appId: string; initial: B
     );
   }
   if (backfill.status === 'completed') return null;
-  const percent = backfill.daysTotal ? Math.floor((backfill.daysDone / backfill.daysTotal) * 100) : 0;
+  // Every day is observed first, then all of them are written at once: that last step has no count of its own.
+  const saving = backfill.status === 'running' && backfill.daysTotal > 0 && backfill.daysDone >= backfill.daysTotal;
+  const state = backfill.status === 'queued' ? 'Waiting to start' : saving ? `Saving ${backfill.daysTotal} days of history` : `${backfill.daysDone} of ${backfill.daysTotal} days read from the store`;
   return (
     <section className="panel" data-testid="backfill" aria-labelledby="backfill-title">
       <h2 id="backfill-title">Loading this app’s history</h2>
-      <progress className="progress" max={backfill.daysTotal || 1} value={backfill.daysDone} aria-label="History loaded" />
+      {saving || backfill.status === 'queued' ? (
+        <progress className="progress" aria-label="History loading" />
+      ) : (
+        <progress className="progress" max={backfill.daysTotal || 1} value={backfill.daysDone} aria-label="History read from the store" />
+      )}
       <p role="status" data-testid="backfill-status">
-        {backfill.status === 'queued' ? 'Waiting to start…' : `${percent} % · ${backfill.daysDone} of ${backfill.daysTotal} days`}. Keywords, ranks, ratings and
-        reviews appear here when it is done; you can leave this page meanwhile.
+        {state}… Keywords, ranks, ratings and reviews appear here when it is done; you can leave this page meanwhile.
       </p>
     </section>
   );

@@ -46,7 +46,7 @@ export default async function AppsPage() {
                 <td>{app.trackedKeywords}</td>
                 <td data-testid="app-data-status">
                   {app.backfill && (app.backfill.status === 'queued' || app.backfill.status === 'running')
-                    ? `Loading history (${app.backfill.daysTotal ? Math.floor((app.backfill.daysDone / app.backfill.daysTotal) * 100) : 0} %)`
+                    ? app.backfill.status === 'queued' ? 'History queued' : `Loading history (${app.backfill.daysDone} of ${app.backfill.daysTotal} days read)`
                     : app.dataThrough ? `Through ${app.dataThrough}` : 'Not loaded yet'}
                 </td>
                 <td className="mono">{app.id}</td>

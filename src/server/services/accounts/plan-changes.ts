@@ -2,7 +2,7 @@
 // and a `plan.changed` event, in the caller's transaction, so that none is written without the others.
 import type { Prisma } from '@/generated/prisma/client';
 import type { PlanTier } from '@/generated/prisma/enums';
-import { lockAccountPlan } from '@/server/db/plan-statements';
+import { lockAccountPlan } from '@/server/db/row-locks';
 import { recordEvents } from '@/server/services/events/events';
 
 export type PlanChangeReason = 'trial_started' | 'trial_ended' | 'stripe' | 'operator';

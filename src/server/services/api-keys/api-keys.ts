@@ -7,7 +7,7 @@ import { isoDay } from '@/server/core/dates';
 import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
-import { withAccountLock } from '@/server/db/account-lock';
+import { withAccountLock } from '@/server/db/row-locks';
 import { accessOf, PLANS, type Access } from '@/server/services/accounts/plans';
 import { recordEvents } from '@/server/services/events/events';
 import { periodOf } from '@/server/services/metering/credits';

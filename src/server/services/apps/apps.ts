@@ -4,7 +4,7 @@
 import type { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
 import { readAppRow, readAppRows, type AppRow } from '@/server/db/app-statements';
-import { lockAccountPlan, lockTrackedApp } from '@/server/db/plan-statements';
+import { lockAccountPlan, lockTrackedApp } from '@/server/db/row-locks';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
 import { accessOf, PLANS, type PlanCaps } from '@/server/services/accounts/plans';

@@ -102,6 +102,22 @@ describe('removing an app', () => {
   });
 });
 
+describe('removing an app while its history loads', () => {
+  it('ends the backfill quietly, whenever the removal lands', async () => {
+    for (const delayMs of Array.from({ length: 12 }, (_, index) => index * 75)) {
+      const owner = await makeAccount('pro');
+      const { app } = await addApp(owner.accountId, { storeUrl: uniqueUrl(`removed-while-loading-${delayMs}`) });
+      await db.appBackfill.updateMany({ where: { appId: { not: app.id }, finishedAt: null }, data: { claimedAt: new Date() } });
+      const running = runNextBackfill();
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await removeApp(owner.accountId, app.id);
+      await expect(running).resolves.toBe(true);
+      expect(await db.appBackfill.count({ where: { appId: app.id } })).toBe(0);
+      expect(await db.keywordRank.count({ where: { appId: app.id } })).toBe(0);
+    }
+  }, 60_000);
+});
+
 describe('the trial', () => {
   it('a sign-up starts on the configured trial; off, on Free; a chosen plan ends it', async () => {
     const now = new Date('2026-11-23T12:00:00.000Z');

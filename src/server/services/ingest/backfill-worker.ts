@@ -2,8 +2,10 @@
 // adds the app answers at once, and the app's page shows the progress this records until its data is ready. A
 // queue in the app's database (app_backfills) that every process's background work polls; a claim is a lease, so a
 // backfill whose process died is taken over, and one that keeps failing is left to the daily refresh, which tries again.
+import type { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
 import { claimNextBackfill } from '@/server/db/backfill-statements';
+import { lockTrackedApp } from '@/server/db/row-locks';
 import { logError } from '@/server/core/log';
 import { BACKFILL_DAYS, refreshApp } from './refresh';
 import { dataProvider } from './providers';
@@ -18,6 +20,22 @@ export function backfillRow(appId: string): { appId: string; daysTotal: number }
   return { appId, daysTotal: dataProvider().hasHistory ? BACKFILL_DAYS : 1 };
 }
 
+/** The app was removed while its backfill ran: the backfill ends with it. */
+class AppRemoved extends Error {}
+
+/**
+ * Writes the backfill's row, under its app's row lock: its triggers lock the app's row, and taking that first keeps
+ * the order every other writer takes (src/server/db/row-locks.ts), so a removal of the app meanwhile cannot deadlock
+ * with it. Throws AppRemoved when the app has gone.
+ */
+async function saveBackfill(appId: string, data: Prisma.AppBackfillUpdateManyMutationInput): Promise<void> {
+  const saved = await db.$transaction(async (tx) => {
+    await lockTrackedApp(tx, appId);
+    return tx.appBackfill.updateMany({ where: { appId }, data });
+  });
+  if (!saved.count) throw new AppRemoved();
+}
+
 /** Runs the next backfill waiting, if any; whether there was one. */
 export async function runNextBackfill(now = new Date()): Promise<boolean> {
   const claim = await claimNextBackfill(now, LEASE_SECONDS);
@@ -30,23 +48,23 @@ export async function runNextBackfill(now = new Date()): Promise<boolean> {
         // A handful of writes per backfill: each moves the app's data version (its page reads it again).
         if (done !== total && done - reported < Math.max(1, Math.ceil(total / 10))) return;
         reported = done;
-        await db.appBackfill.update({ where: { appId }, data: { daysDone: done, daysTotal: total } });
+        await saveBackfill(appId, { daysDone: done, daysTotal: total });
       },
     });
     // Keywords added while it ran were not in its list: their history now.
     const added = await db.trackedKeyword.findMany({ where: { appId, createdAt: { gte: now } }, select: { term: true, country: true } });
     if (added.length) await refreshApp(appId, { onlyTerms: added });
-    await db.appBackfill.update({ where: { appId }, data: { finishedAt: new Date(), lastError: null, claimedAt: null } });
+    await saveBackfill(appId, { finishedAt: new Date(), lastError: null, claimedAt: null });
   } catch (error) {
-    // The app may have been removed meanwhile: its backfill row went with it.
-    const gone = (await db.trackedApp.count({ where: { id: appId } })) === 0;
-    if (gone) return true;
-    logError('backfill failed', error, { appId, attempt: claim.attempts });
-    const message = error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
-    await db.appBackfill.update({
-      where: { appId },
-      data: { lastError: message, claimedAt: null, ...(claim.attempts >= MAX_BACKFILL_ATTEMPTS && { finishedAt: new Date() }) },
-    });
+    if (error instanceof AppRemoved) return true;
+    try {
+      const message = error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
+      await saveBackfill(appId, { lastError: message, claimedAt: null, ...(claim.attempts >= MAX_BACKFILL_ATTEMPTS && { finishedAt: new Date() }) });
+      logError('backfill failed', error, { appId, attempt: claim.attempts });
+    } catch (recording) {
+      // Removed meanwhile (its refresh failed for that very reason): nothing to record.
+      if (!(recording instanceof AppRemoved)) throw recording;
+    }
   }
   return true;
 }

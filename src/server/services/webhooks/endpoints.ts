@@ -5,7 +5,7 @@ import { db, retryOnConflict } from '@/server/db';
 import { sharedRateLimit } from '@/server/db/shared-limiter';
 import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
-import { withAccountLock } from '@/server/db/account-lock';
+import { withAccountLock } from '@/server/db/row-locks';
 import { EVENT_TYPES } from '@/server/services/events/events';
 import { checkDestinationUrl, resolveDestination } from './destinations';
 import { envelopeOf } from './delivery';

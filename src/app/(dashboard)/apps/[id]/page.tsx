@@ -46,7 +46,7 @@ export default async function AppPage({ params, searchParams }: { params: Promis
           {app.developer} · {app.store === 'app_store' ? 'App Store' : 'Google Play'} · {app.category} · {app.primaryCountry} · <span className="mono">{app.id}</span>
         </p>
         <p className="muted" data-testid="storefronts">
-          Tracked in {app.storefronts.join(', ')} · data through {app.dataThrough ?? 'not loaded yet'}
+          Tracked in {app.storefronts.join(', ')} · {app.dataThrough ? `data through ${app.dataThrough}` : 'no data yet'}
         </p>
         <div className="row" style={{ justifyContent: 'space-between' }}>
           <AddStorefrontForm appId={app.id} />

@@ -26,7 +26,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           <div>
             <div className="muted">Credits this month</div>
             <div className="stat" data-testid="billing-usage">
-              {formatNumber(overview.creditsUsed)} / {overview.creditLimit === null ? 'unlimited' : formatNumber(overview.creditLimit)}
+              {current.tier === 'free' ? 'No API access' : `${formatNumber(overview.creditsUsed)} / ${overview.creditLimit === null ? 'unlimited' : formatNumber(overview.creditLimit)}`}
             </div>
           </div>
           <div>

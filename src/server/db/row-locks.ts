@@ -1,0 +1,35 @@
+// Row locks held until a transaction ends: the account's, for the caps that must hold under concurrent creations and
+// for a change of tier; a tracked app's, for what changes it. The database's triggers lock an app's row before its
+// account's (a refresh, a backfill's progress, a removal), so every lock here is taken in that order too: an app's
+// first, then its account's. Taken the other way round, two transactions can deadlock.
+import type { Prisma } from '@/generated/prisma/client';
+import { db } from './index';
+
+/**
+ * Runs `work` in a transaction that holds the account's row lock: a count of the account's rows read in it stays
+ * true until it commits, so a cap (active keys, webhook endpoints) holds under concurrent creations.
+ */
+export function withAccountLock<T>(accountId: string, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+    return work(tx);
+  });
+}
+
+/**
+ * The account's tier and trial, its row locked until the transaction ends: a change of tier reads what it replaces, and a
+ * cap (tracked apps, keywords) counted under it holds against concurrent additions.
+ */
+export async function lockAccountPlan(
+  tx: Prisma.TransactionClient,
+  accountId: string,
+): Promise<{ plan: string; trialEndsAt: Date | null; trialCredits: number | null } | undefined> {
+  const [row] = await tx.$queryRaw<{ plan: string; trialEndsAt: Date | null; trialCredits: number | null }[]>`
+    SELECT plan::text AS plan, trial_ends_at AS "trialEndsAt", trial_credits AS "trialCredits" FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+  return row;
+}
+
+/** Locks a tracked app's row until the transaction ends; before the account's, if both are needed (see above). */
+export async function lockTrackedApp(tx: Prisma.TransactionClient, appId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM tracked_apps WHERE id = ${appId}::uuid FOR UPDATE`;
+}
