@@ -88,4 +88,9 @@ test('choose a plan through Checkout; the signed event moves the account once; a
   expect((await (await deliver(deleted.body, deleted.signature)).json())).toEqual({ received: true, plan: 'free' });
   await page.goto(`${ORIGIN}/settings/billing`);
   await expect(page.getByTestId('billing-plan')).toHaveText('Free');
+  await expect(page.getByTestId('plan-history').locator('tbody tr')).toHaveText([
+    /Pro → Free\s*Subscription \(Stripe\)/,
+    /Solo → Pro\s*Subscription \(Stripe\)/,
+    /Solo\s*Trial started/,
+  ]);
 });

@@ -29,14 +29,14 @@ export const PROBLEM_TYPES = {
     status: 403,
     slug: 'plan-required',
     title: 'A paid plan is required',
-    description: 'API access is part of the paid plans (Solo, Pro, Business, Agency, Enterprise). The account that owns this credential is on the Free tier.',
-    remedy: 'Upgrade the account’s plan; the change takes effect at once.',
+    description: 'API access is part of the paid plans (Solo, Pro, Business, Agency, Enterprise) and of their trial. The account that owns this credential is on the Free tier, or its trial has ended.',
+    remedy: 'Choose a plan under Settings → Plan & billing (or ask the operator, where billing is not self-serve); the change takes effect at once.',
   },
   INSUFFICIENT_SCOPE: {
     status: 403,
     slug: 'insufficient-scope',
     title: 'The credential lacks the required scope',
-    description: 'A read-only key called an endpoint that writes (adding keywords or competitors). Write endpoints need a read-write key.',
+    description: 'A read-only key called an endpoint that writes (adding apps, keywords or competitors). Write endpoints need a read-write key.',
     remedy: 'Use a read-write key for this call, or create one under Settings → API access.',
   },
   LIMIT_REACHED: {

@@ -2,7 +2,6 @@
 // layer and the operator CLI alike.
 import { z } from 'zod';
 import { db } from '@/server/db';
-import type { PlanTier } from '@/generated/prisma/enums';
 import { Prisma } from '@/generated/prisma/client';
 import { AppError } from '@/server/errors/app-error';
 import { parseInput, validationError } from '@/server/errors/validation';
@@ -33,9 +32,6 @@ export interface AccountSummary {
   plan: Plan;
   creditLimit: number | null;
   trial: Trial | null;
-  /** Whether Stripe Billing knows the account as a customer (it can open the customer portal). */
-  hasBillingAccount: boolean;
-  subscriptionStatus: string | null;
   createdAt: Date;
 }
 
@@ -98,8 +94,6 @@ export async function getAccountSummary(accountId: string): Promise<AccountSumma
     plan: PLANS[access.plan],
     creditLimit: access.creditLimit,
     trial: access.trial,
-    hasBillingAccount: account.stripeCustomerId !== null,
-    subscriptionStatus: account.subscriptionStatus,
     createdAt: account.createdAt,
   };
 }

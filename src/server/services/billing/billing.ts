@@ -2,6 +2,8 @@
 // account's plan, usage and trial; upgrading through a Stripe Checkout Session and changing or cancelling through
 // Stripe's Customer Portal. The plan itself changes only when Stripe's signed events say so (./stripe-events.ts).
 import type Stripe from 'stripe';
+import type { PlanTier } from '@/generated/prisma/enums';
+import type { PlanChangeReason } from '@/server/services/accounts/plan-changes';
 import { db } from '@/server/db';
 import { logError } from '@/server/core/log';
 import { AppError } from '@/server/errors/app-error';
@@ -40,7 +42,12 @@ export interface BillingOverview {
   /** Whether the owner can open Stripe's Customer Portal (the account is a Stripe customer). */
   portal: boolean;
   tiers: TierOffer[];
+  /** The account's latest changes of tier, newest first. */
+  history: { from: PlanTier | null; to: PlanTier; reason: PlanChangeReason; changedAt: Date }[];
 }
+
+/** Changes of tier the plan page lists. */
+const HISTORY_SHOWN = 10;
 
 const PRICE_CACHE_MS = 10 * 60_000;
 let priceCache: { at: number; prices: Map<string, { amount: number; currency: string }> } | undefined;
@@ -109,6 +116,9 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
     subscription: account.subscriptionStatus ? { status: account.subscriptionStatus } : null,
     portal: Boolean(stripe && account.stripeCustomerId),
     tiers,
+    history: (
+      await db.planChange.findMany({ where: { accountId }, orderBy: [{ changedAt: 'desc' }, { id: 'desc' }], take: HISTORY_SHOWN })
+    ).map((change) => ({ from: change.fromPlan, to: change.toPlan, reason: change.reason as PlanChangeReason, changedAt: change.changedAt })),
   };
 }
 

@@ -6,12 +6,14 @@ import { formatInstant, formatNumber } from '@/components/format';
 export const metadata = { title: 'Plan & billing · ASO Analytics' };
 
 const cap = (value: number | null) => (value === null ? 'Unlimited' : formatNumber(value));
+const REASONS = { trial_started: 'Trial started', trial_ended: 'Trial ended', stripe: 'Subscription (Stripe)', operator: 'Set by the operator' } as const;
 
 export default async function BillingPage({ searchParams }: { searchParams: Promise<{ checkout?: string }> }) {
   const { checkout } = await searchParams;
   const caller = await getDashboardCaller();
   const overview = await caller.billing.overview();
   const current = overview.tiers.find((tier) => tier.tier === overview.plan)!;
+  const labelOf = (tier: string) => overview.tiers.find((offer) => offer.tier === tier)?.label ?? tier;
   return (
     <>
       <section className="panel">
@@ -91,6 +93,24 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           </table>
         </div>
         <p className="muted">Enterprise: unlimited credits and custom caps, agreed with us and set by the operator. Prices exclude tax.</p>
+      </section>
+
+      <section className="panel">
+        <h2>Plan history</h2>
+        <table data-testid="plan-history">
+          <thead>
+            <tr><th scope="col">When</th><th scope="col">Change</th><th scope="col">Why</th></tr>
+          </thead>
+          <tbody>
+            {overview.history.map((change) => (
+              <tr key={`${change.changedAt}-${change.to}`}>
+                <td>{formatInstant(change.changedAt)}</td>
+                <td>{change.from ? `${labelOf(change.from)} → ${labelOf(change.to)}` : labelOf(change.to)}</td>
+                <td>{REASONS[change.reason]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </section>
     </>
   );

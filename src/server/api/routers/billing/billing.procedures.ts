@@ -10,6 +10,7 @@ export const billingOverviewProcedure = dashboardProcedure.output(billingOvervie
     ...overview,
     trial: overview.trial && { ...overview.trial, endsAt: overview.trial.endsAt.toISOString() },
     periodEnd: overview.periodEnd.toISOString(),
+    history: overview.history.map((change) => ({ ...change, changedAt: change.changedAt.toISOString() })),
   };
 });
 
