@@ -7,7 +7,7 @@ import { db } from '@/server/db';
 import { endTrialsDue } from '@/server/db/plan-statements';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { config } from '@/server/core/config';
-import { logError } from '@/server/core/log';
+import { scheduleCronJob } from '@/server/services/jobs/cron-job';
 import { recordPlanChange } from './plan-changes';
 import { PLANS, type Trial } from './plans';
 
@@ -35,18 +35,19 @@ export async function endExpiredTrials(now = new Date()): Promise<number> {
   }
 }
 
-export async function scheduleTrialEnds(boss: PgBoss, log: (line: string) => void): Promise<void> {
-  if (!(await boss.getQueue(TRIAL_END_QUEUE))) {
-    await boss.createQueue(TRIAL_END_QUEUE, { name: TRIAL_END_QUEUE, policy: 'singleton', retryLimit: 3, retryDelay: 30 });
-  }
-  await boss.schedule(TRIAL_END_QUEUE, TRIAL_END_CRON, {}, { tz: 'UTC' });
-  await boss.work(TRIAL_END_QUEUE, async () => {
-    try {
-      const ended = await endExpiredTrials();
-      if (ended) log(`trials: ${ended} ended, moved to ${PLANS.free.label}`);
-    } catch (error) {
-      logError('ending trials failed', error);
-      throw error;
-    }
-  });
+export function scheduleTrialEnds(boss: PgBoss, log: (line: string) => void): Promise<void> {
+  return scheduleCronJob(
+    boss,
+    {
+      queue: TRIAL_END_QUEUE,
+      cron: TRIAL_END_CRON,
+      retryDelaySeconds: 30,
+      failure: 'ending trials failed',
+      run: async () => {
+        const ended = await endExpiredTrials();
+        return ended ? `trials: ${ended} ended, moved to ${PLANS.free.label}` : null;
+      },
+    },
+    log,
+  );
 }
