@@ -19,7 +19,8 @@ test('a signed-in user sends a test request from the reference, already authoris
   const { email, password } = await newAccount('pro');
   await signInWithForm(page, email, password);
   await page.getByRole('link', { name: 'API reference' }).click();
-  await expect(page.getByText('Test requests are sent as you')).toBeVisible();
+  // The reference is the heaviest page: on a loaded machine it takes longer than the default wait to render.
+  await expect(page.getByText('Test requests are sent as you')).toBeVisible({ timeout: 30_000 });
   const sent = page.waitForResponse((response) => response.url().endsWith('/api/public/v1/apps') && response.request().method() === 'GET');
   const testRequest = page.getByRole('button', { name: 'Test Request (get /apps)' });
   // Centred, so that Scalar's sticky toolbar does not cover it.

@@ -1,10 +1,11 @@
 'use client';
-// What the app page changes: remove the app, a keyword or a competitor (each confirmed, saying what is lost), and
-// track the app in one more storefront.
+// What the app page changes: track keywords, track the app in one more storefront, and remove the app, a keyword or a
+// competitor (each confirmed, saying what is lost).
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { ConfirmButton } from '@/components/common/confirm-button';
-import { errorMessage, trpc } from '@/components/trpc';
+import { trpc } from '@/components/trpc';
+import { useAction } from '@/components/use-action';
 
 export function RemoveAppButton({ appId, name }: { appId: string; name: string }) {
   const router = useRouter();
@@ -17,14 +18,12 @@ export function RemoveAppButton({ appId, name }: { appId: string; name: string }
       onConfirm={async () => {
         await trpc.apps.remove.mutate({ id: appId });
         router.push('/apps');
-        router.refresh();
       }}
     />
   );
 }
 
 export function RemoveKeywordButton({ appId, keywordId, term }: { appId: string; keywordId: string; term: string }) {
-  const router = useRouter();
   return (
     <ConfirmButton
       label="Remove"
@@ -33,14 +32,12 @@ export function RemoveKeywordButton({ appId, keywordId, term }: { appId: string;
       consequence="It leaves the keyword list, rank change events for it stop, and it no longer counts toward the plan’s keyword cap. Its past ranks stay available while the app ranks for it."
       onConfirm={async () => {
         await trpc.keywords.remove.mutate({ id: appId, keywordId });
-        router.refresh();
       }}
     />
   );
 }
 
 export function RemoveCompetitorButton({ appId, competitorId, name }: { appId: string; competitorId: string; name: string }) {
-  const router = useRouter();
   return (
     <ConfirmButton
       label="Remove"
@@ -49,31 +46,21 @@ export function RemoveCompetitorButton({ appId, competitorId, name }: { appId: s
       consequence="It leaves this app’s competitors; add it again at any time with its store URL."
       onConfirm={async () => {
         await trpc.competitors.remove.mutate({ id: appId, competitorId });
-        router.refresh();
       }}
     />
   );
 }
 
 export function AddStorefrontForm({ appId }: { appId: string }) {
-  const router = useRouter();
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { run, pending, error } = useAction();
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const country = String(new FormData(form).get('country')).toUpperCase();
-    setPending(true);
-    setError(null);
-    try {
+    await run(async () => {
       await trpc.apps.addStorefront.mutate({ id: appId, country });
       form.reset();
-      router.refresh();
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setPending(false);
-    }
+    });
   }
   return (
     <form className="row" onSubmit={onSubmit} aria-label="Add storefront">
@@ -88,25 +75,18 @@ export function AddStorefrontForm({ appId }: { appId: string }) {
 }
 
 export function TrackKeywordsForm({ appId, country }: { appId: string; country: string }) {
-  const router = useRouter();
-  const [pending, setPending] = useState(false);
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  const { run, pending, error } = useAction(() => setAdded(null));
+  const message = error ? { text: error, error: true } : added ? { text: added, error: false } : null;
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const terms = String(new FormData(form).get('terms')).split(/[,\n]/).map((term) => term.trim()).filter(Boolean);
-    setPending(true);
-    setMessage(null);
-    try {
+    await run(async () => {
       const result = await trpc.keywords.add.mutate({ id: appId, terms, country });
       form.reset();
-      setMessage({ text: `${result.added.length} added${result.alreadyTracked.length ? `, ${result.alreadyTracked.length} already tracked` : ''}.`, error: false });
-      router.refresh();
-    } catch (caught) {
-      setMessage({ text: errorMessage(caught), error: true });
-    } finally {
-      setPending(false);
-    }
+      setAdded(`${result.added.length} added${result.alreadyTracked.length ? `, ${result.alreadyTracked.length} already tracked` : ''}.`);
+    });
   }
   return (
     <form className="row" onSubmit={onSubmit} aria-label="Track keywords" style={{ alignItems: 'flex-end' }}>

@@ -1,7 +1,8 @@
 'use client';
 // A destructive action behind a confirmation dialog that says what is lost: removing an app, a keyword, a competitor.
-import { useRef, useState } from 'react';
-import { errorMessage } from '@/components/trpc';
+// The page's data is read again once it is done.
+import { useRef } from 'react';
+import { useAction } from '@/components/use-action';
 
 interface Props {
   /** The button's text, and the dialog's confirm button. */
@@ -17,19 +18,12 @@ interface Props {
 
 export function ConfirmButton({ label, ariaLabel, title, consequence, onConfirm, testId }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { run, pending, error } = useAction();
   async function confirm() {
-    setPending(true);
-    setError(null);
-    try {
+    await run(async () => {
       await onConfirm();
       dialog.current?.close();
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setPending(false);
-    }
+    });
   }
   return (
     <>
