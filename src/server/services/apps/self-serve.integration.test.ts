@@ -9,7 +9,7 @@ import { categoryRankHistory } from '@/server/services/aso/charts';
 import { recordEvents } from '@/server/services/events/events';
 import { MAX_BACKFILL_ATTEMPTS, runNextBackfill } from '@/server/services/ingest/backfill-worker';
 import { makeAccount } from '../../../../test/factories';
-import { addApp, addKeywords, addStorefront, getApp, removeApp } from './apps';
+import { addApp, addKeywords, addStorefront, getApp, removeApp, searchStore } from './apps';
 
 const uniqueUrl = (name: string) => `https://apps.apple.com/us/app/${name}/id${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 1000)}`;
 
@@ -40,6 +40,15 @@ describe('adding an app', () => {
     // A backfill is claimed once: nothing is left to run for this app.
     expect(await db.appBackfill.count({ where: { appId: app.id, finishedAt: null } })).toBe(0);
   }, 60_000);
+
+  it('by name: the store’s search offers apps whose addresses add the same apps, the same on every search', async () => {
+    const owner = await makeAccount('solo');
+    const results = await searchStore({ term: 'sleep', country: 'GB' });
+    expect(results.length).toBeGreaterThan(0);
+    expect(await searchStore({ term: 'sleep', country: 'GB' })).toEqual(results);
+    const { app } = await addApp(owner.accountId, { storeUrl: results[0]!.storeUrl, country: 'GB' }, { backfill: 'caller' });
+    expect(app).toMatchObject({ name: results[0]!.name, store: 'app_store', storeId: results[0]!.storeId, primaryCountry: 'GB' });
+  });
 
   it('holds the plan’s cap on apps under concurrent additions, storing nothing past it', async () => {
     const owner = await makeAccount('solo');

@@ -14,7 +14,7 @@ function storedFetch(requested: string[]): FetchJson {
     [/\/lookup\?id=1459969523&country=us&entity=software$/, 'lookup-us-1459969523.json'],
     [/\/lookup\?id=404404404&country=us&entity=software$/, 'lookup-us-404404404.json'],
     [/\/search\?term=sleep%20sounds&country=us&entity=software&limit=200$/, 'search-us-sleep-sounds.json'],
-    [/\/search\?term=meditation&country=us&entity=software&limit=200$/, 'search-us-meditation.json'],
+    [/\/search\?term=meditation&country=us&entity=software&limit=(200|8)$/, 'search-us-meditation.json'],
     [/\/us\/rss\/customerreviews\/page=1\/id=1459969523\/sortby=mostrecent\/json$/, 'reviews-us-1459969523.json'],
     [/\/us\/rss\/topfreeapplications\/limit=200\/genre=6013\/json$/, 'chart-us-6013.json'],
   ];
@@ -118,5 +118,22 @@ describe('AppStoreProvider', () => {
     expect(estimateMetrics([])).toEqual({ volume: 0, difficulty: 0 });
     const few = [{ trackId: 1, trackName: 'a', userRatingCount: 999 }];
     expect(estimateMetrics(few)).toEqual({ volume: 0, difficulty: 30 });
+  });
+
+  it('searches the store by name for Add app: each result with the store page that adds it', async () => {
+    const requested: string[] = [];
+    const results = await new AppStoreProvider(storedFetch(requested)).searchApps('meditation', 'US', 8);
+    expect(requested).toEqual([expect.stringMatching(/\/search\?term=meditation&country=us&entity=software&limit=8$/)]);
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.length).toBeLessThanOrEqual(8);
+    const stored = softwareResults(load('search-us-meditation.json').results)[0]!;
+    expect(results[0]).toEqual({
+      store: 'app_store',
+      storeId: String(stored.trackId),
+      name: stored.trackName,
+      developer: stored.sellerName ?? stored.artistName ?? '',
+      iconUrl: stored.artworkUrl100 ?? null,
+      storeUrl: `https://apps.apple.com/us/app/id${stored.trackId}`,
+    });
   });
 });

@@ -153,7 +153,7 @@ export class AppStoreProvider implements DataProvider {
   }
 
   async searchApps(term: string, country: string, limit: number): Promise<StoreSearchResult[]> {
-    return (await this.search(term, country, limit)).map((result) => ({
+    return (await this.search(term, country, limit)).slice(0, limit).map((result) => ({
       store: 'app_store' as const,
       storeId: String(result.trackId),
       name: result.trackName,
