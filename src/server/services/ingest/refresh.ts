@@ -53,12 +53,14 @@ function listingValue(listing: Listing, field: (typeof LISTING_FIELDS)[number]):
 
 export async function refreshApp(appId: string, options: RefreshOptions = {}): Promise<RefreshSummary> {
   const provider = options.provider ?? dataProvider();
-  const onlyCountries = options.onlyCountries;
+  const { onlyTerms, onlyCountries } = options;
+  const inCountries = onlyCountries && { country: { in: onlyCountries } };
   const [row, keywords, storefronts] = await Promise.all([
     db.trackedApp.findUniqueOrThrow({ where: { id: appId } }),
     // A keyword just added needs its own history only, not the app's other keywords (up to thousands).
-    options.onlyTerms ? [] : db.trackedKeyword.findMany({ where: { appId, ...(onlyCountries && { country: { in: onlyCountries } }) }, select: { term: true, country: true } }),
-    db.appStorefront.findMany({ where: { appId }, select: { country: true } }),
+    onlyTerms ? [] : db.trackedKeyword.findMany({ where: { appId, ...inCountries }, select: { term: true, country: true } }),
+    // Only a full refresh observes every storefront of the app.
+    onlyTerms || onlyCountries ? [] : db.appStorefront.findMany({ where: { appId }, select: { country: true } }),
   ]);
   const app = { ...row, keywords };
   const today = startOfUtcDay(options.through ?? new Date());
@@ -70,7 +72,6 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   const summary: RefreshSummary = { appId, days: days.map(isoDay), keywordRanks: 0, reviews: 0, metadataChanges: 0, events: 0 };
   if (!days.length) return summary;
 
-  const onlyTerms = options.onlyTerms;
   const trackedTerms = onlyTerms ?? app.keywords;
   const countries = onlyCountries ?? [...new Set([app.primaryCountry, ...storefronts.map((storefront) => storefront.country), ...trackedTerms.map((keyword) => keyword.country)])];
   const observations: { day: Date; observation: AppObservation }[] = [];
@@ -108,14 +109,13 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
 
   await db.$transaction(
     async (tx) => {
-      const rankScope: Prisma.KeywordRankWhereInput = { appId, date: { gte: first, lte: last }, ...(onlyCountries && { country: { in: onlyCountries } }) };
+      const rankScope: Prisma.KeywordRankWhereInput = { appId, date: { gte: first, lte: last }, ...inCountries };
       if (onlyTerms) rankScope.OR = onlyTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) }));
       await tx.keywordRank.deleteMany({ where: rankScope });
       await insertKeywordRanks(tx, rankRows);
       if (onlyTerms) return;
 
       // Ratings and chart positions.
-      const inCountries = onlyCountries && { country: { in: onlyCountries } };
       if (!onlyCountries) {
         await tx.ratingSnapshot.deleteMany({ where: { appId, date: { gte: first, lte: last } } });
         await tx.ratingSnapshot.createMany({
