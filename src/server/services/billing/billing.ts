@@ -83,13 +83,18 @@ async function ownerEmail(owner: BillingOwner): Promise<string> {
 
 export async function billingOverview(owner: BillingOwner, now = new Date()): Promise<BillingOverview> {
   const { accountId } = owner;
-  const account = await db.account.findUnique({ where: { id: accountId } });
-  if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
-  const userEmail = await ownerEmail(owner);
-  const access = accessOf(account, now);
   const stripe = stripeClient();
+  const [account, used, changes, prices, operatorCommand] = await Promise.all([
+    db.account.findUnique({ where: { id: accountId } }),
+    creditsUsed(accountId, now),
+    db.planChange.findMany({ where: { accountId }, orderBy: [{ changedAt: 'desc' }, { id: 'desc' }], take: HISTORY_SHOWN }),
+    stripe ? stripePrices(stripe) : new Map<string, { amount: number; currency: string }>(),
+    // Only without Stripe does the page show the operator's command, with the owner's email in it.
+    stripe ? null : ownerEmail(owner).then((email) => `npm run admin -- plan set --email ${email} --plan <${SELF_SERVE_TIERS.join('|')}|enterprise>`),
+  ]);
+  if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
+  const access = accessOf(account, now);
   const offered = configuredPrices();
-  const prices = stripe ? await stripePrices(stripe) : new Map();
   const tiers = PLAN_TIERS.map((tier): TierOffer => {
     const plan = PLANS[tier];
     const priceId = offered[tier as SelfServeTier];
@@ -109,16 +114,14 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
     plan: access.plan,
     trial: access.trial,
     creditLimit: access.creditLimit,
-    creditsUsed: await creditsUsed(accountId, now),
+    creditsUsed: used,
     periodEnd: periodOf(now).end,
     billing: stripe ? 'stripe' : 'operator',
-    operatorCommand: stripe ? null : `npm run admin -- plan set --email ${userEmail} --plan <${SELF_SERVE_TIERS.join('|')}|enterprise>`,
+    operatorCommand,
     subscription: account.subscriptionStatus ? { status: account.subscriptionStatus } : null,
     portal: Boolean(stripe && account.stripeCustomerId),
     tiers,
-    history: (
-      await db.planChange.findMany({ where: { accountId }, orderBy: [{ changedAt: 'desc' }, { id: 'desc' }], take: HISTORY_SHOWN })
-    ).map((change) => ({ from: change.fromPlan, to: change.toPlan, reason: change.reason as PlanChangeReason, changedAt: change.changedAt })),
+    history: changes.map((change) => ({ from: change.fromPlan, to: change.toPlan, reason: change.reason as PlanChangeReason, changedAt: change.changedAt })),
   };
 }
 
