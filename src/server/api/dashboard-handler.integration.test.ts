@@ -60,7 +60,7 @@ describe('what the dashboard endpoint serves', () => {
         : new Request(`${ORIGIN}/api/trpc/${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(input) }),
     );
 
-  it('has no API-only procedure: a Free account gets no research and adds no competitor; a Pro account gets nothing uncharged', async () => {
+  it('has no API-only procedure: a Free account gets no research and adds no competitor; a Pro account neither', async () => {
     for (const plan of ['free', 'pro'] as const) {
       const owner = await makeAccount(plan);
       const app = await makeApp(owner.accountId);
@@ -68,13 +68,26 @@ describe('what the dashboard endpoint serves', () => {
       const cookie = `next-auth.session-token=${token}`;
       const attempts = [
         call(cookie, 'keywords.research', { id: app.id, term: 'sleep' }),
-        call(cookie, 'apps.opportunities', { id: app.id }),
-        call(cookie, 'apps.keywordSpy', { id: app.id }),
+        call(cookie, 'keywords.metricsHistory', { id: app.id, keywordId: app.id }),
         call(cookie, 'competitors.add', { id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' }, 'POST'),
       ];
       for (const response of await Promise.all(attempts)) expect(response.status, `${plan}: ${await response.text()}`).toBe(404);
       expect(await db.competitor.count({ where: { appId: app.id } })).toBe(0);
     }
+  });
+
+  // Issue 21: the app page's views read the account's stored data through the API's own procedures, uncharged.
+  it('serves the stored views of the account’s own apps to any plan, uncharged, and another account’s as 404', async () => {
+    const owner = await makeAccount('free');
+    const app = await makeApp(owner.accountId);
+    const stranger = await makeAccount('pro');
+    const cookieOf = async (account: typeof owner) => `next-auth.session-token=${await issueSessionToken({ id: account.userId, email: account.email, accountId: account.accountId })}`;
+    const views = ['apps.opportunities', 'apps.keywordSpy', 'apps.categoryRank', 'apps.ratingHistory', 'metadata.changelog', 'reviews.insights', 'keywords.recentRanks'];
+    const own = await cookieOf(owner);
+    for (const view of views) expect((await call(own, view, { id: app.id })).status, view).toBe(200);
+    const other = await cookieOf(stranger);
+    for (const view of views) expect((await call(other, view, { id: app.id })).status, view).toBe(404);
+    expect(await db.creditUsageDaily.count({ where: { accountId: { in: [owner.accountId, stranger.accountId] } } })).toBe(0);
   });
 
   it('tracks keywords for any plan, within the plan’s cap (Free: 25), uncharged', async () => {

@@ -1,9 +1,10 @@
 // The procedures the dashboard calls, and only those: its pages read through `createDashboardCaller` (server
 // components), its browser code calls /api/trpc. Built from what the dashboard needs, never from the whole app
 // router: a procedure is here because a screen uses it. What the dashboard may do without spending credits is
-// README "What the dashboard may do for free": view the account's own stored data, choose what it tracks (add and
-// remove apps, storefronts and keywords, remove competitors), manage keys, webhook endpoints and the plan. Everything else (research, opportunities, keyword spy, category and rating history, metadata, the
-// writes of the public API) is API-only, metered, and not reachable with a session cookie.
+// docs/api-decisions.md "What the dashboard may do for free": view every stored view of the account's own tracked
+// apps (the same procedures as the API, so the numbers are the same), choose what it tracks, manage keys, webhook
+// endpoints and the plan. What costs us a store request per call (live keyword research) and the API's own writes
+// (adding competitors) stay API-only, metered, and not reachable with a session cookie.
 import { accountRouter } from './routers/account/router';
 import { apiKeysRouter } from './routers/api-keys/router';
 import {
@@ -11,14 +12,19 @@ import {
   createAppProcedure,
   getAppProcedure,
   getAsoScoreProcedure,
+  getCategoryRankProcedure,
+  getKeywordSpyProcedure,
+  getRatingHistoryProcedure,
   listAppsProcedure,
+  listOpportunitiesProcedure,
   removeAppProcedure,
   searchStoreProcedure,
 } from './routers/apps/apps.procedures';
 import { billingRouter } from './routers/billing/router';
 import { listCompetitorsProcedure, removeCompetitorProcedure } from './routers/competitors/competitors.procedures';
-import { addKeywordsProcedure, keywordHistoryProcedure, listKeywordsProcedure, removeKeywordProcedure } from './routers/keywords/keywords.procedures';
-import { listReviewsProcedure } from './routers/reviews/reviews.procedures';
+import { addKeywordsProcedure, keywordHistoryProcedure, listKeywordsProcedure, recentRanksProcedure, removeKeywordProcedure } from './routers/keywords/keywords.procedures';
+import { getMetadataProcedure, metadataChangelogProcedure } from './routers/metadata/metadata.procedures';
+import { listReviewsProcedure, reviewInsightsProcedure } from './routers/reviews/reviews.procedures';
 import { getUsageProcedure } from './routers/usage/usage.procedures';
 import { webhooksRouter } from './routers/webhooks/router';
 import { createCallerFactory, router } from './trpc';
@@ -33,19 +39,30 @@ export const dashboardRouter = router({
   webhooks: webhooksRouter,
   // Settings → Plan & billing.
   billing: billingRouter,
-  // Apps and the app page: the account's own stored data, as the page shows it, and what it tracks.
+  // Apps and the app page's views: the account's own stored data, as the API answers it, and what it tracks.
   apps: router({
     list: listAppsProcedure,
     get: getAppProcedure,
     asoScore: getAsoScoreProcedure,
+    opportunities: listOpportunitiesProcedure,
+    categoryRank: getCategoryRankProcedure,
+    ratingHistory: getRatingHistoryProcedure,
+    keywordSpy: getKeywordSpyProcedure,
     create: createAppProcedure,
     remove: removeAppProcedure,
     addStorefront: addStorefrontProcedure,
     searchStore: searchStoreProcedure,
   }),
-  keywords: router({ list: listKeywordsProcedure, history: keywordHistoryProcedure, add: addKeywordsProcedure, remove: removeKeywordProcedure }),
+  keywords: router({
+    list: listKeywordsProcedure,
+    history: keywordHistoryProcedure,
+    recentRanks: recentRanksProcedure,
+    add: addKeywordsProcedure,
+    remove: removeKeywordProcedure,
+  }),
   competitors: router({ list: listCompetitorsProcedure, remove: removeCompetitorProcedure }),
-  reviews: router({ list: listReviewsProcedure }),
+  metadata: router({ get: getMetadataProcedure, changelog: metadataChangelogProcedure }),
+  reviews: router({ list: listReviewsProcedure, insights: reviewInsightsProcedure }),
 });
 
 export type DashboardRouter = typeof dashboardRouter;

@@ -21,7 +21,7 @@ import { buildRoutes } from './routes';
 
 const ORIGIN = 'http://fuzz.test';
 const MARKER = 'zz-other-account-marker';
-const QUERY_NAMES = ['country', 'rankWindow', 'sort', 'rating', 'limit', 'days', 'page', 'pageSize', 'term', 'from', 'to'];
+const QUERY_NAMES = ['country', 'rankWindow', 'sort', 'rating', 'sentiment', 'limit', 'days', 'page', 'pageSize', 'term', 'from', 'to'];
 const routes = buildRoutes(appRouter);
 
 interface World {
@@ -85,7 +85,7 @@ const queryValue = fc.oneof(
   printable(30),
   fc.integer().map(String),
   fc.double().map(String),
-  fc.constantFrom('', ' ', '-1', '0', '1', '7d', '30d', '90d', 'us', 'GB', 'zz', 'newest', 'rating', '1e9', '9'.repeat(400), 'NaN', 'null', '[]', '{}'),
+  fc.constantFrom('', ' ', '-1', '0', '1', '7d', '30d', '90d', 'us', 'GB', 'zz', 'newest', 'rating', 'negative', '1e9', '9'.repeat(400), 'NaN', 'null', '[]', '{}'),
   fc.string({ maxLength: 3000 }),
   unrepresentable,
 );

@@ -148,6 +148,19 @@ describe('reviews', () => {
     expect(oldest.items[0]!.reviewedAt < times.at(-1)!).toBe(true);
   });
 
+  it('filters by sentiment label exactly as each review is labelled, and the labels partition the reviews', async () => {
+    const all = await fixture.caller.reviews.list({ id, pageSize: 100 });
+    let counted = 0;
+    for (const label of ['positive', 'neutral', 'negative'] as const) {
+      const page = await fixture.caller.reviews.list({ id, sentiment: label, pageSize: 100 });
+      expect(page.items.every((item) => item.sentiment.label === label), label).toBe(true);
+      counted += page.total;
+      const withRating = await fixture.caller.reviews.list({ id, sentiment: label, rating: 1, pageSize: 100 });
+      expect(withRating.items.every((item) => item.sentiment.label === label && item.rating === 1)).toBe(true);
+    }
+    expect(counted).toBe(all.total);
+  });
+
   it('derives insights whose counts add up and whose examples are this app’s reviews', async () => {
     const insights = await fixture.caller.reviews.insights({ id });
     const { positive, neutral, negative } = insights.sentiment;

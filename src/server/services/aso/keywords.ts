@@ -47,6 +47,24 @@ export async function listKeywords(
   };
 }
 
+/**
+ * The last `days` days of rank of every tracked keyword of one storefront, in one read: the keyword table's
+ * sparklines. The same rows as each keyword's history, so the numbers agree with GET …/keywords/{keywordId}/history.
+ */
+export async function recentRanks(accountId: string, input: { appId: string; country?: string; days: number }) {
+  const app = await loadApp(accountId, input.appId);
+  const country = input.country ?? app.primaryCountry;
+  const window = windowOf(app, input.days);
+  const keywords = await db.trackedKeyword.findMany({ where: { appId: app.id, country }, select: { id: true, termKey: true } });
+  const rows = await db.keywordRank.findMany({
+    where: { appId: app.id, country, termKey: { in: keywords.map((keyword) => keyword.termKey) }, date: { gte: window.from, lte: window.to } },
+    select: { termKey: true, date: true, rank: true },
+  });
+  const rankOn = new Map(rows.map((row) => [`${row.termKey}|${isoDay(row.date)}`, row.rank]));
+  const days = eachDay(window).map(isoDay);
+  return keywords.map((keyword) => ({ keywordId: keyword.id, points: days.map((date) => ({ date, rank: rankOn.get(`${keyword.termKey}|${date}`) ?? null })) }));
+}
+
 /** A tracked keyword of the app (404 otherwise), its window of `days` days, and the header of its series. */
 async function loadKeywordSeries(accountId: string, input: { appId: string; keywordId: string; days: number }) {
   const app = await loadApp(accountId, input.appId);

@@ -14,9 +14,19 @@ export const NEGATIVE_TO = -0.05;
 /** Insights look at the reviews of this many days before the app's last day of data. */
 export const INSIGHTS_DAYS = 90;
 
-export function sentimentLabel(score: number): 'positive' | 'neutral' | 'negative' {
+export const SENTIMENT_LABELS = ['positive', 'neutral', 'negative'] as const;
+export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
+
+export function sentimentLabel(score: number): SentimentLabel {
   return score >= POSITIVE_FROM ? 'positive' : score <= NEGATIVE_TO ? 'negative' : 'neutral';
 }
+
+/** The scores of each label, as sentimentLabel draws them, for a filter in the database. */
+const SENTIMENT_RANGES: Record<SentimentLabel, Prisma.FloatFilter> = {
+  positive: { gte: POSITIVE_FROM },
+  neutral: { gt: NEGATIVE_TO, lt: POSITIVE_FROM },
+  negative: { lte: NEGATIVE_TO },
+};
 
 const ORDER: Record<ReviewSort, Prisma.ReviewOrderByWithRelationInput[]> = {
   newest: [{ reviewedAt: 'desc' }, { id: 'asc' }],
@@ -27,10 +37,14 @@ const ORDER: Record<ReviewSort, Prisma.ReviewOrderByWithRelationInput[]> = {
 
 export async function listReviews(
   accountId: string,
-  input: { appId: string; page: number; pageSize: number; rating?: number; sort: ReviewSort },
+  input: { appId: string; page: number; pageSize: number; rating?: number; sentiment?: SentimentLabel; sort: ReviewSort },
 ) {
   const app = await loadApp(accountId, input.appId);
-  const where: Prisma.ReviewWhereInput = { appId: app.id, ...(input.rating ? { rating: input.rating } : {}) };
+  const where: Prisma.ReviewWhereInput = {
+    appId: app.id,
+    ...(input.rating ? { rating: input.rating } : {}),
+    ...(input.sentiment ? { sentiment: SENTIMENT_RANGES[input.sentiment] } : {}),
+  };
   const [total, rows] = await Promise.all([
     db.review.count({ where }),
     db.review.findMany({

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { appIdParam, keywordIdParam } from '@/server/api/schemas';
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
 import { addKeywords, removeKeyword } from '@/server/services/apps/apps';
-import { keywordHistory, keywordMetricsHistory, listKeywords } from '@/server/services/aso/keywords';
+import { keywordHistory, keywordMetricsHistory, listKeywords, recentRanks } from '@/server/services/aso/keywords';
 import { researchFreshness, researchFreshUntil, researchKeyword } from '@/server/services/aso/research';
-import { addKeywordsInput, addKeywordsOutput, keywordHistoryInput, keywordHistoryOutput, listKeywordsInput, listKeywordsOutput, metricsHistoryInput, metricsHistoryOutput, researchInput, researchOutput, toTrackedKeywordOutput } from './keywords.schema';
+import { addKeywordsInput, addKeywordsOutput, keywordHistoryInput, keywordHistoryOutput, listKeywordsInput, listKeywordsOutput, metricsHistoryInput, metricsHistoryOutput, recentRanksInput, recentRanksOutput, researchInput, researchOutput, toTrackedKeywordOutput } from './keywords.schema';
 
 export const listKeywordsProcedure = apiProcedure
   .meta({
@@ -114,3 +114,9 @@ export const removeKeywordProcedure = dashboardProcedure
   .input(z.object({ id: appIdParam, keywordId: keywordIdParam }))
   .output(z.object({ removed: z.literal(true), keywordId: z.uuid() }))
   .mutation(({ ctx, input }) => removeKeyword(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId }));
+
+/** Dashboard only: the keyword table's 7-day sparklines, every tracked keyword of a storefront in one read. */
+export const recentRanksProcedure = dashboardProcedure
+  .input(recentRanksInput)
+  .output(recentRanksOutput)
+  .query(({ ctx, input }) => recentRanks(ctx.actor.accountId, { appId: input.id, country: input.country, days: input.days }));

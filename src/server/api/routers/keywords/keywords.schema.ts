@@ -109,6 +109,9 @@ export const keywordHistoryOutput = keywordSeries
   .extend({ points: z.array(z.object({ date: isoDate, rank: z.int().nullable() })) })
   .meta({ id: 'KeywordRankHistory' });
 
+export const recentRanksInput = z.object({ id: appIdParam, country: countryQuery, days: z.int().min(1).max(30).default(7) });
+export const recentRanksOutput = z.array(z.object({ keywordId: z.uuid(), points: z.array(z.object({ date: isoDate, rank: z.int().nullable() })) }));
+
 export const metricsHistoryInput = keywordHistoryInput.extend({
   days: queryIntWithDefault({ min: 1, max: 365, default: 180, description: 'Days of history, ending with the last day of data.' }),
 });

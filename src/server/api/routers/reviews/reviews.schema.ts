@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { appIdParam, isoDate, isoDateTime, queryEnum, queryInt, queryIntWithDefault } from '@/server/api/schemas';
-import { REVIEW_SORTS } from '@/server/services/aso/reviews';
+import { REVIEW_SORTS, SENTIMENT_LABELS } from '@/server/services/aso/reviews';
 
 export const listReviewsInput = z.object({
   id: appIdParam,
   page: queryIntWithDefault({ min: 1, default: 1, description: 'Page number.' }),
   pageSize: queryIntWithDefault({ min: 1, max: 100, default: 20, description: 'Reviews per page.' }),
   rating: queryInt({ min: 1, max: 5, description: 'Only reviews with this many stars.' }),
+  sentiment: z
+    .enum(SENTIMENT_LABELS, `Must be one of: ${SENTIMENT_LABELS.join(', ')}.`)
+    .optional()
+    .meta({ description: `Only reviews of this sentiment label (see \`sentiment.label\`). One of ${SENTIMENT_LABELS.join(', ')}.` }),
   sort: queryEnum(REVIEW_SORTS, 'newest', 'Order: newest or oldest first, or highest or lowest rating first (newest first among equals).'),
 });
 
