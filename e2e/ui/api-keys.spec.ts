@@ -22,8 +22,8 @@ function rowOf(page: Page, secret: string) {
 
 /** Rolls the key through its dialog and returns the new secret, after checking what the page says of the old one. */
 async function rollInUi(page: Page, secret: string, grace: 'now' | '1h', oldSecretNote: string): Promise<string> {
-  await rowOf(page, secret).getByRole('button', { name: 'Roll' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Roll key' });
+  await rowOf(page, secret).getByRole('button', { name: /^Roll / }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Roll key' });
   await dialog.getByRole('combobox').selectOption(grace);
   await dialog.getByRole('button', { name: 'Roll key' }).click();
   await expect(page.getByTestId('new-secret')).toContainText(oldSecretNote);
@@ -58,14 +58,18 @@ test('read-only key: created, shown once, used, revoked with confirmation, then 
   await page.reload();
   await expect(rowOf(page, secret).locator('td').nth(4)).not.toContainText('Never');
 
-  await rowOf(page, secret).getByRole('button', { name: 'Revoke' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Revoke key' });
+  await rowOf(page, secret).getByRole('button', { name: /^Revoke / }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Revoke key' });
   await expect(dialog).toContainText('cannot be undone');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   expect((await request.get(`${API}/apps`, { headers: bearer(secret) })).status()).toBe(200);
 
-  await rowOf(page, secret).getByRole('button', { name: 'Revoke' }).click();
-  await page.getByRole('dialog', { name: 'Revoke key' }).getByRole('button', { name: 'Revoke key' }).click();
+  await rowOf(page, secret).getByRole('button', { name: /^Revoke / }).click();
+  await page.getByRole('alertdialog', { name: 'Revoke key' }).getByRole('button', { name: 'Revoke key' }).click();
+  // Revoked keys leave the default (active) view; the status filter shows them.
+  await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'revoked' })).toBeVisible();
+  await expect(rowOf(page, secret)).toHaveCount(0);
+  await page.getByTestId('key-status-filter').selectOption('ended');
   await expect(rowOf(page, secret).getByTestId('key-status')).toHaveText('revoked');
   const refused = await request.get(`${API}/apps`, { headers: bearer(secret) });
   expect(refused.status()).toBe(401);
@@ -97,6 +101,7 @@ test('roll with grace "now" ends the old secret at once; the new key keeps the e
   await expect(rowOf(page, secret)).toContainText(`${expiry} 23:59 UTC`);
   const rolled = await rollInUi(page, secret, 'now', 'The old secret no longer works');
   await expect(rowOf(page, rolled)).toContainText(`${expiry} 23:59 UTC`);
+  await page.getByTestId('key-status-filter').selectOption('all');
   await expect(rowOf(page, secret).getByTestId('key-status')).toHaveText('expired');
   expect((await request.get(`${API}/apps`, { headers: bearer(secret) })).status()).toBe(401);
   expect((await request.get(`${API}/apps`, { headers: bearer(rolled) })).status()).toBe(200);

@@ -84,8 +84,8 @@ test('removing an app asks first, says what is lost, and removes it', async ({ p
   await signInWithForm(page, email, password);
   await page.goto(`/apps/${app.id}`);
   await page.getByTestId('remove-app').click();
-  await expect(page.getByRole('dialog')).toContainText('rank and rating history');
+  await expect(page.getByRole('alertdialog')).toContainText('rank and rating history');
   await page.getByTestId('remove-app-confirm').click();
   await expect(page).toHaveURL(/\/apps$/);
-  await expect(page.getByText('Your account tracks no apps yet')).toBeVisible();
+  await expect(page.getByTestId('apps-empty')).toContainText('No apps yet');
 });

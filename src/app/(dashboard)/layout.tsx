@@ -1,32 +1,32 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { SignOutButton } from '@/components/auth/sign-out-button';
+import { SiteHeader } from '@/components/layout/site-header';
 import { getDashboardCaller } from '@/app/server-modules';
 
 export const dynamic = 'force-dynamic';
+
+const LINKS = [
+  { href: '/apps', label: 'Apps' },
+  { href: '/settings/api', label: 'API access' },
+  { href: '/settings/webhooks', label: 'Webhooks' },
+  { href: '/settings/billing', label: 'Plan & billing' },
+  { href: '/docs', label: 'API docs' },
+  { href: '/docs/api', label: 'API reference' },
+];
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const caller = await getDashboardCaller();
   const account = await caller.account.get();
   return (
     <>
-      <header className="top">
-        <span className="brand">ASO Analytics</span>
-        <nav>
-          <Link href="/apps">Apps</Link>
-          <Link href="/settings/api">Settings → API access</Link>
-          <Link href="/settings/webhooks">Webhooks</Link>
-          <Link href="/settings/billing">Plan & billing</Link>
-          <Link href="/docs">API docs</Link>
-          <Link href="/docs/api">API reference</Link>
-        </nav>
+      <SiteHeader links={LINKS}>
         <span className="muted" data-testid="account-name">
           {account.name} · {account.plan.label}
           {account.trial && ` trial until ${account.trial.endsAt.slice(0, 10)}`}
         </span>
         <SignOutButton />
-      </header>
-      <main>{children}</main>
+      </SiteHeader>
+      <main id="content">{children}</main>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { PublicHeader } from '@/components/layout/public-header';
 import { Suspense } from 'react';
 import { SignInForm } from '@/components/auth/sign-in-form';
 
@@ -6,16 +7,19 @@ export const metadata = { title: 'Sign in · ASO Analytics' };
 
 export default function SignInPage() {
   return (
-    <main>
-      <div className="panel auth-card">
-        <h1>Sign in</h1>
-        <Suspense>
-          <SignInForm />
-        </Suspense>
-        <p className="muted">
-          No account yet? <Link href="/sign-up">Create one</Link>.
-        </p>
-      </div>
-    </main>
+    <>
+      <PublicHeader />
+      <main id="content">
+        <div className="panel auth-card">
+          <h1>Sign in</h1>
+          <Suspense>
+            <SignInForm />
+          </Suspense>
+          <p className="muted">
+            No account yet? <Link href="/sign-up">Create one</Link>.
+          </p>
+        </div>
+      </main>
+    </>
   );
 }

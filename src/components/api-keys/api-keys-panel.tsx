@@ -1,7 +1,11 @@
 'use client';
-// Settings → API access: the keys table, create (secret shown once), revoke (confirmed) and roll (grace period).
+// Settings → API access: the keys table (searchable, active keys first), create (secret shown once, focused), revoke
+// (confirmed, announced) and roll (confirmed, with a grace period).
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
 import { CopyButton } from '@/components/common/copy-button';
-import { useRef, useState, type FormEvent } from 'react';
+import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
 import { useAction } from '@/components/use-action';
@@ -28,18 +32,43 @@ interface Props {
   baseUrl: string;
 }
 
+type StatusFilter = 'active' | 'ended' | 'all';
+
+function matchesStatus(key: ApiKeyOutput, filter: StatusFilter): boolean {
+  if (filter === 'all') return true;
+  return filter === 'active' ? key.status === 'active' : key.status !== 'active';
+}
+
+function matchesSearch(key: ApiKeyOutput, search: string): boolean {
+  const needle = search.trim().toLowerCase();
+  if (!needle) return true;
+  return key.name.toLowerCase().includes(needle) || `${key.displayPrefix}…${key.lastFour}`.toLowerCase().includes(needle) || key.lastFour.toLowerCase() === needle;
+}
+
 /** A first call with the new key: the account's apps. */
 function firstCall(baseUrl: string, secret: string): string {
   return `curl -H "Authorization: Bearer ${secret}" ${baseUrl}/apps`;
 }
 
 export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Props) {
-  const { run, pending, error } = useAction();
+  const { run, pending, error, router } = useAction();
   const [revealed, setRevealed] = useState<{ secret: string; name: string; note?: string } | null>(null);
-  const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState<{ kind: 'revoke' | 'roll'; key: ApiKeyOutput } | null>(null);
   const [grace, setGrace] = useState<GracePeriod>('24h');
-  const dialog = useRef<HTMLDialogElement>(null);
+  const [status, setStatus] = useState<StatusFilter>('active');
+  const [search, setSearch] = useState('');
+  const secretBox = useRef<HTMLDivElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The dialog's state is cleared as it closes; where focus goes next depends on what it did.
+  const confirmed = useRef<'revoke' | 'roll' | null>(null);
+
+  // A new secret takes focus, so that a screen reader reads it and Copy is one Tab away.
+  useEffect(() => {
+    if (revealed) secretBox.current?.focus();
+  }, [revealed]);
+
+  const visible = initialKeys.filter((key) => matchesStatus(key, status) && matchesSearch(key, search));
+  const hidden = initialKeys.filter((key) => !matchesStatus(key, status)).length;
 
   async function onCreate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,50 +81,39 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
         scope: form.get('scope') === 'read-write' ? 'read-write' : 'read-only',
         expiresAt: expires ? new Date(`${expires}T23:59:59.999Z`).toISOString() : null,
       });
-      setCopied(false);
       setRevealed({ secret, name: key.name });
+      toast.success(`Key “${key.name}” created`);
       formElement.reset();
     });
   }
 
   function ask(kind: 'revoke' | 'roll', key: ApiKeyOutput) {
-    setConfirming({ kind, key });
     setGrace('24h');
-    dialog.current?.showModal();
-  }
-
-  function closeDialog() {
-    dialog.current?.close();
-    setConfirming(null);
+    setConfirming({ kind, key });
   }
 
   async function onConfirm() {
     if (!confirming) return;
     const { kind, key } = confirming;
-    closeDialog();
-    await run(async () => {
-      if (kind === 'revoke') {
-        await trpc.apiKeys.revoke.mutate({ keyId: key.id });
-      } else {
-        const result = await trpc.apiKeys.roll.mutate({ keyId: key.id, gracePeriod: grace });
-        setCopied(false);
-        setRevealed({
-          secret: result.secret,
-          name: result.key.name,
-          note: grace === 'now' ? 'The old secret no longer works.' : `The old secret works until ${formatInstant(result.previous.expiresAt)}.`,
-        });
-      }
-    });
-  }
-
-  async function copySecret() {
-    if (!revealed) return;
-    await navigator.clipboard.writeText(revealed.secret).then(() => setCopied(true), () => setCopied(false));
+    confirmed.current = kind;
+    if (kind === 'revoke') {
+      await trpc.apiKeys.revoke.mutate({ keyId: key.id });
+      toast.success(`Key “${key.name}” revoked: requests with ${key.displayPrefix}…${key.lastFour} are refused from now on`);
+    } else {
+      const result = await trpc.apiKeys.roll.mutate({ keyId: key.id, gracePeriod: grace });
+      setRevealed({
+        secret: result.secret,
+        name: result.key.name,
+        note: grace === 'now' ? 'The old secret no longer works.' : `The old secret works until ${formatInstant(result.previous.expiresAt)}.`,
+      });
+      toast.success(`Key “${key.name}” rolled`);
+    }
+    router.refresh();
   }
 
   return (
-    <section className="panel">
-      <h2>API keys</h2>
+    <section className="panel" aria-labelledby="api-keys-heading">
+      <h2 id="api-keys-heading" ref={heading} tabIndex={-1}>API keys</h2>
       {!apiAccess && (
         <p className="notice" data-testid="plan-required">
           Your account is on the {planLabel} plan, which has no API access. API keys come with the paid plans (Solo, Pro,
@@ -104,20 +122,20 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
       )}
 
       {revealed && (
-        <div className="secret" data-testid="new-secret" role="status">
-          <strong>Your new key “{revealed.name}”</strong>
+        <div className="secret" data-testid="new-secret" ref={secretBox} tabIndex={-1} aria-labelledby="new-secret-title" role="region">
+          <strong id="new-secret-title">Your new key “{revealed.name}”</strong>
           <code data-testid="secret-value">{revealed.secret}</code>
           <p>
             <strong>Copy it now: you won’t see this secret again.</strong> We store only a hash of it. {revealed.note}
           </p>
+          <div className="row">
+            <CopyButton text={revealed.secret} what="Secret" />
+            <button type="button" onClick={() => { setRevealed(null); heading.current?.focus(); }}>I have saved it</button>
+          </div>
           <p>Try it: this lists your apps.</p>
           <pre className="code-block" data-testid="first-call"><code>{firstCall(baseUrl, revealed.secret)}</code></pre>
           <div className="row">
-            <CopyButton text={firstCall(baseUrl, revealed.secret)} label="Copy curl" testId="copy-first-call" />
-          </div>
-          <div className="row">
-            <button type="button" onClick={copySecret}>{copied ? 'Copied' : 'Copy'}</button>
-            <button type="button" onClick={() => setRevealed(null)}>I have saved it</button>
+            <CopyButton text={firstCall(baseUrl, revealed.secret)} label="Copy curl" what="The curl command" testId="copy-first-call" />
           </div>
         </div>
       )}
@@ -144,87 +162,114 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
       {error && <p className="error" role="alert">{error}</p>}
 
       {initialKeys.length === 0 ? (
-        <p className="muted">No keys yet.</p>
+        <div className="empty" data-testid="keys-empty">
+          <p><strong>No keys yet.</strong></p>
+          <p className="muted">
+            {apiAccess
+              ? 'Create one above: name it after where it will live (a warehouse job, a CI pipeline), and choose read-only unless it adds keywords or competitors.'
+              : 'Choose a paid plan to create your first key.'}
+          </p>
+        </div>
       ) : (
-        <table data-testid="keys-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Key</th>
-              <th>Scope</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>Expires</th>
-              <th>Status</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {initialKeys.map((key) => (
-              <tr key={key.id} data-key-prefix={key.displayPrefix}>
-                <td>{key.name}</td>
-                <td className="mono">{key.displayPrefix}…{key.lastFour}</td>
-                <td>{key.scope}</td>
-                <td>{formatInstant(key.createdAt)}</td>
-                <td>
-                  {key.lastUsedAt ? formatInstant(key.lastUsedAt) : 'Never'}
-                  {key.lastUsedIp && <div className="muted mono">{key.lastUsedIp}</div>}
-                </td>
-                <td>{key.expiresAt ? formatInstant(key.expiresAt) : 'Never'}</td>
-                <td>
-                  <span className={`badge ${key.status === 'active' && key.rolledAt ? 'rolled' : key.status}`} data-testid="key-status">
-                    {key.status === 'active' && key.rolledAt ? 'rolled' : key.status}
-                  </span>
-                </td>
-                <td>
-                  {key.status === 'active' && (
-                    <div className="row">
-                      {!key.rolledAt && (
-                        <button type="button" onClick={() => ask('roll', key)} disabled={pending || !apiAccess}>Roll</button>
-                      )}
-                      <button type="button" className="danger" onClick={() => ask('revoke', key)} disabled={pending}>Revoke</button>
-                    </div>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-
-      <dialog ref={dialog} onClose={() => setConfirming(null)} aria-label={confirming?.kind === 'roll' ? 'Roll key' : 'Revoke key'}>
-        {confirming?.kind === 'revoke' && (
-          <>
-            <h3>Revoke “{confirming.key.name}”?</h3>
-            <p>
-              Requests with <code>{confirming.key.displayPrefix}…{confirming.key.lastFour}</code> will be refused at once. This
-              cannot be undone.
-            </p>
-            <div className="row">
-              <button type="button" className="danger solid" onClick={onConfirm}>Revoke key</button>
-              <button type="button" onClick={closeDialog}>Cancel</button>
-            </div>
-          </>
-        )}
-        {confirming?.kind === 'roll' && (
-          <>
-            <h3>Roll “{confirming.key.name}”?</h3>
-            <p>A new secret with the same name, scope and expiry is issued. The old secret can keep working for a while, so you can deploy the new one.</p>
+        <>
+          <div className="row" role="search" aria-label="Filter keys">
             <label>
-              Old secret
-              <select value={grace} onChange={(event) => setGrace(event.target.value as GracePeriod)} name="gracePeriod">
-                {GRACE_PERIODS.map((option) => (
-                  <option key={option.value} value={option.value}>{option.label}</option>
-                ))}
+              Search
+              <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Name or svc_live_…" />
+            </label>
+            <label>
+              Status
+              <select value={status} onChange={(event) => setStatus(event.target.value as StatusFilter)} data-testid="key-status-filter">
+                <option value="active">Active</option>
+                <option value="ended">Revoked and expired</option>
+                <option value="all">All</option>
               </select>
             </label>
-            <div className="row" style={{ marginTop: '1rem' }}>
-              <button type="button" className="primary" onClick={onConfirm}>Roll key</button>
-              <button type="button" onClick={closeDialog}>Cancel</button>
-            </div>
-          </>
+            <p className="muted" aria-live="polite" style={{ margin: 0 }}>
+              {visible.length} of {initialKeys.length} keys shown{hidden > 0 && status === 'active' ? ` (${hidden} revoked or expired)` : ''}.
+            </p>
+          </div>
+          <TableScroll label="API keys">
+            <table data-testid="keys-table">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Key</th>
+                  <th>Scope</th>
+                  <th>Created</th>
+                  <th>Last used</th>
+                  <th>Expires</th>
+                  <th>Status</th>
+                  <th><span className="visually-hidden">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {visible.map((key) => (
+                  <tr key={key.id} data-key-prefix={key.displayPrefix}>
+                    <td>{key.name}</td>
+                    <td className="mono">{key.displayPrefix}…{key.lastFour}</td>
+                    <td>{key.scope}</td>
+                    <td>{formatInstant(key.createdAt)}</td>
+                    <td>
+                      {key.lastUsedAt ? formatInstant(key.lastUsedAt) : 'Never'}
+                      {key.lastUsedIp && <div className="muted mono">{key.lastUsedIp}</div>}
+                    </td>
+                    <td>{key.expiresAt ? formatInstant(key.expiresAt) : 'Never'}</td>
+                    <td>
+                      <span className={`badge ${key.status === 'active' && key.rolledAt ? 'rolled' : key.status}`} data-testid="key-status">
+                        {key.status === 'active' && key.rolledAt ? 'rolled' : key.status}
+                      </span>
+                    </td>
+                    <td>
+                      {key.status === 'active' && (
+                        <div className="row">
+                          {!key.rolledAt && (
+                            <button type="button" onClick={() => ask('roll', key)} disabled={pending || !apiAccess} aria-label={`Roll ${key.name}`}>Roll</button>
+                          )}
+                          <button type="button" className="danger" onClick={() => ask('revoke', key)} disabled={pending} aria-label={`Revoke ${key.name}`}>Revoke</button>
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+          {visible.length === 0 && <p className="muted">No key matches: change the search or the status filter.</p>}
+        </>
+      )}
+
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(open) => { if (!open) setConfirming(null); }}
+        testId="key-dialog"
+        title={confirming?.kind === 'roll' ? `Roll key “${confirming.key.name}”?` : `Revoke key “${confirming?.key.name ?? ''}”?`}
+        tone={confirming?.kind === 'roll' ? 'primary' : 'danger'}
+        confirmLabel={confirming?.kind === 'roll' ? 'Roll key' : 'Revoke key'}
+        // After a roll the new secret takes focus; after a revocation the row's buttons are gone: the table's heading.
+        focusAfter={() => (confirmed.current === 'roll' ? secretBox.current : focusable(heading.current))}
+        description={
+          confirming?.kind === 'roll' ? (
+            <p>A new secret with the same name, scope and expiry is issued. The old secret can keep working for a while, so you can deploy the new one.</p>
+          ) : (
+            <p>
+              Requests with <code>{confirming?.key.displayPrefix}…{confirming?.key.lastFour}</code> will be refused at once. This cannot be undone.
+            </p>
+          )
+        }
+        onConfirm={onConfirm}
+      >
+        {confirming?.kind === 'roll' && (
+          <label>
+            Old secret
+            <select value={grace} onChange={(event) => setGrace(event.target.value as GracePeriod)} name="gracePeriod">
+              {GRACE_PERIODS.map((option) => (
+                <option key={option.value} value={option.value}>{option.label}</option>
+              ))}
+            </select>
+          </label>
         )}
-      </dialog>
+      </ConfirmDialog>
     </section>
   );
 }

@@ -3,6 +3,7 @@
 // competitor (each confirmed, saying what is lost).
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
 import { ConfirmButton } from '@/components/common/confirm-button';
 import { trpc } from '@/components/trpc';
 import { useAction } from '@/components/use-action';
@@ -14,6 +15,7 @@ export function RemoveAppButton({ appId, name }: { appId: string; name: string }
       label="Remove app"
       title={`Remove ${name}?`}
       testId="remove-app"
+      done={`${name} removed`}
       consequence={<>Its tracked keywords, competitors, rank and rating history, reviews and listing history are deleted, its daily refresh stops and no more events about it are sent. This cannot be undone.</>}
       onConfirm={async () => {
         await trpc.apps.remove.mutate({ id: appId });
@@ -29,6 +31,7 @@ export function RemoveKeywordButton({ appId, keywordId, term }: { appId: string;
       label="Remove"
       ariaLabel={`Remove keyword ${term}`}
       title={`Stop tracking “${term}”?`}
+      done={`“${term}” is no longer tracked`}
       consequence="It leaves the keyword list, rank change events for it stop, and it no longer counts toward the plan’s keyword cap. Its past ranks stay available while the app ranks for it."
       onConfirm={async () => {
         await trpc.keywords.remove.mutate({ id: appId, keywordId });
@@ -43,6 +46,7 @@ export function RemoveCompetitorButton({ appId, competitorId, name }: { appId: s
       label="Remove"
       ariaLabel={`Remove competitor ${name}`}
       title={`Stop following ${name}?`}
+      done={`${name} removed from competitors`}
       consequence="It leaves this app’s competitors; add it again at any time with its store URL."
       onConfirm={async () => {
         await trpc.competitors.remove.mutate({ id: appId, competitorId });
@@ -59,6 +63,7 @@ export function AddStorefrontForm({ appId }: { appId: string }) {
     const country = String(new FormData(form).get('country')).toUpperCase();
     await run(async () => {
       await trpc.apps.addStorefront.mutate({ id: appId, country });
+      toast.success(`Now tracked in ${country}: its history loads in the background`);
       form.reset();
     });
   }
@@ -86,6 +91,7 @@ export function TrackKeywordsForm({ appId, country }: { appId: string; country: 
       const result = await trpc.keywords.add.mutate({ id: appId, terms, country });
       form.reset();
       setAdded(`${result.added.length} added${result.alreadyTracked.length ? `, ${result.alreadyTracked.length} already tracked` : ''}.`);
+      toast.success(`${result.added.length} keyword${result.added.length === 1 ? '' : 's'} added`);
     });
   }
   return (

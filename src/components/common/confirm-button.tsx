@@ -1,8 +1,10 @@
 'use client';
-// A destructive action behind a confirmation dialog that says what is lost: removing an app, a keyword, a competitor.
-// The page's data is read again once it is done.
-import { useRef } from 'react';
-import { useAction } from '@/components/use-action';
+// A destructive action behind the confirmation dialog: removing an app, a keyword, a competitor, a webhook endpoint.
+// A toast confirms it, and the page's data is read again.
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { ConfirmDialog, focusable } from './confirm-dialog';
 
 interface Props {
   /** The button's text, and the dialog's confirm button. */
@@ -13,34 +15,37 @@ interface Props {
   /** What is lost, in a sentence or two. */
   consequence: React.ReactNode;
   onConfirm: () => Promise<void>;
+  /** The toast once it is done. */
+  done: string;
+  /** Where focus goes afterwards: the button itself is usually gone with what it removed. */
+  focusAfter?: () => HTMLElement | null;
+  disabled?: boolean;
   testId?: string;
 }
 
-export function ConfirmButton({ label, ariaLabel, title, consequence, onConfirm, testId }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const { run, pending, error } = useAction();
-  async function confirm() {
-    await run(async () => {
-      await onConfirm();
-      dialog.current?.close();
-    });
-  }
+export function ConfirmButton({ label, ariaLabel, title, consequence, onConfirm, done, focusAfter, disabled, testId }: Props) {
+  const [open, setOpen] = useState(false);
+  const router = useRouter();
   return (
     <>
-      <button type="button" className="danger" aria-label={ariaLabel} onClick={() => dialog.current?.showModal()} data-testid={testId}>
+      <button type="button" className="danger" aria-label={ariaLabel} onClick={() => setOpen(true)} disabled={disabled} data-testid={testId}>
         {label}
       </button>
-      <dialog ref={dialog} aria-label={title}>
-        <h3 style={{ marginTop: 0 }}>{title}</h3>
-        <p>{consequence}</p>
-        {error && <p className="notice" role="alert">{error}</p>}
-        <div className="row">
-          <button type="button" className="danger solid" onClick={confirm} disabled={pending} data-testid={testId && `${testId}-confirm`}>
-            {label}
-          </button>
-          <button type="button" onClick={() => dialog.current?.close()}>Cancel</button>
-        </div>
-      </dialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={title}
+        description={consequence}
+        confirmLabel={label}
+        testId={testId && `${testId}-dialog`}
+        confirmTestId={testId && `${testId}-confirm`}
+        focusAfter={focusAfter ?? (() => focusable(document.querySelector<HTMLElement>('main h1')))}
+        onConfirm={async () => {
+          await onConfirm();
+          toast.success(done);
+          router.refresh();
+        }}
+      />
     </>
   );
 }

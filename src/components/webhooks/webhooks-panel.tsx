@@ -1,8 +1,13 @@
 'use client';
 // Settings → Webhooks: endpoints (add, secret shown once, rotate, enable/disable, delete, send a test event) and
-// each endpoint's deliveries with every attempt and a Redeliver button.
+// each endpoint's deliveries with every attempt and a Redeliver button. The log reads itself again while a delivery
+// is on its way.
 import Link from 'next/link';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
+import { CopyButton } from '@/components/common/copy-button';
+import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
 import { useAction } from '@/components/use-action';
@@ -13,13 +18,56 @@ type Delivery = Awaited<ReturnType<typeof trpc.webhooks.deliveries.query>>[numbe
 interface Props {
   endpoints: Endpoint[];
   deliveries: Record<string, Delivery[]>;
-  eventTypes: string[];
+  eventKinds: { type: string; description: string }[];
 }
 
-export function WebhooksPanel({ endpoints, deliveries, eventTypes }: Props) {
+const POLL_MS = 2_000;
+/** Polling stops after this long, so that a tab left open does not read the log forever. */
+const POLL_FOR_MS = 120_000;
+
+/** On its way within the next minute: queued by a click, or its next attempt is due. */
+function inFlight(delivery: Delivery, now: number): boolean {
+  if (delivery.requested) return true;
+  if (delivery.status !== 'pending') return false;
+  return delivery.nextAttemptAt === null || new Date(delivery.nextAttemptAt).getTime() - now < 60_000;
+}
+
+function usePollWhileInFlight(deliveries: Record<string, Delivery[]>, refresh: () => void) {
+  const busy = Object.values(deliveries).some((list) => list.some((delivery) => inFlight(delivery, Date.now())));
+  const since = useRef<number | null>(null);
+  useEffect(() => {
+    if (!busy) {
+      since.current = null;
+      return;
+    }
+    since.current ??= Date.now();
+    if (Date.now() - since.current > POLL_FOR_MS) return;
+    const timer = setTimeout(() => {
+      if (document.visibilityState === 'visible') refresh();
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [busy, deliveries, refresh]);
+  return busy;
+}
+
+type Confirming = { kind: 'rotate' | 'delete'; endpoint: Endpoint } | null;
+
+export function WebhooksPanel({ endpoints, deliveries, eventKinds }: Props) {
   const [secret, setSecret] = useState<{ value: string; note: string } | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const { run, pending, error, router } = useAction(() => setNotice(null));
+  const [notices, setNotices] = useState<Record<string, string>>({});
+  const [confirming, setConfirming] = useState<Confirming>(null);
+  const { run, pending, error, router } = useAction();
+  const secretBox = useRef<HTMLDivElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The dialog's state is cleared as it closes; where focus goes next depends on what it did.
+  const confirmed = useRef<'rotate' | 'delete' | null>(null);
+  const polling = usePollWhileInFlight(deliveries, router.refresh);
+
+  useEffect(() => {
+    if (secret) secretBox.current?.focus();
+  }, [secret]);
+
+  const noticeFor = (endpointId: string, text: string) => setNotices((current) => ({ ...current, [endpointId]: text }));
 
   async function onCreate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -32,35 +80,58 @@ export function WebhooksPanel({ endpoints, deliveries, eventTypes }: Props) {
         eventTypes: data.getAll('eventTypes').map(String) as never,
       });
       setSecret({ value: created.secret, note: `Signing secret of ${created.endpoint.url}.` });
+      toast.success('Endpoint added');
       form.reset();
     });
   }
 
+  async function onConfirm() {
+    if (!confirming) return;
+    const { kind, endpoint } = confirming;
+    confirmed.current = kind;
+    if (kind === 'rotate') {
+      const rotated = await trpc.webhooks.rotateSecret.mutate({ endpointId: endpoint.id });
+      setSecret({ value: rotated.secret, note: `New signing secret of ${endpoint.url}; the previous one also signs until ${formatInstant(rotated.previousSecretUntil)}.` });
+      toast.success('Signing secret rotated');
+    } else {
+      await trpc.webhooks.delete.mutate({ endpointId: endpoint.id });
+      toast.success(`Endpoint ${endpoint.url} deleted`);
+    }
+    router.refresh();
+  }
+
   return (
     <>
-      <section className="panel">
-        <h2>Webhooks</h2>
+      <section className="panel" aria-labelledby="webhooks-heading">
+        <h1 id="webhooks-heading" ref={heading} tabIndex={-1}>Webhooks</h1>
         <p className="muted">
           We send a signed POST to each endpoint when an event it subscribes to happens. See <Link href="/docs/webhooks">how to verify the signature</Link>.
         </p>
         <form className="stack" onSubmit={onCreate} aria-label="Add endpoint">
           <div className="row">
-            <label style={{ flex: 2 }}>
+            <label style={{ flex: '2 1 260px' }}>
               Endpoint URL (HTTPS)
               <input name="url" required placeholder="https://example.com/webhooks/aso" />
             </label>
-            <label style={{ flex: 1 }}>
+            <label style={{ flex: '1 1 180px' }}>
               Description
               <input name="description" maxLength={200} />
             </label>
           </div>
-          <fieldset style={{ border: 'none', padding: 0 }}>
-            <legend className="muted">Events (none ticked: all events)</legend>
-            <div className="row">
-              {eventTypes.map((type) => (
-                <label key={type} style={{ flexDirection: 'row', alignItems: 'center', gap: '0.3rem' }}>
-                  <input type="checkbox" name="eventTypes" value={type} /> <code>{type}</code>
-                </label>
+          <fieldset style={{ border: 'none', padding: 0, margin: 0 }}>
+            <legend>Events</legend>
+            <p className="muted" id="event-kinds-hint" style={{ margin: '0.3rem 0 0.6rem' }}>
+              Tick the kinds this endpoint receives. Leave all unticked to receive every kind, including kinds added later.
+            </p>
+            <div className="event-kinds" aria-describedby="event-kinds-hint">
+              {eventKinds.map((kind) => (
+                <div key={kind.type} className="event-kind">
+                  <input type="checkbox" name="eventTypes" value={kind.type} id={`kind-${kind.type}`} aria-describedby={`kind-${kind.type}-about`} />
+                  <span>
+                    <label htmlFor={`kind-${kind.type}`}><code>{kind.type}</code></label>
+                    <span className="muted" id={`kind-${kind.type}-about`}> {kind.description}</span>
+                  </span>
+                </div>
               ))}
             </div>
           </fieldset>
@@ -69,27 +140,36 @@ export function WebhooksPanel({ endpoints, deliveries, eventTypes }: Props) {
           </div>
         </form>
         {error && <p className="error" role="alert">{error}</p>}
-        {notice && <p role="status">{notice}</p>}
         {secret && (
-          <div className="secret" data-testid="webhook-secret" role="status">
-            <strong>{secret.note}</strong>
+          <div className="secret" data-testid="webhook-secret" ref={secretBox} tabIndex={-1} role="region" aria-labelledby="webhook-secret-title">
+            <strong id="webhook-secret-title">{secret.note}</strong>
             <code data-testid="webhook-secret-value">{secret.value}</code>
             <p><strong>Copy it now: you won’t see this secret again.</strong></p>
             <div className="row">
-              <button type="button" onClick={() => navigator.clipboard.writeText(secret.value)}>Copy</button>
-              <button type="button" onClick={() => setSecret(null)}>I have saved it</button>
+              <CopyButton text={secret.value} what="Signing secret" />
+              <button type="button" onClick={() => { setSecret(null); heading.current?.focus(); }}>I have saved it</button>
             </div>
           </div>
         )}
       </section>
 
+      {endpoints.length === 0 && (
+        <section className="panel empty" data-testid="endpoints-empty">
+          <p><strong>No endpoints yet.</strong></p>
+          <p className="muted">
+            Add the HTTPS address of a receiver above, then send it a test event. A Slack or Discord incoming-webhook URL works too: it
+            receives readable messages.
+          </p>
+        </section>
+      )}
+
       {endpoints.map((endpoint) => (
-        <section className="panel" key={endpoint.id} data-testid="webhook-endpoint" data-endpoint-url={endpoint.url}>
-          <div className="row" style={{ justifyContent: 'space-between' }}>
-            <div>
-              <h3 style={{ margin: 0 }} className="mono">{endpoint.url}</h3>
+        <section className="panel" key={endpoint.id} data-testid="webhook-endpoint" data-endpoint-url={endpoint.url} aria-label={`Endpoint ${endpoint.url}`}>
+          <div className="row" style={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+            <div style={{ minWidth: 0 }}>
+              <h2 style={{ margin: 0, fontSize: '1rem' }} className="mono">{endpoint.url}</h2>
               <p className="muted" style={{ margin: '0.3rem 0' }}>
-                {endpoint.description ?? 'No description'} · {endpoint.eventTypes.length ? endpoint.eventTypes.join(', ') : 'all events'} · secret{' '}
+                {endpoint.description ?? 'No description'} · {endpoint.eventTypes.length ? endpoint.eventTypes.join(', ') : 'every kind of event'} · secret{' '}
                 <span className="mono">{endpoint.secretHint}</span>
                 {endpoint.rotatingUntil && ` (previous secret also signs until ${formatInstant(endpoint.rotatingUntil)})`}
               </p>
@@ -100,58 +180,74 @@ export function WebhooksPanel({ endpoints, deliveries, eventTypes }: Props) {
           <div className="row">
             <button type="button" disabled={pending || !endpoint.enabled} onClick={() => run(async () => {
               await trpc.webhooks.sendTest.mutate({ endpointId: endpoint.id });
-              setNotice('Test event sent: it appears below within a few seconds (Refresh).');
+              noticeFor(endpoint.id, 'Test event sent: its delivery appears below within a few seconds.');
+              toast.success('Test event sent');
             })}>Send test event</button>
-            <button type="button" disabled={pending} onClick={() => run(async () => {
-              const rotated = await trpc.webhooks.rotateSecret.mutate({ endpointId: endpoint.id });
-              setSecret({ value: rotated.secret, note: `New signing secret of ${endpoint.url}; the previous one also signs until ${formatInstant(rotated.previousSecretUntil)}.` });
-            })}>Rotate secret</button>
+            <button type="button" disabled={pending} onClick={() => setConfirming({ kind: 'rotate', endpoint })}>Rotate secret</button>
             <button type="button" disabled={pending} onClick={() => run(async () => {
               await trpc.webhooks.setEnabled.mutate({ endpointId: endpoint.id, enabled: !endpoint.enabled });
+              toast.success(endpoint.enabled ? 'Endpoint disabled' : 'Endpoint enabled');
             })}>{endpoint.enabled ? 'Disable' : 'Enable'}</button>
-            <button type="button" className="danger" disabled={pending} onClick={() => {
-              if (window.confirm(`Delete the endpoint ${endpoint.url} and its delivery log?`)) void run(async () => {
-                await trpc.webhooks.delete.mutate({ endpointId: endpoint.id });
-              });
-            }}>Delete</button>
-            <button type="button" onClick={() => router.refresh()}>Refresh</button>
+            <button type="button" className="danger" disabled={pending} onClick={() => setConfirming({ kind: 'delete', endpoint })}>Delete</button>
           </div>
-          <h4>Deliveries</h4>
+          <p role="status" className="muted" data-testid="endpoint-notice">{notices[endpoint.id] ?? ''}</p>
+          <h3>Deliveries {polling && <span className="muted" style={{ fontWeight: 'normal', fontSize: '0.85rem' }}>(updating…)</span>}</h3>
           {(deliveries[endpoint.id] ?? []).length === 0 ? (
-            <p className="muted">No deliveries yet.</p>
+            <p className="muted">No deliveries yet: send a test event to see one.</p>
           ) : (
-            <table data-testid="webhook-deliveries">
-              <thead>
-                <tr><th>Event</th><th>Delivery id</th><th>Status</th><th>Attempts</th><th>Next retry</th><th /></tr>
-              </thead>
-              <tbody>
-                {(deliveries[endpoint.id] ?? []).map((delivery) => (
-                  <tr key={delivery.id} data-delivery-id={delivery.id}>
-                    <td><code>{delivery.eventType}</code><div className="muted">{formatInstant(delivery.createdAt)}</div></td>
-                    <td className="mono" style={{ fontSize: '0.8rem' }}>{delivery.id}</td>
-                    <td data-testid="delivery-status">{delivery.requested ? 'queued' : delivery.status}</td>
-                    <td>
-                      {delivery.attempts.map((attempt, index) => (
-                        <div key={index} data-testid="delivery-attempt">
-                          {formatInstant(attempt.attemptedAt)} · <strong>{attempt.statusCode ?? 'no answer'}</strong> · {attempt.durationMs} ms
-                          {(attempt.error ?? attempt.responseExcerpt) && <div className="muted mono" style={{ fontSize: '0.8rem' }}>{(attempt.error ?? attempt.responseExcerpt ?? '').slice(0, 120)}</div>}
-                        </div>
-                      ))}
-                    </td>
-                    <td>{delivery.nextAttemptAt ? formatInstant(delivery.nextAttemptAt) : '—'}</td>
-                    <td>
-                      <button type="button" disabled={pending} onClick={() => run(async () => {
-                        await trpc.webhooks.redeliver.mutate({ deliveryId: delivery.id });
-                        setNotice('Redelivery queued.');
-                      })}>Redeliver</button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <TableScroll label={`Deliveries to ${endpoint.url}`}>
+              <table data-testid="webhook-deliveries">
+                <thead>
+                  <tr><th>Event</th><th>Delivery id</th><th>Status</th><th>Attempts</th><th>Next retry</th><th><span className="visually-hidden">Actions</span></th></tr>
+                </thead>
+                <tbody>
+                  {(deliveries[endpoint.id] ?? []).map((delivery) => (
+                    <tr key={delivery.id} data-delivery-id={delivery.id}>
+                      <td><code>{delivery.eventType}</code><div className="muted">{formatInstant(delivery.createdAt)}</div></td>
+                      <td className="mono" style={{ fontSize: '0.8rem' }}>{delivery.id}</td>
+                      <td data-testid="delivery-status">{delivery.requested ? 'queued' : delivery.status}</td>
+                      <td>
+                        {delivery.attempts.map((attempt, index) => (
+                          <div key={index} data-testid="delivery-attempt">
+                            {formatInstant(attempt.attemptedAt)} · <strong>{attempt.statusCode ?? 'no answer'}</strong> · {attempt.durationMs} ms
+                            {(attempt.error ?? attempt.responseExcerpt) && <div className="muted mono" style={{ fontSize: '0.8rem' }}>{(attempt.error ?? attempt.responseExcerpt ?? '').slice(0, 120)}</div>}
+                          </div>
+                        ))}
+                      </td>
+                      <td>{delivery.nextAttemptAt ? formatInstant(delivery.nextAttemptAt) : '—'}</td>
+                      <td>
+                        <button type="button" disabled={pending} aria-label={`Redeliver ${delivery.eventType} ${delivery.id}`} onClick={() => run(async () => {
+                          await trpc.webhooks.redeliver.mutate({ deliveryId: delivery.id });
+                          noticeFor(endpoint.id, 'Redelivery queued.');
+                          toast.success('Redelivery queued');
+                        })}>Redeliver</button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           )}
         </section>
       ))}
+
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(open) => { if (!open) setConfirming(null); }}
+        testId="endpoint-dialog"
+        title={confirming?.kind === 'rotate' ? 'Rotate the signing secret?' : `Delete the endpoint ${confirming?.endpoint.url ?? ''}?`}
+        tone={confirming?.kind === 'rotate' ? 'primary' : 'danger'}
+        confirmLabel={confirming?.kind === 'rotate' ? 'Rotate secret' : 'Delete endpoint'}
+        focusAfter={() => (confirmed.current === 'rotate' ? secretBox.current : focusable(heading.current))}
+        description={
+          confirming?.kind === 'rotate' ? (
+            <p>A new signing secret is issued and shown once. The current secret keeps signing beside it for 24 hours, so you can deploy the new one.</p>
+          ) : (
+            <p>Its delivery log goes with it and no more events are sent to it. This cannot be undone.</p>
+          )
+        }
+        onConfirm={onConfirm}
+      />
     </>
   );
 }

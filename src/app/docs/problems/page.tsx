@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { serverModules } from '@/app/server-modules';
+import { TableScroll } from '@/components/common/table-scroll';
 
 export const metadata = { title: 'API problem types · ASO Analytics' };
 
@@ -14,6 +15,7 @@ export default async function ProblemTypesPage() {
           <code>title</code>, <code>status</code>, <code>detail</code>, <code>instance</code> and <code>requestId</code>. Its{' '}
           <code>type</code> is the address of one of these pages. Failed calls cost no credits.
         </p>
+        <TableScroll label="Problem types">
         <table>
           <thead>
             <tr><th>Status</th><th>Type</th><th>Title</th></tr>
@@ -28,6 +30,7 @@ export default async function ProblemTypesPage() {
             ))}
           </tbody>
         </table>
+        </TableScroll>
       </div>
     </main>
   );

@@ -1,12 +1,13 @@
 import Link from 'next/link';
 import { serverModules } from '@/app/server-modules';
+import { TableScroll } from '@/components/common/table-scroll';
 
 export const metadata = { title: 'Webhooks · ASO Analytics' };
 
 const scheduleOf = (RETRY_DELAYS_SECONDS: readonly number[]) => RETRY_DELAYS_SECONDS.map((seconds) => (seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`)).join(', ');
 
 export default async function WebhooksDocsPage() {
-  const { EVENT_TYPES, RETRY_DELAYS_SECONDS, TIMEOUT_MS, TOLERANCE_SECONDS, VERIFICATION_SNIPPETS } = await serverModules();
+  const { EVENT_DESCRIPTIONS, EVENT_TYPES, RETRY_DELAYS_SECONDS, TIMEOUT_MS, TOLERANCE_SECONDS, VERIFICATION_SNIPPETS } = await serverModules();
   const schedule = scheduleOf(RETRY_DELAYS_SECONDS);
   const { node: NODE, python: PYTHON } = VERIFICATION_SNIPPETS;
   return (
@@ -20,10 +21,22 @@ export default async function WebhooksDocsPage() {
         </p>
         <h2>Headers</h2>
         <ul>
-          <li><code>X-Service-Event</code>: the kind of event, one of {EVENT_TYPES.map((type) => <code key={type} style={{ marginRight: 6 }}>{type}</code>)}</li>
+          <li><code>X-Service-Event</code>: the kind of event (below)</li>
           <li><code>X-Service-Delivery</code>: the delivery id, the same on every retry of one event to one endpoint</li>
           <li><code>X-Service-Signature</code>: <code>t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256&gt;</code></li>
         </ul>
+        <h2>Kinds of event</h2>
+        <p>An endpoint subscribes to the kinds it lists; an endpoint that lists none receives every kind, those added later included.</p>
+        <TableScroll label="Kinds of event">
+          <table data-testid="event-kinds">
+            <thead><tr><th>Kind</th><th>Sent when</th></tr></thead>
+            <tbody>
+              {EVENT_TYPES.map((type) => (
+                <tr key={type}><td><code>{type}</code></td><td>{EVENT_DESCRIPTIONS[type]}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
         <h2>Verifying the signature</h2>
         <p>
           The signature is the HMAC-SHA256, keyed with your whole signing secret (<code>whsec_…</code>, as UTF-8), of the timestamp, a

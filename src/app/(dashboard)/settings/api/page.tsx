@@ -14,8 +14,8 @@ export default async function ApiAccessPage() {
   return (
     <>
       <section className="panel">
-        <h2>API access</h2>
-        <div className="row" style={{ gap: '3rem' }}>
+        <h1>API access</h1>
+        <div className="stats">
           <div>
             <div className="muted">Plan</div>
             <div className="stat" data-testid="plan-label">{account.plan.label}{account.trial ? ' (trial)' : ''}</div>
@@ -28,7 +28,7 @@ export default async function ApiAccessPage() {
         <div className="row" style={{ alignItems: 'center' }}>
           <span className="muted">Base URL</span>
           <code data-testid="base-url">{baseUrl}</code>
-          <CopyButton text={baseUrl} label="Copy base URL" testId="copy-base-url" />
+          <CopyButton text={baseUrl} label="Copy base URL" what="The base URL" testId="copy-base-url" />
         </div>
         <p className="muted">
           Call it with <code>Authorization: Bearer svc_live_…</code>. Read-only keys may call every GET

@@ -1,6 +1,7 @@
 import { getDashboardCaller } from '@/app/server-modules';
 import { PlanActions, PortalButton } from '@/components/billing/plan-actions';
 import { CopyButton } from '@/components/common/copy-button';
+import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant, formatNumber } from '@/components/format';
 
 export const metadata = { title: 'Plan & billing · ASO Analytics' };
@@ -17,7 +18,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
   return (
     <>
       <section className="panel">
-        <h1 style={{ fontSize: '1.3rem', marginTop: 0 }}>Plan & billing</h1>
+        <h1>Plan & billing</h1>
         {checkout === 'success' && <p className="secret" role="status">Thank you: your plan changes as soon as Stripe confirms the payment, usually within seconds.</p>}
         {checkout === 'cancelled' && <p className="notice" role="status">Checkout was cancelled; nothing was charged.</p>}
         <div className="row" style={{ gap: '3rem' }}>
@@ -50,7 +51,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           <div className="notice" data-testid="operator-billing">
             <p style={{ marginTop: 0 }}>Plans on this deployment are managed by its operator: no payment is taken here. The operator sets this account’s plan with:</p>
             <pre className="code-block"><code data-testid="operator-command">{overview.operatorCommand}</code></pre>
-            <CopyButton text={overview.operatorCommand ?? ''} label="Copy command" />
+            <CopyButton text={overview.operatorCommand ?? ''} label="Copy command" what="The command" />
           </div>
         ) : (
           overview.portal && <PortalButton subscription={overview.subscription?.status ?? null} />
@@ -59,7 +60,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
 
       <section className="panel">
         <h2>Plans</h2>
-        <div style={{ overflowX: 'auto' }}>
+        <TableScroll label="Plans">
           <table className="tiers" data-testid="tiers">
             <thead>
               <tr>
@@ -91,12 +92,13 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         <p className="muted">Enterprise: unlimited credits and custom caps, agreed with us and set by the operator. Prices exclude tax.</p>
       </section>
 
       <section className="panel">
         <h2>Plan history</h2>
+        <TableScroll label="Plan history">
         <table data-testid="plan-history">
           <thead>
             <tr><th scope="col">When</th><th scope="col">Change</th><th scope="col">Why</th></tr>
@@ -111,6 +113,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
             ))}
           </tbody>
         </table>
+        </TableScroll>
       </section>
     </>
   );

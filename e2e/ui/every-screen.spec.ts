@@ -1,0 +1,107 @@
+// Every page of the site at a desktop and a phone size: nothing scrolls sideways, and axe-core finds no serious or
+// critical violation on our own pages. The API reference is Scalar's page: axe runs on what we render around it, and
+// docs/accessibility.md lists what Scalar itself still has.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO, DEMO_APP_ID, signIn } from '../helpers';
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+const PUBLIC_PAGES = ['/', '/sign-in', '/sign-up', '/docs', '/docs/webhooks', '/docs/problems', '/docs/problems/validation-error'];
+const APP_VIEWS = ['', '/opportunities', '/competitors', '/ratings', '/category-rank', '/metadata', '/keyword-spy', '/reviews'];
+const DASHBOARD_PAGES = ['/apps', ...APP_VIEWS.map((view) => `/apps/${DEMO_APP_ID}${view}`), '/settings/api', '/settings/webhooks', '/settings/billing'];
+
+async function signInAs(page: Page, email: string, password: string) {
+  const session = await signIn(email, password);
+  await page.context().addCookies((await session.context.storageState()).cookies);
+}
+
+/** How far the page scrolls sideways, and the widest elements past the screen's edge (for the failure message). */
+async function horizontalOverflow(page: Page): Promise<{ by: number; widest: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const widest = [...document.querySelectorAll('body *')]
+      .map((element) => ({ element, right: element.getBoundingClientRect().right }))
+      .filter(({ right }) => right > width + 1)
+      .sort((a, b) => b.right - a.right)
+      .slice(0, 3)
+      .map(({ element, right }) => `${element.tagName.toLowerCase()}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ').join('.')}` : ''} (${Math.round(right)} px)`);
+    return { by: document.documentElement.scrollWidth - width, widest };
+  });
+}
+
+async function expectNoSidewaysScroll(page: Page, path: string) {
+  const overflow = await horizontalOverflow(page);
+  expect.soft(overflow.by, `${path} scrolls sideways: ${overflow.widest.join(', ')}`).toBeLessThanOrEqual(0);
+}
+
+async function seriousViolations(page: Page, exclude: string[] = []) {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
+  for (const selector of exclude) builder = builder.exclude(selector);
+  const { violations } = await builder.analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(' | ')}`);
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.width}×${viewport.height}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test('public pages fit the screen and pass axe', async ({ page }) => {
+      for (const path of PUBLIC_PAGES) {
+        await page.goto(path);
+        await expect(page.locator('h1').first(), path).toBeVisible();
+        await expectNoSidewaysScroll(page, path);
+        expect.soft(await seriousViolations(page), path).toEqual([]);
+      }
+    });
+
+    test('dashboard pages fit the screen and pass axe', async ({ page }) => {
+      test.setTimeout(180_000);
+      await signInAs(page, DEMO.email, DEMO.password);
+      for (const path of DASHBOARD_PAGES) {
+        await page.goto(path);
+        await expect(page.locator('h1').first(), path).toBeVisible();
+        // Charts measure their box after the first paint.
+        await page.waitForLoadState('networkidle');
+        await expectNoSidewaysScroll(page, path);
+        expect.soft(await seriousViolations(page), path).toEqual([]);
+      }
+    });
+
+    test('the API reference fits the screen; our frame around it passes axe', async ({ page }) => {
+      await page.goto('/docs/api');
+      await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible({ timeout: 30_000 });
+      await expectNoSidewaysScroll(page, '/docs/api');
+      expect(await seriousViolations(page, ['.scalar-app'])).toEqual([]);
+    });
+  });
+}
+
+test('the navigation collapses on a phone and opens from its button', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAs(page, DEMO.email, DEMO.password);
+  await page.goto('/apps');
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('link', { name: 'Webhooks' })).toBeHidden();
+  await menu.click();
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await expect(page).toHaveURL(/\/settings\/webhooks$/);
+  await expect(page.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('the landing page says what the product is and leads to sign-up and the docs', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('App store optimization');
+  await expect(page.getByRole('link', { name: /Start a free trial/ }).first()).toHaveAttribute('href', '/sign-up');
+  await expect(page.getByRole('link', { name: 'API docs' }).first()).toHaveAttribute('href', '/docs');
+  const icon = await page.request.get('/icon.svg');
+  expect(icon.status()).toBe(200);
+  await expect(page.locator('link[rel="icon"]')).toHaveCount(1);
+});
