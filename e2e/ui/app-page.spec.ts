@@ -1,8 +1,15 @@
 // The app page shows the numbers the API answers for the same account.
 import { expect, test } from '@playwright/test';
+import type { Download } from '@playwright/test';
 import { API, bearer, createKey, DEMO, DEMO_APP_ID, signIn, signInWithForm } from '../helpers';
 
-test('keywords table, ASO score and reviews match the API', async ({ page, request }) => {
+async function readDownload(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+test('keywords table and ASO score match the API; the table sorts, filters and exports', async ({ page, request }) => {
   const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'app page spec');
   await signInWithForm(page, DEMO.email, DEMO.password);
   await page.getByRole('link', { name: 'Breathe: Sleep & Meditation', exact: true }).first().click();
@@ -25,20 +32,128 @@ test('keywords table, ASO score and reviews match the API', async ({ page, reque
 
   const score = await (await request.get(`${API}/apps/${DEMO_APP_ID}/aso-score`, { headers: bearer(key) })).json();
   await expect(page.getByTestId('aso-score-value')).toHaveText(String(score.score));
+  const pillars = page.getByTestId('aso-pillars');
+  for (const [name, pillar] of Object.entries(score.pillars as Record<string, { score: number; weight: number }>)) {
+    await expect(pillars.locator(`tr[data-pillar="${name}"]`).getByTestId('pillar-contribution')).toHaveText((pillar.score * pillar.weight).toFixed(1));
+  }
 
-  const reviews = await (await request.get(`${API}/apps/${DEMO_APP_ID}/reviews?pageSize=10`, { headers: bearer(key) })).json();
-  await expect(page.getByTestId('reviews-table').locator('tr')).toHaveCount(reviews.items.length);
-  await expect(page.getByTestId('reviews-table').locator('tr').first()).toContainText(reviews.items[0].title);
+  // Sorting is the table's own: by volume, largest first, unranked terms last.
+  await page.getByRole('button', { name: /^Volume/ }).click();
+  await page.getByRole('button', { name: /^Volume/ }).click();
+  const byVolume = [...keywords].sort((a, b) => (b.volume ?? -1) - (a.volume ?? -1));
+  await expect(rows.first().locator('td').first()).toHaveText(byVolume[0]!.term);
+  await expect(page.getByRole('columnheader', { name: /Volume/ })).toHaveAttribute('aria-sort', 'descending');
+  await page.getByTestId('keyword-filter').fill(keywords[1]!.term);
+  await expect(rows).toHaveCount(keywords.filter((item) => item.term.toLowerCase().includes(keywords[1]!.term.toLowerCase())).length);
+  await page.getByTestId('keyword-filter').fill('');
 
-  // The chart draws the selected keyword's history.
-  await expect(page.getByTestId('rank-chart').locator('svg.recharts-surface')).toBeVisible();
-  const second = keywords[1]!;
-  await page.getByRole('link', { name: second.term, exact: true }).click();
-  await expect(page.getByRole('heading', { name: `Rank of “${second.term}”, last 90 days` })).toBeVisible();
+  // The CSV export holds what the table shows, as the API answers it.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('keywords-csv').click();
+  const csv = (await readDownload(await download)).trimEnd().split('\r\n');
+  expect(csv[0]).toBe('keywordId,term,country,rank,rankDelta,volume,difficulty');
+  expect(csv.slice(1).map((line) => line.split(',')[0]).sort()).toEqual(keywords.map((item) => item.keywordId).sort());
+});
+
+test('the rank chart compares keywords over a chosen range without a reload, and the URL keeps it', async ({ page, request }) => {
+  const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'rank chart spec');
+  const keywords: { keywordId: string; term: string }[] = await (await request.get(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(key) })).json();
+  const [first, second] = keywords;
+  await signInWithForm(page, DEMO.email, DEMO.password);
+  await page.goto(`/apps/${DEMO_APP_ID}`);
+  await expect(page.getByTestId('rank-chart').locator('.recharts-wrapper > svg.recharts-surface')).toBeVisible();
+  // A marker on the window: a reload would lose it.
+  await page.evaluate(() => Object.assign(window, { stillHere: true }));
+
+  await page.getByRole('checkbox', { name: `Chart ${second!.term}` }).check();
+  await page.getByTestId('chart-range').selectOption('30');
+  await expect(page.getByTestId('rank-chart-caption')).toHaveText(`${first!.term}, ${second!.term} · last 30 days`);
+  await expect(page).toHaveURL(new RegExp(`compare=${first!.keywordId}%2C${second!.keywordId}&range=30`));
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+
+  // The chart's lines are the API's histories.
+  const history = await (await request.get(`${API}/apps/${DEMO_APP_ID}/keywords/${second!.keywordId}/history?days=30`, { headers: bearer(key) })).json();
+  const ranked = history.points.filter((point: { rank: number | null }) => point.rank !== null);
+  await expect(page.getByTestId('rank-chart')).toHaveAttribute('aria-label', new RegExp(`${second!.term}: #${ranked[0].rank} to #${ranked.at(-1).rank}`));
+
+  // A shared link opens the same chart.
+  await page.reload();
+  await expect(page.getByTestId('rank-chart-caption')).toHaveText(`${first!.term}, ${second!.term} · last 30 days`);
+  await expect(page.getByTestId('chart-range')).toHaveValue('30');
+  await expect(page.getByRole('checkbox', { name: `Chart ${second!.term}` })).toBeChecked();
+
+  // A custom range from a day: the days from it to the last day of data.
+  await page.getByTestId('chart-range').selectOption('custom');
+  await page.getByTestId('chart-from').fill(history.points.at(-10).date);
+  await expect(page.getByTestId('rank-chart-caption')).toHaveText(`${first!.term}, ${second!.term} · last 10 days`);
+  await expect(page).toHaveURL(new RegExp(`range=custom&from=${history.points.at(-10).date}`));
+});
+
+test('every API-only view is reachable from the app page, with the API’s numbers', async ({ page, request }) => {
+  const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'app views spec');
+  const api = async (path: string) => (await request.get(`${API}/apps/${DEMO_APP_ID}${path}`, { headers: bearer(key) })).json();
+  await signInWithForm(page, DEMO.email, DEMO.password);
+  await page.goto(`/apps/${DEMO_APP_ID}`);
+  const tabs = page.getByRole('navigation', { name: 'App views' });
+
+  await tabs.getByRole('link', { name: 'Opportunities' }).click();
+  const opportunities = await api('/opportunities?limit=50');
+  const opportunityRows = page.getByTestId('opportunities-table').locator('tbody tr');
+  await expect(opportunityRows).toHaveCount(opportunities.items.length);
+  for (const [index, item] of opportunities.items.slice(0, 5).entries()) {
+    await expect(opportunityRows.nth(index)).toHaveAttribute('data-term', item.term);
+    await expect(opportunityRows.nth(index).getByTestId('opportunity-score')).toHaveText(item.score.toFixed(1));
+    await expect(opportunityRows.nth(index)).toContainText(item.reason);
+  }
+
+  await tabs.getByRole('link', { name: 'Keyword spy' }).click();
+  const spy = await api('/keyword-spy');
+  const spyRows = page.getByTestId('keyword-spy-table').locator('tbody tr');
+  await expect(spyRows).toHaveCount(spy.keywords.length);
+  await expect(spyRows.first()).toContainText(`${spy.keywords[0].term}${spy.keywords[0].rank}`);
+
+  await tabs.getByRole('link', { name: 'Competitors' }).click();
+  const competitors = await api('/competitors');
+  if (competitors.length) await expect(page.getByTestId('competitors-table').locator('tbody tr')).toHaveCount(competitors.length);
+  else await expect(page.getByText('No competitors yet.')).toBeVisible();
+
+  await tabs.getByRole('link', { name: 'Ratings' }).click();
+  const ratings = await api('/rating-history');
+  const lastRating = ratings.points.at(-1);
+  await expect(page.getByTestId('rating-average')).toHaveText(`${lastRating.average.toFixed(2)} ★`);
+  await expect(page.getByTestId('rating-count')).toHaveText(lastRating.count.toLocaleString('en-US'));
+
+  await tabs.getByRole('link', { name: 'Category rank' }).click();
+  const category = await api('/category-rank?days=30');
+  const latest = category.points.at(-1).rank;
+  await expect(page.getByTestId('category-latest')).toContainText(latest === null ? 'outside the top 200' : `#${latest} on ${category.to}`);
+
+  await tabs.getByRole('link', { name: 'Metadata' }).click();
+  const [listing, changelog] = await Promise.all([api('/metadata'), api('/metadata/changelog')]);
+  await expect(page.getByTestId('listing').locator('dd[data-field="title"]')).toHaveText(listing.title);
+  await expect(page.getByTestId('changelog').locator('li')).toHaveCount(changelog.changes.length);
+
+  await tabs.getByRole('link', { name: 'Reviews' }).click();
+  const [insights, reviews, negative] = await Promise.all([api('/reviews/insights'), api('/reviews?pageSize=20'), api('/reviews?pageSize=20&sentiment=negative&rating=1')]);
+  await expect(page.getByTestId('share-positive')).toHaveText(`${Math.round(insights.sentiment.positive.share * 100)} %`);
+  await expect(page.getByTestId('reviews-table').locator('tbody tr')).toHaveCount(reviews.items.length);
+  await expect(page.getByTestId('reviews-table').locator('tbody tr').first()).toHaveAttribute('data-review-id', reviews.items[0].id);
+  await page.locator('select[name="rating"]').selectOption('1');
+  await page.locator('select[name="sentiment"]').selectOption('negative');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/rating=1&sentiment=negative/);
+  await expect(page.getByTestId('reviews-table').locator('tbody tr')).toHaveCount(negative.items.length);
+  if (negative.totalPages > 1) {
+    await page.getByRole('link', { name: 'Next' }).click();
+    await expect(page.getByTestId('review-page')).toHaveText(`Page 2 of ${negative.totalPages}`);
+  }
 });
 
 test('an app of another account is not found in the dashboard either', async ({ page }) => {
   await signInWithForm(page, DEMO.email, DEMO.password);
-  const response = await page.goto('/apps/3a9f5c0d-7e4b-4b1d-8c6f-9d8e7f6a5b44');
-  expect(response?.status()).toBe(404);
+  for (const view of ['', '/reviews']) {
+    const response = await page.goto(`/apps/3a9f5c0d-7e4b-4b1d-8c6f-9d8e7f6a5b44${view}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'App not found' })).toBeVisible();
+  }
 });

@@ -29,4 +29,24 @@ test('the usage panel shows the numbers of GET /usage', async ({ page, request }
   await expect(keyRows.first()).toContainText('usage panel key');
   await expect(keyRows.first()).toContainText(String(usage.byKey[0].credits));
   await expect(panel.getByTestId('daily-credits-chart').locator('svg.recharts-surface')).toBeVisible();
+
+  // The chart's filters: the month in all, then one endpoint; the axis reads with separators, never cut.
+  const explorer = panel.getByTestId('usage-explorer');
+  await expect(explorer.getByTestId('usage-explorer-total')).toContainText(`${usage.used} credits`);
+  const research = usage.byEndpoint.find((row: { endpoint: string }) => row.endpoint.includes('research'))!;
+  await explorer.getByTestId('usage-endpoint-filter').selectOption(research.endpoint);
+  await expect(explorer.getByTestId('usage-explorer-total')).toContainText(`${research.credits} credits`);
+  await explorer.getByTestId('usage-endpoint-filter').selectOption('all');
+
+  // The month's ledger as CSV: one row per day, endpoint and key, adding up to GET /usage.
+  const download = page.waitForEvent('download');
+  await explorer.getByTestId('usage-csv').click();
+  const csv = await (await download).createReadStream().then(async (stream) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  });
+  const [header, ...lines] = csv.trimEnd().split('\r\n');
+  expect(header).toBe('date,endpoint,keyId,keyName,key,calls,credits');
+  expect(lines.reduce((total, line) => total + Number(line.split(',').at(-1)), 0)).toBe(usage.used);
 });

@@ -2,14 +2,15 @@
 import { formatInstant, formatNumber } from '@/components/format';
 import type { usageOutput } from '@/server/api/routers/usage/usage.schema';
 import type { z } from 'zod';
-import { DailyCreditsChart } from './daily-credits-chart';
+import { TableScroll } from '@/components/common/table-scroll';
+import { UsageExplorer } from './usage-explorer';
 
 export function UsagePanel({ usage }: { usage: z.infer<typeof usageOutput> }) {
   const share = usage.limit ? Math.min(1, usage.used / usage.limit) : 0;
   return (
     <section className="panel" data-testid="usage-panel">
       <h2>Credits this month</h2>
-      <div className="row" style={{ gap: '3rem' }}>
+      <div className="stats">
         <div>
           <div className="muted">Used</div>
           <div className="stat" data-testid="usage-used">{formatNumber(usage.used)}</div>
@@ -40,14 +41,15 @@ export function UsagePanel({ usage }: { usage: z.infer<typeof usageOutput> }) {
           </p>
         </div>
       )}
-      <h3>Credits per day</h3>
-      <DailyCreditsChart daily={usage.daily} />
+      <h3>Per day</h3>
+      <UsageExplorer periodStart={usage.periodStart} today={usage.daily.at(-1)?.date ?? usage.periodStart.slice(0, 10)} />
       <div className="row" style={{ alignItems: 'flex-start', gap: '2rem' }}>
-        <div style={{ flex: 1, minWidth: 320 }}>
+        <div style={{ flex: '1 1 280px', minWidth: 0 }}>
           <h3>By endpoint</h3>
           {usage.byEndpoint.length === 0 ? (
             <p className="muted">No charged calls this month.</p>
           ) : (
+            <TableScroll label="Usage by endpoint">
             <table data-testid="usage-by-endpoint">
               <thead><tr><th>Endpoint</th><th>Calls</th><th>Credits</th></tr></thead>
               <tbody>
@@ -56,13 +58,15 @@ export function UsagePanel({ usage }: { usage: z.infer<typeof usageOutput> }) {
                 ))}
               </tbody>
             </table>
+            </TableScroll>
           )}
         </div>
-        <div style={{ flex: 1, minWidth: 320 }}>
+        <div style={{ flex: '1 1 280px', minWidth: 0 }}>
           <h3>By key</h3>
           {usage.byKey.length === 0 ? (
             <p className="muted">No charged calls this month.</p>
           ) : (
+            <TableScroll label="Usage by key">
             <table data-testid="usage-by-key">
               <thead><tr><th>Key</th><th>Calls</th><th>Credits</th></tr></thead>
               <tbody>
@@ -75,6 +79,7 @@ export function UsagePanel({ usage }: { usage: z.infer<typeof usageOutput> }) {
                 ))}
               </tbody>
             </table>
+            </TableScroll>
           )}
         </div>
       </div>

@@ -25,7 +25,7 @@ import { listCompetitorsProcedure, removeCompetitorProcedure } from './routers/c
 import { addKeywordsProcedure, keywordHistoryProcedure, listKeywordsProcedure, recentRanksProcedure, removeKeywordProcedure } from './routers/keywords/keywords.procedures';
 import { getMetadataProcedure, metadataChangelogProcedure } from './routers/metadata/metadata.procedures';
 import { listReviewsProcedure, reviewInsightsProcedure } from './routers/reviews/reviews.procedures';
-import { getUsageProcedure } from './routers/usage/usage.procedures';
+import { getUsageProcedure, usageLedgerProcedure } from './routers/usage/usage.procedures';
 import { webhooksRouter } from './routers/webhooks/router';
 import { createCallerFactory, router } from './trpc';
 
@@ -34,7 +34,7 @@ export const dashboardRouter = router({
   account: accountRouter,
   // Settings → API access.
   apiKeys: apiKeysRouter,
-  usage: router({ get: getUsageProcedure }),
+  usage: router({ get: getUsageProcedure, ledger: usageLedgerProcedure }),
   // Settings → Webhooks.
   webhooks: webhooksRouter,
   // Settings → Plan & billing.

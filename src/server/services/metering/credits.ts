@@ -154,6 +154,30 @@ export async function creditsUsed(accountId: string, now: Date): Promise<number>
 }
 
 /**
+ * The period's ledger: calls and credits per day, endpoint and key (the rows GET /usage sums), for the dashboard's
+ * usage chart and its CSV export. Oldest day first.
+ */
+export async function usageLedger(accountId: string, now: Date) {
+  const period = periodOf(now);
+  const rows = await readUsageRollup(accountId, isoDay(period.start));
+  return {
+    periodStart: period.start,
+    periodEnd: period.end,
+    rows: rows
+      .map((row) => ({
+        date: row.day,
+        endpoint: row.endpoint,
+        keyId: row.subject.startsWith('user:') ? null : row.subject,
+        keyName: row.subject.startsWith('user:') ? 'Dashboard session' : (row.name ?? 'deleted key'),
+        key: row.display_prefix ? `${row.display_prefix}…${row.last_four}` : null,
+        calls: row.calls,
+        credits: row.credits,
+      }))
+      .sort((a, b) => a.date.localeCompare(b.date) || a.endpoint.localeCompare(b.endpoint) || a.keyName.localeCompare(b.keyName)),
+  };
+}
+
+/**
  * GET /usage: the period, the allowance, and where the credits went (by endpoint, by key, by day), from the rollup.
  * `knownUsed`: the period's usage when the caller has just read it (the public API reads it with the credential).
  */

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { getDashboardCaller, serverModules } from '@/app/server-modules';
 import { AddAppForm } from '@/components/apps/add-app-form';
+import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
 import { FirstSteps } from '@/components/onboarding/first-steps';
 
@@ -12,13 +13,18 @@ export default async function AppsPage() {
   const setUp = onboarding.appAdded && onboarding.keyCreated && onboarding.firstCall;
   return (
     <>
+    <h1>Apps</h1>
     {!setUp && <FirstSteps initial={onboarding} baseUrl={`${pageOrigin()}/api/public/v1`} />}
     <AddAppForm />
-    <div className="panel">
-      <h2>Tracked apps</h2>
+    <section className="panel" aria-labelledby="tracked-apps-title">
+      <h2 id="tracked-apps-title">Tracked apps</h2>
       {apps.length === 0 ? (
-        <p className="muted">Your account tracks no apps yet: add one above by its store URL or name.</p>
+        <div className="empty" data-testid="apps-empty">
+          <p><strong>No apps yet.</strong></p>
+          <p className="muted">Add your app above by its App Store or Google Play URL, or search for it by name: its history loads in the background, and its keywords, ratings and reviews appear here.</p>
+        </div>
       ) : (
+        <TableScroll label="Tracked apps">
         <table data-testid="apps-table">
           <thead>
             <tr>
@@ -55,8 +61,9 @@ export default async function AppsPage() {
             ))}
           </tbody>
         </table>
+        </TableScroll>
       )}
-    </div>
+    </section>
     </>
   );
 }

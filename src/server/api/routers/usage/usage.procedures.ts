@@ -1,9 +1,9 @@
-// The procedure of GET /usage.
+// The procedure of GET /usage, and the dashboard's ledger behind its chart and CSV export.
 import { z } from 'zod';
-import { apiProcedure } from '@/server/api/trpc';
-import { usageReport } from '@/server/services/metering/credits';
+import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
+import { usageLedger, usageReport } from '@/server/services/metering/credits';
 import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
-import { usageOutput } from './usage.schema';
+import { usageLedgerOutput, usageOutput } from './usage.schema';
 
 export const getUsageProcedure = apiProcedure
   .meta({
@@ -34,4 +34,13 @@ export const getUsageProcedure = apiProcedure
       periodEnd: report.periodEnd.toISOString(),
       requestsPerMinute: REQUESTS_PER_MINUTE[plan],
     };
+  });
+
+/** Dashboard only: the period's rows by day, endpoint and key, for the usage chart's filters and the CSV export. */
+export const usageLedgerProcedure = dashboardProcedure
+  .input(z.object({}))
+  .output(usageLedgerOutput)
+  .query(async ({ ctx }) => {
+    const ledger = await usageLedger(ctx.actor.accountId, ctx.now);
+    return { ...ledger, periodStart: ledger.periodStart.toISOString(), periodEnd: ledger.periodEnd.toISOString() };
   });

@@ -34,3 +34,18 @@ export const usageOutput = z
     daily: z.array(z.object({ date: isoDate, ...spend })).meta({ description: 'One entry per day of the period so far.' }),
   })
   .meta({ id: 'Usage' });
+
+export const usageLedgerOutput = z.object({
+  periodStart: isoDateTime,
+  periodEnd: isoDateTime,
+  rows: z.array(
+    z.object({
+      date: isoDate,
+      endpoint: z.string(),
+      keyId: z.uuid().nullable(),
+      keyName: z.string(),
+      key: z.string().nullable(),
+      ...spend,
+    }),
+  ),
+});

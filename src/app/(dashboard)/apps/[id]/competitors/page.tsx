@@ -1,0 +1,46 @@
+// The competitors followed for an app, as GET /apps/{id}/competitors answers.
+import { RemoveCompetitorButton } from '@/components/apps/app-actions';
+import { TableScroll } from '@/components/common/table-scroll';
+import { formatInstant, formatNumber } from '@/components/format';
+import { readAppView, type AppViewParams } from '../app-view';
+
+export const metadata = { title: 'Competitors · ASO Analytics' };
+
+export default async function CompetitorsPage(props: AppViewParams) {
+  const { caller, app } = await readAppView(props);
+  const competitors = await caller.competitors.list({ id: app.id });
+  return (
+    <section className="panel" aria-labelledby="competitors-title">
+      <h2 id="competitors-title">Competitors</h2>
+      {competitors.length === 0 ? (
+        <div className="empty">
+          <p><strong>No competitors yet.</strong></p>
+          <p className="muted">
+            Add one with <code>POST /apps/{'{id}'}/competitors</code> and its store URL (a read-write key); it appears here, with its keywords in
+            keyword spy.
+          </p>
+        </div>
+      ) : (
+        <TableScroll label="Competitors">
+          <table data-testid="competitors-table">
+            <thead><tr><th>Competitor</th><th>Store</th><th>Category</th><th>Rating</th><th>Added</th><th><span className="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {competitors.map((competitor) => (
+                <tr key={competitor.id} data-competitor-id={competitor.id}>
+                  <td>
+                    <a href={competitor.storeUrl} target="_blank" rel="noreferrer">{competitor.name ?? competitor.storeId}</a> <div className="muted">{competitor.developer}</div>
+                  </td>
+                  <td>{competitor.store === 'app_store' ? 'App Store' : 'Google Play'}</td>
+                  <td>{competitor.category ?? '—'}</td>
+                  <td>{competitor.rating === null ? '—' : `${competitor.rating.toFixed(2)} ★`}{competitor.ratingCount !== null && <div className="muted">{formatNumber(competitor.ratingCount)} ratings</div>}</td>
+                  <td>{formatInstant(competitor.createdAt)}</td>
+                  <td><RemoveCompetitorButton appId={app.id} competitorId={competitor.id} name={competitor.name ?? competitor.storeId} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,2 @@
+'use client';
+export { PageError as default } from '@/components/layout/page-error';

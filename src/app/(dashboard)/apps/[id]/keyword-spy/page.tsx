@@ -1,0 +1,41 @@
+// Every term the app ranks for in one storefront, as GET /apps/{id}/keyword-spy answers.
+import { StorefrontSelect } from '@/components/apps/storefront-select';
+import { TableScroll } from '@/components/common/table-scroll';
+import { formatNumber } from '@/components/format';
+import { readAppView, type AppViewParams } from '../app-view';
+
+export const metadata = { title: 'Keyword spy · ASO Analytics' };
+
+export default async function KeywordSpyPage(props: AppViewParams) {
+  const { caller, app, country } = await readAppView(props);
+  const spy = app.dataThrough ? await caller.apps.keywordSpy({ id: app.id, country }) : null;
+  return (
+    <section className="panel" aria-labelledby="spy-title">
+      <div className="row" style={{ justifyContent: 'space-between', alignItems: 'center' }}>
+        <h2 id="spy-title" style={{ margin: 0 }}>Every keyword the app ranks for</h2>
+        <StorefrontSelect storefronts={app.storefronts} current={country} />
+      </div>
+      <p className="muted">The terms where the app is in the top 200 of search results in {country}{spy ? ` on ${spy.date}` : ''}, best rank first.</p>
+      {!spy || spy.keywords.length === 0 ? (
+        <p className="muted">The app ranks for no term in {country} yet.</p>
+      ) : (
+        <TableScroll label="Keywords the app ranks for">
+          <table data-testid="keyword-spy-table">
+            <thead><tr><th>Keyword</th><th>Rank</th><th>Volume</th><th>Difficulty</th><th>Tracked</th></tr></thead>
+            <tbody>
+              {spy.keywords.map((item) => (
+                <tr key={item.term}>
+                  <td>{item.term}</td>
+                  <td>{item.rank}</td>
+                  <td>{item.volume === null ? '—' : formatNumber(item.volume)}</td>
+                  <td>{item.difficulty ?? '—'}</td>
+                  <td>{item.tracked ? 'Yes' : 'No'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+// One app: its name and storefronts, what changes it (storefronts, removal), its history's loading, and the tabs of
+// its views. Every view reads through the same procedures as the public API, so its numbers are the API's.
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { AddStorefrontForm, RemoveAppButton } from '@/components/apps/app-actions';
+import { AppTabs } from '@/components/apps/app-tabs';
+import { BackfillProgress } from '@/components/apps/backfill-progress';
+import { readApp } from './app-view';
+
+export default async function AppLayout({ params, children }: { params: Promise<{ id: string }>; children: ReactNode }) {
+  const { app } = await readApp((await params).id);
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="muted" style={{ marginBottom: '0.75rem' }}><Link href="/apps">Apps</Link> / {app.name}</nav>
+      <section className="panel">
+        <h1 data-testid="app-name">{app.name}</h1>
+        <p className="muted">
+          {app.developer} · {app.store === 'app_store' ? 'App Store' : 'Google Play'} · {app.category} · {app.primaryCountry} · <span className="mono">{app.id}</span>
+        </p>
+        <p className="muted" data-testid="storefronts">
+          Tracked in {app.storefronts.join(', ')} · {app.dataThrough ? `data through ${app.dataThrough}` : 'no data yet'}
+        </p>
+        <div className="row" style={{ justifyContent: 'space-between' }}>
+          <AddStorefrontForm appId={app.id} />
+          <RemoveAppButton appId={app.id} name={app.name} />
+        </div>
+      </section>
+      {app.backfill && <BackfillProgress appId={app.id} initial={app.backfill} />}
+      <AppTabs appId={app.id} />
+      {children}
+    </>
+  );
+}

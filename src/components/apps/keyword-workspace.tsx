@@ -1,0 +1,332 @@
+'use client';
+// The tracked keywords of one storefront: a table that sorts and filters (TanStack Table), with a 7-day sparkline per
+// keyword and a CSV export of what it shows, and a rank chart that compares up to five keywords over 30, 90 or 365
+// days or from a chosen day. The comparison and its range live in the URL (`compare`, `range`, `from`), so a view can
+// be shared, and change without a server round trip: the histories come from the same procedure as the API's.
+import {
+  type ColumnDef,
+  type ColumnFiltersState,
+  type SortingState,
+  flexRender,
+  getCoreRowModel,
+  getFilteredRowModel,
+  getSortedRowModel,
+  useReactTable,
+} from '@tanstack/react-table';
+import Link from 'next/link';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { RemoveKeywordButton } from '@/components/apps/app-actions';
+import { RankComparisonChart, type Series } from '@/components/charts/rank-comparison-chart';
+import { Sparkline } from '@/components/charts/sparkline';
+import { TableScroll } from '@/components/common/table-scroll';
+import { downloadCsv } from '@/components/csv';
+import { daysOf, MAX_COMPARED, type ChartState, type Range } from './rank-chart-state';
+import { formatNumber } from '@/components/format';
+import { trpc } from '@/components/trpc';
+
+export interface KeywordRow {
+  keywordId: string;
+  term: string;
+  country: string;
+  rank: number | null;
+  rankDelta: number;
+  volume: number | null;
+  difficulty: number | null;
+}
+
+interface Props {
+  appId: string;
+  country: string;
+  keywords: KeywordRow[];
+  sparklines: Record<string, { date: string; rank: number | null }[]>;
+  /** The last day of data; ranges end there. */
+  dataThrough: string | null;
+  initial: ChartState;
+  initialSeries: Series[];
+  emptyMessage: string;
+}
+
+function Delta({ value }: { value: number }) {
+  if (value === 0) return <span className="muted">0</span>;
+  return value > 0 ? <span className="delta-up">▲ {value}<span className="visually-hidden"> places up</span></span> : <span className="delta-down">▼ {-value}<span className="visually-hidden"> places down</span></span>;
+}
+
+function useChartUrl(state: ChartState) {
+  // The URL follows the chart without a navigation (Next.js keeps history.replaceState in step with its router). The
+  // first state came from the URL (or its defaults), so only a change is written.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const params = new URLSearchParams(window.location.search);
+    params.delete('keyword');
+    if (state.compare.length) params.set('compare', state.compare.join(','));
+    else params.delete('compare');
+    params.set('range', state.range);
+    if (state.range === 'custom' && state.from) params.set('from', state.from);
+    else params.delete('from');
+    const next = `${window.location.pathname}?${params}`;
+    if (next !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(null, '', next);
+  }, [state]);
+}
+
+export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThrough, initial, initialSeries, emptyMessage }: Props) {
+  const [chart, setChart] = useState<ChartState>(initial);
+  const [series, setSeries] = useState<Series[]>(initialSeries);
+  const [loadingSeries, setLoadingSeries] = useState(false);
+  const [seriesError, setSeriesError] = useState<string | null>(null);
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const [columnFilters, setColumnFilters] = useState<ColumnFiltersState>([]);
+  const days = daysOf(chart, dataThrough);
+  useChartUrl(chart);
+
+  useEffect(() => {
+    const wanted = chart.compare.map((keywordId) => `${keywordId}:${days}`).join(',');
+    const have = series.map((item) => `${item.keywordId}:${item.days}`).join(',');
+    if (wanted === have) return;
+    let cancelled = false;
+    setLoadingSeries(true);
+    setSeriesError(null);
+    Promise.all(
+      chart.compare.map(async (keywordId) => {
+        const known = series.find((item) => item.keywordId === keywordId && item.days === days);
+        if (known) return known;
+        const history = await trpc.keywords.history.query({ id: appId, keywordId, days });
+        return { keywordId, term: history.term, days, points: history.points };
+      }),
+    ).then(
+      (next) => {
+        if (!cancelled) setSeries(next);
+      },
+      () => {
+        if (!cancelled) setSeriesError('The history could not be read: try again in a moment.');
+      },
+    ).finally(() => {
+      if (!cancelled) setLoadingSeries(false);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [appId, chart.compare, days, series]);
+
+  function toggleCompared(keywordId: string) {
+    setChart((current) => {
+      if (current.compare.includes(keywordId)) return { ...current, compare: current.compare.filter((id) => id !== keywordId) };
+      if (current.compare.length >= MAX_COMPARED) return current;
+      return { ...current, compare: [...current.compare, keywordId] };
+    });
+  }
+
+  const columns = useMemo<ColumnDef<KeywordRow>[]>(
+    () => [
+      {
+        id: 'term',
+        accessorKey: 'term',
+        header: 'Keyword',
+        filterFn: (row, _id, value: string) => row.original.term.toLowerCase().includes(value.toLowerCase()),
+        cell: ({ row }) => <>{row.original.term}</>,
+      },
+      {
+        id: 'rank',
+        accessorFn: (row) => row.rank ?? undefined,
+        sortUndefined: 'last',
+        header: 'Rank',
+        filterFn: (row, _id, value: string) => {
+          const rank = row.original.rank;
+          if (value === 'top10') return rank !== null && rank <= 10;
+          if (value === 'top50') return rank !== null && rank <= 50;
+          if (value === 'ranked') return rank !== null;
+          if (value === 'unranked') return rank === null;
+          return true;
+        },
+        cell: ({ row }) => <span data-testid="rank">{row.original.rank ?? '—'}</span>,
+      },
+      {
+        id: 'rankDelta',
+        accessorKey: 'rankDelta',
+        header: 'Change (7 days)',
+        filterFn: (row, _id, value: string) => (value === 'up' ? row.original.rankDelta > 0 : value === 'down' ? row.original.rankDelta < 0 : value === 'same' ? row.original.rankDelta === 0 : true),
+        cell: ({ row }) => <span data-testid="rank-delta" data-value={row.original.rankDelta}><Delta value={row.original.rankDelta} /></span>,
+      },
+      {
+        id: 'volume',
+        accessorFn: (row) => row.volume ?? undefined,
+        sortUndefined: 'last',
+        header: 'Volume',
+        filterFn: (row, _id, value: number) => (row.original.volume ?? 0) >= value,
+        cell: ({ row }) => <span data-testid="volume">{row.original.volume === null ? '—' : formatNumber(row.original.volume)}</span>,
+      },
+      {
+        id: 'difficulty',
+        accessorFn: (row) => row.difficulty ?? undefined,
+        sortUndefined: 'last',
+        header: 'Difficulty',
+        filterFn: (row, _id, value: number) => row.original.difficulty !== null && row.original.difficulty <= value,
+        cell: ({ row }) => <span data-testid="difficulty">{row.original.difficulty ?? '—'}</span>,
+      },
+      {
+        id: 'trend',
+        header: 'Last 7 days',
+        enableSorting: false,
+        cell: ({ row }) => <Sparkline points={sparklines[row.original.keywordId] ?? []} label={`Rank of ${row.original.term}, last 7 days`} />,
+      },
+      {
+        id: 'actions',
+        header: () => <span className="visually-hidden">Actions</span>,
+        enableSorting: false,
+        cell: ({ row }) => (
+          <div className="row" style={{ flexWrap: 'nowrap' }}>
+            <label style={{ flexDirection: 'row', alignItems: 'center', gap: '0.3rem', color: 'var(--text)' }}>
+              <input
+                type="checkbox"
+                checked={chart.compare.includes(row.original.keywordId)}
+                disabled={!chart.compare.includes(row.original.keywordId) && chart.compare.length >= MAX_COMPARED}
+                onChange={() => toggleCompared(row.original.keywordId)}
+                aria-label={`Chart ${row.original.term}`}
+              />
+              Chart
+            </label>
+            <RemoveKeywordButton appId={appId} keywordId={row.original.keywordId} term={row.original.term} />
+          </div>
+        ),
+      },
+    ],
+    [appId, chart.compare, sparklines],
+  );
+
+  const table = useReactTable({
+    data: keywords,
+    columns,
+    state: { sorting, columnFilters },
+    onSortingChange: setSorting,
+    onColumnFiltersChange: setColumnFilters,
+    // Ascending first on every column (rank 1 first); unknown values (unranked, no volume yet) always last.
+    sortDescFirst: false,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getFilteredRowModel: getFilteredRowModel(),
+  });
+  const rows = table.getRowModel().rows;
+  const filterOf = (id: string) => table.getColumn(id)?.getFilterValue();
+  const setFilter = (id: string, value: unknown) => table.getColumn(id)?.setFilterValue(value === '' || value === 'all' ? undefined : value);
+
+  function exportCsv() {
+    downloadCsv(
+      `keywords-${country}-${dataThrough ?? 'no-data'}.csv`,
+      ['keywordId', 'term', 'country', 'rank', 'rankDelta', 'volume', 'difficulty'],
+      rows.map(({ original: row }) => [row.keywordId, row.term, row.country, row.rank, row.rankDelta, row.volume, row.difficulty]),
+    );
+  }
+
+  if (keywords.length === 0) return <p className="muted">{emptyMessage}</p>;
+
+  return (
+    <>
+      <div className="row" role="search" aria-label="Filter keywords" style={{ marginTop: '0.75rem' }}>
+        <label>
+          Keyword contains
+          <input type="search" value={(filterOf('term') as string) ?? ''} onChange={(event) => setFilter('term', event.target.value)} data-testid="keyword-filter" />
+        </label>
+        <label>
+          Rank
+          <select value={(filterOf('rank') as string) ?? 'all'} onChange={(event) => setFilter('rank', event.target.value)}>
+            <option value="all">Any</option>
+            <option value="top10">Top 10</option>
+            <option value="top50">Top 50</option>
+            <option value="ranked">Ranked</option>
+            <option value="unranked">Not ranked</option>
+          </select>
+        </label>
+        <label>
+          Change
+          <select value={(filterOf('rankDelta') as string) ?? 'all'} onChange={(event) => setFilter('rankDelta', event.target.value)}>
+            <option value="all">Any</option>
+            <option value="up">Moved up</option>
+            <option value="down">Moved down</option>
+            <option value="same">Unchanged</option>
+          </select>
+        </label>
+        <label>
+          Volume at least
+          <input type="number" min={0} inputMode="numeric" value={(filterOf('volume') as number | undefined) ?? ''} onChange={(event) => setFilter('volume', event.target.value === '' ? '' : Number(event.target.value))} style={{ width: '8rem' }} />
+        </label>
+        <label>
+          Difficulty at most
+          <input type="number" min={0} max={100} inputMode="numeric" value={(filterOf('difficulty') as number | undefined) ?? ''} onChange={(event) => setFilter('difficulty', event.target.value === '' ? '' : Number(event.target.value))} style={{ width: '6rem' }} />
+        </label>
+        <button type="button" onClick={exportCsv} data-testid="keywords-csv">Export CSV</button>
+      </div>
+      <p className="muted" aria-live="polite">{rows.length} of {keywords.length} keywords shown.</p>
+      <TableScroll label="Tracked keywords">
+        <table data-testid="keywords-table">
+          <thead>
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => {
+                  const sorted = header.column.getIsSorted();
+                  return (
+                    <th key={header.id} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                      {header.column.getCanSort() ? (
+                        <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
+                          {flexRender(header.column.columnDef.header, header.getContext())}
+                          <span aria-hidden="true">{sorted === 'asc' ? ' ↑' : sorted === 'desc' ? ' ↓' : ' ↕'}</span>
+                        </button>
+                      ) : (
+                        flexRender(header.column.columnDef.header, header.getContext())
+                      )}
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id} data-keyword-id={row.original.keywordId}>
+                {row.getVisibleCells().map((cell) => (
+                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      {rows.length === 0 && <p className="muted">No keyword matches these filters.</p>}
+
+      <h2 style={{ marginTop: '1.5rem' }}>Rank history</h2>
+      <div className="chart-controls" role="group" aria-label="Chart range">
+        <label>
+          Range
+          <select value={chart.range} onChange={(event) => setChart((current) => ({ ...current, range: event.target.value as Range }))} data-testid="chart-range">
+            <option value="30">Last 30 days</option>
+            <option value="90">Last 90 days</option>
+            <option value="365">Last 365 days</option>
+            <option value="custom">From a day…</option>
+          </select>
+        </label>
+        {chart.range === 'custom' && (
+          <label>
+            From
+            <input type="date" value={chart.from ?? ''} max={dataThrough ?? undefined} onChange={(event) => setChart((current) => ({ ...current, from: event.target.value || null }))} data-testid="chart-from" />
+          </label>
+        )}
+        <p className="muted" style={{ margin: 0 }}>
+          Tick “Chart” on up to {MAX_COMPARED} keywords to compare them. {chart.compare.length} of {MAX_COMPARED} chosen.
+        </p>
+      </div>
+      <div aria-busy={loadingSeries}>
+        {seriesError && <p className="error" role="alert">{seriesError}</p>}
+        {chart.compare.length === 0 ? (
+          <p className="muted">No keyword chosen: tick “Chart” in the table.</p>
+        ) : (
+          <RankComparisonChart series={series.filter((item) => chart.compare.includes(item.keywordId))} />
+        )}
+      </div>
+      <p className="muted">
+        Each line is the keyword’s daily rank in {country}, as <Link href="/docs/api">GET …/keywords/{'{keywordId}'}/history</Link> answers it.
+      </p>
+    </>
+  );
+}

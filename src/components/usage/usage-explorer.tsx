@@ -1,0 +1,107 @@
+'use client';
+// The month's credits per day, for a chosen range of days, endpoint and key, from the period's ledger (the rows
+// GET /usage sums), and the ledger as CSV. Axis labels carry thousands separators and are sized to the largest value.
+import { useEffect, useMemo, useState } from 'react';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { downloadCsv } from '@/components/csv';
+import { formatNumber } from '@/components/format';
+import { trpc } from '@/components/trpc';
+
+type Ledger = Awaited<ReturnType<typeof trpc.usage.ledger.query>>;
+type Measure = 'credits' | 'calls';
+
+/** Every day of the period up to today (UTC), so that quiet days show as zero. */
+function daysOf(periodStart: string, through: string): string[] {
+  const days: string[] = [];
+  for (let day = Date.parse(periodStart.slice(0, 10)); day <= Date.parse(through); day += 86_400_000) days.push(new Date(day).toISOString().slice(0, 10));
+  return days;
+}
+
+export function UsageExplorer({ periodStart, today }: { periodStart: string; today: string }) {
+  const [ledger, setLedger] = useState<Ledger | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [endpoint, setEndpoint] = useState('all');
+  const [key, setKey] = useState('all');
+  const [measure, setMeasure] = useState<Measure>('credits');
+  const [from, setFrom] = useState(periodStart.slice(0, 10));
+  const [to, setTo] = useState(today);
+
+  useEffect(() => {
+    trpc.usage.ledger.query({}).then(setLedger, () => setFailed(true));
+  }, []);
+
+  const endpoints = useMemo(() => [...new Set(ledger?.rows.map((row) => row.endpoint))].sort(), [ledger]);
+  const keys = useMemo(() => [...new Map(ledger?.rows.map((row) => [row.keyId ?? 'session', row.key ? `${row.keyName} (${row.key})` : row.keyName])).entries()], [ledger]);
+  const rows = (ledger?.rows ?? []).filter(
+    (row) => (endpoint === 'all' || row.endpoint === endpoint) && (key === 'all' || (row.keyId ?? 'session') === key) && row.date >= from && row.date <= to,
+  );
+  const totals = new Map<string, number>();
+  for (const row of rows) totals.set(row.date, (totals.get(row.date) ?? 0) + row[measure]);
+  const data = daysOf(periodStart, today)
+    .filter((day) => day >= from && day <= to)
+    .map((date) => ({ date, value: totals.get(date) ?? 0 }));
+  const largest = Math.max(0, ...data.map((point) => point.value));
+  const sum = rows.reduce((total, row) => total + row[measure], 0);
+
+  function exportCsv() {
+    downloadCsv(
+      `usage-${periodStart.slice(0, 7)}.csv`,
+      ['date', 'endpoint', 'keyId', 'keyName', 'key', 'calls', 'credits'],
+      rows.map((row) => [row.date, row.endpoint, row.keyId ?? '', row.keyName, row.key ?? '', row.calls, row.credits]),
+    );
+  }
+
+  return (
+    <div data-testid="usage-explorer">
+      <div className="chart-controls" role="group" aria-label="Usage chart filters">
+        <label>
+          Show
+          <select value={measure} onChange={(event) => setMeasure(event.target.value as Measure)}>
+            <option value="credits">Credits</option>
+            <option value="calls">Calls</option>
+          </select>
+        </label>
+        <label>
+          Endpoint
+          <select value={endpoint} onChange={(event) => setEndpoint(event.target.value)} data-testid="usage-endpoint-filter">
+            <option value="all">All endpoints</option>
+            {endpoints.map((name) => <option key={name} value={name}>{name}</option>)}
+          </select>
+        </label>
+        <label>
+          Key
+          <select value={key} onChange={(event) => setKey(event.target.value)} data-testid="usage-key-filter">
+            <option value="all">All keys</option>
+            {keys.map(([id, label]) => <option key={id} value={id}>{label}</option>)}
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" value={from} min={periodStart.slice(0, 10)} max={to} onChange={(event) => setFrom(event.target.value || periodStart.slice(0, 10))} />
+        </label>
+        <label>
+          To
+          <input type="date" value={to} min={from} max={today} onChange={(event) => setTo(event.target.value || today)} />
+        </label>
+        <button type="button" onClick={exportCsv} disabled={!ledger} data-testid="usage-csv">Export CSV</button>
+      </div>
+      {failed && <p className="error" role="alert">The usage could not be read: reload the page to try again.</p>}
+      <p className="muted" aria-live="polite" data-testid="usage-explorer-total">
+        {formatNumber(sum)} {measure} from {from} to {to}
+        {endpoint !== 'all' ? ` on ${endpoint}` : ''}
+        {key !== 'all' ? ` with ${keys.find(([id]) => id === key)?.[1] ?? 'that key'}` : ''}.
+      </p>
+      <div style={{ width: '100%', height: 220 }} data-testid="daily-credits-chart" role="img" aria-label={`${measure === 'credits' ? 'Credits' : 'Calls'} per day from ${from} to ${to}: ${formatNumber(sum)} in all, at most ${formatNumber(largest)} in a day.`}>
+        <ResponsiveContainer>
+          <BarChart data={data} margin={{ top: 10, right: 10, bottom: 0, left: 0 }} accessibilityLayer={false}>
+            <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />
+            <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(8)} fontSize={12} />
+            <YAxis allowDecimals={false} fontSize={12} width={Math.max(40, formatNumber(largest).length * 8 + 12)} tickFormatter={(value: number) => formatNumber(value)} />
+            <Tooltip formatter={(value) => [formatNumber(Number(value)), measure === 'credits' ? 'Credits' : 'Calls']} labelFormatter={(date) => String(date)} />
+            <Bar dataKey="value" fill="#3b5bdb" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+    </div>
+  );
+}
