@@ -1,6 +1,6 @@
 // Every page of the site at a desktop and a phone size: nothing scrolls sideways, and axe-core finds no serious or
-// critical violation on our own pages. The API reference is Scalar's page: axe runs on what we render around it, and
-// docs/accessibility.md lists what Scalar itself still has.
+// critical violation on our own pages. The API reference is Scalar's page: axe runs on what we render around it and
+// on the colours of our theme for it; docs/accessibility.md lists what Scalar itself still has.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO, DEMO_APP_ID, signIn } from '../helpers';
@@ -78,6 +78,9 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible({ timeout: 30_000 });
       await expectNoSidewaysScroll(page, '/docs/api');
       expect(await seriousViolations(page, ['.scalar-app'])).toEqual([]);
+      // Inside Scalar's page, what our theme can fix: its text colours.
+      const contrast = await new AxeBuilder({ page }).include('.scalar-app').withRules(['color-contrast']).analyze();
+      expect(contrast.violations.flatMap((violation) => violation.nodes.slice(0, 5).map((node) => node.target.join(' ')))).toEqual([]);
     });
   });
 }
