@@ -23,16 +23,11 @@ import { downloadCsv } from '@/components/csv';
 import { daysOf, MAX_COMPARED, type ChartState, type Range } from './rank-chart-state';
 import { formatNumber } from '@/components/format';
 import { trpc } from '@/components/trpc';
+import type { keywordListItemOutput } from '@/server/api/routers/keywords/keywords.schema';
+import type { z } from 'zod';
 
-export interface KeywordRow {
-  keywordId: string;
-  term: string;
-  country: string;
-  rank: number | null;
-  rankDelta: number;
-  volume: number | null;
-  difficulty: number | null;
-}
+/** A row of the table: what GET /apps/{id}/keywords answers for one keyword. */
+export type KeywordRow = Pick<z.infer<typeof keywordListItemOutput>, 'keywordId' | 'term' | 'country' | 'rank' | 'rankDelta' | 'volume' | 'difficulty'>;
 
 interface Props {
   appId: string;

@@ -230,6 +230,15 @@ describe('security matrix: the dashboard endpoint', () => {
       'keywords.remove': { id: app.id, keywordId: removableKeyword!.id },
       'competitors.list': { id: app.id },
       'competitors.remove': { id: app.id, competitorId: competitor.id },
+      'apps.opportunities': { id: app.id },
+      'apps.keywordSpy': { id: app.id },
+      'apps.categoryRank': { id: app.id },
+      'apps.ratingHistory': { id: app.id },
+      'metadata.get': { id: app.id },
+      'metadata.changelog': { id: app.id },
+      'reviews.insights': { id: app.id },
+      'keywords.recentRanks': { id: app.id },
+      'usage.ledger': {},
     };
     billingWithoutStripe = (path: string) => path === 'billing.checkout' || path === 'billing.portal';
     const cookieOf = (token: string) => ({ cookie: `next-auth.session-token=${token}` });
