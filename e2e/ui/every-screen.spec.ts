@@ -3,7 +3,7 @@
 // on the colours of our theme for it; docs/accessibility.md lists what Scalar itself still has.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO, DEMO_APP_ID, signIn } from '../helpers';
+import { API, bearer, createKey, DEMO, DEMO_APP_ID, signIn } from '../helpers';
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1440, height: 900 },
@@ -62,6 +62,11 @@ for (const viewport of VIEWPORTS) {
 
     test('dashboard pages fit the screen and pass axe', async ({ page }) => {
       test.setTimeout(180_000);
+      // The widest content people give these pages: a key named at length, with calls to several endpoints.
+      const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'The reporting warehouse’s nightly export job, production');
+      for (const path of ['', '/keywords', '/opportunities', '/keywords/research?term=sleep']) {
+        expect((await page.request.get(`${API}/apps/${DEMO_APP_ID}${path}`, { headers: bearer(key) })).status()).toBe(200);
+      }
       await signInAs(page, DEMO.email, DEMO.password);
       for (const path of DASHBOARD_PAGES) {
         await page.goto(path);
