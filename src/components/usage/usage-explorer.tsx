@@ -1,6 +1,7 @@
 'use client';
-// The month's credits per day, for a chosen range of days, endpoint and key, from the period's ledger (the rows
-// GET /usage sums), and the ledger as CSV. Axis labels carry thousands separators and are sized to the largest value.
+// Credits or calls per day for a chosen range of the last year (this month by default), endpoint and key, from the
+// ledger (the rows GET /usage sums for its period), and that ledger as CSV. Axis labels carry thousands separators
+// and are sized to the largest value.
 import { useEffect, useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { downloadCsv } from '@/components/csv';
@@ -10,10 +11,15 @@ import { trpc } from '@/components/trpc';
 type Ledger = Awaited<ReturnType<typeof trpc.usage.ledger.query>>;
 type Measure = 'credits' | 'calls';
 
-/** Every day of the period up to today (UTC), so that quiet days show as zero. */
-function daysOf(periodStart: string, through: string): string[] {
+/** How far back the ledger reaches (USAGE_LEDGER_DAYS on the server). */
+const LEDGER_DAYS = 366;
+
+const shiftDay = (day: string, days: number) => new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Every day of the range, so that quiet days show as zero. */
+function daysOf(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let day = Date.parse(periodStart.slice(0, 10)); day <= Date.parse(through); day += 86_400_000) days.push(new Date(day).toISOString().slice(0, 10));
+  for (let day = from; day <= to; day = shiftDay(day, 1)) days.push(day);
   return days;
 }
 
@@ -26,9 +32,24 @@ export function UsageExplorer({ periodStart, today }: { periodStart: string; tod
   const [from, setFrom] = useState(periodStart.slice(0, 10));
   const [to, setTo] = useState(today);
 
+  const earliest = shiftDay(today, -LEDGER_DAYS);
+  const valid = from >= earliest && from <= to && to <= today;
   useEffect(() => {
-    trpc.usage.ledger.query({}).then(setLedger, () => setFailed(true));
-  }, []);
+    if (!valid) return;
+    let cancelled = false;
+    setFailed(false);
+    trpc.usage.ledger.query({ from, to }).then(
+      (next) => {
+        if (!cancelled) setLedger(next);
+      },
+      () => {
+        if (!cancelled) setFailed(true);
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [from, to, valid]);
 
   const endpoints = useMemo(() => [...new Set(ledger?.rows.map((row) => row.endpoint))].sort(), [ledger]);
   const keys = useMemo(() => [...new Map(ledger?.rows.map((row) => [row.keyId ?? 'session', row.key ? `${row.keyName} (${row.key})` : row.keyName])).entries()], [ledger]);
@@ -37,15 +58,13 @@ export function UsageExplorer({ periodStart, today }: { periodStart: string; tod
   );
   const totals = new Map<string, number>();
   for (const row of rows) totals.set(row.date, (totals.get(row.date) ?? 0) + row[measure]);
-  const data = daysOf(periodStart, today)
-    .filter((day) => day >= from && day <= to)
-    .map((date) => ({ date, value: totals.get(date) ?? 0 }));
+  const data = (valid ? daysOf(from, to) : []).map((date) => ({ date, value: totals.get(date) ?? 0 }));
   const largest = Math.max(0, ...data.map((point) => point.value));
   const sum = rows.reduce((total, row) => total + row[measure], 0);
 
   function exportCsv() {
     downloadCsv(
-      `usage-${periodStart.slice(0, 7)}.csv`,
+      `usage-${from}-to-${to}.csv`,
       ['date', 'endpoint', 'keyId', 'keyName', 'key', 'calls', 'credits'],
       rows.map((row) => [row.date, row.endpoint, row.keyId ?? '', row.keyName, row.key ?? '', row.calls, row.credits]),
     );
@@ -77,15 +96,16 @@ export function UsageExplorer({ periodStart, today }: { periodStart: string; tod
         </label>
         <label>
           From
-          <input type="date" value={from} min={periodStart.slice(0, 10)} max={to} onChange={(event) => setFrom(event.target.value || periodStart.slice(0, 10))} />
+          <input type="date" value={from} min={earliest} max={to} onChange={(event) => setFrom(event.target.value || periodStart.slice(0, 10))} data-testid="usage-from" />
         </label>
         <label>
           To
           <input type="date" value={to} min={from} max={today} onChange={(event) => setTo(event.target.value || today)} />
         </label>
-        <button type="button" onClick={exportCsv} disabled={!ledger} data-testid="usage-csv">Export CSV</button>
+        <button type="button" onClick={exportCsv} disabled={!ledger || !valid} data-testid="usage-csv">Export CSV</button>
       </div>
       {failed && <p className="error" role="alert">The usage could not be read: reload the page to try again.</p>}
+      {!valid && <p className="error" role="alert">Choose a range within the last year, its first day on or before its last.</p>}
       <p className="muted" aria-live="polite" data-testid="usage-explorer-total">
         {formatNumber(sum)} {measure} from {from} to {to}
         {endpoint !== 'all' ? ` on ${endpoint}` : ''}
@@ -95,7 +115,7 @@ export function UsageExplorer({ periodStart, today }: { periodStart: string; tod
         <ResponsiveContainer>
           <BarChart data={data} margin={{ top: 10, right: 10, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />
-            <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(8)} fontSize={12} />
+            <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(5)} minTickGap={16} fontSize={12} />
             <YAxis allowDecimals={false} fontSize={12} width={Math.max(40, formatNumber(largest).length * 8 + 12)} tickFormatter={(value: number) => formatNumber(value)} />
             <Tooltip formatter={(value) => [formatNumber(Number(value)), measure === 'credits' ? 'Credits' : 'Calls']} labelFormatter={(date) => String(date)} />
             <Bar dataKey="value" fill="#3b5bdb" isAnimationActive={false} />

@@ -44,3 +44,15 @@ export function readUsageRollup(accountId: string, periodStart: string) {
     [accountId, periodStart],
   );
 }
+
+/** The rollup rows of an account's days from `from` to `to` (inclusive, YYYY-MM-DD), over any periods. */
+export function readUsageLedger(accountId: string, from: string, to: string) {
+  return hotQuery<{ day: string; endpoint: string; subject: string; calls: number; credits: number; name: string | null; display_prefix: string | null; last_four: string | null }>(
+    `SELECT d.day::text AS day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four
+     FROM credit_usage_daily d
+     LEFT JOIN api_keys k ON k.id = CASE WHEN d.subject LIKE 'user:%' THEN NULL ELSE d.subject::uuid END
+     WHERE d.account_id = $1::uuid AND d.day BETWEEN $2::date AND $3::date AND d.calls > 0
+     ORDER BY d.day, d.endpoint, d.subject`,
+    [accountId, from, to],
+  );
+}

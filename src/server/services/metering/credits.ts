@@ -4,9 +4,10 @@
 // more than the allowance, and the ledger always sums to `used`. The period is the calendar month (UTC) of the request, so the allowance
 // resets by itself: a new month is a new row.
 import { db } from '@/server/db';
-import { applyCharges, readUsageRollup, refundRequestCharge } from '@/server/db/credit-statements';
+import { applyCharges, readUsageLedger, readUsageRollup, refundRequestCharge } from '@/server/db/credit-statements';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { logError } from '@/server/core/log';
+import { AppError } from '@/server/errors/app-error';
 import { recordEvents } from '@/server/services/events/events';
 
 export interface Period {
@@ -153,27 +154,37 @@ export async function creditsUsed(accountId: string, now: Date): Promise<number>
   return usage?.used ?? 0;
 }
 
+/** How far back the dashboard's usage ledger reaches, in days before today. */
+export const USAGE_LEDGER_DAYS = 366;
+
 /**
- * The period's ledger: calls and credits per day, endpoint and key (the rows GET /usage sums), for the dashboard's
- * usage chart and its CSV export. Oldest day first.
+ * The ledger of a range of days: calls and credits per day, endpoint and key (the rows GET /usage sums for its
+ * period), for the dashboard's usage chart and its CSV export. By default the current period up to today. Oldest day
+ * first. A range must end by today and start within USAGE_LEDGER_DAYS of it.
  */
-export async function usageLedger(accountId: string, now: Date) {
-  const period = periodOf(now);
-  const rows = await readUsageRollup(accountId, isoDay(period.start));
+export async function usageLedger(accountId: string, now: Date, range: { from?: string; to?: string } = {}) {
+  const today = isoDay(startOfUtcDay(now));
+  const from = range.from ?? isoDay(periodOf(now).start);
+  const to = range.to ?? today;
+  const earliest = isoDay(addDays(startOfUtcDay(now), -USAGE_LEDGER_DAYS));
+  if (from > to) throw new AppError('VALIDATION_ERROR', 'The range must start on or before its last day.', { errors: [{ in: 'body', pointer: '#/from', detail: 'Must be on or before `to`.' }] });
+  if (from < earliest || to > today) {
+    const pointer = from < earliest ? '#/from' : '#/to';
+    throw new AppError('VALIDATION_ERROR', `The range must lie between ${earliest} and today.`, { errors: [{ in: 'body', pointer, detail: `Must be from ${earliest} to ${today}.` }] });
+  }
+  const rows = await readUsageLedger(accountId, from, to);
   return {
-    periodStart: period.start,
-    periodEnd: period.end,
-    rows: rows
-      .map((row) => ({
-        date: row.day,
-        endpoint: row.endpoint,
-        keyId: row.subject.startsWith('user:') ? null : row.subject,
-        keyName: row.subject.startsWith('user:') ? 'Dashboard session' : (row.name ?? 'deleted key'),
-        key: row.display_prefix ? `${row.display_prefix}…${row.last_four}` : null,
-        calls: row.calls,
-        credits: row.credits,
-      }))
-      .sort((a, b) => a.date.localeCompare(b.date) || a.endpoint.localeCompare(b.endpoint) || a.keyName.localeCompare(b.keyName)),
+    from,
+    to,
+    rows: rows.map((row) => ({
+      date: row.day,
+      endpoint: row.endpoint,
+      keyId: row.subject.startsWith('user:') ? null : row.subject,
+      keyName: row.subject.startsWith('user:') ? 'Dashboard session' : (row.name ?? 'deleted key'),
+      key: row.display_prefix ? `${row.display_prefix}…${row.last_four}` : null,
+      calls: row.calls,
+      credits: row.credits,
+    })),
   };
 }
 

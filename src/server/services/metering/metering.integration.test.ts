@@ -8,7 +8,7 @@ import { issueSessionToken } from '@/server/auth/session-token';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { makeAccount, makeApp } from '../../../../test/factories';
-import { periodOf, usageReport } from './credits';
+import { periodOf, usageLedger, usageReport } from './credits';
 
 const NOW = new Date('2026-03-15T12:00:00.000Z');
 
@@ -125,6 +125,33 @@ describe('charging', () => {
     expect(withSession.byKey).toEqual(
       expect.arrayContaining([expect.objectContaining({ keyId: null, name: 'Dashboard session', key: null, calls: 1, credits: 1 })]),
     );
+  });
+});
+
+describe('the usage ledger', () => {
+  it('holds the rows of a range of days across periods, this month by default, and refuses a range outside the last year', async () => {
+    const { app, call, owner } = await setup('pro');
+    const lastMonth = new Date('2026-02-20T09:00:00.000Z');
+    await call(`/apps/${app.id}`, {}, lastMonth);
+    await call(`/apps/${app.id}/opportunities`, {}, lastMonth);
+    await call(`/apps/${app.id}`);
+
+    const thisMonth = await usageLedger(owner.accountId, NOW);
+    expect(thisMonth).toMatchObject({ from: '2026-03-01', to: '2026-03-15' });
+    expect(thisMonth.rows).toEqual([{ date: '2026-03-15', endpoint: 'GET /apps/{id}', keyId: expect.any(String), keyName: 'metering', key: expect.stringMatching(/^svc_live_/), calls: 1, credits: 1 }]);
+    // The same rows GET /usage sums for its period.
+    expect(thisMonth.rows.reduce((sum, row) => sum + row.credits, 0)).toBe((await usageReport(owner.accountId, 5000, NOW)).used);
+
+    const both = await usageLedger(owner.accountId, NOW, { from: '2026-02-01', to: '2026-03-15' });
+    expect(both.rows.map((row) => [row.date, row.endpoint, row.credits])).toEqual([
+      ['2026-02-20', 'GET /apps/{id}', 1],
+      ['2026-02-20', 'GET /apps/{id}/opportunities', 2],
+      ['2026-03-15', 'GET /apps/{id}', 1],
+    ]);
+
+    for (const range of [{ from: '2026-03-10', to: '2026-03-01' }, { from: '2025-03-01' }, { to: '2026-03-16' }]) {
+      await expect(usageLedger(owner.accountId, NOW, range), JSON.stringify(range)).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
 import { usageLedger, usageReport } from '@/server/services/metering/credits';
 import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
-import { usageLedgerOutput, usageOutput } from './usage.schema';
+import { usageLedgerInput, usageLedgerOutput, usageOutput } from './usage.schema';
 
 export const getUsageProcedure = apiProcedure
   .meta({
@@ -36,11 +36,8 @@ export const getUsageProcedure = apiProcedure
     };
   });
 
-/** Dashboard only: the period's rows by day, endpoint and key, for the usage chart's filters and the CSV export. */
+/** Dashboard only: rows by day, endpoint and key over a range of the last year, for the usage chart and its CSV. */
 export const usageLedgerProcedure = dashboardProcedure
-  .input(z.object({}))
+  .input(usageLedgerInput)
   .output(usageLedgerOutput)
-  .query(async ({ ctx }) => {
-    const ledger = await usageLedger(ctx.actor.accountId, ctx.now);
-    return { ...ledger, periodStart: ledger.periodStart.toISOString(), periodEnd: ledger.periodEnd.toISOString() };
-  });
+  .query(({ ctx, input }) => usageLedger(ctx.actor.accountId, ctx.now, input));

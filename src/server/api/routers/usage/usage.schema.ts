@@ -35,9 +35,14 @@ export const usageOutput = z
   })
   .meta({ id: 'Usage' });
 
+export const usageLedgerInput = z.object({
+  from: isoDate.optional().meta({ description: 'First day; default: the start of the current period.' }),
+  to: isoDate.optional().meta({ description: 'Last day; default: today (UTC).' }),
+});
+
 export const usageLedgerOutput = z.object({
-  periodStart: isoDateTime,
-  periodEnd: isoDateTime,
+  from: isoDate,
+  to: isoDate,
   rows: z.array(
     z.object({
       date: isoDate,
