@@ -31,25 +31,14 @@ export async function refundRequestCharge(accountId: string, requestId: string):
 }
 
 /**
- * The period's rollup of an account, with the name and display prefix of each key (an account with many keys has
- * hundreds of rows, where Prisma's per-row cost shows).
+ * The rollup rows of an account's days from `from` to `to` (inclusive, YYYY-MM-DD), with the name and display prefix
+ * of each key (an account with many keys has hundreds of rows, where Prisma's per-row cost shows).
  */
-export function readUsageRollup(accountId: string, periodStart: string) {
+export function readUsageRows(accountId: string, from: string, to: string) {
   return hotQuery<{ day: string; endpoint: string; subject: string; calls: number; credits: number; name: string | null; display_prefix: string | null; last_four: string | null }>(
     `SELECT d.day::text AS day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four
      FROM credit_usage_daily d
      -- CASE fixes the evaluation order: a session subject ("user:…") is never cast to uuid.
-     LEFT JOIN api_keys k ON k.id = CASE WHEN d.subject LIKE 'user:%' THEN NULL ELSE d.subject::uuid END
-     WHERE d.account_id = $1::uuid AND d.period_start = $2::date AND d.calls > 0`,
-    [accountId, periodStart],
-  );
-}
-
-/** The rollup rows of an account's days from `from` to `to` (inclusive, YYYY-MM-DD), over any periods. */
-export function readUsageLedger(accountId: string, from: string, to: string) {
-  return hotQuery<{ day: string; endpoint: string; subject: string; calls: number; credits: number; name: string | null; display_prefix: string | null; last_four: string | null }>(
-    `SELECT d.day::text AS day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four
-     FROM credit_usage_daily d
      LEFT JOIN api_keys k ON k.id = CASE WHEN d.subject LIKE 'user:%' THEN NULL ELSE d.subject::uuid END
      WHERE d.account_id = $1::uuid AND d.day BETWEEN $2::date AND $3::date AND d.calls > 0
      ORDER BY d.day, d.endpoint, d.subject`,

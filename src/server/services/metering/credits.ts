@@ -4,7 +4,7 @@
 // more than the allowance, and the ledger always sums to `used`. The period is the calendar month (UTC) of the request, so the allowance
 // resets by itself: a new month is a new row.
 import { db } from '@/server/db';
-import { applyCharges, readUsageLedger, readUsageRollup, refundRequestCharge } from '@/server/db/credit-statements';
+import { applyCharges, readUsageRows, refundRequestCharge } from '@/server/db/credit-statements';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { logError } from '@/server/core/log';
 import { AppError } from '@/server/errors/app-error';
@@ -154,6 +154,16 @@ export async function creditsUsed(accountId: string, now: Date): Promise<number>
   return usage?.used ?? 0;
 }
 
+/** Who spent a rollup row's credits: a key (by its name and display prefix), or a dashboard session. */
+function spenderOf(row: { subject: string; name: string | null; display_prefix: string | null; last_four: string | null }) {
+  const session = row.subject.startsWith('user:');
+  return {
+    keyId: session ? null : row.subject,
+    name: session ? 'Dashboard session' : (row.name ?? 'deleted key'),
+    key: row.display_prefix ? `${row.display_prefix}…${row.last_four}` : null,
+  };
+}
+
 /** How far back the dashboard's usage ledger reaches, in days before today. */
 export const USAGE_LEDGER_DAYS = 366;
 
@@ -172,19 +182,14 @@ export async function usageLedger(accountId: string, now: Date, range: { from?: 
     const pointer = from < earliest ? '#/from' : '#/to';
     throw new AppError('VALIDATION_ERROR', `The range must lie between ${earliest} and today.`, { errors: [{ in: 'body', pointer, detail: `Must be from ${earliest} to ${today}.` }] });
   }
-  const rows = await readUsageLedger(accountId, from, to);
+  const rows = await readUsageRows(accountId, from, to);
   return {
     from,
     to,
-    rows: rows.map((row) => ({
-      date: row.day,
-      endpoint: row.endpoint,
-      keyId: row.subject.startsWith('user:') ? null : row.subject,
-      keyName: row.subject.startsWith('user:') ? 'Dashboard session' : (row.name ?? 'deleted key'),
-      key: row.display_prefix ? `${row.display_prefix}…${row.last_four}` : null,
-      calls: row.calls,
-      credits: row.credits,
-    })),
+    rows: rows.map((row) => {
+      const { keyId, name, key } = spenderOf(row);
+      return { date: row.day, endpoint: row.endpoint, keyId, keyName: name, key, calls: row.calls, credits: row.credits };
+    }),
   };
 }
 
@@ -194,7 +199,7 @@ export async function usageLedger(accountId: string, now: Date, range: { from?: 
  */
 export async function usageReport(accountId: string, limit: number | null, now: Date, knownUsed?: number) {
   const period = periodOf(now);
-  const [used, rows] = await Promise.all([knownUsed ?? creditsUsed(accountId, now), readUsageRollup(accountId, isoDay(period.start))]);
+  const [used, rows] = await Promise.all([knownUsed ?? creditsUsed(accountId, now), readUsageRows(accountId, isoDay(period.start), isoDay(addDays(period.end, -1)))]);
   const byEndpoint = new Map<string, { endpoint: string; calls: number; credits: number }>();
   const byKey = new Map<string, { keyId: string | null; name: string; key: string | null; calls: number; credits: number }>();
   const byDay = new Map<string, { calls: number; credits: number }>();
@@ -203,14 +208,7 @@ export async function usageReport(accountId: string, limit: number | null, now: 
     endpoint.calls += row.calls;
     endpoint.credits += row.credits;
     byEndpoint.set(row.endpoint, endpoint);
-    const session = row.subject.startsWith('user:');
-    const key = byKey.get(row.subject) ?? {
-      keyId: session ? null : row.subject,
-      name: session ? 'Dashboard session' : (row.name ?? 'deleted key'),
-      key: row.display_prefix ? `${row.display_prefix}…${row.last_four}` : null,
-      calls: 0,
-      credits: 0,
-    };
+    const key = byKey.get(row.subject) ?? { ...spenderOf(row), calls: 0, credits: 0 };
     key.calls += row.calls;
     key.credits += row.credits;
     byKey.set(row.subject, key);
