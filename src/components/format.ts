@@ -8,3 +8,7 @@ export function formatInstant(value: string | Date | null | undefined): string {
 export function formatNumber(value: number): string {
   return value.toLocaleString('en-US');
 }
+
+export function formatStore(store: 'app_store' | 'google_play'): string {
+  return store === 'app_store' ? 'App Store' : 'Google Play';
+}

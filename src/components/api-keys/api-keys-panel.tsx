@@ -1,10 +1,11 @@
 'use client';
 // Settings → API access: the keys table (searchable, active keys first), create (secret shown once, focused), revoke
 // (confirmed, announced) and roll (confirmed, with a grace period).
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
 import { CopyButton } from '@/components/common/copy-button';
+import { NewSecret } from '@/components/common/new-secret';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
@@ -62,11 +63,6 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
   // The dialog's state is cleared as it closes; where focus goes next depends on what it did.
   const confirmed = useRef<'revoke' | 'roll' | null>(null);
 
-  // A new secret takes focus, so that a screen reader reads it and Copy is one Tab away.
-  useEffect(() => {
-    if (revealed) secretBox.current?.focus();
-  }, [revealed]);
-
   const visible = initialKeys.filter((key) => matchesStatus(key, status) && matchesSearch(key, search));
   const hidden = initialKeys.filter((key) => !matchesStatus(key, status)).length;
 
@@ -122,22 +118,22 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
       )}
 
       {revealed && (
-        <div className="secret" data-testid="new-secret" ref={secretBox} tabIndex={-1} aria-labelledby="new-secret-title" role="region">
-          <strong id="new-secret-title">Your new key “{revealed.name}”</strong>
-          <code data-testid="secret-value">{revealed.secret}</code>
-          <p>
-            <strong>Copy it now: you won’t see this secret again.</strong> We store only a hash of it. {revealed.note}
-          </p>
-          <div className="row">
-            <CopyButton text={revealed.secret} what="Secret" />
-            <button type="button" onClick={() => { setRevealed(null); heading.current?.focus(); }}>I have saved it</button>
-          </div>
+        <NewSecret
+          title={<>Your new key “{revealed.name}”</>}
+          secret={revealed.secret}
+          what="Secret"
+          note={<>We store only a hash of it. {revealed.note}</>}
+          onSaved={() => { setRevealed(null); heading.current?.focus(); }}
+          boxRef={secretBox}
+          testId="new-secret"
+          valueTestId="secret-value"
+        >
           <p>Try it: this lists your apps.</p>
           <pre className="code-block" data-testid="first-call"><code>{firstCall(baseUrl, revealed.secret)}</code></pre>
           <div className="row">
             <CopyButton text={firstCall(baseUrl, revealed.secret)} label="Copy curl" what="The curl command" testId="copy-first-call" />
           </div>
-        </div>
+        </NewSecret>
       )}
 
       <form className="row" onSubmit={onCreate} aria-label="Create key" style={{ margin: '1rem 0' }}>

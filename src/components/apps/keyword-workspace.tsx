@@ -70,20 +70,21 @@ function useChartUrl(state: ChartState) {
 export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThrough, initial, initialSeries, emptyMessage }: Props) {
   const [chart, setChart] = useState<ChartState>(initial);
   const [series, setSeries] = useState<Series[]>(initialSeries);
-  const [loadingSeries, setLoadingSeries] = useState(false);
-  const [seriesError, setSeriesError] = useState<string | null>(null);
+  // The selection whose histories could not be read: its error shows until the selection changes, which retries.
+  const [failedFor, setFailedFor] = useState<string | null>(null);
   const [sorting, setSorting] = useState<SortingState>([]);
   const [columnFilters, setColumnFilters] = useState<ColumnFiltersState>([]);
   const days = daysOf(chart, dataThrough);
   useChartUrl(chart);
 
+  // The chart waits while the series it has are not the ones chosen.
+  const wanted = chart.compare.map((keywordId) => `${keywordId}:${days}`).join(',');
+  const failed = failedFor === wanted;
+  const loadingSeries = wanted !== series.map((item) => `${item.keywordId}:${item.days}`).join(',') && !failed;
+
   useEffect(() => {
-    const wanted = chart.compare.map((keywordId) => `${keywordId}:${days}`).join(',');
-    const have = series.map((item) => `${item.keywordId}:${item.days}`).join(',');
-    if (wanted === have) return;
+    if (!loadingSeries) return;
     let cancelled = false;
-    setLoadingSeries(true);
-    setSeriesError(null);
     Promise.all(
       chart.compare.map(async (keywordId) => {
         const known = series.find((item) => item.keywordId === keywordId && item.days === days);
@@ -96,15 +97,13 @@ export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThr
         if (!cancelled) setSeries(next);
       },
       () => {
-        if (!cancelled) setSeriesError('The history could not be read: try again in a moment.');
+        if (!cancelled) setFailedFor(wanted);
       },
-    ).finally(() => {
-      if (!cancelled) setLoadingSeries(false);
-    });
+    );
     return () => {
       cancelled = true;
     };
-  }, [appId, chart.compare, days, series]);
+  }, [appId, chart.compare, days, series, loadingSeries, wanted]);
 
   function toggleCompared(keywordId: string) {
     setChart((current) => {
@@ -312,7 +311,7 @@ export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThr
         </p>
       </div>
       <div aria-busy={loadingSeries}>
-        {seriesError && <p className="error" role="alert">{seriesError}</p>}
+        {failed && <p className="error" role="alert">The history could not be read: change the selection or the range to try again.</p>}
         {chart.compare.length === 0 ? (
           <p className="muted">No keyword chosen: tick “Chart” in the table.</p>
         ) : (

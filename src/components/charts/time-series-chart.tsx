@@ -3,6 +3,7 @@
 // axis puts position 1 at the top. One image to assistive technology, named by its summary.
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatNumber } from '@/components/format';
+import { axisWidth } from './axis';
 
 interface Props {
   points: { date: string; value: number | null }[];
@@ -20,7 +21,6 @@ export function TimeSeriesChart({ points, name, inverted = false, domain = ['aut
   const summary = values.length
     ? `${name} from ${points[0]!.date} to ${points.at(-1)!.date}: ${format(values[0]!)} to ${format(values.at(-1)!)}, ${inverted ? 'best' : 'highest'} ${format(inverted ? Math.min(...values) : Math.max(...values))}.`
     : `${name}: no data in this period.`;
-  const widest = values.reduce((longest, value) => Math.max(longest, format(value).length), 1);
   return (
     <div style={{ width: '100%', height: 260 }} role="img" aria-label={summary} data-testid={testId}>
       <ResponsiveContainer>
@@ -28,7 +28,7 @@ export function TimeSeriesChart({ points, name, inverted = false, domain = ['aut
           <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" />
           <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(5)} minTickGap={24} fontSize={12} />
           {/* Wide enough for the longest label, so that six-digit values are never cut. */}
-          <YAxis reversed={inverted} allowDecimals={decimals > 0} domain={domain} fontSize={12} width={Math.max(40, widest * 8 + 12)} tickFormatter={(value: number) => format(value)} />
+          <YAxis reversed={inverted} allowDecimals={decimals > 0} domain={domain} fontSize={12} width={axisWidth(values.map(format))} tickFormatter={(value: number) => format(value)} />
           <Tooltip formatter={(value) => [value === null || value === undefined ? '—' : format(Number(value)), name]} />
           <Line dataKey="value" name={name} type="monotone" stroke="#3b5bdb" strokeWidth={2} dot={false} connectNulls={false} isAnimationActive={false} />
         </LineChart>

@@ -17,18 +17,15 @@ interface Props {
   onConfirm: () => Promise<void>;
   /** The toast once it is done. */
   done: string;
-  /** Where focus goes afterwards: the button itself is usually gone with what it removed. */
-  focusAfter?: () => HTMLElement | null;
-  disabled?: boolean;
   testId?: string;
 }
 
-export function ConfirmButton({ label, ariaLabel, title, consequence, onConfirm, done, focusAfter, disabled, testId }: Props) {
+export function ConfirmButton({ label, ariaLabel, title, consequence, onConfirm, done, testId }: Props) {
   const [open, setOpen] = useState(false);
   const router = useRouter();
   return (
     <>
-      <button type="button" className="danger" aria-label={ariaLabel} onClick={() => setOpen(true)} disabled={disabled} data-testid={testId}>
+      <button type="button" className="danger" aria-label={ariaLabel} onClick={() => setOpen(true)} data-testid={testId}>
         {label}
       </button>
       <ConfirmDialog
@@ -39,7 +36,8 @@ export function ConfirmButton({ label, ariaLabel, title, consequence, onConfirm,
         confirmLabel={label}
         testId={testId && `${testId}-dialog`}
         confirmTestId={testId && `${testId}-confirm`}
-        focusAfter={focusAfter ?? (() => focusable(document.querySelector<HTMLElement>('main h1')))}
+        // The button itself is usually gone with what it removed: the page's heading takes focus.
+        focusAfter={() => focusable(document.querySelector<HTMLElement>('main h1'))}
         onConfirm={async () => {
           await onConfirm();
           toast.success(done);

@@ -4,15 +4,13 @@
 // and are sized to the largest value.
 import { useEffect, useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { axisWidth } from '@/components/charts/axis';
 import { downloadCsv } from '@/components/csv';
 import { formatNumber } from '@/components/format';
 import { trpc } from '@/components/trpc';
 
 type Ledger = Awaited<ReturnType<typeof trpc.usage.ledger.query>>;
 type Measure = 'credits' | 'calls';
-
-/** How far back the ledger reaches (USAGE_LEDGER_DAYS on the server). */
-const LEDGER_DAYS = 366;
 
 const shiftDay = (day: string, days: number) => new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -23,16 +21,24 @@ function daysOf(from: string, to: string): string[] {
   return days;
 }
 
-export function UsageExplorer({ periodStart, today }: { periodStart: string; today: string }) {
+interface Props {
+  periodStart: string;
+  today: string;
+  /** How far back, in days before today, the ledger may be read. */
+  ledgerDays: number;
+}
+
+export function UsageExplorer({ periodStart, today, ledgerDays }: Props) {
+  const firstOfPeriod = periodStart.slice(0, 10);
   const [ledger, setLedger] = useState<Ledger | null>(null);
   const [failed, setFailed] = useState(false);
   const [endpoint, setEndpoint] = useState('all');
   const [key, setKey] = useState('all');
   const [measure, setMeasure] = useState<Measure>('credits');
-  const [from, setFrom] = useState(periodStart.slice(0, 10));
+  const [from, setFrom] = useState(firstOfPeriod);
   const [to, setTo] = useState(today);
 
-  const earliest = shiftDay(today, -LEDGER_DAYS);
+  const earliest = shiftDay(today, -ledgerDays);
   const valid = from >= earliest && from <= to && to <= today;
   useEffect(() => {
     if (!valid) return;
@@ -96,7 +102,7 @@ export function UsageExplorer({ periodStart, today }: { periodStart: string; tod
         </label>
         <label>
           From
-          <input type="date" value={from} min={earliest} max={to} onChange={(event) => setFrom(event.target.value || periodStart.slice(0, 10))} data-testid="usage-from" />
+          <input type="date" value={from} min={earliest} max={to} onChange={(event) => setFrom(event.target.value || firstOfPeriod)} data-testid="usage-from" />
         </label>
         <label>
           To
@@ -116,7 +122,7 @@ export function UsageExplorer({ periodStart, today }: { periodStart: string; tod
           <BarChart data={data} margin={{ top: 10, right: 10, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />
             <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(5)} minTickGap={16} fontSize={12} />
-            <YAxis allowDecimals={false} fontSize={12} width={Math.max(40, formatNumber(largest).length * 8 + 12)} tickFormatter={(value: number) => formatNumber(value)} />
+            <YAxis allowDecimals={false} fontSize={12} width={axisWidth([formatNumber(largest)])} tickFormatter={(value: number) => formatNumber(value)} />
             <Tooltip formatter={(value) => [formatNumber(Number(value)), measure === 'credits' ? 'Credits' : 'Calls']} labelFormatter={(date) => String(date)} />
             <Bar dataKey="value" fill="#3b5bdb" isAnimationActive={false} />
           </BarChart>

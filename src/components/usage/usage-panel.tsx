@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import { TableScroll } from '@/components/common/table-scroll';
 import { UsageExplorer } from './usage-explorer';
 
-export function UsagePanel({ usage }: { usage: z.infer<typeof usageOutput> }) {
+/** `ledgerDays`: how far back the usage chart may reach (the server's bound). */
+export function UsagePanel({ usage, ledgerDays }: { usage: z.infer<typeof usageOutput>; ledgerDays: number }) {
   const share = usage.limit ? Math.min(1, usage.used / usage.limit) : 0;
   return (
     <section className="panel" data-testid="usage-panel">
@@ -42,7 +43,7 @@ export function UsagePanel({ usage }: { usage: z.infer<typeof usageOutput> }) {
         </div>
       )}
       <h3>Per day</h3>
-      <UsageExplorer periodStart={usage.periodStart} today={usage.daily.at(-1)?.date ?? usage.periodStart.slice(0, 10)} />
+      <UsageExplorer periodStart={usage.periodStart} today={usage.daily.at(-1)?.date ?? usage.periodStart.slice(0, 10)} ledgerDays={ledgerDays} />
       <div className="row" style={{ alignItems: 'flex-start', gap: '2rem' }}>
         <div style={{ flex: '1 1 280px', minWidth: 0 }}>
           <h3>By endpoint</h3>

@@ -6,7 +6,7 @@ import Link from 'next/link';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
-import { CopyButton } from '@/components/common/copy-button';
+import { NewSecret } from '@/components/common/new-secret';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
@@ -66,10 +66,6 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds }: Props) {
   // The dialog's state is cleared as it closes; where focus goes next depends on what it did.
   const confirmed = useRef<'rotate' | 'delete' | null>(null);
   const polling = usePollWhileInFlight(deliveries, router.refresh);
-
-  useEffect(() => {
-    if (secret) secretBox.current?.focus();
-  }, [secret]);
 
   const noticeFor = (endpointId: string, text: string) => setNotices((current) => ({ ...current, [endpointId]: text }));
 
@@ -145,15 +141,15 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds }: Props) {
         </form>
         {error && <p className="error" role="alert">{error}</p>}
         {secret && (
-          <div className="secret" data-testid="webhook-secret" ref={secretBox} tabIndex={-1} role="region" aria-labelledby="webhook-secret-title">
-            <strong id="webhook-secret-title">{secret.note}</strong>
-            <code data-testid="webhook-secret-value">{secret.value}</code>
-            <p><strong>Copy it now: you won’t see this secret again.</strong></p>
-            <div className="row">
-              <CopyButton text={secret.value} what="Signing secret" />
-              <button type="button" onClick={() => { setSecret(null); heading.current?.focus(); }}>I have saved it</button>
-            </div>
-          </div>
+          <NewSecret
+            title={secret.note}
+            secret={secret.value}
+            what="Signing secret"
+            onSaved={() => { setSecret(null); heading.current?.focus(); }}
+            boxRef={secretBox}
+            testId="webhook-secret"
+            valueTestId="webhook-secret-value"
+          />
         )}
       </section>
 

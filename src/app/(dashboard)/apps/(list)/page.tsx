@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { getDashboardCaller, serverModules } from '@/app/server-modules';
 import { AddAppForm } from '@/components/apps/add-app-form';
 import { TableScroll } from '@/components/common/table-scroll';
-import { formatInstant } from '@/components/format';
+import { formatInstant, formatStore } from '@/components/format';
 import { FirstSteps } from '@/components/onboarding/first-steps';
 
 export const metadata = { title: 'Apps · ASO Analytics' };
@@ -46,7 +46,7 @@ export default async function AppsPage() {
                   <a href={app.storeUrl} rel="noreferrer" target="_blank" className="muted" aria-label={`${app.name} in the store`}>↗</a>
                   <div className="muted">{app.developer}</div>
                 </td>
-                <td>{app.store === 'app_store' ? 'App Store' : 'Google Play'}</td>
+                <td>{formatStore(app.store)}</td>
                 <td>{app.category}</td>
                 <td>{app.primaryCountry}</td>
                 <td>{app.trackedKeywords}</td>

@@ -22,10 +22,10 @@ export const readApp = cache(async (id: string) => {
 export async function readAppView({ params, searchParams }: AppViewParams) {
   const { caller, app } = await readApp((await params).id);
   const query = await searchParams;
-  const asked = typeof query.country === 'string' ? query.country.toUpperCase() : null;
+  const asked = param(query, 'country')?.toUpperCase();
   // A storefront the app is not tracked in falls back to its primary one rather than failing the page.
   const country = asked && app.storefronts.includes(asked) ? asked : app.primaryCountry;
-  return { caller, app, country, query, serverModules };
+  return { caller, app, country, query };
 }
 
 /** One string parameter of the page's query. */

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { AddStorefrontForm, RemoveAppButton } from '@/components/apps/app-actions';
 import { AppTabs } from '@/components/apps/app-tabs';
 import { BackfillProgress } from '@/components/apps/backfill-progress';
+import { formatStore } from '@/components/format';
 import { readApp } from './app-view';
 
 export default async function AppLayout({ params, children }: { params: Promise<{ id: string }>; children: ReactNode }) {
@@ -15,7 +16,7 @@ export default async function AppLayout({ params, children }: { params: Promise<
       <section className="panel">
         <h1 data-testid="app-name">{app.name}</h1>
         <p className="muted">
-          {app.developer} · {app.store === 'app_store' ? 'App Store' : 'Google Play'} · {app.category} · {app.primaryCountry} · <span className="mono">{app.id}</span>
+          {app.developer} · {formatStore(app.store)} · {app.category} · {app.primaryCountry} · <span className="mono">{app.id}</span>
         </p>
         <p className="muted" data-testid="storefronts">
           Tracked in {app.storefronts.join(', ')} · {app.dataThrough ? `data through ${app.dataThrough}` : 'no data yet'}

@@ -8,7 +8,7 @@ export const metadata = { title: 'API access · ASO Analytics' };
 
 export default async function ApiAccessPage() {
   const caller = await getDashboardCaller();
-  const [account, keys, usage, { pageOrigin }] = await Promise.all([caller.account.get(), caller.apiKeys.list(), caller.usage.get({}), serverModules()]);
+  const [account, keys, usage, { pageOrigin, USAGE_LEDGER_DAYS }] = await Promise.all([caller.account.get(), caller.apiKeys.list(), caller.usage.get({}), serverModules()]);
   const allowance = account.creditLimit === null ? 'Unlimited' : formatNumber(account.creditLimit);
   const baseUrl = `${pageOrigin()}/api/public/v1`;
   return (
@@ -35,7 +35,7 @@ export default async function ApiAccessPage() {
           endpoint; read-write keys may also add apps, keywords and competitors.
         </p>
       </section>
-      {account.plan.apiAccess && <UsagePanel usage={usage} />}
+      {account.plan.apiAccess && <UsagePanel usage={usage} ledgerDays={USAGE_LEDGER_DAYS} />}
       <ApiKeysPanel initialKeys={keys} apiAccess={account.plan.apiAccess} planLabel={account.plan.label} baseUrl={baseUrl} />
     </>
   );

@@ -1,7 +1,7 @@
 // The competitors followed for an app, as GET /apps/{id}/competitors answers.
 import { RemoveCompetitorButton } from '@/components/apps/app-actions';
 import { TableScroll } from '@/components/common/table-scroll';
-import { formatInstant, formatNumber } from '@/components/format';
+import { formatInstant, formatNumber, formatStore } from '@/components/format';
 import { readAppView, type AppViewParams } from '../app-view';
 
 export const metadata = { title: 'Competitors · ASO Analytics' };
@@ -30,7 +30,7 @@ export default async function CompetitorsPage(props: AppViewParams) {
                   <td>
                     <a href={competitor.storeUrl} target="_blank" rel="noreferrer">{competitor.name ?? competitor.storeId}</a> <div className="muted">{competitor.developer}</div>
                   </td>
-                  <td>{competitor.store === 'app_store' ? 'App Store' : 'Google Play'}</td>
+                  <td>{formatStore(competitor.store)}</td>
                   <td>{competitor.category ?? '—'}</td>
                   <td>{competitor.rating === null ? '—' : `${competitor.rating.toFixed(2)} ★`}{competitor.ratingCount !== null && <div className="muted">{formatNumber(competitor.ratingCount)} ratings</div>}</td>
                   <td>{formatInstant(competitor.createdAt)}</td>

@@ -3,6 +3,7 @@
 import { StorefrontSelect } from '@/components/apps/storefront-select';
 import { TextDiff } from '@/components/apps/text-diff';
 import { formatInstant } from '@/components/format';
+import { serverModules } from '@/app/server-modules';
 import { readAppView, type AppViewParams } from '../app-view';
 
 export const metadata = { title: 'Metadata · ASO Analytics' };
@@ -17,7 +18,7 @@ const FIELDS = [
 ] as const;
 
 export default async function MetadataPage(props: AppViewParams) {
-  const { caller, app, country, serverModules } = await readAppView(props);
+  const { caller, app, country } = await readAppView(props);
   const { appErrorOf } = await serverModules();
   const [listing, changelog] = await Promise.all([
     caller.metadata.get({ id: app.id, country }).catch((error: unknown) => {
