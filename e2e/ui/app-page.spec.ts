@@ -3,6 +3,8 @@ import { expect, test } from '@playwright/test';
 import type { Download } from '@playwright/test';
 import { API, bearer, createKey, DEMO, DEMO_APP_ID, signIn, signInWithForm } from '../helpers';
 
+type RankPoint = { date: string; rank: number | null };
+
 async function readDownload(download: Download): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
@@ -87,6 +89,48 @@ test('the rank chart compares keywords over a chosen range without a reload, and
   await page.getByTestId('chart-from').fill(history.points.at(-10).date);
   await expect(page.getByTestId('rank-chart-caption')).toHaveText(`${first!.term}, ${second!.term} · last 10 days`);
   await expect(page).toHaveURL(new RegExp(`range=custom&from=${history.points.at(-10).date}`));
+});
+
+test('the rank chart compares the app with its competitors for one keyword, as the history answers it', async ({ page, request }) => {
+  const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'competitor chart spec');
+  const keywords: { keywordId: string; term: string }[] = await (await request.get(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(key) })).json();
+  const [first, second] = keywords;
+  const history: { points: RankPoint[]; competitors: { name: string; points: RankPoint[] }[] } = await (
+    await request.get(`${API}/apps/${DEMO_APP_ID}/keywords/${second!.keywordId}/history?days=90`, { headers: bearer(key) })
+  ).json();
+  // The demo app's competitors, observed with it since its history began.
+  expect(history.competitors.length).toBeGreaterThan(0);
+  expect(history.competitors.some((competitor) => competitor.points.some((point) => point.rank !== null))).toBe(true);
+
+  await signInWithForm(page, DEMO.email, DEMO.password);
+  await page.goto(`/apps/${DEMO_APP_ID}`);
+  await expect(page.getByTestId('rank-chart').locator('.recharts-wrapper > svg.recharts-surface')).toBeVisible();
+  await page.evaluate(() => Object.assign(window, { stillHere: true }));
+
+  await page.getByTestId('chart-vs').selectOption('competitors');
+  // Against competitors the chart follows one keyword: ticking another moves it there.
+  await page.getByRole('checkbox', { name: `Chart ${second!.term}` }).check();
+  await expect(page.getByRole('checkbox', { name: `Chart ${first!.term}` })).not.toBeChecked();
+  const lines = [{ name: 'Breathe: Sleep & Meditation', points: history.points }, ...history.competitors];
+  const caption = `“${second!.term}”: ${lines.map((line) => line.name).join(', ')} · last 90 days`;
+  await expect(page.getByTestId('rank-chart-caption')).toHaveText(caption);
+  await expect(page).toHaveURL(new RegExp(`compare=${second!.keywordId}&vs=competitors&range=90`));
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+
+  // Each line is the API's series: the app's `points`, and each competitor's.
+  const summary = (await page.getByTestId('rank-chart').getAttribute('aria-label')) ?? '';
+  for (const line of lines) {
+    const ranked = line.points.filter((point) => point.rank !== null);
+    expect(summary).toContain(ranked.length ? `${line.name}: #${ranked[0]!.rank} to #${ranked.at(-1)!.rank}` : `${line.name}: not ranked`);
+  }
+
+  // A shared link opens the same comparison; back to keywords, the chart compares keywords again.
+  await page.reload();
+  await expect(page.getByTestId('chart-vs')).toHaveValue('competitors');
+  await expect(page.getByTestId('rank-chart-caption')).toHaveText(caption);
+  await page.getByTestId('chart-vs').selectOption('keywords');
+  await expect(page.getByTestId('rank-chart-caption')).toHaveText(`${second!.term} · last 90 days`);
+  await expect(page).not.toHaveURL(/vs=/);
 });
 
 test('every API-only view is reachable from the app page, with the API’s numbers', async ({ page, request }) => {

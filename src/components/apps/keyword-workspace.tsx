@@ -1,8 +1,9 @@
 'use client';
 // The tracked keywords of one storefront: a table that sorts and filters (TanStack Table), with a 7-day sparkline per
-// keyword and a CSV export of what it shows, and a rank chart that compares up to five keywords over 30, 90 or 365
-// days or from a chosen day. The comparison and its range live in the URL (`compare`, `range`, `from`), so a view can
-// be shared, and change without a server round trip: the histories come from the same procedure as the API's.
+// keyword and a CSV export of what it shows, and a rank chart that compares up to five keywords, or the app with its
+// competitors for one keyword, over 30, 90 or 365 days or from a chosen day. The comparison and its range live in the
+// URL (`compare`, `vs`, `range`, `from`), so a view can be shared, and change without a server round trip: the
+// histories come from the same procedure as the API's.
 import {
   type ColumnDef,
   type ColumnFiltersState,
@@ -16,29 +17,51 @@ import {
 import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { RemoveKeywordButton } from '@/components/apps/app-actions';
-import { RankComparisonChart, type Series } from '@/components/charts/rank-comparison-chart';
+import { RankComparisonChart, type RankSeries } from '@/components/charts/rank-comparison-chart';
 import { Sparkline } from '@/components/charts/sparkline';
 import { TableScroll } from '@/components/common/table-scroll';
 import { downloadCsv } from '@/components/csv';
 import { daysOf, MAX_COMPARED, type ChartState, type Range } from './rank-chart-state';
 import { formatNumber } from '@/components/format';
 import { trpc } from '@/components/trpc';
-import type { keywordListItemOutput } from '@/server/api/routers/keywords/keywords.schema';
+import type { keywordHistoryOutput, keywordListItemOutput } from '@/server/api/routers/keywords/keywords.schema';
 import type { z } from 'zod';
 
 /** A row of the table: what GET /apps/{id}/keywords answers for one keyword. */
 export type KeywordRow = Pick<z.infer<typeof keywordListItemOutput>, 'keywordId' | 'term' | 'country' | 'rank' | 'rankDelta' | 'volume' | 'difficulty'>;
+/** A keyword's history over `days` days, as GET /apps/{id}/keywords/{keywordId}/history answers it. */
+export type KeywordHistory = z.infer<typeof keywordHistoryOutput> & { days: number };
 
 interface Props {
   appId: string;
+  appName: string;
   country: string;
   keywords: KeywordRow[];
   sparklines: Record<string, { date: string; rank: number | null }[]>;
   /** The last day of data; ranges end there. */
   dataThrough: string | null;
   initial: ChartState;
-  initialSeries: Series[];
+  initialHistories: KeywordHistory[];
   emptyMessage: string;
+}
+
+/** The lines the chart draws from the histories it has (while others load, those of the previous choice). */
+function seriesOf(chart: ChartState, histories: KeywordHistory[], appName: string): { series: RankSeries[]; caption: string; competitorsLeftOut: number } {
+  const days = histories[0]?.days ?? 0;
+  if (chart.vs === 'keywords') {
+    const series = histories
+      .filter((history) => chart.compare.includes(history.keywordId))
+      .map((history) => ({ key: history.keywordId, label: history.term, points: history.points }));
+    return { series, caption: `${series.map((item) => item.label).join(', ')} · last ${days} days`, competitorsLeftOut: 0 };
+  }
+  const history = histories.find((item) => item.keywordId === chart.compare[0]) ?? histories[0];
+  if (!history) return { series: [], caption: '', competitorsLeftOut: 0 };
+  const drawn = history.competitors.slice(0, MAX_COMPARED - 1);
+  const series = [
+    { key: 'app', label: appName, points: history.points },
+    ...drawn.map((competitor) => ({ key: competitor.competitorId, label: competitor.name ?? competitor.storeId, points: competitor.points })),
+  ];
+  return { series, caption: `“${history.term}”: ${series.map((item) => item.label).join(', ')} · last ${days} days`, competitorsLeftOut: history.competitors.length - drawn.length };
 }
 
 function Delta({ value }: { value: number }) {
@@ -59,6 +82,8 @@ function useChartUrl(state: ChartState) {
     params.delete('keyword');
     if (state.compare.length) params.set('compare', state.compare.join(','));
     else params.delete('compare');
+    if (state.vs === 'competitors') params.set('vs', 'competitors');
+    else params.delete('vs');
     params.set('range', state.range);
     if (state.range === 'custom' && state.from) params.set('from', state.from);
     else params.delete('from');
@@ -67,9 +92,9 @@ function useChartUrl(state: ChartState) {
   }, [state]);
 }
 
-export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThrough, initial, initialSeries, emptyMessage }: Props) {
+export function KeywordWorkspace({ appId, appName, country, keywords, sparklines, dataThrough, initial, initialHistories, emptyMessage }: Props) {
   const [chart, setChart] = useState<ChartState>(initial);
-  const [series, setSeries] = useState<Series[]>(initialSeries);
+  const [histories, setHistories] = useState<KeywordHistory[]>(initialHistories);
   // The selection whose histories could not be read: its error shows until the selection changes, which retries.
   const [failedFor, setFailedFor] = useState<string | null>(null);
   const [sorting, setSorting] = useState<SortingState>([]);
@@ -77,24 +102,24 @@ export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThr
   const days = daysOf(chart, dataThrough);
   useChartUrl(chart);
 
-  // The chart waits while the series it has are not the ones chosen.
+  // The chart waits while the histories it has are not the ones chosen.
   const wanted = chart.compare.map((keywordId) => `${keywordId}:${days}`).join(',');
   const failed = failedFor === wanted;
-  const loadingSeries = wanted !== series.map((item) => `${item.keywordId}:${item.days}`).join(',') && !failed;
+  const loadingSeries = wanted !== histories.map((item) => `${item.keywordId}:${item.days}`).join(',') && !failed;
+  const against = chart.vs === 'competitors';
+  const { series, caption, competitorsLeftOut } = seriesOf(chart, histories, appName);
 
   useEffect(() => {
     if (!loadingSeries) return;
     let cancelled = false;
     Promise.all(
       chart.compare.map(async (keywordId) => {
-        const known = series.find((item) => item.keywordId === keywordId && item.days === days);
-        if (known) return known;
-        const history = await trpc.keywords.history.query({ id: appId, keywordId, days });
-        return { keywordId, term: history.term, days, points: history.points };
+        const known = histories.find((item) => item.keywordId === keywordId && item.days === days);
+        return known ?? { ...(await trpc.keywords.history.query({ id: appId, keywordId, days })), days };
       }),
     ).then(
       (next) => {
-        if (!cancelled) setSeries(next);
+        if (!cancelled) setHistories(next);
       },
       () => {
         if (!cancelled) setFailedFor(wanted);
@@ -103,11 +128,13 @@ export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThr
     return () => {
       cancelled = true;
     };
-  }, [appId, chart.compare, days, series, loadingSeries, wanted]);
+  }, [appId, chart.compare, days, histories, loadingSeries, wanted]);
 
   function toggleCompared(keywordId: string) {
     setChart((current) => {
       if (current.compare.includes(keywordId)) return { ...current, compare: current.compare.filter((id) => id !== keywordId) };
+      // Against competitors the chart follows one keyword: ticking another one moves it there.
+      if (current.vs === 'competitors') return { ...current, compare: [keywordId] };
       if (current.compare.length >= MAX_COMPARED) return current;
       return { ...current, compare: [...current.compare, keywordId] };
     });
@@ -176,7 +203,7 @@ export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThr
               <input
                 type="checkbox"
                 checked={chart.compare.includes(row.original.keywordId)}
-                disabled={!chart.compare.includes(row.original.keywordId) && chart.compare.length >= MAX_COMPARED}
+                disabled={!against && !chart.compare.includes(row.original.keywordId) && chart.compare.length >= MAX_COMPARED}
                 onChange={() => toggleCompared(row.original.keywordId)}
                 aria-label={`Chart ${row.original.term}`}
               />
@@ -187,7 +214,7 @@ export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThr
         ),
       },
     ],
-    [appId, chart.compare, sparklines],
+    [against, appId, chart.compare, sparklines],
   );
 
   const table = useReactTable({
@@ -292,6 +319,20 @@ export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThr
       <h2 style={{ marginTop: '1.5rem' }}>Rank history</h2>
       <div className="chart-controls" role="group" aria-label="Chart range">
         <label>
+          Compare
+          <select
+            value={chart.vs}
+            onChange={(event) => {
+              const vs = event.target.value as ChartState['vs'];
+              setChart((current) => ({ ...current, vs, compare: vs === 'competitors' ? current.compare.slice(0, 1) : current.compare }));
+            }}
+            data-testid="chart-vs"
+          >
+            <option value="keywords">Keywords</option>
+            <option value="competitors">This app with its competitors</option>
+          </select>
+        </label>
+        <label>
           Range
           <select value={chart.range} onChange={(event) => setChart((current) => ({ ...current, range: event.target.value as Range }))} data-testid="chart-range">
             <option value="30">Last 30 days</option>
@@ -307,7 +348,9 @@ export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThr
           </label>
         )}
         <p className="muted" style={{ margin: 0 }}>
-          Tick “Chart” on up to {MAX_COMPARED} keywords to compare them. {chart.compare.length} of {MAX_COMPARED} chosen.
+          {against
+            ? 'Tick “Chart” on the keyword to compare this app’s rank with its competitors’.'
+            : `Tick “Chart” on up to ${MAX_COMPARED} keywords to compare them. ${chart.compare.length} of ${MAX_COMPARED} chosen.`}
         </p>
       </div>
       <div aria-busy={loadingSeries}>
@@ -315,11 +358,20 @@ export function KeywordWorkspace({ appId, country, keywords, sparklines, dataThr
         {chart.compare.length === 0 ? (
           <p className="muted">No keyword chosen: tick “Chart” in the table.</p>
         ) : (
-          <RankComparisonChart series={series.filter((item) => chart.compare.includes(item.keywordId))} />
+          series.length > 0 && <RankComparisonChart series={series} caption={caption} />
+        )}
+        {against && !loadingSeries && series.length === 1 && (
+          <p className="muted" data-testid="no-competitors">
+            This app has no competitors yet: <Link href={`/apps/${appId}/competitors`}>add the apps you compete with</Link>, and their ranks for your keywords appear here.
+          </p>
+        )}
+        {against && competitorsLeftOut > 0 && (
+          <p className="muted">The chart draws the first {MAX_COMPARED - 1} competitors; {competitorsLeftOut} more are in the API’s answer.</p>
         )}
       </div>
       <p className="muted">
-        Each line is the keyword’s daily rank in {country}, as <Link href="/docs/api">GET …/keywords/{'{keywordId}'}/history</Link> answers it.
+        Each line is a daily rank for the keyword in {country}, as <Link href="/docs/api">GET …/keywords/{'{keywordId}'}/history</Link> answers it
+        {against && <> (its <code>competitors</code> member for theirs)</>}.
       </p>
     </>
   );

@@ -1,32 +1,33 @@
 'use client';
-// Daily rank of up to five keywords on one chart (recharts). Rank 1 is at the top; unranked days leave a gap. The
-// chart is one image to assistive technology, named by a summary of each line; its keyboard layer is off, so it is no
-// tab stop that reads out its axis.
+// Daily ranks on one chart (recharts): up to five keywords, or the app and its competitors for one keyword. Rank 1 is at
+// the top; unranked days leave a gap. The chart is one image to assistive technology, named by a summary of each line;
+// its keyboard layer is off, so it is no tab stop that reads out its axis.
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { SERIES_COLOURS } from './colours';
 
-export interface Series {
-  keywordId: string;
-  term: string;
-  days: number;
+/** One line: `key` identifies it, `label` names it in the legend, the tooltip and the summary. */
+export interface RankSeries {
+  key: string;
+  label: string;
   points: { date: string; rank: number | null }[];
 }
 
-function summaryOf(series: Series[]): string {
-  if (series.length === 0) return 'No keyword chosen';
+function summaryOf(series: RankSeries[]): string {
+  if (series.length === 0) return 'Nothing chosen';
   const from = series[0]!.points[0]?.date;
   const to = series[0]!.points.at(-1)?.date;
   const lines = series.map((item) => {
     const ranked = item.points.filter((point) => point.rank !== null);
-    if (ranked.length === 0) return `${item.term}: not ranked`;
-    return `${item.term}: #${ranked[0]!.rank} to #${ranked.at(-1)!.rank}, best #${Math.min(...ranked.map((point) => point.rank!))}`;
+    if (ranked.length === 0) return `${item.label}: not ranked`;
+    return `${item.label}: #${ranked[0]!.rank} to #${ranked.at(-1)!.rank}, best #${Math.min(...ranked.map((point) => point.rank!))}`;
   });
   return `Daily rank from ${from} to ${to}. ${lines.join('; ')}.`;
 }
 
-export function RankComparisonChart({ series }: { series: Series[] }) {
+export function RankComparisonChart({ series, caption }: { series: RankSeries[]; caption: string }) {
   const dates = series[0]?.points.map((point) => point.date) ?? [];
-  const data = dates.map((date, index) => Object.fromEntries([['date', date], ...series.map((item) => [item.keywordId, item.points[index]?.rank ?? null])]));
+  const data = dates.map((date, index) => Object.fromEntries([['date', date], ...series.map((item) => [item.key, item.points[index]?.rank ?? null])]));
+  const labelOf = (key: unknown) => series.find((item) => item.key === key)?.label ?? String(key);
   return (
     <figure style={{ margin: 0 }}>
       <div style={{ width: '100%', height: 300 }} data-testid="rank-chart" role="img" aria-label={summaryOf(series)}>
@@ -35,15 +36,15 @@ export function RankComparisonChart({ series }: { series: Series[] }) {
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" />
             <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(5)} minTickGap={24} fontSize={12} />
             <YAxis reversed allowDecimals={false} domain={[1, 'dataMax']} fontSize={12} width={40} />
-            <Tooltip formatter={(value, name) => [value === null || value === undefined ? 'not ranked' : `#${value}`, series.find((item) => item.keywordId === name)?.term ?? String(name)]} />
-            <Legend formatter={(value) => series.find((item) => item.keywordId === value)?.term ?? String(value)} />
+            <Tooltip formatter={(value, name) => [value === null || value === undefined ? 'not ranked' : `#${value}`, labelOf(name)]} />
+            <Legend formatter={labelOf} />
             {series.map((item, index) => (
-              <Line key={item.keywordId} dataKey={item.keywordId} name={item.keywordId} type="monotone" stroke={SERIES_COLOURS[index % SERIES_COLOURS.length]} strokeWidth={2} dot={false} connectNulls={false} isAnimationActive={false} />
+              <Line key={item.key} dataKey={item.key} name={item.key} type="monotone" stroke={SERIES_COLOURS[index % SERIES_COLOURS.length]} strokeWidth={2} dot={false} connectNulls={false} isAnimationActive={false} />
             ))}
           </LineChart>
         </ResponsiveContainer>
       </div>
-      <figcaption className="muted" data-testid="rank-chart-caption">{series.map((item) => item.term).join(', ')} · last {series[0]?.days ?? 0} days</figcaption>
+      <figcaption className="muted" data-testid="rank-chart-caption">{caption}</figcaption>
     </figure>
   );
 }

@@ -1,4 +1,4 @@
-// The bulk inserts of a refresh. Keyword ranks and metrics are the bulk of every refresh (a new keyword: 365 of each;
+// The bulk inserts of a refresh. Keyword ranks and metrics (and competitors' ranks) are the bulk of every refresh (a new keyword: 365 of each;
 // a backfill: hundreds of thousands), written as one statement per chunk of column arrays (unnest). Prisma's
 // createMany builds its query row by row, several times the app's CPU for the same insert (docs/benchmarks.md).
 import type { Prisma } from '@/generated/prisma/client';
@@ -12,6 +12,7 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
 /** The database, or a transaction of it. */
 type RawClient = Pick<Prisma.TransactionClient, '$executeRawUnsafe'>;
 export type KeywordRankRow = { appId: string; country: string; termKey: string; term: string; date: Date; rank: number | null };
+export type CompetitorRankRow = { competitorId: string; appId: string; country: string; termKey: string; date: Date; rank: number | null };
 export type KeywordMetricRow = { country: string; termKey: string; date: Date; volume: number; difficulty: number };
 
 export function insertKeywordRanks(client: RawClient, rows: KeywordRankRow[]): Promise<void> {
@@ -23,6 +24,21 @@ export function insertKeywordRanks(client: RawClient, rows: KeywordRankRow[]): P
       chunk.map((row) => row.country),
       chunk.map((row) => row.termKey),
       chunk.map((row) => row.term),
+      chunk.map((row) => isoDay(row.date)),
+      chunk.map((row) => row.rank),
+    ),
+  );
+}
+
+export function insertCompetitorRanks(client: RawClient, rows: CompetitorRankRow[]): Promise<void> {
+  return inChunks(rows, (chunk) =>
+    client.$executeRawUnsafe(
+      `INSERT INTO competitor_ranks (competitor_id, app_id, country, term_key, date, rank)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::date[], $6::smallint[])`,
+      chunk.map((row) => row.competitorId),
+      chunk.map((row) => row.appId),
+      chunk.map((row) => row.country),
+      chunk.map((row) => row.termKey),
       chunk.map((row) => isoDay(row.date)),
       chunk.map((row) => row.rank),
     ),

@@ -254,6 +254,10 @@ describe('seeing every write', () => {
         'competitors',
         `INSERT INTO competitors (id, app_id, store_url, store, store_id) VALUES (gen_random_uuid(), $1::uuid, 'https://apps.apple.com/us/app/id1', 'app_store', '1')`,
       ],
+      [
+        'competitor_ranks',
+        `INSERT INTO competitor_ranks (competitor_id, app_id, country, term_key, date, rank) SELECT id, app_id, 'US', 'sleep', DATE '2026-06-30', 3 FROM competitors WHERE app_id = $1::uuid`,
+      ],
     ];
     for (const [table, statement] of writes) {
       const before = await versionsOf(app.id);

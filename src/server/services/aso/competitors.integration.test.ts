@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '@/server/core/dates';
 import { db } from '@/server/db';
-import { makeAsoApp } from '../../../../test/aso-fixture';
+import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
 import { parseStoreUrl } from '@/server/domain/store-urls';
+import { addKeywords } from '@/server/services/apps/apps';
+import { dataProvider } from '@/server/services/ingest/providers';
+import { refreshApp } from '@/server/services/ingest/refresh';
 
 describe('store URLs', () => {
   it('parses App Store and Google Play addresses', () => {
@@ -59,5 +63,52 @@ describe('competitors', () => {
     await expect(fixture.caller.competitors.add({ id, storeUrl: 'https://apps.apple.com/us/app/breathe/id700000010' })).rejects.toMatchObject({
       cause: { appCode: 'VALIDATION_ERROR' },
     });
+  });
+});
+
+describe('the app against its competitors', () => {
+  it('gives a competitor its rank history for every tracked term as it is added, and keeps it with the app’s', async () => {
+    const { owner, app, caller } = await makeAsoApp({ storeId: '700000011', terms: ['sleep', 'meditation'] });
+    const ranksOf = (competitorId: string) => db.competitorRank.count({ where: { competitorId } });
+    const calm = (await caller.competitors.add({ id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' })).competitor;
+    const play = (await caller.competitors.add({ id: app.id, storeUrl: 'https://play.google.com/store/apps/details?id=com.calm.android' })).competitor;
+    // 180 days of the app's history × 2 terms, as a keyword added gets its own; Apple's search lists no Google Play app.
+    expect(await ranksOf(calm.id)).toBe(360);
+    expect(await ranksOf(play.id)).toBe(0);
+
+    const sleep = (await caller.keywords.list({ id: app.id })).find((keyword) => keyword.term === 'sleep')!;
+    const history = await caller.keywords.history({ id: app.id, keywordId: sleep.keywordId, days: 30 });
+    expect(history.competitors.map((competitor) => [competitor.competitorId, competitor.storeId])).toEqual([
+      [calm.id, '571800810'],
+      [play.id, 'com.calm.android'],
+    ]);
+    // The same search answer as the app's own rank, day by day.
+    const observed = await dataProvider().observe(app, {
+      day: FIXED_DAY,
+      countries: ['US'],
+      trackedTerms: [{ country: 'US', term: 'sleep' }],
+      competitors: [{ store: 'app_store', storeId: '571800810' }],
+      scope: 'keywords',
+    });
+    expect(history.points.at(-1)).toEqual({ date: '2026-06-30', rank: observed.keywordRanks[0]!.rank });
+    expect(history.competitors[0]!.points.at(-1)).toEqual({ date: '2026-06-30', rank: observed.competitorRanks[0]!.rank });
+    expect(history.competitors[0]!.points).toHaveLength(30);
+    expect(history.competitors[0]!.points.some((point) => point.rank !== null)).toBe(true);
+    expect(history.competitors[1]!.points.every((point) => point.rank === null)).toBe(true);
+
+    // The next day's refresh and a keyword added later carry them on; a refresh of days already seen changes nothing.
+    await refreshApp(app.id, { through: addDays(FIXED_DAY, 1) });
+    expect(await ranksOf(calm.id)).toBe(362);
+    await addKeywords(owner.accountId, { appId: app.id, terms: ['calm'] });
+    expect(await ranksOf(calm.id)).toBe(542);
+    await refreshApp(app.id, { through: addDays(FIXED_DAY, 1), days: 30 });
+    expect(await ranksOf(calm.id)).toBe(542);
+
+    // The API's response cache keys an answer by the app's data version: competitors' ranks move it like the app's.
+    const version = async () => (await db.trackedApp.findUniqueOrThrow({ where: { id: app.id } })).dataVersion;
+    const before = await version();
+    await refreshApp(app.id, { onlyCompetitors: [calm.id] });
+    expect(await version()).toBeGreaterThan(before);
+    expect(await ranksOf(calm.id)).toBe(542);
   });
 });

@@ -1,10 +1,12 @@
 // Competitors of an app, identified by their store page address (CONTRACT "Inputs").
 import { Prisma } from '@/generated/prisma/client';
+import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
 import { AppError } from '@/server/errors/app-error';
 import { recordEvents } from '@/server/services/events/events';
 import { dataProvider } from '@/server/services/ingest/providers';
+import { refreshApp } from '@/server/services/ingest/refresh';
 import { loadApp } from './app-context';
 
 const competitorSelect = {
@@ -48,6 +50,15 @@ export async function addCompetitor(accountId: string, input: { appId: string; s
     await recordEvents([
       { accountId, appId: app.id, type: 'competitor.added', data: { appId: app.id, competitorId: competitor.id, store: competitor.store, storeId: competitor.storeId, name: competitor.name } },
     ]);
+    // Its ranks for the tracked terms over the app's history, as a new keyword gets its own at once. The competitor is
+    // tracked whether or not that works: the daily refresh observes it from then on.
+    if (app.refreshed) {
+      try {
+        await refreshApp(app.id, { onlyCompetitors: [competitor.id] });
+      } catch (error) {
+        logError('rank history of a new competitor not filled', error, { appId: app.id, competitorId: competitor.id });
+      }
+    }
     return { competitor, created: true };
   } catch (error) {
     // A concurrent call added it first.

@@ -8,6 +8,8 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 it('answers the same numbers as the reviewed golden file', async () => {
   const { app, caller } = await makeAsoApp({ storeId: '1459969523' });
   const id = app.id;
+  // A competitor: its ranks come with the keyword history.
+  await caller.competitors.add({ id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' });
   const keywords = await caller.keywords.list({ id });
   const first = keywords[0]!;
   const answers = {

@@ -75,16 +75,28 @@ async function loadKeywordSeries(accountId: string, input: { appId: string; keyw
   return { app, keyword, window, header };
 }
 
+/** The keyword's daily rank, and each competitor's for the same term on the same days (in the order they were added). */
 export async function keywordHistory(accountId: string, input: { appId: string; keywordId: string; days: number }) {
   const { app, keyword, window, header } = await loadKeywordSeries(accountId, input);
-  const rows = await db.keywordRank.findMany({
-    where: { appId: app.id, country: keyword.country, termKey: keyword.termKey, date: { gte: window.from, lte: window.to } },
-    select: { date: true, rank: true },
-  });
+  const where = { appId: app.id, country: keyword.country, termKey: keyword.termKey, date: { gte: window.from, lte: window.to } };
+  const [rows, competitors, competitorRows] = await Promise.all([
+    db.keywordRank.findMany({ where, select: { date: true, rank: true } }),
+    db.competitor.findMany({ where: { appId: app.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, name: true, store: true, storeId: true } }),
+    db.competitorRank.findMany({ where, select: { competitorId: true, date: true, rank: true } }),
+  ]);
+  const days = eachDay(window).map(isoDay);
   const rankOn = new Map(rows.map((row) => [isoDay(row.date), row.rank]));
+  const competitorRankOn = new Map(competitorRows.map((row) => [`${row.competitorId}|${isoDay(row.date)}`, row.rank]));
   return {
     ...header,
-    points: eachDay(window).map((day) => ({ date: isoDay(day), rank: rankOn.get(isoDay(day)) ?? null })),
+    points: days.map((date) => ({ date, rank: rankOn.get(date) ?? null })),
+    competitors: competitors.map((competitor) => ({
+      competitorId: competitor.id,
+      name: competitor.name,
+      store: competitor.store,
+      storeId: competitor.storeId,
+      points: days.map((date) => ({ date, rank: competitorRankOn.get(`${competitor.id}|${date}`) ?? null })),
+    })),
   };
 }
 

@@ -38,9 +38,14 @@ export interface AppObservation {
   /** Tracked terms (rank null when unranked) and every other term the app ranks for. */
   keywordRanks: { country: string; term: string; rank: number | null }[];
   keywordMetrics: { country: string; term: string; volume: number; difficulty: number }[];
+  /** Each competitor's rank (null when unranked) for each tracked term, from the same search answers. */
+  competitorRanks: { country: string; term: string; store: Store; storeId: string; rank: number | null }[];
   listings: { country: string; listing: Listing }[];
   reviews: ReviewRecord[];
 }
+
+/** A competitor as a provider finds it in a store's answers. */
+export type CompetitorReference = { store: Store; storeId: string };
 
 export interface ObservationRequest {
   /** UTC day observed. */
@@ -48,6 +53,8 @@ export interface ObservationRequest {
   /** Storefronts to observe: the app's primary country and those of its tracked keywords. */
   countries: string[];
   trackedTerms: { country: string; term: string }[];
+  /** The app's competitors, whose ranks for the tracked terms are wanted. */
+  competitors: CompetitorReference[];
   /** 'keywords': only ranks and metrics of the tracked terms are needed (a keyword was just added). */
   scope: 'full' | 'keywords';
 }

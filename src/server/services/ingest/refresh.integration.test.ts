@@ -23,7 +23,7 @@ describe('the refresh job', () => {
   it('stores the ranks (null when unranked) and metrics the provider observed, as they were observed', async () => {
     const { app } = await makeAsoApp({ storeId: '700000009', terms: ['meditation', 'zzz unranked term xq'] });
     const tracked = await db.trackedKeyword.findMany({ where: { appId: app.id }, select: { term: true, country: true } });
-    const observed = await dataProvider().observe(app, { day: FIXED_DAY, countries: ['US'], trackedTerms: tracked, scope: 'full' });
+    const observed = await dataProvider().observe(app, { day: FIXED_DAY, countries: ['US'], trackedTerms: tracked, competitors: [], scope: 'full' });
     const ranks = await db.keywordRank.findMany({ where: { appId: app.id, date: FIXED_DAY }, select: { country: true, term: true, rank: true } });
     const byTerm = (a: { term: string }, b: { term: string }) => a.term.localeCompare(b.term);
     expect(ranks.sort(byTerm)).toEqual(observed.keywordRanks.map(({ country, term, rank }) => ({ country, term, rank })).sort(byTerm));

@@ -1,7 +1,14 @@
 // The refresh job: asks the data provider what the store shows for an app on each day still missing, stores the
 // snapshots, derives the metadata changelog and rank movements, and records domain events. Idempotent: a day
 // ingested twice gives the same rows. The first refresh of an app backfills its history quietly (no events).
-import { insertKeywordMetrics, insertKeywordRanks, type KeywordMetricRow, type KeywordRankRow } from '@/server/db/ingest-statements';
+import {
+  insertCompetitorRanks,
+  insertKeywordMetrics,
+  insertKeywordRanks,
+  type CompetitorRankRow,
+  type KeywordMetricRow,
+  type KeywordRankRow,
+} from '@/server/db/ingest-statements';
 import { db } from '@/server/db';
 import type { Prisma } from '@/generated/prisma/client';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
@@ -32,6 +39,12 @@ export interface RefreshOptions {
    * ranks of the terms tracked there) over the app's ingested range. The app's rating is the store's, not a storefront's.
    */
   onlyCountries?: string[];
+  /**
+   * Only these competitors (just added): their ranks for every tracked term over the app's ingested range. From a
+   * provider with history only: the live store shows today alone, which the next daily refresh observes, and observing
+   * it now would repeat the search of every tracked term inside the request that added the competitor.
+   */
+  onlyCompetitors?: string[];
   /** Told after each day observed: the background backfill shows its progress (./backfill-worker.ts). */
   onProgress?: (daysDone: number, daysTotal: number) => Promise<void>;
   provider?: DataProvider;
@@ -53,14 +66,15 @@ function listingValue(listing: Listing, field: (typeof LISTING_FIELDS)[number]):
 
 export async function refreshApp(appId: string, options: RefreshOptions = {}): Promise<RefreshSummary> {
   const provider = options.provider ?? dataProvider();
-  const { onlyTerms, onlyCountries } = options;
+  const { onlyTerms, onlyCountries, onlyCompetitors } = options;
   const inCountries = onlyCountries && { country: { in: onlyCountries } };
-  const [row, keywords, storefronts] = await Promise.all([
+  const [row, keywords, storefronts, competitors] = await Promise.all([
     db.trackedApp.findUniqueOrThrow({ where: { id: appId } }),
     // A keyword just added needs its own history only, not the app's other keywords (up to thousands).
     onlyTerms ? [] : db.trackedKeyword.findMany({ where: { appId, ...inCountries }, select: { term: true, country: true } }),
     // Only a full refresh observes every storefront of the app.
-    onlyTerms || onlyCountries ? [] : db.appStorefront.findMany({ where: { appId }, select: { country: true } }),
+    onlyTerms || onlyCountries || onlyCompetitors ? [] : db.appStorefront.findMany({ where: { appId }, select: { country: true } }),
+    db.competitor.findMany({ where: { appId, ...(onlyCompetitors && { id: { in: onlyCompetitors } }) }, select: { id: true, store: true, storeId: true } }),
   ]);
   const app = { ...row, keywords };
   const today = startOfUtcDay(options.through ?? new Date());
@@ -74,9 +88,11 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
 
   const trackedTerms = onlyTerms ?? app.keywords;
   const countries = onlyCountries ?? [...new Set([app.primaryCountry, ...storefronts.map((storefront) => storefront.country), ...trackedTerms.map((keyword) => keyword.country)])];
+  const scope = onlyTerms || onlyCompetitors ? 'keywords' : 'full';
+  const competitorReferences = competitors.map(({ store, storeId }) => ({ store, storeId }));
   const observations: { day: Date; observation: AppObservation }[] = [];
   for (const day of days) {
-    observations.push({ day, observation: await provider.observe(app, { day, countries, trackedTerms, scope: onlyTerms ? 'keywords' : 'full' }) });
+    observations.push({ day, observation: await provider.observe(app, { day, countries, trackedTerms, competitors: competitorReferences, scope }) });
     await options.onProgress?.(observations.length, days.length);
   }
 
@@ -84,11 +100,20 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   const last = days.at(-1)!;
   const events: NewEvent[] = [];
 
-  // Keyword ranks and metrics.
+  // Keyword ranks and metrics (a competitor just added has the app's already), and the competitors' ranks.
   const rankRows: KeywordRankRow[] = [];
   const metricRows: KeywordMetricRow[] = [];
+  const competitorRankRows: CompetitorRankRow[] = [];
   const include = onlyTerms ? new Set(onlyTerms.map((entry) => `${entry.country}|${termKeyOf(entry.term)}`)) : null;
+  const competitorIdOf = new Map(competitors.map((competitor) => [`${competitor.store}|${competitor.storeId}`, competitor.id]));
   for (const { day, observation } of observations) {
+    for (const entry of observation.competitorRanks) {
+      const termKey = termKeyOf(entry.term);
+      const competitorId = competitorIdOf.get(`${entry.store}|${entry.storeId}`);
+      if (!competitorId || (include && !include.has(`${entry.country}|${termKey}`))) continue;
+      competitorRankRows.push({ competitorId, appId, country: entry.country, termKey, date: day, rank: entry.rank });
+    }
+    if (onlyCompetitors) continue;
     for (const entry of observation.keywordRanks) {
       const termKey = termKeyOf(entry.term);
       if (include && !include.has(`${entry.country}|${termKey}`)) continue;
@@ -109,11 +134,14 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
 
   await db.$transaction(
     async (tx) => {
-      const rankScope: Prisma.KeywordRankWhereInput = { appId, date: { gte: first, lte: last }, ...inCountries };
-      if (onlyTerms) rankScope.OR = onlyTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) }));
-      await tx.keywordRank.deleteMany({ where: rankScope });
-      await insertKeywordRanks(tx, rankRows);
-      if (onlyTerms) return;
+      const rankScope = { appId, date: { gte: first, lte: last }, ...inCountries, ...(onlyTerms && { OR: onlyTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) })) }) };
+      if (!onlyCompetitors) {
+        await tx.keywordRank.deleteMany({ where: rankScope });
+        await insertKeywordRanks(tx, rankRows);
+      }
+      await tx.competitorRank.deleteMany({ where: { ...rankScope, ...(onlyCompetitors && { competitorId: { in: onlyCompetitors } }) } });
+      await insertCompetitorRanks(tx, competitorRankRows);
+      if (onlyTerms || onlyCompetitors) return;
 
       // Ratings and chart positions.
       if (!onlyCountries) {
@@ -185,9 +213,9 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
 }
 
 function daysToIngest(refreshedThrough: Date | null, today: Date, provider: DataProvider, options: RefreshOptions): Date[] {
-  if (!provider.hasHistory) return [today];
+  if (!provider.hasHistory) return options.onlyCompetitors ? [] : [today];
   let from: Date;
-  if (options.onlyTerms || options.onlyCountries) {
+  if (options.onlyTerms || options.onlyCountries || options.onlyCompetitors) {
     from = addDays(refreshedThrough ?? today, -(BACKFILL_DAYS - 1));
     today = refreshedThrough ?? today;
   } else if (refreshedThrough === null) {
@@ -241,7 +269,7 @@ async function rankMovements(
  * Refreshes every tracked app through `through`; used by the daily job and `npm run admin -- refresh`. An app whose
  * first backfill is still to come is left to the backfill worker (./backfill-worker.ts).
  */
-export async function refreshAllApps(options: Omit<RefreshOptions, 'onlyTerms' | 'onlyCountries'> = {}): Promise<RefreshSummary[]> {
+export async function refreshAllApps(options: Omit<RefreshOptions, 'onlyTerms' | 'onlyCountries' | 'onlyCompetitors'> = {}): Promise<RefreshSummary[]> {
   const apps = await db.trackedApp.findMany({
     where: { OR: [{ backfill: null }, { backfill: { finishedAt: { not: null } } }] },
     select: { id: true },

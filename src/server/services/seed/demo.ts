@@ -1,14 +1,15 @@
-// Demo data, seeded on first start and idempotent: a Pro account (demo@example.com) with three tracked apps
-// and a second Pro account (other@example.com) with its own app, so that isolation can be seen.
+// Demo data, seeded on first start and idempotent: a Pro account (demo@example.com) with three tracked apps and their
+// competitors, and a second Pro account (other@example.com) with its own app, so that isolation can be seen.
 import { randomBytes } from 'node:crypto';
 import { db } from '@/server/db';
-import type { TrackedApp } from '@/generated/prisma/client';
+import type { Competitor, TrackedApp } from '@/generated/prisma/client';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { hashPassword, verifyPassword } from '@/server/services/accounts/password';
 import { termKeyOf } from '@/server/services/apps/terms';
 
 type DemoApp = Pick<TrackedApp, 'id' | 'store' | 'storeId' | 'bundleId' | 'name' | 'developer' | 'category' | 'primaryCountry'> & {
   keywords: string[];
+  competitors: Pick<Competitor, 'store' | 'storeId' | 'storeUrl' | 'name' | 'developer'>[];
 };
 
 interface DemoAccount {
@@ -41,6 +42,10 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
         category: 'Health & Fitness',
         primaryCountry: 'US',
         keywords: ['meditation', 'sleep sounds', 'breathing exercises', 'anxiety relief', 'mindfulness'],
+        competitors: [
+          { store: 'app_store', storeId: '571800810', storeUrl: 'https://apps.apple.com/us/app/calm/id571800810', name: 'Calm', developer: 'Calm.com, Inc.' },
+          { store: 'app_store', storeId: '337472899', storeUrl: 'https://apps.apple.com/us/app/insight-timer/id337472899', name: 'Insight Timer', developer: 'Insight Network Inc' },
+        ],
       },
       {
         id: '1e7d3a8b-5c2f-4f9b-8a4d-7b6c5d4e3f22',
@@ -52,6 +57,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
         category: 'Health & Fitness',
         primaryCountry: 'US',
         keywords: ['meditation app', 'sleep stories', 'calm music'],
+        competitors: [
+          { store: 'google_play', storeId: 'com.calm.android', storeUrl: 'https://play.google.com/store/apps/details?id=com.calm.android', name: 'Calm', developer: 'Calm.com, Inc.' },
+        ],
       },
       {
         id: '2f8e4b9c-6d3a-4a0c-9b5e-8c7d6e5f4a33',
@@ -63,6 +71,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
         category: 'Finance',
         primaryCountry: 'GB',
         keywords: ['budget planner', 'expense tracker', 'money manager'],
+        competitors: [
+          { store: 'app_store', storeId: '1010865877', storeUrl: 'https://apps.apple.com/gb/app/ynab/id1010865877', name: 'YNAB', developer: 'You Need A Budget LLC' },
+        ],
       },
     ],
   },
@@ -83,6 +94,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
         category: 'Games',
         primaryCountry: 'US',
         keywords: ['match 3', 'puzzle games'],
+        competitors: [
+          { store: 'app_store', storeId: '553834731', storeUrl: 'https://apps.apple.com/us/app/candy-crush-saga/id553834731', name: 'Candy Crush Saga', developer: 'King' },
+        ],
       },
     ],
   },
@@ -100,12 +114,14 @@ export async function seedDemoData(options: { password: string }): Promise<void>
     } else if (!(await verifyPassword(user.passwordHash, options.password))) {
       await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(options.password) } });
     }
-    for (const { keywords, ...app } of account.apps) {
+    for (const { keywords, competitors, ...app } of account.apps) {
       await db.trackedApp.upsert({ where: { id: app.id }, create: { ...app, accountId: account.id }, update: {} });
       await db.trackedKeyword.createMany({
         data: keywords.map((term) => ({ appId: app.id, term, termKey: termKeyOf(term), country: app.primaryCountry })),
         skipDuplicates: true,
       });
+      // Before the first refresh, which observes them with the app: their ranks come with its history.
+      await db.competitor.createMany({ data: competitors.map((competitor) => ({ appId: app.id, ...competitor })), skipDuplicates: true });
     }
   }
 }

@@ -19,12 +19,7 @@ export default async function AppOverviewPage(props: AppViewParams) {
   const loading = app.backfill !== null && (app.backfill.status === 'queued' || app.backfill.status === 'running');
   const chart = chartStateOf(query, keywords.map((item) => item.keywordId));
   const days = daysOf(chart, app.dataThrough);
-  const initialSeries = await Promise.all(
-    chart.compare.map(async (keywordId) => {
-      const history = await caller.keywords.history({ id, keywordId, days });
-      return { keywordId, term: history.term, days, points: history.points };
-    }),
-  );
+  const initialHistories = await Promise.all(chart.compare.map(async (keywordId) => ({ ...(await caller.keywords.history({ id, keywordId, days })), days })));
 
   return (
     <>
@@ -38,12 +33,13 @@ export default async function AppOverviewPage(props: AppViewParams) {
         <KeywordWorkspace
           key={country}
           appId={id}
+          appName={app.name}
           country={country}
           keywords={keywords}
           sparklines={Object.fromEntries(sparklines.map((item) => [item.keywordId, item.points]))}
           dataThrough={app.dataThrough}
           initial={chart}
-          initialSeries={initialSeries}
+          initialHistories={initialHistories}
           emptyMessage={loading ? 'Keywords you track show their ranks once the history has loaded.' : `No tracked keywords in ${country} yet: add the terms your users search for above.`}
         />
       </section>

@@ -56,7 +56,8 @@ export const keywordHistoryProcedure = apiProcedure
       method: 'GET',
       path: '/apps/{id}/keywords/{keywordId}/history',
       summary: 'Daily rank history of a keyword',
-      description: 'One point a day over `days` days ending with the last day of data; `rank` null on days the app was not in the top 200. A keyword of another app or account is 404.',
+      description:
+        'One point a day over `days` days ending with the last day of data; `rank` null on days the app was not in the top 200. `competitors` holds the same series for each of the app’s competitors, so the app can be compared with them. A keyword of another app or account is 404.',
       tags: ['Keywords'],
       protect: true,
     },

@@ -105,12 +105,29 @@ export const keywordHistoryInput = z.object({
 /** What both per-keyword series answer besides their points. */
 const keywordSeries = z.object({ keywordId: z.uuid(), term: z.string(), country: z.string().length(2), from: isoDate, to: isoDate });
 
+const rankPoints = z.array(z.object({ date: isoDate, rank: z.int().nullable() }));
 export const keywordHistoryOutput = keywordSeries
-  .extend({ points: z.array(z.object({ date: isoDate, rank: z.int().nullable() })) })
+  .extend({
+    points: rankPoints,
+    competitors: z
+      .array(
+        z.object({
+          competitorId: z.uuid(),
+          name: z.string().nullable(),
+          store: z.enum(['app_store', 'google_play']),
+          storeId: z.string(),
+          points: rankPoints.meta({
+            description:
+              'The competitor’s rank for the same term on the same days, from the same search results as the app’s. `rank` is null when it was not in the top 200, and on days it was not observed: before it was added (unless the data provider has history), and always for a competitor from the other store.',
+          }),
+        }),
+      )
+      .meta({ description: 'Every competitor of the app, in the order they were added.' }),
+  })
   .meta({ id: 'KeywordRankHistory' });
 
 export const recentRanksInput = z.object({ id: appIdParam, country: countryQuery, days: z.int().min(1).max(30).default(7) });
-export const recentRanksOutput = z.array(z.object({ keywordId: z.uuid(), points: z.array(z.object({ date: isoDate, rank: z.int().nullable() })) }));
+export const recentRanksOutput = z.array(z.object({ keywordId: z.uuid(), points: rankPoints }));
 
 export const metricsHistoryInput = keywordHistoryInput.extend({
   days: queryIntWithDefault({ min: 1, max: 365, default: 180, description: 'Days of history, ending with the last day of data.' }),

@@ -37,7 +37,7 @@ const breathe = {
 };
 
 describe('AppStoreProvider', () => {
-  it('observes rating, listing, chart position, keyword ranks and reviews', async () => {
+  it('observes rating, listing, chart position, keyword ranks, competitors’ ranks and reviews', async () => {
     const requested: string[] = [];
     const provider = new AppStoreProvider(storedFetch(requested));
     const observation = await provider.observe(breathe, {
@@ -47,6 +47,10 @@ describe('AppStoreProvider', () => {
         { country: 'US', term: 'sleep sounds' },
         { country: 'US', term: 'meditation' },
       ],
+      competitors: [
+        { store: 'app_store', storeId: '1000007919' },
+        { store: 'google_play', storeId: 'com.calm.android' },
+      ],
       scope: 'full',
     });
     expect(observation.rating).toEqual({ average: 4.15, count: 126745 });
@@ -54,6 +58,12 @@ describe('AppStoreProvider', () => {
       { country: 'US', term: 'sleep sounds', rank: 3 },
       { country: 'US', term: 'meditation', rank: null },
     ]);
+    // Read from the same two search answers; Apple's search has no Google Play app to place.
+    expect(observation.competitorRanks).toEqual([
+      { country: 'US', term: 'sleep sounds', store: 'app_store', storeId: '1000007919', rank: 2 },
+      { country: 'US', term: 'meditation', store: 'app_store', storeId: '1000007919', rank: null },
+    ]);
+    expect(requested.filter((url) => url.includes('/search?'))).toHaveLength(2);
     expect(observation.keywordMetrics.map((metric) => metric.term)).toEqual(['sleep sounds', 'meditation']);
     expect(observation.categoryRanks).toEqual([{ country: 'US', category: 'Health & Fitness', rank: 42 }]);
     expect(observation.listings).toEqual([
@@ -87,6 +97,7 @@ describe('AppStoreProvider', () => {
       day: new Date(),
       countries: ['US'],
       trackedTerms: [{ country: 'US', term: 'sleep sounds' }],
+      competitors: [],
       scope: 'keywords',
     });
     expect(requested).toHaveLength(1);

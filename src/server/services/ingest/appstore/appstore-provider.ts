@@ -77,15 +77,22 @@ export class AppStoreProvider implements DataProvider {
   }
 
   async observe(app: ProviderApp, request: ObservationRequest): Promise<AppObservation> {
-    const empty: AppObservation = { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], listings: [], reviews: [] };
+    const empty: AppObservation = { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], competitorRanks: [], listings: [], reviews: [] };
     if (app.store !== 'app_store') return empty;
     const observation = empty;
     for (const country of request.countries) {
       for (const { term } of request.trackedTerms.filter((entry) => entry.country === country)) {
         const results = await this.search(term, country);
-        const position = results.findIndex((result) => String(result.trackId) === app.storeId);
-        observation.keywordRanks.push({ country, term, rank: position === -1 ? null : position + 1 });
+        const rankOf = (storeId: string) => {
+          const position = results.findIndex((result) => String(result.trackId) === storeId);
+          return position === -1 ? null : position + 1;
+        };
+        observation.keywordRanks.push({ country, term, rank: rankOf(app.storeId) });
         observation.keywordMetrics.push({ country, term, ...estimateMetrics(results) });
+        // The competitors' places in the same answer: no call of their own. Google Play competitors are not in it.
+        for (const competitor of request.competitors.filter((entry) => entry.store === 'app_store')) {
+          observation.competitorRanks.push({ country, term, ...competitor, rank: rankOf(competitor.storeId) });
+        }
       }
       if (request.scope === 'keywords') continue;
       const result = await this.lookup(app.storeId, country);

@@ -6,6 +6,7 @@ import { termKeyOf } from '@/server/services/apps/terms';
 import type {
   AppDetails,
   AppObservation,
+  CompetitorReference,
   DataProvider,
   Listing,
   ObservationRequest,
@@ -56,7 +57,7 @@ export function demoDifficulty(country: string, term: string, day: number): numb
   return Math.round(clamp(12 + 14 * Math.log10(volume + 1) + competition + drift, 1, 100));
 }
 
-function demoRank(app: ProviderApp, country: string, term: string, day: number): number | null {
+function demoRank(app: CompetitorReference, country: string, term: string, day: number): number | null {
   const key = `${app.store}|${app.storeId}|${country}|${termKeyOf(term)}`;
   // Relevance decides the usual position: the square skews towards the top, some terms sit beyond the depth.
   const base = 1 + Math.pow(unit('relevance', key), 1.4) * 260;
@@ -166,9 +167,16 @@ export class DemoProvider implements DataProvider {
     const rating = demoRating(app, day);
     const keywordRanks: AppObservation['keywordRanks'] = [];
     const keywordMetrics: AppObservation['keywordMetrics'] = [];
+    const competitorRanks: AppObservation['competitorRanks'] = [];
     for (const country of request.countries) {
       const tracked = request.trackedTerms.filter((entry) => entry.country === country).map((entry) => entry.term);
       const trackedKeys = new Set(tracked.map(termKeyOf));
+      for (const term of tracked) {
+        // A store's search lists its own apps only.
+        for (const competitor of request.competitors.filter((entry) => entry.store === app.store)) {
+          competitorRanks.push({ country, term, ...competitor, rank: demoRank(competitor, country, term, day) });
+        }
+      }
       const others = request.scope === 'full' ? vocabularyFor(app.category).filter((term) => !trackedKeys.has(termKeyOf(term))) : [];
       const terms = [...tracked, ...others];
       for (const term of terms) {
@@ -182,6 +190,7 @@ export class DemoProvider implements DataProvider {
       categoryRanks: request.countries.map((country) => ({ country, category: app.category, rank: demoCategoryRank(app, country, day) })),
       keywordRanks,
       keywordMetrics,
+      competitorRanks,
       listings: request.scope === 'full' ? request.countries.map((country) => ({ country, listing: demoListing(app, country, day) })) : [],
       reviews: request.scope === 'full' ? request.countries.flatMap((country) => demoReviews(app, country, day, rating.average)) : [],
     };
