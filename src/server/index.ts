@@ -14,6 +14,7 @@ export { databaseHealth } from './db/health';
 export { PROBLEM_TYPES, problemTypeBySlug } from './errors/problem-types';
 export { methodNotAllowedProblem, problemAnswer } from './errors/problem-response';
 export { PLANS } from './services/accounts/plans';
+export { STOREFRONT_COUNTRIES } from './domain/countries';
 export { newTrial } from './services/accounts/trials';
 export { handleStripeWebhook } from './services/billing/stripe-events';
 export { EVENT_DESCRIPTIONS, EVENT_TYPES } from './services/events/events';

@@ -1,4 +1,4 @@
-// /docs: getting started with the public API (curl, credits, errors, pagination, webhooks, versioning).
+// /docs: getting started with the public API (curl, credits, errors, pagination, webhooks, versioning, storefronts).
 import Link from 'next/link';
 import { serverModules } from '@/app/server-modules';
 
@@ -6,7 +6,7 @@ export const metadata = { title: 'Getting started · ASO Analytics API' };
 export const dynamic = 'force-dynamic';
 
 export default async function GettingStartedPage() {
-  const { pageOrigin, PLANS, PROBLEM_TYPES, REQUESTS_PER_MINUTE } = await serverModules();
+  const { pageOrigin, PLANS, PROBLEM_TYPES, REQUESTS_PER_MINUTE, STOREFRONT_COUNTRIES } = await serverModules();
   const origin = pageOrigin();
   const base = `${origin}/api/public/v1`;
   const paid = Object.values(PLANS).filter((plan) => plan.apiAccess);
@@ -102,6 +102,15 @@ curl -X POST ${base}/apps/$APP_ID/keywords \\
           This is v1, at <code>/api/public/v1</code>. Within v1 changes are additive only (new endpoints, optional parameters, response members, event
           kinds); nothing is removed or renamed. Ignore members you do not know. A breaking change would come as <code>/api/public/v2</code>, with v1
           kept running alongside.
+        </p>
+
+        <h2 id="storefronts">8. Storefronts</h2>
+        <p>
+          A <code>country</code> is the ISO 3166-1 alpha-2 code of one of the {STOREFRONT_COUNTRIES.size} App Store storefronts, in any case (answers
+          give it upper-case; XK is Kosovo, as Apple codes it):
+        </p>
+        <p data-testid="storefronts" style={{ overflowWrap: 'anywhere' }}>
+          <code>{[...STOREFRONT_COUNTRIES].sort().join(' ')}</code>
         </p>
       </div>
     </main>

@@ -1,15 +1,29 @@
 // Schemas shared by several resources, including the query parameters of CONTRACT "Inputs".
 import { z } from 'zod';
-import { countrySchema } from '@/server/domain/countries';
+import { storefrontInput } from '@/server/domain/countries';
 
 export const isoDateTime = z.iso.datetime({ offset: false }).meta({ description: 'ISO 8601 instant, UTC.', example: '2026-11-21T09:30:00.000Z' });
 export const isoDate = z.iso.date().meta({ description: 'UTC calendar day, YYYY-MM-DD.', example: '2026-11-21' });
 
 export const appIdParam = z.uuid('Must be a UUID.').meta({ description: 'Tracked app id (UUID).', example: '0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11' });
 /** The `country` query parameter of the app endpoints: a storefront, defaulting to the app's primary country. */
-export const countryQuery = countrySchema.optional().meta({ description: 'ISO 3166-1 alpha-2 storefront, any case; default the app’s primary country.' });
+export const countryQuery = storefrontInput('Storefront; default the app’s primary storefront.').optional();
 
-export const keywordIdParam = z.uuid('Must be a UUID.').meta({ description: 'Tracked keyword id (UUID), as listed by GET /apps/{id}/keywords.' });
+/** A store page address in a request body: an app to track, or a competitor. */
+export function storeUrlInput(missing: string) {
+  return z
+    .string(missing)
+    .max(2048)
+    .meta({
+      description:
+        'A store page address: `https://apps.apple.com/<country>/app/<name>/id<digits>` (the `<name>` segment may be left out; `<country>` is a storefront code) or `https://play.google.com/store/apps/details?id=<package>` (other query parameters are ignored).',
+      examples: ['https://apps.apple.com/us/app/calm/id571800810', 'https://play.google.com/store/apps/details?id=com.calm.android'],
+    });
+}
+
+export const keywordIdParam = z
+  .uuid('Must be a UUID.')
+  .meta({ description: 'Tracked keyword id (UUID), as listed by GET /apps/{id}/keywords.', example: '7c9e6679-7425-40de-944b-e07fc1f90ae7' });
 
 /**
  * A decimal integer query parameter. Query values are strings; `1e2`, `0x10`, `1.5`, ` 7` and the empty string
@@ -18,17 +32,17 @@ export const keywordIdParam = z.uuid('Must be a UUID.').meta({ description: 'Tra
  */
 interface QueryIntOptions {
   min: number;
-  max?: number;
+  /** Every integer parameter has one bound each way, the same in the document, the check and the message. */
+  max: number;
   description: string;
 }
 
 function integerFromQuery(options: QueryIntOptions, fallback?: number) {
-  const range = options.max === undefined ? `at least ${options.min}` : `from ${options.min} to ${options.max}`;
-  const message = `Must be a whole number ${range}.`;
-  let integer = z.int(message).min(options.min, message);
-  if (options.max !== undefined) integer = integer.max(options.max, message);
+  const message = `Must be a whole number from ${options.min} to ${options.max}.`;
+  const integer = z.int(message).min(options.min, message).max(options.max, message);
+  // Digits only (no sign, exponent, point or space); any count of them, so that a large value is refused by its bound.
   const schema = z
-    .union([z.string(message).regex(/^[0-9]{1,9}$/, message).transform(Number), z.number(message)], message)
+    .union([z.string(message).regex(/^[0-9]+$/, message).transform(Number), z.number(message)], message)
     .pipe(integer);
   const description = `${options.description} ${message}${fallback === undefined ? '' : ` Default ${fallback}.`}`;
   // Documented as what it is on the wire and in answers: an integer with its bounds (the string branch of the
@@ -37,7 +51,7 @@ function integerFromQuery(options: QueryIntOptions, fallback?: number) {
     type: 'integer' as const,
     format: 'int32',
     minimum: options.min,
-    ...(options.max === undefined ? {} : { maximum: options.max }),
+    maximum: options.max,
     ...(fallback === undefined ? {} : { default: fallback }),
     example: fallback ?? options.min,
   };

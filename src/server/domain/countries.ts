@@ -12,10 +12,17 @@ export const STOREFRONT_COUNTRIES = new Set(
   ).split(' '),
 );
 
+const STOREFRONT_NOTE = 'An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)).';
+
 /** Case-insensitive in, upper-case out. */
 export const countrySchema = z
   .string()
   .regex(/^[A-Za-z]{2}$/, 'Use a two-letter ISO 3166-1 country code, such as US.')
   .transform((value) => value.toUpperCase())
   .refine((value) => STOREFRONT_COUNTRIES.has(value), 'This country has no App Store storefront.')
-  .meta({ description: 'ISO 3166-1 alpha-2 code of an App Store storefront, case-insensitive (answered upper-case).', example: 'US' });
+  .meta({ description: STOREFRONT_NOTE, example: 'US' });
+
+/** A storefront input, described with what it means where it is used (its default, if any) and the storefronts' list. */
+export function storefrontInput(meaning: string) {
+  return countrySchema.meta({ description: `${meaning} ${STOREFRONT_NOTE}`, example: 'US' });
+}

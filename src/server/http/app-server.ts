@@ -14,7 +14,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { logError } from '@/server/core/log';
 import { MAX_BODY_BYTES, methodNotAllowedProblem, payloadTooLargeProblem, problemAnswer, type PlainAnswer, type Problem } from '@/server/errors/problem-response';
-import { leavesBodyUnread, PUBLIC_API_BASE_PATH, type RestHandler } from '@/server/rest/pipeline';
+import { leavesBodyUnread, type RestHandler } from '@/server/rest/pipeline';
+import { PUBLIC_API_BASE_PATH } from '@/server/rest/routes';
 import { settleForwarding, type TrustedProxies } from './client-address';
 
 /** Next.js's request handler (`app.getRequestHandler()`). */

@@ -22,11 +22,26 @@ import { callPublicApi } from '../../../test/public-api';
 import { buildRoutes, type RestRoute } from './routes';
 
 const ORIGIN = 'http://api.test';
-type Operation = { responses: Record<string, { headers?: Record<string, unknown>; content: Record<string, { schema: object }> }> };
-const document = buildOpenApiDocument(ORIGIN) as { paths: Record<string, Record<string, Operation>> };
+type DocumentedResponse = { headers?: Record<string, { $ref: string }>; content: Record<string, { schema: object; examples?: Record<string, { value: unknown }> }> };
+type Operation = { responses: Record<string, DocumentedResponse & { $ref?: string }> };
+const document = buildOpenApiDocument(ORIGIN) as { paths: Record<string, Record<string, Operation>>; components: { responses: Record<string, DocumentedResponse> } };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema(document, 'openapi.json');
+
+const escapePointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1').replaceAll('{', '%7B').replaceAll('}', '%7D');
+/** A `#/…` reference of the document, followed. */
+function resolve<T>(ref: string): T {
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((value, segment) => (value as Record<string, unknown>)[segment.replaceAll('~1', '/').replaceAll('~0', '~')], document) as T;
+}
+/** The validator of the schema at a JSON pointer of the document. */
+function validatorAt(pointer: string) {
+  const ref = `openapi.json#${pointer}`;
+  return ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+}
 
 const routes = buildRoutes(appRouter);
 const BODIES: Record<string, unknown> = {
@@ -78,19 +93,50 @@ async function expectConforms(route: RestRoute, response: Response, status: numb
   const label = `${route.method} ${route.template} → ${status}`;
   expect(response.status, label).toBe(status);
   const operation = document.paths[route.template]![route.method.toLowerCase()]!;
-  const documented = operation.responses[String(status)];
-  expect(documented, `${label} is not documented`).toBeDefined();
-  const [mediaType] = Object.keys(documented!.content);
+  const declared = operation.responses[String(status)];
+  expect(declared, `${label} is not documented`).toBeDefined();
+  // A shared response is validated where it is declared, in components.
+  const [base, documented] = declared!.$ref
+    ? [declared!.$ref.slice(1), resolve<DocumentedResponse>(declared!.$ref)]
+    : [`/paths/${escapePointer(route.template)}/${route.method.toLowerCase()}/responses/${status}`, declared!];
+  const [mediaType] = Object.keys(documented.content);
   expect(response.headers.get('content-type'), label).toBe(mediaType);
-  const pointer = `openapi.json#/paths/${route.template.replaceAll('~', '~0').replaceAll('/', '~1').replaceAll('{', '%7B').replaceAll('}', '%7D')}/${route.method.toLowerCase()}/responses/${status}/content/${mediaType!.replace('/', '~1')}/schema`;
-  const validate = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
+  const validate = validatorAt(`${base}/content/${escapePointer(mediaType!)}/schema`);
   const body: unknown = await response.json();
   expect(validate(body) ? [] : validate.errors, label).toEqual([]);
-  for (const header of Object.keys(documented!.headers ?? {})) {
+  for (const [header, reference] of Object.entries(documented.headers ?? {})) {
     const optional = header === 'Idempotent-Replayed' || header === 'WWW-Authenticate' || header === 'Retry-After';
-    if (!optional) expect(response.headers.has(header), `${label}: header ${header}`).toBe(true);
+    const value = response.headers.get(header);
+    if (!optional) expect(value, `${label}: header ${header}`).not.toBeNull();
+    if (value === null) continue;
+    // Each header's value is of its documented type: an integer header is a decimal integer, a string one matches.
+    const schema = resolve<{ schema: { type: string } }>(reference.$ref).schema;
+    const checkHeader = validatorAt(`${reference.$ref.slice(1)}/schema`);
+    expect(checkHeader(schema.type === 'integer' ? Number(value) : value) ? [] : [header, value, checkHeader.errors], label).toEqual([]);
   }
 }
+
+it('every example in the document is valid against its schema', () => {
+  const media = [
+    ...Object.entries(document.components.responses).map(([name, response]) => ({ at: `/components/responses/${name}`, response })),
+    ...Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, operation]) =>
+        Object.entries(operation.responses)
+          .filter(([, response]) => !response.$ref)
+          .map(([status, response]) => ({ at: `/paths/${escapePointer(path)}/${method}/responses/${status}`, response })),
+      ),
+    ),
+  ].flatMap(({ at, response }) => Object.entries(response.content).map(([type, content]) => ({ at: `${at}/content/${escapePointer(type)}`, content })));
+  let checked = 0;
+  for (const { at, content } of media) {
+    const validate = validatorAt(`${at}/schema`);
+    for (const [name, example] of Object.entries(content.examples ?? {})) {
+      checked++;
+      expect(validate(example.value) ? [] : validate.errors, `${at} example ${name}`).toEqual([]);
+    }
+  }
+  expect(checked).toBeGreaterThan(0);
+});
 
 describe('responses conform to the published document', () => {
   for (const route of routes) {

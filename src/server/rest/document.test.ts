@@ -1,48 +1,132 @@
-// The published contract: generated from the procedures, complete, and clean under Redocly's recommended rules.
+// The published contract: generated from the procedures, complete, and clean under Redocly's recommended-strict rules
+// and Spectral's spectral:oas ruleset.
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Document as SpectralDocument, Spectral, type RulesetDefinition } from '@stoplight/spectral-core';
+import * as Parsers from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
 import { describe, expect, it } from 'vitest';
 import { appRouter } from '@/server/api/root';
 import { PROBLEM_CONTENT_TYPE } from '@/server/errors/problem-response';
+import { PROBLEM_TYPES, problemTypeBySlug } from '@/server/errors/problem-types';
 import { buildOpenApiDocument } from './document';
 import { buildRoutes } from './routes';
 
 // Not localhost: the served document carries the request's origin, which Redocly would flag only in development.
 const ORIGIN = 'https://api.asoanalytics.test';
 
-type Operation = Record<string, unknown> & { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>; parameters?: { name: string; in: string }[] };
+type Json = Record<string, unknown>;
+type Operation = Json & {
+  responses: Record<string, Json>;
+  parameters?: Json[];
+  requestBody?: { content: Record<string, { schema: Json }> };
+};
 
 describe('the OpenAPI document', () => {
-  const document = buildOpenApiDocument(ORIGIN) as { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>> };
+  const document = buildOpenApiDocument(ORIGIN) as Json & { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>> };
+  /** A `$ref` to this document's components, followed. */
+  const resolve = <T = Json>(node: unknown): T => {
+    const ref = (node as Json).$ref;
+    if (typeof ref !== 'string') return node as T;
+    return ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((value, segment) => (value as Json)[segment], document) as T;
+  };
 
-  it('lints clean with the recommended rules of @redocly/openapi-core', async () => {
-    const config = await createConfig({ extends: ['recommended'] });
+  it('lints clean with Redocly’s recommended-strict rules', async () => {
+    const config = await createConfig({ extends: ['recommended-strict'] });
     const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: `${ORIGIN}/api/public/v1/openapi.json`, config });
-    expect(problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message}`)).toEqual([]);
+    expect(problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`)).toEqual([]);
   });
 
-  it('has every REST route, with its cost, security, problem responses and credit headers', () => {
+  it('lints clean with Spectral’s spectral:oas ruleset (its recommended rules), warnings and hints included', async () => {
+    const spectral = new Spectral();
+    spectral.setRuleset({ extends: [[oas as RulesetDefinition, 'recommended']] });
+    const findings = await spectral.run(new SpectralDocument(JSON.stringify(document, null, 2), Parsers.Json, 'openapi.json'));
+    expect(findings.map((finding) => `${finding.code}: ${finding.message} at ${finding.path.join('.')}`)).toEqual([]);
+  });
+
+  it('has every REST route, with its cost, scope, security, problem responses and credit headers', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('v1');
     const routes = buildRoutes(appRouter);
-    const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })));
+    const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
     expect(operations).toHaveLength(routes.length);
     for (const route of routes) {
+      const label = `${route.method} ${route.template}`;
       const operation = document.paths[route.template]?.[route.method.toLowerCase()];
-      expect(operation, `${route.method} ${route.template}`).toBeDefined();
+      expect(operation, label).toBeDefined();
       expect(operation!['x-credits']).toBe(route.meta.credits ?? 0);
+      expect(operation!['x-scope']).toBe(route.meta.scope);
       expect(operation!.description).toContain(`Costs ${route.meta.credits ?? 0} credit`);
       expect(operation!.security).toEqual([{ bearerAuth: [] }]);
+      expect(operation!.externalDocs).toEqual(expect.objectContaining({ url: `${ORIGIN}/docs` }));
       expect(operation!.summary).toBeTruthy();
       expect(operation!.tags).toHaveLength(1);
-      expect(Object.keys(operation!.responses['200']!.headers!)).toEqual(expect.arrayContaining(['X-Credits-Remaining', 'X-Credits-Cost', 'X-Request-Id']));
+      expect(Object.keys(resolve(operation!.responses['200']).headers as Json)).toEqual(expect.arrayContaining(['X-Credits-Remaining', 'X-Credits-Cost', 'X-Request-Id']));
       for (const status of ['401', '403', '404', '429', '500']) {
-        expect(Object.keys(operation!.responses[status]!.content!), `${route.template} ${status}`).toEqual([PROBLEM_CONTENT_TYPE]);
+        expect(Object.keys(resolve(operation!.responses[status]).content as Json), `${label} ${status}`).toEqual([PROBLEM_CONTENT_TYPE]);
       }
       if ((route.meta.credits ?? 0) > 0) expect(operation!.responses['402']).toBeDefined();
+      for (const parameter of (operation!.parameters ?? []).map((item) => resolve(item))) {
+        expect(parameter.description, `${label} ${String(parameter.name)}`).toBeTruthy();
+        expect(parameter.example ?? (parameter.schema as Json).example, `${label} ${String(parameter.name)}`).toBeDefined();
+      }
       if (route.method === 'POST') {
-        expect(operation!.parameters!.some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key')).toBe(true);
+        expect(operation!.parameters!.some((parameter) => resolve(parameter).name === 'Idempotency-Key')).toBe(true);
         expect(Object.keys(operation!.responses).sort()).toEqual(expect.arrayContaining(['400', '413', '415', '422']));
+        // Every media type the API accepts for a JSON body is declared; requests stay closed to unknown members.
+        expect(Object.keys(operation!.requestBody!.content)).toEqual(['application/json', 'text/json', 'application/*+json']);
+        expect(operation!.requestBody!.content['application/json']!.schema.additionalProperties).toBe(false);
       }
     }
+  });
+
+  it('keeps every response open to members added later, as v1 promises', () => {
+    const closed: string[] = [];
+    const seen = new Set<unknown>();
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object' || seen.has(node)) return;
+      seen.add(node);
+      const schema = resolve(node);
+      if (schema !== node) return walk(schema, `${at} → ${String((node as Json).$ref)}`);
+      if ((node as Json).additionalProperties === false) closed.push(at);
+      for (const [key, value] of Object.entries(node)) walk(value, `${at}/${key}`);
+    };
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses)) walk(resolve(response).content, `${method} ${path} ${status}`);
+      }
+    }
+    expect(closed).toEqual([]);
+  });
+
+  it('publishes each problem kind as data: a `code` to switch on, a schema, a shared response and an example', () => {
+    const schemas = (document.components as { schemas: Record<string, Json> }).schemas;
+    const problem = schemas.Problem as { properties: { code: { enum: string[] } }; 'x-problem-types': { code: string; status: number; schema: string }[] };
+    const kinds = problem['x-problem-types'];
+    expect(problem.properties.code.enum).toEqual(kinds.map((kind) => kind.code));
+    for (const kind of kinds) {
+      const type = PROBLEM_TYPES[problemTypeBySlug(kind.code)!.code];
+      expect(kind.status).toBe(type.status);
+      expect(resolve({ $ref: kind.schema })).toBeDefined();
+    }
+    const responses = (document.components as { responses: Record<string, { content: Record<string, { examples: Record<string, { value: Json }> }> }> }).responses;
+    for (const response of Object.values(responses)) {
+      for (const [slug, example] of Object.entries(response.content[PROBLEM_CONTENT_TYPE]!.examples)) {
+        expect(example.value).toMatchObject({ code: slug, status: PROBLEM_TYPES[problemTypeBySlug(slug)!.code].status, type: `${ORIGIN}/docs/problems/${slug}` });
+      }
+    }
+  });
+
+  it('names the public origin as its server, or a relative URL when the origin is this machine’s own', () => {
+    expect(document.servers).toEqual([{ url: `${ORIGIN}/api/public/v1` }]);
+    for (const local of ['http://localhost:3999', 'http://127.0.0.1:3000', 'http://[::1]:3000']) {
+      expect(buildOpenApiDocument(local).servers).toEqual([{ url: '/api/public/v1' }]);
+    }
+  });
+
+  it('states each plan’s request rate, credits and caps as data', () => {
+    expect(document['x-plans']).toContainEqual({ plan: 'pro', apiAccess: true, requestsPerMinute: 1200, monthlyCredits: 5000, trackedApps: 10, trackedKeywords: 1000 });
   });
 });

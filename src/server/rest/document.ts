@@ -4,9 +4,12 @@
 // headers, Idempotency-Key on the POSTs and each operation's credit cost (`x-credits`, from the procedure's meta).
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { appRouter } from '@/server/api/root';
-import { MAX_BODY_BYTES, PROBLEM_CONTENT_TYPE } from '@/server/errors/problem-response';
-import { PROBLEM_TYPES, type AppErrorCode } from '@/server/errors/problem-types';
-import { buildRoutes } from './routes';
+import { MAX_BODY_BYTES } from '@/server/errors/problem-response';
+import type { AppErrorCode } from '@/server/errors/problem-types';
+import { PLAN_TIERS, PLANS } from '@/server/services/accounts/plans';
+import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
+import { ProblemComponents } from './document-problems';
+import { buildRoutes, PUBLIC_API_BASE_PATH } from './routes';
 
 export const API_VERSION = 'v1';
 
@@ -52,58 +55,46 @@ type's slug, to switch on. Validation problems list each field in \`errors\`.
 new optional parameters, new response members and new event kinds may appear; nothing is removed or renamed and
 no meaning changes. Clients must ignore members they do not know.`;
 
+const CREDITS_VALUE = { type: 'string', pattern: '^([0-9]+|unlimited)$' };
+
 const HEADERS: Record<string, Json> = {
   'X-Request-Id': { description: 'The id of this request, also in problem bodies; quote it to support.', schema: { type: 'string', format: 'uuid' } },
-  'X-Credits-Limit': { description: 'Credits per month on the account’s plan, or `unlimited` (Enterprise).', schema: { type: 'string', examples: ['5000'] } },
-  'X-Credits-Remaining': { description: 'Credits left this month, or `unlimited`.', schema: { type: 'string', examples: ['4987'] } },
-  'X-Credits-Used': { description: 'Credits used this month, this call included.', schema: { type: 'integer', minimum: 0 } },
-  'X-Credits-Reset': { description: 'When the allowance resets: the start of the next calendar month, UTC.', schema: { type: 'string', format: 'date-time' } },
-  'X-Credits-Cost': { description: 'What this call charged: its cost on success, 0 on any failure.', schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Policy': { description: 'The monthly allowance as `"monthly";q=<limit>;w=<seconds in the month>` (omitted on Enterprise).', schema: { type: 'string' } },
-  RateLimit: { description: 'What remains as `"monthly";r=<remaining>;t=<seconds to reset>` (omitted on Enterprise).', schema: { type: 'string' } },
-  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
-  'WWW-Authenticate': { description: 'The Bearer challenge (RFC 6750).', schema: { type: 'string' } },
+  'X-Credits-Limit': {
+    description: 'Credits per month on the account’s plan: a decimal integer, or `unlimited` (Enterprise).',
+    schema: { ...CREDITS_VALUE, examples: ['5000', 'unlimited'] },
+  },
+  'X-Credits-Remaining': { description: 'Credits left this month: a decimal integer, or `unlimited` (Enterprise).', schema: { ...CREDITS_VALUE, examples: ['4987', 'unlimited'] } },
+  'X-Credits-Used': { description: 'Credits used this month, this call included.', schema: { type: 'integer', minimum: 0, examples: [13] } },
+  'X-Credits-Reset': { description: 'When the allowance resets: the start of the next calendar month, UTC.', schema: { type: 'string', format: 'date-time', examples: ['2026-12-01T00:00:00.000Z'] } },
+  'X-Credits-Cost': { description: 'What this call charged: its cost on success, 0 on any failure.', schema: { type: 'integer', minimum: 0, examples: [1] } },
+  'RateLimit-Policy': {
+    description:
+      'The monthly credit allowance (not the per-minute request rate, which only a 429 and its `Retry-After` report), as `"monthly";q=<credits>;w=<seconds in the month>` (IETF RateLimit fields). Omitted on Enterprise.',
+    schema: { type: 'string', examples: ['"monthly";q=5000;w=2592000'] },
+  },
+  RateLimit: {
+    description: 'What remains of the monthly credit allowance, as `"monthly";r=<credits remaining>;t=<seconds to reset>`. Omitted on Enterprise.',
+    schema: { type: 'string', examples: ['"monthly";r=4987;t=604800'] },
+  },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1, examples: [12] } },
+  'WWW-Authenticate': { description: 'The Bearer challenge (RFC 6750).', schema: { type: 'string', examples: ['Bearer realm="public-api", error="invalid_token"'] } },
   'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
 };
 
 const CREDIT_HEADERS = ['X-Request-Id', 'X-Credits-Limit', 'X-Credits-Remaining', 'X-Credits-Used', 'X-Credits-Reset', 'X-Credits-Cost', 'RateLimit-Policy', 'RateLimit'];
 
-const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, headerRef(name)]));
 
-function problemSchema(): Json {
-  return {
-    type: 'object',
-    description: 'RFC 9457 problem details.',
-    required: ['type', 'code', 'title', 'status', 'detail', 'instance', 'requestId'],
-    properties: {
-      type: { type: 'string', format: 'uri', description: 'Identifies the problem type; a page at this URI explains it.' },
-      code: { type: 'string', description: 'The problem type’s slug (the last segment of `type`), to switch on without parsing the URI.', example: 'credits-exhausted' },
-      title: { type: 'string', description: 'Short summary of the problem type.' },
-      status: { type: 'integer', minimum: 400, maximum: 599 },
-      detail: { type: 'string', description: 'What went wrong with this request.' },
-      instance: { type: 'string', description: 'The request path.' },
-      requestId: { type: 'string', format: 'uuid' },
-      errors: {
-        type: 'array',
-        description: 'validation-error only: each invalid field.',
-        items: {
-          type: 'object',
-          required: ['in', 'detail'],
-          properties: {
-            in: { type: 'string', enum: ['path', 'query', 'body', 'header'] },
-            name: { type: 'string', description: 'The path or query parameter.' },
-            pointer: { type: 'string', description: 'RFC 6901 JSON pointer (URI fragment form) into the body, e.g. `#/terms/0`.' },
-            detail: { type: 'string' },
-          },
-        },
-      },
-      creditsRequired: { type: 'integer', minimum: 0, description: 'credits-exhausted only: what the call costs.' },
-      creditsRemaining: { type: 'integer', minimum: 0, description: 'credits-exhausted only: what remains this month.' },
-      resetsAt: { type: 'string', format: 'date-time', description: 'credits-exhausted only: when the allowance resets.' },
-      cap: { type: 'string', description: 'limit-reached only: the cap reached (`tracked-apps`, `tracked-keywords`, `active-api-keys`, `webhook-endpoints`).' },
-      limit: { type: 'integer', minimum: 0, description: 'limit-reached only: the cap’s value.' },
-    },
-  };
+/** JSON bodies are accepted under each of these media types (src/server/rest/request-body.ts). */
+const JSON_MEDIA_TYPES = ['application/json', 'text/json', 'application/*+json'];
+
+/** A loopback origin is this machine's own, which no client elsewhere reaches: the server URL is then relative. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The server URL clients and generators default to: the public origin's, or relative to the document. */
+export function serverUrlOf(origin: string): string {
+  return LOOPBACK_HOSTS.has(new URL(origin).hostname) ? PUBLIC_API_BASE_PATH : `${origin}${PUBLIC_API_BASE_PATH}`;
 }
 
 /** The problems an operation can answer with, from what it declares: its method, its path parameters, cost and own problems. */
@@ -116,30 +107,87 @@ function problemsOf(method: string, hasInput: boolean, cost: number, write: bool
   return [...codes, ...own.filter((code) => !codes.includes(code))];
 }
 
-function problemResponses(codes: AppErrorCode[], origin: string): Record<string, Json> {
-  const byStatus = new Map<number, AppErrorCode[]>();
-  for (const code of codes) byStatus.set(PROBLEM_TYPES[code].status, [...(byStatus.get(PROBLEM_TYPES[code].status) ?? []), code]);
-  const responses: Record<string, Json> = {};
-  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const extra = status === 429 || status === 503 ? ['Retry-After'] : status === 401 ? ['WWW-Authenticate'] : status === 403 ? ['WWW-Authenticate'] : [];
-    responses[String(status)] = {
-      description: group.map((code) => `\`${PROBLEM_TYPES[code].slug}\` (${origin}/docs/problems/${PROBLEM_TYPES[code].slug}): ${PROBLEM_TYPES[code].title}.`).join(' '),
-      // A 401 comes before the account is known: no credit headers.
-      headers: headerRefs(status === 401 ? ['X-Request-Id', ...extra] : [...CREDIT_HEADERS, ...extra]),
-      content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
-    };
+/**
+ * Responses are open: v1 adds members, and a client must ignore those it does not know, so no response schema
+ * forbids them (zod-openapi closes every object). Request bodies stay closed: an unknown member there is refused.
+ */
+function openResponseSchemas(document: GeneratedDocument): void {
+  const seen = new Set<unknown>();
+  const open = (node: unknown): void => {
+    if (!node || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) return node.forEach(open);
+    const schema = node as Json;
+    if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#/components/schemas/')) open(document.components.schemas[schema.$ref.slice('#/components/schemas/'.length)]);
+    if (schema.additionalProperties === false) delete schema.additionalProperties;
+    for (const value of Object.values(schema)) open(value);
+  };
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) {
+      for (const response of Object.values(operation.responses as Record<string, Json>)) {
+        for (const media of Object.values((response.content ?? {}) as Record<string, Json>)) open(media.schema);
+      }
+    }
   }
-  return responses;
 }
 
-/** The document for an origin (the problem type URIs and the server URL are absolute). */
+const pascal = (name: string) => name.replace(/(^|[-_\s])([a-zA-Z])/g, (_, __, letter: string) => letter.toUpperCase());
+
+/**
+ * Parameters that several operations declare identically become one shared component each (`country`, `page`,
+ * `pageSize`, the path ids…), referenced by `$ref`. Each one's description is on the parameter itself.
+ */
+function shareParameters(document: GeneratedDocument): Record<string, Json> {
+  const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
+  const uses = new Map<string, { parameter: Json; count: number }>();
+  for (const operation of operations) {
+    for (const parameter of (operation.parameters as Json[] | undefined) ?? []) {
+      const schema = (parameter.schema ?? {}) as Json;
+      if (parameter.description === undefined && schema.description !== undefined) parameter.description = schema.description;
+      const key = JSON.stringify(parameter);
+      uses.set(key, { parameter, count: (uses.get(key)?.count ?? 0) + 1 });
+    }
+  }
+  const components: Record<string, Json> = {};
+  const nameOf = new Map<string, string>();
+  for (const [key, { parameter, count }] of uses) {
+    if (count < 2) continue;
+    const base = parameter.name === 'id' ? 'AppId' : pascal(String(parameter.name));
+    let name = base;
+    for (let variant = 2; components[name]; variant++) name = `${base}${variant}`;
+    components[name] = parameter;
+    nameOf.set(key, name);
+  }
+  for (const operation of operations) {
+    const parameters = (operation.parameters as Json[] | undefined) ?? [];
+    operation.parameters = parameters.map((parameter) => {
+      const name = nameOf.get(JSON.stringify(parameter));
+      return name ? { $ref: `#/components/parameters/${name}` } : parameter;
+    });
+  }
+  return components;
+}
+
+const IDEMPOTENCY_KEY_PARAMETER: Json = {
+  in: 'header',
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    '1 to 255 visible ASCII characters. The same key and body within 24 h replays the first answer and is charged once; the same key with another body is 422. Send a new random key for each new request, and the same key when retrying it.',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+  example: '0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88',
+};
+
+type GeneratedDocument = Json & { paths: Record<string, Record<string, Json>>; components: Json & { schemas: Record<string, Json> } };
+
+/** The document for an origin (the problem type URIs and the docs' links are absolute). */
 export function buildOpenApiDocument(origin: string): Json {
   const document = generateOpenApiDocument(appRouter, {
     title: 'ASO Analytics Public Data API',
     description: DESCRIPTION,
     version: API_VERSION,
     openApiVersion: '3.1.0',
-    baseUrl: `${origin}/api/public/v1`,
+    baseUrl: serverUrlOf(origin),
     docsUrl: `${origin}/docs/api`,
     securitySchemes: {
       bearerAuth: {
@@ -148,8 +196,10 @@ export function buildOpenApiDocument(origin: string): Json {
         description: 'An API key (`svc_live_…`) or a dashboard session token (JWT), as `Authorization: Bearer <credential>`.',
       },
     },
-  }) as unknown as Json & { paths: Record<string, Record<string, Json>>; components: Json & { schemas: Record<string, Json> } };
+  }) as unknown as GeneratedDocument;
 
+  openResponseSchemas(document);
+  const problems = new ProblemComponents(origin, CREDIT_HEADERS, headerRef);
   const routes = buildRoutes(appRouter);
   const tags = new Set<string>();
   for (const [path, item] of Object.entries(document.paths)) {
@@ -160,53 +210,62 @@ export function buildOpenApiDocument(origin: string): Json {
       const write = route.meta.scope === 'write';
       for (const tag of (operation.tags as string[] | undefined) ?? []) tags.add(tag);
       const parameters = [...((operation.parameters as Json[] | undefined) ?? [])];
-      // Every parameter shows a usable example (the request collection sends it): its default, else its minimum.
+      // Every parameter shows a usable example: its default, else its minimum or its first value.
       for (const parameter of parameters) {
         const schema = (parameter.schema ?? {}) as Json;
         if (schema.example === undefined && parameter.example === undefined) {
-          const example = schema.default ?? schema.minimum;
+          const example = schema.default ?? schema.minimum ?? (schema.enum as unknown[] | undefined)?.[0];
           if (example !== undefined) parameter.example = example;
         }
       }
-      if (route.method === 'POST') {
-        parameters.push({
-          in: 'header',
-          name: 'Idempotency-Key',
-          required: false,
-          description: '1 to 255 visible ASCII characters. The same key and body within 24 h replays the first answer and is charged once; the same key with another body is 422.',
-          schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
-          example: '0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88',
-        });
-      }
+      const hasInput = parameters.length > 0 || Boolean(operation.requestBody);
+      if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER);
       const ok = (operation.responses as Record<string, Json>)['200']!;
       const base = String(operation.description ?? operation.summary ?? '');
       const costLine = `**Costs ${cost} credit${cost === 1 ? '' : 's'}** (charged only on success).${write && !base.includes('read-write key') ? ' Needs a read-write key.' : ''}`;
       Object.assign(operation, {
         description: `${base}\n\n${costLine}`,
         'x-credits': cost,
+        'x-scope': route.meta.scope,
         security: [{ bearerAuth: [] }],
         parameters,
+        externalDocs: { description: 'Getting started: keys, credits and limits, errors, paging, retries.', url: `${origin}/docs` },
         responses: {
           '200': { ...ok, headers: headerRefs(route.method === 'POST' ? [...CREDIT_HEADERS, 'Idempotent-Replayed'] : CREDIT_HEADERS) },
-          ...problemResponses(problemsOf(route.method, parameters.length > 0 || Boolean(operation.requestBody), cost, write, route.meta.problems), origin),
+          ...problems.responsesFor(problemsOf(route.method, hasInput, cost, write, route.meta.problems)),
         },
       });
-      if (operation.requestBody) {
-        (operation.requestBody as Json).description = `A JSON object (\`Content-Type: application/json\`, at most ${MAX_BODY_BYTES / 1024} KiB).`;
+      const body = operation.requestBody as (Json & { content: Record<string, Json> }) | undefined;
+      if (body) {
+        const schema = body.content['application/json']!.schema;
+        body.content = Object.fromEntries(JSON_MEDIA_TYPES.map((type) => [type, { schema }]));
+        body.description = `A JSON object, sent as ${JSON_MEDIA_TYPES.map((type) => `\`${type}\``).join(', ')} (UTF-8), at most ${MAX_BODY_BYTES / 1024} KiB.`;
       }
     }
   }
-  // The library's own error schemas are replaced by Problem.
+  // The library's own error schemas are replaced by the problem kinds.
   for (const name of Object.keys(document.components.schemas)) if (name.startsWith('error.')) delete document.components.schemas[name];
-  document.components.schemas.Problem = problemSchema();
+  Object.assign(document.components.schemas, problems.schemas);
+  document.components.responses = problems.responses;
+  document.components.parameters = shareParameters(document);
   document.components.headers = HEADERS;
   delete (document.components.securitySchemes as Json | undefined)?.Authorization;
   document.tags = [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
   document.info = {
     ...(document.info as Json),
-    contact: { name: 'API support', url: `${origin}/docs/api` },
-    license: { name: 'Proprietary: for customers, under the terms of their subscription', url: `${origin}/docs/api` },
+    contact: { name: 'ASO Analytics API support', url: `${origin}/docs` },
+    license: { name: 'Proprietary: for customers, under the terms of their subscription', url: `${origin}/docs` },
   };
+  document.externalDocs = { description: 'Getting started, problem types and webhooks', url: `${origin}/docs` };
+  // Each plan's limits as data: the per-minute request rate per key, the monthly credits and the caps.
+  document['x-plans'] = PLAN_TIERS.map((tier) => ({
+    plan: tier,
+    apiAccess: PLANS[tier].apiAccess,
+    requestsPerMinute: REQUESTS_PER_MINUTE[tier],
+    monthlyCredits: PLANS[tier].monthlyCredits,
+    trackedApps: PLANS[tier].caps.trackedApps,
+    trackedKeywords: PLANS[tier].caps.trackedKeywords,
+  }));
   return document;
 }
 

@@ -15,7 +15,7 @@ import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { addKeywords } from '@/server/services/apps/apps';
 import { creditsUsed } from '@/server/services/metering/credits';
 import { makeAccount, makeApp } from '../../../test/factories';
-import { PUBLIC_API_BASE_PATH } from './pipeline';
+import { PUBLIC_API_BASE_PATH } from './routes';
 import { callPublicApi } from '../../../test/public-api';
 import { buildRoutes } from './routes';
 

@@ -32,9 +32,7 @@ import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from '@/server
 import { readJsonBody } from './request-body';
 import { parseQuery } from './request-query';
 import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';
-import { buildRoutes, matchRoute, type RestRoute, type RouteMatch } from './routes';
-
-export const PUBLIC_API_BASE_PATH = '/api/public/v1';
+import { buildRoutes, matchRoute, PUBLIC_API_BASE_PATH, type RestRoute, type RouteMatch } from './routes';
 
 /** An answer as plain data, written once at the end (10). */
 interface Answer {

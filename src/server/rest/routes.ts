@@ -5,6 +5,9 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import type { ZodType } from 'zod';
 import type { ProcedureMeta } from '@/server/api/trpc';
 
+/** Where the public REST surface is served: every route's template is under it. */
+export const PUBLIC_API_BASE_PATH = '/api/public/v1';
+
 export interface RestRoute {
   method: OpenApiMethod;
   /** As declared, e.g. "/apps/{id}/keywords". */

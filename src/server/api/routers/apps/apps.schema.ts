@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { appIdParam, countryQuery, isoDate, isoDateTime, queryIntWithDefault } from '@/server/api/schemas';
-import { countrySchema } from '@/server/domain/countries';
+import { appIdParam, countryQuery, isoDate, isoDateTime, queryIntWithDefault, storeUrlInput } from '@/server/api/schemas';
+import { countrySchema, storefrontInput } from '@/server/domain/countries';
 import type { AppView } from '@/server/services/apps/apps';
 
 export const appOutput = z
@@ -50,14 +50,8 @@ export function toAppOutput(app: AppView): z.infer<typeof appOutput> {
 }
 
 export const createAppInput = z.strictObject({
-  storeUrl: z
-    .string('Give the app’s store URL.')
-    .max(2048)
-    .meta({
-      description: 'The app’s page: `https://apps.apple.com/<country>/app/<name>/id<digits>` or `https://play.google.com/store/apps/details?id=<package>`.',
-      example: 'https://apps.apple.com/us/app/calm/id571800810',
-    }),
-  country: countrySchema.nullish().meta({ description: 'Primary storefront of the app; omitted or null: the storefront of an App Store URL, else US.' }),
+  storeUrl: storeUrlInput('Give the app’s store URL.'),
+  country: storefrontInput('Primary storefront of the app; omitted or null: the storefront of an App Store URL, else US.').nullish(),
 });
 export const createAppOutput = appOutput
   .extend({ created: z.boolean().meta({ description: 'false: the account already tracked this app, which is answered as it is (nothing changed).' }) })

@@ -1,11 +1,14 @@
 // Competitors: the inputs and answers of their procedures.
 import { z } from 'zod';
-import { appIdParam, isoDateTime } from '@/server/api/schemas';
-import { countrySchema } from '@/server/domain/countries';
+import { appIdParam, isoDateTime, storeUrlInput } from '@/server/api/schemas';
+import { storefrontInput } from '@/server/domain/countries';
 
-export const listCompetitorsInput = z.object({ id: appIdParam, country: countrySchema.optional().meta({ description: 'Storefront, any case. Competitors are tracked for all storefronts; the value is validated and does not filter.' }) });
+export const listCompetitorsInput = z.object({
+  id: appIdParam,
+  country: storefrontInput('Storefront. Competitors are tracked for all storefronts: the value is validated and does not filter.').optional(),
+});
 
-export const addCompetitorInput = z.strictObject({ id: appIdParam, storeUrl: z.string('Give the competitor’s store URL.').max(2048).meta({ example: 'https://apps.apple.com/us/app/calm/id571800810' }) });
+export const addCompetitorInput = z.strictObject({ id: appIdParam, storeUrl: storeUrlInput('Give the competitor’s store URL.') });
 
 export const competitorOutput = z
   .object({

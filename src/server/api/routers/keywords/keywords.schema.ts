@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appIdParam, countryQuery, isoDate, isoDateTime, keywordIdParam, queryEnum, queryIntWithDefault } from '@/server/api/schemas';
-import { countrySchema } from '@/server/domain/countries';
+import { storefrontInput } from '@/server/domain/countries';
 import type { TrackedKeywordView } from '@/server/services/apps/apps';
 
 export const MAX_TERMS_PER_REQUEST = 100;
@@ -16,7 +16,7 @@ export const addKeywordsInput = z.strictObject({
       description: `1 to ${MAX_TERMS_PER_REQUEST} search terms, each trimmed to 1–${MAX_TERM_LENGTH} characters. Duplicates (ignoring case) count once.`,
       example: ['meditation', 'sleep sounds'],
     }),
-  country: countrySchema.nullish().meta({ description: 'Storefront to track the terms in; omitted or null: the app’s primary country.' }),
+  country: storefrontInput('Storefront to track the terms in; omitted or null: the app’s primary storefront.').nullish(),
 });
 
 export const trackedKeywordOutput = z
@@ -70,7 +70,9 @@ export const researchInput = z.object({
     .min(1, 'Give the term to research.')
     .max(MAX_TERM_LENGTH, `A term has at most ${MAX_TERM_LENGTH} characters.`)
     .meta({ description: 'Search term to research.', example: 'sleep sounds' }),
-  country: countrySchema.optional().transform((value) => value ?? 'US').meta({ description: 'Storefront, any case; default US.' }),
+  country: storefrontInput('Storefront; default US.')
+    .optional()
+    .transform((value) => value ?? 'US'),
 });
 export const researchOutput = z
   .object({

@@ -2,15 +2,18 @@ import { z } from 'zod';
 import { appIdParam, isoDate, isoDateTime, queryEnum, queryInt, queryIntWithDefault } from '@/server/api/schemas';
 import { REVIEW_SORTS, SENTIMENT_LABELS } from '@/server/services/aso/reviews';
 
+/** Pages of reviews a request may ask for: 10 million reviews at the largest page size. */
+export const MAX_REVIEW_PAGE = 100_000;
+
 export const listReviewsInput = z.object({
   id: appIdParam,
-  page: queryIntWithDefault({ min: 1, default: 1, description: 'Page number.' }),
+  page: queryIntWithDefault({ min: 1, max: MAX_REVIEW_PAGE, default: 1, description: 'Page number; a page past the last one is empty.' }),
   pageSize: queryIntWithDefault({ min: 1, max: 100, default: 20, description: 'Reviews per page.' }),
   rating: queryInt({ min: 1, max: 5, description: 'Only reviews with this many stars.' }),
   sentiment: z
     .enum(SENTIMENT_LABELS, `Must be one of: ${SENTIMENT_LABELS.join(', ')}.`)
-    .optional()
-    .meta({ description: `Only reviews of this sentiment label (see \`sentiment.label\`). One of ${SENTIMENT_LABELS.join(', ')}.` }),
+    .meta({ description: `Only reviews of this sentiment label (see \`sentiment.label\`). One of ${SENTIMENT_LABELS.join(', ')}.` })
+    .optional(),
   sort: queryEnum(REVIEW_SORTS, 'newest', 'Order: newest or oldest first, or highest or lowest rating first (newest first among equals).'),
 });
 
