@@ -9,6 +9,7 @@ import type { AppErrorCode } from '@/server/errors/problem-types';
 import { PLAN_TIERS, PLANS } from '@/server/services/accounts/plans';
 import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
 import { ProblemComponents } from './document-problems';
+import SUCCESS_EXAMPLES from './examples.json' with { type: 'json' };
 import { buildRoutes, PUBLIC_API_BASE_PATH } from './routes';
 
 export const API_VERSION = 'v1';
@@ -221,6 +222,11 @@ export function buildOpenApiDocument(origin: string): Json {
       const hasInput = parameters.length > 0 || Boolean(operation.requestBody);
       if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER);
       const ok = (operation.responses as Record<string, Json>)['200']!;
+      const example = (SUCCESS_EXAMPLES as Record<string, unknown>)[`${route.method} ${path}`];
+      if (example === undefined) throw new Error(`no example for ${route.method} ${path}: run src/server/rest/examples.integration.test.ts with -u`);
+      for (const media of Object.values(ok.content as Record<string, Json>)) {
+        media.examples = { demo: { summary: 'An answer for the demo app (lists cut to three items)', value: example } };
+      }
       const base = String(operation.description ?? operation.summary ?? '');
       const costLine = `**Costs ${cost} credit${cost === 1 ? '' : 's'}** (charged only on success).${write && !base.includes('read-write key') ? ' Needs a read-write key.' : ''}`;
       Object.assign(operation, {
