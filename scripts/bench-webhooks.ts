@@ -3,6 +3,7 @@
 // 2. 1,000 `POST /apps/{id}/keywords` calls (each records a keyword.added event), first with no webhook endpoint,
 //    then with one subscribed: the latency the subscription adds to the calls (delivery is not on their path), and
 //    the lag from each event to its arrival at the receiver.
+import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -98,7 +99,7 @@ export async function benchWebhooks(options: Options): Promise<WebhookBench> {
   try {
     // 1. Backlog.
     const recordedAt = Date.now();
-    await recordEvents(Array.from({ length: events }, (_, index) => ({ accountId, appId: app.id, type: 'keyword.added' as const, data: { appId: app.id, term: `backlog ${index}` } })));
+    await recordEvents(Array.from({ length: events }, (_, index) => ({ accountId, appId: app.id, type: 'keyword.added' as const, data: { appId: app.id, keywordId: randomUUID(), term: `backlog ${index}`, country: 'US' } })));
     await waitForArrivals(events, 180_000);
     const backlogDeliveriesPerSecond = events / ((arrivals.at(-1)!.at - recordedAt) / 1000);
     log(`webhooks: backlog of ${events} delivered at ${Math.round(backlogDeliveriesPerSecond)}/s`);

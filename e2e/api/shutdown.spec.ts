@@ -2,6 +2,7 @@
 // data directory of its own: on SIGTERM, a request in flight (its body still arriving) and a webhook delivery in
 // flight (its receiver still answering) both finish and are recorded, new connections are refused, and the launcher
 // exits 0 once they are done.
+import { randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -98,7 +99,7 @@ test('SIGTERM finishes the request and the webhook delivery in flight, refuses n
   post.write(body.slice(0, 10));
 
   // 2. A webhook delivery that its receiver is still answering.
-  await recordEvents([{ accountId, type: 'webhook.test', data: {} }]);
+  await recordEvents([{ accountId, type: 'webhook.test', data: { endpointId: randomUUID(), message: 'shutdown' } }]);
   await arrived.promise;
   await disconnectDb();
   setEnvironment({ DATABASE_URL: undefined });

@@ -17,7 +17,7 @@ export { PLANS } from './services/accounts/plans';
 export { STOREFRONT_COUNTRIES } from './domain/countries';
 export { newTrial } from './services/accounts/trials';
 export { handleStripeWebhook } from './services/billing/stripe-events';
-export { EVENT_DESCRIPTIONS, EVENT_TYPES } from './services/events/events';
+export { EVENT_DESCRIPTIONS, EVENT_TYPES } from './services/events/event-kinds';
 export { USAGE_LEDGER_DAYS } from './services/metering/credits';
 export { REQUESTS_PER_MINUTE } from './services/metering/rate-limit';
 export { RETRY_DELAYS_SECONDS, TIMEOUT_MS } from './services/webhooks/delivery';

@@ -1,6 +1,7 @@
 // A child process for the process-level webhook tests: the app's background work (what the launcher runs beside
 // Next.js) on the database of DATABASE_URL, driven over IPC. "seed" and "events" write test data through the real
 // services; "work" starts startBackgroundWork exactly as `npm start` does. SIGKILL is the crash under test.
+import { randomUUID } from 'node:crypto';
 import { recordEvents } from '@/server/services/events/events';
 import { startBackgroundWork, type BackgroundWork } from '@/server/runtime/background';
 import { createWebhookEndpoint } from '@/server/services/webhooks/endpoints';
@@ -18,7 +19,7 @@ async function run(command: Command): Promise<unknown> {
       return { accountId: owner.accountId, endpointId: endpoint.id, secret };
     }
     case 'events':
-      await recordEvents(Array.from({ length: command.count }, (_, index) => ({ accountId: command.accountId, type: 'webhook.test' as const, data: { index } })));
+      await recordEvents(Array.from({ length: command.count }, (_, index) => ({ accountId: command.accountId, type: 'webhook.test' as const, data: { endpointId: randomUUID(), message: `event ${index}` } })));
       return {};
     case 'work':
       background = await startBackgroundWork(process.env.DATABASE_URL!, () => {}, { webhookIntervalMs: 200 });

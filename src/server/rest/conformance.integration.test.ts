@@ -24,7 +24,11 @@ import { buildRoutes, type RestRoute } from './routes';
 const ORIGIN = 'http://api.test';
 type DocumentedResponse = { headers?: Record<string, { $ref: string }>; content: Record<string, { schema: object; examples?: Record<string, { value: unknown }> }> };
 type Operation = { responses: Record<string, DocumentedResponse & { $ref?: string }> };
-const document = buildOpenApiDocument(ORIGIN) as { paths: Record<string, Record<string, Operation>>; components: { responses: Record<string, DocumentedResponse> } };
+const document = buildOpenApiDocument(ORIGIN) as {
+  paths: Record<string, Record<string, Operation>>;
+  components: { responses: Record<string, DocumentedResponse> };
+  webhooks: Record<string, { post: { requestBody: DocumentedResponse } }>;
+};
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema(document, 'openapi.json');
@@ -116,7 +120,7 @@ async function expectConforms(route: RestRoute, response: Response, status: numb
   }
 }
 
-it('every example in the document is valid against its schema', () => {
+it('every example in the document (answers, problems, webhook events) is valid against its schema', () => {
   const media = [
     ...Object.entries(document.components.responses).map(([name, response]) => ({ at: `/components/responses/${name}`, response })),
     ...Object.entries(document.paths).flatMap(([path, item]) =>
@@ -126,6 +130,8 @@ it('every example in the document is valid against its schema', () => {
           .map(([status, response]) => ({ at: `/paths/${escapePointer(path)}/${method}/responses/${status}`, response })),
       ),
     ),
+    // What the service sends to webhook endpoints.
+    ...Object.entries(document.webhooks).map(([kind, item]) => ({ at: `/webhooks/${escapePointer(kind)}/post/requestBody`, response: item.post.requestBody })),
   ].flatMap(({ at, response }) => Object.entries(response.content).map(([type, content]) => ({ at: `${at}/content/${escapePointer(type)}`, content })));
   let checked = 0;
   for (const { at, content } of media) {

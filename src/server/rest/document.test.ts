@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { appRouter } from '@/server/api/root';
 import { PROBLEM_CONTENT_TYPE } from '@/server/errors/problem-response';
 import { PROBLEM_TYPES, problemTypeBySlug } from '@/server/errors/problem-types';
+import { EVENT_TYPES } from '@/server/services/events/event-kinds';
 import { buildOpenApiDocument } from './document';
 import { buildRoutes } from './routes';
 
@@ -124,6 +125,19 @@ describe('the OpenAPI document', () => {
     for (const local of ['http://localhost:3999', 'http://127.0.0.1:3000', 'http://[::1]:3000']) {
       expect(buildOpenApiDocument(local).servers).toEqual([{ url: '/api/public/v1' }]);
     }
+  });
+
+  it('describes every event kind a webhook endpoint receives: payload, headers, signature and example', () => {
+    const webhooks = document.webhooks as Record<string, { post: Operation & { requestBody: { content: Record<string, { schema: Json; examples: Record<string, { value: Json }> }> } } }>;
+    expect(Object.keys(webhooks)).toEqual([...EVENT_TYPES]);
+    for (const [kind, { post }] of Object.entries(webhooks)) {
+      expect((post.parameters ?? []).map((parameter) => parameter.name)).toEqual(['X-Service-Event', 'X-Service-Delivery', 'X-Service-Signature']);
+      expect(post.security).toEqual([{ webhookSignature: [] }]);
+      const media = post.requestBody.content['application/json']!;
+      expect(resolve<{ properties: { type: Json } }>(media.schema).properties.type).toEqual({ const: kind });
+      expect(Object.values(media.examples)[0]!.value).toMatchObject({ type: kind });
+    }
+    expect(document['x-webhook-signature']).toMatchObject({ header: 'X-Service-Signature', algorithm: 'HMAC-SHA256', toleranceSeconds: 300 });
   });
 
   it('states each plan’s request rate, credits and caps as data', () => {

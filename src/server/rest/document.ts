@@ -9,6 +9,7 @@ import type { AppErrorCode } from '@/server/errors/problem-types';
 import { PLAN_TIERS, PLANS } from '@/server/services/accounts/plans';
 import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
 import { ProblemComponents } from './document-problems';
+import { SIGNATURE_SCHEME, WEBHOOK_SECURITY_SCHEME, webhooksSection } from './document-webhooks';
 import SUCCESS_EXAMPLES from './examples.json' with { type: 'json' };
 import { buildRoutes, PUBLIC_API_BASE_PATH } from './routes';
 
@@ -252,10 +253,17 @@ export function buildOpenApiDocument(origin: string): Json {
   // The library's own error schemas are replaced by the problem kinds.
   for (const name of Object.keys(document.components.schemas)) if (name.startsWith('error.')) delete document.components.schemas[name];
   Object.assign(document.components.schemas, problems.schemas);
+  const { schemas: eventSchemas, webhooks } = webhooksSection();
+  Object.assign(document.components.schemas, eventSchemas);
+  document.webhooks = webhooks;
+  document['x-webhook-signature'] = SIGNATURE_SCHEME;
+  tags.add('Webhooks');
   document.components.responses = problems.responses;
   document.components.parameters = shareParameters(document);
   document.components.headers = HEADERS;
-  delete (document.components.securitySchemes as Json | undefined)?.Authorization;
+  const securitySchemes = document.components.securitySchemes as Json;
+  delete securitySchemes.Authorization;
+  securitySchemes.webhookSignature = WEBHOOK_SECURITY_SCHEME;
   document.tags = [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
   document.info = {
     ...(document.info as Json),
@@ -282,6 +290,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Metadata: 'The store listing and its changelog.',
   Competitors: 'Competing apps and the keywords they rank for.',
   Usage: 'Credit usage of the current month.',
+  Webhooks: 'Events sent to your endpoints (Settings → Webhooks): signed POSTs, one per event kind.',
 };
 
 let cached: { origin: string; json: string } | undefined;

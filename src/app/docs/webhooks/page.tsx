@@ -26,7 +26,12 @@ export default async function WebhooksDocsPage() {
           <li><code>X-Service-Signature</code>: <code>t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256&gt;</code></li>
         </ul>
         <h2>Kinds of event</h2>
-        <p>An endpoint subscribes to the kinds it lists; an endpoint that lists none receives every kind, those added later included.</p>
+        <p>
+          An endpoint subscribes to the kinds it lists; an endpoint that lists none receives every kind, those added later included. The
+          schema of each kind’s <code>data</code>, with an example, is in the <code>webhooks</code> section of the{' '}
+          <a href="/api/public/v1/openapi.json">OpenAPI document</a> (shown in <a href="/docs/api">the API reference</a>); within v1 an
+          event may gain members, never lose one.
+        </p>
         <TableScroll label="Kinds of event">
           <table data-testid="event-kinds">
             <thead><tr><th>Kind</th><th>Sent when</th></tr></thead>

@@ -1,5 +1,6 @@
 // Tracking apps without an operator: adding one (caps under concurrency), its background backfill, its storefronts,
 // removing it; and the trial a sign-up starts on.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { createAccount } from '@/server/services/accounts/accounts';
@@ -103,7 +104,7 @@ describe('removing an app', () => {
     const other = await makeAccount('pro');
     const { app } = await addApp(owner.accountId, { storeUrl: uniqueUrl('removed') }, { backfill: 'caller' });
     await addKeywords(owner.accountId, { appId: app.id, terms: ['gone'] });
-    await recordEvents([{ accountId: owner.accountId, appId: app.id, type: 'review.created', data: { appId: app.id } }]);
+    await recordEvents([{ accountId: owner.accountId, appId: app.id, type: 'review.created', data: { appId: app.id, reviewId: randomUUID(), rating: 4, country: 'US' } }]);
     await expect(removeApp(other.accountId, app.id)).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
     expect(await removeApp(owner.accountId, app.id)).toMatchObject({ removed: true, appId: app.id });
     expect(await db.trackedApp.count({ where: { id: app.id } })).toBe(0);

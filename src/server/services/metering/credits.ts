@@ -130,14 +130,14 @@ export async function refundCharge(accountId: string, requestId: string): Promis
 }
 
 /** Exactly one charge crosses each threshold, since charges are serialised on the usage row. */
-function thresholdsCrossed(cost: number, used: number, limit: number): number[] {
+function thresholdsCrossed(cost: number, used: number, limit: number): (typeof USAGE_THRESHOLDS)[number][] {
   return USAGE_THRESHOLDS.filter((percent) => {
     const mark = Math.ceil((limit * percent) / 100);
     return used - cost < mark && used >= mark;
   });
 }
 
-async function recordThresholds(charge: Charge, used: number, limit: number, crossed: number[]): Promise<void> {
+async function recordThresholds(charge: Charge, used: number, limit: number, crossed: (typeof USAGE_THRESHOLDS)[number][]): Promise<void> {
   const period = periodOf(charge.now);
   await recordEvents(
     crossed.map((percent) => ({

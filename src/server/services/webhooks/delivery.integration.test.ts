@@ -1,4 +1,5 @@
 // Deliveries to a real HTTP receiver on loopback (the development setting allows http://127.0.0.1).
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +52,7 @@ afterAll(async () => {
 async function endpointAndEvent(path: string, eventTypes: string[] = []) {
   const owner = await makeAccount();
   const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, { url: `${base}${path}`, eventTypes: eventTypes as never });
-  await recordEvents([{ accountId: owner.accountId, type: 'keyword.added', data: { term: 'sleep & <rest>', country: 'US' } }]);
+  await recordEvents([{ accountId: owner.accountId, type: 'keyword.added', data: { appId: randomUUID(), keywordId: randomUUID(), term: 'sleep & <rest>', country: 'US' } }]);
   const { deliveryIds: deliveries } = await dispatchEvents();
   const mine = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
   return { owner, endpoint, secret, deliveries, delivery: mine[0] };
@@ -157,7 +158,7 @@ describe('webhook delivery', () => {
     const disabled = await createWebhookEndpoint(owner.accountId, { url: `${base}/off` });
     await db.webhookEndpoint.update({ where: { id: disabled.endpoint.id }, data: { enabled: false } });
     const foreign = await createWebhookEndpoint(other.accountId, { url: `${base}/foreign` });
-    await recordEvents([{ accountId: owner.accountId, type: 'keyword.added', data: {} }]);
+    await recordEvents([{ accountId: owner.accountId, type: 'keyword.added', data: { appId: randomUUID(), keywordId: randomUUID(), term: 'retry', country: 'US' } }]);
     await dispatchEvents();
     const count = (endpointId: string) => db.webhookDelivery.count({ where: { endpointId } });
     expect(await count(all.endpoint.id)).toBe(1);
@@ -191,7 +192,7 @@ describe('the delivery worker (pg-boss)', () => {
       script.set('/worker', [500]);
       const owner = await makeAccount();
       const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, { url: `${base}/worker` });
-      await recordEvents([{ accountId: owner.accountId, type: 'webhook.test', data: {} }]);
+      await recordEvents([{ accountId: owner.accountId, type: 'webhook.test', data: { endpointId: randomUUID(), message: 'test' } }]);
       // First attempt fails (500); the second comes about 5 s later with the same delivery id and body.
       await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 20_000, interval: 200 }).toBe(2);
       const [first, second] = received.filter((entry) => entry.path === '/worker');
@@ -201,7 +202,7 @@ describe('the delivery worker (pg-boss)', () => {
       await expect.poll(async () => (await db.webhookDelivery.findFirst({ where: { endpointId: endpoint.id } }))?.status, { timeout: 5_000 }).toBe('succeeded');
 
       // A delivery whose next attempt was never queued (its process died) is found and delivered.
-      await recordEvents([{ accountId: owner.accountId, type: 'review.created', data: { rating: 5, country: 'US' } }]);
+      await recordEvents([{ accountId: owner.accountId, type: 'review.created', data: { appId: randomUUID(), reviewId: randomUUID(), rating: 5, country: 'US' } }]);
       await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 10_000, interval: 200 }).toBe(3);
       // Make it look like its second attempt was due ten minutes ago and never queued.
       const orphan = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id, eventType: 'review.created' } });

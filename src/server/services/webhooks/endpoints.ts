@@ -6,7 +6,7 @@ import { sharedRateLimit } from '@/server/db/shared-limiter';
 import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
 import { withAccountLock } from '@/server/db/row-locks';
-import { EVENT_TYPES } from '@/server/services/events/events';
+import { EVENT_TYPES } from '@/server/services/events/event-kinds';
 import { checkDestinationUrl, resolveDestination } from './destinations';
 import { envelopeOf } from './delivery';
 import { generateWebhookSecret } from './signing';

@@ -1,0 +1,50 @@
+// Every kind of event, as the code paths that cause them record it, is of its documented shape: the schemas of
+// ./event-kinds.ts are the contract's `webhooks` payloads, so a producer that drifted from them would break receivers.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { addDays } from '@/server/core/dates';
+import { db } from '@/server/db';
+import { changePlan } from '@/server/services/accounts/plan-changes';
+import { createApiKey, revokeApiKey, rollApiKey } from '@/server/services/api-keys/api-keys';
+import { refreshApp } from '@/server/services/ingest/refresh';
+import { periodOf } from '@/server/services/metering/credits';
+import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
+import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
+import { callPublicApi } from '../../../../test/public-api';
+import { EVENT_PAYLOADS, EVENT_TYPES, type EventType } from './event-kinds';
+
+// The test event's endpoint is a local one, as in development.
+beforeAll(() => {
+  process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+});
+afterAll(() => {
+  delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
+});
+
+it('records every kind of event with data of its documented shape', async () => {
+  const { owner, app, caller } = await makeAsoApp({ storeId: '700000031' });
+  await refreshApp(app.id, { through: addDays(FIXED_DAY, 30) });
+  await caller.competitors.add({ id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' });
+  const { key } = await createApiKey(owner, { name: 'events', scope: 'read-only' });
+  const rolled = await rollApiKey(owner.accountId, { keyId: key.id, gracePeriod: '1h' });
+  await revokeApiKey(owner.accountId, rolled.key.id);
+  const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hook' });
+  await sendTestEvent(owner.accountId, endpoint.id);
+  await db.$transaction((tx) => changePlan(tx, { accountId: owner.accountId, to: 'business', reason: 'operator', now: new Date() }));
+  // One call crosses 80 % and then 100 % of the month's allowance.
+  const reader = await createApiKey(owner, { name: 'reader', scope: 'read-only' });
+  await db.creditUsage.upsert({
+    where: { accountId_periodStart: { accountId: owner.accountId, periodStart: periodOf(new Date()).start } },
+    create: { accountId: owner.accountId, periodStart: periodOf(new Date()).start, used: 9_999 },
+    update: { used: 9_999 },
+  });
+  const answer = await callPublicApi(new Request('http://api.test/api/public/v1/apps', { headers: { Authorization: `Bearer ${reader.secret}` } }));
+  expect(answer.status).toBe(200);
+
+  const events = await db.domainEvent.findMany({ where: { accountId: owner.accountId } });
+  const kinds = new Set(events.map((event) => event.type));
+  expect([...kinds].sort()).toEqual([...EVENT_TYPES].sort());
+  for (const event of events) {
+    const parsed = EVENT_PAYLOADS[event.type as EventType].safeParse(event.data);
+    expect(parsed.success ? [] : [event.type, event.data, parsed.error.issues], event.type).toEqual([]);
+  }
+});

@@ -1,0 +1,88 @@
+// The kinds of domain event (CONTRACT "Webhooks"), each with its one-line description and the schema of its `data`:
+// the webhooks docs, the endpoint form, the contract's `webhooks` section and the type every producer of an event is
+// checked against (./events.ts) all read them here.
+import { z } from 'zod';
+import { PLAN_TIERS } from '@/server/services/accounts/plans';
+
+export const EVENT_TYPES = [
+  'keyword.rank_changed',
+  'keyword.added',
+  'competitor.added',
+  'app.metadata_changed',
+  'review.created',
+  'usage.threshold_reached',
+  'api_key.created',
+  'api_key.revoked',
+  'plan.changed',
+  'webhook.test',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** One line per kind, for the webhooks docs and the endpoint form. */
+export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
+  'keyword.rank_changed': 'A tracked keyword moved 5 or more places, or entered or left the top 200.',
+  'keyword.added': 'Keywords were added to an app’s tracked list.',
+  'competitor.added': 'A competitor was added to an app.',
+  'app.metadata_changed': 'A field of an app’s store listing changed (title, subtitle, description…).',
+  'review.created': 'New reviews of a tracked app were recorded.',
+  'usage.threshold_reached': 'The account used 80 % or 100 % of its monthly credits (once each per month).',
+  'api_key.created': 'An API key was created or rolled.',
+  'api_key.revoked': 'An API key was revoked.',
+  'plan.changed': 'The account’s plan changed: a new subscription, a cancellation, or the end of the trial.',
+  'webhook.test': 'A test event sent from the dashboard to one endpoint.',
+};
+
+const id = (what: string) => z.uuid().meta({ description: what });
+const country = z.string().length(2).meta({ description: 'Storefront, ISO 3166-1 alpha-2, upper-case.' });
+const rank = z.int().min(1).nullable();
+const keyFields = {
+  keyId: id('The key’s id.'),
+  name: z.string(),
+  scope: z.enum(['read-only', 'read-write']),
+  displayPrefix: z.string().meta({ description: 'The key’s first characters, as the dashboard shows them (`svc_live_ab12`).' }),
+};
+
+/** What `data` holds for each kind. Open objects: v1 may add members to an event, never remove one. */
+export const EVENT_PAYLOADS = {
+  'keyword.rank_changed': z.object({
+    appId: id('The app.'),
+    term: z.string(),
+    country,
+    date: z.iso.date().meta({ description: 'The day of the new rank.' }),
+    previousRank: rank.meta({ description: 'Rank the day before; null when not in the top 200.' }),
+    rank: rank.meta({ description: 'Rank that day; null when not in the top 200.' }),
+  }),
+  'keyword.added': z.object({ appId: id('The app.'), keywordId: id('The tracked keyword.'), term: z.string(), country }),
+  'competitor.added': z.object({
+    appId: id('The app.'),
+    competitorId: id('The competitor.'),
+    store: z.enum(['app_store', 'google_play']),
+    storeId: z.string(),
+    name: z.string().nullable(),
+  }),
+  'app.metadata_changed': z.object({
+    appId: id('The app.'),
+    country,
+    fields: z.array(z.string()).min(1).meta({ description: 'The listing fields that changed (`title`, `subtitle`, `description`…).' }),
+    version: z.string().meta({ description: 'The app version of the new listing.' }),
+  }),
+  'review.created': z.object({ appId: id('The app.'), reviewId: id('The review.'), rating: z.int().min(1).max(5), country }),
+  'usage.threshold_reached': z.object({
+    percent: z.union([z.literal(80), z.literal(100)]),
+    used: z.int().min(0),
+    limit: z.int().min(0),
+    periodStart: z.iso.datetime(),
+    resetsAt: z.iso.datetime(),
+  }),
+  'api_key.created': z.object({ ...keyFields, rolledFrom: id('The key this one was rolled from, when it was.').optional() }),
+  'api_key.revoked': z.object(keyFields),
+  'plan.changed': z.object({
+    from: z.enum(PLAN_TIERS).nullable().meta({ description: 'The plan before; null for an account’s first plan.' }),
+    to: z.enum(PLAN_TIERS),
+    reason: z.enum(['trial_started', 'trial_ended', 'stripe', 'operator']),
+    changedAt: z.iso.datetime(),
+  }),
+  'webhook.test': z.object({ endpointId: id('The endpoint the test was sent to.'), message: z.string() }),
+} satisfies Record<EventType, z.ZodType>;
+
+export type EventPayload<T extends EventType> = z.input<(typeof EVENT_PAYLOADS)[T]>;
