@@ -81,8 +81,11 @@ curl -X POST ${base}/apps/$APP_ID/keywords \\
         <h2>4. Pagination</h2>
         <p>
           <code>GET /apps/{'{id}'}/reviews</code> is paged: <code>page</code> (from 1) and <code>pageSize</code> (1–100, default 20); the answer carries{' '}
-          <code>items</code>, <code>page</code>, <code>pageSize</code>, <code>total</code> and <code>totalPages</code>. Each page is one call. Other lists
-          are bounded (<code>limit</code> or <code>days</code> parameters, documented with their ranges) and come whole.
+          <code>items</code>, <code>page</code>, <code>pageSize</code>, <code>total</code> and <code>totalPages</code>. The long lists (
+          <code>GET /apps</code>, <code>…/keywords</code>, <code>…/keyword-spy</code>, <code>…/metadata/changelog</code>) come whole, as they always
+          have, or one page at a time when you send <code>page</code> and/or <code>pageSize</code> (1–1,000, default 100). Every paged answer carries{' '}
+          <code>X-Total-Count</code> and, once you page, a <code>Link</code> header (RFC 8288) with <code>first</code>, <code>prev</code>,{' '}
+          <code>next</code> and <code>last</code>: follow <code>next</code> until there is none. Each page is one call, charged like the whole list.
         </p>
 
         <h2>5. Retries and idempotency</h2>

@@ -30,7 +30,18 @@ export type ProcedureMeta = OpenApiMeta<{
   cache?: ResponseCacheScope | { scope: ResponseCacheScope; freshUntil: (output: never) => Date };
   /** Problems the procedure itself may answer, beyond those every endpoint of its kind may (the OpenAPI document lists them). */
   problems?: readonly AppErrorCode[];
+  /** A long list, which REST clients may page through (src/server/rest/paging.ts). */
+  paging?: ListPaging;
 }>;
+
+/**
+ * `list`: the member of the answer that holds the list ('' when the answer is the list). `pagedBy: 'procedure'`: the
+ * procedure pages it itself, from its own `page` and `pageSize` inputs, and answers `page`, `pageSize` and `total`.
+ */
+export interface ListPaging {
+  list: string;
+  pagedBy?: 'procedure';
+}
 
 export type ResponseCacheScope = 'app' | 'account' | 'usage';
 

@@ -11,6 +11,7 @@ import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
 import { ProblemComponents } from './document-problems';
 import { SIGNATURE_SCHEME, WEBHOOK_SECURITY_SCHEME, webhooksSection } from './document-webhooks';
 import SUCCESS_EXAMPLES from './examples.json' with { type: 'json' };
+import { PAGE_PARAMETERS, PAGINATION_SCHEME } from './paging';
 import { buildRoutes, PUBLIC_API_BASE_PATH } from './routes';
 
 export const API_VERSION = 'v1';
@@ -49,6 +50,11 @@ must be percent-encoded UTF-8 (a malformed escape is 400); text values may not c
 (400). Bodies are at most 64 KiB and nest at most 32 levels. An \`Idempotency-Key\` replays a request with the same
 JSON body, however it is formatted.
 
+**Paging.** Reviews are paged (\`page\`, \`pageSize\`). The long lists (apps, keywords, keyword spy, changelog) come
+whole, or one page at a time when \`page\` or \`pageSize\` is sent. Paged answers carry \`X-Total-Count\` and, once a
+page is asked for, \`Link\` with \`first\`, \`prev\`, \`next\` and \`last\` (relative references); \`x-pagination\`
+states this as data, and \`x-paged\` marks each paged operation and where its list is.
+
 **Errors.** Every error is \`application/problem+json\` (RFC 9457) with a \`type\` URI that documents it, a \`title\`,
 the \`status\`, a \`detail\`, the \`instance\` path, the \`requestId\` (also in \`X-Request-Id\`) and \`code\`, the
 type's slug, to switch on. Validation problems list each field in \`errors\`.
@@ -80,6 +86,12 @@ const HEADERS: Record<string, Json> = {
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1, examples: [12] } },
   'WWW-Authenticate': { description: 'The Bearer challenge (RFC 6750).', schema: { type: 'string', examples: ['Bearer realm="public-api", error="invalid_token"'] } },
+  'X-Total-Count': { description: 'Paged lists: the number of items in the whole list.', schema: { type: 'integer', minimum: 0, examples: [313] } },
+  Link: {
+    description:
+      'Paged lists, when a page is asked for (and always on reviews): RFC 8288 links to the `first`, `prev`, `next` and `last` pages, as relative references. No `next`: this is the last page.',
+    schema: { type: 'string', examples: ['</api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=1&pageSize=20>; rel="first", </api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=2&pageSize=20>; rel="next", </api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=16&pageSize=20>; rel="last"'] },
+  },
   'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
 };
 
@@ -144,6 +156,7 @@ function shareParameters(document: GeneratedDocument): Record<string, Json> {
   const uses = new Map<string, { parameter: Json; count: number }>();
   for (const operation of operations) {
     for (const parameter of (operation.parameters as Json[] | undefined) ?? []) {
+      if (parameter.$ref) continue;
       const schema = (parameter.schema ?? {}) as Json;
       if (parameter.description === undefined && schema.description !== undefined) parameter.description = schema.description;
       const key = JSON.stringify(parameter);
@@ -220,6 +233,8 @@ export function buildOpenApiDocument(origin: string): Json {
           if (example !== undefined) parameter.example = example;
         }
       }
+      const paging = route.meta.paging;
+      if (paging && paging.pagedBy !== 'procedure') parameters.push(...Object.keys(PAGE_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` })));
       const hasInput = parameters.length > 0 || Boolean(operation.requestBody);
       if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER);
       const ok = (operation.responses as Record<string, Json>)['200']!;
@@ -230,15 +245,21 @@ export function buildOpenApiDocument(origin: string): Json {
       }
       const base = String(operation.description ?? operation.summary ?? '');
       const costLine = `**Costs ${cost} credit${cost === 1 ? '' : 's'}** (charged only on success).${write && !base.includes('read-write key') ? ' Needs a read-write key.' : ''}`;
+      const pagingLine = paging
+        ? paging.pagedBy === 'procedure'
+          ? '\n\nPaged by `page` and `pageSize`; `X-Total-Count` and `Link` (`next`…) say where the list goes on.'
+          : '\n\nThe whole list, or one page of it with `page` and `pageSize`; `X-Total-Count` and `Link` (`next`…) say where it goes on.'
+        : '';
       Object.assign(operation, {
-        description: `${base}\n\n${costLine}`,
+        description: `${base}${pagingLine}\n\n${costLine}`,
         'x-credits': cost,
         'x-scope': route.meta.scope,
+        ...(paging && { 'x-paged': { list: paging.list === '' ? '$' : `$.${paging.list}`, pagedBy: paging.pagedBy ?? 'api' } }),
         security: [{ bearerAuth: [] }],
         parameters,
         externalDocs: { description: 'Getting started: keys, credits and limits, errors, paging, retries.', url: `${origin}/docs` },
         responses: {
-          '200': { ...ok, headers: headerRefs(route.method === 'POST' ? [...CREDIT_HEADERS, 'Idempotent-Replayed'] : CREDIT_HEADERS) },
+          '200': { ...ok, headers: headerRefs([...CREDIT_HEADERS, ...(route.method === 'POST' ? ['Idempotent-Replayed'] : []), ...(paging ? ['X-Total-Count', 'Link'] : [])]) },
           ...problems.responsesFor(problemsOf(route.method, hasInput, cost, write, route.meta.problems)),
         },
       });
@@ -259,7 +280,8 @@ export function buildOpenApiDocument(origin: string): Json {
   document['x-webhook-signature'] = SIGNATURE_SCHEME;
   tags.add('Webhooks');
   document.components.responses = problems.responses;
-  document.components.parameters = shareParameters(document);
+  document.components.parameters = { ...shareParameters(document), ...PAGE_PARAMETERS };
+  document['x-pagination'] = PAGINATION_SCHEME;
   document.components.headers = HEADERS;
   const securitySchemes = document.components.securitySchemes as Json;
   delete securitySchemes.Authorization;

@@ -32,6 +32,7 @@ import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from '@/server
 import { readJsonBody } from './request-body';
 import { parseQuery } from './request-query';
 import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';
+import { pagedAnswer, pageRequestOf, type PageRequest } from './paging';
 import { buildRoutes, matchRoute, PUBLIC_API_BASE_PATH, type RestRoute, type RouteMatch } from './routes';
 
 /** An answer as plain data, written once at the end (10). */
@@ -137,14 +138,15 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
         const cacheKey = responseCacheKeyOf(route.meta, credential, now, `${apiPath}${search}`);
         const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
         if (cacheKey !== null) trace.cache = cached ? 'hit' : 'miss';
-        if (cached) return json(200, cached);
+        if (cached) return json(200, cached.body, cached.headers);
 
-        // 8. The procedure, through a tRPC caller.
+        // 8. The procedure, through a tRPC caller; a list cut to the page asked for.
         const context: Context = { actor, transport: 'rest', requestId: trace.requestId, clientIp: ip, now, creditsUsed: credential.creditsUsed };
-        const output = await callProcedure(route, context, input);
-        const text = JSON.stringify(output);
-        if (cacheKey !== null) rememberAnswer(cacheKey, text, freshUntil(route.meta, output));
-        return json(200, text);
+        const output = await callProcedure(route, context, input.procedureInput);
+        const paged = route.meta.paging ? pagedAnswer(output, route.meta.paging, input.page, new URL(`${trace.path}${search}`, origin)) : { output, headers: undefined };
+        const text = JSON.stringify(paged.output);
+        if (cacheKey !== null) rememberAnswer(cacheKey, text, { freshUntil: freshUntil(route.meta, output), headers: paged.headers });
+        return json(200, text, paged.headers);
       });
       return answer;
     } finally {
@@ -200,17 +202,20 @@ async function readBodyObject(req: IncomingMessage, route: RestRoute): Promise<R
 /**
  * The procedure's input as trpc-to-openapi builds it: the query (a parameter sent once is a string, sent more than
  * once a list) or the body, with the path parameters over it. It must be text a database can store, then pass the
- * procedure's own schema; a failure names each member and where it was sent (path, query or body).
+ * procedure's own schema; a failure names each member and where it was sent (path, query or body). A list the
+ * pipeline pages also has its paging parameters checked here, before anything is charged.
  */
-function validInput(route: RestRoute, pathParams: Record<string, string>, search: string, body: Record<string, unknown> | undefined): unknown {
+function validInput(route: RestRoute, pathParams: Record<string, string>, search: string, body: Record<string, unknown> | undefined): { procedureInput: unknown; page: PageRequest | null } {
   const input: Record<string, unknown> = { ...(body ?? singleValues(parseQuery(search))), ...pathParams };
   const locate: Locate = (member) => (member && route.pathParameters.includes(member) ? 'path' : route.method === 'GET' ? 'query' : 'body');
   const unrepresentable = unrepresentableTextIssues(input);
   if (unrepresentable.length) throw validationError(fieldErrorsFromIssues(unrepresentable, locate));
   const parsed = route.input.safeParse(input);
-  if (!parsed.success) throw validationError(fieldErrorsFromIssues(parsed.error.issues, locate));
+  const errors = parsed.success ? [] : fieldErrorsFromIssues(parsed.error.issues, locate);
+  const paging = route.meta.paging && route.meta.paging.pagedBy !== 'procedure' ? pageRequestOf(input) : { page: null, errors: [] };
+  if (errors.length || paging.errors.length) throw validationError([...errors, ...paging.errors]);
   // The caller parses the same input again: a schema's transforms need not accept their own output.
-  return input;
+  return { procedureInput: input, page: paging.page };
 }
 
 function singleValues(query: Record<string, string[]>): Record<string, string | string[]> {
@@ -316,8 +321,8 @@ function freshUntil(meta: ProcedureMeta, output: unknown): Date | undefined {
 
 // ---- 10. Headers and the log line -------------------------------------------------------------------------------
 
-function json(status: number, body: string | Uint8Array): Answer {
-  return { status, headers: { 'Content-Type': 'application/json' }, body };
+function json(status: number, body: string | Uint8Array, headers?: Record<string, string>): Answer {
+  return { status, headers: { 'Content-Type': 'application/json', ...headers }, body };
 }
 
 function problemOf(thrown: unknown, trace: Trace, origin: string): Answer {

@@ -14,23 +14,29 @@ import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/core/dates';
 import { config } from '@/server/core/config';
 
-let cache: LRUCache<string, Uint8Array<ArrayBuffer>> | null | undefined;
+/** A kept answer: its body as UTF-8 bytes, and the headers it is sent with beyond the metering ones (paging). */
+export interface CachedAnswer {
+  body: Uint8Array<ArrayBuffer>;
+  headers?: Record<string, string>;
+}
+
+let cache: LRUCache<string, CachedAnswer> | null | undefined;
 
 /** The cache's size as RESPONSE_CACHE_MB sets it (default 64); 0 when it is off. */
 export function responseCacheMegabytes(): number {
   return config().RESPONSE_CACHE_MB;
 }
 
-function answers(): LRUCache<string, Uint8Array<ArrayBuffer>> | null {
+function answers(): LRUCache<string, CachedAnswer> | null {
   if (cache === undefined) {
     const maxSize = Math.floor(responseCacheMegabytes() * 1024 * 1024);
     cache =
       maxSize > 0
-        ? new LRUCache<string, Uint8Array<ArrayBuffer>>({
+        ? new LRUCache<string, CachedAnswer>({
             maxSize,
             // One answer may take at most an eighth of the cache: a few huge answers must not evict everything else.
             maxEntrySize: Math.ceil(maxSize / 8),
-            sizeCalculation: (body, key) => body.byteLength + key.length * 2,
+            sizeCalculation: (answer, key) => answer.body.byteLength + key.length * 2 + (answer.headers ? JSON.stringify(answer.headers).length * 2 : 0),
             // The wall clock, which a live answer's end is given in (and tests can move).
             perf: { now: () => Date.now() },
             // Read at every check (a clock read costs nothing next to a request), not cached for a millisecond.
@@ -59,22 +65,23 @@ export function responseCacheKey(
   return [request.accountId, ...read, isoDay(request.now), request.pathAndQuery].join(' ');
 }
 
-export function cachedAnswer(key: string): Uint8Array<ArrayBuffer> | undefined {
+export function cachedAnswer(key: string): CachedAnswer | undefined {
   return answers()?.get(key);
 }
 
 const encoder = new TextEncoder();
 
 /** Kept as UTF-8 bytes: a replay sends them as they are. `freshUntil`: when a live answer must no longer be replayed. */
-export function rememberAnswer(key: string, body: string, freshUntil?: Date): void {
+export function rememberAnswer(key: string, body: string, options: { freshUntil?: Date; headers?: Record<string, string> } = {}): void {
   const cache = answers();
   if (!cache) return;
-  if (freshUntil === undefined) {
-    cache.set(key, encoder.encode(body));
+  const answer: CachedAnswer = { body: encoder.encode(body), ...(options.headers && { headers: options.headers }) };
+  if (options.freshUntil === undefined) {
+    cache.set(key, answer);
     return;
   }
-  const ttl = freshUntil.getTime() - Date.now();
-  if (ttl > 0) cache.set(key, encoder.encode(body), { ttl });
+  const ttl = options.freshUntil.getTime() - Date.now();
+  if (ttl > 0) cache.set(key, answer, { ttl });
 }
 
 /** Tests: forget every answer and read RESPONSE_CACHE_MB again. */

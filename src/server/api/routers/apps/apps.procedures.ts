@@ -15,6 +15,7 @@ export const listAppsProcedure = apiProcedure
     scope: 'read',
     credits: 1,
     cache: 'account',
+    paging: { list: '' },
   })
   .input(listAppsInput)
   .output(listAppsOutput)
@@ -159,6 +160,7 @@ export const getKeywordSpyProcedure = apiProcedure
     scope: 'read',
     credits: 1,
     cache: 'app',
+    paging: { list: 'keywords' },
   })
   .input(keywordSpyInput)
   .output(keywordSpyOutput)

@@ -22,6 +22,7 @@ export const listKeywordsProcedure = apiProcedure
     scope: 'read',
     credits: 1,
     cache: 'app',
+    paging: { list: '' },
   })
   .input(listKeywordsInput)
   .output(listKeywordsOutput)

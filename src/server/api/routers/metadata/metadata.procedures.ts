@@ -30,6 +30,7 @@ export const metadataChangelogProcedure = apiProcedure
     scope: 'read',
     credits: 1,
     cache: 'app',
+    paging: { list: 'changes' },
   })
   .input(metadataInput)
   .output(changelogOutput)

@@ -9,6 +9,7 @@ export const listReviewsProcedure = apiProcedure
     scope: 'read',
     credits: 1,
     cache: 'app',
+    paging: { list: 'items', pagedBy: 'procedure' },
   })
   .input(listReviewsInput)
   .output(listReviewsOutput)

@@ -1,0 +1,106 @@
+// Paging of the public API's long lists (ProcedureMeta `paging`). A list endpoint answers its whole list, as v1 always
+// has, unless `page` or `pageSize` is sent: then it answers that page of it. Either way the answer says how to go on,
+// in headers that keep the body's shape: `X-Total-Count` (the items in the whole list) and `Link` (RFC 8288) with
+// `first`, `prev`, `next` and `last`. An endpoint whose procedure pages by itself (reviews) answers `page`,
+// `pageSize` and `total` in its body, and gets the same headers from them.
+import { z } from 'zod';
+import type { ListPaging } from '@/server/api/trpc';
+import { queryInt } from '@/server/api/schemas';
+import type { FieldError } from '@/server/errors/app-error';
+
+export const MAX_PAGE = 100_000;
+export const MAX_PAGE_SIZE = 1_000;
+/** Items per page when `page` is sent without `pageSize`. */
+export const DEFAULT_PAGE_SIZE = 100;
+
+const PAGE_TEXT = 'Page number, from 1: with it (or with `pageSize`) the answer is that page of the list; without either, the whole list. A page past the last one is empty.';
+const PAGE_SIZE_TEXT = `Items per page; default ${DEFAULT_PAGE_SIZE} when \`page\` is sent alone.`;
+
+/** The paging parameters of a list the REST pipeline pages, as they are checked. */
+const pageQuery = z.object({
+  page: queryInt({ min: 1, max: MAX_PAGE, description: PAGE_TEXT }),
+  pageSize: queryInt({ min: 1, max: MAX_PAGE_SIZE, description: PAGE_SIZE_TEXT }),
+});
+
+/** The same parameters as the OpenAPI document states them (shared components, referenced by each paged list). */
+export const PAGE_PARAMETERS = {
+  ListPage: {
+    in: 'query',
+    name: 'page',
+    required: false,
+    description: `${PAGE_TEXT} Must be a whole number from 1 to ${MAX_PAGE}.`,
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE },
+    example: 1,
+  },
+  ListPageSize: {
+    in: 'query',
+    name: 'pageSize',
+    required: false,
+    description: `${PAGE_SIZE_TEXT} Must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE_SIZE },
+    example: DEFAULT_PAGE_SIZE,
+  },
+};
+
+/** How every paged list works, as data for generators (the document's `x-pagination`). */
+export const PAGINATION_SCHEME = {
+  style: 'page',
+  pageParameter: 'page',
+  pageSizeParameter: 'pageSize',
+  wholeListWithoutParameters: true,
+  totalHeader: 'X-Total-Count',
+  linkHeader: 'Link',
+  linkRelations: ['first', 'prev', 'next', 'last'],
+  linkTargets: 'relative references (path and query), resolved against the request URL',
+};
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+}
+
+/** The page asked for, null for the whole list; or the parameters' errors, as a validation problem lists them. */
+export function pageRequestOf(query: Record<string, unknown>): { page: PageRequest | null; errors: FieldError[] } {
+  const parsed = pageQuery.safeParse({ page: query.page, pageSize: query.pageSize });
+  if (!parsed.success) {
+    return { page: null, errors: parsed.error.issues.map((issue) => ({ in: 'query' as const, name: String(issue.path[0]), detail: issue.message })) };
+  }
+  const { page, pageSize } = parsed.data;
+  if (page === undefined && pageSize === undefined) return { page: null, errors: [] };
+  return { page: { page: page ?? 1, pageSize: pageSize ?? DEFAULT_PAGE_SIZE }, errors: [] };
+}
+
+/** The list member of an answer ('' for an answer that is the list). */
+function listOf(output: unknown, paging: ListPaging): unknown[] {
+  const list = paging.list === '' ? output : (output as Record<string, unknown>)[paging.list];
+  if (!Array.isArray(list)) throw new Error(`the answer has no list at "${paging.list}"`);
+  return list;
+}
+
+/** The answer cut to the page asked for (when one is), and the headers that say where the list goes on. */
+export function pagedAnswer(output: unknown, paging: ListPaging, request: PageRequest | null, url: URL): { output: unknown; headers: Record<string, string> } {
+  if (paging.pagedBy === 'procedure') {
+    const { page, pageSize, total } = output as { page: number; pageSize: number; total: number };
+    return { output, headers: pagingHeaders(url, { page, pageSize }, total) };
+  }
+  const list = listOf(output, paging);
+  if (!request) return { output, headers: { 'X-Total-Count': String(list.length) } };
+  const items = list.slice((request.page - 1) * request.pageSize, request.page * request.pageSize);
+  const paged = paging.list === '' ? items : { ...(output as Record<string, unknown>), [paging.list]: items };
+  return { output: paged, headers: pagingHeaders(url, request, list.length) };
+}
+
+function pagingHeaders(url: URL, request: PageRequest, total: number): Record<string, string> {
+  const last = Math.max(1, Math.ceil(total / request.pageSize));
+  const at = (page: number) => {
+    const target = new URL(url);
+    target.searchParams.set('page', String(page));
+    target.searchParams.set('pageSize', String(request.pageSize));
+    return `<${target.pathname}${target.search}>`;
+  };
+  const links = [`${at(1)}; rel="first"`];
+  if (request.page > 1) links.push(`${at(Math.min(request.page - 1, last))}; rel="prev"`);
+  if (request.page < last) links.push(`${at(request.page + 1)}; rel="next"`);
+  links.push(`${at(last)}; rel="last"`);
+  return { 'X-Total-Count': String(total), Link: links.join(', ') };
+}
