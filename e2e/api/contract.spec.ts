@@ -1,8 +1,8 @@
 // The published contract against the running app: the OpenAPI document and the Postman collection are served,
-// and the collection, run by newman with a real key, succeeds on every request.
+// and the collection, run by newman with a real key against every demo app, passes its own tests on every request.
 import { expect, test } from '@playwright/test';
 import newman from 'newman';
-import { admin, API, bearer, createKey, newAccount } from '../helpers';
+import { API, bearer, createKey, DEMO, signIn } from '../helpers';
 
 test('GET /openapi.json serves the v1 document without a credential', async ({ request }) => {
   const response = await request.get(`${API}/openapi.json`);
@@ -14,27 +14,38 @@ test('GET /openapi.json serves the v1 document without a credential', async ({ r
   expect(Object.keys(document.paths)).toContain('/apps/{id}/keywords');
 });
 
-test('the Postman collection runs clean with newman against the app', async ({ request }) => {
-  test.setTimeout(120_000);
+test('the Postman collection runs clean under newman, with its own tests, against every demo app', async ({ request }) => {
+  test.setTimeout(180_000);
   const collection = await (await request.get(`${API}/collection.json`)).json();
   expect(collection.info.schema).toContain('v2.1.0');
   expect(collection.item.map((folder: { name: string }) => folder.name)).toEqual(['Apps', 'Competitors', 'Keywords', 'Metadata', 'Reviews', 'Usage']);
+  type Request = { name: string; request: { url: { query?: { key: string; disabled?: boolean }[] } } };
+  const requests: Request[] = collection.item.flatMap((folder: { item: Request[] }) => folder.item);
+  expect(requests).toHaveLength(20);
+  // Filters are the user's choice: no optional parameter is sent as shipped.
+  const enabled = requests.flatMap((item) => (item.request.url.query ?? []).filter((parameter) => !parameter.disabled).map((parameter) => `${item.name}: ${parameter.key}`));
+  expect(enabled).toEqual(['Research a keyword (live): term']);
 
-  const { email, session } = await newAccount('business');
-  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/sleep-sounds/id1500000077');
+  const session = await signIn(DEMO.email, DEMO.password);
   const apiKey = await createKey(session, 'read-write', 'newman');
-  const added = await request.post(`${API}/apps/${appId}/keywords`, { headers: { ...bearer(apiKey), 'Content-Type': 'application/json' }, data: { terms: ['sleep sounds'] } });
-  expect(added.status()).toBe(200);
-  const keywordId = (await added.json()).added[0].keywordId as string;
-
-  const summary = await new Promise<newman.NewmanRunSummary>((resolve, reject) =>
-    newman.run(
-      { collection, envVar: [{ key: 'apiKey', value: apiKey }, { key: 'appId', value: appId }, { key: 'keywordId', value: keywordId }], reporters: [] },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    ),
-  );
-  const outcomes = summary.run.executions.map((execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`);
-  expect(outcomes).toHaveLength(20);
-  expect(outcomes.filter((outcome) => !outcome.endsWith(': 200'))).toEqual([]);
-  expect(summary.run.failures).toEqual([]);
+  // The seeded ones (other tests add apps of their own to the account meanwhile): the US and GB App Store apps and the Google Play one.
+  const listed: { id: string; name: string; bundleId: string; primaryCountry: string }[] = await (await request.get(`${API}/apps`, { headers: bearer(apiKey) })).json();
+  const apps = listed.filter((app) => app.bundleId.startsWith('com.calmlabs.'));
+  expect(apps.map((app) => app.primaryCountry).sort()).toEqual(['GB', 'US', 'US']);
+  for (const app of apps) {
+    const summary = await new Promise<newman.NewmanRunSummary>((resolve, reject) =>
+      newman.run({ collection, envVar: [{ key: 'apiKey', value: apiKey }, { key: 'appId', value: app.id }], reporters: [] }, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+    const outcomes = summary.run.executions.map((execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`);
+    expect(outcomes, app.name).toHaveLength(20);
+    expect(outcomes.filter((outcome) => !outcome.endsWith(': 200')), app.name).toEqual([]);
+    // Three tests per request, every one run and passed.
+    expect(summary.run.stats.assertions.total, app.name).toBe(60);
+    expect(summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`), app.name).toEqual([]);
+    // The chained POSTs sent back what was already tracked: the run added nothing.
+    const answerOf = (name: string) => JSON.parse(summary.run.executions.find((execution) => execution.item.name === name)!.response!.stream!.toString('utf8'));
+    expect(answerOf('Track an app'), app.name).toMatchObject({ id: app.id, created: false });
+    expect(answerOf('Track keywords'), app.name).toMatchObject({ added: [], alreadyTracked: [expect.anything()] });
+    expect(answerOf('Track a competitor'), app.name).toMatchObject({ created: false });
+  }
 });

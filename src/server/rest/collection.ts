@@ -1,16 +1,57 @@
 // GET /api/public/v1/collection.json: a Postman v2.1 collection generated from the OpenAPI document by Postman's own
-// converter (openapi-to-postmanv2): one folder per tag, each request with the document's example values, the
-// Bearer credential as {{apiKey}} and the ids as {{appId}} / {{keywordId}}, set once for the whole collection.
+// converter (openapi-to-postmanv2), one folder per tag, then made to run as it is, against any app:
+// - optional query parameters ship disabled (a filter such as `rating=1` or `country=US` is the user's choice);
+// - ids are chained: "List tracked apps" sets {{appId}} (unless one is given) and the app's store page, "List tracked
+//   keywords" sets {{keywordId}} and a tracked term, "List competitors" a competitor's page, and the POSTs send those
+//   back, so a run tracks nothing new; the lists run first in their folder and the POSTs last;
+// - every request tests its status, that its body is JSON of the documented shape, and the credit headers.
 import Converter from 'openapi-to-postmanv2';
 import { openApiDocumentJson } from './document';
 
 type Json = Record<string, unknown>;
 interface Item extends Json {
+  name: string;
   item?: Item[];
-  request?: Json & { url?: Json & { variable?: { key: string; value: string }[] }; auth?: unknown };
+  event?: { listen: string; script: { type: string; exec: string[] } }[];
+  request?: Json & {
+    method: string;
+    url?: Json & { path?: string[]; query?: { key: string; value: string; description?: string | Json; disabled?: boolean }[]; variable?: { key: string; value: string }[] };
+    header?: { key: string; value: string }[];
+    body?: Json & { raw?: string };
+    auth?: unknown;
+  };
+}
+type Operation = Json & { responses: Record<string, { content?: Record<string, { schema: Json }> }>; parameters?: Json[]; 'x-credits': number };
+interface Document extends Json {
+  paths: Record<string, Record<string, Operation>>;
 }
 
 const ID_VARIABLES: Record<string, string> = { id: '{{appId}}', keywordId: '{{keywordId}}' };
+const CREDIT_HEADERS = ['X-Request-Id', 'X-Credits-Limit', 'X-Credits-Remaining', 'X-Credits-Used', 'X-Credits-Reset', 'X-Credits-Cost'];
+
+/** What a list's answer sets for the requests after it (a test script), by operation. */
+const CHAINS: Record<string, string[]> = {
+  'GET /apps': [
+    "const apps = pm.response.json();",
+    "const chosen = apps.find((app) => app.id === pm.variables.get('appId')) || apps[0];",
+    "if (chosen && !pm.variables.get('appId')) pm.collectionVariables.set('appId', chosen.id);",
+    "if (chosen) pm.collectionVariables.set('appStoreUrl', chosen.storeUrl);",
+  ],
+  'GET /apps/{id}': ["pm.collectionVariables.set('appStoreUrl', pm.response.json().storeUrl);"],
+  'GET /apps/{id}/keywords': [
+    "const keyword = pm.response.json()[0];",
+    "if (keyword && !pm.environment.get('keywordId')) pm.collectionVariables.set('keywordId', keyword.keywordId);",
+    "if (keyword) pm.collectionVariables.set('keywordTerm', keyword.term);",
+  ],
+  'GET /apps/{id}/competitors': ["const competitor = pm.response.json()[0];", "if (competitor) pm.collectionVariables.set('competitorStoreUrl', competitor.storeUrl);"],
+};
+
+/** The POSTs' bodies: what the lists before them found, so that a run adds nothing. */
+const BODIES: Record<string, Json> = {
+  'POST /apps': { storeUrl: '{{appStoreUrl}}' },
+  'POST /apps/{id}/keywords': { terms: ['{{keywordTerm}}'] },
+  'POST /apps/{id}/competitors': { storeUrl: '{{competitorStoreUrl}}' },
+};
 
 function convert(document: Json): Promise<Json> {
   return new Promise((resolve, reject) => {
@@ -26,27 +67,81 @@ function convert(document: Json): Promise<Json> {
   });
 }
 
-function adjust(item: Item): void {
-  for (const child of item.item ?? []) adjust(child);
-  if (!item.request) return;
-  delete item.request.auth; // the collection's own auth applies
+/** A schema with every `$ref` of the document inlined, and without what Postman's validator (ajv 6) does not need. */
+function standalone(schema: unknown, document: Document): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => standalone(item, document));
+  if (!schema || typeof schema !== 'object') return schema;
+  const node = schema as Json;
+  if (typeof node.$ref === 'string') {
+    const target = node.$ref.slice(2).split('/').reduce<unknown>((value, segment) => (value as Json)[segment], document);
+    return standalone(target, document);
+  }
+  const copy: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'description' || key === 'example' || key === 'examples' || key === 'format') continue;
+    copy[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Json).map(([name, member]) => [name, standalone(member, document)])) : standalone(value, document);
+  }
+  return copy;
+}
+
+function templateOf(item: Item): string {
+  return `/${(item.request!.url!.path ?? []).map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/')}`;
+}
+
+function testScript(key: string, operation: Operation, document: Document): string[] {
+  const schema = standalone(operation.responses['200']?.content?.['application/json']?.schema, document);
+  return [
+    "pm.test('answers 200', () => pm.response.to.have.status(200));",
+    `pm.test('answers JSON of the documented shape', () => pm.response.to.have.jsonSchema(${JSON.stringify(schema)}, { unknownFormats: 'ignore' }));`,
+    'pm.test(\'carries the credit headers and its cost\', () => {',
+    `  for (const name of ${JSON.stringify(CREDIT_HEADERS)}) pm.response.to.have.header(name);`,
+    `  pm.expect(Number(pm.response.headers.get('X-Credits-Cost'))).to.equal(${operation['x-credits']});`,
+    '});',
+    ...(CHAINS[key] ?? []),
+  ];
+}
+
+function adjust(item: Item, document: Document): void {
+  for (const child of item.item ?? []) adjust(child, document);
+  const request = item.request;
+  if (!request) return;
+  delete request.auth; // the collection's own auth applies
+  const template = templateOf(item);
+  const key = `${request.method} ${template}`;
+  const operation = document.paths[template]?.[request.method.toLowerCase()];
+  if (!operation) throw new Error(`no operation for ${key}`);
   // A fresh Idempotency-Key per send (Postman's dynamic variable), so that two requests never share one.
-  for (const header of (item.request.header as { key: string; value: string }[] | undefined) ?? []) {
+  for (const header of request.header ?? []) {
     if (header.key === 'Idempotency-Key') header.value = '{{$guid}}';
   }
-  for (const variable of item.request.url?.variable ?? []) {
+  for (const variable of request.url?.variable ?? []) {
     if (ID_VARIABLES[variable.key]) variable.value = ID_VARIABLES[variable.key]!;
   }
+  // Optional query parameters are there to be switched on, not sent.
+  for (const parameter of request.url?.query ?? []) {
+    const required = String(typeof parameter.description === 'object' ? parameter.description.content : parameter.description ?? '').startsWith('(Required)');
+    if (!required) parameter.disabled = true;
+  }
+  if (BODIES[key] && request.body) request.body.raw = JSON.stringify(BODIES[key], null, 2);
+  item.event = [{ listen: 'test', script: { type: 'text/javascript', exec: testScript(key, operation, document) } }];
+}
+
+/** The lists that set variables run first in their folder, the POSTs last; an empty folder (Webhooks) is left out. */
+function ordered(folders: Item[]): Item[] {
+  const rank = (item: Item) => (item.request?.method === 'POST' ? 2 : CHAINS[`${item.request?.method} ${templateOf(item)}`] ? 0 : 1);
+  return folders.filter((folder) => folder.item?.length).map((folder) => ({ ...folder, item: [...folder.item!].sort((a, b) => rank(a) - rank(b)) }));
 }
 
 export async function buildCollection(origin: string): Promise<Json> {
   // A fresh copy of the served document (generated once): the converter may annotate what it is given.
+  const document = JSON.parse(openApiDocumentJson(origin)) as Document;
   const collection = await convert(JSON.parse(openApiDocumentJson(origin)) as Json);
-  for (const item of collection.item as Item[]) adjust(item);
+  for (const item of collection.item as Item[]) adjust(item, document);
+  collection.item = ordered(collection.item as Item[]);
   collection.info = {
     ...(collection.info as Json),
     name: 'ASO Analytics Public Data API v1',
-    description: `Every endpoint of ${origin}/api/public/v1, generated from its OpenAPI document. Set apiKey (an svc_live_… key), appId (a tracked app's id, from "List tracked apps") and keywordId (from "List tracked keywords").`,
+    description: `Every endpoint of ${origin}/api/public/v1, generated from its OpenAPI document, each with tests (status, shape, credit headers). Set apiKey (an svc_live_… key); appId is the first tracked app unless you set it, and keywordId the app's first tracked keyword. Optional query parameters are switched off: switch on those you want. The POSTs send back an app, a term and a competitor that are already tracked, so a run adds nothing.`,
   };
   collection.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] };
   collection.variable = [
@@ -54,6 +149,9 @@ export async function buildCollection(origin: string): Promise<Json> {
     { key: 'apiKey', value: '', type: 'string' },
     { key: 'appId', value: '', type: 'string' },
     { key: 'keywordId', value: '', type: 'string' },
+    { key: 'appStoreUrl', value: '', type: 'string' },
+    { key: 'keywordTerm', value: '', type: 'string' },
+    { key: 'competitorStoreUrl', value: 'https://apps.apple.com/us/app/calm/id571800810', type: 'string' },
   ];
   return collection;
 }
