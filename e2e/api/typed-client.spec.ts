@@ -1,0 +1,169 @@
+// The typed TypeScript client (clients/typescript) against the running app: every endpoint, paging, a 402 as a typed
+// problem, a 429 retried after its Retry-After, and a POST retried after its answer was lost, answered once.
+import { expect, test } from '@playwright/test';
+import { createAsoClient, type AsoClient } from '../../clients/typescript/src';
+import { baseURL } from '../../playwright.config';
+import { admin, API, bearer, createKey, DEMO, DEMO_APP_ID, newAccount, signIn } from '../helpers';
+
+const BASE_URL = `${baseURL}${API}`;
+
+/** A fetch that records the method and path of every attempt and its status (null: no answer). */
+function recordingFetch() {
+  const attempts: { method: string; path: string; status: number | null }[] = [];
+  const fetchOnce = async (request: Request) => {
+    const attempt = { method: request.method, path: new URL(request.url).pathname.slice(API.length), status: null as number | null };
+    attempts.push(attempt);
+    const response = await fetch(request);
+    attempt.status = response.status;
+    return response;
+  };
+  return { attempts, fetchOnce };
+}
+
+test('calls every endpoint of the document, typed, with the credit headers as numbers', async ({ request }) => {
+  const apiKey = await createKey(await signIn(DEMO.email, DEMO.password), 'read-write', 'typed client');
+  const { attempts, fetchOnce } = recordingFetch();
+  const client = createAsoClient({ apiKey, baseUrl: BASE_URL, fetch: fetchOnce });
+  const id = DEMO_APP_ID;
+  const path = { id };
+
+  const apps = await client.GET('/apps');
+  expect(apps.data!.map((app) => app.id)).toContain(id);
+  expect(apps.credits).toMatchObject({ cost: 1, limit: 5000 });
+  expect(apps.credits!.remaining).toBe(apps.credits!.limit - apps.credits!.used);
+  const app = (await client.GET('/apps/{id}', { params: { path } })).data!;
+  expect(app.storeUrl).toMatch(/^https:\/\/apps\.apple\.com\//);
+  const keywords = (await client.GET('/apps/{id}/keywords', { params: { path, query: { rankWindow: '30d' } } })).data!;
+  const keywordId = keywords[0]!.keywordId;
+  const competitors = (await client.GET('/apps/{id}/competitors', { params: { path } })).data!;
+  const reads = [
+    client.GET('/apps/{id}/aso-score', { params: { path } }),
+    client.GET('/apps/{id}/opportunities', { params: { path, query: { limit: 5 } } }),
+    client.GET('/apps/{id}/category-rank', { params: { path, query: { days: 7 } } }),
+    client.GET('/apps/{id}/rating-history', { params: { path } }),
+    client.GET('/apps/{id}/keyword-spy', { params: { path } }),
+    client.GET('/apps/{id}/keywords/research', { params: { path, query: { term: 'sleep sounds' } } }),
+    client.GET('/apps/{id}/keywords/{keywordId}/history', { params: { path: { id, keywordId }, query: { days: 7 } } }),
+    client.GET('/apps/{id}/keywords/{keywordId}/metrics-history', { params: { path: { id, keywordId } } }),
+    client.GET('/apps/{id}/metadata', { params: { path } }),
+    client.GET('/apps/{id}/metadata/changelog', { params: { path } }),
+    client.GET('/apps/{id}/reviews', { params: { path, query: { rating: 5, pageSize: 5 } } }),
+    client.GET('/apps/{id}/reviews/insights', { params: { path } }),
+    client.GET('/usage'),
+  ];
+  for (const result of await Promise.all(reads)) {
+    expect(result.error, result.response.url).toBeUndefined();
+    expect(result.credits!.cost).toBe(result.response.url.includes('/research') ? 8 : result.response.url.includes('/opportunities') ? 2 : result.response.url.endsWith('/usage') ? 0 : 1);
+    expect(result.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  }
+  // The writes send back what is tracked: an answer each, nothing new.
+  const added = await client.POST('/apps', { body: { storeUrl: app.storeUrl } });
+  expect(added.data).toMatchObject({ id, created: false });
+  const tracked = await client.POST('/apps/{id}/keywords', { params: { path }, body: { terms: [keywords[0]!.term] } });
+  expect(tracked.data!.added).toEqual([]);
+  const competitor = await client.POST('/apps/{id}/competitors', { params: { path }, body: { storeUrl: competitors[0]!.storeUrl } });
+  expect(competitor.data).toMatchObject({ created: false });
+  expect(competitor.credits!.cost).toBe(2);
+
+  // Every operation of the document was called.
+  const document = await (await request.get(`${API}/openapi.json`)).json();
+  const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([template, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), template })));
+  const called = (operation: { method: string; template: string }) =>
+    attempts.some((attempt) => attempt.method === operation.method && new RegExp(`^${operation.template.replace(/\{\w+\}/g, '[^/]+')}$`).test(attempt.path));
+  expect(operations.filter((operation) => !called(operation))).toEqual([]);
+  expect(operations).toHaveLength(20);
+});
+
+test('pages through a long list, following its links', async () => {
+  const apiKey = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'typed client paging');
+  const client = createAsoClient({ apiKey, baseUrl: BASE_URL });
+  const first = await client.GET('/apps/{id}/reviews', { params: { path: { id: DEMO_APP_ID }, query: { pageSize: 1 } } });
+  const reviews: string[] = [];
+  for await (const review of client.paginate('/apps/{id}/reviews', { params: { path: { id: DEMO_APP_ID } } })) reviews.push(review.id);
+  expect(reviews).toHaveLength(first.data!.total);
+  expect(new Set(reviews).size).toBe(reviews.length);
+  expect(first.data!.total).toBeGreaterThan(100);
+
+  const whole = (await client.GET('/apps/{id}/keyword-spy', { params: { path: { id: DEMO_APP_ID } } })).data!;
+  const terms: string[] = [];
+  for await (const keyword of client.paginate('/apps/{id}/keyword-spy', { params: { path: { id: DEMO_APP_ID } } })) terms.push(keyword.term);
+  expect(terms).toEqual(whole.keywords.map((keyword) => keyword.term));
+});
+
+test('answers a spent allowance with a typed credits-exhausted problem', async ({ request }) => {
+  const { session, email } = await newAccount('solo');
+  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000002');
+  const apiKey = await createKey(session, 'read-only', 'typed client 402');
+  // 187 research calls of 8 credits: 4 of the 1,500 remain.
+  for (let batch = 0; batch < 11; batch++) {
+    const statuses = await Promise.all(Array.from({ length: 17 }, async () => (await request.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(apiKey) })).status()));
+    expect(statuses.every((status) => status === 200)).toBe(true);
+  }
+  const client = createAsoClient({ apiKey, baseUrl: BASE_URL });
+  const refused = await client.GET('/apps/{id}/keywords/research', { params: { path: { id: appId }, query: { term: 'focus' } } });
+  expect(refused.data).toBeUndefined();
+  const problem = refused.error!;
+  expect(problem.code).toBe('credits-exhausted');
+  if (problem.code !== 'credits-exhausted') throw new Error('not narrowed');
+  expect(problem).toMatchObject({ status: 402, creditsRequired: 8, creditsRemaining: 4 });
+  expect(new Date(problem.resetsAt).getTime()).toBe(refused.credits!.resetsAt.getTime());
+  expect(refused.credits).toMatchObject({ limit: 1500, used: 1496, remaining: 4, cost: 0 });
+});
+
+test('retries a 429 after its Retry-After, and answers once the minute has passed', async ({ request }) => {
+  test.setTimeout(150_000);
+  const { session } = await newAccount('solo');
+  const apiKey = await createKey(session, 'read-only', 'typed client 429');
+  // A Solo key makes 600 requests a minute: spend them on the free GET /usage.
+  for (let batch = 0; batch < 12; batch++) {
+    await Promise.all(Array.from({ length: 50 }, () => request.get(`${API}/usage`, { headers: bearer(apiKey) })));
+  }
+  expect((await request.get(`${API}/usage`, { headers: bearer(apiKey) })).status()).toBe(429);
+  const { attempts, fetchOnce } = recordingFetch();
+  const waits: number[] = [];
+  const client: AsoClient = createAsoClient({
+    apiKey,
+    baseUrl: BASE_URL,
+    fetch: fetchOnce,
+    retry: { sleep: (milliseconds) => (waits.push(milliseconds), new Promise((resolve) => setTimeout(resolve, milliseconds))) },
+  });
+  const usage = await client.GET('/usage');
+  expect(usage.data).toMatchObject({ plan: 'solo' });
+  expect(attempts.map((attempt) => attempt.status)).toEqual([429, 200]);
+  expect(waits).toHaveLength(1);
+  expect(waits[0]).toBeGreaterThanOrEqual(1000);
+  expect(waits[0]).toBeLessThanOrEqual(60_000);
+});
+
+test('retries a POST whose answer was lost with the same Idempotency-Key: tracked and charged once', async () => {
+  const { session, email } = await newAccount('pro');
+  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000003');
+  const apiKey = await createKey(session, 'read-write', 'typed client retry');
+  const sent: string[] = [];
+  let lost = false;
+  const client = createAsoClient({
+    apiKey,
+    baseUrl: BASE_URL,
+    retry: { sleep: async () => {} },
+    // The first answer to the POST arrives at the server's end and is lost on the way back, as a reset connection would.
+    fetch: async (request) => {
+      if (request.method === 'POST') sent.push(request.headers.get('Idempotency-Key') ?? 'none');
+      const response = await fetch(request);
+      if (request.method === 'POST' && !lost) {
+        lost = true;
+        throw new TypeError('fetch failed: connection reset');
+      }
+      return response;
+    },
+  });
+  const before = (await client.GET('/usage')).data!.used;
+  const answer = await client.POST('/apps/{id}/keywords', { params: { path: { id: appId } }, body: { terms: ['deep focus'] } });
+  expect(sent).toHaveLength(2);
+  expect(sent[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(sent[1]).toBe(sent[0]);
+  expect(answer.response.headers.get('Idempotent-Replayed')).toBe('true');
+  expect(answer.data!.added.map((keyword) => keyword.term)).toEqual(['deep focus']);
+  const keywords = (await client.GET('/apps/{id}/keywords', { params: { path: { id: appId } } })).data!;
+  expect(keywords.filter((keyword) => keyword.term === 'deep focus')).toHaveLength(1);
+  expect((await client.GET('/usage')).data!.used - before).toBe(2 + 1);
+});
