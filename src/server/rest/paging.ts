@@ -22,24 +22,15 @@ const pageQuery = z.object({
   pageSize: queryInt({ min: 1, max: MAX_PAGE_SIZE, description: PAGE_SIZE_TEXT }),
 });
 
+function documented(name: string, text: string, max: number, example: number) {
+  const description = `${text} Must be a whole number from 1 to ${max}.`;
+  return { in: 'query', name, required: false, description, schema: { type: 'integer', format: 'int32', minimum: 1, maximum: max }, example };
+}
+
 /** The same parameters as the OpenAPI document states them (shared components, referenced by each paged list). */
 export const PAGE_PARAMETERS = {
-  ListPage: {
-    in: 'query',
-    name: 'page',
-    required: false,
-    description: `${PAGE_TEXT} Must be a whole number from 1 to ${MAX_PAGE}.`,
-    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE },
-    example: 1,
-  },
-  ListPageSize: {
-    in: 'query',
-    name: 'pageSize',
-    required: false,
-    description: `${PAGE_SIZE_TEXT} Must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
-    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE_SIZE },
-    example: DEFAULT_PAGE_SIZE,
-  },
+  ListPage: documented('page', PAGE_TEXT, MAX_PAGE, 1),
+  ListPageSize: documented('pageSize', PAGE_SIZE_TEXT, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
 };
 
 /** How every paged list works, as data for generators (the document's `x-pagination`). */
