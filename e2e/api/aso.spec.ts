@@ -72,7 +72,8 @@ for (const [path, name, min, max] of integerBounds) {
     // The document states the same bounds the check applies.
     const document = await (await request.get(`${API}/openapi.json`)).json();
     const operation = document.paths[`/apps/{id}/${path}`].get;
-    const parameter = operation.parameters.find((candidate: { name: string }) => candidate.name === name);
+    const resolve = (parameter: { $ref?: string; name?: string }) => (parameter.$ref ? document.components.parameters[parameter.$ref.split('/').at(-1)!] : parameter);
+    const parameter = operation.parameters.map(resolve).find((candidate: { name: string }) => candidate.name === name);
     expect(parameter.schema).toMatchObject({ type: 'integer', minimum: min, maximum: max });
     for (const value of [String(min), String(max)]) {
       expect((await request.get(url(value), { headers: bearer(key) })).status(), `${name}=${value}`).toBe(200);

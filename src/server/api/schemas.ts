@@ -40,9 +40,11 @@ interface QueryIntOptions {
 function integerFromQuery(options: QueryIntOptions, fallback?: number) {
   const message = `Must be a whole number from ${options.min} to ${options.max}.`;
   const integer = z.int(message).min(options.min, message).max(options.max, message);
-  // Digits only (no sign, exponent, point or space); any count of them, so that a large value is refused by its bound.
+  // Digits only (no sign, exponent, point or space), no more of them than the bound has: a longer value is refused
+  // with the same message, and never reaches a number too large to be exact.
+  const digits = new RegExp(`^[0-9]{1,${String(options.max).length}}$`);
   const schema = z
-    .union([z.string(message).regex(/^[0-9]+$/, message).transform(Number), z.number(message)], message)
+    .union([z.string(message).regex(digits, message).transform(Number), z.number(message)], message)
     .pipe(integer);
   const description = `${options.description} ${message}${fallback === undefined ? '' : ` Default ${fallback}.`}`;
   // Documented as what it is on the wire and in answers: an integer with its bounds (the string branch of the
