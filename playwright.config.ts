@@ -1,5 +1,5 @@
 // End-to-end tests against the production build (`npm start`) on a fresh embedded PostgreSQL in .data/e2e.
-// Browsers: Debian's Chromium only (never a downloaded build); see scripts/ensure-chromium.mjs.
+// Browsers: Debian's Chromium only (never a downloaded build); see scripts/ensure-packages.mjs.
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3210);

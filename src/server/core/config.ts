@@ -24,6 +24,11 @@ export const VARIABLES = {
     meaning:
       'PostgreSQL to use. Unset: an embedded PostgreSQL under `DATA_DIR/pg` (loopback only). Several app processes may share one `DATABASE_URL`; migrations are applied under an advisory lock.',
   },
+  REDIS_URL: {
+    schema: url.optional(),
+    default: 'unset',
+    meaning: 'Redis for the shared request-rate limits (`redis://…`). Unset: they are kept in PostgreSQL. Either way, a store that is down or slow leaves each process counting alone',
+  },
   DATABASE_POOL_SIZE: { schema: integer(1, 1000).default(10), default: '`10`', meaning: 'Connections per process in its database pool' },
   DATA_DIR: { schema: z.string().default('.data'), default: '`.data`', meaning: 'Embedded database, generated session secret, generated demo password' },
   EMBEDDED_PG_PORT: { schema: integer(1, 65535).optional(), default: 'a free port', meaning: 'Port of the embedded PostgreSQL' },

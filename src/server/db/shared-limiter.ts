@@ -1,8 +1,10 @@
 // Rate limits that every app process on one database shares (rate-limiter-flexible's PostgreSQL store, table
 // rate_limits): for what an attacker would otherwise multiply by the number of processes. Each limit has its own key
-// prefix; the table is created by a migration, not by the library at run time.
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+// prefix; the table is created by a migration, not by the library at run time. The request-rate limits count in
+// Redis instead when REDIS_URL is set (sharedCounter).
+import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { getPool } from './index';
+import { redisClient } from './redis';
 
 export function sharedLimiter(keyPrefix: string, points: number, durationSeconds: number): RateLimiterPostgres {
   return new RateLimiterPostgres({
@@ -14,6 +16,13 @@ export function sharedLimiter(keyPrefix: string, points: number, durationSeconds
     points,
     duration: durationSeconds,
   });
+}
+
+/** The shared count of a request-rate limit: in Redis when REDIS_URL is set, else in PostgreSQL. */
+export function sharedCounter(keyPrefix: string, points: number, durationSeconds: number): RateLimiterAbstract {
+  const redis = redisClient();
+  if (redis) return new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: durationSeconds });
+  return sharedLimiter(keyPrefix, points, durationSeconds);
 }
 
 /**
