@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { serverArgs } from '../src/server/runtime/server-process';
+import { benchRateLimit } from './bench-rate-limit';
 import { benchWebhooks, type WebhookBench } from './bench-webhooks';
 
 const fresh = process.argv.includes('--fresh');
@@ -400,6 +401,8 @@ for (const [index, target] of targets.entries()) {
   rows.push(row);
   log(`${target.name}: ${Math.round(row.rps)} req/s, ${row.ratio.toFixed(2)} of Next.js's bare route (rounds: ${runs.map((run) => run.ratio.toFixed(2)).join(', ')})`);
 }
+// While the database still runs: it stops with the servers.
+const rateLimit = !only || only.test('rate limit') ? await benchRateLimit() : null;
 const webhooks: WebhookBench | null =
   !only || only.test('webhooks') ? await benchWebhooks({ base, accountId: data.accountId, databaseUrl: database.url, connections, events: 1_000, log }) : null;
 await Promise.all(
@@ -468,6 +471,9 @@ if (meteredRead) {
   const steps = responseCacheMb > 0 ? 'credential with data versions, replayed answer, charge and ledger row' : 'credential, lookup, charge and ledger row';
   console.log(`\nMetered 1-credit read (${METERED_READ}: ${steps}) at ${meteredRead.ratio.toFixed(2)} × Next.js's bare route, p99 ${meteredRead.p99} ms.`);
 }
+if (rateLimit) {
+  console.log(`\nRate limiter (a Pro key's 1,200 a minute, shared in PostgreSQL): ${rateLimit.sharedMicroseconds.toFixed(1)} µs a request, against ${rateLimit.memoryMicroseconds.toFixed(1)} µs counted in one process's memory alone; ${rateLimit.storeRoundTrips.toLocaleString('en-US')} store round trips for ${rateLimit.requests.toLocaleString('en-US')} requests.`);
+}
 if (webhooks) {
   const added = (with_: number, without: number) => `${with_ - without >= 0 ? '+' : ''}${with_ - without} ms`;
   console.log(`\nWebhooks (a \`npm run worker\` process delivering to a local receiver):`);
@@ -484,6 +490,7 @@ const report = {
   data: { trackedKeywords: trackedCount, daysOfHistory: days },
   rows,
   aims,
+  rateLimit,
   webhooks,
 };
 await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
