@@ -1,0 +1,48 @@
+// The per-key request rate over real HTTP, with two app processes on one database: a Solo key's 600 requests a minute
+// hold across both (they share the count), instead of 600 on each.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { ensureDatabase } from '../../src/server/db/embedded';
+import { serverArgs } from '../../src/server/runtime/server-process';
+import { API, bearer, createKey, newAccount } from '../helpers';
+import { setEnvironment } from '../environment';
+
+const SECOND_PORT = 3216;
+let second: ChildProcess | undefined;
+
+test.afterAll(() => {
+  second?.kill('SIGTERM');
+});
+
+test('a key’s requests per minute hold across two app processes on one database', async ({ request, playwright }) => {
+  test.setTimeout(120_000);
+  setEnvironment({ DATA_DIR: '.data/e2e' });
+  const database = await ensureDatabase();
+  second = spawn(process.execPath, serverArgs('start', SECOND_PORT), {
+    stdio: 'ignore',
+    env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_SECRET: readFileSync('.data/e2e/auth-secret', 'utf8').trim(), LOG_REQUESTS: 'false' },
+  });
+  const other = await playwright.request.newContext({ baseURL: `http://localhost:${SECOND_PORT}` });
+  await expect.poll(async () => (await other.get('/api/health').catch(() => null))?.status(), { timeout: 60_000 }).toBe(200);
+
+  const { session } = await newAccount('solo');
+  const key = await createKey(session, 'read-only', 'rate limit spec');
+  // 900 free calls, half through each process, in bursts: within one minute's window.
+  const statuses: number[] = [];
+  const retryAfter: number[] = [];
+  for (let burst = 0; burst < 9; burst++) {
+    const responses = await Promise.all(Array.from({ length: 100 }, (_, index) => (index % 2 ? request : other).get(`${API}/usage`, { headers: bearer(key) })));
+    for (const response of responses) {
+      statuses.push(response.status());
+      if (response.status() === 429) retryAfter.push(Number(response.headers()['retry-after']));
+    }
+  }
+  const allowed = statuses.filter((status) => status === 200).length;
+  expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+  // The limit across both: never more, and short of it by at most each process's unspent share (1 % of it).
+  expect(allowed).toBeLessThanOrEqual(600);
+  expect(allowed).toBeGreaterThanOrEqual(582);
+  expect(retryAfter.every((seconds) => seconds >= 1 && seconds <= 60)).toBe(true);
+  await other.dispose();
+});
