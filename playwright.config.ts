@@ -39,6 +39,8 @@ export default defineConfig({
       NEXTAUTH_URL: baseURL,
       // The webhook tests deliver to a receiver on loopback.
       WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true',
+      // e2e/api/operations.spec.ts scrapes /metrics with it.
+      METRICS_TOKEN: 'e2e-metrics-token-0123456789',
     },
   },
 });

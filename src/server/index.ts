@@ -10,7 +10,7 @@ export { actorFromSessionCookie } from './auth/dashboard';
 export { issueApiReferenceToken } from './auth/session-token';
 export { clientIp } from './core/client-ip';
 export { pageOrigin } from './core/origin';
-export { databaseHealth } from './db/health';
+export { databaseHealth, readiness } from './db/health';
 export { PROBLEM_TYPES, problemTypeBySlug } from './errors/problem-types';
 export { methodNotAllowedProblem, problemAnswer } from './errors/problem-response';
 export { PLANS } from './services/accounts/plans';

@@ -24,6 +24,11 @@ export const VARIABLES = {
     meaning:
       'PostgreSQL to use. Unset: an embedded PostgreSQL under `DATA_DIR/pg` (loopback only). Several app processes may share one `DATABASE_URL`; migrations are applied under an advisory lock.',
   },
+  METRICS_TOKEN: {
+    schema: z.string().min(16, 'Must be at least 16 characters.').optional(),
+    default: 'unset',
+    meaning: 'Bearer token a Prometheus scraper sends to `GET /metrics`. Unset: `/metrics` is not served (404)',
+  },
   REDIS_URL: {
     schema: url.optional(),
     default: 'unset',

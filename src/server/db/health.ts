@@ -1,4 +1,4 @@
-import { db } from './index';
+import { db, poolStatistics } from './index';
 import { migrationNames } from './migrate';
 
 let expected: Promise<string[]> | undefined;
@@ -16,4 +16,32 @@ export async function databaseHealth(): Promise<{ status: 'ok' | 'unavailable'; 
     const reachable = await db.$queryRaw`SELECT 1`.then(() => true, () => false);
     return { status: 'unavailable', database: reachable ? 'migrations pending' : 'unreachable' };
   }
+}
+
+export interface Readiness {
+  status: 'ready' | 'not ready';
+  /** ok, migrations pending or unreachable, as for liveness. */
+  database: string;
+  pendingMigrations?: string[];
+  /** saturated: every connection of this process's pool is taken and queries wait for one. */
+  pool: { status: 'ok' | 'saturated'; size: number; open: number; idle: number; waiting: number } | { status: 'ok'; size: null };
+  /** The job queue's tables (pg-boss, schema pgboss): reachable once a launcher or worker has created them. */
+  jobQueue: 'ok' | 'unreachable';
+}
+
+/** Readiness: liveness's database and migrations, the pool's capacity, and the job queue. */
+export async function readiness(): Promise<Readiness> {
+  const [health, jobQueue] = await Promise.all([
+    databaseHealth(),
+    db.$queryRaw`SELECT version FROM pgboss.version`.then(
+      () => 'ok' as const,
+      () => 'unreachable' as const,
+    ),
+  ]);
+  const pool = poolStatistics();
+  const poolCheck: Readiness['pool'] = pool
+    ? { status: pool.waiting > 0 && pool.total >= pool.size ? 'saturated' : 'ok', size: pool.size, open: pool.total, idle: pool.idle, waiting: pool.waiting }
+    : { status: 'ok', size: null };
+  const ready = health.status === 'ok' && poolCheck.status === 'ok' && jobQueue === 'ok';
+  return { status: ready ? 'ready' : 'not ready', database: health.database, ...(health.pendingMigrations && { pendingMigrations: health.pendingMigrations }), pool: poolCheck, jobQueue };
 }

@@ -39,6 +39,13 @@ function database(): Database {
   return current;
 }
 
+/** The pool's connections (for the metrics): null before the first use of the database. */
+export function poolStatistics(): { size: number; total: number; idle: number; waiting: number } | null {
+  if (!current) return null;
+  const { pool } = current;
+  return { size: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
+
 /** Created on first use, so that importing this module (at build time, in the CLI) needs no database. */
 export function getDb(): PrismaClient {
   return database().prisma;

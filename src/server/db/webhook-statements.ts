@@ -17,3 +17,29 @@ export function takeRequestedDeliveries() {
     WHERE id IN (SELECT id FROM webhook_deliveries WHERE requested_at IS NOT NULL ORDER BY requested_at LIMIT 100 FOR UPDATE SKIP LOCKED)
     RETURNING id::text, attempts`;
 }
+
+/** For the metrics: deliveries of the last 24 hours by status, and the lag from event to delivery over the last hour. */
+export async function deliveryStatistics(): Promise<{ byStatus: { status: string; count: number }[]; lagSeconds: { p50: number | null; p99: number | null } }> {
+  const [byStatus, [lag]] = await Promise.all([
+    db.$queryRaw<{ status: string; count: number }[]>`
+      SELECT status, count(*)::int AS count FROM webhook_deliveries WHERE created_at > now() - interval '24 hours' GROUP BY status`,
+    db.$queryRaw<{ p50: number | null; p99: number | null }[]>`
+      SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY lag) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY lag) AS p99
+      FROM (SELECT extract(epoch FROM d.completed_at - e.occurred_at)::float8 AS lag
+            FROM webhook_deliveries d JOIN domain_events e ON e.id = d.event_id
+            WHERE d.status = 'succeeded' AND d.completed_at > now() - interval '1 hour') AS recent`,
+  ]);
+  return { byStatus, lagSeconds: lag ?? { p50: null, p99: null } };
+}
+
+/** For the metrics: runs of a pg-boss queue finished in the last 24 hours, by state, with their mean and longest duration. */
+export function jobRunStatistics(queue: string) {
+  return db.$queryRaw<{ state: string; count: number; mean_seconds: number | null; max_seconds: number | null }[]>`
+    SELECT state::text, count(*)::int AS count,
+           avg(extract(epoch FROM completed_on - started_on))::float8 AS mean_seconds,
+           max(extract(epoch FROM completed_on - started_on))::float8 AS max_seconds
+    FROM (SELECT state, started_on, completed_on FROM pgboss.job WHERE name = ${queue} AND completed_on > now() - interval '24 hours'
+          UNION ALL
+          SELECT state, started_on, completed_on FROM pgboss.archive WHERE name = ${queue} AND completed_on > now() - interval '24 hours') AS runs
+    GROUP BY state`;
+}

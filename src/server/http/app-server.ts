@@ -17,6 +17,7 @@ import { MAX_BODY_BYTES, methodNotAllowedProblem, payloadTooLargeProblem, proble
 import { leavesBodyUnread, type RestHandler } from '@/server/rest/pipeline';
 import { PUBLIC_API_BASE_PATH } from '@/server/rest/routes';
 import { settleForwarding, type TrustedProxies } from './client-address';
+import { METRICS_PATH, serveMetrics } from './metrics-endpoint';
 
 /** Next.js's request handler (`app.getRequestHandler()`). */
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -44,6 +45,7 @@ export function createAppServer({ rest, next, trustedProxies, origin }: AppServe
     }
     const path = pathOf(req.url);
     if (path === PUBLIC_API_BASE_PATH || path.startsWith(`${PUBLIC_API_BASE_PATH}/`)) return void rest(req, res);
+    if (path === METRICS_PATH && (method === 'GET' || method === 'HEAD') && serveMetrics(req, res)) return;
 
     if (!SERVED_METHODS.includes(method)) return sendAnswer(res, problem(methodNotAllowedProblem(method, SERVED_METHODS), path, origin));
     const refusal = bodyRefusal(req);

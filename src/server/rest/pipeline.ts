@@ -33,6 +33,7 @@ import { readJsonBody } from './request-body';
 import { parseQuery } from './request-query';
 import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';
 import { pagedAnswer, pageRequestOf, type PageRequest } from './paging';
+import { apiRequestDuration, apiRequests, creditsCharged, responseCacheLookups } from '@/server/core/metrics';
 import { buildRoutes, matchRoute, PUBLIC_API_BASE_PATH, type RestRoute, type RouteMatch } from './routes';
 
 /** An answer as plain data, written once at the end (10). */
@@ -341,12 +342,19 @@ function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: 
   res.writeHead(answer.status, headers);
   // Node sends no body for HEAD; the GET's headers (its Content-Length too) are the answer.
   res.end(answer.body ?? undefined);
+  const seconds = (performance.now() - startedAt) / 1000;
+  // A path no route matched is one label value, not one per path a client made up.
+  const labels = { method: trace.method, route: trace.route?.template ?? 'unmatched', status: String(answer.status) };
+  apiRequests.inc(labels);
+  apiRequestDuration.observe(labels, seconds);
+  if (trace.metering?.cost && trace.actor) creditsCharged.inc({ plan: trace.actor.plan }, trace.metering.cost);
+  if (trace.cache) responseCacheLookups.inc({ result: trace.cache });
   logRequest({
     requestId: trace.requestId,
     method: trace.method,
     route: trace.route?.template ?? trace.path,
     status: answer.status,
-    durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+    durationMs: Math.round(seconds * 10_000) / 10,
     accountId: trace.actor?.accountId,
     keyId: trace.actor?.keyId,
     actor: trace.actor?.kind,
