@@ -1,12 +1,9 @@
 // Credits over real HTTP: exact under 300 concurrent requests, on one app process and on two app processes
 // sharing one database.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { ensureDatabase } from '../../src/server/db/embedded';
-import { serverArgs } from '../../src/server/runtime/server-process';
 import { admin, API, bearer, createKey, newAccount } from '../helpers';
-import { setEnvironment } from '../environment';
+import { startSecondApp } from '../environment';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -58,15 +55,9 @@ test('one process: 300 concurrent requests with 100 credits left charge exactly 
 });
 
 test('two processes on one database: 300 concurrent requests with 100 credits left charge exactly 100', async ({ request, playwright }) => {
-  // A second `next start` of the same build, on the e2e server's database (joined through DATA_DIR).
-  setEnvironment({ DATA_DIR: '.data/e2e' });
-  const database = await ensureDatabase();
-  second = spawn(process.execPath, serverArgs('start', SECOND_PORT), {
-    stdio: 'ignore',
-    env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_SECRET: readFileSync('.data/e2e/auth-secret', 'utf8').trim(), LOG_REQUESTS: 'false' },
-  });
-  const other = await playwright.request.newContext({ baseURL: `http://localhost:${SECOND_PORT}` });
-  await expect.poll(async () => (await other.get('/api/health').catch(() => null))?.status(), { timeout: 60_000 }).toBe(200);
+  const started = await startSecondApp(SECOND_PORT, playwright.request);
+  second = started.process;
+  const other = started.request;
 
   const { appId, key } = await accountWithHundredCreditsLeft(request);
   const responses = await Promise.all(

@@ -1,12 +1,9 @@
 // The per-key request rate over real HTTP, with two app processes on one database: a Solo key's 600 requests a minute
 // hold across both (they share the count), instead of 600 on each.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { ensureDatabase } from '../../src/server/db/embedded';
-import { serverArgs } from '../../src/server/runtime/server-process';
 import { API, bearer, createKey, newAccount } from '../helpers';
-import { setEnvironment } from '../environment';
+import { startSecondApp } from '../environment';
 
 const SECOND_PORT = 3216;
 let second: ChildProcess | undefined;
@@ -17,14 +14,9 @@ test.afterAll(() => {
 
 test('a key’s requests per minute hold across two app processes on one database', async ({ request, playwright }) => {
   test.setTimeout(120_000);
-  setEnvironment({ DATA_DIR: '.data/e2e' });
-  const database = await ensureDatabase();
-  second = spawn(process.execPath, serverArgs('start', SECOND_PORT), {
-    stdio: 'ignore',
-    env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_SECRET: readFileSync('.data/e2e/auth-secret', 'utf8').trim(), LOG_REQUESTS: 'false' },
-  });
-  const other = await playwright.request.newContext({ baseURL: `http://localhost:${SECOND_PORT}` });
-  await expect.poll(async () => (await other.get('/api/health').catch(() => null))?.status(), { timeout: 60_000 }).toBe(200);
+  const started = await startSecondApp(SECOND_PORT, playwright.request);
+  second = started.process;
+  const other = started.request;
 
   const { session } = await newAccount('solo');
   const key = await createKey(session, 'read-only', 'rate limit spec');

@@ -4,6 +4,7 @@
 // table of problem types (src/server/errors/problem-types.ts).
 import { PROBLEM_CONTENT_TYPE } from '@/server/errors/problem-response';
 import { PROBLEM_TYPES, type AppErrorCode } from '@/server/errors/problem-types';
+import { pascalCase } from './document-names';
 
 type Json = Record<string, unknown>;
 
@@ -15,9 +16,8 @@ export const API_PROBLEM_CODES = (Object.keys(PROBLEM_TYPES) as AppErrorCode[]).
  */
 const KIND_SCHEMA_CODES: AppErrorCode[] = API_PROBLEM_CODES.filter((code) => code !== 'METHOD_NOT_ALLOWED');
 
-const pascal = (slug: string) => slug.replace(/(^|-)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
-export const problemSchemaName = (code: AppErrorCode) => `${pascal(PROBLEM_TYPES[code].slug)}Problem`;
-const responseName = (codes: AppErrorCode[]) => codes.map((code) => pascal(PROBLEM_TYPES[code].slug)).join('Or');
+export const problemSchemaName = (code: AppErrorCode) => `${pascalCase(PROBLEM_TYPES[code].slug)}Problem`;
+const responseName = (codes: AppErrorCode[]) => codes.map((code) => pascalCase(PROBLEM_TYPES[code].slug)).join('Or');
 
 /** The members a kind adds to the base problem, with the values its example shows. */
 const KIND_MEMBERS: Partial<Record<AppErrorCode, { properties: Json; example: Json }>> = {

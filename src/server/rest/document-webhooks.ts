@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { EVENT_DESCRIPTIONS, EVENT_PAYLOADS, EVENT_TYPES, type EventPayload, type EventType } from '@/server/services/events/event-kinds';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, TIMEOUT_MS } from '@/server/services/webhooks/delivery';
 import { SECRET_PREFIX, TOLERANCE_SECONDS } from '@/server/services/webhooks/signing';
+import { pascalCase } from './document-names';
 
 type Json = Record<string, unknown>;
 
@@ -25,8 +26,7 @@ const EXAMPLE_DATA: { [T in EventType]: EventPayload<T> } = {
   'webhook.test': { endpointId: '5e7a9c1b-3d5f-4a7b-9c1d-3e5f7a9b1c3d', message: 'Test event from ASO Analytics' },
 };
 
-const pascal = (kind: string) => kind.replace(/(^|[._])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
-const schemaName = (kind: EventType) => `${pascal(kind)}Event`;
+const schemaName = (kind: EventType) => `${pascalCase(kind)}Event`;
 
 /** A payload as JSON Schema: the input form, so objects stay open to members added within v1. */
 function payloadSchema(kind: EventType): Json {

@@ -8,6 +8,7 @@ import { MAX_BODY_BYTES } from '@/server/errors/problem-response';
 import type { AppErrorCode } from '@/server/errors/problem-types';
 import { PLAN_TIERS, PLANS } from '@/server/services/accounts/plans';
 import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
+import { pascalCase } from './document-names';
 import { ProblemComponents } from './document-problems';
 import { SIGNATURE_SCHEME, WEBHOOK_SECURITY_SCHEME, webhooksSection } from './document-webhooks';
 import SUCCESS_EXAMPLES from './examples.json' with { type: 'json' };
@@ -145,8 +146,6 @@ function openResponseSchemas(document: GeneratedDocument): void {
   }
 }
 
-const pascal = (name: string) => name.replace(/(^|[-_\s])([a-zA-Z])/g, (_, __, letter: string) => letter.toUpperCase());
-
 /**
  * Parameters that several operations declare identically become one shared component each (`country`, `page`,
  * `pageSize`, the path ids…), referenced by `$ref`. Each one's description is on the parameter itself.
@@ -167,7 +166,7 @@ function shareParameters(document: GeneratedDocument): Record<string, Json> {
   const nameOf = new Map<string, string>();
   for (const [key, { parameter, count }] of uses) {
     if (count < 2) continue;
-    const base = parameter.name === 'id' ? 'AppId' : pascal(String(parameter.name));
+    const base = parameter.name === 'id' ? 'AppId' : pascalCase(String(parameter.name));
     let name = base;
     for (let variant = 2; components[name]; variant++) name = `${base}${variant}`;
     components[name] = parameter;

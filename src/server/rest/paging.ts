@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { ListPaging } from '@/server/api/trpc';
 import { queryInt } from '@/server/api/schemas';
 import type { FieldError } from '@/server/errors/app-error';
+import { fieldErrorsFromIssues } from '@/server/errors/validation';
 
 export const MAX_PAGE = 100_000;
 export const MAX_PAGE_SIZE = 1_000;
@@ -53,9 +54,7 @@ export interface PageRequest {
 /** The page asked for, null for the whole list; or the parameters' errors, as a validation problem lists them. */
 export function pageRequestOf(query: Record<string, unknown>): { page: PageRequest | null; errors: FieldError[] } {
   const parsed = pageQuery.safeParse({ page: query.page, pageSize: query.pageSize });
-  if (!parsed.success) {
-    return { page: null, errors: parsed.error.issues.map((issue) => ({ in: 'query' as const, name: String(issue.path[0]), detail: issue.message })) };
-  }
+  if (!parsed.success) return { page: null, errors: fieldErrorsFromIssues(parsed.error.issues, () => 'query') };
   const { page, pageSize } = parsed.data;
   if (page === undefined && pageSize === undefined) return { page: null, errors: [] };
   return { page: { page: page ?? 1, pageSize: pageSize ?? DEFAULT_PAGE_SIZE }, errors: [] };

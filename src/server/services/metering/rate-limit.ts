@@ -78,9 +78,9 @@ export class SharedRateLimit {
 
   async consume(subject: string): Promise<RateDecision> {
     for (;;) {
-      if (this.now() < this.storeResumesAt) return this.consumeLocally(subject);
-      const lease = this.leases.get(subject);
       const now = this.now();
+      if (now < this.storeResumesAt) return this.consumeLocally(subject);
+      const lease = this.leases.get(subject);
       if (lease && lease.until > now) {
         if (lease.tokens > 0) {
           lease.tokens--;
