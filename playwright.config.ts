@@ -1,11 +1,12 @@
 // End-to-end tests against the production build (`npm start`) on a fresh embedded PostgreSQL in .data/e2e.
 // Browsers: Debian's Chromium only (never a downloaded build); see scripts/ensure-packages.mjs.
 import { defineConfig } from '@playwright/test';
+import type { Pooler } from './e2e/external/deployment';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const baseURL = `http://localhost:${port}`;
 
-export default defineConfig({
+export default defineConfig<{ pooler: Pooler }>({
   testDir: 'e2e',
   fullyParallel: true,
   workers: 2,
@@ -22,6 +23,9 @@ export default defineConfig({
   projects: [
     { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
     { name: 'ui', testMatch: /ui\/.*\.spec\.ts/, use: { browserName: 'chromium', permissions: ['clipboard-read', 'clipboard-write'] } },
+    // A deployment of their own (e2e/external/deployment.ts): Debian's PostgreSQL 15, directly and behind PgBouncer.
+    { name: 'postgres-15', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'none' } },
+    { name: 'pgbouncer', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'pgbouncer' } },
   ],
   webServer: {
     command: 'rm -rf .data/e2e && npm start',

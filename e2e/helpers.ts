@@ -20,8 +20,9 @@ export interface Session {
   token: string;
 }
 
-export async function signIn(email: string, password: string): Promise<Session> {
-  const context = await playwrightRequest.newContext({ baseURL });
+/** Signs in on the e2e server, or on the app at `origin` (a deployment of its own, e2e/external). */
+export async function signIn(email: string, password: string, origin = baseURL): Promise<Session> {
+  const context = await playwrightRequest.newContext({ baseURL: origin });
   const { csrfToken } = await (await context.get('/api/auth/csrf')).json();
   const response = await context.post('/api/auth/callback/credentials', { form: { csrfToken, email, password, json: 'true' } });
   expect(response.ok()).toBe(true);
@@ -52,23 +53,34 @@ export async function createKey(session: Session, scope: 'read-only' | 'read-wri
 
 const execFileAsync = promisify(execFile);
 
-/** The operator CLI, joined to the e2e server's embedded cluster. */
-export async function admin(...args: string[]): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: '.data/e2e' };
-  delete env.DATABASE_URL;
+/** Where the tests' accounts are made: the e2e server (its embedded cluster), or a deployment of its own. */
+export interface Target {
+  origin: string;
+  /** The operator CLI's environment: how it finds the database. */
+  adminEnvironment: Record<string, string | undefined>;
+}
+
+const E2E_SERVER: Target = { origin: baseURL, adminEnvironment: { DATA_DIR: '.data/e2e', DATABASE_URL: undefined } };
+
+/** The operator CLI on the target's database (by default the e2e server's embedded cluster); its last line. */
+export async function adminOn(target: Target, ...args: string[]): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...target.adminEnvironment };
+  for (const [name, value] of Object.entries(target.adminEnvironment)) if (value === undefined) delete env[name];
   const { stdout } = await execFileAsync(process.execPath, ['dist/admin.mjs', ...args], { env });
   return stdout.trimEnd().split('\n').at(-1)!;
 }
+
+export const admin = (...args: string[]) => adminOn(E2E_SERVER, ...args);
 
 /**
  * A new account on the given plan, signed in. Created with the operator CLI: the dashboard's sign-up allows a few an
  * hour per client address, and every test runs from this one (e2e/ui/api-keys.spec.ts signs up through the form).
  */
-export async function newAccount(plan: 'free' | 'solo' | 'pro' | 'business' | 'agency' | 'enterprise' = 'pro') {
+export async function newAccount(plan: 'free' | 'solo' | 'pro' | 'business' | 'agency' | 'enterprise' = 'pro', target = E2E_SERVER) {
   const email = `e2e-${randomUUID()}@example.test`;
   const password = 'e2e-password-123';
-  await admin('account', 'create', '--email', email, '--password', password, '--plan', plan);
-  return { email, password, session: await signIn(email, password) };
+  await adminOn(target, 'account', 'create', '--email', email, '--password', password, '--plan', plan);
+  return { email, password, session: await signIn(email, password, target.origin) };
 }
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -1,14 +1,21 @@
-// The tests use Debian's packages: Chromium (browser tests) and redis-server (the rate limits' Redis store). Each one
-// missing is installed (as root, with apt), once, before the tests that need it.
+// The tests use Debian's packages: Chromium (browser tests), redis-server (the rate limits' Redis store), and the
+// PostgreSQL server and PgBouncer (the deployment of e2e/external). Each one missing is installed (as root, with apt),
+// once, before the tests that need it.
 import { execSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+
+/** Any major version of Debian's PostgreSQL server (bookworm's `postgresql` is 15). */
+const postgresServer = () =>
+  existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((version) => existsSync(`/usr/lib/postgresql/${version}/bin/postgres`));
 
 const PACKAGES = [
   { binary: '/usr/bin/chromium', name: 'chromium', for: 'the browser tests' },
   { binary: '/usr/bin/redis-server', name: 'redis-server', for: 'the tests of the rate limits’ Redis store' },
+  { installed: postgresServer, name: 'postgresql', for: 'the tests on an external PostgreSQL' },
+  { binary: '/usr/sbin/pgbouncer', name: 'pgbouncer', for: 'the tests behind PgBouncer' },
 ];
 
-const missing = PACKAGES.filter((entry) => !existsSync(entry.binary));
+const missing = PACKAGES.filter((entry) => !(entry.installed ? entry.installed() : existsSync(entry.binary)));
 if (missing.length) {
   const names = missing.map((entry) => entry.name).join(' ');
   if (process.getuid?.() !== 0) {

@@ -22,7 +22,7 @@ export const VARIABLES = {
     schema: url.optional(),
     default: 'unset',
     meaning:
-      'PostgreSQL to use. Unset: an embedded PostgreSQL under `DATA_DIR/pg` (loopback only). Several app processes may share one `DATABASE_URL`; migrations are applied under an advisory lock.',
+      'PostgreSQL to use. Unset: an embedded PostgreSQL under `DATA_DIR/pg` (loopback only). Several app processes may share one `DATABASE_URL`, directly or through a pooler (`DATABASE_POOL_MODE`); migrations are applied under an advisory lock.',
   },
   METRICS_TOKEN: {
     schema: z.string().min(16, 'Must be at least 16 characters.').optional(),
@@ -34,7 +34,13 @@ export const VARIABLES = {
     default: 'unset',
     meaning: 'Redis for the shared request-rate limits (`redis://…`). Unset: they are kept in PostgreSQL. Either way, a store that is down or slow leaves each process counting alone',
   },
-  DATABASE_POOL_SIZE: { schema: integer(1, 1000).default(10), default: '`10`', meaning: 'Connections per process in its database pool' },
+  DATABASE_POOL_MODE: {
+    schema: z.enum(['session', 'transaction'], 'Must be session or transaction.').default('session'),
+    default: '`session`',
+    meaning:
+      '`transaction` when `DATABASE_URL` points at a pooler in transaction mode (PgBouncer `pool_mode = transaction`, as managed poolers run): statements are then never prepared by name, which PgBouncer before 1.21 cannot route (docs/deploy.md, "Behind a connection pooler")',
+  },
+  DATABASE_POOL_SIZE: { schema: integer(1, 1000).default(10), default: '`10`', meaning: 'Connections per process in its database pool (and 2 more for the shared rate limits’ counts)' },
   DATA_DIR: { schema: z.string().default('.data'), default: '`.data`', meaning: 'Embedded database, generated session secret, generated demo password' },
   EMBEDDED_PG_PORT: { schema: integer(1, 65535).optional(), default: 'a free port', meaning: 'Port of the embedded PostgreSQL' },
   NEXTAUTH_SECRET: {

@@ -14,20 +14,46 @@ interface Database {
   prisma: PrismaClient;
 }
 
-function connect(): Database {
-  const { DATABASE_URL: connectionString, DATABASE_POOL_SIZE } = config();
+/**
+ * A connection that runs every statement unnamed, whoever names it (hotQuery, the rate limiter's library): behind a
+ * pooler in transaction mode, consecutive statements may reach different server connections, and one prepared by
+ * name on one of them does not exist on the next (PgBouncer before 1.21). An unnamed statement is parsed and run in
+ * one round trip, on whichever connection the pooler picks.
+ */
+class ConnectionWithoutNamedStatements extends pg.Client {
+  constructor(settings?: pg.ClientConfig) {
+    super(settings);
+    const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+    this.query = ((statement: unknown, ...rest: unknown[]) => query(withoutName(statement), ...rest)) as pg.Client['query'];
+  }
+}
+
+function withoutName(statement: unknown): unknown {
+  if (typeof statement !== 'object' || statement === null || !('name' in statement) || 'submit' in statement) return statement;
+  const { name: _name, ...unnamed } = statement;
+  return unnamed;
+}
+
+function createPool(max: number): pg.Pool {
+  const { DATABASE_URL: connectionString, DATABASE_POOL_MODE } = config();
   if (!connectionString) {
     throw new Error('DATABASE_URL is not set: start the app with `npm start` (embedded PostgreSQL) or set it');
   }
   const pool = new pg.Pool({
     connectionString,
-    max: DATABASE_POOL_SIZE,
+    max,
     // A request waits at most this long for a connection (a database that does not answer), then fails with 503.
     connectionTimeoutMillis: 5_000,
+    ...(DATABASE_POOL_MODE === 'transaction' ? { Client: ConnectionWithoutNamedStatements } : {}),
   });
   // An idle connection that the database drops (a restart, an administrator) is an event, not a crash: the pool
   // discards it and opens a new one when next needed.
   pool.on('error', (error) => logErrorThrottled('database connection lost', 5_000, 'database connection lost (idle)', error));
+  return pool;
+}
+
+function connect(): Database {
+  const pool = createPool(config().DATABASE_POOL_SIZE);
   return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
 }
 
@@ -63,7 +89,7 @@ const statementNames = new Map<string, string>();
 
 /**
  * A parameterised statement on the shared pool, for the hot path only. It runs as a named prepared statement,
- * so each connection parses and plans it once rather than on every request.
+ * so each connection parses and plans it once rather than on every request (unnamed behind a transaction pooler).
  */
 export async function hotQuery<Row extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<Row[]> {
   let name = statementNames.get(text);
@@ -90,14 +116,23 @@ export async function retryOnConflict<T>(work: () => Promise<T>, attempts = 3): 
   }
 }
 
-/** The shared pg pool, for libraries that take one (the sign-in limiter's store). */
-export function getPool(): pg.Pool {
-  return database().pool;
+/**
+ * Two connections of their own for the shared rate limits' store: a limit's count must not wait behind the requests it
+ * limits (a busy pool would make the limiter give up on the store, and count per process, when it matters most).
+ */
+let limiterPool: pg.Pool | undefined;
+
+export function getLimiterPool(): pg.Pool {
+  limiterPool ??= createPool(2);
+  return limiterPool;
 }
 
 export async function disconnectDb(): Promise<void> {
   const closing = current;
   current = undefined;
+  const closingLimiter = limiterPool;
+  limiterPool = undefined;
+  await closingLimiter?.end().catch(() => {});
   await closing?.prisma.$disconnect();
   await closing?.pool.end().catch(() => {});
 }

@@ -1,5 +1,5 @@
 // Applies prisma/migrations at start, under a PostgreSQL advisory lock so that several app processes
-// sharing one database apply each migration once. Records them in Prisma's own _prisma_migrations table
+// sharing one database (directly or through a pooler) apply each migration once. Records them in Prisma's own _prisma_migrations table
 // (same columns, same SHA-256 checksum), so `prisma migrate deploy` and `migrate status` stay usable.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -9,11 +9,13 @@ import pg from 'pg';
 
 const ADVISORY_LOCK_KEY = 72_707_369; // Prisma Migrate's own lock key, so we never race it either.
 
-export async function migrationNames(): Promise<string[]> {
-  if (!existsSync(path.join(process.cwd(), 'prisma', 'migrations'))) return [];
-  const entries = await readdir(path.join(process.cwd(), 'prisma', 'migrations'), { withFileTypes: true });
+const MIGRATIONS = path.join(process.cwd(), 'prisma', 'migrations');
+
+export async function migrationNames(directory = MIGRATIONS): Promise<string[]> {
+  if (!existsSync(directory)) return [];
+  const entries = await readdir(directory, { withFileTypes: true });
   return entries
-    .filter((entry) => entry.isDirectory() && existsSync(path.join(process.cwd(), 'prisma', 'migrations', entry.name, 'migration.sql')))
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(directory, entry.name, 'migration.sql')))
     .map((entry) => entry.name)
     .sort();
 }
@@ -29,47 +31,69 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "applied_steps_count" INTEGER NOT NULL DEFAULT 0
 )`;
 
-export async function applyMigrations(databaseUrl: string, log: (line: string) => void = () => {}): Promise<string[]> {
-  const directory = path.join(process.cwd(), 'prisma', 'migrations');
-  const names = await migrationNames();
+export async function applyMigrations(databaseUrl: string, log: (line: string) => void = () => {}, directory = MIGRATIONS): Promise<string[]> {
+  const names = await migrationNames(directory);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const applied: string[] = [];
+  // Every step runs in a transaction holding a transaction-scoped lock: behind a pooler in transaction mode
+  // (DATABASE_POOL_MODE), consecutive statements outside a transaction may reach different server connections, so a
+  // session's lock could be taken on one and released on another.
+  const locked = async <T>(work: () => Promise<T>): Promise<T> => {
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCK_KEY]);
+      const result = await work();
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  };
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCK_KEY]);
-    await client.query(CREATE_TABLE);
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
-      'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL',
-    );
-    const recorded = new Map(rows.map((row) => [row.migration_name, row]));
+    await locked(() => client.query(CREATE_TABLE));
     for (const name of names) {
       const sql = await readFile(path.join(directory, name, 'migration.sql'), 'utf8');
       const checksum = createHash('sha256').update(sql).digest('hex');
-      const previous = recorded.get(name);
-      if (previous?.finished_at) {
-        if (previous.checksum !== checksum) log(`warning: migration ${name} was edited after it was applied`);
-        continue;
-      }
-      if (previous) {
-        throw new Error(`migration ${name} failed earlier and needs manual resolution (see _prisma_migrations.logs)`);
-      }
-      const id = randomUUID();
-      await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name) VALUES ($1, $2, $3)', [id, checksum, name]);
-      try {
-        await client.query('BEGIN');
-        await client.query(sql);
-        await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        await client.query('UPDATE "_prisma_migrations" SET logs = $2 WHERE id = $1', [id, String(error)]);
-        throw new Error(`migration ${name} failed: ${String(error)}`);
-      }
+      // Read again under the lock: another process may have applied it meanwhile.
+      const outcome = await locked(async (): Promise<'present' | 'applied' | { failed: string }> => {
+        const { rows } = await client.query<{ checksum: string; finished_at: Date | null }>(
+          'SELECT checksum, finished_at FROM "_prisma_migrations" WHERE migration_name = $1 AND rolled_back_at IS NULL',
+          [name],
+        );
+        const previous = rows.find((row) => row.finished_at) ?? rows[0];
+        if (previous?.finished_at) {
+          if (previous.checksum !== checksum) log(`warning: migration ${name} was edited after it was applied`);
+          return 'present';
+        }
+        if (previous) throw new Error(`migration ${name} failed earlier and needs manual resolution (see _prisma_migrations.logs)`);
+        try {
+          await client.query('SAVEPOINT migration');
+          await client.query(sql);
+        } catch (error) {
+          await client.query('ROLLBACK TO SAVEPOINT migration');
+          // Recorded as Prisma records a failed migration: started, never finished, with its error.
+          await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, logs) VALUES ($1, $2, $3, $4)', [
+            randomUUID(),
+            checksum,
+            name,
+            String(error),
+          ]);
+          return { failed: String(error) };
+        }
+        await client.query(
+          'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), 1)',
+          [randomUUID(), checksum, name],
+        );
+        return 'applied';
+      });
+      if (outcome === 'present') continue;
+      if (typeof outcome === 'object') throw new Error(`migration ${name} failed: ${outcome.failed}`);
       applied.push(name);
       log(`applied migration ${name}`);
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]).catch(() => {});
     await client.end();
   }
   return applied;

@@ -3,12 +3,12 @@
 // prefix; the table is created by a migration, not by the library at run time. The request-rate limits count in
 // Redis instead when REDIS_URL is set (sharedCounter).
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { getPool } from './index';
+import { getLimiterPool } from './index';
 import { redisClient } from './redis';
 
 export function sharedLimiter(keyPrefix: string, points: number, durationSeconds: number): RateLimiterPostgres {
   return new RateLimiterPostgres({
-    storeClient: getPool(),
+    storeClient: getLimiterPool(),
     storeType: 'pool',
     tableName: 'rate_limits',
     tableCreated: true,

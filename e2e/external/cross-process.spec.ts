@@ -1,0 +1,151 @@
+// What holds across processes, on Debian's PostgreSQL server (project `postgres-15`) and behind PgBouncer in
+// transaction mode (project `pgbouncer`): two web processes and one worker on one DATABASE_URL (./deployment.ts).
+// Credits are exact under load spread over both web processes, the request rate is shared, each webhook event is
+// delivered once, and no process serves a cached answer that another one has made stale.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { test as base, expect, type APIRequestContext } from '@playwright/test';
+import pg from 'pg';
+import { adminOn, API, bearer, createKey, newAccount, trpc } from '../helpers';
+import { startDeployment, type Deployment, type Pooler } from './deployment';
+
+const test = base.extend<{ web: [APIRequestContext, APIRequestContext] }, { pooler: Pooler; deployment: Deployment }>({
+  pooler: ['none', { option: true, scope: 'worker' }],
+  deployment: [
+    async ({ pooler }, use) => {
+      const deployment = await startDeployment(pooler);
+      await use(deployment);
+      await deployment.stop();
+    },
+    { scope: 'worker', timeout: 240_000 },
+  ],
+  web: async ({ deployment, playwright }, use) => {
+    const contexts = await Promise.all(deployment.web.map((origin) => playwright.request.newContext({ baseURL: origin })));
+    await use(contexts as [APIRequestContext, APIRequestContext]);
+    await Promise.all(contexts.map((context) => context.dispose()));
+  },
+});
+
+test.describe.configure({ mode: 'serial' });
+
+test.afterEach(async ({ deployment }, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus) {
+    writeFileSync(testInfo.outputPath('processes.log'), deployment.output());
+    console.error(`the deployment's output: ${testInfo.outputPath('processes.log')}`);
+  }
+});
+
+test('the two web processes started together applied each migration once', async ({ deployment }) => {
+  const client = new pg.Client({ connectionString: deployment.directUrl });
+  await client.connect();
+  const { rows } = await client.query<{ migration_name: string; finished: boolean }>(
+    'SELECT migration_name, finished_at IS NOT NULL AS finished FROM "_prisma_migrations" ORDER BY migration_name',
+  );
+  await client.end();
+  const expected = readdirSync('prisma/migrations', { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  expect(rows.map((row) => row.migration_name)).toEqual(expected);
+  expect(rows.every((row) => row.finished)).toBe(true);
+});
+
+test('credits are exact under 300 concurrent requests spread over both web processes', async ({ deployment, web }) => {
+  test.setTimeout(120_000);
+  const { session, email } = await newAccount('solo', deployment);
+  const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const key = await createKey(session, 'read-write', 'cross-process credits');
+  // 1,400 of the Solo plan's 1,500 credits spent (8 a research call), over both processes.
+  for (let batch = 0; batch < 7; batch++) {
+    const responses = await Promise.all(Array.from({ length: 25 }, (_, index) => web[index % 2]!.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(key) })));
+    expect(responses.map((response) => response.status())).toEqual(Array(25).fill(200));
+  }
+  const responses = await Promise.all(Array.from({ length: 300 }, (_, index) => web[index % 2]!.get(`${API}/apps/${appId}`, { headers: bearer(key) })));
+  const statuses = responses.map((response) => response.status());
+  expect(statuses.filter((status) => status === 200)).toHaveLength(100);
+  expect(statuses.filter((status) => status === 402)).toHaveLength(200);
+  for (const side of [0, 1]) expect(statuses.some((status, index) => index % 2 === side && status === 200)).toBe(true);
+  const usage = await (await web[1].get(`${API}/usage`, { headers: bearer(key) })).json();
+  expect(usage).toMatchObject({ limit: 1500, used: 1500, remaining: 0 });
+  expect(usage.byEndpoint).toEqual(
+    expect.arrayContaining([
+      { endpoint: 'GET /apps/{id}/keywords/research', calls: 175, credits: 1400 },
+      { endpoint: 'GET /apps/{id}', calls: 100, credits: 100 },
+    ]),
+  );
+});
+
+test('a key’s requests per minute hold across both web processes', async ({ deployment, web }) => {
+  test.setTimeout(120_000);
+  const { session } = await newAccount('solo', deployment);
+  const key = await createKey(session, 'read-only', 'cross-process rate');
+  const statuses: number[] = [];
+  for (let burst = 0; burst < 9; burst++) {
+    const responses = await Promise.all(Array.from({ length: 100 }, (_, index) => web[index % 2]!.get(`${API}/usage`, { headers: bearer(key) })));
+    statuses.push(...responses.map((response) => response.status()));
+  }
+  expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+  const allowed = statuses.filter((status) => status === 200).length;
+  // The limit across both: never more, and short of it by at most each process's unspent share (1 % of it).
+  expect(allowed).toBeLessThanOrEqual(600);
+  expect(allowed).toBeGreaterThanOrEqual(582);
+});
+
+test('the worker delivers each webhook event once, whichever web process caused it', async ({ deployment, web }) => {
+  test.setTimeout(120_000);
+  const received: { id: string; type: string }[] = [];
+  const receiver = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const event = JSON.parse(body) as { id: string; type: string };
+      received.push({ id: event.id, type: event.type });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const { session, email } = await newAccount('pro', deployment);
+    const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+    const key = await createKey(session, 'read-write', 'cross-process webhooks');
+    const { endpoint } = await trpc<{ endpoint: { id: string } }>(session, 'webhooks.create', {
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      eventTypes: ['keyword.added', 'webhook.test'],
+    });
+    // Ten events caused on each web process, at once.
+    const terms = Array.from({ length: 20 }, (_, index) => `cross process term ${index}`);
+    const added = await Promise.all(terms.map((term, index) => web[index % 2]!.post(`${API}/apps/${appId}/keywords`, { headers: bearer(key), data: { terms: [term] } })));
+    expect(added.map((response) => response.status())).toEqual(Array(20).fill(200));
+    await trpc(session, 'webhooks.sendTest', { endpointId: endpoint.id });
+
+    await expect.poll(() => received.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(21);
+    // Long enough for a second worker's attempt, a retry or a re-queued job to arrive, if one were made.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(received.filter((event) => event.type === 'keyword.added')).toHaveLength(20);
+    expect(received.filter((event) => event.type === 'webhook.test')).toHaveLength(1);
+    expect(new Set(received.map((event) => event.id)).size).toBe(received.length);
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+});
+
+test('no web process serves a cached answer the other one made stale', async ({ deployment, web }) => {
+  test.setTimeout(120_000);
+  const { session, email } = await newAccount('pro', deployment);
+  const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const key = await createKey(session, 'read-write', 'cross-process cache');
+  const trackedTerms = async (context: APIRequestContext) => {
+    const response = await context.get(`${API}/apps/${appId}/keywords`, { headers: bearer(key) });
+    expect(response.status()).toBe(200);
+    return ((await response.json()) as { term: string }[]).map((keyword) => keyword.term);
+  };
+  for (let round = 0; round < 6; round++) {
+    const [reader, writer] = round % 2 ? [web[1], web[0]] : [web[0], web[1]];
+    // Read twice on one process (the second answer may come from its cache), change on the other, read again.
+    await trackedTerms(reader);
+    const before = await trackedTerms(reader);
+    const term = `cache round ${round}`;
+    expect(before).not.toContain(term);
+    const added = await writer.post(`${API}/apps/${appId}/keywords`, { headers: bearer(key), data: { terms: [term] } });
+    expect(added.status()).toBe(200);
+    expect(await trackedTerms(reader)).toContain(term);
+  }
+});
