@@ -18,7 +18,15 @@ const log = (line: string) => console.error(`[start] ${line}`);
 // Fail fast on a misconfigured provider, before any database work.
 log(`data provider: ${dataProvider().name}`);
 const usesEmbeddedDatabase = !config().DATABASE_URL;
-const database = await prepareDatabase(log);
+/** How the launcher stops: at once until the app's server runs, then gracefully (shutdown, below). */
+let stopLauncher = (code: number): void => process.exit(code);
+// An embedded cluster that cannot be started again: exit non-zero, for a process manager to restart everything.
+const database = await prepareDatabase(log, {
+  onGiveUp: (error) => {
+    log(`${error.message}: stopping`);
+    stopLauncher(1);
+  },
+});
 await ensureAuthSecret();
 const shouldSeed = config().SEED_DEMO ?? usesEmbeddedDatabase;
 let password: string | undefined;
@@ -63,6 +71,7 @@ async function shutdown(code: number): Promise<never> {
   await database.stop().catch(() => {});
   process.exit(code);
 }
+stopLauncher = (code) => void shutdown(code);
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 next.on('exit', (code) => {

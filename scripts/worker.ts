@@ -7,16 +7,24 @@ import { startBackgroundWork } from '../src/server/runtime/background';
 import { prepareDatabase } from '../src/server/runtime/prepare';
 
 const log = (line: string) => console.error(`[worker] ${line}`);
-const database = await prepareDatabase(log);
+let stopWorker = (code: number): void => process.exit(code);
+// When the worker started the embedded cluster itself and it cannot be started again: exit non-zero.
+const database = await prepareDatabase(log, {
+  onGiveUp: (error) => {
+    log(`${error.message}: stopping`);
+    stopWorker(1);
+  },
+});
 const background = await startBackgroundWork(database.url, log);
 log('refresh schedule and webhook deliveries running');
 
 keepDatabaseThroughSignals();
-async function shutdown(): Promise<never> {
+async function shutdown(code: number): Promise<never> {
   await background.stop();
   await disconnectDb();
   await database.stop().catch(() => {});
-  process.exit(0);
+  process.exit(code);
 }
-process.on('SIGINT', () => void shutdown());
-process.on('SIGTERM', () => void shutdown());
+stopWorker = (code) => void shutdown(code);
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));

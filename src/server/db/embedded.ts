@@ -47,7 +47,17 @@ export function dataDirectory(): string {
   return path.resolve(config().DATA_DIR);
 }
 
-export async function ensureDatabase(options: { log?: (line: string) => void } = {}): Promise<DatabaseHandle> {
+export interface EnsureOptions {
+  log?: (line: string) => void;
+  /**
+   * Keep the embedded cluster this process starts running: should it exit on its own, it is started again, with
+   * backoff. Called when RESTART_ATTEMPTS restarts in a row failed: the owner then exits non-zero, for its process
+   * manager to take over.
+   */
+  onGiveUp?: (error: Error) => void;
+}
+
+export async function ensureDatabase(options: EnsureOptions = {}): Promise<DatabaseHandle> {
   const { DATABASE_URL } = config();
   if (DATABASE_URL) return { url: DATABASE_URL, owner: false, stop: async () => {} };
   const log = options.log ?? (() => {});
@@ -93,7 +103,78 @@ export async function ensureDatabase(options: { log?: (line: string) => void } =
   const url = urlFor(settings, port, socketDir);
   await createDatabaseIfMissing(settings, port);
   log(`embedded PostgreSQL started on port ${port}`);
-  return { url, owner: true, stop: () => cluster.stop() };
+  if (!options.onGiveUp) return { url, owner: true, stop: () => cluster.stop() };
+  const supervisor = supervise(cluster, clusterDir, log, options.onGiveUp);
+  return { url, owner: true, stop: supervisor.stop };
+}
+
+/** Restarts in a row that may fail before a supervised cluster is given up. */
+export const RESTART_ATTEMPTS = 5;
+/** The pause before each restart: doubling from RESTART_DELAY_MS, about 8 s over all five. */
+const RESTART_DELAY_MS = 250;
+/** How often the postmaster is looked for. */
+const SUPERVISION_INTERVAL_MS = 500;
+
+function isAlive(pid: number | null): boolean {
+  if (pid === null) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but another user's (the cluster runs as `postgres` when this process is root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function postmasterPid(clusterDir: string): Promise<number | null> {
+  const pid = Number((await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/**
+ * Watches the postmaster this process started; when it is gone without being stopped (killed, crashed), starts the
+ * cluster again (PostgreSQL's crash recovery runs first). The app answers 503 meanwhile and recovers by itself: its
+ * pool opens new connections once the cluster is back. A restart that fails (the old server's processes still
+ * holding its shared memory, the port taken) is tried again after a longer pause; after RESTART_ATTEMPTS, onGiveUp.
+ */
+function supervise(cluster: EmbeddedPostgres, clusterDir: string, log: (line: string) => void, onGiveUp: (error: Error) => void) {
+  let stopped = false;
+  let restarting = false;
+  let watched: Promise<number | null> = postmasterPid(clusterDir);
+  const check = async () => {
+    if (stopped || restarting || isAlive(await watched)) return;
+    restarting = true;
+    log('the embedded PostgreSQL exited unexpectedly: starting it again');
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= RESTART_ATTEMPTS && !stopped; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, RESTART_DELAY_MS * 2 ** (attempt - 1)));
+      if (stopped) return;
+      try {
+        await cluster.start();
+        watched = postmasterPid(clusterDir);
+        log(`embedded PostgreSQL started again (attempt ${attempt})`);
+        restarting = false;
+        return;
+      } catch (error) {
+        lastError = error;
+        log(`embedded PostgreSQL did not start again (attempt ${attempt} of ${RESTART_ATTEMPTS})${error ? `: ${String(error)}` : ''}`);
+      }
+    }
+    if (stopped) return;
+    clearInterval(timer);
+    onGiveUp(new Error(`the embedded PostgreSQL in ${clusterDir} did not start again after ${RESTART_ATTEMPTS} attempts${lastError ? `: ${String(lastError)}` : ''}`));
+  };
+  const timer = setInterval(() => void check(), SUPERVISION_INTERVAL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      // A cluster that is down (given up, or between two restarts) has nothing to stop: the library would wait for the
+      // exit of a process that is already gone.
+      if (isAlive(await postmasterPid(clusterDir))) await cluster.stop();
+    },
+  };
 }
 
 async function loadSettings(dataDir: string): Promise<EmbeddedSettings> {

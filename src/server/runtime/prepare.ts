@@ -5,12 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { dataDirectory, ensureDatabase, type DatabaseHandle } from '@/server/db/embedded';
+import { dataDirectory, ensureDatabase, type DatabaseHandle, type EnsureOptions } from '@/server/db/embedded';
 import { applyMigrations } from '@/server/db/migrate';
 import { config, exportToEnvironment } from '@/server/core/config';
 
-export async function prepareDatabase(log: (line: string) => void): Promise<DatabaseHandle> {
-  const database = await ensureDatabase({ log });
+/** `onGiveUp`: the embedded cluster this process starts is kept running (src/server/db/embedded.ts, supervise). */
+export async function prepareDatabase(log: (line: string) => void, options: Pick<EnsureOptions, 'onGiveUp'> = {}): Promise<DatabaseHandle> {
+  const database = await ensureDatabase({ log, ...options });
   try {
     await applyMigrations(database.url, log);
   } catch (error) {
