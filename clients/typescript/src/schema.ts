@@ -1425,6 +1425,11 @@ export interface components {
              * @description When the event happened.
              */
             createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
             data: {
                 /**
                  * Format: uuid
@@ -1456,6 +1461,11 @@ export interface components {
              * @description When the event happened.
              */
             createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
             data: {
                 /**
                  * Format: uuid
@@ -1483,6 +1493,11 @@ export interface components {
              * @description When the event happened.
              */
             createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
             data: {
                 /**
                  * Format: uuid
@@ -1511,6 +1526,11 @@ export interface components {
              * @description When the event happened.
              */
             createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
             data: {
                 /**
                  * Format: uuid
@@ -1536,6 +1556,11 @@ export interface components {
              * @description When the event happened.
              */
             createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
             data: {
                 /**
                  * Format: uuid
@@ -1563,6 +1588,11 @@ export interface components {
              * @description When the event happened.
              */
             createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
             data: {
                 percent: 80 | 100;
                 used: number;
@@ -1584,6 +1614,11 @@ export interface components {
              * @description When the event happened.
              */
             createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
             data: {
                 /**
                  * Format: uuid
@@ -1613,6 +1648,11 @@ export interface components {
              * @description When the event happened.
              */
             createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
             data: {
                 /**
                  * Format: uuid
@@ -1637,6 +1677,11 @@ export interface components {
              * @description When the event happened.
              */
             createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
             data: {
                 /** @description The plan before; null for an account’s first plan. */
                 from: ("free" | "solo" | "pro" | "business" | "agency" | "enterprise") | null;
@@ -1659,6 +1704,11 @@ export interface components {
              * @description When the event happened.
              */
             createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
             data: {
                 /**
                  * Format: uuid

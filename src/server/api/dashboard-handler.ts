@@ -7,6 +7,7 @@ import { isDatabaseUnavailable, logDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_
 import { clientIp } from '@/server/core/client-ip';
 import { logError, logRequest } from '@/server/core/log';
 import { configuredOrigin } from '@/server/core/origin';
+import { withRequest } from '@/server/core/request-context';
 import { dashboardRouter } from './dashboard-router';
 import { appErrorOf } from './errors';
 import { config } from '@/server/core/config';
@@ -51,7 +52,7 @@ export async function handleDashboardTrpcRequest(request: Request): Promise<Resp
       { status: 403, headers: { 'X-Request-Id': requestId } },
     );
   }
-  const response = await fetchRequestHandler({
+  const response = await withRequest(requestId, () => fetchRequestHandler({
     endpoint: '/api/trpc',
     req: request,
     router: dashboardRouter,
@@ -78,7 +79,7 @@ export async function handleDashboardTrpcRequest(request: Request): Promise<Resp
       for (const error of errors) for (const [name, value] of Object.entries(appErrorOf(error)?.headers ?? {})) headers.set(name, value);
       return { headers };
     },
-  });
+  }));
   response.headers.set('X-Request-Id', requestId);
   logRequest({
     requestId,

@@ -60,7 +60,7 @@ export const VARIABLES = {
   LOG_REQUESTS: {
     schema: flag.default(true),
     default: '`true`',
-    meaning: 'One JSON line per API request on stdout (request id, route, status, duration, account/key id, `cache: hit/miss` for cacheable reads; never a credential)',
+    meaning: 'One JSON line per API request on stdout, in pino’s shape (request id, route, status, duration, account/key id, `cache: hit/miss` for cacheable reads; never a credential)',
   },
   RESPONSE_CACHE_MB: {
     schema: amount.default(64),

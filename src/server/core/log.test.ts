@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { logErrorThrottled } from './log';
+import { logErrorThrottled, logInfo } from './log';
+import { withRequest } from './request-context';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -24,6 +25,22 @@ describe('logErrorThrottled', () => {
     fail();
     expect(lines.map((line) => JSON.parse(line).msg)).toEqual(['database unavailable', 'other', 'database unavailable']);
     expect(JSON.parse(lines[0]!).suppressedSinceLast).toBeUndefined();
-    expect(JSON.parse(lines[2]!)).toMatchObject({ suppressedSinceLast: 2, requestId: 'r', error: 'Error: connect ENOENT' });
+    expect(JSON.parse(lines[2]!)).toMatchObject({ level: 50, suppressedSinceLast: 2, requestId: 'r', err: { type: 'Error', message: 'connect ENOENT' } });
+  });
+});
+
+describe('a line written while a request is served', () => {
+  it('carries that request’s id, and no id outside a request', () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    withRequest('5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93', () => logInfo('plan changed', { accountId: 'a' }));
+    logInfo('refresh finished');
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ level: 30, msg: 'plan changed', accountId: 'a', requestId: '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93' }),
+      expect.not.objectContaining({ requestId: expect.anything() }),
+    ]);
   });
 });

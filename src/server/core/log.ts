@@ -1,25 +1,39 @@
-// Structured logs: one JSON line per API request (request id, route, status, duration, who), and errors
-// with their cause. Never a credential, a body or a header value.
+// Structured logs through pino, in its own shape (numeric `level`, `time` in epoch milliseconds, `pid`, `hostname`,
+// `msg`), so that its tools read them: one line per API request on stdout (request id, route, status, duration,
+// who), operator notices on stdout, errors with their cause on stderr. A line written while a request is served
+// carries its `requestId` (core/request-context.ts). Never a credential, a body or a header value.
+import pino, { type Logger } from 'pino';
 import { config } from './config';
+import { currentRequestId } from './request-context';
+
 type Fields = Record<string, string | number | boolean | null | undefined>;
 
-function write(stream: NodeJS.WriteStream, level: 'info' | 'error', message: string, fields: Fields): void {
-  stream.write(JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields }) + '\n');
-}
+const options: pino.LoggerOptions = {
+  mixin: () => {
+    const requestId = currentRequestId();
+    return requestId ? { requestId } : {};
+  },
+};
+
+// Made at first use, on the streams of that moment (the tests replace their write method).
+let out: Logger | undefined;
+let errors: Logger | undefined;
 
 export function logRequest(fields: Fields): void {
   if (!config().LOG_REQUESTS) return;
-  write(process.stdout, 'info', 'request', fields);
+  logInfo('request', fields);
 }
 
 /** Something an operator may want to know happened (a plan changed by a Stripe event, say). */
 export function logInfo(message: string, fields: Fields = {}): void {
-  write(process.stdout, 'info', message, fields);
+  out ??= pino(options, process.stdout);
+  out.info(fields, message);
 }
 
 export function logError(message: string, error: unknown, fields: Fields = {}): void {
-  const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause : error) : undefined;
-  write(process.stderr, 'error', message, { ...fields, error: cause ? `${cause.name}: ${cause.message}` : String(error), stack: cause?.stack });
+  errors ??= pino(options, process.stderr);
+  const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause : error) : new Error(String(error));
+  errors.error({ ...fields, err: cause }, message);
 }
 
 const throttled = new Map<string, { until: number; suppressed: number }>();

@@ -5,8 +5,8 @@ import { db } from './index';
 
 /** Locks and returns up to `limit` domain events not yet dispatched, oldest first, within the transaction `tx`. */
 export function lockUndispatchedEvents(tx: Prisma.TransactionClient, limit: number) {
-  return tx.$queryRaw<{ id: string; account_id: string; type: string; data: unknown; occurred_at: Date }[]>`
-    SELECT id::text, account_id::text, type, data, occurred_at FROM domain_events
+  return tx.$queryRaw<{ id: string; account_id: string; type: string; data: unknown; occurred_at: Date; request_id: string | null }[]>`
+    SELECT id::text, account_id::text, type, data, occurred_at, request_id::text FROM domain_events
     WHERE dispatched_at IS NULL ORDER BY occurred_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
 }
 

@@ -13,6 +13,20 @@ const APP_ID = '0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11';
 const KEY_ID = '4c6d8e0f-2a3b-4c5d-8e6f-7a8b9c0d1e2f';
 
 /** One example of each kind's data, as the code path that records it writes it. */
+/** A request caused the event (its X-Request-Id), or the daily refresh or billing did (null). */
+const EXAMPLE_REQUEST_ID: Record<EventType, string | null> = {
+  'keyword.rank_changed': null,
+  'keyword.added': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
+  'competitor.added': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
+  'app.metadata_changed': null,
+  'review.created': null,
+  'usage.threshold_reached': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
+  'api_key.created': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
+  'api_key.revoked': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
+  'plan.changed': null,
+  'webhook.test': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
+};
+
 const EXAMPLE_DATA: { [T in EventType]: EventPayload<T> } = {
   'keyword.rank_changed': { appId: APP_ID, term: 'sleep sounds', country: 'US', date: '2026-06-30', previousRank: 12, rank: 5 },
   'keyword.added': { appId: APP_ID, keywordId: '7c9e6679-7425-40de-944b-e07fc1f90ae7', term: 'sleep sounds', country: 'US' },
@@ -84,6 +98,12 @@ export function webhooksSection(): { schemas: Record<string, Json>; webhooks: Re
         id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', description: 'The event’s id: the same in every delivery of this event, to every endpoint.' },
         type: { const: kind },
         createdAt: { type: 'string', format: 'date-time', description: 'When the event happened.' },
+        requestId: {
+          type: ['string', 'null'],
+          format: 'uuid',
+          description:
+            'The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.',
+        },
         data: payloadSchema(kind),
       },
     };
@@ -104,7 +124,7 @@ export function webhooksSection(): { schemas: Record<string, Json>; webhooks: Re
               examples: {
                 [kind]: {
                   summary: EVENT_DESCRIPTIONS[kind],
-                  value: { id: 'evt_8c1f2e3d4b5a69788f7e6d5c4b3a2918', type: kind, createdAt: '2026-07-01T09:30:00.000Z', data: EXAMPLE_DATA[kind] },
+                  value: { id: 'evt_8c1f2e3d4b5a69788f7e6d5c4b3a2918', type: kind, createdAt: '2026-07-01T09:30:00.000Z', requestId: EXAMPLE_REQUEST_ID[kind], data: EXAMPLE_DATA[kind] },
                 },
               },
             },

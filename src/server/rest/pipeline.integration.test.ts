@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
+import { dispatchEvents } from '@/server/services/webhooks/delivery';
 import { makeAccount, makeApp } from '../../../test/factories';
 import { callPublicApi } from '../../../test/public-api';
 import { captureLogs } from '../../../test/logs';
@@ -35,8 +36,12 @@ describe('request logging', () => {
     expect(refused.status).toBe(401);
     expect(lines).toHaveLength(2);
     const [first, second] = lines.map((line) => JSON.parse(line));
+    // pino's shape: numeric level (30: info), time in epoch milliseconds, pid and hostname.
     expect(first).toMatchObject({
-      level: 'info',
+      level: 30,
+      time: expect.any(Number),
+      pid: process.pid,
+      hostname: expect.any(String),
       msg: 'request',
       requestId: ok.headers.get('x-request-id'),
       method: 'GET',
@@ -52,6 +57,38 @@ describe('request logging', () => {
     expect(all).not.toContain(secret);
     expect(all).not.toContain(secret.slice(9, 30));
     expect(all).not.toContain('secret-looking term');
+  });
+
+  it('runs one request id through the answer, its log line, its charge in the ledger, the event it caused and that event’s webhook delivery', async () => {
+    const owner = await makeAccount();
+    const app = await makeApp(owner.accountId);
+    const { secret } = await createApiKey(owner, { name: 'trace', scope: 'read-write' });
+    const endpoint = await db.webhookEndpoint.create({ data: { accountId: owner.accountId, url: 'https://hooks.example.test/aso', secret: 'whsec_trace', eventTypes: ['keyword.added'] } });
+    const lines = captureLogs();
+    const response = await callPublicApi(
+      new Request(`${origin}/api/public/v1/apps/${app.id}/keywords`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ terms: ['trace term'] }),
+      }),
+    );
+    vi.restoreAllMocks();
+
+    expect(response.status).toBe(200);
+    const requestId = response.headers.get('x-request-id');
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ msg: 'request', requestId, status: 200 }));
+    expect(await db.creditLedger.findMany({ where: { accountId: owner.accountId }, select: { requestId: true, cost: true } })).toEqual([{ requestId, cost: 2 }]);
+    // The key's creation above ran outside a request: its event has none.
+    expect(await db.domainEvent.findMany({ where: { accountId: owner.accountId }, select: { type: true, requestId: true }, orderBy: { occurredAt: 'asc' } })).toEqual([
+      { type: 'api_key.created', requestId: null },
+      { type: 'keyword.added', requestId },
+    ]);
+    // The fan-out takes the oldest events first, and other tests' events share the database.
+    const delivery = await vi.waitFor(async () => {
+      await dispatchEvents();
+      return db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
+    });
+    expect(JSON.parse(delivery.body)).toMatchObject({ type: 'keyword.added', requestId, data: { term: 'trace term' } });
   });
 
   it('answers an unexpected failure with an opaque 500 problem and logs the cause on stderr', async () => {

@@ -18,6 +18,7 @@ import { credentialChallenge, credentialProblemDetail, readBearer, type Rejected
 import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
 import { clientIpOf } from '@/server/core/client-ip';
 import { logError, logRequest } from '@/server/core/log';
+import { withRequest } from '@/server/core/request-context';
 import { logDatabaseUnavailable } from '@/server/db/errors';
 import { AppError, rateLimited } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
@@ -81,7 +82,8 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     const search = queryAt === -1 ? '' : target.slice(queryAt);
     let answer: Answer;
     try {
-      answer = (await publishedDocument(trace, origin)) ?? (await respond(req, trace, search));
+      // What the request causes deeper down (a domain event, a log line) carries its id (core/request-context.ts).
+      answer = await withRequest(trace.requestId, async () => (await publishedDocument(trace, origin)) ?? (await respond(req, trace, search)));
     } catch (thrown) {
       answer = problemOf(thrown, trace, origin);
     }

@@ -5,6 +5,8 @@ export interface EventEnvelope {
   id: string;
   type: string;
   createdAt: string;
+  /** The request that caused the event (its X-Request-Id); null when none did. Absent from deliveries made before it was. */
+  requestId?: string | null;
   data: Record<string, unknown>;
 }
 

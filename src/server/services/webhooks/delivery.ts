@@ -16,8 +16,14 @@ export const DISABLE_AFTER_MS = 5 * 86_400_000;
 export const TIMEOUT_MS = 10_000;
 const EXCERPT_LENGTH = 500;
 
-export function envelopeOf(event: { id: string; type: string; occurredAt: Date; data: unknown }): EventEnvelope {
-  return { id: `evt_${event.id.replaceAll('-', '')}`, type: event.type, createdAt: event.occurredAt.toISOString(), data: (event.data ?? {}) as Record<string, unknown> };
+export function envelopeOf(event: { id: string; type: string; occurredAt: Date; data: unknown; requestId: string | null }): EventEnvelope {
+  return {
+    id: `evt_${event.id.replaceAll('-', '')}`,
+    type: event.type,
+    createdAt: event.occurredAt.toISOString(),
+    requestId: event.requestId,
+    data: (event.data ?? {}) as Record<string, unknown>,
+  };
 }
 
 /** Creates the deliveries of events not yet dispatched; several processes may run it at once (SKIP LOCKED). */
@@ -36,7 +42,7 @@ export async function dispatchEvents(limit = 500): Promise<{ events: number; del
           endpointId: endpoint.id,
           eventId: event.id,
           eventType: event.type,
-          body: JSON.stringify(envelopeOf({ id: event.id, type: event.type, occurredAt: event.occurred_at, data: event.data })),
+          body: JSON.stringify(envelopeOf({ id: event.id, type: event.type, occurredAt: event.occurred_at, data: event.data, requestId: event.request_id })),
         })),
     );
     const created = rows.length ? await tx.webhookDelivery.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } }) : [];

@@ -1,6 +1,7 @@
 // Webhook endpoints of an account: create (the signing secret is returned once), rotate the secret (the old one
 // keeps signing for 24 hours), enable or disable, delete.
 import { z } from 'zod';
+import { currentRequestId } from '@/server/core/request-context';
 import { db, retryOnConflict } from '@/server/db';
 import { sharedRateLimit } from '@/server/db/shared-limiter';
 import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
@@ -142,7 +143,14 @@ export async function sendTestEvent(accountId: string, endpointId: string) {
   await countTestDelivery(endpoint.id);
   const now = new Date();
   const event = await db.domainEvent.create({
-    data: { accountId, type: 'webhook.test', data: { endpointId: endpoint.id, message: 'Test event from ASO Analytics' }, occurredAt: now, dispatchedAt: now },
+    data: {
+      accountId,
+      type: 'webhook.test',
+      data: { endpointId: endpoint.id, message: 'Test event from ASO Analytics' },
+      occurredAt: now,
+      dispatchedAt: now,
+      requestId: currentRequestId(),
+    },
   });
   const delivery = await db.webhookDelivery.create({
     data: { endpointId: endpoint.id, eventId: event.id, eventType: event.type, body: JSON.stringify(envelopeOf(event)), requestedAt: now },

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "domain_events" ADD COLUMN     "request_id" UUID;
+
