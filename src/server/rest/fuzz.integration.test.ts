@@ -342,7 +342,9 @@ describe('fuzzing the dashboard endpoint', () => {
       { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) / 2, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
     );
     if (process.env.FUZZ_VERBOSE) console.log(Object.fromEntries(statuses));
-    expect(statuses.get(200) ?? 0).toBeGreaterThan(40);
+    // Floors that show the generated calls reach real answers, well under what a run gets (about 55 successes in
+    // 500 runs, 38 in the unluckiest seen): the seed changes every run.
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(25);
     expect(statuses.get(404) ?? 0).toBeGreaterThan(20);
     expect(await db.creditLedger.count({ where: { accountId: world.accountId } })).toBe(ledgerBefore);
   }, 120_000);
