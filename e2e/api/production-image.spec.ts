@@ -1,0 +1,112 @@
+// The production image's last stage, reproduced without Docker (no engine runs on these machines): its COPY steps
+// from this build into an empty directory, its `npm ci --omit=dev`, its environment and its CMD, on a database of
+// its own. What the image holds is then enough to serve: a file the stage forgets to copy fails here.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import pg from 'pg';
+import { ensureDatabase, freePort } from '../../src/server/db/embedded';
+import { runtimeStage } from '../../test/dockerfile';
+import { setEnvironment } from '../environment';
+import { DEMO, signIn } from '../helpers';
+
+const directory = mkdtempSync(path.join(tmpdir(), 'aso-image-'));
+const database = `image_${randomBytes(6).toString('hex')}`;
+let server: ChildProcess | undefined;
+let maintenanceUrl: string | undefined;
+
+test.afterAll(async () => {
+  if (server?.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  if (maintenanceUrl) {
+    const client = new pg.Client({ connectionString: maintenanceUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await client.end();
+  }
+  rmSync(directory, { recursive: true, force: true });
+});
+
+test('what the image’s last stage holds serves the app on a DATABASE_URL', async ({ playwright }) => {
+  test.setTimeout(300_000);
+  const environment: Record<string, string> = {};
+  let command: string[] | undefined;
+  for (const { instruction, argument } of runtimeStage(readFileSync('Dockerfile', 'utf8'))) {
+    if (instruction === 'COPY') {
+      const words = argument.split(/\s+/);
+      const fromBuild = words[0] === '--from=build';
+      const [destination, ...sources] = words.filter((word) => !word.startsWith('--')).reverse();
+      for (const source of sources.reverse()) {
+        const from = fromBuild ? source.replace(/^\/app\//, '') : source;
+        const to = destination!.endsWith('/') ? path.join(directory, destination!, path.basename(from)) : path.join(directory, destination!);
+        cpSync(from, to, { recursive: true });
+      }
+    } else if (instruction === 'ENV') {
+      for (const [, name, value] of argument.matchAll(/(\w+)=(\S+)/g)) environment[name!] = value!;
+    } else if (instruction === 'RUN' && argument.startsWith('npm ci')) {
+      const install = argument.split('&&')[0]!.trim().split(/\s+/);
+      execFileSync('npm', [...install.slice(1), '--prefer-offline'], { cwd: directory, stdio: 'pipe' });
+    } else if (instruction === 'CMD') {
+      command = JSON.parse(argument) as string[];
+    }
+  }
+  expect(command).toEqual(['node', 'dist/start.mjs']);
+
+  // A database of its own on the e2e server's cluster.
+  setEnvironment({ DATA_DIR: '.data/e2e' });
+  const cluster = await ensureDatabase();
+  maintenanceUrl = Object.assign(new URL(cluster.url), { pathname: '/postgres' }).toString();
+  const client = new pg.Client({ connectionString: maintenanceUrl });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${database}`);
+  await client.end();
+
+  const port = await freePort();
+  let output = '';
+  expect(environment.NODE_ENV).toBe('production');
+  const launcher = spawn(command![0]!, command!.slice(1), {
+    cwd: directory,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH,
+      ...environment,
+      NODE_ENV: 'production',
+      DATA_DIR: path.join(directory, '.data'),
+      PORT: String(port),
+      DATABASE_URL: Object.assign(new URL(cluster.url), { pathname: `/${database}` }).toString(),
+      NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),
+      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+      SEED_DEMO: 'true',
+      DEMO_PASSWORD: 'image-demo-password',
+    },
+  });
+  server = launcher;
+  launcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  launcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const request = await playwright.request.newContext({ baseURL: `http://127.0.0.1:${port}` });
+  // A launcher that stops (a missing file, a failed migration) fails at once, with what it printed.
+  await expect
+    .poll(async () => (launcher.exitCode !== null ? `exited ${launcher.exitCode}: ${output}` : (await request.get('/api/health').catch(() => null))?.status()), { timeout: 120_000 })
+    .toBe(200);
+
+  // The migrations were there to apply (the demo data was seeded into their tables and a user signs in), Next.js's
+  // build to render a page, the public API its document.
+  expect((await request.get('/api/ready')).status()).toBe(200);
+  const session = await signIn(DEMO.email, 'image-demo-password', `http://127.0.0.1:${port}`);
+  const apps = await session.context.get('/apps');
+  expect(apps.status()).toBe(200);
+  expect(await apps.text()).toContain('Breathe: Sleep &amp; Meditation');
+  await session.context.dispose();
+  const signInPage = await request.get('/sign-in');
+  expect(signInPage.status()).toBe(200);
+  expect(await signInPage.text()).toContain('Sign in');
+  expect((await request.get('/api/public/v1/openapi.json')).status()).toBe(200);
+  expect((await request.get('/api/public/v1/apps')).status()).toBe(401);
+  await request.dispose();
+});

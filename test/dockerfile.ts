@@ -1,0 +1,30 @@
+// The steps of the Dockerfile's last stage, for the tests that check it (test/dockerfile.test.ts) and run what it
+// holds without Docker (e2e/api/production-image.spec.ts). Continuation lines are joined; comments are left out.
+
+export interface Step {
+  instruction: string;
+  argument: string;
+}
+
+export function steps(dockerfile: string): Step[] {
+  const joined = dockerfile
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('#'))
+    .join('\n')
+    .replace(/\\\n\s*/g, '');
+  return joined
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const space = line.indexOf(' ');
+      return { instruction: line.slice(0, space).toUpperCase(), argument: line.slice(space + 1).trim() };
+    });
+}
+
+/** The steps after the last FROM. */
+export function runtimeStage(dockerfile: string): Step[] {
+  const all = steps(dockerfile);
+  const from = all.map((step) => step.instruction).lastIndexOf('FROM');
+  return all.slice(from + 1);
+}
