@@ -1239,6 +1239,20 @@ export interface components {
                  * @example svc_live_AbCd…x9Z2
                  */
                 key: string | null;
+                /** @description What the key is restricted to (Settings → API access); null for dashboard sessions. */
+                restrictions: {
+                    /** @description The apps the key reaches; null: every app of the account. */
+                    appIds: string[] | null;
+                    /**
+                     * @description The client address ranges it may call from; empty: any.
+                     * @example [
+                     *       "198.51.100.0/24"
+                     *     ]
+                     */
+                    allowedCidrs: string[];
+                    /** @description Its monthly credit budget; null: none beyond the account’s allowance. */
+                    monthlyBudget: number | null;
+                } | null;
                 calls: number;
                 credits: number;
             }[];
@@ -1265,7 +1279,7 @@ export interface components {
              * @description The problem type’s slug (the last segment of `type`): stable, to switch on.
              * @enum {string}
              */
-            code: "validation-error" | "unauthorized" | "plan-required" | "insufficient-scope" | "limit-reached" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "credits-exhausted" | "rate-limited" | "idempotency-conflict" | "internal-error" | "service-unavailable";
+            code: "validation-error" | "unauthorized" | "plan-required" | "insufficient-scope" | "ip-not-allowed" | "limit-reached" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "credits-exhausted" | "key-budget-exhausted" | "rate-limited" | "idempotency-conflict" | "internal-error" | "service-unavailable";
             /** @description Short summary of the problem type. */
             title: string;
             status: number;
@@ -1329,6 +1343,23 @@ export interface components {
              */
             code: "insufficient-scope";
         });
+        /** @description The key may not be used from this address (`ip-not-allowed`). */
+        IpNotAllowedProblem: {
+            /** @constant */
+            code: "ip-not-allowed";
+            /** @constant */
+            status: 403;
+            /** @description The address the call came from, as the service sees it (behind its trusted proxies). */
+            clientAddress: string;
+            /** @description The key’s client address ranges. */
+            allowedCidrs: string[];
+        } & (WithRequired<components["schemas"]["Problem"], "code" | "status"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ip-not-allowed";
+        });
         /** @description A limit of the account is reached (`limit-reached`). */
         LimitReachedProblem: {
             /** @constant */
@@ -1385,7 +1416,37 @@ export interface components {
              * @description When the allowance resets: the start of the next calendar month, UTC.
              */
             resetsAt: string;
-        } & WithRequired<components["schemas"]["Problem"], "code" | "status">;
+        } & (WithRequired<components["schemas"]["Problem"], "code" | "status"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "credits-exhausted";
+        });
+        /** @description The key’s monthly credit budget is spent (`key-budget-exhausted`). */
+        KeyBudgetExhaustedProblem: {
+            /** @constant */
+            code: "key-budget-exhausted";
+            /** @constant */
+            status: 402;
+            /** @description The key’s monthly credit budget. */
+            keyBudget: number;
+            /** @description What the key spent this month. */
+            keySpent: number;
+            /** @description What the call costs. */
+            creditsRequired: number;
+            /**
+             * Format: date-time
+             * @description When the budget resets, with the account’s allowance: the start of the next calendar month, UTC.
+             */
+            resetsAt: string;
+        } & (WithRequired<components["schemas"]["Problem"], "code" | "status"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "key-budget-exhausted";
+        });
         /** @description Too many requests (`rate-limited`). */
         RateLimitedProblem: {
             /** @constant */
@@ -1748,8 +1809,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["UnauthorizedProblem"];
             };
         };
-        /** @description `credits-exhausted` (http://localhost:3000/docs/problems/credits-exhausted): Monthly credit allowance exhausted. */
-        CreditsExhausted: {
+        /** @description `credits-exhausted` (http://localhost:3000/docs/problems/credits-exhausted): Monthly credit allowance exhausted. `key-budget-exhausted` (http://localhost:3000/docs/problems/key-budget-exhausted): The key’s monthly credit budget is spent. */
+        CreditsExhaustedOrKeyBudgetExhausted: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
@@ -1762,11 +1823,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["CreditsExhaustedProblem"];
+                "application/problem+json": components["schemas"]["CreditsExhaustedProblem"] | components["schemas"]["KeyBudgetExhaustedProblem"];
             };
         };
-        /** @description `plan-required` (http://localhost:3000/docs/problems/plan-required): A paid plan is required. */
-        PlanRequired: {
+        /** @description `plan-required` (http://localhost:3000/docs/problems/plan-required): A paid plan is required. `ip-not-allowed` (http://localhost:3000/docs/problems/ip-not-allowed): The key may not be used from this address. */
+        PlanRequiredOrIpNotAllowed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
@@ -1780,7 +1841,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["PlanRequiredProblem"];
+                "application/problem+json": components["schemas"]["PlanRequiredProblem"] | components["schemas"]["IpNotAllowedProblem"];
             };
         };
         /** @description `not-found` (http://localhost:3000/docs/problems/not-found): Resource not found. */
@@ -1853,8 +1914,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
             };
         };
-        /** @description `plan-required` (http://localhost:3000/docs/problems/plan-required): A paid plan is required. `insufficient-scope` (http://localhost:3000/docs/problems/insufficient-scope): The credential lacks the required scope. `limit-reached` (http://localhost:3000/docs/problems/limit-reached): A limit of the account is reached. */
-        PlanRequiredOrInsufficientScopeOrLimitReached: {
+        /** @description `plan-required` (http://localhost:3000/docs/problems/plan-required): A paid plan is required. `ip-not-allowed` (http://localhost:3000/docs/problems/ip-not-allowed): The key may not be used from this address. `insufficient-scope` (http://localhost:3000/docs/problems/insufficient-scope): The credential lacks the required scope. `limit-reached` (http://localhost:3000/docs/problems/limit-reached): A limit of the account is reached. */
+        PlanRequiredOrIpNotAllowedOrInsufficientScopeOrLimitReached: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
@@ -1868,7 +1929,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["PlanRequiredProblem"] | components["schemas"]["InsufficientScopeProblem"] | components["schemas"]["LimitReachedProblem"];
+                "application/problem+json": components["schemas"]["PlanRequiredProblem"] | components["schemas"]["IpNotAllowedProblem"] | components["schemas"]["InsufficientScopeProblem"] | components["schemas"]["LimitReachedProblem"];
             };
         };
         /** @description `payload-too-large` (http://localhost:3000/docs/problems/payload-too-large): Request body too large. */
@@ -1922,8 +1983,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["IdempotencyConflictProblem"];
             };
         };
-        /** @description `plan-required` (http://localhost:3000/docs/problems/plan-required): A paid plan is required. `insufficient-scope` (http://localhost:3000/docs/problems/insufficient-scope): The credential lacks the required scope. */
-        PlanRequiredOrInsufficientScope: {
+        /** @description `plan-required` (http://localhost:3000/docs/problems/plan-required): A paid plan is required. `ip-not-allowed` (http://localhost:3000/docs/problems/ip-not-allowed): The key may not be used from this address. `insufficient-scope` (http://localhost:3000/docs/problems/insufficient-scope): The credential lacks the required scope. */
+        PlanRequiredOrIpNotAllowedOrInsufficientScope: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
@@ -1937,7 +1998,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["PlanRequiredProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                "application/problem+json": components["schemas"]["PlanRequiredProblem"] | components["schemas"]["IpNotAllowedProblem"] | components["schemas"]["InsufficientScopeProblem"];
             };
         };
     };
@@ -2040,8 +2101,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2114,8 +2175,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequiredOrInsufficientScopeOrLimitReached"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScopeOrLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2156,8 +2217,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2198,8 +2259,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2242,8 +2303,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2286,8 +2347,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2325,8 +2386,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2379,8 +2440,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2438,8 +2499,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2521,8 +2582,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequiredOrInsufficientScopeOrLimitReached"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScopeOrLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2568,8 +2629,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2612,8 +2673,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2656,8 +2717,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2714,8 +2775,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2753,8 +2814,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2795,8 +2856,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2849,8 +2910,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2891,8 +2952,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequired"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2965,8 +3026,8 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["CreditsExhausted"];
-            403: components["responses"]["PlanRequiredOrInsufficientScope"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3003,7 +3064,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PlanRequired"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -1,6 +1,7 @@
 import type { PlanTier } from '@/generated/prisma/enums';
 import type { Trial } from '@/server/services/accounts/plans';
 import type { ApiKeyScope } from '@/server/services/api-keys/api-keys';
+import type { KeyRestrictions } from '@/server/services/api-keys/restrictions';
 
 /** Who is calling: resolved once per request from an API key or a dashboard session token. */
 export interface Actor {
@@ -16,4 +17,8 @@ export interface Actor {
   /** A session token's sign-in (src/server/auth/session-token.ts). */
   sessionId?: string;
   keyId?: string;
+  /** An API key's apps, client addresses and monthly budget (services/api-keys/restrictions.ts); none for a session. */
+  restrictions?: KeyRestrictions;
+  /** What the key spent this period when the request started, against its monthly budget. */
+  keySpent?: number;
 }

@@ -23,7 +23,17 @@ describe('API keys', () => {
     const result = await resolveBearer(bearer(secret), at(T0));
     expect(result).toEqual({
       status: 'valid',
-      actor: { kind: 'apiKey', accountId: owner.accountId, keyId: key.id, plan: 'business', creditLimit: 10_000, trial: null, scope: 'read-only' },
+      actor: {
+        kind: 'apiKey',
+        accountId: owner.accountId,
+        keyId: key.id,
+        plan: 'business',
+        creditLimit: 10_000,
+        trial: null,
+        scope: 'read-only',
+        restrictions: { appIds: null, allowedCidrs: [], monthlyBudget: null },
+        keySpent: 0,
+      },
       creditsUsed: 0,
       // No app asked about; an account without apps is at its first version.
       versions: { account: '0', store: expect.any(String), app: null, usage: '0' },

@@ -30,7 +30,17 @@ export async function resolveCredential(bearer: BearerReading, context: Credenti
   if (result.status !== 'valid') return { status: result.status };
   return {
     status: 'valid',
-    actor: { kind: 'apiKey', accountId: result.accountId, keyId: result.keyId, plan: result.plan, creditLimit: result.creditLimit, trial: result.trial, scope: result.scope },
+    actor: {
+      kind: 'apiKey',
+      accountId: result.accountId,
+      keyId: result.keyId,
+      plan: result.plan,
+      creditLimit: result.creditLimit,
+      trial: result.trial,
+      scope: result.scope,
+      restrictions: result.restrictions,
+      keySpent: result.keySpent,
+    },
     creditsUsed: result.creditsUsed,
     versions: result.versions,
   };

@@ -39,8 +39,9 @@ function credentialStatement(source: { columns: string; from: string; where: str
 }
 
 const API_KEY_STATEMENT = credentialStatement({
-  columns: 'c.id::text AS id, c.scope::text AS scope, c.revoked_at, c.expires_at, c.last_used_at, c.last_used_ip',
-  from: 'api_keys c',
+  columns: `c.id::text AS id, c.scope::text AS scope, c.revoked_at, c.expires_at, c.last_used_at, c.last_used_ip,
+            c.all_apps, c.app_ids::text[] AS app_ids, c.allowed_cidrs, c.monthly_budget, ku.used AS key_spent`,
+  from: 'api_keys c LEFT JOIN key_credit_usage ku ON ku.key_id = c.id AND ku.period_start = $2::date',
   where: 'c.secret_hash = $1',
 });
 
@@ -62,6 +63,13 @@ export interface ApiKeyRow {
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   lastUsedIp: string | null;
+  /** null: every app of the account. */
+  appIds: string[] | null;
+  /** Empty: any address. */
+  allowedCidrs: string[];
+  monthlyBudget: number | null;
+  /** Credits the key spent this period. */
+  spent: number;
 }
 
 /** The key whose secret hashes to `secretHash`, whatever its status, with its account; null when there is none. */
@@ -69,11 +77,34 @@ export async function readApiKeyCredential(
   secretHash: Uint8Array,
   { periodStart, appId }: { periodStart: string; appId: string | null },
 ): Promise<{ key: ApiKeyRow; account: CredentialAccount } | null> {
-  type Row = AccountColumns & { id: string; scope: string; revoked_at: Date | null; expires_at: Date | null; last_used_at: Date | null; last_used_ip: string | null };
+  type Row = AccountColumns & {
+    id: string;
+    scope: string;
+    revoked_at: Date | null;
+    expires_at: Date | null;
+    last_used_at: Date | null;
+    last_used_ip: string | null;
+    all_apps: boolean;
+    app_ids: string[] | null;
+    allowed_cidrs: string[] | null;
+    monthly_budget: number | null;
+    key_spent: number | null;
+  };
   const [row] = await hotQuery<Row>(API_KEY_STATEMENT, [Buffer.from(secretHash), periodStart, appId]);
   if (!row) return null;
   return {
-    key: { id: row.id, scope: row.scope, revokedAt: row.revoked_at, expiresAt: row.expires_at, lastUsedAt: row.last_used_at, lastUsedIp: row.last_used_ip },
+    key: {
+      id: row.id,
+      scope: row.scope,
+      revokedAt: row.revoked_at,
+      expiresAt: row.expires_at,
+      lastUsedAt: row.last_used_at,
+      lastUsedIp: row.last_used_ip,
+      appIds: row.all_apps ? null : (row.app_ids ?? []),
+      allowedCidrs: row.allowed_cidrs ?? [],
+      monthlyBudget: row.monthly_budget,
+      spent: row.key_spent ?? 0,
+    },
     account: accountOf(row),
   };
 }

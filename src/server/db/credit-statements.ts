@@ -11,6 +11,8 @@ export interface ChargeRow {
   /** null: unlimited. */
   limit: number | null;
   key_id: string | null;
+  /** The key's monthly budget; null: none. */
+  key_budget: number | null;
   user_id: string | null;
   endpoint: string;
   request_id: string;
@@ -20,9 +22,15 @@ export interface ChargeRow {
   subject: string;
 }
 
-/** Applies the charges in order; for each (by its 1-based position) the period's usage after it, or null when refused. */
+/**
+ * Applies the charges in order; for each (by its 1-based position) the period's usage after it, or null and why it
+ * was refused: the account's allowance ('credits') or the key's monthly budget ('key_budget').
+ */
 export function applyCharges(charges: ChargeRow[]) {
-  return hotQuery<{ position: number; used_after: number | null }>('SELECT "position", "used_after" FROM charge_credits($1::jsonb)', [JSON.stringify(charges)]);
+  return hotQuery<{ position: number; used_after: number | null; refused: 'credits' | 'key_budget' | null }>(
+    'SELECT "position", "used_after", "refused" FROM charge_credits($1::jsonb)',
+    [JSON.stringify(charges)],
+  );
 }
 
 /** Gives back the charge of a request: usage, ledger and rollup. */
@@ -35,8 +43,22 @@ export async function refundRequestCharge(accountId: string, requestId: string):
  * of each key (an account with many keys has hundreds of rows, where Prisma's per-row cost shows).
  */
 export function readUsageRows(accountId: string, from: string, to: string) {
-  return hotQuery<{ day: string; endpoint: string; subject: string; calls: number; credits: number; name: string | null; display_prefix: string | null; last_four: string | null }>(
-    `SELECT d.day::text AS day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four
+  return hotQuery<{
+    day: string;
+    endpoint: string;
+    subject: string;
+    calls: number;
+    credits: number;
+    name: string | null;
+    display_prefix: string | null;
+    last_four: string | null;
+    all_apps: boolean | null;
+    app_ids: string[] | null;
+    allowed_cidrs: string[] | null;
+    monthly_budget: number | null;
+  }>(
+    `SELECT d.day::text AS day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four,
+            k.all_apps, k.app_ids::text[] AS app_ids, k.allowed_cidrs, k.monthly_budget
      FROM credit_usage_daily d
      -- CASE fixes the evaluation order: a session subject ("user:…") is never cast to uuid.
      LEFT JOIN api_keys k ON k.id = CASE WHEN d.subject LIKE 'user:%' THEN NULL ELSE d.subject::uuid END

@@ -39,6 +39,14 @@ export const PROBLEM_TYPES = {
     description: 'A read-only key called an endpoint that writes (adding apps, keywords or competitors). Write endpoints need a read-write key.',
     remedy: 'Use a read-write key for this call, or create one under Settings → API access.',
   },
+  IP_NOT_ALLOWED: {
+    status: 403,
+    slug: 'ip-not-allowed',
+    title: 'The key may not be used from this address',
+    description:
+      'The key is restricted to client addresses (IPv4 and IPv6 CIDR ranges), and this call came from outside them. The body names the address the call came from (`clientAddress`, as the service sees it behind its trusted proxies) and the key’s ranges (`allowedCidrs`). Nothing was charged.',
+    remedy: 'Call from an address within the key’s ranges, or edit the key’s addresses under Settings → API access.',
+  },
   LIMIT_REACHED: {
     status: 403,
     slug: 'limit-reached',
@@ -91,6 +99,14 @@ export const PROBLEM_TYPES = {
     title: 'Monthly credit allowance exhausted',
     description: 'The call costs more credits than remain in this month’s allowance. The body tells how many it needs (`creditsRequired`), how many remain (`creditsRemaining`) and when the allowance resets (`resetsAt`).',
     remedy: 'Wait for the reset, make cheaper calls, or upgrade the plan.',
+  },
+  KEY_BUDGET_EXHAUSTED: {
+    status: 402,
+    slug: 'key-budget-exhausted',
+    title: 'The key’s monthly credit budget is spent',
+    description:
+      'The key has a monthly credit budget of its own, and this call costs more than what remains of it. The account’s other keys keep working on the account’s allowance. The body gives the key’s budget (`keyBudget`), what it spent this month (`keySpent`), what the call costs (`creditsRequired`) and when the budget resets (`resetsAt`, with the account’s allowance).',
+    remedy: 'Wait for the reset, raise the key’s budget under Settings → API access, or use another key.',
   },
   RATE_LIMITED: {
     status: 429,

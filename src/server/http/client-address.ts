@@ -10,6 +10,7 @@
 // trusted values or none.
 import type { IncomingMessage } from 'node:http';
 import ipaddr from 'ipaddr.js';
+import { inAddressRanges, parseAddressRange, type AddressRange } from '@/server/core/address-ranges';
 import { config } from '@/server/core/config';
 
 export interface TrustedProxies {
@@ -27,26 +28,14 @@ export function normalizeAddress(address: string): string | null {
 
 /** TRUSTED_PROXIES: a comma-separated list of addresses and CIDR ranges, e.g. `127.0.0.1,10.0.0.0/8,::1`. */
 export function parseTrustedProxies(setting: string | undefined): TrustedProxies {
-  const ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
+  const ranges: AddressRange[] = [];
   for (const entry of (setting ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
-    try {
-      if (entry.includes('/')) ranges.push(ipaddr.parseCIDR(entry));
-      else {
-        const address = ipaddr.process(entry);
-        ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
-      }
-    } catch {
-      throw new Error(`TRUSTED_PROXIES: "${entry}" is neither an IP address nor a CIDR range`);
-    }
+    const range = parseAddressRange(entry);
+    if (!range) throw new Error(`TRUSTED_PROXIES: "${entry}" is neither an IP address nor a CIDR range`);
+    ranges.push(range);
   }
-  return {
-    includes(address) {
-      // Without TRUSTED_PROXIES, as on most requests, nothing to parse.
-      if (!ranges.length || !ipaddr.isValid(address)) return false;
-      const parsed = ipaddr.process(address);
-      return ranges.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits));
-    },
-  };
+  // Without TRUSTED_PROXIES, as on most requests, nothing to parse.
+  return { includes: (address) => inAddressRanges(address, ranges) };
 }
 
 export function trustedProxiesSetting(): TrustedProxies {

@@ -56,7 +56,7 @@ const BODIES: Record<string, unknown> = {
 const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep' };
 
 let ids: { id: string; keywordId: string };
-let keys: { pro: string; readOnly: string; exhausted: string; free: string };
+let keys: { pro: string; readOnly: string; exhausted: string; free: string; elsewhere: string; budgetSpent: string };
 
 beforeAll(async () => {
   const { owner, app } = await makeAsoApp();
@@ -67,7 +67,12 @@ beforeAll(async () => {
     readOnly: (await createApiKey(owner, { name: 'conformance ro', scope: 'read-only' })).secret,
     exhausted: '',
     free: '',
+    elsewhere: (await createApiKey(owner, { name: 'conformance elsewhere', scope: 'read-write', restrictions: { allowedCidrs: ['192.0.2.0/24'] } })).secret,
+    budgetSpent: '',
   };
+  const budgeted = await createApiKey(owner, { name: 'conformance budget', scope: 'read-write', restrictions: { monthlyBudget: 1 } });
+  await db.keyCreditUsage.create({ data: { keyId: budgeted.key.id, periodStart: periodOf(new Date()).start, used: 1 } });
+  keys.budgetSpent = budgeted.secret;
   const spent = await makeAccount('solo');
   await db.creditUsage.create({ data: { accountId: spent.accountId, periodStart: periodOf(new Date()).start, used: 1500 } });
   keys.exhausted = (await createApiKey(spent, { name: 'spent', scope: 'read-write' })).secret;
@@ -156,6 +161,9 @@ describe('responses conform to the published document', () => {
       // The allowance is checked before the lookup (CONTRACT's pipeline): a spent account gets 402 whatever the id.
       if ((route.meta.credits ?? 0) > 0) await expectConforms(route, await call(route, { key: keys.exhausted, path: pathOf(route, { id: randomUUID() }) }), 402);
       await expectConforms(route, await call(route, { key: keys.free }), 403);
+      // A key's own restrictions: its addresses (every endpoint), its spent budget (every charged one).
+      await expectConforms(route, await call(route, { key: keys.elsewhere }), 403);
+      if ((route.meta.credits ?? 0) > 0) await expectConforms(route, await call(route, { key: keys.budgetSpent }), 402);
       if (route.meta.scope === 'write') {
         await expectConforms(route, await call(route, { key: keys.readOnly }), 403);
         await expectConforms(route, await call(route, { contentType: 'text/plain' }), 415);

@@ -49,6 +49,22 @@ const KIND_MEMBERS: Partial<Record<AppErrorCode, { properties: Json; example: Js
     },
     example: { creditsRequired: 8, creditsRemaining: 3, resetsAt: '2026-12-01T00:00:00.000Z' },
   },
+  IP_NOT_ALLOWED: {
+    properties: {
+      clientAddress: { type: 'string', description: 'The address the call came from, as the service sees it (behind its trusted proxies).' },
+      allowedCidrs: { type: 'array', items: { type: 'string' }, description: 'The key’s client address ranges.' },
+    },
+    example: { clientAddress: '203.0.113.7', allowedCidrs: ['198.51.100.0/24', '2001:db8::/32'] },
+  },
+  KEY_BUDGET_EXHAUSTED: {
+    properties: {
+      keyBudget: { type: 'integer', minimum: 1, description: 'The key’s monthly credit budget.' },
+      keySpent: { type: 'integer', minimum: 0, description: 'What the key spent this month.' },
+      creditsRequired: { type: 'integer', minimum: 0, description: 'What the call costs.' },
+      resetsAt: { type: 'string', format: 'date-time', description: 'When the budget resets, with the account’s allowance: the start of the next calendar month, UTC.' },
+    },
+    example: { keyBudget: 500, keySpent: 498, creditsRequired: 8, resetsAt: '2026-12-01T00:00:00.000Z' },
+  },
   LIMIT_REACHED: {
     properties: {
       cap: { type: 'string', enum: ['tracked-apps', 'tracked-keywords', 'active-api-keys', 'webhook-endpoints'], description: 'The cap reached.' },
@@ -64,6 +80,9 @@ const EXAMPLE_DETAILS: Record<AppErrorCode, string> = {
   UNAUTHORIZED: 'This API key has been revoked.',
   PLAN_REQUIRED: 'API access needs a paid plan; this account is on the Free tier. Choose a plan under Settings → Plan & billing.',
   INSUFFICIENT_SCOPE: 'This endpoint writes data and needs a read-write key; this key is read-only.',
+  IP_NOT_ALLOWED: 'This key accepts calls from 198.51.100.0/24, 2001:db8::/32 only; this call came from 203.0.113.7. Nothing was charged.',
+  KEY_BUDGET_EXHAUSTED:
+    'This call costs 8 credits and this key has 2 left of its monthly budget of 500; the budget resets at 2026-12-01T00:00:00.000Z. The account’s other keys are not affected.',
   LIMIT_REACHED: 'The Pro plan tracks at most 1000 keywords; this request adds 3 and 1 more fit. Nothing was added.',
   NOT_FOUND: 'No app with this id is tracked by your account.',
   METHOD_NOT_ALLOWED: 'DELETE is not allowed here; use GET, HEAD or OPTIONS.',

@@ -114,10 +114,10 @@ export function serverUrlOf(origin: string): string {
 
 /** The problems an operation can answer with, from what it declares: its method, its path parameters, cost and own problems. */
 function problemsOf(method: string, hasInput: boolean, cost: number, write: boolean, own: readonly AppErrorCode[] = []): AppErrorCode[] {
-  const codes: AppErrorCode[] = ['UNAUTHORIZED', 'PLAN_REQUIRED', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+  const codes: AppErrorCode[] = ['UNAUTHORIZED', 'PLAN_REQUIRED', 'IP_NOT_ALLOWED', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
   if (hasInput || method !== 'GET') codes.push('VALIDATION_ERROR');
   if (write) codes.push('INSUFFICIENT_SCOPE');
-  if (cost > 0) codes.push('CREDITS_EXHAUSTED');
+  if (cost > 0) codes.push('CREDITS_EXHAUSTED', 'KEY_BUDGET_EXHAUSTED');
   if (method !== 'GET') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'IDEMPOTENCY_CONFLICT');
   return [...codes, ...own.filter((code) => !codes.includes(code))];
 }

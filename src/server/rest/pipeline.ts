@@ -24,7 +24,9 @@ import { AppError, rateLimited } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
 import { methodNotAllowedProblem, problemAnswer } from '@/server/errors/problem-response';
 import { PLANS } from '@/server/services/accounts/plans';
-import { chargeCredits, creditsUsed, periodOf, refundCharge } from '@/server/services/metering/credits';
+import { chargeCredits, creditsUsed, keyCreditsSpent, periodOf, refundCharge } from '@/server/services/metering/credits';
+import { addressAllowed, appAllowed, type KeyRestrictions } from '@/server/services/api-keys/restrictions';
+import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
 import { consumeRequest } from '@/server/services/metering/rate-limit';
 import { collectionJson } from './collection';
@@ -105,6 +107,8 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     const actor = (trace.actor = credential.actor);
     // From here on every answer carries the account's credit headers.
     const metering: MeteringState = (trace.metering = { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) });
+    // The key's client addresses, before anything is counted or charged.
+    if (actor.restrictions && !addressAllowed(actor.restrictions.allowedCidrs, ip)) throw ipNotAllowed(actor.restrictions.allowedCidrs, ip);
 
     // 2. Route: 404, 405 with Allow, or OPTIONS answered with the same Allow.
     if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${method} ${trace.path}.`);
@@ -118,8 +122,9 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     // 3. Plan.
     if (!PLANS[actor.plan].apiAccess) throw new AppError('PLAN_REQUIRED', 'API access needs a paid plan; this account is on the Free tier. Choose a plan under Settings → Plan & billing.');
 
-    // 4. Scope.
+    // 4. Scope (a key restricted to some apps adds none: the new app would be out of its reach).
     if (route.meta.scope === 'write' && actor.scope === 'read-only') throw insufficientScope();
+    if (route.method === 'POST' && route.template === '/apps' && actor.restrictions?.appIds) throw restrictedKeyAddsNoApp();
 
     // 5. Body: media type, size, JSON syntax; then an Idempotency-Key already answered is replayed.
     const body = route.method === 'GET' ? undefined : await readBodyObject(req, route);
@@ -137,6 +142,9 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
       // 7. Rate limit, then credits around 8 and 9.
       await withinRateLimit(actor);
       answer = await charged(route.meta, { actor, metering, requestId: trace.requestId, now, endpoint: `${route.method} ${route.template}` }, async () => {
+        // An app out of the key's reach is answered as one of another account is, where the procedure would have
+        // answered it: after every check and, for a write, its charge and refund (never from the cache).
+        if (actor.restrictions && !reachesApp(actor.restrictions, route, input.procedureInput)) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
         // 9. Cache: an answer computed from the same data is replayed (and charged as a computed one).
         const cacheKey = responseCacheKeyOf(route.meta, credential, now, `${apiPath}${search}`);
         const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
@@ -174,6 +182,25 @@ function cachedAppId(match: RouteMatch): string | null {
 // ---- 4. Scope ---------------------------------------------------------------------------------------------------
 
 export const INSUFFICIENT_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="write"';
+
+function ipNotAllowed(allowedCidrs: string[], address: string | null): AppError {
+  const from = address ?? 'an unknown address';
+  return new AppError('IP_NOT_ALLOWED', `This key accepts calls from ${allowedCidrs.join(', ')} only; this call came from ${from}. Nothing was charged.`, {
+    extras: { clientAddress: address ?? '', allowedCidrs },
+  });
+}
+
+function restrictedKeyAddsNoApp(): AppError {
+  return new AppError('INSUFFICIENT_SCOPE', 'This key is restricted to chosen apps and cannot add one; add apps with a key that reaches all apps, or from the dashboard.', {
+    headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE },
+  });
+}
+
+/** Whether the app the route names (`/apps/{id}…`), if any, is within the key's apps. */
+function reachesApp(restrictions: KeyRestrictions, route: RestRoute, input: unknown): boolean {
+  if (restrictions.appIds === null || !route.template.startsWith('/apps/{id}')) return true;
+  return appAllowed(restrictions.appIds, (input as { id: string }).id);
+}
 
 function insufficientScope(): AppError {
   return new AppError('INSUFFICIENT_SCOPE', 'This endpoint writes data and needs a read-write key; this key is read-only.', {
@@ -253,10 +280,13 @@ async function charged(meta: ProcedureMeta, call: MeteredCall, run: () => Promis
   if (cost === 0) return run();
   const { actor, metering } = call;
   if (metering.limit !== null && metering.limit - metering.used < cost) throw creditsExhausted(metering, cost);
+  const budget = actor.restrictions?.monthlyBudget ?? null;
+  if (budget !== null && budget - (actor.keySpent ?? 0) < cost) throw keyBudgetExhausted(budget, actor.keySpent ?? 0, cost, metering);
   const charge = async () => {
-    const used = await chargeCredits({
+    const outcome = await chargeCredits({
       accountId: actor.accountId,
       keyId: actor.keyId ?? null,
+      keyBudget: budget,
       userId: actor.kind === 'session' ? (actor.userId ?? null) : null,
       endpoint: call.endpoint,
       cost,
@@ -264,11 +294,12 @@ async function charged(meta: ProcedureMeta, call: MeteredCall, run: () => Promis
       limit: metering.limit,
       now: call.now,
     });
-    if (used === null) {
+    if (!outcome.charged && outcome.refused === 'key_budget') throw keyBudgetExhausted(budget!, await keyCreditsSpent(actor.keyId!, call.now), cost, metering);
+    if (!outcome.charged) {
       metering.used = await creditsUsed(actor.accountId, call.now);
       throw creditsExhausted(metering, cost);
     }
-    metering.used = used;
+    metering.used = outcome.used;
     metering.cost = cost;
   };
   if (meta.scope !== 'write') {
@@ -285,6 +316,16 @@ async function charged(meta: ProcedureMeta, call: MeteredCall, run: () => Promis
     metering.cost = 0;
     throw error;
   }
+}
+
+function keyBudgetExhausted(budget: number, spent: number, cost: number, metering: MeteringState): AppError {
+  const resetsAt = metering.period.end.toISOString();
+  const left = Math.max(0, budget - spent);
+  return new AppError(
+    'KEY_BUDGET_EXHAUSTED',
+    `This call costs ${cost} credits and this key has ${left} left of its monthly budget of ${budget}; the budget resets at ${resetsAt}. The account’s other keys are not affected.`,
+    { extras: { keyBudget: budget, keySpent: spent, creditsRequired: cost, resetsAt } },
+  );
 }
 
 function creditsExhausted(metering: MeteringState, cost: number): AppError {
@@ -315,7 +356,17 @@ function responseCacheKeyOf(meta: ProcedureMeta, credential: CredentialResult & 
   const { actor } = credential;
   const scope = cacheScopeOf(meta);
   if (scope === undefined) return null;
-  return responseCacheKey(scope, { accountId: actor.accountId, plan: actor.plan, creditLimit: actor.creditLimit, trialEndsAt: actor.trial?.endsAt ?? null, versions: credential.versions, now, pathAndQuery });
+  return responseCacheKey(scope, {
+    accountId: actor.accountId,
+    // A key restricted to some apps is answered lists of those only: its answers are its own.
+    viewer: actor.restrictions?.appIds ? (actor.keyId ?? null) : null,
+    plan: actor.plan,
+    creditLimit: actor.creditLimit,
+    trialEndsAt: actor.trial?.endsAt ?? null,
+    versions: credential.versions,
+    now,
+    pathAndQuery,
+  });
 }
 
 function freshUntil(meta: ProcedureMeta, output: unknown): Date | undefined {

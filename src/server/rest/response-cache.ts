@@ -53,7 +53,17 @@ function answers(): LRUCache<string, CachedAnswer> | null {
  */
 export function responseCacheKey(
   scope: ResponseCacheScope,
-  request: { accountId: string; plan: PlanTier; creditLimit: number | null; trialEndsAt: Date | null; versions: DataVersions; now: Date; pathAndQuery: string },
+  request: {
+    accountId: string;
+    /** A credential whose answers differ from the account's others (a key restricted to some apps); null: none. */
+    viewer: string | null;
+    plan: PlanTier;
+    creditLimit: number | null;
+    trialEndsAt: Date | null;
+    versions: DataVersions;
+    now: Date;
+    pathAndQuery: string;
+  },
 ): string | null {
   if (!answers()) return null;
   const { versions } = request;
@@ -62,7 +72,7 @@ export function responseCacheKey(
   const read = scope === 'usage' ? [request.plan, request.creditLimit ?? 'unlimited', request.trialEndsAt?.getTime() ?? 'no-trial', versions.usage] : [versions.account, versions.store, scope === 'app' ? versions.app : '-'];
   // A URL has no space once parsed (it is percent-encoded), so the parts cannot run into each other; the URL is that
   // of one route, so keys of different scopes cannot meet.
-  return [request.accountId, ...read, isoDay(request.now), request.pathAndQuery].join(' ');
+  return [request.accountId, request.viewer ?? '*', ...read, isoDay(request.now), request.pathAndQuery].join(' ');
 }
 
 export function cachedAnswer(key: string): CachedAnswer | undefined {

@@ -12,6 +12,7 @@ import { appRouter } from '@/server/api/root';
 import { authSecret, endSession, issueApiReferenceToken, issueSessionToken, verifySessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
 import { createApiKey, revokeApiKey } from '@/server/services/api-keys/api-keys';
+import { periodOf } from '@/server/services/metering/credits';
 import { addApp } from '@/server/services/apps/apps';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { checksumOf, formatApiKey, KEY_PREFIX, randomBase62 } from '@/server/services/api-keys/key-format';
@@ -65,6 +66,12 @@ beforeAll(async () => {
   const expired = (await createApiKey(owner, { name: 'matrix expired', scope: 'read-write', expiresAt: new Date(Date.now() + 60_000) })).secret;
   await db.apiKey.updateMany({ where: { accountId: owner.accountId, name: 'matrix expired' }, data: { expiresAt: new Date(Date.now() - 1_000) } });
   const otherKey = (await createApiKey(other, { name: 'matrix other', scope: 'read-write' })).secret;
+  // Restricted keys of the owner: to another of its apps, to addresses this caller is not at, to a spent budget.
+  const secondApp = await addApp(owner.accountId, { storeUrl: 'https://play.google.com/store/apps/details?id=com.matrix.second' }, { backfill: 'caller' });
+  const otherAppOnly = (await createApiKey(owner, { name: 'matrix other app only', scope: 'read-write', restrictions: { appIds: [secondApp.app.id] } })).secret;
+  const elsewhereOnly = (await createApiKey(owner, { name: 'matrix elsewhere only', scope: 'read-write', restrictions: { allowedCidrs: ['10.0.0.0/8'] } })).secret;
+  const spent = await createApiKey(owner, { name: 'matrix budget spent', scope: 'read-write', restrictions: { monthlyBudget: 1 } });
+  await db.keyCreditUsage.create({ data: { keyId: spent.key.id, periodStart: periodOf(new Date()).start, used: 1 } });
   const freeKey = (await createApiKey(free, { name: 'matrix free', scope: 'read-write' })).secret;
   await db.account.update({ where: { id: free.accountId }, data: { plan: 'free' } });
 
@@ -77,7 +84,7 @@ beforeAll(async () => {
   const algNone = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: user.id, accountId: owner.accountId, exp: 9_999_999_999 })).toString('base64url')}.`;
   // A token signed with another secret: well-formed, undecryptable here.
   const foreign = await encode({ token: { sub: user.id, accountId: owner.accountId }, secret: `${authSecret()}-not-ours`, maxAge: 3600 });
-  secrets.push(readWrite, readOnly, revoked.secret, expired, otherKey, freeKey, badChecksum, unknown, session, tampered, expiredSession, foreign);
+  secrets.push(readWrite, readOnly, revoked.secret, expired, otherKey, otherAppOnly, elsewhereOnly, spent.secret, freeKey, badChecksum, unknown, session, tampered, expiredSession, foreign);
 
   const writes = (route: RestRoute) => route.meta.scope === 'write';
   const hasAppId = (route: RestRoute) => route.pathParameters.includes('id');
@@ -103,6 +110,18 @@ beforeAll(async () => {
     },
     { name: 'another account’s key', authorization: `Bearer ${otherKey}`, expect: (route) => (hasAppId(route) ? { status: 404, slug: 'not-found' } : { status: 200 }) },
     { name: 'Free tier key', authorization: `Bearer ${freeKey}`, expect: () => ({ status: 403, slug: 'plan-required' }) },
+    {
+      name: 'key restricted to another app',
+      authorization: `Bearer ${otherAppOnly}`,
+      expect: (route) =>
+        route.method === 'POST' && route.template === '/apps'
+          ? { status: 403, slug: 'insufficient-scope' }
+          : hasAppId(route)
+            ? { status: 404, slug: 'not-found' }
+            : { status: 200 },
+    },
+    { name: 'key restricted to other addresses', authorization: `Bearer ${elsewhereOnly}`, expect: () => ({ status: 403, slug: 'ip-not-allowed' }) },
+    { name: 'key with its budget spent', authorization: `Bearer ${spent.secret}`, expect: (route) => ((route.meta.credits ?? 0) > 0 ? { status: 402, slug: 'key-budget-exhausted' } : { status: 200 }) },
   ];
 
   // Every log line and every statement sent to the database during the matrix.
@@ -190,6 +209,7 @@ describe('security matrix: the dashboard endpoint', () => {
     const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
     const apiKey = await createApiKey(account, { name: 'dashboard matrix', scope: 'read-write' });
     const toRoll = await createApiKey(account, { name: 'dashboard matrix roll', scope: 'read-only' });
+    const toRestrict = await createApiKey(account, { name: 'dashboard matrix restrict', scope: 'read-only' });
     const { endpoint } = await createWebhookEndpoint(account.accountId, { url: 'http://127.0.0.1:9/hook' });
     const { deliveryId } = await sendTestEvent(account.accountId, endpoint.id);
     // What the owner's session removes is its own, so that the other procedures still find what they read.
@@ -202,6 +222,7 @@ describe('security matrix: the dashboard endpoint', () => {
       'apiKeys.create': { name: 'matrix', scope: 'read-only' },
       'apiKeys.revoke': { keyId: apiKey.key.id },
       'apiKeys.roll': { keyId: toRoll.key.id, gracePeriod: '1h' },
+      'apiKeys.restrict': { keyId: toRestrict.key.id, restrictions: { monthlyBudget: 1000 } },
       'usage.get': {},
       'webhooks.list': undefined,
       'webhooks.create': { url: 'http://127.0.0.1:9/other' },

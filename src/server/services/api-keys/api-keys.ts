@@ -12,6 +12,7 @@ import { accessOf, PLANS, type Access } from '@/server/services/accounts/plans';
 import { recordEvents } from '@/server/services/events/events';
 import { periodOf } from '@/server/services/metering/credits';
 import { generateApiKey, hashApiKey, isDisplayPrefix, isWellFormedApiKey } from './key-format';
+import { keyRestrictionsInput, restrictionsAfter, UNRESTRICTED, type KeyRestrictions } from './restrictions';
 
 export const API_KEY_SCOPES = ['read-only', 'read-write'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
@@ -61,6 +62,9 @@ export interface ApiKeyView {
   rolledAt: Date | null;
   lastUsedAt: Date | null;
   lastUsedIp: string | null;
+  restrictions: KeyRestrictions;
+  /** Credits the key spent in the current period (against its monthly budget, if it has one). */
+  spentThisMonth: number;
 }
 
 const viewSelect = {
@@ -75,9 +79,19 @@ const viewSelect = {
   rolledAt: true,
   lastUsedAt: true,
   lastUsedIp: true,
+  allApps: true,
+  appIds: true,
+  allowedCidrs: true,
+  monthlyBudget: true,
 } as const;
 
-type KeyRow = { scope: DbScope; revokedAt: Date | null; expiresAt: Date | null } & Omit<ApiKeyView, 'scope' | 'status'>;
+/** viewSelect with the key's spending in the period of `now`. */
+const viewSelectAt = (now: Date) => ({ ...viewSelect, creditUsage: { where: { periodStart: periodOf(now).start }, select: { used: true } } }) as const;
+
+type KeyRow = { scope: DbScope; revokedAt: Date | null; expiresAt: Date | null; allApps: boolean; appIds: string[]; allowedCidrs: string[]; monthlyBudget: number | null; creditUsage?: { used: number }[] } & Omit<
+  ApiKeyView,
+  'scope' | 'status' | 'restrictions' | 'spentThisMonth'
+>;
 
 export function statusOf(key: { revokedAt: Date | null; expiresAt: Date | null }, now: Date): ApiKeyStatus {
   if (key.revokedAt) return 'revoked';
@@ -85,8 +99,29 @@ export function statusOf(key: { revokedAt: Date | null; expiresAt: Date | null }
   return 'active';
 }
 
+function restrictionsOf(row: Pick<KeyRow, 'allApps' | 'appIds' | 'allowedCidrs' | 'monthlyBudget'>): KeyRestrictions {
+  return { appIds: row.allApps ? null : row.appIds, allowedCidrs: row.allowedCidrs, monthlyBudget: row.monthlyBudget };
+}
+
+/** The restrictions as the key's columns. */
+function restrictionColumns(restrictions: KeyRestrictions) {
+  return { allApps: restrictions.appIds === null, appIds: restrictions.appIds ?? [], allowedCidrs: restrictions.allowedCidrs, monthlyBudget: restrictions.monthlyBudget };
+}
+
 function toView(row: KeyRow, now: Date): ApiKeyView {
-  return { ...row, scope: fromDbScope(row.scope), status: statusOf(row, now) };
+  const { allApps: _allApps, appIds: _appIds, allowedCidrs: _allowedCidrs, monthlyBudget: _monthlyBudget, creditUsage, ...rest } = row;
+  return { ...rest, scope: fromDbScope(row.scope), status: statusOf(row, now), restrictions: restrictionsOf(row), spentThisMonth: creditUsage?.[0]?.used ?? 0 };
+}
+
+/** The account's own apps among `appIds`: a key is never given another account's app, nor an unknown id. */
+async function assertOwnApps(client: Pick<typeof db, 'trackedApp'>, accountId: string, appIds: string[] | null): Promise<void> {
+  if (!appIds) return;
+  const own = await client.trackedApp.findMany({ where: { accountId, id: { in: appIds } }, select: { id: true } });
+  const known = new Set(own.map((app) => app.id));
+  const index = appIds.findIndex((id) => !known.has(id));
+  if (index === -1) return;
+  const detail = `No app with the id ${appIds[index]} is tracked by your account.`;
+  throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'body', pointer: `#/restrictions/appIds/${index}`, detail }] });
 }
 
 /** Keys that are neither revoked nor expired, per account: enough for every service and environment, not for a leak. */
@@ -99,6 +134,8 @@ export const createApiKeyInput = z.object({
   name: z.string().trim().min(1, 'Give the key a name.').max(100),
   scope: z.enum(API_KEY_SCOPES),
   expiresAt: z.coerce.date('Give the expiry as an ISO 8601 date or instant.').nullish(),
+  /** Omitted: none (every app, any address, no budget). */
+  restrictions: keyRestrictionsInput.optional(),
 });
 
 /** In the future, and at most MAX_KEY_LIFETIME_DAYS from now. */
@@ -129,8 +166,10 @@ export async function createApiKey(
   const input = parseInput(createApiKeyInput, raw);
   if (input.expiresAt) assertExpiryWithinBounds(input.expiresAt, now);
   await assertApiAccess(owner.accountId);
+  const restrictions = restrictionsAfter(UNRESTRICTED, input.restrictions ?? {});
   const generated = generateApiKey();
   const row = await withAccountLock(owner.accountId, async (tx) => {
+    await assertOwnApps(tx, owner.accountId, restrictions.appIds);
     const active = await tx.apiKey.count({
       where: { accountId: owner.accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
     });
@@ -147,8 +186,9 @@ export async function createApiKey(
         displayPrefix: generated.displayPrefix,
         lastFour: generated.lastFour,
         expiresAt: input.expiresAt ?? null,
+        ...restrictionColumns(restrictions),
       },
-      select: viewSelect,
+      select: viewSelectAt(now),
     });
     await recordEvents([{ accountId: owner.accountId, type: 'api_key.created', data: keyEventData(created), occurredAt: now }], tx);
     return created;
@@ -161,15 +201,35 @@ function keyEventData(key: { id: string; name: string; scope: DbScope; displayPr
 }
 
 export async function listApiKeys(accountId: string, now = new Date()): Promise<ApiKeyView[]> {
-  const rows = await db.apiKey.findMany({ where: { accountId }, orderBy: { createdAt: 'desc' }, select: viewSelect });
+  const rows = await db.apiKey.findMany({ where: { accountId }, orderBy: { createdAt: 'desc' }, select: viewSelectAt(now) });
   return rows.map((row) => toView(row, now));
+}
+
+export const restrictApiKeyInput = z.object({ keyId: z.uuid(), restrictions: keyRestrictionsInput });
+
+/**
+ * Changes a key's restrictions: what the input names, the rest as they were. Applies from the key's next call; a
+ * lower budget than what the key has spent this month refuses its next charged call. A revoked key keeps its own.
+ */
+export async function restrictApiKey(accountId: string, raw: z.input<typeof restrictApiKeyInput>, now = new Date()): Promise<{ key: ApiKeyView; before: KeyRestrictions }> {
+  const input = parseInput(restrictApiKeyInput, raw);
+  return withAccountLock(accountId, async (tx) => {
+    const current = await tx.apiKey.findFirst({ where: { id: input.keyId, accountId }, select: viewSelectAt(now) });
+    if (!current) throw new AppError('NOT_FOUND', 'No such API key.');
+    if (statusOf(current, now) !== 'active') throw new AppError('VALIDATION_ERROR', 'Only an active key can be restricted; this one is revoked or expired.');
+    const before = restrictionsOf(current);
+    const after = restrictionsAfter(before, input.restrictions);
+    await assertOwnApps(tx, accountId, after.appIds);
+    const row = await tx.apiKey.update({ where: { id: current.id }, data: restrictionColumns(after), select: viewSelectAt(now) });
+    return { key: toView(row, now), before };
+  });
 }
 
 /** Idempotent: revoking a revoked key returns it unchanged. */
 export async function revokeApiKey(accountId: string, keyId: string, now = new Date()): Promise<ApiKeyView> {
   const id = parseInput(z.uuid(), keyId);
   const revoked = await db.apiKey.updateMany({ where: { id, accountId, revokedAt: null }, data: { revokedAt: now } });
-  const row = await db.apiKey.findFirst({ where: { id, accountId }, select: viewSelect });
+  const row = await db.apiKey.findFirst({ where: { id, accountId }, select: viewSelectAt(now) });
   if (!row) throw new AppError('NOT_FOUND', 'No such API key.');
   if (revoked.count) await recordEvents([{ accountId, type: 'api_key.revoked', data: keyEventData(row), occurredAt: now }]);
   return toView(row, now);
@@ -206,7 +266,7 @@ export async function rollApiKey(
   await assertApiAccess(accountId);
   const generated = generateApiKey();
   return db.$transaction(async (tx) => {
-    const old = await tx.apiKey.findFirst({ where: { id: input.keyId, accountId }, select: { ...viewSelect, createdById: true } });
+    const old = await tx.apiKey.findFirst({ where: { id: input.keyId, accountId }, select: { ...viewSelectAt(now), createdById: true } });
     if (!old) throw new AppError('NOT_FOUND', 'No such API key.');
     if (statusOf(old, now) !== 'active' || old.rolledAt) {
       throw new AppError('VALIDATION_ERROR', 'Only an active key that has not been rolled yet can be rolled.');
@@ -227,17 +287,22 @@ export async function rollApiKey(
         lastFour: generated.lastFour,
         expiresAt: old.expiresAt,
         rolledFromId: old.id,
+        ...restrictionColumns(restrictionsOf(old)),
       },
       select: viewSelect,
     });
+    // The successor carries the month's spending over: a roll does not renew a budget. (During the grace period the
+    // old secret spends from its own count.)
+    const spent = old.creditUsage[0]?.used ?? 0;
+    if (spent > 0) await tx.keyCreditUsage.create({ data: { keyId: created.id, periodStart: periodOf(now).start, used: spent } });
     const previous = { ...old, rolledAt: now, expiresAt: oldEnd };
     await recordEvents([{ accountId, type: 'api_key.created', data: keyEventData(created, { rolledFrom: old.id }), occurredAt: now }], tx);
-    return { key: toView(created, now), secret: generated.secret, previous: toView(previous, now) };
+    return { key: toView({ ...created, creditUsage: [{ used: spent }] }, now), secret: generated.secret, previous: toView(previous, now) };
   });
 }
 
 export type KeyVerification =
-  | ({ status: 'valid'; keyId: string; accountId: string; scope: ApiKeyScope; creditsUsed: number; versions: DataVersions } & Access)
+  | ({ status: 'valid'; keyId: string; accountId: string; scope: ApiKeyScope; restrictions: KeyRestrictions; keySpent: number; creditsUsed: number; versions: DataVersions } & Access)
   | { status: 'malformed' | 'not_found' | 'revoked' | 'expired' };
 
 /**
@@ -264,6 +329,8 @@ export async function verifyApiKey(secret: string, context: { now: Date; ip: str
     accountId: account.accountId,
     ...accessOf({ plan: account.plan as PlanTier, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, context.now),
     scope: key.scope as ApiKeyScope,
+    restrictions: { appIds: key.appIds, allowedCidrs: key.allowedCidrs, monthlyBudget: key.monthlyBudget },
+    keySpent: key.spent,
     creditsUsed: account.creditsUsed,
     versions: account.versions,
   };

@@ -5,7 +5,13 @@ import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { makeAccount } from '../../../../test/factories';
-import { chargeCredits, periodOf, type Charge } from './credits';
+import { chargeCredits as charge, periodOf, type Charge } from './credits';
+
+/** The usage after each charge, or null for a refused one. */
+const chargeCredits = async (made: Charge) => {
+  const outcome = await charge(made);
+  return outcome.charged ? outcome.used : null;
+};
 
 const NOW = new Date('2026-05-10T08:00:00.000Z');
 

@@ -8,6 +8,7 @@ import { applyCharges, readUsageRows, refundRequestCharge } from '@/server/db/cr
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { logError } from '@/server/core/log';
 import { AppError } from '@/server/errors/app-error';
+import type { KeyRestrictions } from '@/server/services/api-keys/restrictions';
 import { recordEvents } from '@/server/services/events/events';
 
 export interface Period {
@@ -26,6 +27,8 @@ export function periodOf(now: Date): Period {
 export interface Charge {
   accountId: string;
   keyId: string | null;
+  /** The key's monthly budget; null (or absent): none. */
+  keyBudget?: number | null;
   userId: string | null;
   /** "GET /apps/{id}/keywords" */
   endpoint: string;
@@ -42,9 +45,12 @@ export const USAGE_THRESHOLDS = [80, 100] as const;
 /** Most charges one statement carries; more wait for the next. */
 const MAX_BATCH = 200;
 
+/** A charge made (the period's usage after it), or refused by the account's allowance or the key's budget. */
+export type ChargeOutcome = { charged: true; used: number } | { charged: false; refused: 'credits' | 'key_budget' };
+
 interface PendingCharge {
   charge: Charge;
-  resolve: (used: number | null) => void;
+  resolve: (outcome: ChargeOutcome) => void;
   reject: (error: unknown) => void;
 }
 
@@ -52,14 +58,14 @@ const pending: PendingCharge[] = [];
 let flushing = false;
 
 /**
- * Charges `cost` credits if they fit in what remains. Returns the period's usage after the charge, or null.
+ * Charges `cost` credits if they fit in what remains of the account's allowance and of the key's monthly budget.
  *
  * Group commit: while one statement is on its way, the charges of this process's other requests queue up and go
  * together in the next one (the `charge_credits` function decides each in order, exactly as separate statements
  * would). A charge that finds no statement in flight goes at once, so an idle process adds no wait; a busy one
  * spends one round trip and one commit on many requests.
  */
-export function chargeCredits(charge: Charge): Promise<number | null> {
+export function chargeCredits(charge: Charge): Promise<ChargeOutcome> {
   return new Promise((resolve, reject) => {
     pending.push({ charge, resolve, reject });
     if (!flushing) void flush();
@@ -76,7 +82,7 @@ async function flush(): Promise<void> {
 }
 
 async function settle(batch: PendingCharge[]): Promise<void> {
-  let results: (number | null)[];
+  let results: ChargeOutcome[];
   try {
     results = await runCharges(batch.map((entry) => entry.charge));
   } catch (error) {
@@ -86,19 +92,20 @@ async function settle(batch: PendingCharge[]): Promise<void> {
     return;
   }
   batch.forEach((entry, index) => {
-    const used = results[index] ?? null;
+    const outcome = results[index]!;
     const { charge } = entry;
-    if (used === null || charge.limit === null) return entry.resolve(used);
+    if (!outcome.charged || charge.limit === null) return entry.resolve(outcome);
+    const used = outcome.used;
     const crossed = thresholdsCrossed(charge.cost, used, charge.limit);
-    if (!crossed.length) return entry.resolve(used);
+    if (!crossed.length) return entry.resolve(outcome);
     // The request answers once its threshold event is recorded; the batch does not wait for it.
     recordThresholds(charge, used, charge.limit, crossed)
       .catch((error: unknown) => logError('recording a usage threshold failed', error, { requestId: charge.requestId }))
-      .finally(() => entry.resolve(used));
+      .finally(() => entry.resolve(outcome));
   });
 }
 
-async function runCharges(charges: Charge[]): Promise<(number | null)[]> {
+async function runCharges(charges: Charge[]): Promise<ChargeOutcome[]> {
   const rows = await applyCharges(
     charges.map((charge) => ({
       account_id: charge.accountId,
@@ -106,6 +113,7 @@ async function runCharges(charges: Charge[]): Promise<(number | null)[]> {
       cost: charge.cost,
       limit: charge.limit,
       key_id: charge.keyId,
+      key_budget: charge.keyBudget ?? null,
       user_id: charge.userId,
       endpoint: charge.endpoint,
       request_id: charge.requestId,
@@ -114,8 +122,10 @@ async function runCharges(charges: Charge[]): Promise<(number | null)[]> {
       subject: subjectOf(charge),
     })),
   );
-  const results: (number | null)[] = charges.map(() => null);
-  for (const row of rows) results[row.position - 1] = row.used_after;
+  const results: ChargeOutcome[] = [];
+  for (const row of rows) {
+    results[row.position - 1] = row.used_after === null ? { charged: false, refused: row.refused ?? 'credits' } : { charged: true, used: row.used_after };
+  }
   return results;
 }
 
@@ -151,9 +161,21 @@ async function recordThresholds(charge: Charge, used: number, limit: number, cro
   );
 }
 
+/** What a key spent in the period of `now`. */
+export async function keyCreditsSpent(keyId: string, now: Date): Promise<number> {
+  const usage = await db.keyCreditUsage.findUnique({ where: { keyId_periodStart: { keyId, periodStart: periodOf(now).start } }, select: { used: true } });
+  return usage?.used ?? 0;
+}
+
 export async function creditsUsed(accountId: string, now: Date): Promise<number> {
   const usage = await db.creditUsage.findUnique({ where: { accountId_periodStart: { accountId, periodStart: periodOf(now).start } }, select: { used: true } });
   return usage?.used ?? 0;
+}
+
+/** A key's restrictions, from its row's columns; null for a dashboard session (or a key no longer there). */
+function restrictionsOfRow(row: { all_apps: boolean | null; app_ids: string[] | null; allowed_cidrs: string[] | null; monthly_budget: number | null }): KeyRestrictions | null {
+  if (row.all_apps === null) return null;
+  return { appIds: row.all_apps ? null : (row.app_ids ?? []), allowedCidrs: row.allowed_cidrs ?? [], monthlyBudget: row.monthly_budget };
 }
 
 /** Who spent a rollup row's credits: a key (by its name and display prefix), or a dashboard session. */
@@ -203,14 +225,14 @@ export async function usageReport(accountId: string, limit: number | null, now: 
   const period = periodOf(now);
   const [used, rows] = await Promise.all([knownUsed ?? creditsUsed(accountId, now), readUsageRows(accountId, isoDay(period.start), isoDay(addDays(period.end, -1)))]);
   const byEndpoint = new Map<string, { endpoint: string; calls: number; credits: number }>();
-  const byKey = new Map<string, { keyId: string | null; name: string; key: string | null; calls: number; credits: number }>();
+  const byKey = new Map<string, ReturnType<typeof spenderOf> & { restrictions: KeyRestrictions | null; calls: number; credits: number }>();
   const byDay = new Map<string, { calls: number; credits: number }>();
   for (const row of rows) {
     const endpoint = byEndpoint.get(row.endpoint) ?? { endpoint: row.endpoint, calls: 0, credits: 0 };
     endpoint.calls += row.calls;
     endpoint.credits += row.credits;
     byEndpoint.set(row.endpoint, endpoint);
-    const key = byKey.get(row.subject) ?? { ...spenderOf(row), calls: 0, credits: 0 };
+    const key = byKey.get(row.subject) ?? { ...spenderOf(row), restrictions: restrictionsOfRow(row), calls: 0, credits: 0 };
     key.calls += row.calls;
     key.credits += row.credits;
     byKey.set(row.subject, key);

@@ -1,6 +1,6 @@
 // Settings → API access. Dashboard only: an API key can never manage keys.
 import { dashboardProcedure } from '@/server/api/trpc';
-import { createApiKey, createApiKeyInput, listApiKeys, revokeApiKey, rollApiKey, rollApiKeyInput } from '@/server/services/api-keys/api-keys';
+import { createApiKey, createApiKeyInput, listApiKeys, restrictApiKey, restrictApiKeyInput, revokeApiKey, rollApiKey, rollApiKeyInput } from '@/server/services/api-keys/api-keys';
 import { revokeApiKeyInput, toApiKeyOutput } from './api-keys.schema';
 
 export const listApiKeysProcedure = dashboardProcedure.query(async ({ ctx }) => (await listApiKeys(ctx.actor.accountId, ctx.now)).map(toApiKeyOutput));
@@ -18,3 +18,7 @@ export const rollApiKeyProcedure = dashboardProcedure.input(rollApiKeyInput).mut
   const { key, secret, previous } = await rollApiKey(ctx.actor.accountId, input, ctx.now);
   return { key: toApiKeyOutput(key), secret, previous: toApiKeyOutput(previous) };
 });
+
+export const restrictApiKeyProcedure = dashboardProcedure
+  .input(restrictApiKeyInput)
+  .mutation(async ({ ctx, input }) => toApiKeyOutput((await restrictApiKey(ctx.actor.accountId, input, ctx.now)).key));

@@ -1,10 +1,11 @@
 // Settings → API access. Dashboard only: an API key can never manage keys.
 import { router } from '@/server/api/trpc';
-import { createApiKeyProcedure, listApiKeysProcedure, revokeApiKeyProcedure, rollApiKeyProcedure } from './api-keys.procedures';
+import { createApiKeyProcedure, listApiKeysProcedure, restrictApiKeyProcedure, revokeApiKeyProcedure, rollApiKeyProcedure } from './api-keys.procedures';
 
 export const apiKeysRouter = router({
   list: listApiKeysProcedure,
   create: createApiKeyProcedure,
   revoke: revokeApiKeyProcedure,
   roll: rollApiKeyProcedure,
+  restrict: restrictApiKeyProcedure,
 });

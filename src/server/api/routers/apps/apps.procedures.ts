@@ -2,6 +2,7 @@
 // chart and rating series, keyword spy).
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
 import { addApp, addStorefront, getApp, listApps, removeApp, searchStore } from '@/server/services/apps/apps';
+import { appAllowed } from '@/server/services/api-keys/restrictions';
 import { asoScore } from '@/server/services/aso/aso-score';
 import { categoryRankHistory, RATING_HISTORY_DAYS, ratingHistory } from '@/server/services/aso/charts';
 import { keywordSpy } from '@/server/services/aso/keywords';
@@ -19,7 +20,11 @@ export const listAppsProcedure = apiProcedure
   })
   .input(listAppsInput)
   .output(listAppsOutput)
-  .query(async ({ ctx }) => (await listApps(ctx.actor.accountId)).map(toAppOutput));
+  .query(async ({ ctx }) => {
+    // A key restricted to some apps lists those only.
+    const apps = await listApps(ctx.actor.accountId);
+    return apps.filter((app) => appAllowed(ctx.actor.restrictions?.appIds ?? null, app.id)).map(toAppOutput);
+  });
 
 export const getAppProcedure = apiProcedure
   .meta({

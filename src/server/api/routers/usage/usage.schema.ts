@@ -28,6 +28,14 @@ export const usageOutput = z
         keyId: z.uuid().nullable().meta({ description: 'null: calls made with a dashboard session token.' }),
         name: z.string(),
         key: z.string().nullable().meta({ description: 'Display prefix and last four characters.', example: 'svc_live_AbCd…x9Z2' }),
+        restrictions: z
+          .object({
+            appIds: z.array(z.uuid()).nullable().meta({ description: 'The apps the key reaches; null: every app of the account.' }),
+            allowedCidrs: z.array(z.string()).meta({ description: 'The client address ranges it may call from; empty: any.', example: ['198.51.100.0/24'] }),
+            monthlyBudget: z.int().positive().nullable().meta({ description: 'Its monthly credit budget; null: none beyond the account’s allowance.' }),
+          })
+          .nullable()
+          .meta({ description: 'What the key is restricted to (Settings → API access); null for dashboard sessions.' }),
         ...spend,
       }),
     ),

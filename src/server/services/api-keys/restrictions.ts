@@ -1,0 +1,100 @@
+// What a key may do beyond its scope: the apps it reaches (all, or a chosen subset), the client addresses it may call
+// from (any, or IPv4/IPv6 CIDR ranges), and a monthly credit budget of its own. Set when the key is made, editable
+// later, enforced on every call by the REST pipeline (src/server/rest/pipeline.ts) and, for the budget, by the
+// charging statement itself (src/server/db/credit-statements.ts), so that it is exact under concurrency.
+//
+// A key restricted to a subset of apps keeps that subset: an app added to the account later is not in it until the
+// owner edits the key (a key made for one client's apps never reaches the next client's). Such a key may not add
+// apps either (403 insufficient-scope): the app it added would be out of its reach.
+import { z } from 'zod';
+import { formatAddressRange, inAddressRanges, parseAddressRange, type AddressRange } from '@/server/core/address-ranges';
+
+export interface KeyRestrictions {
+  /** null: every app of the account. */
+  appIds: string[] | null;
+  /** Empty: any address. */
+  allowedCidrs: string[];
+  /** Credits a month; null: none beyond the account's allowance. */
+  monthlyBudget: number | null;
+}
+
+export const UNRESTRICTED: KeyRestrictions = { appIds: null, allowedCidrs: [], monthlyBudget: null };
+
+/** The most apps and ranges one key lists, and the largest budget. */
+export const MAX_KEY_APPS = 1_000;
+export const MAX_KEY_CIDRS = 100;
+export const MAX_KEY_BUDGET = 100_000_000;
+
+const cidr = z
+  .string()
+  .trim()
+  .transform((entry, context) => {
+    const range = parseAddressRange(entry);
+    if (!range) {
+      context.addIssue({ code: 'custom', message: `"${entry}" is neither an IP address nor a CIDR range (e.g. 203.0.113.0/24 or 2001:db8::/32).` });
+      return z.NEVER;
+    }
+    return formatAddressRange(range);
+  });
+
+/** The restrictions as the dashboard and the API take them: each member omitted keeps what the key has. */
+export const keyRestrictionsInput = z.object({
+  appIds: z
+    .array(z.uuid('An app id is a UUID.'))
+    .min(1, 'Choose at least one app, or all apps (null).')
+    .max(MAX_KEY_APPS, `At most ${MAX_KEY_APPS} apps.`)
+    .nullable()
+    .optional()
+    .describe('The apps the key may reach; null: every app of the account, those added later included.'),
+  allowedCidrs: z
+    .array(cidr)
+    .min(1, 'Give at least one address or range, or any address (null).')
+    .max(MAX_KEY_CIDRS, `At most ${MAX_KEY_CIDRS} ranges.`)
+    .nullable()
+    .optional()
+    .describe('The client addresses the key may call from, as IPv4 or IPv6 addresses and CIDR ranges; null: any.'),
+  monthlyBudget: z
+    .int('The budget is a whole number of credits.')
+    .min(1, 'A budget is at least 1 credit; null: none.')
+    .max(MAX_KEY_BUDGET, `A budget is at most ${MAX_KEY_BUDGET} credits.`)
+    .nullable()
+    .optional()
+    .describe('Credits the key may spend a month (the account’s period); null: none beyond the account’s allowance.'),
+});
+
+export type KeyRestrictionsInput = z.output<typeof keyRestrictionsInput>;
+
+/** The restrictions after an edit: what the input names, the rest as they were. */
+export function restrictionsAfter(current: KeyRestrictions, input: KeyRestrictionsInput): KeyRestrictions {
+  return {
+    appIds: input.appIds === undefined ? current.appIds : input.appIds && [...new Set(input.appIds.map((id) => id.toLowerCase()))],
+    allowedCidrs: input.allowedCidrs === undefined ? current.allowedCidrs : [...new Set(input.allowedCidrs ?? [])],
+    monthlyBudget: input.monthlyBudget === undefined ? current.monthlyBudget : input.monthlyBudget,
+  };
+}
+
+export function isRestricted(restrictions: KeyRestrictions): boolean {
+  return restrictions.appIds !== null || restrictions.allowedCidrs.length > 0 || restrictions.monthlyBudget !== null;
+}
+
+/** Parsed ranges by their stored list: a key's list is parsed once, not on every call. */
+const parsedRanges = new Map<string, AddressRange[]>();
+
+/** Whether a call from `address` may use a key with these ranges (none: any address; no address known: refused). */
+export function addressAllowed(allowedCidrs: string[], address: string | null): boolean {
+  if (!allowedCidrs.length) return true;
+  if (address === null) return false;
+  const list = allowedCidrs.join(',');
+  let ranges = parsedRanges.get(list);
+  if (!ranges) {
+    if (parsedRanges.size >= 1_000) parsedRanges.clear();
+    ranges = allowedCidrs.map(parseAddressRange).filter((range): range is AddressRange => range !== null);
+    parsedRanges.set(list, ranges);
+  }
+  return inAddressRanges(address, ranges);
+}
+
+/** Whether a key with these restrictions reaches the app. */
+export function appAllowed(appIds: string[] | null, appId: string): boolean {
+  return appIds === null || appIds.includes(appId.toLowerCase());
+}
