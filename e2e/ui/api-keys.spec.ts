@@ -1,6 +1,6 @@
 // The dashboard in Chromium: sign in, create keys, read the secret once, use it, revoke and roll it.
 import { expect, test, type Page } from '@playwright/test';
-import { API, bearer, DEMO, DEMO_APP_ID, newAccount, signInWithForm } from '../helpers';
+import { admin, API, bearer, DEMO, DEMO_APP_ID, newAccount, signInWithForm } from '../helpers';
 
 async function createKeyInUi(page: Page, name: string, scope: 'Read-only' | 'Read-write', expires?: string): Promise<string> {
   await page.goto('/settings/api');
@@ -56,7 +56,7 @@ test('read-only key: created, shown once, used, revoked with confirmation, then 
   expect((await write.json()).type).toMatch(/\/docs\/problems\/insufficient-scope$/);
 
   await page.reload();
-  await expect(rowOf(page, secret).locator('td').nth(4)).not.toContainText('Never');
+  await expect(rowOf(page, secret).locator('td').nth(5)).not.toContainText('Never');
 
   await rowOf(page, secret).getByRole('button', { name: /^Revoke / }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Revoke key' });
@@ -105,6 +105,48 @@ test('roll with grace "now" ends the old secret at once; the new key keeps the e
   await expect(rowOf(page, secret).getByTestId('key-status')).toHaveText('expired');
   expect((await request.get(`${API}/apps`, { headers: bearer(secret) })).status()).toBe(401);
   expect((await request.get(`${API}/apps`, { headers: bearer(rolled) })).status()).toBe(200);
+});
+
+test('restrictions: a key made for one app with a budget, another restricted to other addresses afterwards', async ({ page, request }) => {
+  const { email, password } = await newAccount('pro');
+  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const otherAppId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/habit-loop/id1500000002');
+  await signInWithForm(page, email, password);
+  await page.goto('/settings/api');
+  const form = page.getByRole('form', { name: 'Create key' });
+  await form.getByLabel('Name').fill('one app, 50 credits');
+  await form.getByText('Restrictions (optional)').click();
+  const fields = page.getByTestId('new-key-restrictions');
+  await fields.getByLabel('Only these apps').check();
+  const choice = page.getByRole('group', { name: 'Apps the key reaches' }).getByRole('checkbox').first();
+  await choice.check();
+  const name = (await page.getByRole('group', { name: 'Apps the key reaches' }).locator('label').first().textContent())!.trim();
+  await fields.getByLabel('Monthly credit budget').fill('50');
+  await form.getByRole('button', { name: 'Create key' }).click();
+  const secret = (await page.getByTestId('secret-value').textContent())!.trim();
+  await expect(rowOf(page, secret).getByTestId('key-restrictions')).toContainText(name);
+  await expect(rowOf(page, secret).getByTestId('key-restrictions')).toContainText('0 of 50 credits this month');
+
+  // The key lists the chosen app only, and the other is out of its reach.
+  const listed = (await (await request.get(`${API}/apps`, { headers: bearer(secret) })).json()) as { id: string; name: string }[];
+  expect(listed.map((app) => app.name)).toEqual([name]);
+  const outside = [appId, otherAppId].find((id) => id !== listed[0]!.id)!;
+  expect((await request.get(`${API}/apps/${outside}`, { headers: bearer(secret) })).status()).toBe(404);
+  await page.reload();
+  await expect(rowOf(page, secret).getByTestId('key-restrictions')).toContainText('1 of 50 credits this month');
+
+  // Restricted afterwards to addresses this machine is not at: refused from its next call.
+  await rowOf(page, secret).getByRole('button', { name: /^Restrict / }).click();
+  const dialog = page.getByRole('alertdialog', { name: /Restrict key/ });
+  await dialog.getByLabel('Only these addresses').check();
+  await dialog.getByLabel(/addresses and CIDR ranges/).fill('not an address');
+  await dialog.getByRole('button', { name: 'Save restrictions' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('neither an IP address nor a CIDR range');
+  await dialog.getByLabel(/addresses and CIDR ranges/).fill('198.51.100.0/24');
+  await dialog.getByRole('button', { name: 'Save restrictions' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(rowOf(page, secret).getByTestId('key-restrictions')).toContainText('From 198.51.100.0/24');
+  expect((await request.get(`${API}/apps/${listed[0]!.id}`, { headers: bearer(secret) })).status()).toBe(403);
 });
 
 test('a Free account sees why it cannot create keys, and where to choose a plan', async ({ page }) => {

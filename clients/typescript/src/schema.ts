@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * List tracked apps
-         * @description Every app your account tracks, oldest first, as a JSON array.
+         * @description Every app your account tracks, oldest first, as a JSON array; for a key restricted to chosen apps, those apps only.
          *
          *     The whole list, or one page of it with `page` and `pageSize`; `X-Total-Count` and `Link` (`next`…) say where it goes on.
          *

@@ -1,6 +1,7 @@
 'use client';
-// Settings → API access: the keys table (searchable, active keys first), create (secret shown once, focused), revoke
-// (confirmed, announced) and roll (confirmed, with a grace period).
+// Settings → API access: the keys table (searchable, active keys first), create (secret shown once, focused, with
+// optional restrictions), revoke (confirmed, announced), roll (confirmed, with a grace period) and restrict (its apps,
+// client addresses and monthly budget).
 import { useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
@@ -11,6 +12,7 @@ import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
 import { useAction } from '@/components/use-action';
 import type { ApiKeyOutput } from '@/server/api/routers/api-keys/api-keys.schema';
+import { describeRestrictions, draftOf, NO_RESTRICTIONS, RestrictionFields, restrictionsOf, type AppChoice, type RestrictionDraft } from './restriction-fields';
 
 const GRACE_PERIODS = [
   { value: 'now', label: 'End the old secret now' },
@@ -31,6 +33,8 @@ interface Props {
   planLabel: string;
   /** This deployment's public API base URL, for the ready-to-run first call. */
   baseUrl: string;
+  /** The account's apps, for a key's app restriction. */
+  apps: AppChoice[];
 }
 
 type StatusFilter = 'active' | 'ended' | 'all';
@@ -51,17 +55,19 @@ function firstCall(baseUrl: string, secret: string): string {
   return `curl -H "Authorization: Bearer ${secret}" ${baseUrl}/apps`;
 }
 
-export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Props) {
+export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps }: Props) {
   const { run, pending, error, router } = useAction();
   const [revealed, setRevealed] = useState<{ secret: string; name: string; note?: string } | null>(null);
-  const [confirming, setConfirming] = useState<{ kind: 'revoke' | 'roll'; key: ApiKeyOutput } | null>(null);
+  const [confirming, setConfirming] = useState<{ kind: 'revoke' | 'roll' | 'restrict'; key: ApiKeyOutput } | null>(null);
+  const [newRestrictions, setNewRestrictions] = useState<RestrictionDraft>(NO_RESTRICTIONS);
+  const [editedRestrictions, setEditedRestrictions] = useState<RestrictionDraft>(NO_RESTRICTIONS);
   const [grace, setGrace] = useState<GracePeriod>('24h');
   const [status, setStatus] = useState<StatusFilter>('active');
   const [search, setSearch] = useState('');
   const secretBox = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // The dialog's state is cleared as it closes; where focus goes next depends on what it did.
-  const confirmed = useRef<'revoke' | 'roll' | null>(null);
+  const confirmed = useRef<'revoke' | 'roll' | 'restrict' | null>(null);
 
   const visible = initialKeys.filter((key) => matchesStatus(key, status) && matchesSearch(key, search));
   const hidden = initialKeys.filter((key) => !matchesStatus(key, status)).length;
@@ -76,15 +82,18 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
         name: String(form.get('name')),
         scope: form.get('scope') === 'read-write' ? 'read-write' : 'read-only',
         expiresAt: expires ? new Date(`${expires}T23:59:59.999Z`).toISOString() : null,
+        restrictions: restrictionsOf(newRestrictions),
       });
       setRevealed({ secret, name: key.name });
       toast.success(`Key “${key.name}” created`);
       formElement.reset();
+      setNewRestrictions(NO_RESTRICTIONS);
     });
   }
 
-  function ask(kind: 'revoke' | 'roll', key: ApiKeyOutput) {
+  function ask(kind: 'revoke' | 'roll' | 'restrict', key: ApiKeyOutput) {
     setGrace('24h');
+    setEditedRestrictions(draftOf(key.restrictions));
     setConfirming({ kind, key });
   }
 
@@ -92,7 +101,10 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
     if (!confirming) return;
     const { kind, key } = confirming;
     confirmed.current = kind;
-    if (kind === 'revoke') {
+    if (kind === 'restrict') {
+      await trpc.apiKeys.restrict.mutate({ keyId: key.id, restrictions: restrictionsOf(editedRestrictions) });
+      toast.success(`Restrictions of “${key.name}” saved: they apply from its next call`);
+    } else if (kind === 'revoke') {
       await trpc.apiKeys.revoke.mutate({ keyId: key.id });
       toast.success(`Key “${key.name}” revoked: requests with ${key.displayPrefix}…${key.lastFour} are refused from now on`);
     } else {
@@ -153,6 +165,10 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
           {/* The server holds the bound (MAX_KEY_LIFETIME_DAYS); the picker only offers the days within it. */}
           <input name="expiresAt" type="date" max={latestExpiryDay()} disabled={!apiAccess} suppressHydrationWarning />
         </label>
+        <details style={{ flexBasis: '100%' }} data-testid="create-restrictions">
+          <summary>Restrictions (optional): apps, client addresses, monthly budget</summary>
+          <RestrictionFields draft={newRestrictions} onChange={setNewRestrictions} apps={apps} idPrefix="new-key" disabled={!apiAccess} />
+        </details>
         <button className="primary" type="submit" disabled={!apiAccess || pending}>Create key</button>
       </form>
       {error && <p className="error" role="alert">{error}</p>}
@@ -192,6 +208,7 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
                   <th>Name</th>
                   <th>Key</th>
                   <th>Scope</th>
+                  <th>Restrictions</th>
                   <th>Created</th>
                   <th>Last used</th>
                   <th>Expires</th>
@@ -205,6 +222,11 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
                     <td>{key.name}</td>
                     <td className="mono">{key.displayPrefix}…{key.lastFour}</td>
                     <td>{key.scope}</td>
+                    <td data-testid="key-restrictions">
+                      {describeRestrictions(key, apps).map((line) => (
+                        <div key={line}>{line}</div>
+                      ))}
+                    </td>
                     <td>{formatInstant(key.createdAt)}</td>
                     <td>
                       {key.lastUsedAt ? formatInstant(key.lastUsedAt) : 'Never'}
@@ -222,6 +244,7 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
                           {!key.rolledAt && (
                             <button type="button" onClick={() => ask('roll', key)} disabled={pending || !apiAccess} aria-label={`Roll ${key.name}`}>Roll</button>
                           )}
+                          <button type="button" onClick={() => ask('restrict', key)} disabled={pending || !apiAccess} aria-label={`Restrict ${key.name}`}>Restrict</button>
                           <button type="button" className="danger" onClick={() => ask('revoke', key)} disabled={pending} aria-label={`Revoke ${key.name}`}>Revoke</button>
                         </div>
                       )}
@@ -239,13 +262,22 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
         open={confirming !== null}
         onOpenChange={(open) => { if (!open) setConfirming(null); }}
         testId="key-dialog"
-        title={confirming?.kind === 'roll' ? `Roll key “${confirming.key.name}”?` : `Revoke key “${confirming?.key.name ?? ''}”?`}
-        tone={confirming?.kind === 'roll' ? 'primary' : 'danger'}
-        confirmLabel={confirming?.kind === 'roll' ? 'Roll key' : 'Revoke key'}
+        title={
+          confirming?.kind === 'restrict'
+            ? `Restrict key “${confirming.key.name}”`
+            : confirming?.kind === 'roll'
+              ? `Roll key “${confirming.key.name}”?`
+              : `Revoke key “${confirming?.key.name ?? ''}”?`
+        }
+        tone={confirming?.kind === 'revoke' ? 'danger' : 'primary'}
+        confirmLabel={confirming?.kind === 'restrict' ? 'Save restrictions' : confirming?.kind === 'roll' ? 'Roll key' : 'Revoke key'}
         // After a roll the new secret takes focus; after a revocation the row's buttons are gone: the table's heading.
-        focusAfter={() => (confirmed.current === 'roll' ? secretBox.current : focusable(heading.current))}
+        // After a restriction the row stays: focus returns to its button.
+        focusAfter={() => (confirmed.current === 'roll' ? secretBox.current : confirmed.current === 'restrict' ? null : focusable(heading.current))}
         description={
-          confirming?.kind === 'roll' ? (
+          confirming?.kind === 'restrict' ? (
+            <p>What the key may reach, where it may call from, and what it may spend a month. Calls outside them are refused (404, 403 or 402) and cost nothing.</p>
+          ) : confirming?.kind === 'roll' ? (
             <p>A new secret with the same name, scope and expiry is issued. The old secret can keep working for a while, so you can deploy the new one.</p>
           ) : (
             <p>
@@ -255,6 +287,7 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl }: Pro
         }
         onConfirm={onConfirm}
       >
+        {confirming?.kind === 'restrict' && <RestrictionFields draft={editedRestrictions} onChange={setEditedRestrictions} apps={apps} idPrefix="edit-key" />}
         {confirming?.kind === 'roll' && (
           <label>
             Old secret

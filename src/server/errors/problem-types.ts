@@ -36,8 +36,9 @@ export const PROBLEM_TYPES = {
     status: 403,
     slug: 'insufficient-scope',
     title: 'The credential lacks the required scope',
-    description: 'A read-only key called an endpoint that writes (adding apps, keywords or competitors). Write endpoints need a read-write key.',
-    remedy: 'Use a read-write key for this call, or create one under Settings → API access.',
+    description:
+      'A read-only key called an endpoint that writes (adding apps, keywords or competitors): write endpoints need a read-write key. A key restricted to chosen apps cannot add an app either (it would be out of its reach).',
+    remedy: 'Use a read-write key for this call (one that reaches all apps to add an app), or create one under Settings → API access.',
   },
   IP_NOT_ALLOWED: {
     status: 403,

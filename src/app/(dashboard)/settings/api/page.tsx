@@ -8,7 +8,13 @@ export const metadata = { title: 'API access · ASO Analytics' };
 
 export default async function ApiAccessPage() {
   const caller = await getDashboardCaller();
-  const [account, keys, usage, { pageOrigin, USAGE_LEDGER_DAYS }] = await Promise.all([caller.account.get(), caller.apiKeys.list(), caller.usage.get({}), serverModules()]);
+  const [account, keys, usage, apps, { pageOrigin, USAGE_LEDGER_DAYS }] = await Promise.all([
+    caller.account.get(),
+    caller.apiKeys.list(),
+    caller.usage.get({}),
+    caller.apps.list({}),
+    serverModules(),
+  ]);
   const allowance = account.creditLimit === null ? 'Unlimited' : formatNumber(account.creditLimit);
   const baseUrl = `${pageOrigin()}/api/public/v1`;
   return (
@@ -36,7 +42,13 @@ export default async function ApiAccessPage() {
         </p>
       </section>
       {account.plan.apiAccess && <UsagePanel usage={usage} ledgerDays={USAGE_LEDGER_DAYS} />}
-      <ApiKeysPanel initialKeys={keys} apiAccess={account.plan.apiAccess} planLabel={account.plan.label} baseUrl={baseUrl} />
+      <ApiKeysPanel
+        initialKeys={keys}
+        apiAccess={account.plan.apiAccess}
+        planLabel={account.plan.label}
+        baseUrl={baseUrl}
+        apps={apps.map((app) => ({ id: app.id, name: app.name }))}
+      />
     </>
   );
 }

@@ -12,7 +12,14 @@ import { appOutput, asoScoreInput, asoScoreOutput, categoryRankInput, categoryRa
 
 export const listAppsProcedure = apiProcedure
   .meta({
-    openapi: { method: 'GET', path: '/apps', summary: 'List tracked apps', description: 'Every app your account tracks, oldest first, as a JSON array.', tags: ['Apps'], protect: true },
+    openapi: {
+      method: 'GET',
+      path: '/apps',
+      summary: 'List tracked apps',
+      description: 'Every app your account tracks, oldest first, as a JSON array; for a key restricted to chosen apps, those apps only.',
+      tags: ['Apps'],
+      protect: true,
+    },
     scope: 'read',
     credits: 1,
     cache: 'account',
