@@ -9,6 +9,8 @@ import { createAccount, findUserIdByEmail, setPlanByEmail } from '../src/server/
 import { PLAN_TIERS } from '../src/server/services/accounts/plans';
 import { API_KEY_SCOPES, createApiKey, revokeApiKeyByPrefix } from '../src/server/services/api-keys/api-keys';
 import { trackApp } from '../src/server/services/apps/apps';
+import { endAllSessions } from '../src/server/services/accounts/sessions';
+import { withRequest } from '../src/server/core/request-context';
 import { BACKFILL_DAYS, refreshAllApps } from '../src/server/services/ingest/refresh';
 
 const USAGE = `Usage:
@@ -17,6 +19,7 @@ const USAGE = `Usage:
   npm run admin -- key create --email E --scope ${API_KEY_SCOPES.join('|')} [--name N]
   npm run admin -- key revoke --email E --key-prefix PREFIX
   npm run admin -- app add --email E --url STORE_URL [--country CC]
+  npm run admin -- sessions end --email E
   npm run admin -- refresh [--days N]`;
 
 class UsageError extends Error {}
@@ -81,6 +84,11 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
     const app = await trackApp(owner.accountId, { storeUrl: required(options, 'url'), country: options.country });
     return [`Tracking "${app.name}" (${app.store}, ${app.storeId}) in ${app.primaryCountry}. App id:`, app.id];
   },
+  'sessions end': async (args) => {
+    const options = parse(args, ['email']);
+    const { ended } = await endAllSessions(required(options, 'email'));
+    return [`Ended ${ended} live session${ended === 1 ? '' : 's'} of ${options.email!.trim().toLowerCase()}: every dashboard sign-in and session token of this user is refused from now on.`];
+  },
   refresh: async (args) => {
     const options = parse(args, ['days']);
     const days = options.days === undefined ? undefined : Number(options.days);
@@ -106,7 +114,8 @@ async function main(argv: string[]): Promise<number> {
   let database: Awaited<ReturnType<typeof prepareDatabase>> | undefined;
   try {
     database = await prepareDatabase(() => {});
-    const lines = await command(argv.slice(name.split(' ').length));
+    // What the command changes is in the account's security log as the operator's doing.
+    const lines = await withRequest({ requestId: null, actor: { kind: 'operator' } }, () => command(argv.slice(name.split(' ').length)));
     console.log(lines.join('\n'));
     return 0;
   } catch (error) {

@@ -12,7 +12,7 @@ const VIEWPORTS = [
 
 const PUBLIC_PAGES = ['/', '/sign-in', '/sign-up', '/docs', '/docs/webhooks', '/docs/problems', '/docs/problems/validation-error'];
 const APP_VIEWS = ['', '/opportunities', '/competitors', '/ratings', '/category-rank', '/metadata', '/keyword-spy', '/reviews'];
-const DASHBOARD_PAGES = ['/apps', ...APP_VIEWS.map((view) => `/apps/${DEMO_APP_ID}${view}`), '/settings/api', '/settings/webhooks', '/settings/billing'];
+const DASHBOARD_PAGES = ['/apps', ...APP_VIEWS.map((view) => `/apps/${DEMO_APP_ID}${view}`), '/settings/api', '/settings/webhooks', '/settings/security', '/settings/billing'];
 
 async function signInAs(page: Page, email: string, password: string) {
   const session = await signIn(email, password);

@@ -9,6 +9,7 @@ const LINKS = [
   { href: '/apps', label: 'Apps' },
   { href: '/settings/api', label: 'API access' },
   { href: '/settings/webhooks', label: 'Webhooks' },
+  { href: '/settings/security', label: 'Security log' },
   { href: '/settings/billing', label: 'Plan & billing' },
   { href: '/docs', label: 'API docs' },
   { href: '/docs/api', label: 'API reference' },

@@ -7,7 +7,7 @@ import { isDatabaseUnavailable, logDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_
 import { clientIp } from '@/server/core/client-ip';
 import { logError, logRequest } from '@/server/core/log';
 import { configuredOrigin } from '@/server/core/origin';
-import { withRequest } from '@/server/core/request-context';
+import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { dashboardRouter } from './dashboard-router';
 import { appErrorOf } from './errors';
 import { config } from '@/server/core/config';
@@ -52,7 +52,8 @@ export async function handleDashboardTrpcRequest(request: Request): Promise<Resp
       { status: 403, headers: { 'X-Request-Id': requestId } },
     );
   }
-  const response = await withRequest(requestId, () => fetchRequestHandler({
+  const context = { requestId, clientAddress: clientIp(request.headers), userAgent: request.headers.get('user-agent') };
+  const response = await withRequest(context, () => fetchRequestHandler({
     endpoint: '/api/trpc',
     req: request,
     router: dashboardRouter,
@@ -61,6 +62,7 @@ export async function handleDashboardTrpcRequest(request: Request): Promise<Resp
     createContext: async () => {
       const actor = await actorFromSessionCookie(cookieReader(request.headers.get('cookie')));
       accountId = actor?.accountId;
+      if (actor?.userId) setRequestActor({ kind: 'user', userId: actor.userId, via: 'dashboard' });
       return { actor, transport: 'dashboard' as const, requestId, clientIp: clientIp(request.headers), now: new Date() };
     },
     onError: ({ error, path }) => {

@@ -26,6 +26,7 @@ import { addKeywordsProcedure, keywordHistoryProcedure, listKeywordsProcedure, r
 import { getMetadataProcedure, metadataChangelogProcedure } from './routers/metadata/metadata.procedures';
 import { listReviewsProcedure, reviewInsightsProcedure } from './routers/reviews/reviews.procedures';
 import { getUsageProcedure, usageLedgerProcedure } from './routers/usage/usage.procedures';
+import { securityLogRouter } from './routers/security-log/router';
 import { webhooksRouter } from './routers/webhooks/router';
 import { createCallerFactory, router } from './trpc';
 
@@ -37,6 +38,8 @@ export const dashboardRouter = router({
   usage: router({ get: getUsageProcedure, ledger: usageLedgerProcedure }),
   // Settings → Webhooks.
   webhooks: webhooksRouter,
+  // Settings → Security log.
+  securityLog: securityLogRouter,
   // Settings → Plan & billing.
   billing: billingRouter,
   // Apps and the app page's views: the account's own stored data, as the API answers it, and what it tracks.

@@ -3,7 +3,7 @@ import type { NextAuthOptions } from 'next-auth';
 import credentialsModule from 'next-auth/providers/credentials';
 import { clientIp } from '@/server/core/client-ip';
 import { logError } from '@/server/core/log';
-import { SIGN_IN_BLOCKED, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
+import { recordSignOut, SIGN_IN_BLOCKED, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
 import { endSession, renewSession, SESSION_MAX_AGE_SECONDS, startSession } from './session-token';
 
 /**
@@ -60,6 +60,9 @@ export const authOptions: NextAuthOptions = {
   },
   logger: { error: logAuthError },
   events: {
-    signOut: async ({ token }) => endSession(token),
+    signOut: async ({ token }) => {
+      await endSession(token);
+      if (token?.sub && typeof token.accountId === 'string') await recordSignOut(token.accountId, token.sub);
+    },
   },
 };

@@ -1,9 +1,12 @@
 // /api/auth/*: next-auth's handler behind the one check it lacks. next-auth parses a POST body whose Content-Type
 // mentions application/json with `request.json()`, and a body that is not JSON threw out of it as a 500 on every auth
-// route. Such a body is refused here with a 400 problem; anything else is next-auth's to answer.
+// route. Such a body is refused here with a 400 problem; anything else is next-auth's to answer, inside the request's
+// context (core/request-context.ts).
 import { randomUUID } from 'node:crypto';
 import { problemResponse } from '@/server/errors/problem-response';
+import { clientIp } from '@/server/core/client-ip';
 import { publicOrigin } from '@/server/core/origin';
+import { withRequest } from '@/server/core/request-context';
 
 type RouteHandler<Context> = (request: Request, context: Context) => Promise<Response>;
 
@@ -20,7 +23,8 @@ export function withParsableBody<Context>(handler: RouteHandler<Context>): Route
         );
       }
     }
-    return handler(request, context);
+    // Sign-ins and sign-outs are in the account's security log with the client's address and user agent.
+    return withRequest({ requestId: null, clientAddress: clientIp(request.headers), userAgent: request.headers.get('user-agent') }, () => handler(request, context));
   };
 }
 

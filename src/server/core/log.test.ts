@@ -36,7 +36,7 @@ describe('a line written while a request is served', () => {
       lines.push(String(chunk));
       return true;
     });
-    withRequest('5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93', () => logInfo('plan changed', { accountId: 'a' }));
+    withRequest({ requestId: '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93' }, () => logInfo('plan changed', { accountId: 'a' }));
     logInfo('refresh finished');
     expect(lines.map((line) => JSON.parse(line))).toEqual([
       expect.objectContaining({ level: 30, msg: 'plan changed', accountId: 'a', requestId: '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93' }),

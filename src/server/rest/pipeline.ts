@@ -18,7 +18,7 @@ import { credentialChallenge, credentialProblemDetail, readBearer, type Rejected
 import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
 import { clientIpOf } from '@/server/core/client-ip';
 import { logError, logRequest } from '@/server/core/log';
-import { withRequest } from '@/server/core/request-context';
+import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { logDatabaseUnavailable } from '@/server/db/errors';
 import { AppError, rateLimited } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
@@ -85,7 +85,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     let answer: Answer;
     try {
       // What the request causes deeper down (a domain event, a log line) carries its id (core/request-context.ts).
-      answer = await withRequest(trace.requestId, async () => (await publishedDocument(trace, origin)) ?? (await respond(req, trace, search)));
+      answer = await withRequest({ requestId: trace.requestId, clientAddress: clientIpOf(req.headers['x-forwarded-for']), userAgent: header(req, 'user-agent') }, async () => (await publishedDocument(trace, origin)) ?? (await respond(req, trace, search)));
     } catch (thrown) {
       answer = problemOf(thrown, trace, origin);
     }
@@ -105,6 +105,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     const credential = await resolveCredential(bearer, { now, ip, appId: cachedAppId(match) });
     if (credential.status !== 'valid') throw credentialRefused(credential.status);
     const actor = (trace.actor = credential.actor);
+    setRequestActor(actor.kind === 'apiKey' ? { kind: 'apiKey', keyId: actor.keyId! } : { kind: 'user', userId: actor.userId!, via: 'api' });
     // From here on every answer carries the account's credit headers.
     const metering: MeteringState = (trace.metering = { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) });
     // The key's client addresses, before anything is counted or charged.

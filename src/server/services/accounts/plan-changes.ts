@@ -4,6 +4,7 @@ import type { Prisma } from '@/generated/prisma/client';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { lockAccountPlan } from '@/server/db/row-locks';
 import { recordEvents } from '@/server/services/events/events';
+import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 
 export type PlanChangeReason = 'trial_started' | 'trial_ended' | 'stripe' | 'operator';
 
@@ -23,6 +24,17 @@ export async function recordPlanChange(tx: Prisma.TransactionClient, change: Pla
   });
   // A new account has no webhook endpoint to tell, and a tier set to itself is no change.
   if (change.from === null || change.from === change.to) return;
+  await recordSecurityEvent(
+    {
+      accountId: change.accountId,
+      kind: 'plan.changed',
+      target: { type: 'account', id: change.accountId, label: 'the account' },
+      before: { plan: change.from },
+      after: { plan: change.to, reason: change.reason },
+      occurredAt: change.now,
+    },
+    tx,
+  );
   await recordEvents(
     [{ accountId: change.accountId, type: 'plan.changed', occurredAt: change.now, data: { from: change.from, to: change.to, reason: change.reason, changedAt: change.now.toISOString() } }],
     tx,

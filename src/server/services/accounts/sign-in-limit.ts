@@ -4,7 +4,9 @@
 // emails). Only failures count; a successful sign-in clears its email's count. A blocked attempt is refused before
 // the password is checked, so that it costs no password hashing either.
 import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible';
+import { db } from '@/server/db';
 import { sharedLimiter } from '@/server/db/shared-limiter';
+import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 import { authenticate, emailSchema, type SignedInUser } from './accounts';
 
 export const SIGN_IN_LIMITS = {
@@ -57,12 +59,36 @@ export async function signInWithLimit(rawEmail: unknown, password: unknown, addr
   // A malformed email can never sign in; its attempts still count against the address.
   const email = parsed.success ? parsed.data : null;
   const retryAfterSeconds = await signInBlockedFor(email, address);
-  if (retryAfterSeconds > 0) return { kind: 'blocked', retryAfterSeconds };
+  if (retryAfterSeconds > 0) {
+    await logFailedSignIn(email, 'too many attempts');
+    return { kind: 'blocked', retryAfterSeconds };
+  }
   const user = await authenticate(rawEmail, password);
   if (!user) {
     await recordSignInFailure(email, address);
+    await logFailedSignIn(email, 'wrong password');
     return { kind: 'refused' };
   }
   if (email) await clearSignInFailures(email);
+  await recordSecurityEvent({
+    accountId: user.accountId,
+    kind: 'session.signed_in',
+    actor: { type: 'user', userId: user.id, label: user.email },
+    target: { type: 'user', id: user.id, label: user.email },
+  });
   return { kind: 'signed-in', user };
+}
+
+/** A sign-out, in the account's security log. */
+export async function recordSignOut(accountId: string, userId: string): Promise<void> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { email: true } });
+  const label = user?.email ?? 'a deleted user';
+  await recordSecurityEvent({ accountId, kind: 'session.signed_out', actor: { type: 'user', userId, label }, target: { type: 'user', id: userId, label } });
+}
+
+/** A failed sign-in as one user of an account is in its security log (an unknown email belongs to no account). */
+async function logFailedSignIn(email: string | null, reason: string): Promise<void> {
+  const user = email ? await db.user.findUnique({ where: { email }, select: { id: true, accountId: true } }) : null;
+  if (!user) return;
+  await recordSecurityEvent({ accountId: user.accountId, kind: 'session.sign_in_failed', actor: { type: 'anonymous' }, target: { type: 'user', id: user.id, label: email! }, after: { reason } });
 }

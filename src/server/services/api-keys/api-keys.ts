@@ -10,6 +10,7 @@ import { parseInput } from '@/server/errors/validation';
 import { withAccountLock } from '@/server/db/row-locks';
 import { accessOf, PLANS, type Access } from '@/server/services/accounts/plans';
 import { recordEvents } from '@/server/services/events/events';
+import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 import { periodOf } from '@/server/services/metering/credits';
 import { generateApiKey, hashApiKey, isDisplayPrefix, isWellFormedApiKey } from './key-format';
 import { keyRestrictionsInput, restrictionsAfter, UNRESTRICTED, type KeyRestrictions } from './restrictions';
@@ -191,9 +192,24 @@ export async function createApiKey(
       select: viewSelectAt(now),
     });
     await recordEvents([{ accountId: owner.accountId, type: 'api_key.created', data: keyEventData(created), occurredAt: now }], tx);
+    await recordSecurityEvent(
+      {
+        accountId: owner.accountId,
+        kind: 'api_key.created',
+        target: keyTarget(created),
+        after: { name: created.name, scope: fromDbScope(created.scope), expiresAt: created.expiresAt?.toISOString() ?? null, restrictions: { ...restrictions } },
+        occurredAt: now,
+      },
+      tx,
+    );
     return created;
   });
   return { key: toView(row, now), secret: generated.secret };
+}
+
+/** The key as a security log entry names it (its display prefix and last four characters: never the secret). */
+function keyTarget(key: { id: string; name: string; displayPrefix: string; lastFour: string }) {
+  return { type: 'api_key' as const, id: key.id, label: `${key.name} (${key.displayPrefix}…${key.lastFour})` };
 }
 
 function keyEventData(key: { id: string; name: string; scope: DbScope; displayPrefix: string }, extra: Record<string, string> = {}) {
@@ -221,6 +237,7 @@ export async function restrictApiKey(accountId: string, raw: z.input<typeof rest
     const after = restrictionsAfter(before, input.restrictions);
     await assertOwnApps(tx, accountId, after.appIds);
     const row = await tx.apiKey.update({ where: { id: current.id }, data: restrictionColumns(after), select: viewSelectAt(now) });
+    await recordSecurityEvent({ accountId, kind: 'api_key.restricted', target: keyTarget(row), before: { ...before }, after: { ...after }, occurredAt: now }, tx);
     return { key: toView(row, now), before };
   });
 }
@@ -231,7 +248,10 @@ export async function revokeApiKey(accountId: string, keyId: string, now = new D
   const revoked = await db.apiKey.updateMany({ where: { id, accountId, revokedAt: null }, data: { revokedAt: now } });
   const row = await db.apiKey.findFirst({ where: { id, accountId }, select: viewSelectAt(now) });
   if (!row) throw new AppError('NOT_FOUND', 'No such API key.');
-  if (revoked.count) await recordEvents([{ accountId, type: 'api_key.revoked', data: keyEventData(row), occurredAt: now }]);
+  if (revoked.count) {
+    await recordEvents([{ accountId, type: 'api_key.revoked', data: keyEventData(row), occurredAt: now }]);
+    await recordSecurityEvent({ accountId, kind: 'api_key.revoked', target: keyTarget(row), before: { status: statusOf({ ...row, revokedAt: null }, now) }, after: { status: 'revoked' }, occurredAt: now });
+  }
   return toView(row, now);
 }
 
@@ -297,6 +317,17 @@ export async function rollApiKey(
     if (spent > 0) await tx.keyCreditUsage.create({ data: { keyId: created.id, periodStart: periodOf(now).start, used: spent } });
     const previous = { ...old, rolledAt: now, expiresAt: oldEnd };
     await recordEvents([{ accountId, type: 'api_key.created', data: keyEventData(created, { rolledFrom: old.id }), occurredAt: now }], tx);
+    await recordSecurityEvent(
+      {
+        accountId,
+        kind: 'api_key.rolled',
+        target: keyTarget(old),
+        before: { key: `${old.displayPrefix}…${old.lastFour}`, expiresAt: old.expiresAt?.toISOString() ?? null },
+        after: { key: `${created.displayPrefix}…${created.lastFour}`, previousKeyEndsAt: oldEnd.toISOString() },
+        occurredAt: now,
+      },
+      tx,
+    );
     return { key: toView({ ...created, creditUsage: [{ used: spent }] }, now), secret: generated.secret, previous: toView(previous, now) };
   });
 }
@@ -334,4 +365,27 @@ export async function verifyApiKey(secret: string, context: { now: Date; ip: str
     creditsUsed: account.creditsUsed,
     versions: account.versions,
   };
+}
+
+/** How far back the expiry of a key is looked for: a key that expired while no job ran for longer is not logged. */
+const EXPIRY_LOOKBACK_MS = 30 * 86_400_000;
+
+/**
+ * Records in the security log each key that has expired since it was last looked at (run every hour by the
+ * background work). A revoked key's end is its revocation, and a rolled key's end belongs to its roll: neither is
+ * logged again here. Returns how many were logged.
+ */
+export async function logExpiredKeys(now = new Date()): Promise<number> {
+  const expired = await db.apiKey.findMany({
+    where: { revokedAt: null, rolledAt: null, expiresAt: { lte: now, gt: new Date(now.getTime() - EXPIRY_LOOKBACK_MS) } },
+    select: { id: true, accountId: true, name: true, displayPrefix: true, lastFour: true, expiresAt: true },
+  });
+  if (!expired.length) return 0;
+  const logged = await db.securityEvent.findMany({ where: { kind: 'api_key.expired', targetId: { in: expired.map((key) => key.id) } }, select: { targetId: true } });
+  const already = new Set(logged.map((entry) => entry.targetId));
+  const fresh = expired.filter((key) => !already.has(key.id));
+  for (const key of fresh) {
+    await recordSecurityEvent({ accountId: key.accountId, kind: 'api_key.expired', target: keyTarget(key), after: { expiredAt: key.expiresAt!.toISOString() }, actor: { type: 'system' }, occurredAt: key.expiresAt! });
+  }
+  return fresh.length;
 }

@@ -2,6 +2,7 @@
 // keeps signing for 24 hours), enable or disable, delete.
 import { z } from 'zod';
 import { currentRequestId } from '@/server/core/request-context';
+import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 import { db, retryOnConflict } from '@/server/db';
 import { sharedRateLimit } from '@/server/db/shared-limiter';
 import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
@@ -39,9 +40,14 @@ export async function createWebhookEndpoint(accountId: string, raw: z.input<type
     if ((await tx.webhookEndpoint.count({ where: { accountId } })) >= MAX_WEBHOOK_ENDPOINTS) {
       throw limitReached('webhook-endpoints', MAX_WEBHOOK_ENDPOINTS, `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`);
     }
-    return tx.webhookEndpoint.create({
+    const created = await tx.webhookEndpoint.create({
       data: { accountId, url: input.url, description: input.description ?? null, eventTypes: [...new Set(input.eventTypes)], secret },
     });
+    await recordSecurityEvent(
+      { accountId, kind: 'webhook_endpoint.created', target: endpointTarget(created), after: { url: created.url, description: created.description, eventTypes: created.eventTypes, enabled: true } },
+      tx,
+    );
+    return created;
   });
   return { endpoint, secret };
 }
@@ -49,11 +55,22 @@ export async function createWebhookEndpoint(accountId: string, raw: z.input<type
 export async function rotateWebhookSecret(accountId: string, endpointId: string, now = new Date()) {
   const endpoint = await ownEndpoint(accountId, endpointId);
   const secret = generateWebhookSecret();
-  await db.webhookEndpoint.update({
-    where: { id: endpoint.id },
-    data: { secret, previousSecret: endpoint.secret, previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS) },
+  await db.$transaction(async (tx) => {
+    await tx.webhookEndpoint.update({
+      where: { id: endpoint.id },
+      data: { secret, previousSecret: endpoint.secret, previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS) },
+    });
+    await recordSecurityEvent(
+      { accountId, kind: 'webhook_endpoint.secret_rotated', target: endpointTarget(endpoint), after: { previousSecretWorksUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString() }, occurredAt: now },
+      tx,
+    );
   });
   return { secret, previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS) };
+}
+
+/** The endpoint as a security log entry names it. */
+function endpointTarget(endpoint: { id: string; url: string }) {
+  return { type: 'webhook_endpoint' as const, id: endpoint.id, label: endpoint.url };
 }
 
 async function ownEndpoint(accountId: string, endpointId: string) {
@@ -87,18 +104,24 @@ export async function listWebhookEndpoints(accountId: string) {
 /** Enabling again clears the reason the service disabled it for. */
 export async function setWebhookEndpointEnabled(accountId: string, endpointId: string, enabled: boolean) {
   const endpoint = await ownEndpoint(accountId, endpointId);
-  return endpointView(
-    await db.webhookEndpoint.update({
+  const updated = await db.$transaction(async (tx) => {
+    const row = await tx.webhookEndpoint.update({
       where: { id: endpoint.id },
       data: enabled ? { enabled: true, disabledReason: null, failingSince: null } : { enabled: false },
-    }),
-  );
+    });
+    if (endpoint.enabled !== enabled) {
+      await recordSecurityEvent({ accountId, kind: 'webhook_endpoint.changed', target: endpointTarget(endpoint), before: { enabled: endpoint.enabled }, after: { enabled } }, tx);
+    }
+    return row;
+  });
+  return endpointView(updated);
 }
 
 export async function deleteWebhookEndpoint(accountId: string, endpointId: string): Promise<void> {
   const endpoint = await ownEndpoint(accountId, endpointId);
   // The cascade to its deliveries may meet the worker recording one of them: a deadlock, retried.
   await retryOnConflict(() => db.webhookEndpoint.delete({ where: { id: endpoint.id } }));
+  await recordSecurityEvent({ accountId, kind: 'webhook_endpoint.deleted', target: endpointTarget(endpoint), before: { url: endpoint.url, description: endpoint.description, eventTypes: endpoint.eventTypes, enabled: endpoint.enabled } });
 }
 
 /** The latest deliveries of an endpoint with every attempt, newest first. */

@@ -1,0 +1,108 @@
+// The security log through the services that write it: each kind of event, with who acted and from where as the
+// request says (a dashboard user, the operator, the system), before and after but never a secret; filters and pages;
+// and the database's own refusal of any edit, and of any deletion before the retention.
+import { db } from '@/server/db';
+import { afterAll, describe, expect, it } from 'vitest';
+import { withRequest } from '@/server/core/request-context';
+import { changePlan } from '@/server/services/accounts/plan-changes';
+import { endAllSessions } from '@/server/services/accounts/sessions';
+import { signInWithLimit } from '@/server/services/accounts/sign-in-limit';
+import { recordSignOut } from '@/server/services/accounts/sign-in-limit';
+import { createApiKey, logExpiredKeys, restrictApiKey, revokeApiKey, rollApiKey } from '@/server/services/api-keys/api-keys';
+import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointEnabled } from '@/server/services/webhooks/endpoints';
+import { makeAccount, makeApp } from '../../../../test/factories';
+import { listSecurityEvents, purgeSecurityEvents, RETENTION_DAYS, SECURITY_EVENT_KINDS } from './security-log';
+
+const saved = process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
+process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+afterAll(() => {
+  process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = saved;
+});
+
+const asUser = <T>(userId: string, work: () => Promise<T>) =>
+  withRequest({ requestId: '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93', clientAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (test)', actor: { kind: 'user', userId, via: 'dashboard' } }, work);
+
+describe('the security log', () => {
+  it('records every kind of event with its actor, address, user agent and change, and never a secret', async () => {
+    const owner = await makeAccount('pro');
+    const app = await makeApp(owner.accountId);
+    const secrets: string[] = [];
+    await asUser(owner.userId, async () => {
+      const created = await createApiKey(owner, { name: 'logged', scope: 'read-only', expiresAt: new Date(Date.now() + 86_400_000) });
+      secrets.push(created.secret);
+      await restrictApiKey(owner.accountId, { keyId: created.key.id, restrictions: { appIds: [app.id], monthlyBudget: 500 } });
+      const rolled = await rollApiKey(owner.accountId, { keyId: created.key.id, gracePeriod: 'now' });
+      secrets.push(rolled.secret);
+      await revokeApiKey(owner.accountId, rolled.key.id);
+      const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hook' });
+      secrets.push(secret);
+      await setWebhookEndpointEnabled(owner.accountId, endpoint.id, false);
+      secrets.push((await rotateWebhookSecret(owner.accountId, endpoint.id)).secret);
+      await deleteWebhookEndpoint(owner.accountId, endpoint.id);
+      await db.$transaction((tx) => changePlan(tx, { accountId: owner.accountId, to: 'business', reason: 'operator', now: new Date() }));
+      await recordSignOut(owner.accountId, owner.userId);
+    });
+    // Sign-ins: one failed, one made; the operator ends the user's sessions; a key expires (the hourly job).
+    await withRequest({ requestId: null, clientAddress: '198.51.100.9', userAgent: 'curl/8' }, async () => {
+      await signInWithLimit(owner.email, 'not the password', '198.51.100.9');
+      await signInWithLimit(owner.email, 'correct horse battery', '198.51.100.9');
+    });
+    await withRequest({ requestId: null, actor: { kind: 'operator' } }, () => endAllSessions(owner.email));
+    const expiring = await createApiKey(owner, { name: 'expiring', scope: 'read-only', expiresAt: new Date(Date.now() + 60_000) });
+    await db.apiKey.update({ where: { id: expiring.key.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    expect(await logExpiredKeys()).toBeGreaterThanOrEqual(1);
+    expect(await logExpiredKeys()).toBe(0);
+
+    const { entries, total } = await listSecurityEvents(owner.accountId, { pageSize: 200 });
+    const kinds = new Set(entries.map((entry) => entry.kind));
+    expect([...SECURITY_EVENT_KINDS].filter((kind) => !kinds.has(kind))).toEqual([]);
+    expect(total).toBe(entries.length);
+
+    const restricted = entries.find((entry) => entry.kind === 'api_key.restricted')!;
+    expect(restricted).toMatchObject({
+      actor: owner.email,
+      actorType: 'user',
+      ipAddress: '203.0.113.7',
+      userAgent: 'Mozilla/5.0 (test)',
+      requestId: '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
+      target: { type: 'api_key', label: expect.stringMatching(/^logged \(svc_live_\w{4}…\w{4}\)$/) },
+      before: { appIds: null, allowedCidrs: [], monthlyBudget: null },
+      after: { appIds: [app.id], allowedCidrs: [], monthlyBudget: 500 },
+    });
+    expect(entries.find((entry) => entry.kind === 'plan.changed')).toMatchObject({ before: { plan: 'pro' }, after: { plan: 'business', reason: 'operator' } });
+    expect(entries.find((entry) => entry.kind === 'session.sign_in_failed')).toMatchObject({ actor: 'Someone signing in', ipAddress: '198.51.100.9', userAgent: 'curl/8', after: { reason: 'wrong password' } });
+    expect(entries.find((entry) => entry.kind === 'session.signed_in')).toMatchObject({ actor: owner.email, ipAddress: '198.51.100.9' });
+    expect(entries.find((entry) => entry.kind === 'session.ended')).toMatchObject({ actor: 'Operator CLI', actorType: 'operator', ipAddress: null });
+    expect(entries.find((entry) => entry.kind === 'api_key.expired')).toMatchObject({ actor: 'System', target: { label: expect.stringContaining('expiring') } });
+
+    const everything = JSON.stringify(await db.securityEvent.findMany({ where: { accountId: owner.accountId } }), (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value));
+    for (const secret of secrets) expect(everything).not.toContain(secret.slice(12, 32));
+  });
+
+  it('filters by kind and day, and pages newest first', async () => {
+    const owner = await makeAccount('pro');
+    for (let index = 0; index < 5; index++) await createApiKey(owner, { name: `key ${index}`, scope: 'read-only' });
+    const first = await listSecurityEvents(owner.accountId, { kinds: ['api_key.created'], pageSize: 2 });
+    expect(first).toMatchObject({ total: 5, page: 1, pageSize: 2 });
+    expect(first.entries.map((entry) => entry.target?.label?.split(' (')[0])).toEqual(['key 4', 'key 3']);
+    const last = await listSecurityEvents(owner.accountId, { kinds: ['api_key.created'], pageSize: 2, page: 3 });
+    expect(last.entries.map((entry) => entry.target?.label?.split(' (')[0])).toEqual(['key 0']);
+    expect((await listSecurityEvents(owner.accountId, { kinds: ['api_key.revoked'] })).total).toBe(0);
+    expect((await listSecurityEvents(owner.accountId, { to: '2020-01-01' })).total).toBe(0);
+    await expect(listSecurityEvents(owner.accountId, { from: '2026-02-02', to: '2026-02-01' })).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
+  });
+
+  it('is append-only: no edit, no deletion before the retention; the purge deletes what is past it', async () => {
+    const owner = await makeAccount('pro');
+    await createApiKey(owner, { name: 'kept', scope: 'read-only' });
+    const entry = await db.securityEvent.findFirstOrThrow({ where: { accountId: owner.accountId } });
+    await expect(db.securityEvent.update({ where: { id: entry.id }, data: { actorLabel: 'someone else' } })).rejects.toThrow(/append-only/);
+    await expect(db.securityEvent.delete({ where: { id: entry.id } })).rejects.toThrow(/append-only/);
+    const old = await db.securityEvent.create({
+      data: { accountId: owner.accountId, kind: 'session.signed_in', actorType: 'user', actorLabel: owner.email, occurredAt: new Date(Date.now() - (RETENTION_DAYS + 2) * 86_400_000) },
+    });
+    expect(await purgeSecurityEvents()).toBeGreaterThanOrEqual(1);
+    expect(await db.securityEvent.findUnique({ where: { id: old.id } })).toBeNull();
+    expect(await db.securityEvent.findUnique({ where: { id: entry.id } })).not.toBeNull();
+  });
+});

@@ -1,0 +1,169 @@
+// Settings → Security log: every event that touches access to an account, recorded by the code path that makes it, in
+// the same transaction where there is one. Who acted, from which address and user agent, comes from the request the
+// code runs for (core/request-context.ts): a user of the dashboard, a session token on the public API, the operator
+// CLI, or the system (a job). Before and after name the changed fields, never a secret. Entries are append-only (a
+// database trigger refuses any edit, and any deletion before the retention) and kept RETENTION_DAYS.
+import { z } from 'zod';
+import type { Prisma } from '@/generated/prisma/client';
+import { currentRequest } from '@/server/core/request-context';
+import { db } from '@/server/db';
+import { AppError } from '@/server/errors/app-error';
+import { parseInput } from '@/server/errors/validation';
+
+export const SECURITY_EVENT_KINDS = [
+  'api_key.created',
+  'api_key.rolled',
+  'api_key.revoked',
+  'api_key.restricted',
+  'api_key.expired',
+  'webhook_endpoint.created',
+  'webhook_endpoint.changed',
+  'webhook_endpoint.secret_rotated',
+  'webhook_endpoint.deleted',
+  'plan.changed',
+  'session.signed_in',
+  'session.sign_in_failed',
+  'session.signed_out',
+  'session.ended',
+] as const;
+export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
+
+export const SECURITY_EVENT_LABELS: Record<SecurityEventKind, string> = {
+  'api_key.created': 'API key created',
+  'api_key.rolled': 'API key rolled',
+  'api_key.revoked': 'API key revoked',
+  'api_key.restricted': 'API key restrictions changed',
+  'api_key.expired': 'API key expired',
+  'webhook_endpoint.created': 'Webhook endpoint created',
+  'webhook_endpoint.changed': 'Webhook endpoint changed',
+  'webhook_endpoint.secret_rotated': 'Webhook signing secret rotated',
+  'webhook_endpoint.deleted': 'Webhook endpoint deleted',
+  'plan.changed': 'Plan changed',
+  'session.signed_in': 'Signed in',
+  'session.sign_in_failed': 'Sign-in failed',
+  'session.signed_out': 'Signed out',
+  'session.ended': 'Sessions ended',
+};
+
+/** How long an entry is kept; the job schedule purges older ones (purgeSecurityEvents). */
+export const RETENTION_DAYS = 365;
+
+type Json = Prisma.InputJsonValue;
+
+export interface SecurityEventEntry {
+  accountId: string;
+  kind: SecurityEventKind;
+  target?: { type: 'api_key' | 'webhook_endpoint' | 'account' | 'user'; id: string; label: string };
+  before?: Record<string, Json | null> | null;
+  after?: Record<string, Json | null> | null;
+  /** Who acted when no request says so (a job: the system); a request's actor wins. */
+  actor?: { type: 'user'; userId: string; label: string } | { type: 'anonymous' } | { type: 'system' };
+  occurredAt?: Date;
+}
+
+type Client = Pick<Prisma.TransactionClient, 'securityEvent' | 'user'>;
+
+/** The acting user's email, for the entry's label (an entry outlives its user). */
+async function userLabel(client: Client, userId: string): Promise<string> {
+  return (await client.user.findUnique({ where: { id: userId }, select: { email: true } }))?.email ?? 'a deleted user';
+}
+
+async function actorOf(client: Client, entry: SecurityEventEntry) {
+  const actor = currentRequest()?.actor;
+  if (actor?.kind === 'user') return { actorType: actor.via === 'api' ? 'api' : 'user', actorUserId: actor.userId, actorLabel: await userLabel(client, actor.userId) };
+  if (actor?.kind === 'operator') return { actorType: 'operator', actorUserId: null, actorLabel: 'Operator CLI' };
+  if (actor?.kind === 'apiKey') return { actorType: 'api_key', actorUserId: null, actorLabel: `API key ${actor.keyId}` };
+  if (entry.actor?.type === 'user') return { actorType: 'user', actorUserId: entry.actor.userId, actorLabel: entry.actor.label };
+  if (entry.actor?.type === 'anonymous') return { actorType: 'anonymous', actorUserId: null, actorLabel: 'Someone signing in' };
+  return { actorType: 'system', actorUserId: null, actorLabel: 'System' };
+}
+
+export async function recordSecurityEvent(entry: SecurityEventEntry, client: Client = db): Promise<void> {
+  const request = currentRequest();
+  await client.securityEvent.create({
+    data: {
+      accountId: entry.accountId,
+      kind: entry.kind,
+      ...(await actorOf(client, entry)),
+      ipAddress: request?.clientAddress ?? null,
+      userAgent: request?.userAgent?.slice(0, 500) ?? null,
+      targetType: entry.target?.type ?? null,
+      targetId: entry.target?.id ?? null,
+      targetLabel: entry.target?.label ?? null,
+      before: entry.before ?? undefined,
+      after: entry.after ?? undefined,
+      requestId: request?.requestId ?? null,
+      ...(entry.occurredAt && { occurredAt: entry.occurredAt }),
+    },
+  });
+}
+
+export const listSecurityEventsInput = z.object({
+  kinds: z.array(z.enum(SECURITY_EVENT_KINDS)).max(SECURITY_EVENT_KINDS.length).optional(),
+  from: z.iso.date('Give the first day as YYYY-MM-DD.').optional(),
+  to: z.iso.date('Give the last day as YYYY-MM-DD.').optional(),
+  page: z.int().min(1).max(100_000).default(1),
+  pageSize: z.int().min(1).max(200).default(50),
+});
+
+/** The most entries one CSV export holds: a year of a busy account's log. */
+export const EXPORT_LIMIT = 10_000;
+
+function whereOf(accountId: string, input: z.output<typeof listSecurityEventsInput>): Prisma.SecurityEventWhereInput {
+  if (input.from && input.to && input.from > input.to) {
+    throw new AppError('VALIDATION_ERROR', 'The first day is after the last one.', { errors: [{ in: 'body', pointer: '#/from', detail: 'Must be on or before the last day.' }] });
+  }
+  return {
+    accountId,
+    ...(input.kinds?.length && { kind: { in: input.kinds } }),
+    ...((input.from || input.to) && {
+      occurredAt: {
+        ...(input.from && { gte: new Date(`${input.from}T00:00:00.000Z`) }),
+        ...(input.to && { lt: new Date(new Date(`${input.to}T00:00:00.000Z`).getTime() + 86_400_000) }),
+      },
+    }),
+  };
+}
+
+function toView(row: Prisma.SecurityEventGetPayload<object>) {
+  return {
+    id: row.id.toString(),
+    kind: row.kind as SecurityEventKind,
+    label: SECURITY_EVENT_LABELS[row.kind as SecurityEventKind] ?? row.kind,
+    occurredAt: row.occurredAt.toISOString(),
+    actorType: row.actorType,
+    actor: row.actorLabel,
+    ipAddress: row.ipAddress,
+    userAgent: row.userAgent,
+    target: row.targetType ? { type: row.targetType, id: row.targetId, label: row.targetLabel } : null,
+    before: row.before as Record<string, unknown> | null,
+    after: row.after as Record<string, unknown> | null,
+    requestId: row.requestId,
+  };
+}
+export type SecurityEventView = ReturnType<typeof toView>;
+
+/** A page of the account's log, newest first, with the number of entries the filter matches. */
+export async function listSecurityEvents(accountId: string, raw: z.input<typeof listSecurityEventsInput>) {
+  const input = parseInput(listSecurityEventsInput, raw);
+  const where = whereOf(accountId, input);
+  const [total, rows] = await Promise.all([
+    db.securityEvent.count({ where }),
+    db.securityEvent.findMany({ where, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], skip: (input.page - 1) * input.pageSize, take: input.pageSize }),
+  ]);
+  return { total, page: input.page, pageSize: input.pageSize, entries: rows.map(toView) };
+}
+
+/** Every entry the filter matches (up to EXPORT_LIMIT, newest first), for the CSV export. */
+export async function exportSecurityEvents(accountId: string, raw: Omit<z.input<typeof listSecurityEventsInput>, 'page' | 'pageSize'>) {
+  const input = parseInput(listSecurityEventsInput, raw);
+  const rows = await db.securityEvent.findMany({ where: whereOf(accountId, input), orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], take: EXPORT_LIMIT });
+  return rows.map(toView);
+}
+
+/** Deletes the entries past their retention (the only deletion the database allows); returns how many. */
+export async function purgeSecurityEvents(now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - RETENTION_DAYS * 86_400_000 - 60_000);
+  const { count } = await db.securityEvent.deleteMany({ where: { occurredAt: { lt: cutoff } } });
+  return count;
+}
