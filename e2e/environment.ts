@@ -25,7 +25,13 @@ export async function startSecondApp(port: number, api: APIRequest) {
   const database = await ensureDatabase();
   const child = spawn(process.execPath, serverArgs('start', port), {
     stdio: 'ignore',
-    env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_SECRET: readFileSync('.data/e2e/auth-secret', 'utf8').trim(), LOG_REQUESTS: 'false' },
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      NEXTAUTH_SECRET: readFileSync('.data/e2e/auth-secret', 'utf8').trim(),
+      DATA_ENCRYPTION_KEY: readFileSync('.data/e2e/data-encryption-key', 'utf8').trim(),
+      LOG_REQUESTS: 'false',
+    },
   });
   const request = await api.newContext({ baseURL: `http://localhost:${port}` });
   await expect.poll(async () => (await request.get('/api/health').catch(() => null))?.status(), { timeout: 60_000 }).toBe(200);

@@ -11,6 +11,8 @@ import { API_KEY_SCOPES, createApiKey, revokeApiKeyByPrefix } from '../src/serve
 import { trackApp } from '../src/server/services/apps/apps';
 import { endAllSessions } from '../src/server/services/accounts/sessions';
 import { withRequest } from '../src/server/core/request-context';
+import { currentDataKeyId } from '../src/server/core/data-encryption';
+import { sealStoredSecrets } from '../src/server/services/webhooks/secrets';
 import { BACKFILL_DAYS, refreshAllApps } from '../src/server/services/ingest/refresh';
 
 const USAGE = `Usage:
@@ -20,6 +22,7 @@ const USAGE = `Usage:
   npm run admin -- key revoke --email E --key-prefix PREFIX
   npm run admin -- app add --email E --url STORE_URL [--country CC]
   npm run admin -- sessions end --email E
+  npm run admin -- secrets reseal
   npm run admin -- refresh [--days N]`;
 
 class UsageError extends Error {}
@@ -88,6 +91,11 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
     const options = parse(args, ['email']);
     const { ended } = await endAllSessions(required(options, 'email'));
     return [`Ended ${ended} live session${ended === 1 ? '' : 's'} of ${options.email!.trim().toLowerCase()}: every dashboard sign-in and session token of this user is refused from now on.`];
+  },
+  'secrets reseal': async (args) => {
+    parse(args, []);
+    const sealed = await sealStoredSecrets();
+    return [`Sealed ${sealed} webhook signing secret${sealed === 1 ? '' : 's'} with the data-encryption key ${currentDataKeyId()}; every stored secret is under it now.`];
   },
   refresh: async (args) => {
     const options = parse(args, ['days']);

@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { prepareDatabase } from '../src/server/runtime/prepare';
+import { TEST_DATA_ENCRYPTION_KEY } from './data-key';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,6 +18,7 @@ export default async function setup(project: TestProject) {
   await rm(dataDir, { recursive: true, force: true });
   process.env.DATA_DIR = dataDir;
   delete process.env.DATABASE_URL;
+  process.env.DATA_ENCRYPTION_KEY = TEST_DATA_ENCRYPTION_KEY;
   const database = await prepareDatabase(() => {});
   project.provide('databaseUrl', database.url);
   project.provide('dataDir', dataDir);

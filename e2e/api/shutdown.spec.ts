@@ -4,6 +4,7 @@
 // exits 0 once they are done.
 import { randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
@@ -15,7 +16,12 @@ const PORT = 3213;
 const DATA_DIR = '.data/e2e-shutdown';
 let launcher: ChildProcess | undefined;
 let receiver: http.Server | undefined;
-const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, WEBHOOKS_ALLOW_HTTP_LOCALHOST: process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST };
+const saved = {
+  DATA_DIR: process.env.DATA_DIR,
+  DATABASE_URL: process.env.DATABASE_URL,
+  WEBHOOKS_ALLOW_HTTP_LOCALHOST: process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST,
+  DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY,
+};
 
 test.afterAll(async () => {
   // The whole process group: a launcher killed alone would leave its app server holding the port.
@@ -64,7 +70,8 @@ test('SIGTERM finishes the request and the webhook delivery in flight, refuses n
   await expect.poll(() => output, { timeout: 120_000 }).toContain('App ready at');
 
   // An account with an app, a key and a webhook endpoint, written on the launcher's (joined) cluster.
-  setEnvironment({ DATA_DIR, WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true', DATABASE_URL: undefined });
+  // The launcher's data-encryption key, to seal the endpoint's secret as the launcher's worker will open it.
+  setEnvironment({ DATA_DIR, WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true', DATABASE_URL: undefined, DATA_ENCRYPTION_KEY: readFileSync(`${DATA_DIR}/data-encryption-key`, 'utf8').trim() });
   const joined = await ensureDatabase();
   setEnvironment({ DATABASE_URL: joined.url });
   const { db, disconnectDb } = await import('../../src/server/db');

@@ -156,6 +156,7 @@ export async function startDeployment(pooler: Pooler): Promise<Deployment> {
     }
 
     const secret = randomBytes(32).toString('base64url');
+    const dataKey = randomBytes(32).toString('base64url');
     const ports = [await freePort(), await freePort()];
     const web: [string, string] = [`http://127.0.0.1:${ports[0]}`, `http://127.0.0.1:${ports[1]}`];
     const settings: NodeJS.ProcessEnv = {
@@ -163,6 +164,7 @@ export async function startDeployment(pooler: Pooler): Promise<Deployment> {
       DATABASE_URL: databaseUrl,
       ...poolerSettings,
       NEXTAUTH_SECRET: secret,
+      DATA_ENCRYPTION_KEY: dataKey,
       DATA_DIR: path.join(directory, 'data'),
       SEED_DEMO: 'false',
       LOG_REQUESTS: 'false',
@@ -176,7 +178,7 @@ export async function startDeployment(pooler: Pooler): Promise<Deployment> {
     );
     start('app', 'worker', process.execPath, ['dist/worker.mjs'], settings);
     await Promise.all(web.map((origin) => waitForHealth(origin, stages.app, output)));
-    const adminEnvironment = { DATABASE_URL: databaseUrl, DATA_DIR: settings.DATA_DIR, EMBEDDED_PG_PORT: undefined, ...poolerSettings };
+    const adminEnvironment = { DATABASE_URL: databaseUrl, DATA_DIR: settings.DATA_DIR, DATA_ENCRYPTION_KEY: dataKey, EMBEDDED_PG_PORT: undefined, ...poolerSettings };
     return { origin: web[0], web, directUrl, adminEnvironment, output, stop };
   } catch (error) {
     await stop();

@@ -48,6 +48,20 @@ export const VARIABLES = {
     default: 'generated into `DATA_DIR/auth-secret`',
     meaning: 'Session signing key. Set the same value on every process when several hosts share one database.',
   },
+  DATA_ENCRYPTION_KEY: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'Must be 32 random bytes in base64url (43 characters): `node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))"`.')
+      .optional(),
+    default: 'generated into `DATA_DIR/data-encryption-key`',
+    meaning:
+      'Key that seals the webhook signing secrets in the database (AES-256-GCM); separate from `NEXTAUTH_SECRET`. Set the same value on every process; rotating it: docs/deploy.md, "Rotating the data-encryption key"',
+  },
+  DATA_ENCRYPTION_PREVIOUS_KEYS: {
+    schema: list.pipe(z.array(z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Each must be 32 bytes in base64url (43 characters).'))).optional(),
+    default: 'none',
+    meaning: 'Earlier values of `DATA_ENCRYPTION_KEY`, comma-separated: secrets sealed with them still open until `npm run admin -- secrets reseal` has sealed them anew',
+  },
   NEXTAUTH_URL: { schema: url.optional(), default: '`http://localhost:$PORT`', meaning: 'Public origin of the dashboard (the launcher sets it for the app server)' },
   APP_ORIGIN: { schema: url.optional(), default: "`NEXTAUTH_URL`'s origin", meaning: 'Public origin of absolute URLs: problem `type` URIs, the OpenAPI server, the docs’ examples' },
   TRUSTED_PROXIES: {

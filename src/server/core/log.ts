@@ -9,6 +9,11 @@ import { currentRequestId } from './request-context';
 type Fields = Record<string, string | number | boolean | null | undefined>;
 
 const options: pino.LoggerOptions = {
+  // An error's name, message, code and stack only: a library's error may carry its connection (pg's `client`) or
+  // request, which a log line must never hold.
+  serializers: {
+    err: (error: Error & { code?: unknown }) => ({ type: error.name, message: error.message, ...(typeof error.code === 'string' && { code: error.code }), stack: error.stack }),
+  },
   mixin: () => {
     const requestId = currentRequestId();
     return requestId ? { requestId } : {};

@@ -3,11 +3,13 @@
 // operator CLI and the tests, so they all run on the same set-up.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { dataDirectory, ensureDatabase, type DatabaseHandle, type EnsureOptions } from '@/server/db/embedded';
 import { applyMigrations } from '@/server/db/migrate';
 import { config, exportToEnvironment } from '@/server/core/config';
+import { generateDataKey } from '@/server/core/data-encryption';
+import { sealStoredSecrets } from '@/server/services/webhooks/secrets';
 
 /** `onGiveUp`: the embedded cluster this process starts is kept running (src/server/db/embedded.ts, supervise). */
 export async function prepareDatabase(log: (line: string) => void, options: Pick<EnsureOptions, 'onGiveUp'> = {}): Promise<DatabaseHandle> {
@@ -19,14 +21,34 @@ export async function prepareDatabase(log: (line: string) => void, options: Pick
     throw error;
   }
   exportToEnvironment({ DATABASE_URL: database.url });
+  await ensureDataEncryptionKey();
+  // Secrets stored before they were sealed (an upgrade) are sealed now, before anything reads them.
+  const sealed = await sealStoredSecrets({ onlyUnsealed: true });
+  if (sealed) log(`sealed ${sealed} webhook signing secrets stored in the clear`);
   return database;
 }
 
+/** The file's value, or `create()`'s written to it; two processes creating it at once both read the one written. */
 async function readOrCreate(file: string, create: () => string): Promise<string> {
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
   const value = create();
-  await writeFile(file, value + '\n', { mode: 0o600 });
-  return value;
+  try {
+    await writeFile(file, value + '\n', { mode: 0o600, flag: 'wx' });
+    return value;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return (await readFile(file, 'utf8')).trim();
+  }
+}
+
+/** DATA_ENCRYPTION_KEY, or one generated once and kept in DATA_DIR (like the session secret, and apart from it). */
+export async function ensureDataEncryptionKey(): Promise<string> {
+  const configured = config().DATA_ENCRYPTION_KEY;
+  if (configured) return configured;
+  await mkdir(dataDirectory(), { recursive: true });
+  const key = await readOrCreate(path.join(dataDirectory(), 'data-encryption-key'), generateDataKey);
+  exportToEnvironment({ DATA_ENCRYPTION_KEY: key });
+  return key;
 }
 
 /** NEXTAUTH_SECRET, or one generated once and kept in DATA_DIR, so sessions survive restarts. */

@@ -8,6 +8,7 @@ import { db } from '@/server/db';
 import { lockUndispatchedEvents } from '@/server/db/webhook-statements';
 import { discordMessage, slackMessage, type EventEnvelope } from './chat-formats';
 import { checkDestinationUrl, resolveDestination } from './destinations';
+import { openSecret } from './secrets';
 import { signatureHeader } from './signing';
 
 export const RETRY_DELAYS_SECONDS = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000] as const;
@@ -124,7 +125,8 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
     const body = chat ? JSON.stringify(chat) : delivery.body;
     const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': 'ASO-Analytics-Webhooks/1' };
     if (!chat) {
-      const secrets = endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > startedAt ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
+      const sealed = endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > startedAt ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
+      const secrets = sealed.map(openSecret);
       headers['X-Service-Event'] = delivery.eventType;
       headers['X-Service-Delivery'] = delivery.id;
       headers['X-Service-Signature'] = signatureHeader(secrets, Math.floor(startedAt.getTime() / 1000), body);

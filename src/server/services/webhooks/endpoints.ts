@@ -11,6 +11,7 @@ import { withAccountLock } from '@/server/db/row-locks';
 import { EVENT_TYPES } from '@/server/services/events/event-kinds';
 import { checkDestinationUrl, resolveDestination } from './destinations';
 import { envelopeOf } from './delivery';
+import { openSecret, sealSecret } from './secrets';
 import { generateWebhookSecret } from './signing';
 
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -41,7 +42,7 @@ export async function createWebhookEndpoint(accountId: string, raw: z.input<type
       throw limitReached('webhook-endpoints', MAX_WEBHOOK_ENDPOINTS, `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`);
     }
     const created = await tx.webhookEndpoint.create({
-      data: { accountId, url: input.url, description: input.description ?? null, eventTypes: [...new Set(input.eventTypes)], secret },
+      data: { accountId, url: input.url, description: input.description ?? null, eventTypes: [...new Set(input.eventTypes)], secret: sealSecret(secret) },
     });
     await recordSecurityEvent(
       { accountId, kind: 'webhook_endpoint.created', target: endpointTarget(created), after: { url: created.url, description: created.description, eventTypes: created.eventTypes, enabled: true } },
@@ -58,7 +59,7 @@ export async function rotateWebhookSecret(accountId: string, endpointId: string,
   await db.$transaction(async (tx) => {
     await tx.webhookEndpoint.update({
       where: { id: endpoint.id },
-      data: { secret, previousSecret: endpoint.secret, previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS) },
+      data: { secret: sealSecret(secret), previousSecret: endpoint.secret, previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS) },
     });
     await recordSecurityEvent(
       { accountId, kind: 'webhook_endpoint.secret_rotated', target: endpointTarget(endpoint), after: { previousSecretWorksUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString() }, occurredAt: now },
@@ -90,7 +91,7 @@ export function endpointView(endpoint: Awaited<ReturnType<typeof ownEndpoint>>) 
     enabled: endpoint.enabled,
     disabledReason: endpoint.disabledReason,
     failingSince: endpoint.failingSince?.toISOString() ?? null,
-    secretHint: `${endpoint.secret.slice(0, 10)}…`,
+    secretHint: `${openSecret(endpoint.secret).slice(0, 10)}…`,
     rotatingUntil: endpoint.previousSecretUntil && endpoint.previousSecretUntil > new Date() ? endpoint.previousSecretUntil.toISOString() : null,
     createdAt: endpoint.createdAt.toISOString(),
   };

@@ -1,0 +1,99 @@
+// Webhook signing secrets at rest: no table of the database holds one in a readable form, deliveries still sign with
+// it, a rotation of the data-encryption key (the new key current, the old one previous, then `secrets reseal`) keeps
+// them verifying, and a secret stored in the clear before sealing existed is sealed at start.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDataKey, isSealed, sealedWith, currentDataKeyId } from '@/server/core/data-encryption';
+import { db } from '@/server/db';
+import { makeAccount } from '../../../../test/factories';
+import { attemptDelivery } from './delivery';
+import { createWebhookEndpoint, sendTestEvent } from './endpoints';
+import { sealStoredSecrets } from './secrets';
+import { verifySignature } from './signing';
+
+const received: { body: string; signature: string }[] = [];
+let server: http.Server;
+let url: string;
+const saved = { WEBHOOKS_ALLOW_HTTP_LOCALHOST: process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST, DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY };
+
+beforeAll(async () => {
+  process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+  server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ body, signature: String(request.headers['x-service-signature']) });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+});
+
+afterAll(async () => {
+  process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = saved.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
+  process.env.DATA_ENCRYPTION_KEY = saved.DATA_ENCRYPTION_KEY;
+  delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** Every row of every table of the database as text: what a dump of it holds. */
+async function databaseAsText(): Promise<string> {
+  const tables = await db.$queryRaw<{ name: string }[]>`SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema IN ('public', 'pgboss')`;
+  const parts = await Promise.all(tables.map(async ({ name }) => (await db.$queryRawUnsafe<{ row: string }[]>(`SELECT t::text AS row FROM ${name} t`)).map((row) => row.row).join('\n')));
+  return parts.join('\n');
+}
+
+/** Sends a test event to the endpoint now and returns whether its signature verifies with `secret`. */
+async function deliveredAndVerified(accountId: string, endpointId: string, secret: string): Promise<boolean> {
+  const { deliveryId } = await sendTestEvent(accountId, endpointId);
+  expect(await attemptDelivery(deliveryId, 1)).toMatchObject({ status: 'succeeded' });
+  const delivery = received.at(-1)!;
+  return verifySignature(delivery.signature, delivery.body, secret).ok;
+}
+
+describe('webhook secrets at rest', () => {
+  it('are in no table in a readable form, and deliveries still verify with them', async () => {
+    const owner = await makeAccount('pro');
+    const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, { url });
+    const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    expect(isSealed(stored.secret)).toBe(true);
+    expect(sealedWith(stored.secret)).toBe(currentDataKeyId());
+    const dump = await databaseAsText();
+    expect(dump).toContain(endpoint.id);
+    expect(dump).not.toContain(secret);
+    expect(dump).not.toContain(secret.slice(6, 30));
+    expect(await deliveredAndVerified(owner.accountId, endpoint.id, secret)).toBe(true);
+  });
+
+  it('keep verifying through a rotation of the data-encryption key: the old key previous, then every secret resealed', async () => {
+    const owner = await makeAccount('pro');
+    const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, { url });
+    const oldKey = process.env.DATA_ENCRYPTION_KEY!;
+    const oldId = currentDataKeyId();
+    // 1. The new key current, the old one previous: what the old one sealed still opens.
+    process.env.DATA_ENCRYPTION_KEY = generateDataKey();
+    process.env.DATA_ENCRYPTION_PREVIOUS_KEYS = oldKey;
+    expect(currentDataKeyId()).not.toBe(oldId);
+    expect(await deliveredAndVerified(owner.accountId, endpoint.id, secret)).toBe(true);
+    // 2. `npm run admin -- secrets reseal`.
+    expect(await sealStoredSecrets()).toBeGreaterThanOrEqual(1);
+    expect(sealedWith((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).secret)).toBe(currentDataKeyId());
+    expect(await db.webhookEndpoint.count({ where: { secret: { startsWith: `v1.${oldId}.` } } })).toBe(0);
+    // 3. The old key removed: still verifying.
+    delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;
+    expect(await deliveredAndVerified(owner.accountId, endpoint.id, secret)).toBe(true);
+    expect(await sealStoredSecrets()).toBe(0);
+  });
+
+  it('seals a secret stored in the clear (before sealing existed), as the start does', async () => {
+    const owner = await makeAccount('pro');
+    const legacy = 'whsec_legacyLegacyLegacyLegacyLegacy0123';
+    const endpoint = await db.webhookEndpoint.create({ data: { accountId: owner.accountId, url, secret: legacy } });
+    expect(await sealStoredSecrets({ onlyUnsealed: true })).toBeGreaterThanOrEqual(1);
+    const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    expect(isSealed(stored.secret)).toBe(true);
+    expect(await deliveredAndVerified(owner.accountId, endpoint.id, legacy)).toBe(true);
+  });
+});
