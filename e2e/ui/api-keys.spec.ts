@@ -149,6 +149,30 @@ test('restrictions: a key made for one app with a budget, another restricted to 
   expect((await request.get(`${API}/apps/${listed[0]!.id}`, { headers: bearer(secret) })).status()).toBe(403);
 });
 
+test('expiry: 90 days suggested, a banner for a key expiring within a week, and the owner’s rule that every key expires', async ({ page }) => {
+  const { email, password } = await newAccount('pro');
+  await signInWithForm(page, email, password);
+  await page.goto('/settings/api');
+  const form = page.getByRole('form', { name: 'Create key' });
+  const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  await expect(form.getByLabel(/Expires/)).toHaveValue(day(90));
+  await expect(page.getByTestId('expiring-keys-banner')).toHaveCount(0);
+
+  await createKeyInUi(page, 'short-lived', 'Read-only', day(3));
+  await page.reload();
+  await expect(page.getByTestId('expiring-keys-banner')).toContainText('API key “short-lived” expires within 7 days');
+  // On every page of the dashboard, with the way to roll it.
+  await page.goto('/apps');
+  await page.getByTestId('expiring-keys-banner').getByRole('link', { name: /roll it/ }).click();
+  await expect(page).toHaveURL(/\/settings\/api$/);
+
+  await page.getByTestId('require-key-expiry').check();
+  await expect(page.getByText('New keys must now have an expiry')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('require-key-expiry')).toBeChecked();
+  await expect(form.getByLabel(/Expires \(required by this account/)).toHaveAttribute('required', '');
+});
+
 test('a Free account sees why it cannot create keys, and where to choose a plan', async ({ page }) => {
   const { email, password } = await newAccount('free');
   await signInWithForm(page, email, password);

@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { SignOutButton } from '@/components/auth/sign-out-button';
 import { SiteHeader } from '@/components/layout/site-header';
@@ -17,7 +18,10 @@ const LINKS = [
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const caller = await getDashboardCaller();
-  const account = await caller.account.get();
+  const [account, keys] = await Promise.all([caller.account.get(), caller.apiKeys.list()]);
+  // Active keys (not rolled: their end belongs to the roll) that stop working within 7 days, as `api_key.expiring` says.
+  const soon = Date.now() + 7 * 86_400_000;
+  const expiring = keys.filter((key) => key.status === 'active' && !key.rolledAt && key.expiresAt && Date.parse(key.expiresAt) <= soon);
   return (
     <>
       <SiteHeader links={LINKS}>
@@ -27,7 +31,15 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </span>
         <SignOutButton />
       </SiteHeader>
-      <main id="content">{children}</main>
+      <main id="content">
+        {expiring.length > 0 && (
+          <p className="notice" role="status" data-testid="expiring-keys-banner">
+            {expiring.length === 1 ? `API key “${expiring[0]!.name}” expires` : `${expiring.length} API keys expire`} within 7 days:{' '}
+            <Link href="/settings/api">roll {expiring.length === 1 ? 'it' : 'them'} under API access</Link> before the calls that use {expiring.length === 1 ? 'it' : 'them'} fail.
+          </p>
+        )}
+        {children}
+      </main>
     </>
   );
 }

@@ -27,6 +27,11 @@ function latestExpiryDay(): string {
   return new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** The expiry the form suggests: 90 days from today. */
+function suggestedExpiryDay(): string {
+  return new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
+}
+
 interface Props {
   initialKeys: ApiKeyOutput[];
   apiAccess: boolean;
@@ -35,6 +40,8 @@ interface Props {
   baseUrl: string;
   /** The account's apps, for a key's app restriction. */
   apps: AppChoice[];
+  /** The owner's setting: every new key must have an expiry. */
+  requireKeyExpiry: boolean;
 }
 
 type StatusFilter = 'active' | 'ended' | 'all';
@@ -55,11 +62,13 @@ function firstCall(baseUrl: string, secret: string): string {
   return `curl -H "Authorization: Bearer ${secret}" ${baseUrl}/apps`;
 }
 
-export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps }: Props) {
+export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps, requireKeyExpiry }: Props) {
   const { run, pending, error, router } = useAction();
   const [revealed, setRevealed] = useState<{ secret: string; name: string; note?: string } | null>(null);
   const [confirming, setConfirming] = useState<{ kind: 'revoke' | 'roll' | 'restrict'; key: ApiKeyOutput } | null>(null);
   const [newRestrictions, setNewRestrictions] = useState<RestrictionDraft>(NO_RESTRICTIONS);
+  // Shown at once; set back if the change fails.
+  const [expiryRequired, setExpiryRequired] = useState(requireKeyExpiry);
   const [editedRestrictions, setEditedRestrictions] = useState<RestrictionDraft>(NO_RESTRICTIONS);
   const [grace, setGrace] = useState<GracePeriod>('24h');
   const [status, setStatus] = useState<StatusFilter>('active');
@@ -161,9 +170,9 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps 
           </select>
         </label>
         <label>
-          Expires (optional, end of day UTC, within a year)
+          {expiryRequired ? 'Expires (required by this account, end of day UTC, within a year)' : 'Expires (90 days suggested; empty: until revoked)'}
           {/* The server holds the bound (MAX_KEY_LIFETIME_DAYS); the picker only offers the days within it. */}
-          <input name="expiresAt" type="date" max={latestExpiryDay()} disabled={!apiAccess} suppressHydrationWarning />
+          <input name="expiresAt" type="date" max={latestExpiryDay()} defaultValue={suggestedExpiryDay()} required={expiryRequired} disabled={!apiAccess} suppressHydrationWarning />
         </label>
         <details style={{ flexBasis: '100%' }} data-testid="create-restrictions">
           <summary>Restrictions (optional): apps, client addresses, monthly budget</summary>
@@ -172,6 +181,28 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps 
         <button className="primary" type="submit" disabled={!apiAccess || pending}>Create key</button>
       </form>
       {error && <p className="error" role="alert">{error}</p>}
+      <label className="inline">
+        <input
+          type="checkbox"
+          checked={expiryRequired}
+          disabled={!apiAccess || pending}
+          data-testid="require-key-expiry"
+          onChange={(event) => {
+            const required = event.target.checked;
+            setExpiryRequired(required);
+            void run(async () => {
+              try {
+                await trpc.apiKeys.setExpiryPolicy.mutate({ requireKeyExpiry: required });
+              } catch (error) {
+                setExpiryRequired(!required);
+                throw error;
+              }
+              toast.success(required ? 'New keys must now have an expiry' : 'New keys may now live until revoked');
+            });
+          }}
+        />
+        Require an expiry on every new key of this account
+      </label>
 
       {initialKeys.length === 0 ? (
         <div className="empty" data-testid="keys-empty">

@@ -23,6 +23,7 @@ const EXAMPLE_REQUEST_ID: Record<EventType, string | null> = {
   'usage.threshold_reached': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
   'api_key.created': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
   'api_key.revoked': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
+  'api_key.expiring': null,
   'plan.changed': null,
   'webhook.test': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
 };
@@ -36,6 +37,7 @@ const EXAMPLE_DATA: { [T in EventType]: EventPayload<T> } = {
   'usage.threshold_reached': { percent: 80, used: 4000, limit: 5000, periodStart: '2026-07-01T00:00:00.000Z', resetsAt: '2026-08-01T00:00:00.000Z' },
   'api_key.created': { keyId: KEY_ID, name: 'CI', scope: 'read-only', displayPrefix: 'svc_live_ab12' },
   'api_key.revoked': { keyId: KEY_ID, name: 'CI', scope: 'read-only', displayPrefix: 'svc_live_ab12' },
+  'api_key.expiring': { keyId: KEY_ID, name: 'CI', scope: 'read-only', displayPrefix: 'svc_live_ab12', expiresAt: '2026-07-08T23:59:59.999Z' },
   'plan.changed': { from: 'solo', to: 'pro', reason: 'stripe', changedAt: '2026-07-01T09:30:00.000Z' },
   'webhook.test': { endpointId: '5e7a9c1b-3d5f-4a7b-9c1d-3e5f7a9b1c3d', message: 'Test event from ASO Analytics' },
 };

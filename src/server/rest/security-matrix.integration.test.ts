@@ -223,6 +223,8 @@ describe('security matrix: the dashboard endpoint', () => {
       'apiKeys.revoke': { keyId: apiKey.key.id },
       'apiKeys.roll': { keyId: toRoll.key.id, gracePeriod: '1h' },
       'apiKeys.restrict': { keyId: toRestrict.key.id, restrictions: { monthlyBudget: 1000 } },
+      'apiKeys.expiryPolicy': undefined,
+      'apiKeys.setExpiryPolicy': { requireKeyExpiry: false },
       'securityLog.list': {},
       'securityLog.export': {},
       'usage.get': {},

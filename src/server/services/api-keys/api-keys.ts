@@ -151,12 +151,28 @@ function assertExpiryWithinBounds(expiresAt: Date, now: Date): void {
   if (detail) throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'body', pointer: '#/expiresAt', detail }] });
 }
 
-async function assertApiAccess(accountId: string): Promise<void> {
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { plan: true, trialEndsAt: true, trialCredits: true } });
+/** The account's keys policy, once its plan is checked to include API access. */
+async function assertApiAccess(accountId: string): Promise<{ requireKeyExpiry: boolean }> {
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { plan: true, trialEndsAt: true, trialCredits: true, requireKeyExpiry: true } });
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
   if (!PLANS[accessOf(account, new Date()).plan].apiAccess) {
     throw new AppError('PLAN_REQUIRED', 'API keys are part of the paid plans. Choose a plan under Settings → Plan & billing to create keys.');
   }
+  return { requireKeyExpiry: account.requireKeyExpiry };
+}
+
+/** The expiry the create dialog suggests. */
+export const SUGGESTED_KEY_LIFETIME_DAYS = 90;
+
+export async function keyExpiryPolicy(accountId: string): Promise<{ requireKeyExpiry: boolean }> {
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { requireKeyExpiry: true } });
+  return { requireKeyExpiry: account?.requireKeyExpiry ?? false };
+}
+
+/** Whether every new key of the account must have an expiry (its owner's choice, Settings → API access). */
+export async function setKeyExpiryPolicy(accountId: string, requireKeyExpiry: boolean): Promise<{ requireKeyExpiry: boolean }> {
+  await db.account.update({ where: { id: accountId }, data: { requireKeyExpiry } });
+  return { requireKeyExpiry };
 }
 
 export async function createApiKey(
@@ -166,7 +182,11 @@ export async function createApiKey(
 ): Promise<{ key: ApiKeyView; secret: string }> {
   const input = parseInput(createApiKeyInput, raw);
   if (input.expiresAt) assertExpiryWithinBounds(input.expiresAt, now);
-  await assertApiAccess(owner.accountId);
+  const policy = await assertApiAccess(owner.accountId);
+  if (policy.requireKeyExpiry && !input.expiresAt) {
+    const detail = `This account requires an expiry on new keys (its owner’s setting); give one within ${MAX_KEY_LIFETIME_DAYS} days (${SUGGESTED_KEY_LIFETIME_DAYS} is suggested).`;
+    throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'body', pointer: '#/expiresAt', detail }] });
+  }
   const restrictions = restrictionsAfter(UNRESTRICTED, input.restrictions ?? {});
   const generated = generateApiKey();
   const row = await withAccountLock(owner.accountId, async (tx) => {
@@ -388,4 +408,29 @@ export async function logExpiredKeys(now = new Date()): Promise<number> {
     await recordSecurityEvent({ accountId: key.accountId, kind: 'api_key.expired', target: keyTarget(key), after: { expiredAt: key.expiresAt!.toISOString() }, actor: { type: 'system' }, occurredAt: key.expiresAt! });
   }
   return fresh.length;
+}
+
+/** How long before its expiry a key's `api_key.expiring` notice (webhook event and dashboard banner) is due. */
+export const EXPIRY_NOTICE_DAYS = 7;
+
+/**
+ * Records `api_key.expiring` once for each key that expires within EXPIRY_NOTICE_DAYS (run every hour by the
+ * background work). A rolled key's end belongs to its roll. Each key is claimed by a conditional update, so two runs
+ * never notify twice. Returns how many were notified.
+ */
+export async function notifyExpiringKeys(now = new Date()): Promise<number> {
+  const due = await db.apiKey.findMany({
+    where: { revokedAt: null, rolledAt: null, expiryNoticeAt: null, expiresAt: { gt: now, lte: new Date(now.getTime() + EXPIRY_NOTICE_DAYS * 86_400_000) } },
+    select: { id: true, accountId: true, name: true, scope: true, displayPrefix: true, expiresAt: true },
+  });
+  let notified = 0;
+  for (const key of due) {
+    const claimed = await db.$transaction(async (tx) => {
+      const { count } = await tx.apiKey.updateMany({ where: { id: key.id, expiryNoticeAt: null }, data: { expiryNoticeAt: now } });
+      if (count) await recordEvents([{ accountId: key.accountId, type: 'api_key.expiring', data: { ...keyEventData(key), expiresAt: key.expiresAt!.toISOString() }, occurredAt: now }], tx);
+      return count;
+    });
+    notified += claimed;
+  }
+  return notified;
 }

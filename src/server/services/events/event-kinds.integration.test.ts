@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addDays } from '@/server/core/dates';
 import { db } from '@/server/db';
 import { changePlan } from '@/server/services/accounts/plan-changes';
-import { createApiKey, revokeApiKey, rollApiKey } from '@/server/services/api-keys/api-keys';
+import { createApiKey, notifyExpiringKeys, revokeApiKey, rollApiKey } from '@/server/services/api-keys/api-keys';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { periodOf } from '@/server/services/metering/credits';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
@@ -27,6 +27,8 @@ it('records every kind of event with data of its documented shape', async () => 
   const { key } = await createApiKey(owner, { name: 'events', scope: 'read-only' });
   const rolled = await rollApiKey(owner.accountId, { keyId: key.id, gracePeriod: '1h' });
   await revokeApiKey(owner.accountId, rolled.key.id);
+  await createApiKey(owner, { name: 'expiring', scope: 'read-only', expiresAt: new Date(Date.now() + 3 * 86_400_000) });
+  expect(await notifyExpiringKeys()).toBeGreaterThanOrEqual(1);
   const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hook' });
   await sendTestEvent(owner.accountId, endpoint.id);
   await db.$transaction((tx) => changePlan(tx, { accountId: owner.accountId, to: 'business', reason: 'operator', now: new Date() }));

@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'usage.threshold_reached',
   'api_key.created',
   'api_key.revoked',
+  'api_key.expiring',
   'plan.changed',
   'webhook.test',
 ] as const;
@@ -28,6 +29,7 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'usage.threshold_reached': 'The account used 80 % or 100 % of its monthly credits (once each per month).',
   'api_key.created': 'An API key was created or rolled.',
   'api_key.revoked': 'An API key was revoked.',
+  'api_key.expiring': 'An API key expires within 7 days (sent once per key).',
   'plan.changed': 'The account’s plan changed: a new subscription, a cancellation, or the end of the trial.',
   'webhook.test': 'A test event sent from the dashboard to one endpoint.',
 };
@@ -76,6 +78,7 @@ export const EVENT_PAYLOADS = {
   }),
   'api_key.created': z.object({ ...keyFields, rolledFrom: id('The key this one was rolled from, when it was.').optional() }),
   'api_key.revoked': z.object(keyFields),
+  'api_key.expiring': z.object({ ...keyFields, expiresAt: z.iso.datetime().meta({ description: 'When the key stops working.' }) }),
   'plan.changed': z.object({
     from: z.enum(PLAN_TIERS).nullable().meta({ description: 'The plan before; null for an account’s first plan.' }),
     to: z.enum(PLAN_TIERS),

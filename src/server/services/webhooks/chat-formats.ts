@@ -39,6 +39,8 @@ export function summarize(event: EventEnvelope): string {
       return `API key ${quoted(data.name)} (${str(data.displayPrefix)}…) was created.`;
     case 'api_key.revoked':
       return `API key ${quoted(data.name)} (${str(data.displayPrefix)}…) was revoked.`;
+    case 'api_key.expiring':
+      return `API key ${quoted(data.name)} (${str(data.displayPrefix)}…) expires at ${str(data.expiresAt)}: roll it before then.`;
     case 'plan.changed':
       return `The account moved from ${str(data.from)} to ${str(data.to)}${data.reason === 'trial_ended' ? ' (its trial ended)' : ''}.`;
     case 'webhook.test':

@@ -15,6 +15,7 @@ export default async function ApiAccessPage() {
     caller.apps.list({}),
     serverModules(),
   ]);
+  const { requireKeyExpiry } = await caller.apiKeys.expiryPolicy();
   const allowance = account.creditLimit === null ? 'Unlimited' : formatNumber(account.creditLimit);
   const baseUrl = `${pageOrigin()}/api/public/v1`;
   return (
@@ -48,6 +49,7 @@ export default async function ApiAccessPage() {
         planLabel={account.plan.label}
         baseUrl={baseUrl}
         apps={apps.map((app) => ({ id: app.id, name: app.name }))}
+        requireKeyExpiry={requireKeyExpiry}
       />
     </>
   );

@@ -1,6 +1,18 @@
 // Settings → API access. Dashboard only: an API key can never manage keys.
 import { dashboardProcedure } from '@/server/api/trpc';
-import { createApiKey, createApiKeyInput, listApiKeys, restrictApiKey, restrictApiKeyInput, revokeApiKey, rollApiKey, rollApiKeyInput } from '@/server/services/api-keys/api-keys';
+import { z } from 'zod';
+import {
+  createApiKey,
+  createApiKeyInput,
+  keyExpiryPolicy,
+  listApiKeys,
+  restrictApiKey,
+  restrictApiKeyInput,
+  revokeApiKey,
+  rollApiKey,
+  rollApiKeyInput,
+  setKeyExpiryPolicy,
+} from '@/server/services/api-keys/api-keys';
 import { revokeApiKeyInput, toApiKeyOutput } from './api-keys.schema';
 
 export const listApiKeysProcedure = dashboardProcedure.query(async ({ ctx }) => (await listApiKeys(ctx.actor.accountId, ctx.now)).map(toApiKeyOutput));
@@ -22,3 +34,9 @@ export const rollApiKeyProcedure = dashboardProcedure.input(rollApiKeyInput).mut
 export const restrictApiKeyProcedure = dashboardProcedure
   .input(restrictApiKeyInput)
   .mutation(async ({ ctx, input }) => toApiKeyOutput((await restrictApiKey(ctx.actor.accountId, input, ctx.now)).key));
+
+export const keyExpiryPolicyProcedure = dashboardProcedure.query(({ ctx }) => keyExpiryPolicy(ctx.actor.accountId));
+
+export const setKeyExpiryPolicyProcedure = dashboardProcedure
+  .input(z.object({ requireKeyExpiry: z.boolean() }))
+  .mutation(({ ctx, input }) => setKeyExpiryPolicy(ctx.actor.accountId, input.requireKeyExpiry));

@@ -1,6 +1,14 @@
 // Settings → API access. Dashboard only: an API key can never manage keys.
 import { router } from '@/server/api/trpc';
-import { createApiKeyProcedure, listApiKeysProcedure, restrictApiKeyProcedure, revokeApiKeyProcedure, rollApiKeyProcedure } from './api-keys.procedures';
+import {
+  createApiKeyProcedure,
+  keyExpiryPolicyProcedure,
+  listApiKeysProcedure,
+  restrictApiKeyProcedure,
+  revokeApiKeyProcedure,
+  rollApiKeyProcedure,
+  setKeyExpiryPolicyProcedure,
+} from './api-keys.procedures';
 
 export const apiKeysRouter = router({
   list: listApiKeysProcedure,
@@ -8,4 +16,6 @@ export const apiKeysRouter = router({
   revoke: revokeApiKeyProcedure,
   roll: rollApiKeyProcedure,
   restrict: restrictApiKeyProcedure,
+  expiryPolicy: keyExpiryPolicyProcedure,
+  setExpiryPolicy: setKeyExpiryPolicyProcedure,
 });
