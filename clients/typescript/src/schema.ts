@@ -580,6 +580,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "api_key.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * api_key.expiring
+         * @description An API key expires within 7 days (sent once per key).
+         *
+         *     Sent as a signed POST to each enabled endpoint subscribed to `api_key.expiring` (or to every kind). Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock. Slack and Discord endpoints get a chat message instead of this body.
+         */
+        post: operations["webhook.api_key.expiring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "plan.changed": {
         parameters: {
             query?: never;
@@ -1725,6 +1747,40 @@ export interface components {
                 scope: "read-only" | "read-write";
                 /** @description The key’s first characters, as the dashboard shows them (`svc_live_ab12`). */
                 displayPrefix: string;
+            };
+        };
+        /** @description The body of a `api_key.expiring` delivery. */
+        ApiKeyExpiringEvent: {
+            /** @description The event’s id: the same in every delivery of this event, to every endpoint. */
+            id: string;
+            /** @constant */
+            type: "api_key.expiring";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The key’s id.
+                 */
+                keyId: string;
+                name: string;
+                /** @enum {string} */
+                scope: "read-only" | "read-write";
+                /** @description The key’s first characters, as the dashboard shows them (`svc_live_ab12`). */
+                displayPrefix: string;
+                /**
+                 * Format: date-time
+                 * @description When the key stops working.
+                 */
+                expiresAt: string;
             };
         };
         /** @description The body of a `plan.changed` delivery. */
@@ -3076,7 +3132,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -3119,7 +3175,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -3162,7 +3218,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -3205,7 +3261,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -3248,7 +3304,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -3291,7 +3347,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -3334,7 +3390,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -3377,7 +3433,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -3415,12 +3471,55 @@ export interface operations {
             };
         };
     };
+    "webhook.api_key.expiring": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, as in the body’s `type`. */
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                /**
+                 * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
+                 * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock.
+                 * @example t=1782898200,v1=5f0c6b1c2a8e4d7f9b3a1c5e7d9f2b4a6c8e0d2f4a6b8c0e2d4f6a8b0c2e4d6f
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON (`Content-Type: application/json`). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyExpiringEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Answer within the timeout; do the work after answering. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all), then given up. An endpoint whose deliveries all fail for five days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.plan.changed": {
         parameters: {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -3463,7 +3562,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
