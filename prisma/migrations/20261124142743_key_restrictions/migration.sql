@@ -17,14 +17,9 @@ CREATE TABLE "key_credit_usage" (
 ALTER TABLE "key_credit_usage" ADD CONSTRAINT "key_credit_usage_key_id_fkey" FOREIGN KEY ("key_id") REFERENCES "api_keys"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 
--- What each key spent in the periods so far, from the ledger: a budget set later in a month counts what was spent.
-INSERT INTO "key_credit_usage" ("key_id", "period_start", "used")
-SELECT l."key_id", l."period_start", SUM(l."cost")::INTEGER
-FROM "credit_ledger" l JOIN "api_keys" k ON k."id" = l."key_id"
-GROUP BY l."key_id", l."period_start";
-
--- Charges (migration usage_report_version's function) also keep each key's spending, and refuse a charge that would
--- take a key past its monthly budget (`key_budget`, null: none). The account's usage row is locked first, by its
+-- Charges (migration usage_report_version's function) also keep the spending of each key that has a monthly budget
+-- (`key_budget`, null: none; a budget set later is seeded from the ledger, src/server/services/api-keys/api-keys.ts),
+-- and refuse a charge that would take it past the budget. Keys without one cost the statement nothing more. The account's usage row is locked first, by its
 -- upsert, as before: every charge and refund of an account passes through that row, so the key rows behind it are
 -- never locked in two orders. A charge the key's budget refuses gives its account increment back at once.
 -- "refused" says why a charge was refused: 'credits' (the account's allowance) or 'key_budget'.
@@ -55,13 +50,13 @@ BEGIN
     RETURNING usage.used INTO "used_after";
     IF "used_after" IS NULL THEN
       "refused" := 'credits';
-    ELSIF c.key_id IS NOT NULL THEN
+    ELSIF c.key_id IS NOT NULL AND c.key_budget IS NOT NULL THEN
       key_used := NULL;
       INSERT INTO key_credit_usage AS spent (key_id, period_start, used)
       SELECT c.key_id, c.period_start, c.cost
-      WHERE c.key_budget IS NULL OR c.cost <= c.key_budget
+      WHERE c.cost <= c.key_budget
       ON CONFLICT (key_id, period_start) DO UPDATE SET used = spent.used + EXCLUDED.used
-        WHERE c.key_budget IS NULL OR spent.used + EXCLUDED.used <= c.key_budget
+        WHERE spent.used + EXCLUDED.used <= c.key_budget
       RETURNING spent.used INTO key_used;
       IF key_used IS NULL THEN
         UPDATE credit_usage SET used = used - c.cost, version = version + 1

@@ -1,5 +1,6 @@
 // The statements of the credit ledger, on the pg pool. Charges and refunds are database functions (migrations
 // batched_charges, credit_rollup): a batch of charges is one statement, exact under concurrency.
+import type { Prisma } from '@/generated/prisma/client';
 import { hotQuery } from './index';
 
 /** One charge as charge_credits() takes it. */
@@ -66,4 +67,18 @@ export function readUsageRows(accountId: string, from: string, to: string) {
      ORDER BY d.day, d.endpoint, d.subject`,
     [accountId, from, to],
   );
+}
+
+/**
+ * Starts keeping a key's spending in the period (when it is given a monthly budget): what its ledger rows say. The
+ * account's usage row is locked first, as a charge locks it, so no charge of the account commits meanwhile; calls
+ * already under way when the budget is set are charged without it (the charging statement tracks budgeted keys only).
+ */
+export async function seedKeySpending(tx: Prisma.TransactionClient, key: { id: string; accountId: string }, periodStart: Date): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM credit_usage WHERE account_id = ${key.accountId}::uuid AND period_start = ${periodStart}::date FOR UPDATE`;
+  await tx.$executeRaw`
+    INSERT INTO key_credit_usage (key_id, period_start, used)
+    SELECT ${key.id}::uuid, ${periodStart}::date, COALESCE(SUM(cost), 0)::int FROM credit_ledger
+    WHERE key_id = ${key.id}::uuid AND period_start = ${periodStart}::date
+    ON CONFLICT (key_id, period_start) DO UPDATE SET used = EXCLUDED.used`;
 }

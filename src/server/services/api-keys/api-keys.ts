@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { db } from '@/server/db';
 import { readApiKeyCredential } from '@/server/db/credential-statements';
+import { seedKeySpending } from '@/server/db/credit-statements';
 import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/core/dates';
 import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
@@ -64,7 +65,7 @@ export interface ApiKeyView {
   lastUsedAt: Date | null;
   lastUsedIp: string | null;
   restrictions: KeyRestrictions;
-  /** Credits the key spent in the current period (against its monthly budget, if it has one). */
+  /** Credits the key spent in the current period against its monthly budget (0 for a key without one: not counted). */
   spentThisMonth: number;
 }
 
@@ -256,6 +257,8 @@ export async function restrictApiKey(accountId: string, raw: z.input<typeof rest
     const before = restrictionsOf(current);
     const after = restrictionsAfter(before, input.restrictions);
     await assertOwnApps(tx, accountId, after.appIds);
+    // A key given a budget starts being counted, from what it spent this period so far.
+    if (before.monthlyBudget === null && after.monthlyBudget !== null) await seedKeySpending(tx, { id: current.id, accountId }, periodOf(now).start);
     const row = await tx.apiKey.update({ where: { id: current.id }, data: restrictionColumns(after), select: viewSelectAt(now) });
     await recordSecurityEvent({ accountId, kind: 'api_key.restricted', target: keyTarget(row), before: { ...before }, after: { ...after }, occurredAt: now }, tx);
     return { key: toView(row, now), before };
