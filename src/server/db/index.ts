@@ -34,7 +34,7 @@ function withoutName(statement: unknown): unknown {
   return unnamed;
 }
 
-function createPool(max: number): pg.Pool {
+function createPool(max: number, options: { keepIdle?: boolean } = {}): pg.Pool {
   const { DATABASE_URL: connectionString, DATABASE_POOL_MODE } = config();
   if (!connectionString) {
     throw new Error('DATABASE_URL is not set: start the app with `npm start` (embedded PostgreSQL) or set it');
@@ -44,6 +44,8 @@ function createPool(max: number): pg.Pool {
     max,
     // A request waits at most this long for a connection (a database that does not answer), then fails with 503.
     connectionTimeoutMillis: 5_000,
+    // 0: idle connections are never closed by the pool.
+    ...(options.keepIdle && { idleTimeoutMillis: 0 }),
     ...(DATABASE_POOL_MODE === 'transaction' ? { Client: ConnectionWithoutNamedStatements } : {}),
   });
   // An idle connection that the database drops (a restart, an administrator) is an event, not a crash: the pool
@@ -123,7 +125,9 @@ export async function retryOnConflict<T>(work: () => Promise<T>, attempts = 3): 
 let limiterPool: pg.Pool | undefined;
 
 export function getLimiterPool(): pg.Pool {
-  limiterPool ??= createPool(2);
+  // Kept open while idle: a lease that first had to connect (and authenticate, through a pooler) would wait longer than
+  // the limiter waits for its store, and the process would count alone for a while.
+  limiterPool ??= createPool(2, { keepIdle: true });
   return limiterPool;
 }
 
