@@ -47,17 +47,24 @@ export function SecurityLogPanel({ initial, kinds, retentionDays }: Props) {
   const [error, setError] = useState<string | null>(null);
   const pages = Math.max(1, Math.ceil(page.total / page.pageSize));
 
-  async function load(next: Filter, pageNumber: number) {
+  /** Runs a read of the log: the page's controls wait for it, and its problem is shown in place. */
+  async function reading(work: () => Promise<void>) {
     setPending(true);
     setError(null);
     try {
-      setPage(await trpc.securityLog.list.query({ ...query(next), page: pageNumber }));
-      setFilter(next);
+      await work();
     } catch (caught) {
       setError(errorMessage(caught));
     } finally {
       setPending(false);
     }
+  }
+
+  function load(next: Filter, pageNumber: number) {
+    return reading(async () => {
+      setPage(await trpc.securityLog.list.query({ ...query(next), page: pageNumber }));
+      setFilter(next);
+    });
   }
 
   function onFilter(event: FormEvent<HTMLFormElement>) {
@@ -66,21 +73,15 @@ export function SecurityLogPanel({ initial, kinds, retentionDays }: Props) {
     void load({ kind: String(form.get('kind') ?? ''), from: String(form.get('from') ?? ''), to: String(form.get('to') ?? '') }, 1);
   }
 
-  async function onExport() {
-    setPending(true);
-    setError(null);
-    try {
+  function onExport() {
+    return reading(async () => {
       const entries = await trpc.securityLog.export.query(query(filter));
       downloadCsv(
         `security-log-${new Date().toISOString().slice(0, 10)}.csv`,
         ['time', 'event', 'actor', 'ip_address', 'user_agent', 'target', 'change', 'request_id'],
         entries.map((entry) => [entry.occurredAt, entry.kind, entry.actor, entry.ipAddress, entry.userAgent, entry.target?.label ?? '', describeChange(entry), entry.requestId]),
       );
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setPending(false);
-    }
+    });
   }
 
   return (
