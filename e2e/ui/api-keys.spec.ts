@@ -200,3 +200,52 @@ test('wrong credentials are refused with a message', async ({ page }) => {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.locator('p[role=alert]')).toHaveText('The email or password is not correct.');
 });
+
+test('per-key usage: calls and credits per day, and the request log with its failures, filtered', async ({ page, request }) => {
+  const { email, password } = await newAccount('pro');
+  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  await signInWithForm(page, email, password);
+  const secret = await createKeyInUi(page, 'usage watched', 'Read-only');
+  const answers = [
+    await request.get(`${API}/apps`, { headers: bearer(secret) }),
+    await request.get(`${API}/apps/${appId}`, { headers: bearer(secret) }),
+    await request.get(`${API}/apps/00000000-0000-4000-8000-000000000000`, { headers: bearer(secret) }),
+    await request.post(`${API}/apps/${appId}/keywords`, { headers: bearer(secret), data: { terms: ['from a read-only key'] } }),
+  ];
+  expect(answers.map((answer) => answer.status())).toEqual([200, 200, 404, 403]);
+  const credits = answers.reduce((sum, answer) => sum + Number(answer.headers()['x-credits-cost']), 0);
+
+  await page.goto('/settings/api');
+  await rowOf(page, secret).getByRole('link', { name: 'usage watched' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('usage watched');
+  await expect(page.getByTestId('key-usage-total')).toContainText(`4 calls, 2 of them failed, and ${credits} credits.`);
+  await expect(page.getByTestId('key-usage-chart')).toHaveAttribute('aria-label', /4 calls/);
+
+  const log = page.getByTestId('request-log-table');
+  await expect(page.getByTestId('request-log-count')).toHaveText('4 calls.');
+  await expect(log.locator('tbody tr').first()).toContainText('POST /apps/{id}/keywords');
+  await expect(log.locator('tbody tr').first()).toContainText('403');
+  // Every call's request id, as its answer's X-Request-Id said.
+  for (const answer of answers) await expect(log).toContainText(answer.headers()['x-request-id']!);
+
+  const filter = page.getByRole('form', { name: 'Filter the request log' });
+  await filter.getByLabel('Status').selectOption('4xx');
+  await filter.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByTestId('request-log-count')).toHaveText('2 calls.');
+  await expect(log.locator('tbody tr[data-status="200"]')).toHaveCount(0);
+  await filter.getByLabel('Status').selectOption('');
+  await filter.getByLabel('Endpoint').selectOption('GET /apps/{id}');
+  await filter.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByTestId('request-log-count')).toHaveText('2 calls.');
+  await expect(log.locator('tbody tr[data-status="404"]')).toHaveCount(1);
+
+  // A call made while the page is open shows on Refresh.
+  expect((await request.get(`${API}/usage`, { headers: bearer(secret) })).status()).toBe(200);
+  await filter.getByLabel('Endpoint').selectOption('');
+  await filter.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByTestId('request-log-count')).toHaveText('5 calls.');
+
+  // Another account's key, or no key at all, is a page that does not exist.
+  expect((await page.goto('/settings/api/keys/00000000-0000-4000-8000-000000000000'))?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Key not found' })).toBeVisible();
+});

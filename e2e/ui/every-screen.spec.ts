@@ -3,7 +3,7 @@
 // on the colours of our theme for it; docs/accessibility.md lists what Scalar itself still has.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { API, bearer, createKey, DEMO, DEMO_APP_ID, signIn } from '../helpers';
+import { API, bearer, createKey, DEMO, DEMO_APP_ID, signIn, trpcQuery } from '../helpers';
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1440, height: 900 },
@@ -63,12 +63,18 @@ for (const viewport of VIEWPORTS) {
     test('dashboard pages fit the screen and pass axe', async ({ page }) => {
       test.setTimeout(180_000);
       // The widest content people give these pages: a key named at length, with calls to several endpoints.
-      const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'The reporting warehouse’s nightly export job, production');
+      const name = 'The reporting warehouse’s nightly export job, production';
+      const session = await signIn(DEMO.email, DEMO.password);
+      const key = await createKey(session, 'read-only', name);
       for (const path of ['', '/keywords', '/opportunities', '/keywords/research?term=sleep']) {
         expect((await page.request.get(`${API}/apps/${DEMO_APP_ID}${path}`, { headers: bearer(key) })).status()).toBe(200);
       }
+      // A failure too, for the key's request log.
+      expect((await page.request.get(`${API}/apps/${DEMO_APP_ID}/no-such-view`, { headers: bearer(key) })).status()).toBe(404);
+      const keys = await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list');
+      const keyPage = `/settings/api/keys/${keys.find((each) => each.name === name)!.id}`;
       await signInAs(page, DEMO.email, DEMO.password);
-      for (const path of DASHBOARD_PAGES) {
+      for (const path of [...DASHBOARD_PAGES, keyPage]) {
         await page.goto(path);
         await expect(page.locator('h1').first(), path).toBeVisible();
         // Charts measure their box after the first paint.

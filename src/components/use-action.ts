@@ -2,25 +2,17 @@
 // Runs a dashboard mutation: tracks that it is pending, shows its problem as a message, and re-renders the page's
 // server data once it succeeded.
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
-import { errorMessage } from './trpc';
+import { useReading } from './use-reading';
 
 export function useAction(onStart?: () => void) {
   const router = useRouter();
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function run(action: () => Promise<void>) {
-    setPending(true);
-    setError(null);
-    onStart?.();
-    try {
+  const { run: runReading, pending, error } = useReading();
+  function run(action: () => Promise<void>) {
+    return runReading(async () => {
+      onStart?.();
       await action();
       router.refresh();
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setPending(false);
-    }
+    });
   }
   return { run, pending, error, router };
 }

@@ -6,6 +6,7 @@ import { configuredOrigin } from './core/origin';
 import { createAppServer, type NextHandler } from './http/app-server';
 import { trustedProxiesSetting } from './http/client-address';
 import { createRestPipeline } from './rest/pipeline';
+import { flushKeyCalls } from './services/api-keys/key-calls';
 import { config, exportToEnvironment } from './core/config';
 
 const { values } = parseArgs({ options: { dev: { type: 'boolean', default: false }, port: { type: 'string' } } });
@@ -44,7 +45,8 @@ let closing = false;
 function close(exitCode: number): void {
   if (closing) return;
   closing = true;
-  const finish = () => void app.close().finally(() => process.exit(exitCode));
+  // The keys' request logs this process still holds are written before it exits.
+  const finish = () => void flushKeyCalls().finally(() => app.close()).finally(() => process.exit(exitCode));
   // close() refuses new connections, closes idle keep-alive ones, and calls back once those in flight are done. In
   // development, as `next dev` does, nothing is waited for: open pages hold the hot reloader's connections.
   server.close(dev ? undefined : finish);

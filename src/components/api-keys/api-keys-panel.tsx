@@ -2,6 +2,7 @@
 // Settings → API access: the keys table (searchable, active keys first), create (secret shown once, focused, with
 // optional restrictions), revoke (confirmed, announced), roll (confirmed, with a grace period) and restrict (its apps,
 // client addresses and monthly budget).
+import Link from 'next/link';
 import { useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
@@ -250,7 +251,9 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
               <tbody>
                 {visible.map((key) => (
                   <tr key={key.id} data-key-prefix={key.displayPrefix}>
-                    <td>{key.name}</td>
+                    <td>
+                      <Link href={`/settings/api/keys/${key.id}`} title="Calls, credits and request log of this key">{key.name}</Link>
+                    </td>
                     <td className="mono">{key.displayPrefix}…{key.lastFour}</td>
                     <td>{key.scope}</td>
                     <td data-testid="key-restrictions">

@@ -5,7 +5,8 @@ import { useState, type FormEvent } from 'react';
 import { downloadCsv } from '@/components/csv';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
-import { errorMessage, trpc } from '@/components/trpc';
+import { trpc } from '@/components/trpc';
+import { useReading } from '@/components/use-reading';
 import type { SecurityEventView } from '@/server/services/security-log/security-log';
 
 interface Page {
@@ -43,22 +44,8 @@ function query(filter: Filter) {
 export function SecurityLogPanel({ initial, kinds, retentionDays }: Props) {
   const [page, setPage] = useState<Page>(initial);
   const [filter, setFilter] = useState<Filter>({ kind: '', from: '', to: '' });
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { run: reading, pending, error } = useReading();
   const pages = Math.max(1, Math.ceil(page.total / page.pageSize));
-
-  /** Runs a read of the log: the page's controls wait for it, and its problem is shown in place. */
-  async function reading(work: () => Promise<void>) {
-    setPending(true);
-    setError(null);
-    try {
-      await work();
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setPending(false);
-    }
-  }
 
   function load(next: Filter, pageNumber: number) {
     return reading(async () => {

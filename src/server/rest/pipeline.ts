@@ -29,6 +29,7 @@ import { addressAllowed, appAllowed, type KeyRestrictions } from '@/server/servi
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
 import { consumeRequest } from '@/server/services/metering/rate-limit';
+import { recordKeyCall } from '@/server/services/api-keys/key-calls';
 import { collectionJson } from './collection';
 import { openApiDocumentJson } from './document';
 import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from '@/server/services/idempotency/idempotency-keys';
@@ -55,6 +56,8 @@ interface Trace {
   path: string;
   route?: RestRoute;
   actor?: Actor;
+  /** The trusted client address, once the credential is read. */
+  clientAddress?: string | null;
   metering?: MeteringState;
   cache?: 'hit' | 'miss';
 }
@@ -101,7 +104,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     const bearer = readBearer(header(req, 'authorization'));
     if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind);
     const match = matchRoute(routes, method, apiPath);
-    const ip = clientIpOf(req.headers['x-forwarded-for']);
+    const ip = (trace.clientAddress = clientIpOf(req.headers['x-forwarded-for']));
     const credential = await resolveCredential(bearer, { now, ip, appId: cachedAppId(match) });
     if (credential.status !== 'valid') throw credentialRefused(credential.status);
     const actor = (trace.actor = credential.actor);
@@ -403,6 +406,19 @@ function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: 
   apiRequestDuration.observe(labels, seconds);
   if (trace.metering?.cost && trace.actor) creditsCharged.inc({ plan: trace.actor.plan }, trace.metering.cost);
   if (trace.cache) responseCacheLookups.inc({ result: trace.cache });
+  // A call of a valid key goes to the key's request log, failures too (services/api-keys/key-calls.ts).
+  if (trace.actor?.keyId) {
+    recordKeyCall({
+      keyId: trace.actor.keyId,
+      at: trace.now,
+      method: trace.method,
+      endpoint: trace.route ? `${trace.route.method} ${trace.route.template}` : `${trace.method} ${trace.path.slice(PUBLIC_API_BASE_PATH.length, PUBLIC_API_BASE_PATH.length + 300) || '/'}`,
+      status: answer.status,
+      credits: trace.metering?.cost ?? 0,
+      clientAddress: trace.clientAddress ?? null,
+      requestId: trace.requestId,
+    });
+  }
   logRequest({
     requestId: trace.requestId,
     method: trace.method,

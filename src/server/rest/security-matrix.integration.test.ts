@@ -223,6 +223,8 @@ describe('security matrix: the dashboard endpoint', () => {
       'apiKeys.revoke': { keyId: apiKey.key.id },
       'apiKeys.roll': { keyId: toRoll.key.id, gracePeriod: '1h' },
       'apiKeys.restrict': { keyId: toRestrict.key.id, restrictions: { monthlyBudget: 1000 } },
+      'apiKeys.usage': { keyId: toRestrict.key.id },
+      'apiKeys.calls': { keyId: toRestrict.key.id },
       'apiKeys.expiryPolicy': undefined,
       'apiKeys.setExpiryPolicy': { requireKeyExpiry: false },
       'securityLog.list': {},
@@ -268,7 +270,7 @@ describe('security matrix: the dashboard endpoint', () => {
     billingWithoutStripe = (path: string) => path === 'billing.checkout' || path === 'billing.portal';
     const cookieOf = (token: string) => ({ cookie: `next-auth.session-token=${token}` });
     const session = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
-    owner = { cookie: cookieOf(session).cookie, ids: [app.id, keyword.id, apiKey.key.id, toRoll.key.id, endpoint.id, deliveryId, removable.app.id, removableKeyword!.id, competitor.id] };
+    owner = { cookie: cookieOf(session).cookie, ids: [app.id, keyword.id, apiKey.key.id, toRoll.key.id, toRestrict.key.id, endpoint.id, deliveryId, removable.app.id, removableKeyword!.id, competitor.id] };
     const signedOut = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
     const signedOutClaims = await decode({ token: signedOut, secret: authSecret() });
     await endSession(signedOutClaims);

@@ -192,20 +192,28 @@ function spenderOf(row: { subject: string; name: string | null; display_prefix: 
 export const USAGE_LEDGER_DAYS = 366;
 
 /**
- * The ledger of a range of days: calls and credits per day, endpoint and key (the rows GET /usage sums for its
- * period), for the dashboard's usage chart and its CSV export. By default the current period up to today. Oldest day
- * first. A range must end by today and start within USAGE_LEDGER_DAYS of it.
+ * A range of days (YYYY-MM-DD, inclusive) the usage may be read for: it ends by today (`to` defaults to today) and
+ * starts within USAGE_LEDGER_DAYS of it, on or before its last day.
  */
-export async function usageLedger(accountId: string, now: Date, range: { from?: string; to?: string } = {}) {
+export function usageRange(now: Date, range: { from: string; to?: string }): { from: string; to: string } {
   const today = isoDay(startOfUtcDay(now));
-  const from = range.from ?? isoDay(periodOf(now).start);
-  const to = range.to ?? today;
+  const { from, to = today } = range;
   const earliest = isoDay(addDays(startOfUtcDay(now), -USAGE_LEDGER_DAYS));
   if (from > to) throw new AppError('VALIDATION_ERROR', 'The range must start on or before its last day.', { errors: [{ in: 'body', pointer: '#/from', detail: 'Must be on or before `to`.' }] });
   if (from < earliest || to > today) {
     const pointer = from < earliest ? '#/from' : '#/to';
     throw new AppError('VALIDATION_ERROR', `The range must lie between ${earliest} and today.`, { errors: [{ in: 'body', pointer, detail: `Must be from ${earliest} to ${today}.` }] });
   }
+  return { from, to };
+}
+
+/**
+ * The ledger of a range of days: calls and credits per day, endpoint and key (the rows GET /usage sums for its
+ * period), for the dashboard's usage chart and its CSV export. By default the current period up to today. Oldest day
+ * first. A range must end by today and start within USAGE_LEDGER_DAYS of it.
+ */
+export async function usageLedger(accountId: string, now: Date, range: { from?: string; to?: string } = {}) {
+  const { from, to } = usageRange(now, { from: range.from ?? isoDay(periodOf(now).start), to: range.to });
   const rows = await readUsageRows(accountId, from, to);
   return {
     from,

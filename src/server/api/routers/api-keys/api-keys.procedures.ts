@@ -13,6 +13,7 @@ import {
   rollApiKeyInput,
   setKeyExpiryPolicy,
 } from '@/server/services/api-keys/api-keys';
+import { keyUsage, keyUsageInput, listKeyCalls, listKeyCallsInput } from '@/server/services/api-keys/key-calls';
 import { revokeApiKeyInput, toApiKeyOutput } from './api-keys.schema';
 
 export const listApiKeysProcedure = dashboardProcedure.query(async ({ ctx }) => (await listApiKeys(ctx.actor.accountId, ctx.now)).map(toApiKeyOutput));
@@ -40,3 +41,9 @@ export const keyExpiryPolicyProcedure = dashboardProcedure.query(({ ctx }) => ke
 export const setKeyExpiryPolicyProcedure = dashboardProcedure
   .input(z.object({ requireKeyExpiry: z.boolean() }))
   .mutation(({ ctx, input }) => setKeyExpiryPolicy(ctx.actor.accountId, input.requireKeyExpiry));
+
+/** A key's calls and credits per day (the last 30 days unless a range is given). */
+export const keyUsageProcedure = dashboardProcedure.input(keyUsageInput).query(({ ctx, input }) => keyUsage(ctx.actor.accountId, input, ctx.now));
+
+/** A page of a key's request log: its last calls, failures included. */
+export const keyCallsProcedure = dashboardProcedure.input(listKeyCallsInput).query(({ ctx, input }) => listKeyCalls(ctx.actor.accountId, input));

@@ -2,7 +2,9 @@
 import { router } from '@/server/api/trpc';
 import {
   createApiKeyProcedure,
+  keyCallsProcedure,
   keyExpiryPolicyProcedure,
+  keyUsageProcedure,
   listApiKeysProcedure,
   restrictApiKeyProcedure,
   revokeApiKeyProcedure,
@@ -18,4 +20,6 @@ export const apiKeysRouter = router({
   restrict: restrictApiKeyProcedure,
   expiryPolicy: keyExpiryPolicyProcedure,
   setExpiryPolicy: setKeyExpiryPolicyProcedure,
+  usage: keyUsageProcedure,
+  calls: keyCallsProcedure,
 });

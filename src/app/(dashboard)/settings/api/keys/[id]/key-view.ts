@@ -1,0 +1,19 @@
+// What a key's page reads: its usage and the first page of its request log (404 when the key is not the account's),
+// once per request (the layout and the page share it).
+import { notFound } from 'next/navigation';
+import { cache } from 'react';
+import { getDashboardCaller, serverModules } from '@/app/server-modules';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const readKeyView = cache(async (id: string) => {
+  if (!UUID.test(id)) notFound();
+  const caller = await getDashboardCaller();
+  try {
+    const [usage, calls] = await Promise.all([caller.apiKeys.usage({ keyId: id }), caller.apiKeys.calls({ keyId: id })]);
+    return { usage, calls };
+  } catch (error) {
+    if ((await serverModules()).appErrorOf(error)?.appCode === 'NOT_FOUND') notFound();
+    throw error;
+  }
+});
