@@ -76,3 +76,65 @@ test('the dashboard’s and the operator’s changes of access are each logged, 
   // The browser's session was signed out; the helper's (over HTTP) was still live.
   await expect(row(page, 'session.ended')).toContainText('sessionsEnded: 1');
 });
+
+test('keys rolled and revoked (in the dashboard and by the operator) and a webhook endpoint’s whole life are each logged', async ({ page }) => {
+  test.setTimeout(120_000);
+  const { email, password } = await newAccount('pro');
+  await signInWithForm(page, email, password);
+
+  // Two keys: one rolled then revoked in the dashboard, one revoked by the operator's CLI.
+  await page.goto('/settings/api');
+  const form = page.getByRole('form', { name: 'Create key' });
+  for (const name of ['rolled key', 'operator key']) {
+    await form.getByLabel('Name').fill(name);
+    await form.getByRole('button', { name: 'Create key' }).click();
+    // The table lists it once the new secret is shown (the box shows the previous one until then).
+    await expect(page.getByTestId('keys-table')).toContainText(name);
+  }
+  const operatorSecret = (await page.getByTestId('secret-value').textContent())!.trim();
+  await page.getByRole('button', { name: 'Roll rolled key' }).click();
+  const rollDialog = page.getByRole('alertdialog', { name: 'Roll key' });
+  await rollDialog.getByRole('combobox').selectOption('now');
+  await rollDialog.getByRole('button', { name: 'Roll key' }).click();
+  await expect(page.getByTestId('new-secret')).toContainText('The old secret no longer works');
+  await page.getByRole('button', { name: 'Revoke rolled key' }).click();
+  await page.getByRole('alertdialog', { name: /Revoke key/ }).getByRole('button', { name: 'Revoke key' }).click();
+  await expect(page.getByRole('button', { name: 'Revoke rolled key' })).toHaveCount(0);
+  await admin('key', 'revoke', '--email', email, '--key-prefix', operatorSecret.slice(0, 13));
+
+  // A webhook endpoint: added, disabled, its secret rotated, deleted.
+  const url = 'http://127.0.0.1:9/hooks/logged';
+  await page.goto('/settings/webhooks');
+  const add = page.getByRole('form', { name: 'Add endpoint' });
+  await add.getByLabel('Endpoint URL (HTTPS)').fill(url);
+  await add.getByRole('button', { name: 'Add endpoint' }).click();
+  const webhookSecret = (await page.getByTestId('webhook-secret-value').textContent())!.trim();
+  const endpoint = page.locator(`[data-endpoint-url="${url}"]`);
+  await endpoint.getByRole('button', { name: 'Disable' }).click();
+  await expect(endpoint.getByTestId('webhook-status')).toHaveText('disabled');
+  await endpoint.getByRole('button', { name: 'Rotate secret' }).click();
+  await page.getByRole('alertdialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+  await expect(page.getByTestId('webhook-secret')).toContainText('previous one also signs until');
+  const rotatedSecret = (await page.getByTestId('webhook-secret-value').textContent())!.trim();
+  await endpoint.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('alertdialog', { name: /Delete the endpoint/ }).getByRole('button', { name: /Delete/ }).click();
+  await expect(endpoint).toHaveCount(0);
+
+  await page.goto('/settings/security');
+  await expect(row(page, 'api_key.created')).toHaveCount(2);
+  await expect(row(page, 'api_key.rolled')).toContainText('rolled key');
+  await expect(row(page, 'api_key.rolled')).toContainText(email);
+  // The rolled key's successor, revoked by the user; the other key, by the operator.
+  await expect(row(page, 'api_key.revoked')).toHaveCount(2);
+  await expect(row(page, 'api_key.revoked').filter({ hasText: 'Operator CLI' })).toContainText('operator key');
+  await expect(row(page, 'api_key.revoked').filter({ hasText: email })).toContainText('rolled key');
+  await expect(row(page, 'webhook_endpoint.created')).toContainText(url);
+  await expect(row(page, 'webhook_endpoint.changed')).toContainText('enabled: true → false');
+  await expect(row(page, 'webhook_endpoint.secret_rotated')).toContainText(url);
+  await expect(row(page, 'webhook_endpoint.deleted')).toContainText(url);
+  for (const kind of ['webhook_endpoint.created', 'webhook_endpoint.changed', 'webhook_endpoint.secret_rotated', 'webhook_endpoint.deleted', 'api_key.rolled']) {
+    await expect(row(page, kind)).toContainText(email);
+  }
+  const content = await page.content();
+  for (const secret of [operatorSecret, webhookSecret, rotatedSecret]) expect(content).not.toContain(secret);
+});
