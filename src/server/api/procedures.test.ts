@@ -25,14 +25,32 @@ const SPEC_COSTS: Record<string, number> = {
   'GET /usage': 0,
   // CONTRACT "Additions in v1".
   'POST /apps': 2,
+  // Issue 25: the settings procedures, for a session token (scope 'admin'), free of credits.
+  'GET /keys': 0,
+  'POST /keys': 0,
+  'GET /keys/{keyId}': 0,
+  'PATCH /keys/{keyId}': 0,
+  'POST /keys/{keyId}/roll': 0,
+  'POST /keys/{keyId}/revoke': 0,
+  'GET /webhook-endpoints': 0,
+  'POST /webhook-endpoints': 0,
+  'GET /webhook-endpoints/{endpointId}': 0,
+  'PATCH /webhook-endpoints/{endpointId}': 0,
+  'DELETE /webhook-endpoints/{endpointId}': 0,
+  'POST /webhook-endpoints/{endpointId}/rotate-secret': 0,
+  'POST /webhook-endpoints/{endpointId}/test-events': 0,
+  'GET /webhook-endpoints/{endpointId}/deliveries': 0,
+  'POST /webhook-deliveries/{deliveryId}/redeliver': 0,
 };
+
+const SETTINGS_PATHS = /^\/(keys|webhook-endpoints|webhook-deliveries)(\/|$)/;
 
 describe('REST procedures', () => {
   // At run time _def.procedures is the flat record of every procedure by dotted path.
   const procedures = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: ProcedureMeta; middlewares: unknown[] } }>);
   const rest = procedures.filter((procedure) => procedure._def.meta?.openapi);
 
-  it('are exactly the 19 endpoints of SPEC.md and CONTRACT’s POST /apps, with their costs and scopes', () => {
+  it('are exactly the 19 endpoints of SPEC.md, CONTRACT’s POST /apps and the settings endpoints, with their costs and scopes', () => {
     const declared = Object.fromEntries(rest.map((procedure) => {
       const meta = procedure._def.meta!;
       return [`${meta.openapi!.method} ${meta.openapi!.path}`, meta.credits];
@@ -40,7 +58,7 @@ describe('REST procedures', () => {
     expect(declared).toEqual(SPEC_COSTS);
     for (const procedure of rest) {
       const meta = procedure._def.meta!;
-      expect(meta.scope, meta.openapi!.path).toBe(meta.openapi!.method === 'GET' ? 'read' : 'write');
+      expect(meta.scope, meta.openapi!.path).toBe(SETTINGS_PATHS.test(meta.openapi!.path) ? 'admin' : meta.openapi!.method === 'GET' ? 'read' : 'write');
     }
   });
 

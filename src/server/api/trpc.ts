@@ -10,7 +10,12 @@ import { PROBLEM_TYPES, type AppErrorCode } from '@/server/errors/problem-types'
 import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/errors/validation';
 import { consumeDashboardCall } from '@/server/services/metering/rate-limit';
 
-export type RequiredScope = 'read' | 'write';
+/**
+ * What a credential needs for an endpoint: 'read' (every key), 'write' (a read-write key), 'admin' (account settings:
+ * keys and webhook endpoints; a session token of the account in v1, never an API key; a future `admin` scope of keys
+ * would be the way a key gains it).
+ */
+export type RequiredScope = 'read' | 'write' | 'admin';
 
 /**
  * Declared once per procedure and applied by the REST pipeline (src/server/rest/pipeline.ts): the REST route
@@ -126,7 +131,22 @@ export const apiProcedure = procedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, actor: ctx.actor } });
 });
 
-/** Account settings: only a signed-in dashboard user, never an API key. */
+/**
+ * Account settings on both surfaces (keys, webhook endpoints): a signed-in user of the account, with the dashboard's
+ * cookie or, on the public API, a session token. Never an API key: a leaked key must not mint keys. The REST pipeline
+ * refuses a key at its scope step (meta `scope: 'admin'`); this is the procedure's own guard.
+ */
+export const settingsProcedure = procedure.use(({ ctx, next }) => {
+  if (ctx.actor?.kind === 'apiKey') throw new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING);
+  if (ctx.actor?.kind !== 'session' || !ctx.actor.userId) throw new AppError('UNAUTHORIZED', 'Sign in, or call with a session token.');
+  return next({ ctx: { ...ctx, actor: ctx.actor, userId: ctx.actor.userId } });
+});
+
+/** Why an API key is refused by the settings endpoints. */
+export const KEYS_MANAGE_NOTHING =
+  'API keys cannot manage keys or webhook endpoints: call this endpoint with a session token of the account (a leaked key must never mint a new one). A future `admin` scope of keys would be the way to allow it.';
+
+/** Dashboard-only settings: only a signed-in dashboard user, never an API key. */
 export const dashboardProcedure = procedure.use(({ ctx, next }) => {
   if (ctx.transport !== 'dashboard' || ctx.actor?.kind !== 'session' || !ctx.actor.userId) {
     throw new AppError('UNAUTHORIZED', 'Sign in to the dashboard.');

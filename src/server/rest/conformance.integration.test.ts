@@ -7,13 +7,15 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '@/server/api/root';
 import { db } from '@/server/db';
 import { createAccount } from '@/server/services/accounts/accounts';
 import { changePlan } from '@/server/services/accounts/plan-changes';
 import { endExpiredTrials } from '@/server/services/accounts/trials';
+import { issueSessionToken } from '@/server/auth/session-token';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
+import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { periodOf } from '@/server/services/metering/credits';
 import { makeAccount } from '../../../test/factories';
 import { makeAsoApp } from '../../../test/aso-fixture';
@@ -52,16 +54,33 @@ const BODIES: Record<string, unknown> = {
   'POST /apps/{id}/keywords': { terms: ['calm breathing'] },
   'POST /apps/{id}/competitors': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
   'POST /apps': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
+  'POST /keys': { name: 'conformance made', scope: 'read-only' },
+  'PATCH /keys/{keyId}': { name: 'conformance renamed', restrictions: { monthlyBudget: 100 } },
+  'POST /keys/{keyId}/roll': { gracePeriod: '1h' },
+  'POST /keys/{keyId}/revoke': {},
+  'POST /webhook-endpoints': { url: 'http://127.0.0.1:9/conformance' },
+  'PATCH /webhook-endpoints/{endpointId}': { description: 'conformance', enabled: true },
+  'POST /webhook-endpoints/{endpointId}/rotate-secret': {},
+  'POST /webhook-endpoints/{endpointId}/test-events': {},
+  'POST /webhook-deliveries/{deliveryId}/redeliver': {},
 };
 const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep' };
 
-let ids: { id: string; keywordId: string };
-let keys: { pro: string; readOnly: string; exhausted: string; free: string; elsewhere: string; budgetSpent: string };
+let ids: { id: string; keywordId: string; keyId: string; endpointId: string; deliveryId: string };
+let keys: { pro: string; readOnly: string; exhausted: string; free: string; elsewhere: string; budgetSpent: string; session: string };
+let owner: { accountId: string; userId: string };
 
 beforeAll(async () => {
-  const { owner, app } = await makeAsoApp();
+  const made = await makeAsoApp();
+  const { app } = made;
+  owner = made.owner;
   const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
-  ids = { id: app.id, keywordId: keyword.id };
+  // The settings endpoints' own ids: a key, an endpoint on this machine (allowed for the tests), a delivery.
+  process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+  const managed = await createApiKey(owner, { name: 'conformance managed', scope: 'read-only' });
+  const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/conformance-shared' });
+  const { deliveryId } = await sendTestEvent(owner.accountId, endpoint.id);
+  ids = { id: app.id, keywordId: keyword.id, keyId: managed.key.id, endpointId: endpoint.id, deliveryId };
   keys = {
     pro: (await createApiKey(owner, { name: 'conformance', scope: 'read-write' })).secret,
     readOnly: (await createApiKey(owner, { name: 'conformance ro', scope: 'read-only' })).secret,
@@ -69,6 +88,7 @@ beforeAll(async () => {
     free: '',
     elsewhere: (await createApiKey(owner, { name: 'conformance elsewhere', scope: 'read-write', restrictions: { allowedCidrs: ['192.0.2.0/24'] } })).secret,
     budgetSpent: '',
+    session: await sessionOf(owner.accountId),
   };
   const budgeted = await createApiKey(owner, { name: 'conformance budget', scope: 'read-write', restrictions: { monthlyBudget: 1 } });
   await db.keyCreditUsage.create({ data: { keyId: budgeted.key.id, periodStart: periodOf(new Date()).start, used: 1 } });
@@ -81,6 +101,25 @@ beforeAll(async () => {
   await db.account.update({ where: { id: free.accountId }, data: { plan: 'free' } });
 }, 120_000);
 
+afterAll(() => {
+  delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
+});
+
+async function sessionOf(accountId: string): Promise<string> {
+  const user = await db.user.findFirstOrThrow({ where: { accountId } });
+  return issueSessionToken({ id: user.id, email: user.email, accountId });
+}
+
+/**
+ * The path of a settings endpoint's successful call: what a call uses up (a key rolls once, an endpoint is deleted
+ * once) is made anew for it.
+ */
+async function settingsPath(route: RestRoute): Promise<string> {
+  if (route.template === '/keys/{keyId}/roll') return pathOf(route, { keyId: (await createApiKey(owner, { name: 'conformance to roll', scope: 'read-only' })).key.id });
+  if (route.method === 'DELETE') return pathOf(route, { endpointId: (await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/conformance-gone' })).endpoint.id });
+  return pathOf(route);
+}
+
 function pathOf(route: RestRoute, overrides: Partial<typeof ids> = {}): string {
   const values = { ...ids, ...overrides };
   return route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]) + (QUERIES[route.template] ?? '');
@@ -89,7 +128,8 @@ function pathOf(route: RestRoute, overrides: Partial<typeof ids> = {}): string {
 async function call(route: RestRoute, options: { key?: string | null; path?: string; body?: string; contentType?: string; idempotencyKey?: string } = {}) {
   const headers: Record<string, string> = {};
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
-  if (options.key !== null) headers.Authorization = `Bearer ${options.key ?? keys.pro}`;
+  // The settings endpoints take the owner's session token; every other endpoint, the Pro key.
+  if (options.key !== null) headers.Authorization = `Bearer ${options.key ?? (route.meta.scope === 'admin' ? keys.session : keys.pro)}`;
   let body: string | undefined;
   if (route.method !== 'GET') {
     headers['Content-Type'] = options.contentType ?? 'application/json';
@@ -153,25 +193,33 @@ it('every example in the document (answers, problems, webhook events) is valid a
 describe('responses conform to the published document', () => {
   for (const route of routes) {
     it(`${route.method} ${route.template}`, async () => {
-      await expectConforms(route, await call(route), 200);
+      const admin = route.meta.scope === 'admin';
+      await expectConforms(route, await call(route, admin ? { path: await settingsPath(route) } : {}), 200);
       await expectConforms(route, await call(route, { key: null }), 401);
       await expectConforms(route, await call(route, { key: 'svc_live_not-a-key' }), 401);
-      if (route.template.includes('{id}')) await expectConforms(route, await call(route, { path: pathOf(route, { id: randomUUID() }) }), 404);
-      if (route.template.includes('{id}')) await expectConforms(route, await call(route, { path: pathOf(route, { id: 'not-a-uuid' }) }), 400);
+      for (const name of route.pathParameters) {
+        await expectConforms(route, await call(route, { path: pathOf(route, { [name]: randomUUID() }) }), 404);
+        await expectConforms(route, await call(route, { path: pathOf(route, { [name]: 'not-a-uuid' }) }), 400);
+      }
       // The allowance is checked before the lookup (CONTRACT's pipeline): a spent account gets 402 whatever the id.
       if ((route.meta.credits ?? 0) > 0) await expectConforms(route, await call(route, { key: keys.exhausted, path: pathOf(route, { id: randomUUID() }) }), 402);
       await expectConforms(route, await call(route, { key: keys.free }), 403);
       // A key's own restrictions: its addresses (every endpoint), its spent budget (every charged one).
       await expectConforms(route, await call(route, { key: keys.elsewhere }), 403);
       if ((route.meta.credits ?? 0) > 0) await expectConforms(route, await call(route, { key: keys.budgetSpent }), 402);
-      if (route.meta.scope === 'write') {
-        await expectConforms(route, await call(route, { key: keys.readOnly }), 403);
+      // No key manages keys or webhook endpoints, whatever its scope.
+      if (admin) await expectConforms(route, await call(route, { key: keys.pro }), 403);
+      if (route.meta.scope === 'write') await expectConforms(route, await call(route, { key: keys.readOnly }), 403);
+      if (route.method !== 'GET') {
         await expectConforms(route, await call(route, { contentType: 'text/plain' }), 415);
         await expectConforms(route, await call(route, { body: '{"terms": [' }), 400);
         await expectConforms(route, await call(route, { body: JSON.stringify({ terms: ['x'.repeat(70 * 1024)] }) }), 413);
+      }
+      if (route.method === 'POST') {
         const idempotencyKey = randomUUID();
-        await expectConforms(route, await call(route, { idempotencyKey }), 200);
-        await expectConforms(route, await call(route, { idempotencyKey, body: JSON.stringify({ terms: ['another term'], storeUrl: 'https://apps.apple.com/us/app/headspace/id493145008' }) }), 422);
+        const path = admin ? await settingsPath(route) : pathOf(route);
+        await expectConforms(route, await call(route, { idempotencyKey, path }), 200);
+        await expectConforms(route, await call(route, { idempotencyKey, path, body: JSON.stringify({ terms: ['another term'], storeUrl: 'https://apps.apple.com/us/app/headspace/id493145008' }) }), 422);
       }
     });
   }

@@ -26,7 +26,8 @@ listing metadata, competitors and credit usage, as JSON.
 created under Settings → API access; read-only keys can call every GET) or a session token of a signed-in user
 (the dashboard's session cookie, or the one-hour token the API reference pre-authorises its test requests with).
 A session token stops working when its sign-in ends. A missing, malformed, unknown, revoked or expired credential
-gets 401.
+gets 401. The settings endpoints (API keys, webhook endpoints: \`x-scope: admin\`) take a session token only: an API
+key gets 403 \`insufficient-scope\`, whatever its scope, so that a leaked key never mints another.
 
 **Credits.** Each call costs the credits shown in its description and in \`x-credits\` (reads 1, opportunities 2,
 each POST 2, keyword research 8, \`GET /usage\` 0), charged only when it succeeds. Every response once the account
@@ -113,12 +114,13 @@ export function serverUrlOf(origin: string): string {
 }
 
 /** The problems an operation can answer with, from what it declares: its method, its path parameters, cost and own problems. */
-function problemsOf(method: string, hasInput: boolean, cost: number, write: boolean, own: readonly AppErrorCode[] = []): AppErrorCode[] {
+function problemsOf(method: string, hasInput: boolean, cost: number, scoped: boolean, own: readonly AppErrorCode[] = []): AppErrorCode[] {
   const codes: AppErrorCode[] = ['UNAUTHORIZED', 'PLAN_REQUIRED', 'IP_NOT_ALLOWED', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
   if (hasInput || method !== 'GET') codes.push('VALIDATION_ERROR');
-  if (write) codes.push('INSUFFICIENT_SCOPE');
+  if (scoped) codes.push('INSUFFICIENT_SCOPE');
   if (cost > 0) codes.push('CREDITS_EXHAUSTED', 'KEY_BUDGET_EXHAUSTED');
-  if (method !== 'GET') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'IDEMPOTENCY_CONFLICT');
+  if (method !== 'GET') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  if (method === 'POST') codes.push('IDEMPOTENCY_CONFLICT');
   return [...codes, ...own.filter((code) => !codes.includes(code))];
 }
 
@@ -222,6 +224,7 @@ export function buildOpenApiDocument(origin: string): Json {
       if (!route) throw new Error(`no route for ${method.toUpperCase()} ${path}`);
       const cost = route.meta.credits ?? 0;
       const write = route.meta.scope === 'write';
+      const admin = route.meta.scope === 'admin';
       for (const tag of (operation.tags as string[] | undefined) ?? []) tags.add(tag);
       const parameters = [...((operation.parameters as Json[] | undefined) ?? [])];
       // Every parameter shows a usable example: its default, else its minimum or its first value.
@@ -243,7 +246,8 @@ export function buildOpenApiDocument(origin: string): Json {
         media.examples = { demo: { summary: 'An answer for the demo app (lists cut to three items)', value: example } };
       }
       const base = String(operation.description ?? operation.summary ?? '');
-      const costLine = `**Costs ${cost} credit${cost === 1 ? '' : 's'}** (charged only on success).${write && !base.includes('read-write key') ? ' Needs a read-write key.' : ''}`;
+      const needs = admin ? ' Needs a session token of the account: an API key gets 403 `insufficient-scope`.' : write && !base.includes('read-write key') ? ' Needs a read-write key.' : '';
+      const costLine = `**Costs ${cost} credit${cost === 1 ? '' : 's'}** (charged only on success).${needs}`;
       const pagingLine = paging
         ? paging.pagedBy === 'procedure'
           ? '\n\nPaged by `page` and `pageSize`; `X-Total-Count` and `Link` (`next`…) say where the list goes on.'
@@ -259,7 +263,7 @@ export function buildOpenApiDocument(origin: string): Json {
         externalDocs: { description: 'Getting started: keys, credits and limits, errors, paging, retries.', url: `${origin}/docs` },
         responses: {
           '200': { ...ok, headers: headerRefs([...CREDIT_HEADERS, ...(route.method === 'POST' ? ['Idempotent-Replayed'] : []), ...(paging ? ['X-Total-Count', 'Link'] : [])]) },
-          ...problems.responsesFor(problemsOf(route.method, hasInput, cost, write, route.meta.problems)),
+          ...problems.responsesFor(problemsOf(route.method, hasInput, cost, write || admin, route.meta.problems)),
         },
       });
       const body = operation.requestBody as (Json & { content: Record<string, Json> }) | undefined;
@@ -285,7 +289,9 @@ export function buildOpenApiDocument(origin: string): Json {
   const securitySchemes = document.components.securitySchemes as Json;
   delete securitySchemes.Authorization;
   securitySchemes.webhookSignature = WEBHOOK_SECURITY_SCHEME;
-  document.tags = [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  // The data first (what most readers come for), then the settings endpoints.
+  const settingsLast = (name: string) => `${SETTINGS_TAGS.includes(name) ? 1 : 0} ${name}`;
+  document.tags = [...tags].sort((a, b) => settingsLast(a).localeCompare(settingsLast(b))).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
   document.info = {
     ...(document.info as Json),
     contact: { name: 'ASO Analytics API support', url: `${origin}/docs` },
@@ -304,6 +310,8 @@ export function buildOpenApiDocument(origin: string): Json {
   return document;
 }
 
+const SETTINGS_TAGS = ['API keys', 'Webhook endpoints'];
+
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Apps: 'Tracked apps, their ASO score, opportunities, category rank and rating history.',
   Keywords: 'Tracked keywords with ranks and metrics, research and history.',
@@ -311,6 +319,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Metadata: 'The store listing and its changelog.',
   Competitors: 'Competing apps and the keywords they rank for.',
   Usage: 'Credit usage of the current month.',
+  'API keys':
+    'The account’s keys (Settings → API access): list, create, read, rename and restrict, roll, revoke. With a session token of the account only: an API key gets 403 `insufficient-scope` (a leaked key must never mint a new one). Free of credits.',
+  'Webhook endpoints':
+    'Where the account’s events are sent (Settings → Webhooks): endpoints, their signing secrets, test events and the delivery log. With a session token of the account only, like the keys. Free of credits.',
   Webhooks: 'Events sent to your endpoints (Settings → Webhooks): signed POSTs, one per event kind.',
 };
 

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appRouter, createCaller } from '@/server/api/root';
 import { appIdParam } from '@/server/api/schemas';
 import { toAppError } from '@/server/api/errors';
-import type { Context, ProcedureMeta } from '@/server/api/trpc';
+import { KEYS_MANAGE_NOTHING, type Context, type ProcedureMeta } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
 import { credentialChallenge, credentialProblemDetail, readBearer, type RejectedCredential } from '@/server/auth/bearer';
 import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
@@ -126,13 +126,15 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     // 3. Plan.
     if (!PLANS[actor.plan].apiAccess) throw new AppError('PLAN_REQUIRED', 'API access needs a paid plan; this account is on the Free tier. Choose a plan under Settings → Plan & billing.');
 
-    // 4. Scope (a key restricted to some apps adds none: the new app would be out of its reach).
+    // 4. Scope (a key restricted to some apps adds none: the new app would be out of its reach). The settings
+    //    endpoints (keys, webhook endpoints) take a session token only: no key manages keys.
+    if (route.meta.scope === 'admin' && actor.kind === 'apiKey') throw keysManageNothing();
     if (route.meta.scope === 'write' && actor.scope === 'read-only') throw insufficientScope();
     if (route.method === 'POST' && route.template === '/apps' && actor.restrictions?.appIds) throw restrictedKeyAddsNoApp();
 
-    // 5. Body: media type, size, JSON syntax; then an Idempotency-Key already answered is replayed.
+    // 5. Body: media type, size, JSON syntax; then a POST's Idempotency-Key already answered is replayed.
     const body = route.method === 'GET' ? undefined : await readBodyObject(req, route);
-    const idempotencyKey = body === undefined ? null : header(req, 'idempotency-key');
+    const idempotencyKey = route.method === 'POST' ? header(req, 'idempotency-key') : null;
     if (idempotencyKey !== null) {
       const claim = await claimIdempotencyKey(actor.accountId, idempotencyKey, requestHash(method, trace.path, body), now);
       if (claim.kind === 'replay') return { status: claim.status, headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' }, body: claim.body };
@@ -206,6 +208,10 @@ function reachesApp(restrictions: KeyRestrictions, route: RestRoute, input: unkn
   return appAllowed(restrictions.appIds, (input as { id: string }).id);
 }
 
+function keysManageNothing(): AppError {
+  return new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING, { headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="admin"' } });
+}
+
 function insufficientScope(): AppError {
   return new AppError('INSUFFICIENT_SCOPE', 'This endpoint writes data and needs a read-write key; this key is read-only.', {
     headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE },
@@ -214,8 +220,11 @@ function insufficientScope(): AppError {
 
 // ---- 5. Body ----------------------------------------------------------------------------------------------------
 
+/** The body's JSON object; an endpoint whose members are all in its path or optional may get none (a revoke, a DELETE). */
 async function readBodyObject(req: IncomingMessage, route: RestRoute): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(req);
+  const sentNoBody = req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length'] ?? 0) > 0);
+  if (route.bodyOptional && sentNoBody && req.headers['content-type'] === undefined) return {};
+  const body = await readJsonBody(req, { emptyAs: route.bodyOptional ? {} : undefined });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('VALIDATION_ERROR', 'The request body must be a JSON object.', {
       errors: [{ in: 'body', pointer: '#', detail: 'Expected a JSON object.' }],

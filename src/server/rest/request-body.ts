@@ -44,8 +44,11 @@ function nestingDepth(text: string): number {
 
 const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', payloadTooLargeProblem().message);
 
-/** Reads at most MAX_BODY_BYTES, whatever Content-Length claims, then parses. Returns the body's JSON value. */
-export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+/**
+ * Reads at most MAX_BODY_BYTES, whatever Content-Length claims, then parses. Returns the body's JSON value, or
+ * `emptyAs` for an empty body when the endpoint needs none (else an empty body is a validation error).
+ */
+export async function readJsonBody(req: IncomingMessage, { emptyAs }: { emptyAs?: unknown } = {}): Promise<unknown> {
   checkJsonMediaType(req.headers['content-type'] ?? null);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
@@ -75,6 +78,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     });
   }
   if (!text.trim()) {
+    if (emptyAs !== undefined) return emptyAs;
     throw new AppError('VALIDATION_ERROR', 'The request body is empty; send a JSON object.', {
       errors: [{ in: 'body', pointer: '#', detail: 'The request body is empty.' }],
     });

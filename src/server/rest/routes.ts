@@ -2,7 +2,7 @@
 // path, scope, cost and caching) and their own input schema.
 import { forEachOpenApiProcedure, getInputOutputParsers, getPathParameters, getPathRegExp, normalizePath, type OpenApiMethod } from 'trpc-to-openapi';
 import type { AnyTRPCRouter } from '@trpc/server';
-import type { ZodType } from 'zod';
+import { ZodObject, ZodOptional, type ZodType } from 'zod';
 import type { ProcedureMeta } from '@/server/api/trpc';
 
 /** Where the public REST surface is served: every route's template is under it. */
@@ -19,6 +19,8 @@ export interface RestRoute {
   meta: ProcedureMeta;
   /** The procedure's own input schema. */
   input: ZodType;
+  /** Every member of the input is in the path or optional: the request may come without a body (a revoke, a DELETE). */
+  bodyOptional: boolean;
 }
 
 export type RouteMatch =
@@ -29,17 +31,26 @@ export function buildRoutes(router: AnyTRPCRouter): RestRoute[] {
   const routes: RestRoute[] = [];
   forEachOpenApiProcedure(router._def.procedures, ({ path, meta, procedure }) => {
     const template = normalizePath(meta.openapi.path);
+    const input = getInputOutputParsers(procedure).inputParser as ZodType;
+    const pathParameters = getPathParameters(template);
     routes.push({
       method: meta.openapi.method,
       template,
       pattern: getPathRegExp(template),
-      pathParameters: getPathParameters(template),
+      pathParameters,
       procedurePath: path,
       meta: meta as ProcedureMeta,
-      input: getInputOutputParsers(procedure).inputParser as ZodType,
+      input,
+      bodyOptional: Object.entries(shapeOf(input)).every(([name, member]) => pathParameters.includes(name) || member.safeParse(undefined).success),
     });
   });
   return routes;
+}
+
+/** The members of an object input (an optional object's too); none for another kind. */
+function shapeOf(input: ZodType): Record<string, ZodType> {
+  const object = input instanceof ZodOptional ? input.unwrap() : input;
+  return object instanceof ZodObject ? (object.shape as Record<string, ZodType>) : {};
 }
 
 /**

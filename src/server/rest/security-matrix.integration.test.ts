@@ -27,6 +27,11 @@ const BODIES: Record<string, unknown> = {
   'POST /apps/{id}/keywords': { terms: ['matrix term'] },
   'POST /apps/{id}/competitors': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
   'POST /apps': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
+  'POST /keys': { name: 'matrix made', scope: 'read-only' },
+  'PATCH /keys/{keyId}': { name: 'matrix renamed' },
+  'POST /keys/{keyId}/roll': { gracePeriod: '1h' },
+  'POST /webhook-endpoints': { url: 'http://127.0.0.1:9/matrix-made' },
+  'PATCH /webhook-endpoints/{endpointId}': { description: 'matrix' },
 };
 const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep' };
 
@@ -39,13 +44,18 @@ interface Credential {
   noDatabase?: boolean;
 }
 
+/** The settings endpoints (keys, webhook endpoints): a session token only; every key is refused, whatever its scope. */
+const settings = (route: RestRoute) => route.meta.scope === 'admin';
+
 const unauthorized = (detail: RegExp | null = null): Expectation => ({
   status: 401,
   slug: 'unauthorized',
   challenge: detail ?? /^Bearer realm="public-api", error="invalid_token"$/,
 });
 
-let ids: { id: string; keywordId: string };
+let ids: { id: string; keywordId: string; keyId: string; endpointId: string; deliveryId: string };
+/** Ids a route's successful call uses up (a key revoked, an endpoint deleted), apart from those the others read. */
+let routeIds: Record<string, Partial<typeof ids>>;
 let credentials: Credential[];
 const secrets: string[] = [];
 const logged: string[] = [];
@@ -54,7 +64,14 @@ const queried: string[] = [];
 beforeAll(async () => {
   const { owner, app } = await makeAsoApp();
   const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
-  ids = { id: app.id, keywordId: keyword.id };
+  process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+  const managed = await createApiKey(owner, { name: 'matrix managed', scope: 'read-only' });
+  const toRevoke = await createApiKey(owner, { name: 'matrix to revoke', scope: 'read-only' });
+  const { endpoint, secret: endpointSecret } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/matrix' });
+  const { endpoint: toDelete, secret: toDeleteSecret } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/matrix-gone' });
+  const { deliveryId } = await sendTestEvent(owner.accountId, endpoint.id);
+  ids = { id: app.id, keywordId: keyword.id, keyId: managed.key.id, endpointId: endpoint.id, deliveryId };
+  routeIds = { 'POST /keys/{keyId}/revoke': { keyId: toRevoke.key.id }, 'DELETE /webhook-endpoints/{endpointId}': { endpointId: toDelete.id } };
   const user = await db.user.findFirstOrThrow({ where: { accountId: owner.accountId } });
   const other = await makeAccount('pro');
   const free = await makeAccount('solo');
@@ -84,13 +101,23 @@ beforeAll(async () => {
   const algNone = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: user.id, accountId: owner.accountId, exp: 9_999_999_999 })).toString('base64url')}.`;
   // A token signed with another secret: well-formed, undecryptable here.
   const foreign = await encode({ token: { sub: user.id, accountId: owner.accountId }, secret: `${authSecret()}-not-ours`, maxAge: 3600 });
+  const stranger = await makeAccount('pro');
+  const strangerSession = await issueSessionToken({ id: stranger.userId, email: stranger.email, accountId: stranger.accountId });
+  secrets.push(managed.secret, toRevoke.secret, endpointSecret, toDeleteSecret, strangerSession);
   secrets.push(readWrite, readOnly, revoked.secret, expired, otherKey, otherAppOnly, elsewhereOnly, spent.secret, freeKey, badChecksum, unknown, session, tampered, expiredSession, foreign);
 
   const writes = (route: RestRoute) => route.meta.scope === 'write';
   const hasAppId = (route: RestRoute) => route.pathParameters.includes('id');
+  const keysManageNothing: Expectation = { status: 403, slug: 'insufficient-scope', challenge: /^Bearer error="insufficient_scope", scope="admin"$/ };
+  const asKey = (expect: (route: RestRoute) => Expectation) => (route: RestRoute) => (settings(route) ? keysManageNothing : expect(route));
   credentials = [
-    { name: 'valid read-write key', authorization: `Bearer ${readWrite}`, expect: () => ({ status: 200 }) },
+    { name: 'valid read-write key', authorization: `Bearer ${readWrite}`, expect: asKey(() => ({ status: 200 })) },
     { name: 'valid session token', authorization: `Bearer ${session}`, expect: () => ({ status: 200 }) },
+    {
+      name: 'another account’s session token',
+      authorization: `Bearer ${strangerSession}`,
+      expect: (route) => (route.pathParameters.length > 0 ? { status: 404, slug: 'not-found' } : { status: 200 }),
+    },
     { name: 'no credential', authorization: null, expect: () => unauthorized(/^Bearer realm="public-api"$/), noDatabase: true },
     { name: 'empty bearer', authorization: 'Bearer ', expect: () => unauthorized(), noDatabase: true },
     { name: 'basic scheme', authorization: 'Basic dXNlcjpwYXNz', expect: () => unauthorized(), noDatabase: true },
@@ -106,22 +133,27 @@ beforeAll(async () => {
     {
       name: 'read-only key',
       authorization: `Bearer ${readOnly}`,
-      expect: (route) => (writes(route) ? { status: 403, slug: 'insufficient-scope', challenge: /^Bearer error="insufficient_scope", scope="write"$/ } : { status: 200 }),
+      expect: asKey((route) => (writes(route) ? { status: 403, slug: 'insufficient-scope', challenge: /^Bearer error="insufficient_scope", scope="write"$/ } : { status: 200 })),
     },
-    { name: 'another account’s key', authorization: `Bearer ${otherKey}`, expect: (route) => (hasAppId(route) ? { status: 404, slug: 'not-found' } : { status: 200 }) },
+    { name: 'another account’s key', authorization: `Bearer ${otherKey}`, expect: asKey((route) => (hasAppId(route) ? { status: 404, slug: 'not-found' } : { status: 200 })) },
     { name: 'Free tier key', authorization: `Bearer ${freeKey}`, expect: () => ({ status: 403, slug: 'plan-required' }) },
     {
       name: 'key restricted to another app',
       authorization: `Bearer ${otherAppOnly}`,
-      expect: (route) =>
+      expect: asKey((route) =>
         route.method === 'POST' && route.template === '/apps'
           ? { status: 403, slug: 'insufficient-scope' }
           : hasAppId(route)
             ? { status: 404, slug: 'not-found' }
             : { status: 200 },
+      ),
     },
     { name: 'key restricted to other addresses', authorization: `Bearer ${elsewhereOnly}`, expect: () => ({ status: 403, slug: 'ip-not-allowed' }) },
-    { name: 'key with its budget spent', authorization: `Bearer ${spent.secret}`, expect: (route) => ((route.meta.credits ?? 0) > 0 ? { status: 402, slug: 'key-budget-exhausted' } : { status: 200 }) },
+    {
+      name: 'key with its budget spent',
+      authorization: `Bearer ${spent.secret}`,
+      expect: asKey((route) => ((route.meta.credits ?? 0) > 0 ? { status: 402, slug: 'key-budget-exhausted' } : { status: 200 })),
+    },
   ];
 
   // Every log line and every statement sent to the database during the matrix.
@@ -141,10 +173,14 @@ beforeAll(async () => {
   } as never);
 }, 120_000);
 
-afterAll(() => vi.restoreAllMocks());
+afterAll(() => {
+  vi.restoreAllMocks();
+  delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
+});
 
 function requestFor(route: RestRoute, authorization: string | null): Request {
-  const path = route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => ids[name]) + (QUERIES[route.template] ?? '');
+  const values = { ...ids, ...routeIds[`${route.method} ${route.template}`] };
+  const path = route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]!) + (QUERIES[route.template] ?? '');
   const headers: Record<string, string> = {};
   if (authorization !== null) headers.Authorization = authorization;
   let body: string | undefined;
@@ -171,6 +207,12 @@ describe('security matrix: every endpoint × every credential', () => {
           expect(response.headers.get('x-credits-cost') ?? '0', label).toBe('0');
         }
         if (expected.challenge) expect(response.headers.get('www-authenticate'), label).toMatch(expected.challenge);
+        // A secret is shown once, by the answer that makes it: no list or read shows one.
+        if (route.method === 'GET') for (const secret of secrets) expect(text.includes(secret), `${label} shows a secret`).toBe(false);
+        // The secrets the settings endpoints made: in no log line, nor sent to the database (checked below).
+        if (response.ok && settings(route)) {
+          for (const made of text.match(/svc_live_[0-9A-Za-z]{38}|whsec_[\w-]{43}/g) ?? []) secrets.push(made);
+        }
         if (credential.noDatabase) expect(queried.length - before, `${label} reached the database`).toBe(0);
       }
     }
@@ -223,6 +265,8 @@ describe('security matrix: the dashboard endpoint', () => {
       'apiKeys.revoke': { keyId: apiKey.key.id },
       'apiKeys.roll': { keyId: toRoll.key.id, gracePeriod: '1h' },
       'apiKeys.restrict': { keyId: toRestrict.key.id, restrictions: { monthlyBudget: 1000 } },
+      'apiKeys.get': { keyId: toRestrict.key.id },
+      'apiKeys.update': { keyId: toRestrict.key.id, name: 'dashboard matrix renamed' },
       'apiKeys.usage': { keyId: toRestrict.key.id },
       'apiKeys.calls': { keyId: toRestrict.key.id },
       'apiKeys.expiryPolicy': undefined,
@@ -233,6 +277,8 @@ describe('security matrix: the dashboard endpoint', () => {
       'webhooks.list': undefined,
       'webhooks.create': { url: 'http://127.0.0.1:9/other' },
       'webhooks.setEnabled': { endpointId: endpoint.id, enabled: true },
+      'webhooks.get': { endpointId: endpoint.id },
+      'webhooks.update': { endpointId: endpoint.id, description: 'dashboard matrix' },
       'webhooks.rotateSecret': { endpointId: endpoint.id },
       'webhooks.delete': { endpointId: randomUUID() },
       'webhooks.deliveries': { endpointId: endpoint.id },

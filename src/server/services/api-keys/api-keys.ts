@@ -132,7 +132,7 @@ export const MAX_ACTIVE_KEYS = 50;
 /** The longest a key may be created for; a key without an expiry lives until it is revoked. */
 export const MAX_KEY_LIFETIME_DAYS = 366;
 
-export const createApiKeyInput = z.object({
+export const createApiKeyInput = z.strictObject({
   name: z.string().trim().min(1, 'Give the key a name.').max(100),
   scope: z.enum(API_KEY_SCOPES),
   expiresAt: z.coerce.date('Give the expiry as an ISO 8601 date or instant.').nullish(),
@@ -242,27 +242,53 @@ export async function listApiKeys(accountId: string, now = new Date()): Promise<
   return rows.map((row) => toView(row, now));
 }
 
-export const restrictApiKeyInput = z.object({ keyId: z.uuid(), restrictions: keyRestrictionsInput });
+/** One key of the account (404 for any other id). */
+export async function getApiKey(accountId: string, keyId: string, now = new Date()): Promise<ApiKeyView> {
+  const row = await db.apiKey.findFirst({ where: { id: parseInput(z.uuid(), keyId), accountId }, select: viewSelectAt(now) });
+  if (!row) throw new AppError('NOT_FOUND', 'No such API key.');
+  return toView(row, now);
+}
+
+export const updateApiKeyInput = z.strictObject({
+  keyId: z.uuid(),
+  name: createApiKeyInput.shape.name.optional(),
+  /** The restrictions the input names change; the others stay as they were. */
+  restrictions: keyRestrictionsInput.optional(),
+});
+
+export const restrictApiKeyInput = z.strictObject({ keyId: z.uuid(), restrictions: keyRestrictionsInput });
 
 /**
- * Changes a key's restrictions: what the input names, the rest as they were. Applies from the key's next call; a
- * lower budget than what the key has spent this month refuses its next charged call. A revoked key keeps its own.
+ * Renames a key and changes its restrictions: what the input names, the rest as they were. Applies from the key's next
+ * call; a lower budget than what the key has spent this month refuses its next charged call. Only an active key
+ * changes: a revoked or expired one keeps what it had.
  */
-export async function restrictApiKey(accountId: string, raw: z.input<typeof restrictApiKeyInput>, now = new Date()): Promise<{ key: ApiKeyView; before: KeyRestrictions }> {
-  const input = parseInput(restrictApiKeyInput, raw);
+export async function updateApiKey(accountId: string, raw: z.input<typeof updateApiKeyInput>, now = new Date()): Promise<{ key: ApiKeyView; before: KeyRestrictions }> {
+  const input = parseInput(updateApiKeyInput, raw);
   return withAccountLock(accountId, async (tx) => {
     const current = await tx.apiKey.findFirst({ where: { id: input.keyId, accountId }, select: viewSelectAt(now) });
     if (!current) throw new AppError('NOT_FOUND', 'No such API key.');
-    if (statusOf(current, now) !== 'active') throw new AppError('VALIDATION_ERROR', 'Only an active key can be restricted; this one is revoked or expired.');
+    if (statusOf(current, now) !== 'active') throw new AppError('VALIDATION_ERROR', 'Only an active key can be changed; this one is revoked or expired.');
     const before = restrictionsOf(current);
-    const after = restrictionsAfter(before, input.restrictions);
+    const after = input.restrictions ? restrictionsAfter(before, input.restrictions) : before;
     await assertOwnApps(tx, accountId, after.appIds);
     // A key given a budget starts being counted, from what it spent this period so far.
     if (before.monthlyBudget === null && after.monthlyBudget !== null) await seedKeySpending(tx, { id: current.id, accountId }, periodOf(now).start);
-    const row = await tx.apiKey.update({ where: { id: current.id }, data: restrictionColumns(after), select: viewSelectAt(now) });
-    await recordSecurityEvent({ accountId, kind: 'api_key.restricted', target: keyTarget(row), before: { ...before }, after: { ...after }, occurredAt: now }, tx);
+    const name = input.name ?? current.name;
+    const row = await tx.apiKey.update({ where: { id: current.id }, data: { name, ...restrictionColumns(after) }, select: viewSelectAt(now) });
+    if (name !== current.name) {
+      await recordSecurityEvent({ accountId, kind: 'api_key.renamed', target: keyTarget(row), before: { name: current.name }, after: { name }, occurredAt: now }, tx);
+    }
+    if (input.restrictions) {
+      await recordSecurityEvent({ accountId, kind: 'api_key.restricted', target: keyTarget(row), before: { ...before }, after: { ...after }, occurredAt: now }, tx);
+    }
     return { key: toView(row, now), before };
   });
+}
+
+/** Changes a key's restrictions (the dashboard's Restrict dialog): updateApiKey with restrictions only. */
+export function restrictApiKey(accountId: string, raw: z.input<typeof restrictApiKeyInput>, now = new Date()): Promise<{ key: ApiKeyView; before: KeyRestrictions }> {
+  return updateApiKey(accountId, parseInput(restrictApiKeyInput, raw), now);
 }
 
 /** Idempotent: revoking a revoked key returns it unchanged. */
@@ -291,7 +317,7 @@ export async function revokeApiKeyByPrefix(accountId: string, displayPrefix: str
   return revokeApiKey(accountId, candidates[0]!.id, now);
 }
 
-export const rollApiKeyInput = z.object({
+export const rollApiKeyInput = z.strictObject({
   keyId: z.uuid(),
   gracePeriod: z.enum(Object.keys(ROLL_GRACE_PERIODS) as [RollGracePeriod, ...RollGracePeriod[]]),
 });

@@ -38,7 +38,7 @@ const cidr = z
   });
 
 /** The restrictions as the dashboard and the API take them: each member omitted keeps what the key has. */
-export const keyRestrictionsInput = z.object({
+export const keyRestrictionsInput = z.strictObject({
   appIds: z
     .array(z.uuid('An app id is a UUID.'))
     .min(1, 'Choose at least one app, or all apps (null).')

@@ -1,9 +1,11 @@
 // Idempotency-Key on the POST endpoints: the first 2xx response is kept for 24 hours and replayed for the same key
 // with the same method, path and body (the same JSON value, however it is written) and charged once; the same key with
-// another request is 422.
+// another request is 422. The stored answer is sealed with the data-encryption key (core/data-encryption.ts): an
+// answer may hold a secret shown once (a new API key, a webhook signing secret), which a database dump must not show.
 import { createHash } from 'node:crypto';
 import { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
+import { open, seal } from '@/server/core/data-encryption';
 import { AppError } from '@/server/errors/app-error';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
@@ -51,13 +53,13 @@ export async function claimIdempotencyKey(accountId: string, key: string, hash: 
   if (existing.responseStatus === null || existing.responseBody === null) {
     throw new AppError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly.');
   }
-  return { kind: 'replay', status: existing.responseStatus, body: existing.responseBody };
+  return { kind: 'replay', status: existing.responseStatus, body: open(existing.responseBody) };
 }
 
 /** Keeps a success for replay; anything else releases the key, so that a retry runs again. */
 export async function settleIdempotencyKey(accountId: string, key: string, status: number, body: string): Promise<void> {
   if (status >= 200 && status < 300) {
-    await db.idempotencyKey.update({ where: { accountId_key: { accountId, key } }, data: { responseStatus: status, responseBody: body } });
+    await db.idempotencyKey.update({ where: { accountId_key: { accountId, key } }, data: { responseStatus: status, responseBody: seal(body) } });
   } else {
     await db.idempotencyKey.deleteMany({ where: { accountId, key, responseStatus: null } });
   }

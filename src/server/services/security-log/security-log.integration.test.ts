@@ -8,7 +8,7 @@ import { changePlan } from '@/server/services/accounts/plan-changes';
 import { endAllSessions } from '@/server/services/accounts/sessions';
 import { signInWithLimit } from '@/server/services/accounts/sign-in-limit';
 import { recordSignOut } from '@/server/services/accounts/sign-in-limit';
-import { createApiKey, logExpiredKeys, restrictApiKey, revokeApiKey, rollApiKey } from '@/server/services/api-keys/api-keys';
+import { createApiKey, logExpiredKeys, restrictApiKey, revokeApiKey, rollApiKey, updateApiKey } from '@/server/services/api-keys/api-keys';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointEnabled } from '@/server/services/webhooks/endpoints';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { listSecurityEvents, purgeSecurityEvents, RETENTION_DAYS, SECURITY_EVENT_KINDS } from './security-log';
@@ -31,6 +31,8 @@ describe('the security log', () => {
       const created = await createApiKey(owner, { name: 'logged', scope: 'read-only', expiresAt: new Date(Date.now() + 86_400_000) });
       secrets.push(created.secret);
       await restrictApiKey(owner.accountId, { keyId: created.key.id, restrictions: { appIds: [app.id], monthlyBudget: 500 } });
+      await updateApiKey(owner.accountId, { keyId: created.key.id, name: 'logged, renamed' });
+      await updateApiKey(owner.accountId, { keyId: created.key.id, name: 'logged' });
       const rolled = await rollApiKey(owner.accountId, { keyId: created.key.id, gracePeriod: 'now' });
       secrets.push(rolled.secret);
       await revokeApiKey(owner.accountId, rolled.key.id);
@@ -69,6 +71,7 @@ describe('the security log', () => {
       before: { appIds: null, allowedCidrs: [], monthlyBudget: null },
       after: { appIds: [app.id], allowedCidrs: [], monthlyBudget: 500 },
     });
+    expect(entries.find((entry) => entry.kind === 'api_key.renamed')).toMatchObject({ before: { name: 'logged, renamed' }, after: { name: 'logged' } });
     expect(entries.find((entry) => entry.kind === 'plan.changed')).toMatchObject({ before: { plan: 'pro' }, after: { plan: 'business', reason: 'operator' } });
     expect(entries.find((entry) => entry.kind === 'session.sign_in_failed')).toMatchObject({ actor: 'Someone signing in', ipAddress: '198.51.100.9', userAgent: 'curl/8', after: { reason: 'wrong password' } });
     expect(entries.find((entry) => entry.kind === 'session.signed_in')).toMatchObject({ actor: owner.email, ipAddress: '198.51.100.9' });

@@ -15,6 +15,7 @@ export const SECURITY_EVENT_KINDS = [
   'api_key.rolled',
   'api_key.revoked',
   'api_key.restricted',
+  'api_key.renamed',
   'api_key.expired',
   'webhook_endpoint.created',
   'webhook_endpoint.changed',
@@ -33,6 +34,7 @@ export const SECURITY_EVENT_LABELS: Record<SecurityEventKind, string> = {
   'api_key.rolled': 'API key rolled',
   'api_key.revoked': 'API key revoked',
   'api_key.restricted': 'API key restrictions changed',
+  'api_key.renamed': 'API key renamed',
   'api_key.expired': 'API key expired',
   'webhook_endpoint.created': 'Webhook endpoint created',
   'webhook_endpoint.changed': 'Webhook endpoint changed',
@@ -70,7 +72,8 @@ async function userLabel(client: Client, userId: string): Promise<string> {
 
 async function actorOf(client: Client, entry: SecurityEventEntry) {
   const actor = currentRequest()?.actor;
-  if (actor?.kind === 'user') return { actorType: actor.via === 'api' ? 'api' : 'user', actorUserId: actor.userId, actorLabel: await userLabel(client, actor.userId) };
+  if (actor?.kind === 'user' && actor.via === 'api') return { actorType: 'api', actorUserId: actor.userId, actorLabel: `API (session): ${await userLabel(client, actor.userId)}` };
+  if (actor?.kind === 'user') return { actorType: 'user', actorUserId: actor.userId, actorLabel: await userLabel(client, actor.userId) };
   if (actor?.kind === 'operator') return { actorType: 'operator', actorUserId: null, actorLabel: 'Operator CLI' };
   if (actor?.kind === 'apiKey') return { actorType: 'api_key', actorUserId: null, actorLabel: `API key ${actor.keyId}` };
   if (entry.actor?.type === 'user') return { actorType: 'user', actorUserId: entry.actor.userId, actorLabel: entry.actor.label };

@@ -8,7 +8,7 @@ import { sharedRateLimit } from '@/server/db/shared-limiter';
 import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
 import { withAccountLock } from '@/server/db/row-locks';
-import { EVENT_TYPES } from '@/server/services/events/event-kinds';
+import { EVENT_TYPES, type EventType } from '@/server/services/events/event-kinds';
 import { checkDestinationUrl, resolveDestination } from './destinations';
 import { envelopeOf } from './delivery';
 import { openSecret, sealSecret } from './secrets';
@@ -25,7 +25,7 @@ export const MAX_WEBHOOK_ENDPOINTS = 16;
  */
 export const TEST_DELIVERIES_PER_MINUTE = 10;
 
-export const createEndpointInput = z.object({
+export const createEndpointInput = z.strictObject({
   url: z.string().trim().min(1).max(2048),
   description: z.string().trim().max(200).optional(),
   eventTypes: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).default([]),
@@ -33,9 +33,7 @@ export const createEndpointInput = z.object({
 
 export async function createWebhookEndpoint(accountId: string, raw: z.input<typeof createEndpointInput>) {
   const input = parseInput(createEndpointInput, raw);
-  const check = checkDestinationUrl(input.url);
-  const reason = !check.ok ? check.reason : await resolveDestination(check.url).then((resolution) => (resolution.ok ? null : resolution.reason));
-  if (reason) throw new AppError('VALIDATION_ERROR', reason, { errors: [{ in: 'body', pointer: '#/url', detail: reason }] });
+  await assertDestination(input.url);
   const secret = generateWebhookSecret();
   const endpoint = await withAccountLock(accountId, async (tx) => {
     if ((await tx.webhookEndpoint.count({ where: { accountId } })) >= MAX_WEBHOOK_ENDPOINTS) {
@@ -87,7 +85,8 @@ export function endpointView(endpoint: Awaited<ReturnType<typeof ownEndpoint>>) 
     id: endpoint.id,
     url: endpoint.url,
     description: endpoint.description,
-    eventTypes: endpoint.eventTypes,
+    // Written through createEndpointInput or updateEndpointInput only: kinds of EVENT_TYPES.
+    eventTypes: endpoint.eventTypes as EventType[],
     enabled: endpoint.enabled,
     disabledReason: endpoint.disabledReason,
     failingSince: endpoint.failingSince?.toISOString() ?? null,
@@ -102,20 +101,59 @@ export async function listWebhookEndpoints(accountId: string) {
   return endpoints.map(endpointView);
 }
 
-/** Enabling again clears the reason the service disabled it for. */
-export async function setWebhookEndpointEnabled(accountId: string, endpointId: string, enabled: boolean) {
+/** One endpoint of the account (404 for any other id). */
+export async function getWebhookEndpoint(accountId: string, endpointId: string) {
+  return endpointView(await ownEndpoint(accountId, endpointId));
+}
+
+export const updateEndpointInput = z.strictObject({
+  url: createEndpointInput.shape.url.optional(),
+  /** null or "": none. */
+  description: z.string().trim().max(200).nullable().optional(),
+  /** []: every kind. */
+  eventTypes: createEndpointInput.shape.eventTypes.unwrap().optional(),
+  enabled: z.boolean().optional(),
+});
+
+/** The endpoint's destination, checked as at creation (HTTPS, no special-purpose address): else a validation error. */
+async function assertDestination(url: string): Promise<void> {
+  const check = checkDestinationUrl(url);
+  const reason = !check.ok ? check.reason : await resolveDestination(check.url).then((resolution) => (resolution.ok ? null : resolution.reason));
+  if (reason) throw new AppError('VALIDATION_ERROR', reason, { errors: [{ in: 'body', pointer: '#/url', detail: reason }] });
+}
+
+/**
+ * Changes what the input names: the URL (checked as at creation), the description, the event kinds, enabled. Enabling
+ * again clears the reason the service disabled it for. The security log gets the fields that changed.
+ */
+export async function updateWebhookEndpoint(accountId: string, endpointId: string, raw: z.input<typeof updateEndpointInput>) {
+  const input = parseInput(updateEndpointInput, raw);
   const endpoint = await ownEndpoint(accountId, endpointId);
+  if (input.url !== undefined && input.url !== endpoint.url) await assertDestination(input.url);
+  const next = {
+    url: input.url ?? endpoint.url,
+    description: input.description === undefined ? endpoint.description : input.description || null,
+    eventTypes: input.eventTypes === undefined ? endpoint.eventTypes : [...new Set(input.eventTypes)],
+    enabled: input.enabled ?? endpoint.enabled,
+  };
+  const changed = (Object.keys(next) as (keyof typeof next)[]).filter((field) => JSON.stringify(next[field]) !== JSON.stringify(endpoint[field]));
   const updated = await db.$transaction(async (tx) => {
     const row = await tx.webhookEndpoint.update({
       where: { id: endpoint.id },
-      data: enabled ? { enabled: true, disabledReason: null, failingSince: null } : { enabled: false },
+      data: { ...next, ...(input.enabled === true && { disabledReason: null, failingSince: null }) },
     });
-    if (endpoint.enabled !== enabled) {
-      await recordSecurityEvent({ accountId, kind: 'webhook_endpoint.changed', target: endpointTarget(endpoint), before: { enabled: endpoint.enabled }, after: { enabled } }, tx);
+    if (changed.length) {
+      const pick = (from: typeof next) => Object.fromEntries(changed.map((field) => [field, from[field]]));
+      await recordSecurityEvent({ accountId, kind: 'webhook_endpoint.changed', target: endpointTarget(row), before: pick(endpoint), after: pick(next) }, tx);
     }
     return row;
   });
   return endpointView(updated);
+}
+
+/** The dashboard's Enable and Disable: updateWebhookEndpoint with `enabled` only. */
+export function setWebhookEndpointEnabled(accountId: string, endpointId: string, enabled: boolean) {
+  return updateWebhookEndpoint(accountId, endpointId, { enabled });
 }
 
 export async function deleteWebhookEndpoint(accountId: string, endpointId: string): Promise<void> {

@@ -1,11 +1,14 @@
 // Webhook signing secrets at rest: no table of the database holds one in a readable form, deliveries still sign with
 // it, a rotation of the data-encryption key (the new key current, the old one previous, then `secrets reseal`) keeps
-// them verifying, and a secret stored in the clear before sealing existed is sealed at start.
+// them verifying, and a secret stored in the clear before sealing existed is sealed at start. The stored answers of
+// Idempotency-Key requests, which may hold a new key's or endpoint's secret, are sealed too.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataKey, isSealed, sealedWith, currentDataKeyId } from '@/server/core/data-encryption';
+import { issueSessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
+import { callPublicApi } from '../../../../test/public-api';
 import { makeAccount } from '../../../../test/factories';
 import { attemptDelivery } from './delivery';
 import { createWebhookEndpoint, sendTestEvent } from './endpoints';
@@ -65,6 +68,23 @@ describe('webhook secrets at rest', () => {
     expect(dump).not.toContain(secret);
     expect(dump).not.toContain(secret.slice(6, 30));
     expect(await deliveredAndVerified(owner.accountId, endpoint.id, secret)).toBe(true);
+  });
+
+  it('are in no table either when made over the public API with an Idempotency-Key, whose stored answer holds them (sealed), and the retry answers them again', async () => {
+    const owner = await makeAccount('pro');
+    const user = await db.user.findFirstOrThrow({ where: { accountId: owner.accountId } });
+    const session = await issueSessionToken({ id: user.id, email: user.email, accountId: owner.accountId });
+    const post = (path: string, body: unknown) =>
+      callPublicApi(new Request(`http://api.test/api/public/v1${path}`, { method: 'POST', headers: { Authorization: `Bearer ${session}`, 'Content-Type': 'application/json', 'Idempotency-Key': `${path}-${owner.accountId}` }, body: JSON.stringify(body) }));
+    const endpoint = (await (await post('/webhook-endpoints', { url })).json()) as { secret: string };
+    const key = (await (await post('/keys', { name: 'idempotent', scope: 'read-only' })).json()) as { secret: string };
+    const dump = await databaseAsText();
+    for (const secret of [endpoint.secret, key.secret]) {
+      expect(dump).not.toContain(secret);
+      expect(dump).not.toContain(secret.slice(9, 33));
+    }
+    expect(((await (await post('/keys', { name: 'idempotent', scope: 'read-only' })).json()) as { secret: string }).secret).toBe(key.secret);
+    expect(((await (await post('/webhook-endpoints', { url })).json()) as { secret: string }).secret).toBe(endpoint.secret);
   });
 
   it('keep verifying through a rotation of the data-encryption key: the old key previous, then every secret resealed', async () => {

@@ -1,37 +1,118 @@
-// Settings → API access. Dashboard only: an API key can never manage keys.
-import { dashboardProcedure } from '@/server/api/trpc';
+// Settings → API access: the account's keys, for the dashboard and, under /keys, for a session token on the public
+// API (a script or CI of the account's owner). Never for an API key: a leaked key must not mint keys (scope 'admin').
+// The key's expiry policy, usage and request log are the dashboard's.
 import { z } from 'zod';
+import { dashboardProcedure, settingsProcedure } from '@/server/api/trpc';
 import {
   createApiKey,
   createApiKeyInput,
+  getApiKey,
   keyExpiryPolicy,
   listApiKeys,
   restrictApiKey,
   restrictApiKeyInput,
   revokeApiKey,
   rollApiKey,
-  rollApiKeyInput,
   setKeyExpiryPolicy,
+  updateApiKey,
+  updateApiKeyInput,
 } from '@/server/services/api-keys/api-keys';
 import { keyUsage, keyUsageInput, listKeyCalls, listKeyCallsInput } from '@/server/services/api-keys/key-calls';
-import { revokeApiKeyInput, toApiKeyOutput } from './api-keys.schema';
+import { apiKeyOutput, apiKeyWithSecretOutput, gracePeriodInput, keyIdInput, rolledApiKeyOutput, toApiKeyOutput } from './api-keys.schema';
 
-export const listApiKeysProcedure = dashboardProcedure.query(async ({ ctx }) => (await listApiKeys(ctx.actor.accountId, ctx.now)).map(toApiKeyOutput));
+const SETTINGS = { tags: ['API keys'], protect: true };
+const ADMIN = { scope: 'admin', credits: 0 } as const;
 
-export const createApiKeyProcedure = dashboardProcedure.input(createApiKeyInput).mutation(async ({ ctx, input }) => {
-  const { key, secret } = await createApiKey({ accountId: ctx.actor.accountId, userId: ctx.userId }, input, ctx.now);
-  return { key: toApiKeyOutput(key), secret };
-});
+export const listApiKeysProcedure = settingsProcedure
+  .meta({
+    openapi: { ...SETTINGS, method: 'GET', path: '/keys', summary: 'List API keys', description: 'Every key of the account, newest first, revoked and expired ones included, with its restrictions, last use and status. Never a secret.' },
+    ...ADMIN,
+  })
+  .input(z.object({}).optional())
+  .output(z.array(apiKeyOutput))
+  .query(async ({ ctx }) => (await listApiKeys(ctx.actor.accountId, ctx.now)).map(toApiKeyOutput));
 
-export const revokeApiKeyProcedure = dashboardProcedure
-  .input(revokeApiKeyInput)
+export const createApiKeyProcedure = settingsProcedure
+  .meta({
+    openapi: {
+      ...SETTINGS,
+      method: 'POST',
+      path: '/keys',
+      summary: 'Create an API key',
+      description:
+        'A new key with a name, a scope (`read-only` or `read-write`), an optional expiry (at most 366 days ahead; required when the account’s owner says so) and optional restrictions. The secret is in this answer only. Send an `Idempotency-Key`: a retried create then answers the same key, never a second one (the stored answer is encrypted).',
+      contentTypes: ['application/json'],
+    },
+    ...ADMIN,
+    problems: ['LIMIT_REACHED'],
+  })
+  .input(createApiKeyInput)
+  .output(apiKeyWithSecretOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { key, secret } = await createApiKey({ accountId: ctx.actor.accountId, userId: ctx.userId }, input, ctx.now);
+    return { key: toApiKeyOutput(key), secret };
+  });
+
+export const getApiKeyProcedure = settingsProcedure
+  .meta({ openapi: { ...SETTINGS, method: 'GET', path: '/keys/{keyId}', summary: 'Get an API key', description: 'One key of the account: another account’s key is a 404.' }, ...ADMIN })
+  .input(keyIdInput)
+  .output(apiKeyOutput)
+  .query(async ({ ctx, input }) => toApiKeyOutput(await getApiKey(ctx.actor.accountId, input.keyId, ctx.now)));
+
+export const updateApiKeyProcedure = settingsProcedure
+  .meta({
+    openapi: {
+      ...SETTINGS,
+      method: 'PATCH',
+      path: '/keys/{keyId}',
+      summary: 'Rename or restrict an API key',
+      description:
+        'Changes the members sent: `name`, and each restriction sent (`appIds`, `allowedCidrs`, `monthlyBudget`; the others stay). Applies from the key’s next call. Only an active key changes.',
+      contentTypes: ['application/json'],
+    },
+    ...ADMIN,
+  })
+  .input(keyIdInput.extend(updateApiKeyInput.omit({ keyId: true }).shape))
+  .output(apiKeyOutput)
+  .mutation(async ({ ctx, input }) => toApiKeyOutput((await updateApiKey(ctx.actor.accountId, input, ctx.now)).key));
+
+export const rollApiKeyProcedure = settingsProcedure
+  .meta({
+    openapi: {
+      ...SETTINGS,
+      method: 'POST',
+      path: '/keys/{keyId}/roll',
+      summary: 'Roll an API key',
+      description:
+        'A new secret with the same name, scope, expiry and restrictions (a new key id); the old secret keeps working for the grace period, then is refused. The new secret is in this answer only. A key rolls once: roll its successor next time.',
+      contentTypes: ['application/json'],
+    },
+    ...ADMIN,
+  })
+  .input(keyIdInput.extend({ gracePeriod: gracePeriodInput }))
+  .output(rolledApiKeyOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { key, secret, previous } = await rollApiKey(ctx.actor.accountId, input, ctx.now);
+    return { key: toApiKeyOutput(key), secret, previous: toApiKeyOutput(previous) };
+  });
+
+export const revokeApiKeyProcedure = settingsProcedure
+  .meta({
+    openapi: {
+      ...SETTINGS,
+      method: 'POST',
+      path: '/keys/{keyId}/revoke',
+      summary: 'Revoke an API key',
+      description: 'The key is refused (401) from its next call, for good. Idempotent: revoking a revoked key answers it unchanged. The key stays listed, as revoked.',
+      contentTypes: ['application/json'],
+    },
+    ...ADMIN,
+  })
+  .input(keyIdInput)
+  .output(apiKeyOutput)
   .mutation(async ({ ctx, input }) => toApiKeyOutput(await revokeApiKey(ctx.actor.accountId, input.keyId, ctx.now)));
 
-export const rollApiKeyProcedure = dashboardProcedure.input(rollApiKeyInput).mutation(async ({ ctx, input }) => {
-  const { key, secret, previous } = await rollApiKey(ctx.actor.accountId, input, ctx.now);
-  return { key: toApiKeyOutput(key), secret, previous: toApiKeyOutput(previous) };
-});
-
+/** Dashboard only: the Restrict dialog (the REST surface changes restrictions with PATCH /keys/{keyId}). */
 export const restrictApiKeyProcedure = dashboardProcedure
   .input(restrictApiKeyInput)
   .mutation(async ({ ctx, input }) => toApiKeyOutput((await restrictApiKey(ctx.actor.accountId, input, ctx.now)).key));

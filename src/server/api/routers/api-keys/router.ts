@@ -1,7 +1,8 @@
-// Settings → API access. Dashboard only: an API key can never manage keys.
+// Settings → API access: on the dashboard, and under /keys for a session token. An API key can never manage keys.
 import { router } from '@/server/api/trpc';
 import {
   createApiKeyProcedure,
+  getApiKeyProcedure,
   keyCallsProcedure,
   keyExpiryPolicyProcedure,
   keyUsageProcedure,
@@ -10,11 +11,14 @@ import {
   revokeApiKeyProcedure,
   rollApiKeyProcedure,
   setKeyExpiryPolicyProcedure,
+  updateApiKeyProcedure,
 } from './api-keys.procedures';
 
 export const apiKeysRouter = router({
   list: listApiKeysProcedure,
   create: createApiKeyProcedure,
+  get: getApiKeyProcedure,
+  update: updateApiKeyProcedure,
   revoke: revokeApiKeyProcedure,
   roll: rollApiKeyProcedure,
   restrict: restrictApiKeyProcedure,
