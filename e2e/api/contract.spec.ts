@@ -18,10 +18,10 @@ test('the Postman collection runs clean under newman, with its own tests, agains
   test.setTimeout(180_000);
   const collection = await (await request.get(`${API}/collection.json`)).json();
   expect(collection.info.schema).toContain('v2.1.0');
-  expect(collection.item.map((folder: { name: string }) => folder.name)).toEqual(['Apps', 'Competitors', 'Keywords', 'Metadata', 'Reviews', 'Usage']);
+  expect(collection.item.map((folder: { name: string }) => folder.name)).toEqual(['Apps', 'Competitors', 'Keywords', 'Metadata', 'Reviews', 'Usage', 'API keys', 'Webhook endpoints']);
   type Request = { name: string; request: { url: { query?: { key: string; disabled?: boolean }[] } } };
   const requests: Request[] = collection.item.flatMap((folder: { item: Request[] }) => folder.item);
-  expect(requests).toHaveLength(20);
+  expect(requests).toHaveLength(35);
   // Filters are the user's choice: no optional parameter is sent as shipped.
   const enabled = requests.flatMap((item) => (item.request.url.query ?? []).filter((parameter) => !parameter.disabled).map((parameter) => `${item.name}: ${parameter.key}`));
   expect(enabled).toEqual(['Research a keyword (live): term']);
@@ -34,13 +34,26 @@ test('the Postman collection runs clean under newman, with its own tests, agains
   expect(apps.map((app) => app.primaryCountry).sort()).toEqual(['GB', 'US', 'US']);
   for (const app of apps) {
     const summary = await new Promise<newman.NewmanRunSummary>((resolve, reject) =>
-      newman.run({ collection, envVar: [{ key: 'apiKey', value: apiKey }, { key: 'appId', value: app.id }], reporters: [] }, (error, result) => (error ? reject(error) : resolve(result))),
+      newman.run(
+        {
+          collection,
+          envVar: [
+            { key: 'apiKey', value: apiKey },
+            { key: 'appId', value: app.id },
+            { key: 'sessionToken', value: session.token },
+            // The e2e server accepts a receiver on this machine (WEBHOOKS_ALLOW_HTTP_LOCALHOST): nothing listens there.
+            { key: 'webhookUrl', value: 'http://127.0.0.1:9/newman' },
+          ],
+          reporters: [],
+        },
+        (error, result) => (error ? reject(error) : resolve(result)),
+      ),
     );
     const outcomes = summary.run.executions.map((execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`);
-    expect(outcomes, app.name).toHaveLength(20);
+    expect(outcomes, app.name).toHaveLength(35);
     expect(outcomes.filter((outcome) => !outcome.endsWith(': 200')), app.name).toEqual([]);
     // Three tests per request, every one run and passed.
-    expect(summary.run.stats.assertions.total, app.name).toBe(60);
+    expect(summary.run.stats.assertions.total, app.name).toBe(105);
     expect(summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`), app.name).toEqual([]);
     // The chained POSTs sent back what was already tracked: the run added nothing.
     const answerOf = (name: string) => JSON.parse(summary.run.executions.find((execution) => execution.item.name === name)!.response!.stream!.toString('utf8'));

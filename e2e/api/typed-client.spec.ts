@@ -65,13 +65,38 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
   expect(competitor.data).toMatchObject({ created: false });
   expect(competitor.credits!.cost).toBe(2);
 
+  // The settings endpoints, with a session token of the account (a key is refused there).
+  const session = await signIn(DEMO.email, DEMO.password);
+  const owner = createAsoClient({ apiKey: session.token, baseUrl: BASE_URL, fetch: fetchOnce });
+  const refused = await client.GET('/keys');
+  expect(refused.error?.code).toBe('insufficient-scope');
+  const made = (await owner.POST('/keys', { body: { name: 'typed client made', scope: 'read-only' } })).data!;
+  expect(made.secret).toMatch(/^svc_live_/);
+  const keyId = made.key.id;
+  expect((await owner.GET('/keys')).data!.some((key) => key.id === keyId)).toBe(true);
+  expect((await owner.GET('/keys/{keyId}', { params: { path: { keyId } } })).data!.name).toBe('typed client made');
+  expect((await owner.PATCH('/keys/{keyId}', { params: { path: { keyId } }, body: { restrictions: { monthlyBudget: 10 } } })).data!.restrictions.monthlyBudget).toBe(10);
+  const rolled = (await owner.POST('/keys/{keyId}/roll', { params: { path: { keyId } }, body: { gracePeriod: 'now' } })).data!;
+  expect((await owner.POST('/keys/{keyId}/revoke', { params: { path: { keyId: rolled.key.id } } })).data!.status).toBe('revoked');
+  const endpoint = (await owner.POST('/webhook-endpoints', { body: { url: 'http://127.0.0.1:9/typed-client' } })).data!;
+  const endpointId = endpoint.endpoint.id;
+  expect((await owner.GET('/webhook-endpoints')).data!.some((each) => each.id === endpointId)).toBe(true);
+  expect((await owner.PATCH('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } }, body: { enabled: false } })).data!.enabled).toBe(false);
+  await owner.PATCH('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } }, body: { enabled: true } });
+  expect((await owner.GET('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } } })).data!.enabled).toBe(true);
+  expect((await owner.POST('/webhook-endpoints/{endpointId}/rotate-secret', { params: { path: { endpointId } } })).data!.secret).toMatch(/^whsec_/);
+  const { deliveryId } = (await owner.POST('/webhook-endpoints/{endpointId}/test-events', { params: { path: { endpointId } } })).data!;
+  expect((await owner.GET('/webhook-endpoints/{endpointId}/deliveries', { params: { path: { endpointId } } })).data!.map((delivery) => delivery.id)).toContain(deliveryId);
+  expect((await owner.POST('/webhook-deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId } } })).data!.deliveryId).toBe(deliveryId);
+  expect((await owner.DELETE('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } } })).data!.deleted).toBe(true);
+
   // Every operation of the document was called.
   const document = await (await request.get(`${API}/openapi.json`)).json();
   const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([template, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), template })));
   const called = (operation: { method: string; template: string }) =>
     attempts.some((attempt) => attempt.method === operation.method && new RegExp(`^${operation.template.replace(/\{\w+\}/g, '[^/]+')}$`).test(attempt.path));
   expect(operations.filter((operation) => !called(operation))).toEqual([]);
-  expect(operations).toHaveLength(20);
+  expect(operations).toHaveLength(35);
 });
 
 test('pages through a long list, following its links', async () => {

@@ -2,8 +2,8 @@
 // from the API's OpenAPI document (./schema.ts, ./operations.ts), with what every caller would otherwise write again:
 // - each answer's credit headers as numbers (`credits`, Infinity when unlimited) and its request id;
 // - problems typed as the API's problem kinds, told apart by `code`;
-// - retries of 429 and 503 (after their `Retry-After`) and of network errors, for GETs and for POSTs, which get an
-//   `Idempotency-Key` of their own when they carry none, so that a retried POST is answered once;
+// - retries of 429 and 503 (after their `Retry-After`) and of network errors, for GETs, PATCHes and DELETEs, and for
+//   POSTs, which get an `Idempotency-Key` of their own when they carry none, so that a retried POST is answered once;
 // - `paginate`, an async iterator over every item of a paged list.
 import createFetchClient, { type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
 import type { PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
@@ -42,7 +42,10 @@ export interface RetryOptions {
 }
 
 export interface AsoClientOptions {
-  /** An API key (`svc_live_…`) or a session token. */
+  /**
+   * An API key (`svc_live_…`), or a session token of the account: the settings endpoints (`/keys`,
+   * `/webhook-endpoints`) take a session token only.
+   */
   apiKey: string;
   /** Where the API is, e.g. `https://aso.example.com/api/public/v1`. */
   baseUrl: string;
@@ -52,8 +55,9 @@ export interface AsoClientOptions {
 
 type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 // openapi-fetch's own constraint on an operation.
-type Operation<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends infer O extends Record<string | number, any> ? O : never;
-type Call<M extends 'get' | 'post'> = <P extends PathsWithMethod<paths, M>, I extends MaybeOptionalInit<paths[P], M>>(
+type Method = 'get' | 'post' | 'patch' | 'delete';
+type Operation<P extends keyof paths, M extends Method> = paths[P][M] extends infer O extends Record<string | number, any> ? O : never;
+type Call<M extends Method> = <P extends PathsWithMethod<paths, M>, I extends MaybeOptionalInit<paths[P], M>>(
   url: P,
   ...init: InitParam<I>
 ) => Promise<FetchResponse<Operation<P, M>, I, `${string}/${string}`> & Metered>;
@@ -96,7 +100,8 @@ export function retryingFetch(fetchOnce: (request: Request) => Promise<Response>
   const { retries = 3, maxWaitSeconds = 60, sleep = sleepFor } = options;
   return async (request) => {
     if (request.method === 'POST' && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', crypto.randomUUID());
-    const retriable = request.method === 'GET' || request.method === 'HEAD' || request.headers.has('Idempotency-Key');
+    // A PATCH sets what it sends and a DELETE removes once: sent twice, they leave what one would.
+    const retriable = ['GET', 'HEAD', 'PATCH', 'DELETE'].includes(request.method) || request.headers.has('Idempotency-Key');
     for (let attempt = 0; ; attempt++) {
       const last = !retriable || attempt >= retries;
       let response: Response;
@@ -129,6 +134,8 @@ export function createAsoClient(options: AsoClientOptions) {
   // openapi-fetch's methods, typed per path by Call; their generics cannot be followed through a wrapper.
   const GET = (async (url: never, ...init: never[]) => metered(await client.GET(url, ...init))) as unknown as Call<'get'>;
   const POST = (async (url: never, ...init: never[]) => metered(await client.POST(url, ...init))) as unknown as Call<'post'>;
+  const PATCH = (async (url: never, ...init: never[]) => metered(await client.PATCH(url, ...init))) as unknown as Call<'patch'>;
+  const DELETE = (async (url: never, ...init: never[]) => metered(await client.DELETE(url, ...init))) as unknown as Call<'delete'>;
 
   /**
    * Every item of a paged list, page after page (100 a page) while the answer's `Link` has a `next`. A problem on any
@@ -146,7 +153,7 @@ export function createAsoClient(options: AsoClientOptions) {
     }
   }
 
-  return { GET, POST, paginate };
+  return { GET, POST, PATCH, DELETE, paginate };
 }
 
 export type AsoClient = ReturnType<typeof createAsoClient>;

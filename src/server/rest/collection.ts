@@ -4,7 +4,10 @@
 // - ids are chained: "List tracked apps" sets {{appId}} (unless one is given) and the app's store page, "List tracked
 //   keywords" sets {{keywordId}} and a tracked term, "List competitors" a competitor's page, and the POSTs send those
 //   back, so a run tracks nothing new; the lists run first in their folder and the POSTs last;
-// - every request tests its status, that its body is JSON of the documented shape, and the credit headers.
+// - every request tests its status, that its body is JSON of the documented shape, and the credit headers;
+// - the settings folders (API keys, Webhook endpoints) run with {{sessionToken}}, in the order of a life: a key made,
+//   read, renamed, rolled, and its successor revoked; an endpoint made, read, changed, its secret rotated, a test event
+//   sent and redelivered, the deliveries read, then deleted. A run leaves a revoked key behind, nothing else.
 import Converter from 'openapi-to-postmanv2';
 import { openApiDocumentJson } from './document';
 
@@ -26,7 +29,7 @@ interface Document extends Json {
   paths: Record<string, Record<string, Operation>>;
 }
 
-const ID_VARIABLES: Record<string, string> = { id: '{{appId}}', keywordId: '{{keywordId}}' };
+const ID_VARIABLES: Record<string, string> = { id: '{{appId}}', keywordId: '{{keywordId}}', keyId: '{{keyId}}', endpointId: '{{endpointId}}', deliveryId: '{{deliveryId}}' };
 const CREDIT_HEADERS = ['X-Request-Id', 'X-Credits-Limit', 'X-Credits-Remaining', 'X-Credits-Used', 'X-Credits-Reset', 'X-Credits-Cost'];
 
 /** What a list's answer sets for the requests after it (a test script), by operation. */
@@ -44,13 +47,42 @@ const CHAINS: Record<string, string[]> = {
     "if (keyword) pm.collectionVariables.set('keywordTerm', keyword.term);",
   ],
   'GET /apps/{id}/competitors': ["const competitor = pm.response.json()[0];", "if (competitor) pm.collectionVariables.set('competitorStoreUrl', competitor.storeUrl);"],
+  'POST /keys': ["pm.collectionVariables.set('keyId', pm.response.json().key.id);"],
+  // The successor is the key revoked next (the rolled one ended at once).
+  'POST /keys/{keyId}/roll': ["pm.collectionVariables.set('keyId', pm.response.json().key.id);"],
+  'POST /webhook-endpoints': ["pm.collectionVariables.set('endpointId', pm.response.json().endpoint.id);"],
+  'POST /webhook-endpoints/{endpointId}/test-events': ["pm.collectionVariables.set('deliveryId', pm.response.json().deliveryId);"],
 };
+
+/** The settings folders' requests, in the order they run: each one's ids come from those before it. */
+const SETTINGS_RUN = [
+  'POST /keys',
+  'GET /keys',
+  'GET /keys/{keyId}',
+  'PATCH /keys/{keyId}',
+  'POST /keys/{keyId}/roll',
+  'POST /keys/{keyId}/revoke',
+  'POST /webhook-endpoints',
+  'GET /webhook-endpoints',
+  'GET /webhook-endpoints/{endpointId}',
+  'PATCH /webhook-endpoints/{endpointId}',
+  'POST /webhook-endpoints/{endpointId}/rotate-secret',
+  'POST /webhook-endpoints/{endpointId}/test-events',
+  'GET /webhook-endpoints/{endpointId}/deliveries',
+  'POST /webhook-deliveries/{deliveryId}/redeliver',
+  'DELETE /webhook-endpoints/{endpointId}',
+];
 
 /** The POSTs' bodies: what the lists before them found, so that a run adds nothing. */
 const BODIES: Record<string, Json> = {
   'POST /apps': { storeUrl: '{{appStoreUrl}}' },
   'POST /apps/{id}/keywords': { terms: ['{{keywordTerm}}'] },
   'POST /apps/{id}/competitors': { storeUrl: '{{competitorStoreUrl}}' },
+  'POST /keys': { name: 'Postman collection run', scope: 'read-only' },
+  'PATCH /keys/{keyId}': { name: 'Postman collection run (renamed)' },
+  'POST /keys/{keyId}/roll': { gracePeriod: 'now' },
+  'POST /webhook-endpoints': { url: '{{webhookUrl}}', description: 'Postman collection run' },
+  'PATCH /webhook-endpoints/{endpointId}': { description: 'Postman collection run (changed)' },
 };
 
 function convert(document: Json): Promise<Json> {
@@ -105,11 +137,13 @@ function adjust(item: Item, document: Document): void {
   for (const child of item.item ?? []) adjust(child, document);
   const request = item.request;
   if (!request) return;
-  delete request.auth; // the collection's own auth applies
   const template = templateOf(item);
   const key = `${request.method} ${template}`;
   const operation = document.paths[template]?.[request.method.toLowerCase()];
   if (!operation) throw new Error(`no operation for ${key}`);
+  // The collection's own auth (the API key) applies, but to the settings endpoints, which take a session token only.
+  if (operation['x-scope'] === 'admin') request.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{sessionToken}}', type: 'string' }] };
+  else delete request.auth;
   // A fresh Idempotency-Key per send (Postman's dynamic variable), so that two requests never share one.
   for (const header of request.header ?? []) {
     if (header.key === 'Idempotency-Key') header.value = '{{$guid}}';
@@ -126,9 +160,16 @@ function adjust(item: Item, document: Document): void {
   item.event = [{ listen: 'test', script: { type: 'text/javascript', exec: testScript(key, operation, document) } }];
 }
 
-/** The lists that set variables run first in their folder, the POSTs last; an empty folder (Webhooks) is left out. */
+/**
+ * The lists that set variables run first in their folder, the POSTs last; the settings in SETTINGS_RUN's order; an
+ * empty folder (Webhooks) is left out.
+ */
 function ordered(folders: Item[]): Item[] {
-  const rank = (item: Item) => (item.request?.method === 'POST' ? 2 : CHAINS[`${item.request?.method} ${templateOf(item)}`] ? 0 : 1);
+  const rank = (item: Item) => {
+    const key = `${item.request?.method} ${templateOf(item)}`;
+    if (SETTINGS_RUN.includes(key)) return SETTINGS_RUN.indexOf(key);
+    return item.request?.method === 'POST' ? 2 : CHAINS[key] ? 0 : 1;
+  };
   return folders.filter((folder) => folder.item?.length).map((folder) => ({ ...folder, item: [...folder.item!].sort((a, b) => rank(a) - rank(b)) }));
 }
 
@@ -141,7 +182,7 @@ export async function buildCollection(origin: string): Promise<Json> {
   collection.info = {
     ...(collection.info as Json),
     name: 'ASO Analytics Public Data API v1',
-    description: `Every endpoint of ${origin}/api/public/v1, generated from its OpenAPI document, each with tests (status, shape, credit headers). Set apiKey (an svc_live_… key); appId is the first tracked app unless you set it, and keywordId the app's first tracked keyword. Optional query parameters are switched off: switch on those you want. The POSTs send back an app, a term and a competitor that are already tracked, so a run adds nothing.`,
+    description: `Every endpoint of ${origin}/api/public/v1, generated from its OpenAPI document, each with tests (status, shape, credit headers). Set apiKey (an svc_live_… key) for the data, and sessionToken (a session token of the account) and webhookUrl (an HTTPS URL that receives the test event) for the API keys and Webhook endpoints folders, which make a key and an endpoint and end them; appId is the first tracked app unless you set it, and keywordId the app's first tracked keyword. Optional query parameters are switched off: switch on those you want. The POSTs send back an app, a term and a competitor that are already tracked, so a run adds nothing.`,
   };
   collection.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] };
   collection.variable = [
@@ -152,6 +193,11 @@ export async function buildCollection(origin: string): Promise<Json> {
     { key: 'appStoreUrl', value: '', type: 'string' },
     { key: 'keywordTerm', value: '', type: 'string' },
     { key: 'competitorStoreUrl', value: 'https://apps.apple.com/us/app/calm/id571800810', type: 'string' },
+    { key: 'sessionToken', value: '', type: 'string' },
+    { key: 'webhookUrl', value: '', type: 'string' },
+    { key: 'keyId', value: '', type: 'string' },
+    { key: 'endpointId', value: '', type: 'string' },
+    { key: 'deliveryId', value: '', type: 'string' },
   ];
   return collection;
 }
