@@ -1,5 +1,7 @@
 // Real accounts, sessions and keys over HTTP, the way a user gets them.
 import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -138,4 +140,27 @@ export function listeningProcessRss(port: number): number {
     }
   }
   throw new Error(`no process listens on port ${port}`);
+}
+
+/** A webhook receiver on this machine's loopback (the e2e servers accept one): what it got, in order. */
+export interface WebhookReceiver {
+  /** The URL of `path` on it. */
+  url: (path: string) => string;
+  received: { headers: http.IncomingHttpHeaders; body: string }[];
+  close: () => Promise<void>;
+}
+
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const received: WebhookReceiver['received'] = [];
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.writeHead(200).end('thanks');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: (path) => `http://127.0.0.1:${port}${path}`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

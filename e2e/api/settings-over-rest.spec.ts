@@ -1,11 +1,9 @@
 // The settings procedures on the public API, over HTTP with a session token only (the owner's script or CI): a key
 // made, used, restricted, rolled and revoked; a webhook endpoint made, tested against a local receiver, its secret
 // rotated, its deliveries read, deleted. API keys manage neither, and each change is in the security log as the API.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { verifySignature } from '../../src/server/services/webhooks/signing';
-import { admin, API, bearer, expectProblem, newAccount, trpcQuery, type Session } from '../helpers';
+import { admin, API, bearer, expectProblem, newAccount, startWebhookReceiver, trpcQuery, type Session } from '../helpers';
 
 const APP_URLS = ['https://apps.apple.com/us/app/focus-timer/id1500000001', 'https://apps.apple.com/us/app/habit-loop/id1500000002'];
 
@@ -84,17 +82,9 @@ test('a key over REST with a session token: created once, used, restricted, roll
 });
 
 test('a webhook endpoint over REST with a session token: a signed test event received and verified, the secret rotated, the deliveries read, deleted', async ({ request }) => {
-  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
-  const receiver = http.createServer((incoming, answer) => {
-    let body = '';
-    incoming.on('data', (chunk) => (body += chunk));
-    incoming.on('end', () => {
-      received.push({ headers: incoming.headers, body });
-      answer.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/rest`;
+  const receiver = await startWebhookReceiver();
+  const { received } = receiver;
+  const url = receiver.url('/hooks/rest');
   try {
     const { email, session } = await newAccount('pro');
     const owner = bearer(session.token);
@@ -141,6 +131,6 @@ test('a webhook endpoint over REST with a session token: a signed test event rec
       expect(actors.get(kind), kind).toEqual([`API (session): ${email}`]);
     }
   } finally {
-    receiver.close();
+    await receiver.close();
   }
 });

@@ -2,12 +2,10 @@
 // transaction mode (project `pgbouncer`): two web processes and one worker on one DATABASE_URL (./deployment.ts).
 // Credits are exact under load spread over both web processes, the request rate is shared, each webhook event is
 // delivered once, and no process serves a cached answer that another one has made stale.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
 import pg from 'pg';
-import { adminOn, API, bearer, createKey, newAccount, trpc } from '../helpers';
+import { adminOn, API, bearer, createKey, newAccount, startWebhookReceiver, trpc } from '../helpers';
 import { startDeployment, type Deployment, type Pooler } from './deployment';
 
 const test = base.extend<{ web: [APIRequestContext, APIRequestContext] }, { pooler: Pooler; deployment: Deployment }>({
@@ -91,23 +89,14 @@ test('a key’s requests per minute hold across both web processes', async ({ de
 
 test('the worker delivers each webhook event once, whichever web process caused it', async ({ deployment, web }) => {
   test.setTimeout(120_000);
-  const received: { id: string; type: string }[] = [];
-  const receiver = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const event = JSON.parse(body) as { id: string; type: string };
-      received.push({ id: event.id, type: event.type });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiver = await startWebhookReceiver();
+  const events = () => receiver.received.map((delivery) => JSON.parse(delivery.body) as { id: string; type: string });
   try {
     const { session, email } = await newAccount('pro', deployment);
     const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
     const key = await createKey(session, 'read-write', 'cross-process webhooks');
     const { endpoint } = await trpc<{ endpoint: { id: string } }>(session, 'webhooks.create', {
-      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      url: receiver.url('/hooks'),
       eventTypes: ['keyword.added', 'webhook.test'],
     });
     // Ten events caused on each web process, at once.
@@ -116,14 +105,15 @@ test('the worker delivers each webhook event once, whichever web process caused 
     expect(added.map((response) => response.status())).toEqual(Array(20).fill(200));
     await trpc(session, 'webhooks.sendTest', { endpointId: endpoint.id });
 
-    await expect.poll(() => received.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(21);
+    await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(21);
     // Long enough for a second worker's attempt, a retry or a re-queued job to arrive, if one were made.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const received = events();
     expect(received.filter((event) => event.type === 'keyword.added')).toHaveLength(20);
     expect(received.filter((event) => event.type === 'webhook.test')).toHaveLength(1);
     expect(new Set(received.map((event) => event.id)).size).toBe(received.length);
   } finally {
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   }
 });
 

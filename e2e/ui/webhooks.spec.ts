@@ -1,23 +1,13 @@
 // Settings → Webhooks in Chromium with a real receiver on loopback: add an endpoint, send a test event, see the
 // delivery in the log, redeliver it.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { verifySignature } from '../../src/server/services/webhooks/signing';
-import { newAccount, signInWithForm } from '../helpers';
+import { newAccount, signInWithForm, startWebhookReceiver } from '../helpers';
 
 test('add an endpoint, send a test event, see it delivered, redeliver it', async ({ page }) => {
-  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
-  const receiver = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.writeHead(200).end('thanks');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/aso`;
+  const receiver = await startWebhookReceiver();
+  const { received } = receiver;
+  const url = receiver.url('/hooks/aso');
   try {
     const { email, password } = await newAccount('pro');
     await signInWithForm(page, email, password);
@@ -57,6 +47,6 @@ test('add an endpoint, send a test event, see it delivered, redeliver it', async
       await expect(page.locator(`tr[data-delivery-id="${deliveryId}"]`).getByTestId('delivery-attempt')).toHaveCount(2, { timeout: 1_000 });
     }).toPass({ timeout: 15_000 });
   } finally {
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   }
 });
