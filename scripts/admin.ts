@@ -103,7 +103,10 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
     if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= BACKFILL_DAYS)) {
       throw new UsageError(`--days must be a whole number from 1 to ${BACKFILL_DAYS}`);
     }
-    const summaries = await refreshAllApps({ days });
+    const { summaries, failures } = await refreshAllApps({ days });
+    if (failures.length) {
+      throw new Error(`${failures.length} apps could not be refreshed and keep their data: ${failures.map(({ appId, error }) => `${appId} (${(error as Error).message})`).join('; ')}; ${summaries.length} were refreshed.`);
+    }
     return summaries.map(
       (summary) =>
         `${summary.appId}: ${summary.days.length} days (${summary.days[0] ?? '-'} … ${summary.days.at(-1) ?? '-'}), ` +

@@ -35,8 +35,9 @@ if (shouldSeed) {
   await seedDemoData({ password });
 }
 // Data is current before the first request: a new app's history is backfilled, an existing one caught up.
+// An app the store fails now keeps the data it has (served, with its age) and is tried again by the schedule.
 const refreshed = await refreshAllApps();
-log(`data refreshed for ${refreshed.length} apps`);
+log(`data refreshed for ${refreshed.summaries.length} apps${refreshed.failures.length ? `; ${refreshed.failures.length} could not be refreshed now and keep their data (see the log)` : ''}`);
 // The refresh schedule and webhook deliveries run here, in the launcher, never on a request's path.
 const background = config().SCHEDULER ? await startBackgroundWork(database.url, log) : null;
 

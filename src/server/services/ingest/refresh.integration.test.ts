@@ -5,7 +5,8 @@ import { addKeywords } from '@/server/services/apps/apps';
 import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
 import { termKeyOf } from '@/server/services/apps/terms';
 import { dataProvider } from './providers';
-import { refreshApp } from './refresh';
+import type { ObservationRequest, ProviderApp } from './provider';
+import { refreshAllApps, refreshApp } from './refresh';
 
 async function counts(appId: string) {
   const [ranks, reviews, snapshots, changes, ratings, events] = await Promise.all([
@@ -96,5 +97,28 @@ describe('the refresh job', () => {
     for (const row of stored) expect(row.termKey).toBe(termKeyOf(row.term));
     const metrics = await db.keywordMetric.count({ where: { country: 'US', date: FIXED_DAY, termKey: { in: terms.map(termKeyOf) } } });
     expect(metrics).toBe(new Set(terms.map(termKeyOf)).size);
+  });
+});
+
+describe('a refresh of every app', () => {
+  it('refreshes the apps the store answers for, and leaves the data of one it fails as it was', async () => {
+    const { app: answered } = await makeAsoApp({ storeId: '700000091' });
+    const { app: failing } = await makeAsoApp({ storeId: '700000092' });
+    const before = { answered: await counts(answered.id), failing: await counts(failing.id) };
+    const demo = dataProvider();
+    // The store answers for one app only: the others (this test's second app, and other tests' apps) fail before
+    // anything of theirs is written.
+    const provider = Object.assign(Object.create(demo), {
+      observe: (app: ProviderApp, request: ObservationRequest) => (app.storeId === '700000091' ? demo.observe(app, request) : Promise.reject(new Error('the store answered 503'))),
+    });
+    const run = await refreshAllApps({ provider, through: addDays(FIXED_DAY, 1) });
+
+    expect(run.summaries.find((summary) => summary.appId === answered.id)?.days).toEqual(['2026-07-01']);
+    expect(run.failures.find((failure) => failure.appId === failing.id)?.error).toMatchObject({ message: 'the store answered 503' });
+    expect(run.failures.some((failure) => failure.appId === answered.id)).toBe(false);
+    expect((await counts(answered.id)).ratings).toBe(before.answered.ratings + 1);
+    // The failed app keeps what it had, through the day it had.
+    expect(await counts(failing.id)).toEqual(before.failing);
+    expect((await db.trackedApp.findUniqueOrThrow({ where: { id: failing.id } })).refreshedThrough).toEqual(FIXED_DAY);
   });
 });

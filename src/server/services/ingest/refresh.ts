@@ -9,6 +9,7 @@ import {
   type KeywordMetricRow,
   type KeywordRankRow,
 } from '@/server/db/ingest-statements';
+import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
 import type { Prisma } from '@/generated/prisma/client';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
@@ -265,18 +266,32 @@ async function rankMovements(
   return events;
 }
 
+/** What a refresh of every app did: each app's summary, and the apps whose refresh failed (their data stays as it was). */
+export interface RefreshRun {
+  summaries: RefreshSummary[];
+  failures: { appId: string; error: unknown }[];
+}
+
 /**
- * Refreshes every tracked app through `through`; used by the daily job and `npm run admin -- refresh`. An app whose
- * first backfill is still to come is left to the backfill worker (./backfill-worker.ts).
+ * Refreshes every tracked app through `through`; used by the daily job, the launcher's catch-up and `npm run admin --
+ * refresh`. An app whose first backfill is still to come is left to the backfill worker (./backfill-worker.ts). One
+ * app's failure (the store down or throttling, the app removed meanwhile) leaves that app's data as it was and the
+ * others are refreshed: the caller decides what a failure means (the daily job is retried; the launcher starts).
  */
-export async function refreshAllApps(options: Omit<RefreshOptions, 'onlyTerms' | 'onlyCountries' | 'onlyCompetitors'> = {}): Promise<RefreshSummary[]> {
+export async function refreshAllApps(options: Omit<RefreshOptions, 'onlyTerms' | 'onlyCountries' | 'onlyCompetitors'> = {}): Promise<RefreshRun> {
   const apps = await db.trackedApp.findMany({
     where: { OR: [{ backfill: null }, { backfill: { finishedAt: { not: null } } }] },
     select: { id: true },
     orderBy: { createdAt: 'asc' },
   });
-  const summaries: RefreshSummary[] = [];
-  for (const app of apps) summaries.push(await refreshApp(app.id, options));
-  return summaries;
+  const run: RefreshRun = { summaries: [], failures: [] };
+  for (const app of apps) {
+    try {
+      run.summaries.push(await refreshApp(app.id, options));
+    } catch (error) {
+      run.failures.push({ appId: app.id, error });
+      logError('the refresh of an app failed: its data stays as it was', error, { appId: app.id });
+    }
+  }
+  return run;
 }
-

@@ -13,7 +13,7 @@ describe('the refresh schedule', () => {
     process.env.JOB_POLL_SECONDS = '0.5';
     const lines: string[] = [];
     // The job refreshes this test's app only: other test files work on fixed days in the same database.
-    const boss = await startScheduler(process.env.DATABASE_URL!, (line) => lines.push(line), async () => [await refreshApp(app.id)]);
+    const boss = await startScheduler(process.env.DATABASE_URL!, (line) => lines.push(line), async () => ({ summaries: [await refreshApp(app.id)], failures: [] }));
     try {
       const schedules = await boss.getSchedules();
       expect(schedules).toEqual(expect.arrayContaining([expect.objectContaining({ name: REFRESH_QUEUE, cron: '15 0 * * *', timezone: 'UTC' })]));
