@@ -114,11 +114,41 @@ describe('a refresh of every app', () => {
     const run = await refreshAllApps({ provider, through: addDays(FIXED_DAY, 1) });
 
     expect(run.summaries.find((summary) => summary.appId === answered.id)?.days).toEqual(['2026-07-01']);
-    expect(run.failures.find((failure) => failure.appId === failing.id)?.error).toMatchObject({ message: 'the store answered 503' });
+    expect(run.failures.find((failure) => failure.appId === failing.id)?.error).toMatchObject({ message: 'US: the store answered 503' });
     expect(run.failures.some((failure) => failure.appId === answered.id)).toBe(false);
     expect((await counts(answered.id)).ratings).toBe(before.answered.ratings + 1);
     // The failed app keeps what it had, through the day it had.
     expect(await counts(failing.id)).toEqual(before.failing);
-    expect((await db.trackedApp.findUniqueOrThrow({ where: { id: failing.id } })).refreshedThrough).toEqual(FIXED_DAY);
+    const failed = await db.trackedApp.findUniqueOrThrow({ where: { id: failing.id }, include: { storefronts: true } });
+    expect(failed.refreshedThrough).toEqual(FIXED_DAY);
+    // Its health says so: the failure and when, and no new observation.
+    expect(failed).toMatchObject({ lastProviderError: 'the store answered 503', lastProviderErrorAt: expect.any(Date) });
+    expect(failed.storefronts).toEqual([expect.objectContaining({ country: 'US', lastError: 'the store answered 503', lastErrorAt: failed.lastProviderErrorAt })]);
+    expect(failed.lastObservedAt === null || failed.lastObservedAt < failed.lastProviderErrorAt!).toBe(true);
+    const observed = await db.trackedApp.findUniqueOrThrow({ where: { id: answered.id }, include: { storefronts: true } });
+    expect(observed.lastObservedAt).toEqual(expect.any(Date));
+    expect(observed.storefronts.map((storefront) => storefront.lastObservedAt)).toEqual([observed.lastObservedAt]);
+  });
+
+  it('stores the storefronts the store answers for, and keeps the data of one it fails', async () => {
+    const { app } = await makeAsoApp({ storeId: '700000093' });
+    await addKeywords(app.accountId, { appId: app.id, terms: ['sleep sounds'], country: 'DE' });
+    const ranksIn = (country: string) => db.keywordRank.count({ where: { appId: app.id, country } });
+    const before = { US: await ranksIn('US'), DE: await ranksIn('DE') };
+    const demo = dataProvider();
+    const provider = Object.assign(Object.create(demo), {
+      observe: (target: ProviderApp, request: ObservationRequest) =>
+        request.countries.includes('DE') ? Promise.reject(new Error('timed out after 10000 ms')) : demo.observe(target, request),
+    });
+    const summary = await refreshApp(app.id, { provider, through: addDays(FIXED_DAY, 1) });
+
+    expect(summary.failures).toEqual([{ country: 'DE', error: 'timed out after 10000 ms' }]);
+    expect(await ranksIn('DE')).toBe(before.DE);
+    expect(await ranksIn('US')).toBeGreaterThan(before.US);
+    const storefronts = await db.appStorefront.findMany({ where: { appId: app.id }, orderBy: { country: 'asc' } });
+    expect(storefronts).toEqual([
+      expect.objectContaining({ country: 'DE', lastError: 'timed out after 10000 ms' }),
+      expect.objectContaining({ country: 'US', lastError: null, lastObservedAt: expect.any(Date) }),
+    ]);
   });
 });

@@ -17,6 +17,7 @@ import { analyseReview } from '@/server/nlp/text';
 import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
 import { recordEvents, type NewEvent } from '@/server/services/events/events';
 import type { AppObservation, DataProvider, Listing } from './provider';
+import { providerErrorMessage, recordProviderFailures } from './provider-health';
 import { dataProvider } from './providers';
 
 /** Days of history a newly tracked app gets from a provider that has history. */
@@ -58,6 +59,8 @@ export interface RefreshSummary {
   reviews: number;
   metadataChanges: number;
   events: number;
+  /** Storefronts the data provider failed (their data stays as it was), with the provider's message. */
+  failures: { country: string; error: string }[];
 }
 
 function listingValue(listing: Listing, field: (typeof LISTING_FIELDS)[number]): string | null {
@@ -84,18 +87,40 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   // Days ingested before are re-computed identically; only days after them are news.
   const isNewDay = (day: Date) => app.refreshedThrough === null || day > app.refreshedThrough;
   const days = daysToIngest(app.refreshedThrough, today, provider, options);
-  const summary: RefreshSummary = { appId, days: days.map(isoDay), keywordRanks: 0, reviews: 0, metadataChanges: 0, events: 0 };
+  const summary: RefreshSummary = { appId, days: days.map(isoDay), keywordRanks: 0, reviews: 0, metadataChanges: 0, events: 0, failures: [] };
   if (!days.length) return summary;
 
   const trackedTerms = onlyTerms ?? app.keywords;
-  const countries = onlyCountries ?? [...new Set([app.primaryCountry, ...storefronts.map((storefront) => storefront.country), ...trackedTerms.map((keyword) => keyword.country)])];
+  const requested = onlyCountries ?? [...new Set([app.primaryCountry, ...storefronts.map((storefront) => storefront.country), ...trackedTerms.map((keyword) => keyword.country)])];
   const scope = onlyTerms || onlyCompetitors ? 'keywords' : 'full';
   const competitorReferences = competitors.map(({ store, storeId }) => ({ store, storeId }));
+  // Observed storefront by storefront: one the store fails (an outage, a throttle, a timeout) keeps its data as it
+  // was, and the others are stored. A storefront failing on any day is left out of every day.
+  const failed = new Map<string, string>();
   const observations: { day: Date; observation: AppObservation }[] = [];
   for (const day of days) {
-    observations.push({ day, observation: await provider.observe(app, { day, countries, trackedTerms, competitors: competitorReferences, scope }) });
+    const observation = emptyObservation();
+    for (const country of requested.filter((entry) => !failed.has(entry))) {
+      try {
+        const terms = trackedTerms.filter((entry) => entry.country === country);
+        const part = await provider.observe(app, { day, countries: [country], trackedTerms: terms, competitors: competitorReferences, scope });
+        mergeObservation(observation, part, country === app.primaryCountry);
+      } catch (error) {
+        failed.set(country, providerErrorMessage(error));
+        logError('the data provider failed for a storefront: its data there stays as it was', error, { appId, country });
+      }
+    }
+    observations.push({ day, observation });
     await options.onProgress?.(observations.length, days.length);
   }
+  const countries = requested.filter((country) => !failed.has(country));
+  summary.failures = [...failed].map(([country, error]) => ({ country, error }));
+  const observedAt = new Date();
+  if (failed.size) await recordProviderFailures(appId, failed, observedAt);
+  if (!countries.length) return summary;
+  for (const entry of observations) entry.observation = withoutCountries(entry.observation, failed);
+  const observedCountries = failed.size ? { country: { in: countries } } : inCountries;
+  const primaryObserved = countries.includes(app.primaryCountry);
 
   const first = days[0]!;
   const last = days.at(-1)!;
@@ -135,7 +160,8 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
 
   await db.$transaction(
     async (tx) => {
-      const rankScope = { appId, date: { gte: first, lte: last }, ...inCountries, ...(onlyTerms && { OR: onlyTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) })) }) };
+      const termsObserved = onlyTerms?.filter((entry) => countries.includes(entry.country));
+      const rankScope = { appId, date: { gte: first, lte: last }, ...observedCountries, ...(termsObserved && { OR: termsObserved.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) })) }) };
       if (!onlyCompetitors) {
         await tx.keywordRank.deleteMany({ where: rankScope });
         await insertKeywordRanks(tx, rankRows);
@@ -144,21 +170,21 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       await insertCompetitorRanks(tx, competitorRankRows);
       if (onlyTerms || onlyCompetitors) return;
 
-      // Ratings and chart positions.
-      if (!onlyCountries) {
+      // Ratings (the store's, read in the primary storefront) and chart positions.
+      if (!onlyCountries && primaryObserved) {
         await tx.ratingSnapshot.deleteMany({ where: { appId, date: { gte: first, lte: last } } });
         await tx.ratingSnapshot.createMany({
           data: observations.flatMap(({ day, observation }) => (observation.rating ? [{ appId, date: day, ...observation.rating }] : [])),
         });
       }
-      await tx.categoryRank.deleteMany({ where: { appId, date: { gte: first, lte: last }, ...inCountries } });
+      await tx.categoryRank.deleteMany({ where: { appId, date: { gte: first, lte: last }, ...observedCountries } });
       await tx.categoryRank.createMany({
         data: observations.flatMap(({ day, observation }) => observation.categoryRanks.map((entry) => ({ appId, date: day, ...entry }))),
       });
 
       // Listings: a snapshot when something changed, and one changelog row per changed field.
-      await tx.metadataChange.deleteMany({ where: { appId, changedAt: { gte: first }, ...inCountries } });
-      await tx.metadataSnapshot.deleteMany({ where: { appId, capturedAt: { gte: first }, ...inCountries } });
+      await tx.metadataChange.deleteMany({ where: { appId, changedAt: { gte: first }, ...observedCountries } });
+      await tx.metadataSnapshot.deleteMany({ where: { appId, capturedAt: { gte: first }, ...observedCountries } });
       for (const country of countries) {
         const previousRow = await tx.metadataSnapshot.findFirst({ where: { appId, country }, orderBy: { capturedAt: 'desc' } });
         let previous: Listing | null = previousRow;
@@ -196,10 +222,14 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       // Rank movements of tracked keywords, against the day before each ingested day.
       events.push(...(await rankMovements(tx, app, first, rankRows)).filter((event) => isNewDay(event.occurredAt!)));
 
+      await tx.appStorefront.updateMany({ where: { appId, country: { in: countries } }, data: { lastObservedAt: observedAt } });
       if (!onlyCountries) {
         await tx.trackedApp.update({
           where: { id: appId },
-          data: { refreshedThrough: app.refreshedThrough && app.refreshedThrough > last ? app.refreshedThrough : last },
+          data: {
+            refreshedThrough: app.refreshedThrough && app.refreshedThrough > last ? app.refreshedThrough : last,
+            ...(primaryObserved && { lastObservedAt: observedAt }),
+          },
         });
       }
       if (!quiet) {
@@ -211,6 +241,36 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     { timeout: 600_000, maxWait: 30_000 },
   );
   return summary;
+}
+
+function emptyObservation(): AppObservation {
+  return { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], competitorRanks: [], listings: [], reviews: [] };
+}
+
+/** Adds one storefront's observation to the day's; the app's rating is the one read in its primary storefront. */
+function mergeObservation(into: AppObservation, part: AppObservation, primary: boolean): void {
+  if (primary) into.rating = part.rating;
+  into.categoryRanks.push(...part.categoryRanks);
+  into.keywordRanks.push(...part.keywordRanks);
+  into.keywordMetrics.push(...part.keywordMetrics);
+  into.competitorRanks.push(...part.competitorRanks);
+  into.listings.push(...part.listings);
+  into.reviews.push(...part.reviews);
+}
+
+/** A day's observation without the storefronts that failed on another day: a storefront's days are stored together or not at all. */
+function withoutCountries(observation: AppObservation, failed: Map<string, string>): AppObservation {
+  if (!failed.size) return observation;
+  const kept = <T extends { country: string }>(entries: T[]) => entries.filter((entry) => !failed.has(entry.country));
+  return {
+    rating: observation.rating,
+    categoryRanks: kept(observation.categoryRanks),
+    keywordRanks: kept(observation.keywordRanks),
+    keywordMetrics: kept(observation.keywordMetrics),
+    competitorRanks: kept(observation.competitorRanks),
+    listings: kept(observation.listings),
+    reviews: kept(observation.reviews),
+  };
 }
 
 function daysToIngest(refreshedThrough: Date | null, today: Date, provider: DataProvider, options: RefreshOptions): Date[] {
@@ -287,7 +347,9 @@ export async function refreshAllApps(options: Omit<RefreshOptions, 'onlyTerms' |
   const run: RefreshRun = { summaries: [], failures: [] };
   for (const app of apps) {
     try {
-      run.summaries.push(await refreshApp(app.id, options));
+      const summary = await refreshApp(app.id, options);
+      run.summaries.push(summary);
+      if (summary.failures.length) run.failures.push({ appId: app.id, error: new Error(summary.failures.map((failure) => `${failure.country}: ${failure.error}`).join('; ')) });
     } catch (error) {
       run.failures.push({ appId: app.id, error });
       logError('the refresh of an app failed: its data stays as it was', error, { appId: app.id });
