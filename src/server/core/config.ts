@@ -86,8 +86,28 @@ export const VARIABLES = {
     default: '`300`',
     meaning: 'How long the store’s answer for a researched term is shared by every caller; `0` asks the store at every call',
   },
-  DATA_PROVIDER: { schema: z.enum(['demo', 'appstore'], 'Must be demo or appstore.').default('demo'), default: '`demo`', meaning: '`demo` (deterministic generated data with history) or `appstore` (Apple’s public endpoints)' },
-  ITUNES_ORIGIN: { schema: url.default('https://itunes.apple.com'), default: '`https://itunes.apple.com`', meaning: 'Where the `appstore` provider asks Apple’s public endpoints (tests point it at recorded answers)' },
+  DATA_PROVIDER: {
+    schema: z
+      .enum(['demo', 'stores', 'appstore'], 'Must be demo or stores.')
+      .default('demo')
+      .transform((value) => (value === 'appstore' ? 'stores' : value)),
+    default: '`demo`',
+    meaning: '`demo` (deterministic generated data with history) or `stores` (what the App Store and Google Play show today; `appstore`, its former name, still selects it)',
+  },
+  ITUNES_ORIGIN: { schema: url.default('https://itunes.apple.com'), default: '`https://itunes.apple.com`', meaning: 'Where the `stores` provider asks Apple’s public endpoints (tests point it at recorded answers)' },
+  STORE_CALLS_PER_MINUTE_APP_STORE: {
+    schema: integer(1, 6_000).default(20),
+    default: '`20`',
+    meaning: 'Calls to Apple’s public endpoints per minute, shared by every process on the database (Apple allows about 20 per client address)',
+  },
+  STORE_CALLS_PER_MINUTE_GOOGLE_PLAY: { schema: integer(1, 6_000).default(60), default: '`60`', meaning: 'Calls to Google Play per minute, shared by every process on the database' },
+  STORE_CONCURRENCY: { schema: integer(1, 32).default(2), default: '`2`', meaning: 'Calls in flight to one store at a time, per process' },
+  STORE_TIMEOUT_SECONDS: { schema: integer(1, 120).default(10), default: '`10`', meaning: 'How long one call to a store may take before it counts as failed (and is retried)' },
+  REFRESH_SPREAD_HOURS: {
+    schema: amount.default(20),
+    default: '`20`',
+    meaning: 'The daily refresh spreads the apps of each store over this many hours after `REFRESH_CRON` (`0`: all at once); a catch-up at start does not wait',
+  },
   TRIAL_TIER: {
     schema: z.enum(['off', 'solo', 'pro', 'business', 'agency', 'enterprise'], 'Must be off or a paid tier (solo, pro, business, agency, enterprise).').default('solo'),
     default: '`solo`',

@@ -3,7 +3,7 @@
 import { db } from './index';
 
 /** `asOf`: the app's last day of data; `since`: the first day of the review window. */
-export async function readAsoScoreInputs(input: { appId: string; country: string; asOf: Date; since: Date }) {
+export async function readAsoScoreInputs(input: { appId: string; store: string; country: string; asOf: Date; since: Date }) {
   const [inputs] = await db.$queryRaw<
     {
       listing: { title: string; subtitle: string | null; description: string; keywordField: string | null; screenshotsCount: number; hasVideo: boolean } | null;
@@ -24,7 +24,7 @@ export async function readAsoScoreInputs(input: { appId: string; country: string
        -- Metrics looked up per tracked keyword, not joined by day (see listKeywords in keywords.ts).
        LEFT JOIN LATERAL (
          SELECT volume FROM keyword_metrics
-         WHERE country = k.country AND term_key = k.term_key AND date = ${input.asOf} OFFSET 0
+         WHERE store = ${input.store}::"Store" AND country = k.country AND term_key = k.term_key AND date = ${input.asOf} OFFSET 0
        ) m ON true
        WHERE k.app_id = ${input.appId}::uuid AND k.country = ${input.country}) AS keywords,
       (SELECT json_build_object('average', average, 'count', count)

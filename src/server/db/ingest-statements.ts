@@ -2,6 +2,7 @@
 // a backfill: hundreds of thousands), written as one statement per chunk of column arrays (unnest). Prisma's
 // createMany builds its query row by row, several times the app's CPU for the same insert (docs/benchmarks.md).
 import type { Prisma } from '@/generated/prisma/client';
+import type { Store } from '@/generated/prisma/enums';
 import { isoDay } from '@/server/core/dates';
 
 const CHUNK = 5_000;
@@ -13,7 +14,7 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
 type RawClient = Pick<Prisma.TransactionClient, '$executeRawUnsafe'>;
 export type KeywordRankRow = { appId: string; country: string; termKey: string; term: string; date: Date; rank: number | null };
 export type CompetitorRankRow = { competitorId: string; appId: string; country: string; termKey: string; date: Date; rank: number | null };
-export type KeywordMetricRow = { country: string; termKey: string; date: Date; volume: number; difficulty: number };
+export type KeywordMetricRow = { store: Store; country: string; termKey: string; date: Date; volume: number; difficulty: number };
 
 export function insertKeywordRanks(client: RawClient, rows: KeywordRankRow[]): Promise<void> {
   return inChunks(rows, (chunk) =>
@@ -45,13 +46,14 @@ export function insertCompetitorRanks(client: RawClient, rows: CompetitorRankRow
   );
 }
 
-/** The first observation of a day stands (metrics describe the store, whichever app observed them). */
+/** The first observation of a day stands (metrics describe the store's search, whichever of its apps observed them). */
 export function insertKeywordMetrics(client: RawClient, rows: KeywordMetricRow[]): Promise<void> {
   return inChunks(rows, (chunk) =>
     client.$executeRawUnsafe(
-      `INSERT INTO keyword_metrics (country, term_key, date, volume, difficulty)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::date[], $4::int[], $5::smallint[])
+      `INSERT INTO keyword_metrics (store, country, term_key, date, volume, difficulty)
+       SELECT * FROM unnest($1::"Store"[], $2::text[], $3::text[], $4::date[], $5::int[], $6::smallint[])
        ON CONFLICT DO NOTHING`,
+      chunk.map((row) => row.store),
       chunk.map((row) => row.country),
       chunk.map((row) => row.termKey),
       chunk.map((row) => isoDay(row.date)),

@@ -1,17 +1,20 @@
 // The statements about keywords on the request path, on the pg pool (lists of up to thousands of rows, where Prisma's
 // per-row cost shows). Keyword metrics are looked up per term (LATERAL with OFFSET 0 keeps it a lookup; joined
 // plainly, PostgreSQL reads that day's metrics of every term in the country).
+import type { Store } from '@/generated/prisma/enums';
 import { hotQuery } from './index';
 
 /** `day` and `windowStart` as YYYY-MM-DD. */
 interface AppDay {
   appId: string;
+  /** The app's store: each store's search has its own metrics. */
+  store: string;
   country: string;
   day: string;
 }
 
 /** The tracked keywords of an app in a storefront, their rank on `day` and at `windowStart`, and `day`'s metrics. */
-export function readTrackedKeywordRows({ appId, country, day, windowStart }: AppDay & { windowStart: string }) {
+export function readTrackedKeywordRows({ appId, store, country, day, windowStart }: AppDay & { windowStart: string }) {
   return hotQuery<{
     keyword_id: string;
     term: string;
@@ -27,52 +30,53 @@ export function readTrackedKeywordRows({ appId, country, day, windowStart }: App
      LEFT JOIN keyword_ranks t ON t.app_id = k.app_id AND t.country = k.country AND t.term_key = k.term_key AND t.date = $2::date
      LEFT JOIN LATERAL (
        SELECT volume, difficulty FROM keyword_metrics
-       WHERE country = k.country AND term_key = k.term_key AND date = $1::date OFFSET 0
+       WHERE store = $5::"Store" AND country = k.country AND term_key = k.term_key AND date = $1::date OFFSET 0
      ) m ON true
      WHERE k.app_id = $3::uuid AND k.country = $4
      ORDER BY r.rank ASC NULLS LAST, k.term COLLATE "C" ASC, k.id`,
-    [day, windowStart, appId, country],
+    [day, windowStart, appId, country, store],
   );
 }
 
 /** Every term the app ranks for on `day`, best rank first, with its metrics and its tracked keyword if any. */
-export function readRankedTermRows({ appId, country, day }: AppDay) {
+export function readRankedTermRows({ appId, store, country, day }: AppDay) {
   return hotQuery<{ term: string; rank: number; volume: number | null; difficulty: number | null; keyword_id: string | null }>(
     `SELECT r.term, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
      FROM keyword_ranks r
      LEFT JOIN LATERAL (
        SELECT volume, difficulty FROM keyword_metrics
-       WHERE country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
+       WHERE store = $4::"Store" AND country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
      ) m ON true
      LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
      WHERE r.app_id = $1::uuid AND r.country = $2 AND r.date = $3::date AND r.rank IS NOT NULL
      ORDER BY r.rank ASC, r.term_key COLLATE "C" ASC`,
-    [appId, country, day],
+    [appId, country, day, store],
   );
 }
 
 /** The terms the app appears for on `day` that have metrics, ranked or not, with its tracked keyword if any. */
-export function readOpportunityRows({ appId, country, day }: AppDay) {
+export function readOpportunityRows({ appId, store, country, day }: AppDay) {
   return hotQuery<{ term: string; term_key: string; rank: number | null; volume: number; difficulty: number; keyword_id: string | null }>(
     `SELECT r.term, r.term_key, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
      FROM keyword_ranks r
      JOIN LATERAL (
        SELECT volume, difficulty FROM keyword_metrics
-       WHERE country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
+       WHERE store = $4::"Store" AND country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
      ) m ON true
      LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
      WHERE r.app_id = $1::uuid AND r.country = $2 AND r.date = $3::date`,
-    [appId, country, day],
+    [appId, country, day, store],
   );
 }
 
 /**
- * The app's rank for a term on its last day of data (`today` when it was never refreshed): the statement finds that
+ * The app's store, and its rank for a term on its last day of data (`today` when it was never refreshed): the statement finds that
  * day itself. No row: the app is not the account's.
  */
 export function readAppRankForTerm(input: { accountId: string; appId: string; country: string; termKey: string; today: string }) {
-  return hotQuery<{ rank: number | null }>(
-    `SELECT (SELECT r.rank FROM keyword_ranks r
+  return hotQuery<{ rank: number | null; store: Store }>(
+    `SELECT t.store::text AS store,
+            (SELECT r.rank FROM keyword_ranks r
              WHERE r.app_id = t.id AND r.country = $3 AND r.term_key = $4 AND r.date = COALESCE(t.refreshed_through, $5::date)) AS rank
      FROM tracked_apps t WHERE t.id = $1::uuid AND t.account_id = $2::uuid`,
     [input.appId, input.accountId, input.country, input.termKey, input.today],

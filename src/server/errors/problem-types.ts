@@ -131,6 +131,14 @@ export const PROBLEM_TYPES = {
     description: 'Something failed on our side. Nothing was charged. The `requestId` identifies the request in our logs.',
     remedy: 'Retry later; if it persists, contact support with the `requestId`.',
   },
+  STORE_UNAVAILABLE: {
+    status: 503,
+    slug: 'store-unavailable',
+    title: 'The store cannot be read right now',
+    description:
+      'A live answer was asked of the App Store or Google Play (keyword research, adding an app), the store is failing or throttling us, and there is no earlier observation to answer with. Stored data is never affected: it is served with its age (`lastObservedAt`, `observedAt`). Nothing was charged.',
+    remedy: 'Retry after the seconds in the `Retry-After` header.',
+  },
   SERVICE_UNAVAILABLE: {
     status: 503,
     slug: 'service-unavailable',

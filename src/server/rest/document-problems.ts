@@ -93,6 +93,7 @@ const EXAMPLE_DETAILS: Record<AppErrorCode, string> = {
   RATE_LIMITED: 'Too many requests for this key; retry in 12 s.',
   IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was already used for a different request in the last 24 hours.',
   INTERNAL_ERROR: 'An unexpected error occurred. Nothing was charged.',
+  STORE_UNAVAILABLE: 'Google Play cannot be read right now, and this term was never observed in the US storefront. Nothing was charged.',
   SERVICE_UNAVAILABLE: 'The service cannot reach its database right now. Nothing was charged; retry in 5 s.',
 };
 

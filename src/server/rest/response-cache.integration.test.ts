@@ -276,13 +276,13 @@ describe('seeing every write', () => {
     const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
     const history = `/apps/${app.id}/keywords/${keyword.id}/metrics-history?days=30`;
     const before = await call(history);
-    const existing = await db.keywordMetric.findFirstOrThrow({ where: { country: keyword.country, termKey: keyword.termKey, date: FIXED_DAY } });
+    const existing = await db.keywordMetric.findFirstOrThrow({ where: { store: app.store, country: keyword.country, termKey: keyword.termKey, date: FIXED_DAY } });
     const unchanged = await versionsOf(app.id);
     await db.keywordMetric.createMany({ data: [existing], skipDuplicates: true });
     expect((await versionsOf(app.id)).store).toBe(unchanged.store);
     expect((await call(history)).cache).toBe('hit');
 
-    await db.keywordMetric.update({ where: { country_termKey_date: { country: keyword.country, termKey: keyword.termKey, date: FIXED_DAY } }, data: { volume: existing.volume + 1 } });
+    await db.keywordMetric.update({ where: { store_country_termKey_date: { store: existing.store, country: keyword.country, termKey: keyword.termKey, date: FIXED_DAY } }, data: { volume: existing.volume + 1 } });
     const after = await call(history);
     expect(after.cache).toBe('miss');
     expect(after.body).not.toBe(before.body);

@@ -90,7 +90,7 @@ describe('a keyword whose history cannot be filled at once', () => {
     vi.spyOn(DemoProvider.prototype, 'observe').mockRejectedValue(new Error('the store is unreachable'));
     const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const result = await addKeywords(owner.accountId, { appId: app.id, terms: ['offline term'] });
-    expect(String(logged.mock.calls[0]?.[0])).toContain('the next refresh fills it');
+    expect(String(logged.mock.calls[0]?.[0])).toContain('the data provider failed for a storefront: its data there stays as it was');
     vi.restoreAllMocks();
     expect(result.added.map((keyword) => keyword.term)).toEqual(['offline term']);
     expect(await db.domainEvent.count({ where: { appId: app.id, type: 'keyword.added' } })).toBe(1);

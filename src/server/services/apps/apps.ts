@@ -14,7 +14,7 @@ import { recordEvents } from '@/server/services/events/events';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
 import type { PlanTier } from '@/generated/prisma/enums';
 import type { StoreSearchResult } from '@/server/services/ingest/provider';
-import { dataProvider } from '@/server/services/ingest/providers';
+import { describeInStore, searchStores } from '@/server/services/ingest/providers';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { normalizeTerm, termKeyOf } from './terms';
 
@@ -159,7 +159,7 @@ export async function addApp(
   const existing = await db.trackedApp.findFirst({ where: identity, select: { id: true } });
   if (existing) return { app: await getApp(accountId, existing.id), created: false };
 
-  const details = await dataProvider().describe(reference, country);
+  const details = await describeInStore(reference, country);
   if (!details) {
     throw new AppError('NOT_FOUND', `The ${reference.store === 'app_store' ? 'App Store' : 'Google Play'} has no app ${reference.storeId} that this service can observe in the ${country} storefront.`);
   }
@@ -235,5 +235,5 @@ export async function addStorefront(accountId: string, input: { appId: string; c
 
 /** The store's apps matching a name, for the dashboard's Add app. */
 export function searchStore(input: { term: string; country: string }): Promise<StoreSearchResult[]> {
-  return dataProvider().searchApps(input.term, input.country, 8);
+  return searchStores(input.term, input.country, 8);
 }

@@ -5,7 +5,7 @@ import { db } from '@/server/db';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
 import { AppError } from '@/server/errors/app-error';
 import { recordEvents } from '@/server/services/events/events';
-import { dataProvider } from '@/server/services/ingest/providers';
+import { describeInStore } from '@/server/services/ingest/providers';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { loadApp } from './app-context';
 
@@ -41,7 +41,7 @@ export async function addCompetitor(accountId: string, input: { appId: string; s
   const key = { appId_store_storeId: { appId: app.id, store: reference.store, storeId: reference.storeId } };
   const existing = await db.competitor.findUnique({ where: key, select: competitorSelect });
   if (existing) return { competitor: existing, created: false };
-  const details = await dataProvider().describe(reference, reference.country ?? app.primaryCountry);
+  const details = await describeInStore(reference, reference.country ?? app.primaryCountry);
   try {
     const competitor = await db.competitor.create({
       data: { appId: app.id, store: reference.store, storeId: reference.storeId, storeUrl: reference.canonicalUrl, ...details },

@@ -1,6 +1,7 @@
 // Live research shares the store's answer for a term for RESEARCH_MAX_AGE_SECONDS, asking the store once per term.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { db } from '@/server/db';
 import { dataProvider } from '@/server/services/ingest/providers';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { researchFreshness, researchFreshUntil, researchKeyword, researchMaxAgeSeconds, resetResearchCache } from './research';
@@ -54,10 +55,34 @@ describe('the store’s answer for a term', () => {
 
   it('is not kept when the store fails: the next call asks again', async () => {
     const { store, research } = await setup();
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     store.mockRejectedValueOnce(new Error('store unavailable'));
-    await expect(research('yoga')).rejects.toThrow('store unavailable');
-    expect((await research('yoga')).topApps).toHaveLength(10);
+    // Never observed, nothing stored: 503 store-unavailable, to retry after Retry-After.
+    const term = `yoga ${randomUUID().slice(0, 8)}`;
+    await expect(research(term)).rejects.toMatchObject({ appCode: 'STORE_UNAVAILABLE', headers: { 'Retry-After': '60' } });
+    expect((await research(term)).topApps).toHaveLength(10);
     expect(store).toHaveBeenCalledTimes(2);
+  });
+
+  it('while the store fails, is its last answer, with the time it was read', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-15T10:00:00.000Z'));
+    const { store, research } = await setup();
+    const live = await research('mindful walking');
+    vi.setSystemTime(new Date('2026-03-15T11:00:00.000Z'));
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    store.mockRejectedValue(new Error('Google Play answered 503'));
+    const stale = await research('mindful walking');
+    expect(stale).toEqual(live);
+    expect(stale.observedAt.toISOString()).toBe('2026-03-15T10:00:00.000Z');
+  });
+
+  it('while the store fails, answers the refresh’s last stored metrics of the term, dated by their day, without top apps', async () => {
+    const { app, store, research } = await setup();
+    await db.keywordMetric.create({ data: { store: app.store, country: 'US', termKey: 'deep focus', date: new Date('2026-03-10T00:00:00Z'), volume: 1234, difficulty: 56 } });
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    store.mockRejectedValue(new Error('timed out'));
+    expect(await research('Deep Focus')).toMatchObject({ term: 'Deep Focus', volume: 1234, difficulty: 56, topApps: [], observedAt: new Date('2026-03-10T00:00:00Z') });
   });
 
   it('is asked at every call with RESEARCH_MAX_AGE_SECONDS=0, and its answer is not live past its reading', async () => {

@@ -4,7 +4,9 @@
 // 0 asks the store at every call), and concurrent calls for the same term wait for one request to the store. Apple's
 // public search endpoint is rate limited per client address (about 20 calls a minute): without this, one customer's
 // loop would get every customer's research and refresh jobs refused. An answer says when the store was read
-// (`observedAt`), and the response cache drops it when it is no longer live (`researchFreshUntil`).
+// (`observedAt`), and the response cache drops it when it is no longer live (`researchFreshUntil`). While the store
+// fails (an outage, a throttle), research answers the store's last answer for the term, or the refresh's last stored
+// metrics of it, each with its age; a term never observed gets 503 store-unavailable, and nothing is charged.
 import { LRUCache } from 'lru-cache';
 import { readAppRankForTerm } from '@/server/db/keyword-statements';
 import { isoDay, startOfUtcDay } from '@/server/core/dates';
@@ -12,7 +14,10 @@ import { AppError } from '@/server/errors/app-error';
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { termKeyOf } from '@/server/services/apps/terms';
 import type { ResearchResult } from '@/server/services/ingest/provider';
-import { dataProvider } from '@/server/services/ingest/providers';
+import { dataProvider, storeUnavailable } from '@/server/services/ingest/providers';
+import type { Store } from '@/generated/prisma/enums';
+import { db } from '@/server/db';
+import { logError } from '@/server/core/log';
 import { config } from '@/server/core/config';
 
 /** Terms × storefronts kept at once; the least recently asked go first. */
@@ -27,6 +32,7 @@ interface ObservationRequest {
   term: string;
   country: string;
   day: Date;
+  store: Store;
 }
 
 /** How long the store's answer for a term is reused, as RESEARCH_MAX_AGE_SECONDS sets it; 0: not reused. */
@@ -45,10 +51,13 @@ export function researchFreshness(): string {
 let observations: LRUCache<string, Observation, ObservationRequest> | null | undefined;
 
 async function ask(request: ObservationRequest): Promise<Observation> {
-  return { result: await dataProvider().research(request.term, request.country, request.day), observedAt: new Date() };
+  return { result: await dataProvider().research(request.term, request.country, request.day, request.store), observedAt: new Date() };
 }
 
-async function observe(request: ObservationRequest): Promise<Observation> {
+/** The store's last answer per term and storefront, whatever its day: what research answers while the store fails. */
+const lastAnswers = new LRUCache<string, Observation>({ max: MAX_RESEARCHED_TERMS });
+
+async function observeLive(request: ObservationRequest, key: string): Promise<Observation> {
   if (observations === undefined) {
     const maxAge = researchMaxAgeSeconds();
     observations =
@@ -67,22 +76,46 @@ async function observe(request: ObservationRequest): Promise<Observation> {
   }
   if (!observations) return ask(request);
   // The day is part of the key: the demo provider's numbers are those of a day.
-  const key = [dataProvider().name, isoDay(request.day), request.country, termKeyOf(request.term)].join(' ');
   // Undefined only when the fetch was aborted (the entry evicted meanwhile): then this call asks on its own.
-  return (await observations.fetch(key, { context: request })) ?? ask(request);
+  return (await observations.fetch(`${isoDay(request.day)} ${key}`, { context: request })) ?? ask(request);
+}
+
+/** The store's answer; while the store fails, its last one (with the time it was read), else the refresh's last metrics. */
+async function observe(request: ObservationRequest): Promise<Observation> {
+  const key = [dataProvider().name, request.store, request.country, termKeyOf(request.term)].join(' ');
+  try {
+    const observation = await observeLive(request, key);
+    lastAnswers.set(key, observation);
+    return observation;
+  } catch (failure) {
+    return lastAnswers.get(key) ?? lastStoredObservation(request, failure);
+  }
+}
+
+/**
+ * The store cannot be read: the last metrics the refresh stored for the term in that storefront, without top apps
+ * (which only a live answer has), dated by the day they describe; none: 503, nothing charged.
+ */
+async function lastStoredObservation(request: ObservationRequest, failure: unknown): Promise<Observation> {
+  const row = await db.keywordMetric.findFirst({
+    where: { store: request.store, country: request.country, termKey: termKeyOf(request.term) },
+    orderBy: { date: 'desc' },
+  });
+  if (!row) {
+    logError('research: the store cannot be read and nothing of the term is stored', failure, { country: request.country });
+    throw storeUnavailable(request.store, `this term was never observed in the ${request.country} storefront.`);
+  }
+  return { result: { term: request.term, country: request.country, volume: row.volume, difficulty: row.difficulty, topApps: [] }, observedAt: row.date };
 }
 
 export async function researchKeyword(accountId: string, input: { appId: string; term: string; country: string }) {
   const today = startOfUtcDay(new Date());
-  // The store's answer, and the app's rank on its last day of data (the statement finds that day itself; no row: the
-  // app is not the account's).
-  const [observation, apps] = await Promise.all([
-    observe({ term: input.term, country: input.country, day: today }),
-    readAppRankForTerm({ accountId, appId: input.appId, country: input.country, termKey: termKeyOf(input.term), today: isoDay(today) }),
-  ]);
-  const app = apps[0];
+  // The app's rank on its last day of data (the statement finds that day itself; no row: the app is not the
+  // account's), and its store, which the term is researched in.
+  const [app] = await readAppRankForTerm({ accountId, appId: input.appId, country: input.country, termKey: termKeyOf(input.term), today: isoDay(today) });
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
-  const { result, observedAt } = observation;
+  const request = { term: input.term, country: input.country, day: today, store: app.store };
+  const { result, observedAt } = await observe(request);
   return {
     // As asked (the store's answer is shared by every spelling of the term).
     term: input.term,
@@ -103,4 +136,5 @@ export function researchFreshUntil(observedAt: Date): Date {
 /** Tests: forget the store's answers and read RESEARCH_MAX_AGE_SECONDS again. */
 export function resetResearchCache(): void {
   observations = undefined;
+  lastAnswers.clear();
 }

@@ -1,6 +1,6 @@
 // Where the numbers come from. A DataProvider observes an app as the store shows it on a given day; the
 // refresh job (refresh.ts) stores what it sees. Two implementations: `demo` (deterministic, with history) and
-// `appstore` (Apple's public iTunes endpoints, today only). Chosen by DATA_PROVIDER.
+// `stores` (what the App Store and Google Play show today, ./stores/stores-provider.ts). Chosen by DATA_PROVIDER.
 import type { TrackedApp } from '@/generated/prisma/client';
 import type { Store } from '@/generated/prisma/enums';
 
@@ -32,8 +32,12 @@ export interface ReviewRecord {
   reviewedAt: Date;
 }
 
+/** Counts of ratings by stars, "1" to "5". */
+export type RatingHistogram = Record<'1' | '2' | '3' | '4' | '5', number>;
+
 export interface AppObservation {
-  rating: { average: number; count: number } | null;
+  /** The store's rating, read in the app's primary storefront; the histogram where the store shows one (Google Play). */
+  rating: { average: number; count: number; histogram: RatingHistogram | null } | null;
   categoryRanks: { country: string; category: string; rank: number | null }[];
   /** Tracked terms (rank null when unranked) and every other term the app ranks for. */
   keywordRanks: { country: string; term: string; rank: number | null }[];
@@ -97,11 +101,12 @@ export interface StoreSearchResult {
 }
 
 export interface DataProvider {
-  readonly name: 'demo' | 'appstore';
+  readonly name: 'demo' | 'stores';
   /** Whether past days can be observed (backfill); the live store only shows today. */
   readonly hasHistory: boolean;
   observe(app: ProviderApp, request: ObservationRequest): Promise<AppObservation>;
-  research(term: string, country: string, day: Date): Promise<ResearchResult>;
+  /** A term in a storefront of `store`, as that store's search shows it (the store of the app it is researched for). */
+  research(term: string, country: string, day: Date, store: Store): Promise<ResearchResult>;
   describe(reference: StoreReference, country: string): Promise<AppDetails | null>;
   /** Apps whose name matches `term` in a storefront, best match first. */
   searchApps(term: string, country: string, limit: number): Promise<StoreSearchResult[]>;

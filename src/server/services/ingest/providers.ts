@@ -1,14 +1,47 @@
-// Selects the data provider: DATA_PROVIDER=demo (default) or appstore.
-import { AppStoreProvider } from './appstore/appstore-provider';
+// Selects the data provider: DATA_PROVIDER=demo (default) or stores.
 import { DemoProvider } from './demo/demo-provider';
-import type { DataProvider } from './provider';
+import { StoresProvider } from './stores/stores-provider';
+import type { Store } from '@/generated/prisma/enums';
+import { logError } from '@/server/core/log';
+import { AppError } from '@/server/errors/app-error';
+import type { AppDetails, DataProvider, StoreReference, StoreSearchResult } from './provider';
 import { config } from '@/server/core/config';
 
 let provider: DataProvider | undefined;
 
 export function dataProvider(): DataProvider {
   if (!provider) {
-    provider = config().DATA_PROVIDER === 'appstore' ? new AppStoreProvider() : new DemoProvider();
+    provider = config().DATA_PROVIDER === 'stores' ? new StoresProvider() : new DemoProvider();
   }
   return provider;
+}
+
+/** Seconds a client should wait before asking again while a store fails. */
+export const STORE_RETRY_AFTER_SECONDS = 60;
+
+/** 503 store-unavailable: a live answer was needed from a store that fails, and nothing was stored or charged. */
+export function storeUnavailable(store: Store, detail: string): AppError {
+  return new AppError('STORE_UNAVAILABLE', `${store === 'app_store' ? 'The App Store' : 'Google Play'} cannot be read right now: ${detail} Nothing was charged.`, {
+    headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
+  });
+}
+
+/** The store's description of an app (adding it, or a competitor): null when the store does not have it; 503 when the store fails. */
+export async function describeInStore(reference: StoreReference, country: string): Promise<AppDetails | null> {
+  try {
+    return await dataProvider().describe(reference, country);
+  } catch (error) {
+    logError('the store failed to describe an app', error, { store: reference.store, storeId: reference.storeId });
+    throw storeUnavailable(reference.store, 'nothing was added; try again in a minute.');
+  }
+}
+
+/** The stores' apps matching a name (the dashboard's Add app); 503 when no store answers. */
+export async function searchStores(term: string, country: string, limit: number): Promise<StoreSearchResult[]> {
+  try {
+    return await dataProvider().searchApps(term, country, limit);
+  } catch (error) {
+    logError('the store failed to search apps', error, { country });
+    throw storeUnavailable('app_store', 'paste the app’s store page address instead, or try again in a minute.');
+  }
 }

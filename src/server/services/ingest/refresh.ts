@@ -11,7 +11,7 @@ import {
 } from '@/server/db/ingest-statements';
 import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
-import type { Prisma } from '@/generated/prisma/client';
+import { Prisma } from '@/generated/prisma/client';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { analyseReview } from '@/server/nlp/text';
 import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
@@ -148,7 +148,7 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     for (const entry of observation.keywordMetrics) {
       const termKey = termKeyOf(entry.term);
       if (include && !include.has(`${entry.country}|${termKey}`)) continue;
-      metricRows.push({ country: entry.country, termKey, date: day, volume: entry.volume, difficulty: entry.difficulty });
+      metricRows.push({ store: app.store, country: entry.country, termKey, date: day, volume: entry.volume, difficulty: entry.difficulty });
     }
   }
   summary.keywordRanks = rankRows.length;
@@ -174,7 +174,9 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       if (!onlyCountries && primaryObserved) {
         await tx.ratingSnapshot.deleteMany({ where: { appId, date: { gte: first, lte: last } } });
         await tx.ratingSnapshot.createMany({
-          data: observations.flatMap(({ day, observation }) => (observation.rating ? [{ appId, date: day, ...observation.rating }] : [])),
+          data: observations.flatMap(({ day, observation }) =>
+            observation.rating ? [{ appId, date: day, ...observation.rating, histogram: observation.rating.histogram ?? Prisma.DbNull }] : [],
+          ),
         });
       }
       await tx.categoryRank.deleteMany({ where: { appId, date: { gte: first, lte: last }, ...observedCountries } });

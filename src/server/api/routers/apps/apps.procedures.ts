@@ -58,7 +58,7 @@ export const createAppProcedure = apiProcedure
     },
     scope: 'write',
     credits: 2,
-    problems: ['LIMIT_REACHED'],
+    problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
   })
   .input(createAppInput)
   .output(createAppOutput)

@@ -31,6 +31,7 @@ export const addCompetitorProcedure = apiProcedure
     },
     scope: 'write',
     credits: 2,
+    problems: ['STORE_UNAVAILABLE'],
   })
   .input(addCompetitorInput)
   .output(addCompetitorOutput)

@@ -41,6 +41,7 @@ export const researchKeywordProcedure = apiProcedure
     },
     scope: 'read',
     credits: 8,
+    problems: ['STORE_UNAVAILABLE'],
     // A live answer: replayed while its data is unchanged and, besides, only while it is live.
     cache: { scope: 'app', freshUntil: (output: { observedAt: string }) => researchFreshUntil(new Date(output.observedAt)) },
   })

@@ -11,6 +11,7 @@ import type {
   Listing,
   ObservationRequest,
   ProviderApp,
+  RatingHistogram,
   ResearchResult,
   StoreSearchResult,
   ReviewRecord,
@@ -72,6 +73,17 @@ function demoRating(app: ProviderApp, day: number): { average: number; count: nu
   const growth = 5 + Math.floor(unit('growth', key) * 60);
   const count = 2_000 + Math.floor(unit('initial', key) * 40_000) + growth * (day - 19_000);
   return { average: Math.round(average * 100) / 100, count: Math.max(0, count) };
+}
+
+/** Google Play shows how many ratings have each number of stars (the App Store's public answers do not): a shape that leans to the average. */
+function demoHistogram(app: ProviderApp, rating: { average: number; count: number }): RatingHistogram | null {
+  if (app.store !== 'google_play') return null;
+  const lean = (rating.average - 3) * 1.1;
+  const weights = [1, 2, 3, 4, 5].map((stars) => Math.exp(lean * (stars - 3)) * (stars === 1 ? 1.6 : 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const counts = weights.map((weight) => Math.floor((rating.count * weight) / total));
+  counts[4]! += rating.count - counts.reduce((a, b) => a + b, 0);
+  return { '1': counts[0]!, '2': counts[1]!, '3': counts[2]!, '4': counts[3]!, '5': counts[4]! };
 }
 
 function demoCategoryRank(app: ProviderApp, country: string, day: number): number | null {
@@ -186,7 +198,7 @@ export class DemoProvider implements DataProvider {
       }
     }
     return {
-      rating,
+      rating: { ...rating, histogram: demoHistogram(app, rating) },
       categoryRanks: request.countries.map((country) => ({ country, category: app.category, rank: demoCategoryRank(app, country, day) })),
       keywordRanks,
       keywordMetrics,

@@ -25,6 +25,7 @@ export const softwareResult = z.object({
   ipadScreenshotUrls: z.array(z.string()).optional(),
   artworkUrl100: z.string().optional(),
   artworkUrl512: z.string().optional(),
+  currentVersionReleaseDate: z.string().optional(),
 });
 export type SoftwareResult = z.infer<typeof softwareResult>;
 

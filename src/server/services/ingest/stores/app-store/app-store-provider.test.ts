@@ -1,11 +1,12 @@
-// The appstore provider on stored payloads of Apple's endpoints (test/fixtures/appstore), no network.
+// The App Store half of the stores provider on stored payloads of Apple's endpoints (test/fixtures/app-store), no network.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AppStoreProvider, estimateMetrics, type FetchJson } from './appstore-provider';
+import { keywordMetrics } from '../keyword-scores';
+import { AppStoreProvider, searchSignals, type FetchJson } from './app-store-provider';
 import { softwareResults } from './itunes';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../../../test/fixtures/appstore');
+const FIXTURES = path.resolve(import.meta.dirname, '../../../../../../test/fixtures/app-store');
 const load = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));
 
 /** Maps each requested URL to its stored answer; an unexpected URL fails the test. */
@@ -53,7 +54,7 @@ describe('AppStoreProvider', () => {
       ],
       scope: 'full',
     });
-    expect(observation.rating).toEqual({ average: 4.15, count: 126745 });
+    expect(observation.rating).toEqual({ average: 4.15, count: 126745, histogram: null });
     expect(observation.keywordRanks).toEqual([
       { country: 'US', term: 'sleep sounds', rank: 3 },
       { country: 'US', term: 'meditation', rank: null },
@@ -106,14 +107,15 @@ describe('AppStoreProvider', () => {
   });
 
   it('researches a term from the search results', async () => {
-    const research = await new AppStoreProvider(storedFetch([])).research('sleep sounds', 'US');
+    const day = new Date('2026-11-21T00:00:00Z');
+    const research = await new AppStoreProvider(storedFetch([])).research('sleep sounds', 'US', day);
     expect(research.topApps).toHaveLength(10);
     expect(research.topApps[2]).toMatchObject({ rank: 3, storeId: '1459969523', name: 'Breathe: Sleep & Meditation', developer: 'Calm Labs Inc.' });
     const results = softwareResults(load('search-us-sleep-sounds.json').results);
-    expect({ volume: research.volume, difficulty: research.difficulty }).toEqual(estimateMetrics(results));
+    expect({ volume: research.volume, difficulty: research.difficulty }).toEqual(keywordMetrics(searchSignals('sleep sounds', results), day));
   });
 
-  it('describes an App Store competitor, and knows nothing of Google Play or unknown ids', async () => {
+  it('describes an App Store app, and knows nothing of unknown ids', async () => {
     const provider = new AppStoreProvider(storedFetch([]));
     expect(await provider.describe({ store: 'app_store', storeId: '1459969523', country: 'US', slug: null }, 'US')).toMatchObject({
       name: 'Breathe: Sleep & Meditation',
@@ -122,13 +124,6 @@ describe('AppStoreProvider', () => {
       ratingCount: 126745,
     });
     expect(await provider.describe({ store: 'app_store', storeId: '404404404', country: 'US', slug: null }, 'US')).toBeNull();
-    expect(await provider.describe({ store: 'google_play', storeId: 'com.calm.android', country: null, slug: null }, 'US')).toBeNull();
-  });
-
-  it('estimates difficulty from the top results’ rating counts', () => {
-    expect(estimateMetrics([])).toEqual({ volume: 0, difficulty: 0 });
-    const few = [{ trackId: 1, trackName: 'a', userRatingCount: 999 }];
-    expect(estimateMetrics(few)).toEqual({ volume: 0, difficulty: 30 });
   });
 
   it('searches the store by name for Add app: each result with the store page that adds it', async () => {

@@ -1,8 +1,15 @@
-// DATA_PROVIDER=appstore: what Apple's public endpoints show today. No history (each refresh observes the
-// current day), App Store apps only (Google Play apps get empty observations), and estimates where Apple
-// publishes no number: search volume and difficulty come from the popularity (rating counts) of a term's top
-// results. Subtitle, keyword field, promotional text and preview video are not in Apple's public answers.
-import type { AppDetails, AppObservation, DataProvider, Listing, ObservationRequest, ProviderApp, ResearchResult, ReviewRecord, StoreReference, StoreSearchResult } from '../provider';
+// The `stores` provider's App Store half: what Apple's public iTunes endpoints show today (./itunes.ts). No history
+// (each refresh observes the current day). Subtitle, keyword field, promotional text and preview video are not in
+// Apple's public answers, nor is a rating histogram.
+//
+// Written against the endpoints rather than on app-store-scraper: that library is built on the same endpoints, but
+// on `request`, deprecated since 2020 and carrying advisories (form-data, tough-cookie) it will not be rid of, and
+// without timeouts or a way to share a rate across processes; these four calls are short, checked with zod, and
+// recorded answers replay through exactly this code.
+import type { AppDetails, AppObservation, Listing, ObservationRequest, ProviderApp, ResearchResult, ReviewRecord, StoreReference, StoreSearchResult } from '../../provider';
+import { keywordMetrics, type SearchSignals } from '../keyword-scores';
+import { StoreCallError, storeGate, type StoreCallOptions } from '../store-calls';
+import type { StoreObserver } from '../store-observer';
 import {
   chartEntry,
   chartFeed,
@@ -18,31 +25,35 @@ import {
   type SoftwareResult,
 } from './itunes';
 
-export type FetchJson = (url: string) => Promise<unknown>;
+export type FetchJson = (url: string, options?: StoreCallOptions) => Promise<unknown>;
 
-const TIMEOUT_MS = 10_000;
+/** Results Apple's search answers at most. */
+const MAX_SEARCH_RESULTS = 200;
 
-export class ProviderError extends Error {}
-
-export const fetchJsonFromNetwork: FetchJson = async (url) => {
-  const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { Accept: 'application/json' } });
-  if (!response.ok) throw new ProviderError(`${new URL(url).pathname} answered ${response.status}`);
+async function fetchJsonFromNetwork(url: string, timeoutMs: number): Promise<unknown> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { Accept: 'application/json' } });
+  if (!response.ok) throw new StoreCallError('app_store', `${new URL(url).pathname} answered ${response.status}`, response.status);
   return response.json();
-};
+}
 
-/**
- * Volume and difficulty estimates from a term's top results. Popular terms surface apps with many ratings:
- * difficulty = 10 × mean log10(rating count + 1) of the top 10 (capped at 100); volume = the median rating count
- * of the top 10 divided by 50, scaled by result count (a term with few results has little demand).
- */
-export function estimateMetrics(results: SoftwareResult[]): { volume: number; difficulty: number } {
-  const top = results.slice(0, 10);
-  if (!top.length) return { volume: 0, difficulty: 0 };
-  const counts = top.map((result) => result.userRatingCount ?? 0).sort((a, b) => a - b);
-  const median = counts[Math.floor(counts.length / 2)]!;
-  const difficulty = Math.min(100, Math.round((10 * counts.reduce((sum, count) => sum + Math.log10(count + 1), 0)) / counts.length));
-  const volume = Math.round((median / 50) * Math.min(1, results.length / 100));
-  return { volume, difficulty };
+/** Apple's endpoints through the App Store's gate: paced, timed and retried (../store-calls.ts). */
+export const fetchJsonThroughGate: FetchJson = (url, options) =>
+  storeGate('app_store').call(new URL(url).pathname, (timeoutMs) => fetchJsonFromNetwork(url, timeoutMs), options);
+
+/** The search answer as keyword-scores reads it: aso reads the rating counts of the App Store's top results. */
+export function searchSignals(term: string, results: SoftwareResult[]): SearchSignals {
+  return {
+    term,
+    resultCount: results.length,
+    maxResults: MAX_SEARCH_RESULTS,
+    popularityCeiling: 100_000,
+    top: results.slice(0, 10).map((result) => ({
+      title: result.trackName,
+      rating: result.averageUserRating ?? null,
+      popularity: result.userRatingCount ?? null,
+      updatedAt: result.currentVersionReleaseDate ? new Date(result.currentVersionReleaseDate) : null,
+    })),
+  };
 }
 
 export function listingOf(result: SoftwareResult): Listing {
@@ -61,25 +72,25 @@ export function listingOf(result: SoftwareResult): Listing {
   };
 }
 
-export class AppStoreProvider implements DataProvider {
-  readonly name = 'appstore' as const;
-  readonly hasHistory = false;
+/** A request a customer waits on gets a turn under Apple's rate within this, or fails (research then answers its last observation). */
+const REQUEST_MAX_WAIT_MS = 5_000;
 
-  constructor(private readonly fetchJson: FetchJson = fetchJsonFromNetwork) {}
+export class AppStoreProvider implements StoreObserver {
+  readonly store = 'app_store' as const;
 
-  private async lookup(id: string, country: string): Promise<SoftwareResult | null> {
-    const answer = searchResponse.parse(await this.fetchJson(lookupUrl(id, country)));
+  constructor(private readonly fetchJson: FetchJson = fetchJsonThroughGate) {}
+
+  private async lookup(id: string, country: string, options?: StoreCallOptions): Promise<SoftwareResult | null> {
+    const answer = searchResponse.parse(await this.fetchJson(lookupUrl(id, country), options));
     return softwareResults(answer.results)[0] ?? null;
   }
 
-  private async search(term: string, country: string, limit = 200): Promise<SoftwareResult[]> {
-    return softwareResults(searchResponse.parse(await this.fetchJson(searchUrl(term, country, limit))).results);
+  private async search(term: string, country: string, limit = MAX_SEARCH_RESULTS, options?: StoreCallOptions): Promise<SoftwareResult[]> {
+    return softwareResults(searchResponse.parse(await this.fetchJson(searchUrl(term, country, limit), options)).results);
   }
 
   async observe(app: ProviderApp, request: ObservationRequest): Promise<AppObservation> {
-    const empty: AppObservation = { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], competitorRanks: [], listings: [], reviews: [] };
-    if (app.store !== 'app_store') return empty;
-    const observation = empty;
+    const observation: AppObservation = { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], competitorRanks: [], listings: [], reviews: [] };
     for (const country of request.countries) {
       for (const { term } of request.trackedTerms.filter((entry) => entry.country === country)) {
         const results = await this.search(term, country);
@@ -88,7 +99,7 @@ export class AppStoreProvider implements DataProvider {
           return position === -1 ? null : position + 1;
         };
         observation.keywordRanks.push({ country, term, rank: rankOf(app.storeId) });
-        observation.keywordMetrics.push({ country, term, ...estimateMetrics(results) });
+        observation.keywordMetrics.push({ country, term, ...keywordMetrics(searchSignals(term, results), request.day) });
         // The competitors' places in the same answer: no call of their own. Google Play competitors are not in it.
         for (const competitor of request.competitors.filter((entry) => entry.store === 'app_store')) {
           observation.competitorRanks.push({ country, term, ...competitor, rank: rankOf(competitor.storeId) });
@@ -96,9 +107,9 @@ export class AppStoreProvider implements DataProvider {
       }
       if (request.scope === 'keywords') continue;
       const result = await this.lookup(app.storeId, country);
-      if (!result) continue;
+      if (!result) throw new StoreCallError('app_store', `the App Store has no app ${app.storeId} in the ${country} storefront any more`, 404);
       if (country === app.primaryCountry && result.averageUserRating !== undefined) {
-        observation.rating = { average: Math.round(result.averageUserRating * 100) / 100, count: result.userRatingCount ?? 0 };
+        observation.rating = { average: Math.round(result.averageUserRating * 100) / 100, count: result.userRatingCount ?? 0, histogram: null };
       }
       observation.listings.push({ country, listing: listingOf(result) });
       if (result.primaryGenreId) {
@@ -140,12 +151,12 @@ export class AppStoreProvider implements DataProvider {
     });
   }
 
-  async research(term: string, country: string): Promise<ResearchResult> {
-    const results = await this.search(term, country);
+  async research(term: string, country: string, day: Date): Promise<ResearchResult> {
+    const results = await this.search(term, country, MAX_SEARCH_RESULTS, { maxWaitMs: REQUEST_MAX_WAIT_MS });
     return {
       term,
       country,
-      ...estimateMetrics(results),
+      ...keywordMetrics(searchSignals(term, results), day),
       topApps: results.slice(0, 10).map((result, index) => ({
         rank: index + 1,
         store: 'app_store' as const,
@@ -160,7 +171,7 @@ export class AppStoreProvider implements DataProvider {
   }
 
   async searchApps(term: string, country: string, limit: number): Promise<StoreSearchResult[]> {
-    return (await this.search(term, country, limit)).slice(0, limit).map((result) => ({
+    return (await this.search(term, country, limit, { maxWaitMs: REQUEST_MAX_WAIT_MS })).slice(0, limit).map((result) => ({
       store: 'app_store' as const,
       storeId: String(result.trackId),
       name: result.trackName,
@@ -171,8 +182,7 @@ export class AppStoreProvider implements DataProvider {
   }
 
   async describe(reference: StoreReference, country: string): Promise<AppDetails | null> {
-    if (reference.store !== 'app_store') return null;
-    const result = await this.lookup(reference.storeId, reference.country ?? country);
+    const result = await this.lookup(reference.storeId, reference.country ?? country, { maxWaitMs: REQUEST_MAX_WAIT_MS });
     if (!result) return null;
     return {
       name: result.trackName,
