@@ -78,9 +78,10 @@ export async function benchWebhooks(options: Options): Promise<WebhookBench> {
   // The worker catches up on the daily refresh as it starts; once that is done, the bench app goes back to having
   // no history, so that adding a keyword costs the insert and its event rather than a 180-day backfill.
   const { hotQuery } = await import('../src/server/db');
-  const { REFRESH_QUEUE } = await import('../src/server/services/ingest/scheduler');
+  const { OBSERVE_QUEUES, REFRESH_QUEUE } = await import('../src/server/services/ingest/scheduler');
   for (;;) {
-    const [pending] = await hotQuery<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry', 'active') AND start_after <= now()`, [REFRESH_QUEUE]);
+    const queues = [REFRESH_QUEUE, ...Object.values(OBSERVE_QUEUES)];
+    const [pending] = await hotQuery<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ANY($1) AND state IN ('created', 'retry', 'active') AND start_after <= now()`, [queues]);
     if (!pending?.n) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

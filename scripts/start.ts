@@ -34,10 +34,14 @@ if (shouldSeed) {
   password = await demoPassword(generateDemoPassword);
   await seedDemoData({ password });
 }
-// Data is current before the first request: a new app's history is backfilled, an existing one caught up.
-// An app the store fails now keeps the data it has (served, with its age) and is tried again by the schedule.
-const refreshed = await refreshAllApps();
-log(`data refreshed for ${refreshed.summaries.length} apps${refreshed.failures.length ? `; ${refreshed.failures.length} could not be refreshed now and keep their data (see the log)` : ''}`);
+// With the demo provider, data is current before the first request: a new app's history is backfilled, an existing
+// one caught up. The live stores are not asked here, in a burst before the server starts: the schedule's catch-up
+// hands every app to its store's queue (src/server/services/ingest/scheduler.ts), and the data served meanwhile is
+// the last observed, with its age.
+if (dataProvider().hasHistory) {
+  const refreshed = await refreshAllApps();
+  log(`data refreshed for ${refreshed.summaries.length} apps${refreshed.failures.length ? `; ${refreshed.failures.length} could not be refreshed now and keep their data (see the log)` : ''}`);
+}
 // The refresh schedule and webhook deliveries run here, in the launcher, never on a request's path.
 const background = config().SCHEDULER ? await startBackgroundWork(database.url, log) : null;
 

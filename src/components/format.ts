@@ -12,3 +12,12 @@ export function formatNumber(value: number): string {
 export function formatStore(store: 'app_store' | 'google_play'): string {
   return store === 'app_store' ? 'App Store' : 'Google Play';
 }
+
+/** "3 h", "2 days": how long before `now`, rounded down, for ages of data. */
+export function formatAge(value: string | Date, now: Date): string {
+  const minutes = Math.max(0, Math.floor((now.getTime() - new Date(value).getTime()) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} days`;
+}

@@ -19,6 +19,7 @@ import {
   listOpportunitiesProcedure,
   removeAppProcedure,
   searchStoreProcedure,
+  storefrontHealthProcedure,
 } from './routers/apps/apps.procedures';
 import { billingRouter } from './routers/billing/router';
 import { listCompetitorsProcedure, removeCompetitorProcedure } from './routers/competitors/competitors.procedures';
@@ -55,6 +56,7 @@ export const dashboardRouter = router({
     remove: removeAppProcedure,
     addStorefront: addStorefrontProcedure,
     searchStore: searchStoreProcedure,
+    storefrontHealth: storefrontHealthProcedure,
   }),
   keywords: router({
     list: listKeywordsProcedure,

@@ -33,13 +33,13 @@ export async function deliveryStatistics(): Promise<{ byStatus: { status: string
 }
 
 /** For the metrics: runs of a pg-boss queue finished in the last 24 hours, by state, with their mean and longest duration. */
-export function jobRunStatistics(queue: string) {
+export function jobRunStatistics(queues: string[]) {
   return db.$queryRaw<{ state: string; count: number; mean_seconds: number | null; max_seconds: number | null }[]>`
     SELECT state::text, count(*)::int AS count,
            avg(extract(epoch FROM completed_on - started_on))::float8 AS mean_seconds,
            max(extract(epoch FROM completed_on - started_on))::float8 AS max_seconds
-    FROM (SELECT state, started_on, completed_on FROM pgboss.job WHERE name = ${queue} AND completed_on > now() - interval '24 hours'
+    FROM (SELECT state, started_on, completed_on FROM pgboss.job WHERE name = ANY(${queues}) AND completed_on > now() - interval '24 hours'
           UNION ALL
-          SELECT state, started_on, completed_on FROM pgboss.archive WHERE name = ${queue} AND completed_on > now() - interval '24 hours') AS runs
+          SELECT state, started_on, completed_on FROM pgboss.archive WHERE name = ANY(${queues}) AND completed_on > now() - interval '24 hours') AS runs
     GROUP BY state`;
 }

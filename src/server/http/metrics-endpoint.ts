@@ -10,7 +10,7 @@ import { logErrorThrottled } from '@/server/core/log';
 import { metricsRegistry } from '@/server/core/metrics';
 import { poolStatistics } from '@/server/db';
 import { deliveryStatistics, jobRunStatistics } from '@/server/db/webhook-statements';
-import { REFRESH_QUEUE } from '@/server/services/ingest/scheduler';
+import { OBSERVE_QUEUES } from '@/server/services/ingest/scheduler';
 
 export const METRICS_PATH = '/metrics';
 
@@ -66,18 +66,18 @@ function registerScrapedGauges(): void {
   });
   const runs = new Gauge({
     name: 'aso_refresh_runs',
-    help: 'Runs of the daily data refresh finished in the last 24 hours, by state (completed, failed…).',
+    help: 'Refreshes of one app (a job of its store’s queue) finished in the last 24 hours, by state (completed, failed…).',
     labelNames: ['state'] as const,
     registers: [metricsRegistry],
   });
   new Gauge({
     name: 'aso_refresh_run_duration_seconds',
-    help: 'Duration of the daily data refresh runs finished in the last 24 hours: mean and longest.',
+    help: 'Duration of the refreshes of one app finished in the last 24 hours: mean and longest.',
     labelNames: ['state', 'stat'] as const,
     registers: [metricsRegistry],
     async collect() {
       await fromDatabase('refresh runs', async () => {
-        const rows = await jobRunStatistics(REFRESH_QUEUE);
+        const rows = await jobRunStatistics(Object.values(OBSERVE_QUEUES));
         runs.reset();
         this.reset();
         for (const row of rows) {

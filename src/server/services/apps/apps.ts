@@ -49,6 +49,16 @@ export async function getApp(accountId: string, appId: string): Promise<AppView>
   return { ...app, storeUrl: storeUrlOf(app) };
 }
 
+/** Each storefront of the app with its provider health (src/server/services/ingest/provider-health.ts), alphabetical. */
+export async function storefrontHealth(accountId: string, appId: string) {
+  const app = await db.trackedApp.findFirst({
+    where: { id: appId, accountId },
+    select: { storefronts: { orderBy: { country: 'asc' }, select: { country: true, lastObservedAt: true, lastError: true, lastErrorAt: true } } },
+  });
+  if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
+  return app.storefronts;
+}
+
 /**
  * Adds terms to the app's tracked set for one country (the app's primary country by default).
  * Terms are deduplicated case-insensitively; terms already tracked are reported, not duplicated. Safe under

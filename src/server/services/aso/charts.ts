@@ -1,5 +1,6 @@
 // Daily series of the category chart position and of the rating.
 import { db } from '@/server/db';
+import type { RatingHistogram } from '@/server/services/ingest/provider';
 import { isoDay } from '@/server/core/dates';
 import { eachDay, loadApp, windowOf } from './app-context';
 
@@ -31,11 +32,11 @@ export async function ratingHistory(accountId: string, input: { appId: string })
   const rows = await db.ratingSnapshot.findMany({
     where: { appId: app.id, date: { gte: window.from, lte: window.to } },
     orderBy: { date: 'asc' },
-    select: { date: true, average: true, count: true },
+    select: { date: true, average: true, count: true, histogram: true },
   });
   return {
     from: rows.length ? isoDay(rows[0]!.date) : null,
     to: rows.length ? isoDay(rows.at(-1)!.date) : null,
-    points: rows.map((row) => ({ date: isoDay(row.date), average: Math.round(row.average * 100) / 100, count: row.count })),
+    points: rows.map((row) => ({ date: isoDay(row.date), average: Math.round(row.average * 100) / 100, count: row.count, histogram: row.histogram as RatingHistogram | null })),
   };
 }

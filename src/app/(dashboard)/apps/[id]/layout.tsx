@@ -5,11 +5,13 @@ import type { ReactNode } from 'react';
 import { AddStorefrontForm, RemoveAppButton } from '@/components/apps/app-actions';
 import { AppTabs } from '@/components/apps/app-tabs';
 import { BackfillProgress } from '@/components/apps/backfill-progress';
+import { DataFreshness } from '@/components/apps/data-freshness';
 import { formatStore } from '@/components/format';
 import { readApp } from './app-view';
 
 export default async function AppLayout({ params, children }: { params: Promise<{ id: string }>; children: ReactNode }) {
-  const { app } = await readApp((await params).id);
+  const { app, caller } = await readApp((await params).id);
+  const storefronts = await caller.apps.storefrontHealth({ id: app.id });
   return (
     <>
       <nav aria-label="Breadcrumb" className="muted" style={{ marginBottom: '0.75rem' }}><Link href="/apps">Apps</Link> / {app.name}</nav>
@@ -21,6 +23,7 @@ export default async function AppLayout({ params, children }: { params: Promise<
         <p className="muted" data-testid="storefronts">
           Tracked in {app.storefronts.join(', ')} · {app.dataThrough ? `data through ${app.dataThrough}` : 'no data yet'}
         </p>
+        <DataFreshness lastObservedAt={app.lastObservedAt} storefronts={storefronts} now={new Date()} />
         <div className="row" style={{ justifyContent: 'space-between' }}>
           <AddStorefrontForm appId={app.id} />
           <RemoveAppButton appId={app.id} name={app.name} />

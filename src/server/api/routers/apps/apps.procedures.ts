@@ -1,14 +1,14 @@
 // The procedures about tracked apps: the list, one app, and the read endpoints about one app (score, opportunities,
 // chart and rating series, keyword spy).
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
-import { addApp, addStorefront, getApp, listApps, removeApp, searchStore } from '@/server/services/apps/apps';
+import { addApp, addStorefront, getApp, listApps, removeApp, searchStore, storefrontHealth } from '@/server/services/apps/apps';
 import { appAllowed } from '@/server/services/api-keys/restrictions';
 import { asoScore } from '@/server/services/aso/aso-score';
 import { categoryRankHistory, RATING_HISTORY_DAYS, ratingHistory } from '@/server/services/aso/charts';
 import { keywordSpy } from '@/server/services/aso/keywords';
 import { keywordOpportunities } from '@/server/services/aso/opportunities';
 import { addStorefrontInput, createAppInput, createAppOutput, removeAppInput, removeAppOutput, searchStoreInput, searchStoreOutput } from './apps.schema';
-import { appOutput, asoScoreInput, asoScoreOutput, categoryRankInput, categoryRankOutput, getAppInput, keywordSpyInput, keywordSpyOutput, listAppsInput, listAppsOutput, opportunitiesInput, opportunitiesOutput, ratingHistoryInput, ratingHistoryOutput, toAppOutput } from './apps.schema';
+import { appOutput, asoScoreInput, asoScoreOutput, categoryRankInput, categoryRankOutput, getAppInput, keywordSpyInput, keywordSpyOutput, listAppsInput, listAppsOutput, opportunitiesInput, opportunitiesOutput, ratingHistoryInput, ratingHistoryOutput, storefrontHealthInput, storefrontHealthOutput, toAppOutput } from './apps.schema';
 
 export const listAppsProcedure = apiProcedure
   .meta({
@@ -78,6 +78,19 @@ export const addStorefrontProcedure = dashboardProcedure
   .input(addStorefrontInput)
   .output(appOutput)
   .mutation(async ({ ctx, input }) => toAppOutput(await addStorefront(ctx.actor.accountId, { appId: input.id, country: input.country })));
+
+/** Dashboard only: each storefront's provider health (when the store last answered, its last failure), for the app page. */
+export const storefrontHealthProcedure = dashboardProcedure
+  .input(storefrontHealthInput)
+  .output(storefrontHealthOutput)
+  .query(async ({ ctx, input }) =>
+    (await storefrontHealth(ctx.actor.accountId, input.id)).map((row) => ({
+      country: row.country,
+      lastObservedAt: row.lastObservedAt?.toISOString() ?? null,
+      lastError: row.lastError,
+      lastErrorAt: row.lastErrorAt?.toISOString() ?? null,
+    })),
+  );
 
 /** Dashboard only: the store's apps by name, for Add app. */
 export const searchStoreProcedure = dashboardProcedure

@@ -20,6 +20,10 @@ export const appOutput = z
       .array(z.string().length(2))
       .meta({ description: 'Every storefront the app is tracked in: its primary one, those of its tracked keywords, and any added in the dashboard. Metadata, changelog, ASO score and category rank answer for each.', example: ['GB', 'US'] }),
     dataThrough: isoDate.nullable().meta({ description: 'The last day with data; null until the first history backfill has finished.' }),
+    lastObservedAt: isoDateTime.nullable().meta({
+      description:
+        'When the store last answered for the app (its primary storefront): the age of its data. The daily refresh observes every app once a day; while a store fails (an outage, a throttle), the app keeps its last data, served as before, and this time stops moving. null until the first observation.',
+    }),
     backfill: z
       .object({
         status: z.enum(['queued', 'running', 'completed', 'failed']).meta({
@@ -40,10 +44,11 @@ function backfillStatus(backfill: NonNullable<AppView['backfill']>): 'queued' | 
 }
 
 export function toAppOutput(app: AppView): z.infer<typeof appOutput> {
-  const { refreshedThrough, backfill, ...rest } = app;
+  const { refreshedThrough, lastObservedAt, backfill, ...rest } = app;
   return {
     ...rest,
     dataThrough: refreshedThrough && refreshedThrough.toISOString().slice(0, 10),
+    lastObservedAt: lastObservedAt && lastObservedAt.toISOString(),
     backfill: backfill && { status: backfillStatus(backfill), daysDone: backfill.finishedAt && !backfill.lastError ? backfill.daysTotal : backfill.daysDone, daysTotal: backfill.daysTotal },
     createdAt: app.createdAt.toISOString(),
   };
@@ -133,8 +138,32 @@ export const categoryRankOutput = z
 
 export const ratingHistoryInput = z.object({ id: appIdParam });
 export const ratingHistoryOutput = z
-  .object({ from: day.nullable(), to: day.nullable(), points: z.array(z.object({ date: day, average: z.number().min(0).max(5), count: z.int().nonnegative() })) })
+  .object({
+    from: day.nullable(),
+    to: day.nullable(),
+    points: z.array(
+      z.object({
+        date: day,
+        average: z.number().min(0).max(5),
+        count: z.int().nonnegative(),
+        histogram: z
+          .object({ '1': z.int().nonnegative(), '2': z.int().nonnegative(), '3': z.int().nonnegative(), '4': z.int().nonnegative(), '5': z.int().nonnegative() })
+          .nullable()
+          .meta({ description: 'Ratings by number of stars. Google Play shows them; null for App Store apps, whose public answers have no histogram.' }),
+      }),
+    ),
+  })
   .meta({ id: 'RatingHistory' });
+
+export const storefrontHealthInput = z.object({ id: appIdParam });
+export const storefrontHealthOutput = z.array(
+  z.object({
+    country: z.string().length(2),
+    lastObservedAt: isoDateTime.nullable(),
+    lastError: z.string().nullable(),
+    lastErrorAt: isoDateTime.nullable(),
+  }),
+);
 
 export const keywordSpyInput = z.object({ id: appIdParam, country: countryQuery });
 export const keywordSpyOutput = z
