@@ -10,4 +10,4 @@ export const PAGED_LISTS = {
 } as const;
 
 /** The schema of each problem kind the API answers with (their `code` tells them apart). */
-export type ProblemSchemaName = 'ValidationErrorProblem' | 'UnauthorizedProblem' | 'PlanRequiredProblem' | 'InsufficientScopeProblem' | 'IpNotAllowedProblem' | 'LimitReachedProblem' | 'NotFoundProblem' | 'PayloadTooLargeProblem' | 'UnsupportedMediaTypeProblem' | 'CreditsExhaustedProblem' | 'KeyBudgetExhaustedProblem' | 'RateLimitedProblem' | 'IdempotencyConflictProblem' | 'InternalErrorProblem' | 'ServiceUnavailableProblem';
+export type ProblemSchemaName = 'ValidationErrorProblem' | 'UnauthorizedProblem' | 'PlanRequiredProblem' | 'InsufficientScopeProblem' | 'IpNotAllowedProblem' | 'LimitReachedProblem' | 'NotFoundProblem' | 'PayloadTooLargeProblem' | 'UnsupportedMediaTypeProblem' | 'CreditsExhaustedProblem' | 'KeyBudgetExhaustedProblem' | 'RateLimitedProblem' | 'IdempotencyConflictProblem' | 'InternalErrorProblem' | 'StoreUnavailableProblem' | 'ServiceUnavailableProblem';

@@ -938,6 +938,8 @@ export interface components {
             storefronts: string[];
             /** @description The last day with data; null until the first history backfill has finished. */
             dataThrough: string | null;
+            /** @description When the store last answered for the app (its primary storefront): the age of its data. The daily refresh observes every app once a day; while a store fails (an outage, a throttle), the app keeps its last data, served as before, and this time stops moving. null until the first observation. */
+            lastObservedAt: string | null;
             /** @description The history backfill of an app just added: it runs in the background, and the per-app reads answer empty series until it completes. null for an app whose history was loaded otherwise. */
             backfill: {
                 /**
@@ -995,6 +997,8 @@ export interface components {
             storefronts: string[];
             /** @description The last day with data; null until the first history backfill has finished. */
             dataThrough: string | null;
+            /** @description When the store last answered for the app (its primary storefront): the age of its data. The daily refresh observes every app once a day; while a store fails (an outage, a throttle), the app keeps its last data, served as before, and this time stops moving. null until the first observation. */
+            lastObservedAt: string | null;
             /** @description The history backfill of an app just added: it runs in the background, and the per-app reads answer empty series until it completes. null for an app whose history was loaded otherwise. */
             backfill: {
                 /**
@@ -1141,6 +1145,14 @@ export interface components {
                 date: string;
                 average: number;
                 count: number;
+                /** @description Ratings by number of stars. Google Play shows them; null for App Store apps, whose public answers have no histogram. */
+                histogram: {
+                    1: number;
+                    2: number;
+                    3: number;
+                    4: number;
+                    5: number;
+                } | null;
             }[];
         };
         KeywordSpy: {
@@ -1551,7 +1563,7 @@ export interface components {
              * @description The problem type’s slug (the last segment of `type`): stable, to switch on.
              * @enum {string}
              */
-            code: "validation-error" | "unauthorized" | "plan-required" | "insufficient-scope" | "ip-not-allowed" | "limit-reached" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "credits-exhausted" | "key-budget-exhausted" | "rate-limited" | "idempotency-conflict" | "internal-error" | "service-unavailable";
+            code: "validation-error" | "unauthorized" | "plan-required" | "insufficient-scope" | "ip-not-allowed" | "limit-reached" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "credits-exhausted" | "key-budget-exhausted" | "rate-limited" | "idempotency-conflict" | "internal-error" | "store-unavailable" | "service-unavailable";
             /** @description Short summary of the problem type. */
             title: string;
             status: number;
@@ -1740,13 +1752,32 @@ export interface components {
             /** @constant */
             status: 500;
         } & WithRequired<components["schemas"]["Problem"], "code" | "status">;
+        /** @description The store cannot be read right now (`store-unavailable`). */
+        StoreUnavailableProblem: {
+            /** @constant */
+            code: "store-unavailable";
+            /** @constant */
+            status: 503;
+        } & (WithRequired<components["schemas"]["Problem"], "code" | "status"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "store-unavailable";
+        });
         /** @description Service unavailable (`service-unavailable`). */
         ServiceUnavailableProblem: {
             /** @constant */
             code: "service-unavailable";
             /** @constant */
             status: 503;
-        } & WithRequired<components["schemas"]["Problem"], "code" | "status">;
+        } & (WithRequired<components["schemas"]["Problem"], "code" | "status"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "service-unavailable";
+        });
         /** @description The body of a `keyword.rank_changed` delivery. */
         KeywordRankChangedEvent: {
             /** @description The event’s id: the same in every delivery of this event, to every endpoint. */
@@ -2305,6 +2336,24 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["PlanRequiredProblem"] | components["schemas"]["IpNotAllowedProblem"];
+            };
+        };
+        /** @description `service-unavailable` (http://localhost:3000/docs/problems/service-unavailable): Service unavailable. `store-unavailable` (http://localhost:3000/docs/problems/store-unavailable): The store cannot be read right now. */
+        ServiceUnavailableOrStoreUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["ServiceUnavailableProblem"] | components["schemas"]["StoreUnavailableProblem"];
             };
         };
     };
@@ -3067,7 +3116,7 @@ export interface operations {
             422: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apps-get": {
@@ -3518,7 +3567,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "keywords-history": {
@@ -3918,7 +3967,7 @@ export interface operations {
             422: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "usage-get": {

@@ -22,6 +22,13 @@ import { makeAsoApp } from '../../../test/aso-fixture';
 import { buildOpenApiDocument } from './document';
 import { callPublicApi } from '../../../test/public-api';
 import { buildRoutes, type RestRoute } from './routes';
+import { addKeywords } from '@/server/services/apps/apps';
+import { addCompetitor } from '@/server/services/aso/competitors';
+import { refreshApp } from '@/server/services/ingest/refresh';
+import { GooglePlayProvider } from '@/server/services/ingest/stores/google-play/google-play-provider';
+import { createStoreGate } from '@/server/services/ingest/stores/store-calls';
+import { StoresProvider } from '@/server/services/ingest/stores/stores-provider';
+import { GOOGLE_PLAY_PLAN, recordedPlayClient, recordedPlayDays } from '../../../test/stores/recorded-google-play';
 
 const ORIGIN = 'http://api.test';
 type DocumentedResponse = { headers?: Record<string, { $ref: string }>; content: Record<string, { schema: object; examples?: Record<string, { value: unknown }> }> };
@@ -223,6 +230,25 @@ describe('responses conform to the published document', () => {
       }
     });
   }
+});
+
+describe('a Google Play app’s answers conform too (the stores provider on recorded answers)', () => {
+  it('for every read of an app', async () => {
+    const app = await db.trackedApp.create({
+      data: { accountId: owner.accountId, store: 'google_play', storeId: GOOGLE_PLAY_PLAN.appId, bundleId: GOOGLE_PLAY_PLAN.appId, name: 'Calm', developer: 'Calm.com, Inc.', category: 'Health & Fitness', primaryCountry: GOOGLE_PLAY_PLAN.country },
+    });
+    await addKeywords(owner.accountId, { appId: app.id, terms: GOOGLE_PLAY_PLAN.terms });
+    await addCompetitor(owner.accountId, { appId: app.id, storeUrl: `https://play.google.com/store/apps/details?id=${GOOGLE_PLAY_PLAN.competitorId}` });
+    const gate = createStoreGate('google_play', { callsPerMinute: 60, concurrency: 1, timeoutMs: 1_000, retries: 0, minBackoffMs: 1, maxBackoffMs: 1 }, async () => 0);
+    for (const day of recordedPlayDays().slice(-2)) {
+      const provider = new StoresProvider({ google_play: new GooglePlayProvider(recordedPlayClient(day), gate) });
+      expect((await refreshApp(app.id, { provider, through: new Date(`${day}T00:00:00Z`) })).failures).toEqual([]);
+    }
+    const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
+    const reads = routes.filter((route) => route.method === 'GET' && route.template.startsWith('/apps/{id}') && route.template !== '/apps/{id}/keywords/research');
+    expect(reads.length).toBeGreaterThan(10);
+    for (const route of reads) await expectConforms(route, await call(route, { path: pathOf(route, { id: app.id, keywordId: keyword.id }) }), 200);
+  });
 });
 
 it('answers 429 as documented once a key passes its requests per minute', async () => {

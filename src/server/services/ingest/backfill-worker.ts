@@ -43,7 +43,7 @@ export async function runNextBackfill(now = new Date()): Promise<boolean> {
   const { appId } = claim;
   try {
     let reported = 0;
-    await refreshApp(appId, {
+    const summary = await refreshApp(appId, {
       onProgress: async (done, total) => {
         // A handful of writes per backfill: each moves the app's data version (its page reads it again).
         if (done !== total && done - reported < Math.max(1, Math.ceil(total / 10))) return;
@@ -51,6 +51,8 @@ export async function runNextBackfill(now = new Date()): Promise<boolean> {
         await saveBackfill(appId, { daysDone: done, daysTotal: total });
       },
     });
+    // A storefront the store failed has nothing yet: the backfill is tried again, as any failed one.
+    if (summary.failures.length) throw new Error(`the store failed in ${summary.failures.map((failure) => `${failure.country} (${failure.error})`).join(', ')}`);
     // Keywords added while it ran were not in its list: their history now.
     const added = await db.trackedKeyword.findMany({ where: { appId, createdAt: { gte: now } }, select: { term: true, country: true } });
     if (added.length) await refreshApp(appId, { onlyTerms: added });

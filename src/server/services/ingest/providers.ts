@@ -16,6 +16,18 @@ export function dataProvider(): DataProvider {
   return provider;
 }
 
+/**
+ * Replaces the provider of this process until the returned function puts the previous one back: tests run the
+ * `stores` provider on recorded answers, or on a store that fails, through the same services and endpoints.
+ */
+export function useDataProvider(next: DataProvider): () => void {
+  const previous = provider;
+  provider = next;
+  return () => {
+    provider = previous;
+  };
+}
+
 /** Seconds a client should wait before asking again while a store fails. */
 export const STORE_RETRY_AFTER_SECONDS = 60;
 
