@@ -5,6 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GooglePlayClient, PlayLocale } from '@/server/services/ingest/stores/google-play/google-play-client';
+import { PLAY_SEARCH_DEPTH } from '@/server/services/ingest/stores/google-play/google-play-provider';
 import plan from '../fixtures/stores-plan.json';
 
 export const GOOGLE_PLAY_FIXTURES = path.resolve(import.meta.dirname, '../fixtures/google-play');
@@ -17,9 +18,9 @@ export function recordedPlayDays(): string[] {
 
 const slug = (value: string) => value.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '');
 
-export function playFixturePath(day: string, method: keyof GooglePlayClient | 'top-free', locale: PlayLocale, key: string): string {
+export function playFixturePath(day: string, method: keyof GooglePlayClient, locale: PlayLocale, key: string, root = GOOGLE_PLAY_FIXTURES): string {
   const folder = method === 'topFree' ? 'top-free' : method;
-  return path.join(GOOGLE_PLAY_FIXTURES, day, folder, `${locale.country}-${locale.lang}`, `${slug(key)}.json`);
+  return path.join(root, day, folder, `${locale.country}-${locale.lang}`, `${slug(key)}.json`);
 }
 
 type Recorded = { error: { message: string; status: number | null } } | unknown;
@@ -60,10 +61,10 @@ export function recordedPlayClient(day: string): GooglePlayClient & { calls: str
   };
 }
 
-/** Records every call of `inner` (the library itself) into `day`: answers as returned, failures as their message and status. */
-export function recordingPlayClient(inner: GooglePlayClient, day: string): GooglePlayClient {
+/** Records every call of `inner` (the library itself) into `day` under `root`: answers as returned, failures as their message and status. */
+export function recordingPlayClient(inner: GooglePlayClient, day: string, root = GOOGLE_PLAY_FIXTURES): GooglePlayClient {
   const record = async (method: keyof GooglePlayClient, locale: PlayLocale, key: string, call: () => Promise<unknown>) => {
-    const file = playFixturePath(day, method, locale, key);
+    const file = playFixturePath(day, method, locale, key, root);
     mkdirSync(path.dirname(file), { recursive: true });
     try {
       const answer = await call();
@@ -77,7 +78,8 @@ export function recordingPlayClient(inner: GooglePlayClient, day: string): Googl
   };
   return {
     app: (appId, locale) => record('app', locale, appId, () => inner.app(appId, locale)),
-    search: (term, num, locale) => record('search', locale, term, () => inner.search(term, num, locale)),
+    // Recorded as deep as the provider ever asks, whatever this call's depth: replays slice it.
+    search: async (term, num, locale) => ((await record('search', locale, term, () => inner.search(term, Math.max(num, PLAY_SEARCH_DEPTH), locale))) as unknown[]).slice(0, num),
     reviews: (appId, num, locale) => record('reviews', locale, appId, () => inner.reviews(appId, num, locale)),
     topFree: (category, num, locale) => record('topFree', locale, category, () => inner.topFree(category, num, locale)),
     suggest: (prefix, locale) => record('suggest', locale, prefix, () => inner.suggest(prefix, locale)),

@@ -131,7 +131,7 @@ export const VARIABLES = {
   SCHEDULER: {
     schema: flag.default(true),
     default: '`true`',
-    meaning: '`false`: no background work in this process (the refresh still runs at start; no backfills, webhook deliveries or trial ends): for web processes when `npm run worker` processes do the background work',
+    meaning: '`false`: no background work in this process (no refresh schedule, backfills, webhook deliveries or trial ends; with the `demo` provider the refresh still runs at start): for web processes when `npm run worker` processes do the background work',
   },
   WEBHOOKS_ALLOW_HTTP_LOCALHOST: { schema: flag.default(false), default: '`false`', meaning: 'Development and tests only: allow `http://localhost` and loopback webhook destinations' },
   WEBHOOK_SLACK_HOSTS: { schema: list.default([]), default: 'none', meaning: 'Extra hosts (`host` or `host:port`) treated as Slack, e.g. a local test receiver' },

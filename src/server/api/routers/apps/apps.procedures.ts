@@ -178,7 +178,7 @@ export const getKeywordSpyProcedure = apiProcedure
       method: 'GET',
       path: '/apps/{id}/keyword-spy',
       summary: 'Every keyword the app ranks for',
-      description: 'All terms the app ranks for (top 200) in the storefront on the last day of data, best rank first, with volume, difficulty and whether you track them.',
+      description: 'All terms the app ranks for (top 200; top 100 on Google Play) in the storefront on the last day of data, best rank first, with volume, difficulty and whether you track them.',
       tags: ['Keywords'],
       protect: true,
     },

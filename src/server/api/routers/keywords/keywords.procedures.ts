@@ -15,7 +15,7 @@ export const listKeywordsProcedure = apiProcedure
       path: '/apps/{id}/keywords',
       summary: 'List tracked keywords',
       description:
-        'The tracked keywords of one storefront, as a JSON array, best rank first (unranked last). `rank` is null when the app is not in the top 200 for the term; `rankDelta` compares with the start of `rankWindow`.',
+        'The tracked keywords of one storefront, as a JSON array, best rank first (unranked last). `rank` is null when the app is not in the top 200 for the term (the top 100 on Google Play); `rankDelta` compares with the start of `rankWindow`.',
       tags: ['Keywords'],
       protect: true,
     },
@@ -59,7 +59,7 @@ export const keywordHistoryProcedure = apiProcedure
       path: '/apps/{id}/keywords/{keywordId}/history',
       summary: 'Daily rank history of a keyword',
       description:
-        'One point a day over `days` days ending with the last day of data; `rank` null on days the app was not in the top 200. `competitors` holds the same series for each of the app’s competitors, so the app can be compared with them. A keyword of another app or account is 404.',
+        'One point a day over `days` days ending with the last day of data; `rank` null on days the app was not in the top 200 (the top 100 on Google Play). `competitors` holds the same series for each of the app’s competitors, so the app can be compared with them. A keyword of another app or account is 404.',
       tags: ['Keywords'],
       protect: true,
     },

@@ -51,7 +51,7 @@ export const listKeywordsInput = z.object({
 export const keywordListItemOutput = z
   .object({
     term: z.string(),
-    rank: z.int().min(1).nullable().meta({ description: 'Position in search results on the last day of data; null when the app is not in the top 200.' }),
+    rank: z.int().min(1).nullable().meta({ description: 'Position in search results on the last day of data; null when the app is not in the top 200 (the top 100 on Google Play).' }),
     rankDelta: z.int().meta({ description: 'Rank at the start of rankWindow minus rank now: positive = moved up. 0 when either end is unranked.' }),
     volume: z.int().nullable().meta({ description: 'Estimated monthly searches in the storefront; null until the first data refresh of the term.' }),
     difficulty: z.int().min(0).max(100).nullable().meta({ description: '0 (easy) to 100 (hard); null until the first data refresh of the term.' }),
@@ -120,7 +120,7 @@ export const keywordHistoryOutput = keywordSeries
           storeId: z.string(),
           points: rankPoints.meta({
             description:
-              'The competitor’s rank for the same term on the same days, from the same search results as the app’s. `rank` is null when it was not in the top 200, and on days it was not observed: before it was added (unless the data provider has history), and always for a competitor from the other store.',
+              'The competitor’s rank for the same term on the same days, from the same search results as the app’s. `rank` is null when it was not in the top 200 (the top 100 on Google Play), and on days it was not observed: before it was added (unless the data provider has history), and always for a competitor from the other store.',
           }),
         }),
       )
