@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * Every keyword the app ranks for
-         * @description All terms the app ranks for (top 200) in the storefront on the last day of data, best rank first, with volume, difficulty and whether you track them.
+         * @description All terms the app ranks for (top 200; top 100 on Google Play) in the storefront on the last day of data, best rank first, with volume, difficulty and whether you track them.
          *
          *     The whole list, or one page of it with `page` and `pageSize`; `X-Total-Count` and `Link` (`next`…) say where it goes on.
          *
@@ -273,7 +273,7 @@ export interface paths {
         };
         /**
          * List tracked keywords
-         * @description The tracked keywords of one storefront, as a JSON array, best rank first (unranked last). `rank` is null when the app is not in the top 200 for the term; `rankDelta` compares with the start of `rankWindow`.
+         * @description The tracked keywords of one storefront, as a JSON array, best rank first (unranked last). `rank` is null when the app is not in the top 200 for the term (the top 100 on Google Play); `rankDelta` compares with the start of `rankWindow`.
          *
          *     The whole list, or one page of it with `page` and `pageSize`; `X-Total-Count` and `Link` (`next`…) say where it goes on.
          *
@@ -325,7 +325,7 @@ export interface paths {
         };
         /**
          * Daily rank history of a keyword
-         * @description One point a day over `days` days ending with the last day of data; `rank` null on days the app was not in the top 200. `competitors` holds the same series for each of the app’s competitors, so the app can be compared with them. A keyword of another app or account is 404.
+         * @description One point a day over `days` days ending with the last day of data; `rank` null on days the app was not in the top 200 (the top 100 on Google Play). `competitors` holds the same series for each of the app’s competitors, so the app can be compared with them. A keyword of another app or account is 404.
          *
          *     **Costs 1 credit** (charged only on success).
          */
@@ -1174,7 +1174,7 @@ export interface components {
         };
         KeywordListItem: {
             term: string;
-            /** @description Position in search results on the last day of data; null when the app is not in the top 200. */
+            /** @description Position in search results on the last day of data; null when the app is not in the top 200 (the top 100 on Google Play). */
             rank: number | null;
             /** @description Rank at the start of rankWindow minus rank now: positive = moved up. 0 when either end is unranked. */
             rankDelta: number;
@@ -1272,7 +1272,7 @@ export interface components {
                 /** @enum {string} */
                 store: "app_store" | "google_play";
                 storeId: string;
-                /** @description The competitor’s rank for the same term on the same days, from the same search results as the app’s. `rank` is null when it was not in the top 200, and on days it was not observed: before it was added (unless the data provider has history), and always for a competitor from the other store. */
+                /** @description The competitor’s rank for the same term on the same days, from the same search results as the app’s. `rank` is null when it was not in the top 200 (the top 100 on Google Play), and on days it was not observed: before it was added (unless the data provider has history), and always for a competitor from the other store. */
                 points: {
                     /**
                      * Format: date
