@@ -32,6 +32,11 @@ test('keywords table and ASO score match the API; the table sorts, filters and e
     await expect(row.getByTestId('difficulty')).toHaveText(item.difficulty === null ? '—' : String(item.difficulty));
   }
 
+  // The data's age, as the API gives it.
+  const app = await (await request.get(`${API}/apps/${DEMO_APP_ID}`, { headers: bearer(key) })).json();
+  await expect(page.getByTestId('data-freshness')).toHaveAttribute('data-stale', 'false');
+  await expect(page.getByTestId('data-freshness').locator('time')).toHaveAttribute('datetime', app.lastObservedAt);
+
   const score = await (await request.get(`${API}/apps/${DEMO_APP_ID}/aso-score`, { headers: bearer(key) })).json();
   await expect(page.getByTestId('aso-score-value')).toHaveText(String(score.score));
   const pillars = page.getByTestId('aso-pillars');

@@ -1,11 +1,13 @@
 'use client';
-// Apps → Add app: paste an App Store or Google Play URL, or search the store by name, then pick a storefront. The app
+// Apps → Add app: paste an App Store or Google Play URL, or search the stores by name, then pick a storefront. The app
 // is added at once and its history loads in the background (its page shows the progress).
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { formatStore } from '@/components/format';
 import { errorMessage, trpc } from '@/components/trpc';
 
 interface Candidate {
+  store: 'app_store' | 'google_play';
   storeId: string;
   name: string;
   developer: string;
@@ -83,9 +85,9 @@ export function AddAppForm({ defaultCountry = 'US' }: { defaultCountry?: string 
         ) : (
           <ul aria-label="Search results" data-testid="store-results" style={{ listStyle: 'none', padding: 0 }}>
             {candidates.map((candidate) => (
-              <li key={candidate.storeId} className="row" style={{ justifyContent: 'space-between', borderBottom: '1px solid var(--border)', padding: '0.4rem 0' }}>
+              <li key={`${candidate.store} ${candidate.storeId}`} className="row" style={{ justifyContent: 'space-between', borderBottom: '1px solid var(--border)', padding: '0.4rem 0' }}>
                 <span>
-                  <strong>{candidate.name}</strong> <span className="muted">{candidate.developer}</span>
+                  <strong>{candidate.name}</strong> <span className="muted">{candidate.developer} · {formatStore(candidate.store)}</span>
                 </span>
                 <button type="button" onClick={() => add(candidate.storeUrl)} disabled={pending} aria-label={`Add ${candidate.name}`}>
                   Add

@@ -299,6 +299,7 @@ describe('security matrix: the dashboard endpoint', () => {
       'apps.remove': { id: removable.app.id },
       'apps.addStorefront': { id: app.id, country: 'GB' },
       'apps.searchStore': { term: 'sleep', country: 'US' },
+      'apps.storefrontHealth': { id: app.id },
       'keywords.add': { id: app.id, terms: ['matrix added'] },
       'keywords.remove': { id: app.id, keywordId: removableKeyword!.id },
       'competitors.list': { id: app.id },
