@@ -1178,9 +1178,9 @@ export interface components {
             rank: number | null;
             /** @description Rank at the start of rankWindow minus rank now: positive = moved up. 0 when either end is unranked. */
             rankDelta: number;
-            /** @description Estimated monthly searches in the storefront; null until the first data refresh of the term. */
+            /** @description Estimated monthly searches in the storefront. Neither store publishes one: it is estimated from what the store’s search (and, on Google Play, its autocompletion) shows, with the aso package’s traffic score (1–10) on a logarithmic scale (1 ≈ 3, 5.5 ≈ 560, 10 ≈ 100,000). An order of magnitude to compare terms, not a count. null until the first data refresh of the term. */
             volume: number | null;
-            /** @description 0 (easy) to 100 (hard); null until the first data refresh of the term. */
+            /** @description 0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100). null until the first data refresh of the term. */
             difficulty: number | null;
             isFavorite: boolean;
             /** Format: uuid */
@@ -1215,8 +1215,9 @@ export interface components {
         KeywordResearch: {
             term: string;
             country: string;
-            /** @description Estimated monthly searches. */
+            /** @description Estimated monthly searches in the storefront. Neither store publishes one: it is estimated from what the store’s search (and, on Google Play, its autocompletion) shows, with the aso package’s traffic score (1–10) on a logarithmic scale (1 ≈ 3, 5.5 ≈ 560, 10 ≈ 100,000). An order of magnitude to compare terms, not a count. */
             volume: number;
+            /** @description 0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100). */
             difficulty: number;
             /** @description Where this app ranked for the term on its last day of data; null if not ranked or not observed. */
             yourRank: number | null;

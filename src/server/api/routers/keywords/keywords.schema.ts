@@ -3,6 +3,12 @@ import { appIdParam, countryQuery, isoDate, isoDateTime, keywordIdParam, queryEn
 import { storefrontInput } from '@/server/domain/countries';
 import type { TrackedKeywordView } from '@/server/services/apps/apps';
 
+/** What `volume` and `difficulty` mean, for every answer that has them (docs/api-decisions.md, "Keyword volume and difficulty"). */
+export const VOLUME_METHOD =
+  'Estimated monthly searches in the storefront. Neither store publishes one: it is estimated from what the store’s search (and, on Google Play, its autocompletion) shows, with the aso package’s traffic score (1–10) on a logarithmic scale (1 ≈ 3, 5.5 ≈ 560, 10 ≈ 100,000). An order of magnitude to compare terms, not a count.';
+export const DIFFICULTY_METHOD =
+  '0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100).';
+
 export const MAX_TERMS_PER_REQUEST = 100;
 export const MAX_TERM_LENGTH = 100;
 
@@ -53,8 +59,8 @@ export const keywordListItemOutput = z
     term: z.string(),
     rank: z.int().min(1).nullable().meta({ description: 'Position in search results on the last day of data; null when the app is not in the top 200 (the top 100 on Google Play).' }),
     rankDelta: z.int().meta({ description: 'Rank at the start of rankWindow minus rank now: positive = moved up. 0 when either end is unranked.' }),
-    volume: z.int().nullable().meta({ description: 'Estimated monthly searches in the storefront; null until the first data refresh of the term.' }),
-    difficulty: z.int().min(0).max(100).nullable().meta({ description: '0 (easy) to 100 (hard); null until the first data refresh of the term.' }),
+    volume: z.int().nullable().meta({ description: `${VOLUME_METHOD} null until the first data refresh of the term.` }),
+    difficulty: z.int().min(0).max(100).nullable().meta({ description: `${DIFFICULTY_METHOD} null until the first data refresh of the term.` }),
     isFavorite: z.boolean(),
     keywordId: z.uuid(),
     country: z.string().length(2),
@@ -78,8 +84,8 @@ export const researchOutput = z
   .object({
     term: z.string(),
     country: z.string().length(2),
-    volume: z.int().meta({ description: 'Estimated monthly searches.' }),
-    difficulty: z.int().min(0).max(100),
+    volume: z.int().meta({ description: VOLUME_METHOD }),
+    difficulty: z.int().min(0).max(100).meta({ description: DIFFICULTY_METHOD }),
     yourRank: z.int().nullable().meta({ description: 'Where this app ranked for the term on its last day of data; null if not ranked or not observed.' }),
     topApps: z.array(
       z.object({
