@@ -24,7 +24,7 @@ export default defineConfig<{ pooler: Pooler }>({
     { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
     { name: 'ui', testMatch: /ui\/.*\.spec\.ts/, use: { browserName: 'chromium', permissions: ['clipboard-read', 'clipboard-write'] } },
     // A deployment of their own (e2e/external/deployment.ts): Debian's PostgreSQL 15, directly and behind PgBouncer.
-    // After the others: their cross-process checks (the shared rate limit's store answering within its 250 ms) are
+    // After the others: their cross-process checks (the shared rate limit's store answering within its 500 ms) are
     // about this deployment, not about a machine busy with two other suites.
     { name: 'postgres-15', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'none' }, dependencies: ['api', 'ui'] },
     { name: 'pgbouncer', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'pgbouncer' }, dependencies: ['api', 'ui'] },

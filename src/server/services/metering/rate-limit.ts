@@ -30,8 +30,12 @@ export const DASHBOARD_CALLS_PER_MINUTE = 600;
 const WINDOW_SECONDS = 60;
 /** A lease is this share of the limit: the most a process holds unspent. */
 const LEASE_SHARE = 0.01;
-/** A store slower than this is not waited for: the request is counted by its process alone. */
-export const STORE_TIMEOUT_MS = 250;
+/**
+ * A store slower than this is not waited for: the request is counted by its process alone. Generous, since counting
+ * alone lets a key through once per process: a store slowed by a burst should still be waited for, and a store that is
+ * down costs this wait to one request per pause only.
+ */
+export const STORE_TIMEOUT_MS = 500;
 /** After the store failed to answer, it is left alone this long: each process counts alone meanwhile. */
 export const STORE_PAUSE_MS = 5_000;
 /** Leases kept per limit before the expired ones are swept. */
