@@ -3,6 +3,10 @@
 import { defineConfig } from '@playwright/test';
 import type { Pooler } from './e2e/external/deployment';
 
+// The processes the tests start on a DATABASE_URL (a second app, the external deployment, the operator CLI on it) get
+// the demo data: on a DATABASE_URL, an unset DATA_PROVIDER means the live stores, which these machines cannot reach.
+process.env.DATA_PROVIDER ??= 'demo';
+
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const baseURL = `http://localhost:${port}`;
 

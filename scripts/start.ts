@@ -2,7 +2,7 @@
 // (src/server/main.ts) and prints where to sign in. Configuration: src/server/core/config.ts, README "Configuration".
 import { spawn } from 'node:child_process';
 import { config, exportToEnvironment } from '../src/server/core/config';
-import { demoPassword, ensureAuthSecret, prepareDatabase } from '../src/server/runtime/prepare';
+import { demoPassword, ensureAuthSecret, prepareDatabase, settleDataProvider } from '../src/server/runtime/prepare';
 import { DEMO_EMAIL, generateDemoPassword, seedDemoData } from '../src/server/services/seed/demo';
 import { disconnectDb } from '../src/server/db';
 import { dataProvider } from '../src/server/services/ingest/providers';
@@ -16,6 +16,7 @@ const port = config().PORT;
 const log = (line: string) => console.error(`[start] ${line}`);
 
 // Fail fast on a misconfigured provider, before any database work.
+settleDataProvider();
 log(`data provider: ${dataProvider().name}`);
 const usesEmbeddedDatabase = !config().DATABASE_URL;
 /** How the launcher stops: at once until the app's server runs, then gracefully (shutdown, below). */

@@ -28,7 +28,7 @@ describe('the configuration', () => {
 
   it('gives every default, and refuses a bad value by name', () => {
     const defaults = parseEnvironment({});
-    expect(defaults).toMatchObject({ PORT: 3000, DATA_DIR: '.data', LOG_REQUESTS: true, RESPONSE_CACHE_MB: 64, SCHEDULER: true, DATA_PROVIDER: 'demo', WEBHOOK_SLACK_HOSTS: [] });
+    expect(defaults).toMatchObject({ PORT: 3000, DATA_DIR: '.data', LOG_REQUESTS: true, RESPONSE_CACHE_MB: 64, SCHEDULER: true, DATA_PROVIDER: undefined, WEBHOOK_SLACK_HOSTS: [] });
     expect(defaults.DATABASE_URL).toBeUndefined();
     expect(parseEnvironment({ PORT: ' 8080 ', TRUSTED_PROXIES: '10.0.0.0/8, ::1', RESPONSE_CACHE_MB: '0', LOG_REQUESTS: '' })).toMatchObject({ PORT: 8080, TRUSTED_PROXIES: ['10.0.0.0/8', '::1'], RESPONSE_CACHE_MB: 0, LOG_REQUESTS: true });
     expect(() => parseEnvironment({ PORT: '80a', SCHEDULER: 'no', DATA_PROVIDER: 'playstore' })).toThrow(/PORT="80a": Must be a whole number\.[\s\S]*DATA_PROVIDER="playstore"[\s\S]*SCHEDULER="no": Must be true or false\./);

@@ -89,9 +89,9 @@ export const VARIABLES = {
   DATA_PROVIDER: {
     schema: z
       .enum(['demo', 'stores', 'appstore'], 'Must be demo or stores.')
-      .default('demo')
+      .optional()
       .transform((value) => (value === 'appstore' ? 'stores' : value)),
-    default: '`demo`',
+    default: '`demo` on the embedded database, else `stores`',
     meaning: '`demo` (deterministic generated data with history) or `stores` (what the App Store and Google Play show today; `appstore`, its former name, still selects it)',
   },
   ITUNES_ORIGIN: { schema: url.default('https://itunes.apple.com'), default: '`https://itunes.apple.com`', meaning: 'Where the `stores` provider asks Apple’s public endpoints (tests point it at recorded answers)' },

@@ -11,8 +11,18 @@ import { config, exportToEnvironment } from '@/server/core/config';
 import { generateDataKey } from '@/server/core/data-encryption';
 import { sealStoredSecrets } from '@/server/services/webhooks/secrets';
 
+/**
+ * DATA_PROVIDER, when unset: `demo` on the embedded database (a try-out, the tests), `stores` on a DATABASE_URL (a
+ * deployment, which must not serve invented data for want of a setting). Settled before the embedded cluster's URL
+ * is exported, and exported itself, so that the processes this one starts agree.
+ */
+export function settleDataProvider(): void {
+  if (!config().DATA_PROVIDER) exportToEnvironment({ DATA_PROVIDER: config().DATABASE_URL ? 'stores' : 'demo' });
+}
+
 /** `onGiveUp`: the embedded cluster this process starts is kept running (src/server/db/embedded.ts, supervise). */
 export async function prepareDatabase(log: (line: string) => void, options: Pick<EnsureOptions, 'onGiveUp'> = {}): Promise<DatabaseHandle> {
+  settleDataProvider();
   const database = await ensureDatabase({ log, ...options });
   try {
     await applyMigrations(database.url, log);

@@ -1,4 +1,5 @@
-// Selects the data provider: DATA_PROVIDER=demo (default) or stores.
+// Selects the data provider: DATA_PROVIDER=demo or stores. Unset, the process preparing the database settles it
+// (src/server/runtime/prepare.ts, settleDataProvider); a process that did not (a test) gets the demo data.
 import { DemoProvider } from './demo/demo-provider';
 import { StoresProvider } from './stores/stores-provider';
 import type { Store } from '@/generated/prisma/enums';
