@@ -63,4 +63,19 @@ describe('applyMigrations', () => {
     expect(failed).toMatchObject({ finished_at: null, logs: expect.stringContaining('no_such_table') });
     await expect(applyMigrations(url, () => {}, directory)).rejects.toThrow(/failed earlier and needs manual resolution/);
   });
+
+  it('fails, without stopping the process, when its connection is lost (the server stopped)', async () => {
+    const lost = `${name}_lost`;
+    const lostDirectory = mkdtempSync(path.join(tmpdir(), 'migrations-lost-'));
+    await run(maintenanceUrl, `CREATE DATABASE ${lost}`);
+    try {
+      mkdirSync(path.join(lostDirectory, '20260101000000_lost'));
+      writeFileSync(path.join(lostDirectory, '20260101000000_lost', 'migration.sql'), 'SELECT pg_terminate_backend(pg_backend_pid());');
+      const lostUrl = Object.assign(new URL(url), { pathname: `/${lost}` }).toString();
+      await expect(applyMigrations(lostUrl, () => {}, lostDirectory)).rejects.toThrow(/terminat/);
+    } finally {
+      await run(maintenanceUrl, `DROP DATABASE ${lost} WITH (FORCE)`);
+      rmSync(lostDirectory, { recursive: true, force: true });
+    }
+  });
 });

@@ -34,6 +34,9 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 export async function applyMigrations(databaseUrl: string, log: (line: string) => void = () => {}, directory = MIGRATIONS): Promise<string[]> {
   const names = await migrationNames(directory);
   const client = new pg.Client({ connectionString: databaseUrl });
+  // A connection lost between two statements (the server restarted) is emitted as an event, which unheard stops the
+  // process: the next statement's rejection reports it instead.
+  client.on('error', () => {});
   await client.connect();
   const applied: string[] = [];
   // Every step runs in a transaction holding a transaction-scoped lock: behind a pooler in transaction mode
