@@ -29,7 +29,7 @@ describe('the refresh schedule', () => {
     try {
       const schedules = await boss.getSchedules();
       expect(schedules).toEqual(expect.arrayContaining([expect.objectContaining({ name: REFRESH_QUEUE, cron: '15 0 * * *', timezone: 'UTC', data: { spread: true } })]));
-      await expect.poll(() => lines.join('\n'), { timeout: 30_000 }).toMatch(/refresh: \d+ App Store and \d+ Google Play apps handed to their stores' queues\n/);
+      await expect.poll(() => lines.join('\n'), { timeout: 30_000 }).toMatch(/refresh: \d+ App Store and \d+ Google Play apps handed to their stores' queues$/m);
       // The queue is a singleton taking one job a poll: other test files' apps, handed out too, would make this test's
       // wait grow with their number. Their jobs still waiting are withdrawn.
       await db.$executeRaw`DELETE FROM pgboss.job WHERE name = ANY(${Object.values(OBSERVE_QUEUES)}) AND state = 'created' AND NOT data->>'appId' = ANY(${[app.id, failing.id]})`;
