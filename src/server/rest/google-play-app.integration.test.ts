@@ -71,6 +71,9 @@ describe('a Google Play app through the public API, on recorded answers', () => 
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ created: true, store: 'google_play', storeId: PLAN.appId, name: details.title, developer: details.developer, category: details.genre, lastObservedAt: null });
     appId = created.body.id;
+    const missing = await call('POST', '/apps', { storeUrl: `https://play.google.com/store/apps/details?id=${PLAN.missingId}` });
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toMatch(new RegExp(`^Google Play has no app ${PLAN.missingId.replace(/\./g, '\\.')} `));
 
     const keywords = await call('POST', `/apps/${appId}/keywords`, { terms: PLAN.terms });
     expect(keywords.status).toBe(200);

@@ -12,6 +12,7 @@ import { backfillRow } from '@/server/services/ingest/backfill-worker';
 import { logError } from '@/server/core/log';
 import { recordEvents } from '@/server/services/events/events';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
+import { storeNameAtStart } from '@/server/domain/stores';
 import type { PlanTier } from '@/generated/prisma/enums';
 import type { StoreSearchResult } from '@/server/services/ingest/provider';
 import { describeInStore, searchStores } from '@/server/services/ingest/providers';
@@ -171,7 +172,7 @@ export async function addApp(
 
   const details = await describeInStore(reference, country);
   if (!details) {
-    throw new AppError('NOT_FOUND', `The ${reference.store === 'app_store' ? 'App Store' : 'Google Play'} has no app ${reference.storeId} that this service can observe in the ${country} storefront.`);
+    throw new AppError('NOT_FOUND', `${storeNameAtStart(reference.store)} has no app ${reference.storeId} that this service can observe in the ${country} storefront.`);
   }
   const created = await db.$transaction(async (tx) => {
     const caps = await capsOf(tx, accountId);

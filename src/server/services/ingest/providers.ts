@@ -5,6 +5,7 @@ import { StoresProvider } from './stores/stores-provider';
 import type { Store } from '@/generated/prisma/enums';
 import { logError } from '@/server/core/log';
 import { AppError } from '@/server/errors/app-error';
+import { storeNameAtStart } from '@/server/domain/stores';
 import type { AppDetails, DataProvider, StoreReference, StoreSearchResult } from './provider';
 import { config } from '@/server/core/config';
 
@@ -34,7 +35,7 @@ export const STORE_RETRY_AFTER_SECONDS = 60;
 
 /** 503 store-unavailable: a live answer was needed from a store that fails, and nothing was stored or charged. */
 export function storeUnavailable(store: Store, detail: string): AppError {
-  return new AppError('STORE_UNAVAILABLE', `${store === 'app_store' ? 'The App Store' : 'Google Play'} cannot be read right now: ${detail} Nothing was charged.`, {
+  return new AppError('STORE_UNAVAILABLE', `${storeNameAtStart(store)} cannot be read right now: ${detail} Nothing was charged.`, {
     headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
   });
 }

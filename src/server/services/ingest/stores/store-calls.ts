@@ -10,8 +10,7 @@ import pRetry, { AbortError } from 'p-retry';
 import type { Store } from '@/generated/prisma/enums';
 import { config } from '@/server/core/config';
 import { sharedRateLimit } from '@/server/db/shared-limiter';
-
-export const STORE_LABEL: Record<Store, string> = { app_store: 'the App Store', google_play: 'Google Play' };
+import { STORE_NAME } from '@/server/domain/stores';
 
 /** A call to a store that failed for good (after its retries, when the failure was one to retry). */
 export class StoreCallError extends Error {
@@ -98,7 +97,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createStoreGate(store: Store, policy: StorePolicy, takeTurn: TurnTaker): StoreGate {
   const limit: LimitFunction = pLimit(policy.concurrency);
-  const label = STORE_LABEL[store];
+  const label = STORE_NAME[store];
 
   async function waitForTurn(what: string, maxWaitMs: number): Promise<void> {
     const started = Date.now();
