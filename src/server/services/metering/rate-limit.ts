@@ -9,6 +9,7 @@
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { logErrorThrottled } from '@/server/core/log';
+import { withTimeout } from '@/server/core/timeout';
 import { sharedCounter } from '@/server/db/shared-limiter';
 
 /** Requests per minute per API key (or per signed-in user for session tokens). */
@@ -111,7 +112,7 @@ export class SharedRateLimit {
     let consumed: number;
     let msBeforeNext: number;
     try {
-      const answer = await withTimeout(this.store().consume(subject, this.lease), STORE_TIMEOUT_MS);
+      const answer = await withTimeout(this.store().consume(subject, this.lease), STORE_TIMEOUT_MS, () => new Error(`no answer within ${STORE_TIMEOUT_MS} ms`));
       ({ consumedPoints: consumed, msBeforeNext } = answer);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) {
@@ -141,14 +142,6 @@ export class SharedRateLimit {
       if (lease.until <= now) this.leases.delete(subject);
     }
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, milliseconds: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${milliseconds} ms`)), milliseconds);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 const limits = new Map<string, SharedRateLimit>();

@@ -5,10 +5,12 @@
 // - a timeout per call, and exponential backoff with jitter (p-retry) when the store answers 429 or 5xx, times out or
 //   drops the connection. Anything else (a 404, an answer we cannot read) fails at once: asking again changes nothing.
 // A failure that remains is a StoreCallError; the refresh records it as the storefront's provider health.
+import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
 import pRetry, { AbortError } from 'p-retry';
 import type { Store } from '@/generated/prisma/enums';
 import { config } from '@/server/core/config';
+import { withTimeout } from '@/server/core/timeout';
 import { sharedRateLimit } from '@/server/db/shared-limiter';
 import { STORE_NAME } from '@/server/domain/stores';
 
@@ -93,8 +95,6 @@ export function statusOf(error: unknown): number | null {
   return null;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export function createStoreGate(store: Store, policy: StorePolicy, takeTurn: TurnTaker): StoreGate {
   const limit: LimitFunction = pLimit(policy.concurrency);
   const label = STORE_NAME[store];
@@ -114,12 +114,8 @@ export function createStoreGate(store: Store, policy: StorePolicy, takeTurn: Tur
 
   async function attempt<T>(what: string, run: (timeoutMs: number) => Promise<T>, maxWaitMs: number): Promise<T> {
     await waitForTurn(what, maxWaitMs);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreCallError(store, `${what}: ${label} did not answer within ${policy.timeoutMs / 1000} s`, null)), policy.timeoutMs);
-    });
     try {
-      return await Promise.race([run(policy.timeoutMs), timeout]);
+      return await withTimeout(run(policy.timeoutMs), policy.timeoutMs, () => new StoreCallError(store, `${what}: ${label} did not answer within ${policy.timeoutMs / 1000} s`, null));
     } catch (error) {
       if (error instanceof StoreCallError) throw error.status === null || isPassing(error.status) ? error : new AbortError(error);
       const status = statusOf(error);
@@ -128,8 +124,6 @@ export function createStoreGate(store: Store, policy: StorePolicy, takeTurn: Tur
       if (status === null ? unreachable(error) : isPassing(status)) throw failure;
       // A 404, or an answer the library could not read, is no better a second time.
       throw new AbortError(failure);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
