@@ -48,6 +48,10 @@ export interface AppObservation {
   reviews: ReviewRecord[];
 }
 
+export function emptyObservation(): AppObservation {
+  return { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], competitorRanks: [], listings: [], reviews: [] };
+}
+
 /** A competitor as a provider finds it in a store's answers. */
 export type CompetitorReference = { store: Store; storeId: string };
 

@@ -16,7 +16,7 @@ import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { analyseReview } from '@/server/nlp/text';
 import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
 import { recordEvents, type NewEvent } from '@/server/services/events/events';
-import type { AppObservation, DataProvider, Listing } from './provider';
+import { emptyObservation, type AppObservation, type DataProvider, type Listing } from './provider';
 import { providerErrorMessage, recordProviderFailures } from './provider-health';
 import { dataProvider } from './providers';
 
@@ -243,10 +243,6 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     { timeout: 600_000, maxWait: 30_000 },
   );
   return summary;
-}
-
-function emptyObservation(): AppObservation {
-  return { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], competitorRanks: [], listings: [], reviews: [] };
 }
 
 /** Adds one storefront's observation to the day's; the app's rating is the one read in its primary storefront. */

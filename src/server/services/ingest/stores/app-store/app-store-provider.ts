@@ -6,10 +6,10 @@
 // on `request`, deprecated since 2020 and carrying advisories (form-data, tough-cookie) it will not be rid of, and
 // without timeouts or a way to share a rate across processes; these four calls are short, checked with zod, and
 // recorded answers replay through exactly this code.
-import type { AppDetails, AppObservation, Listing, ObservationRequest, ProviderApp, ResearchResult, ReviewRecord, StoreReference, StoreSearchResult } from '../../provider';
+import { emptyObservation, type AppDetails, type AppObservation, type Listing, type ObservationRequest, type ProviderApp, type ResearchResult, type ReviewRecord, type StoreReference, type StoreSearchResult } from '../../provider';
 import { keywordMetrics, type SearchSignals } from '../keyword-scores';
 import { StoreCallError, storeGate, type StoreCallOptions } from '../store-calls';
-import type { StoreObserver } from '../store-observer';
+import { isStorableReview, observeTerms, placeOf, REQUEST_MAX_WAIT_MS, type StoreObserver } from '../store-observer';
 import {
   chartEntry,
   chartFeed,
@@ -72,9 +72,6 @@ export function listingOf(result: SoftwareResult): Listing {
   };
 }
 
-/** A request a customer waits on gets a turn under Apple's rate within this, or fails (research then answers its last observation). */
-const REQUEST_MAX_WAIT_MS = 5_000;
-
 export class AppStoreProvider implements StoreObserver {
   readonly store = 'app_store' as const;
 
@@ -90,21 +87,12 @@ export class AppStoreProvider implements StoreObserver {
   }
 
   async observe(app: ProviderApp, request: ObservationRequest): Promise<AppObservation> {
-    const observation: AppObservation = { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], competitorRanks: [], listings: [], reviews: [] };
+    const observation = emptyObservation();
     for (const country of request.countries) {
-      for (const { term } of request.trackedTerms.filter((entry) => entry.country === country)) {
+      await observeTerms(this.store, app, request, country, observation, async (term) => {
         const results = await this.search(term, country);
-        const rankOf = (storeId: string) => {
-          const position = results.findIndex((result) => String(result.trackId) === storeId);
-          return position === -1 ? null : position + 1;
-        };
-        observation.keywordRanks.push({ country, term, rank: rankOf(app.storeId) });
-        observation.keywordMetrics.push({ country, term, ...keywordMetrics(searchSignals(term, results), request.day) });
-        // The competitors' places in the same answer: no call of their own. Google Play competitors are not in it.
-        for (const competitor of request.competitors.filter((entry) => entry.store === 'app_store')) {
-          observation.competitorRanks.push({ country, term, ...competitor, rank: rankOf(competitor.storeId) });
-        }
-      }
+        return { ids: results.map((result) => String(result.trackId)), signals: searchSignals(term, results) };
+      });
       if (request.scope === 'keywords') continue;
       const result = await this.lookup(app.storeId, country);
       if (!result) throw new StoreCallError('app_store', `the App Store has no app ${app.storeId} in the ${country} storefront any more`, 404);
@@ -118,8 +106,7 @@ export class AppStoreProvider implements StoreObserver {
           const parsed = chartEntry.safeParse(entry);
           return parsed.success ? [parsed.data.id.attributes['im:id']] : [];
         });
-        const position = ids.indexOf(app.storeId);
-        observation.categoryRanks.push({ country, category: result.primaryGenreName ?? app.category, rank: position === -1 ? null : position + 1 });
+        observation.categoryRanks.push({ country, category: result.primaryGenreName ?? app.category, rank: placeOf(ids, app.storeId) });
       }
       observation.reviews.push(...(await this.reviews(app.storeId, country)));
     }
@@ -135,7 +122,7 @@ export class AppStoreProvider implements StoreObserver {
       const review = parsed.data;
       const rating = Number(review['im:rating'].label);
       const reviewedAt = new Date(review.updated.label);
-      if (!Number.isInteger(rating) || rating < 1 || rating > 5 || Number.isNaN(reviewedAt.getTime())) return [];
+      if (!isStorableReview(rating, reviewedAt)) return [];
       return [
         {
           storeReviewId: review.id.label,

@@ -4,10 +4,10 @@
 // keyword field, promotional text or review title; its short description is the listing's `subtitle`.
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import type { AppDetails, AppObservation, Listing, ObservationRequest, ProviderApp, ResearchResult, ReviewRecord, StoreReference, StoreSearchResult } from '../../provider';
+import { emptyObservation, type AppDetails, type AppObservation, type Listing, type ObservationRequest, type ProviderApp, type ResearchResult, type ReviewRecord, type StoreReference, type StoreSearchResult } from '../../provider';
 import { keywordMetrics, type SearchSignals } from '../keyword-scores';
 import { statusOf, storeGate, storePolicy, type StoreCallOptions, type StoreGate } from '../store-calls';
-import type { StoreObserver } from '../store-observer';
+import { isStorableReview, observeTerms, placeOf, REQUEST_MAX_WAIT_MS, type StoreObserver } from '../store-observer';
 import {
   playAppDetails,
   playListItem,
@@ -27,7 +27,6 @@ const CHART_DEPTH = 200;
 const REVIEWS_PER_OBSERVATION = 100;
 /** Top results whose details (installs) the keyword estimates read; aso reads 10, each one more call. */
 const DETAILED_TOP_RESULTS = 3;
-const REQUEST_MAX_WAIT_MS = 5_000;
 
 export function playStoreUrl(appId: string): string {
   return `https://play.google.com/store/apps/details?id=${encodeURIComponent(appId)}`;
@@ -136,23 +135,13 @@ export class GooglePlayProvider implements StoreObserver {
   }
 
   async observe(app: ProviderApp, request: ObservationRequest): Promise<AppObservation> {
-    const observation: AppObservation = { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], competitorRanks: [], listings: [], reviews: [] };
+    const observation = emptyObservation();
     for (const country of request.countries) {
       const locale = playLocale(country);
-      for (const { term } of request.trackedTerms.filter((entry) => entry.country === country)) {
+      await observeTerms(this.store, app, request, country, observation, async (term) => {
         const results = await this.search(term, PLAY_SEARCH_DEPTH, locale);
-        const rankOf = (appId: string) => {
-          const position = results.findIndex((result) => result.appId === appId);
-          return position === -1 ? null : position + 1;
-        };
-        observation.keywordRanks.push({ country, term, rank: rankOf(app.storeId) });
-        const { signals } = await this.signals(term, results, locale);
-        observation.keywordMetrics.push({ country, term, ...keywordMetrics(signals, request.day) });
-        // The competitors' places in the same answer. App Store competitors are not in it.
-        for (const competitor of request.competitors.filter((entry) => entry.store === 'google_play')) {
-          observation.competitorRanks.push({ country, term, ...competitor, rank: rankOf(competitor.storeId) });
-        }
-      }
+        return { ids: results.map((result) => result.appId), signals: (await this.signals(term, results, locale)).signals };
+      });
       if (request.scope === 'keywords') continue;
       // Today's details, not those the keyword estimates may have read hours ago.
       this.memo.delete(`app|${locale.country}|${app.storeId}`);
@@ -163,8 +152,7 @@ export class GooglePlayProvider implements StoreObserver {
       observation.listings.push({ country, listing: listingOf(details) });
       if (details.genreId) {
         const chart = await this.ask(`top free ${details.genreId} in ${country}`, playListItem.array(), () => this.client.topFree(details.genreId!, CHART_DEPTH, locale));
-        const position = chart.findIndex((entry) => entry.appId === app.storeId);
-        observation.categoryRanks.push({ country, category: details.genre ?? app.category, rank: position === -1 ? null : position + 1 });
+        observation.categoryRanks.push({ country, category: details.genre ?? app.category, rank: placeOf(chart.map((entry) => entry.appId), app.storeId) });
       }
       observation.reviews.push(...(await this.reviews(app.storeId, locale)));
     }
@@ -178,7 +166,7 @@ export class GooglePlayProvider implements StoreObserver {
       if (!parsed.success) return [];
       const review = parsed.data;
       const reviewedAt = new Date(review.date);
-      if (!Number.isInteger(review.score) || review.score < 1 || review.score > 5 || Number.isNaN(reviewedAt.getTime())) return [];
+      if (!isStorableReview(review.score, reviewedAt)) return [];
       return [
         {
           storeReviewId: review.id,
