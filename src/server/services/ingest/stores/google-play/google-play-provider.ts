@@ -4,7 +4,7 @@
 // keyword field, promotional text or review title; its short description is the listing's `subtitle`.
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { emptyObservation, type AppDetails, type AppObservation, type Listing, type ObservationRequest, type ProviderApp, type ResearchResult, type ReviewRecord, type StoreReference, type StoreSearchResult } from '../../provider';
+import { emptyObservation, type AppDetails, type AppObservation, type Listing, type ObservationRequest, type ProviderApp, type RatingHistogram, type ResearchResult, type ReviewRecord, type StoreReference, type StoreSearchResult } from '../../provider';
 import { keywordMetrics, type SearchSignals } from '../keyword-scores';
 import { statusOf, storeGate, storePolicy, type StoreCallOptions, type StoreGate } from '../store-calls';
 import { isStorableReview, observeTerms, placeOf, REQUEST_MAX_WAIT_MS, type StoreObserver } from '../store-observer';
@@ -49,12 +49,12 @@ export function listingOf(details: PlayAppDetails): Listing {
 }
 
 /** The rating histogram as stored: counts of 1 to 5 stars, or null when Google Play's page had none. */
-function histogramOf(details: PlayAppDetails): Record<'1' | '2' | '3' | '4' | '5', number> | null {
+function histogramOf(details: PlayAppDetails): RatingHistogram | null {
   const histogram = details.histogram;
   if (!histogram) return null;
   const stars = ['1', '2', '3', '4', '5'] as const;
   if (stars.some((star) => typeof histogram[star] !== 'number')) return null;
-  return Object.fromEntries(stars.map((star) => [star, histogram[star]!])) as Record<(typeof stars)[number], number>;
+  return Object.fromEntries(stars.map((star) => [star, histogram[star]!])) as RatingHistogram;
 }
 
 export class GooglePlayProvider implements StoreObserver {
@@ -80,24 +80,29 @@ export class GooglePlayProvider implements StoreObserver {
     return answer.slice(0, num);
   }
 
-  private details(appId: string, locale: PlayLocale, options?: StoreCallOptions): Promise<PlayAppDetails> {
-    const key = `app|${locale.country}|${appId}`;
-    const cached = this.memo.get(key) as Promise<PlayAppDetails> | undefined;
+  /** The answer asked under `key` within the memo's time, or `ask()`'s; a failed answer is not kept. */
+  private remembered<T>(key: string, ask: () => Promise<T>, { fresh = false } = {}): Promise<T> {
+    const cached = fresh ? undefined : (this.memo.get(key) as Promise<T> | undefined);
     if (cached) return cached;
-    const asked = this.ask(`app ${appId} in ${locale.country}`, playAppDetails, () => this.client.app(appId, locale), options);
+    const asked = ask();
     this.memo.set(key, asked);
     asked.catch(() => this.memo.delete(key));
     return asked;
   }
 
+  /** `fresh`: today's details, not those the keyword estimates may have read hours ago. */
+  private details(appId: string, locale: PlayLocale, { fresh = false, ...options }: StoreCallOptions & { fresh?: boolean } = {}): Promise<PlayAppDetails> {
+    return this.remembered(
+      `app|${locale.country}|${appId}`,
+      () => this.ask(`app ${appId} in ${locale.country}`, playAppDetails, () => this.client.app(appId, locale), options),
+      { fresh },
+    );
+  }
+
   private suggestions(prefix: string, locale: PlayLocale): Promise<string[]> {
-    const key = `suggest|${locale.country}|${locale.lang}|${prefix}`;
-    const cached = this.memo.get(key) as Promise<string[]> | undefined;
-    if (cached) return cached;
-    const asked = this.ask(`suggest '${prefix}' in ${locale.country}`, z.array(z.string()), () => this.client.suggest(prefix, locale));
-    this.memo.set(key, asked);
-    asked.catch(() => this.memo.delete(key));
-    return asked;
+    return this.remembered(`suggest|${locale.country}|${locale.lang}|${prefix}`, () =>
+      this.ask(`suggest '${prefix}' in ${locale.country}`, z.array(z.string()), () => this.client.suggest(prefix, locale)),
+    );
   }
 
   /**
@@ -143,9 +148,7 @@ export class GooglePlayProvider implements StoreObserver {
         return { ids: results.map((result) => result.appId), signals: (await this.signals(term, results, locale)).signals };
       });
       if (request.scope === 'keywords') continue;
-      // Today's details, not those the keyword estimates may have read hours ago.
-      this.memo.delete(`app|${locale.country}|${app.storeId}`);
-      const details = await this.details(app.storeId, locale);
+      const details = await this.details(app.storeId, locale, { fresh: true });
       if (country === app.primaryCountry && typeof details.score === 'number') {
         observation.rating = { average: Math.round(details.score * 100) / 100, count: details.ratings ?? 0, histogram: histogramOf(details) };
       }
