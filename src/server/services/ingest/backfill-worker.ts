@@ -7,7 +7,7 @@ import { db } from '@/server/db';
 import { claimNextBackfill } from '@/server/db/backfill-statements';
 import { lockTrackedApp } from '@/server/db/row-locks';
 import { logError } from '@/server/core/log';
-import { BACKFILL_DAYS, refreshApp } from './refresh';
+import { BACKFILL_DAYS, refreshApp, failedStorefronts } from './refresh';
 import { dataProvider } from './providers';
 
 /** A claim older than this is taken to be abandoned (a backfill of 180 days takes seconds to a minute). */
@@ -52,7 +52,7 @@ export async function runNextBackfill(now = new Date()): Promise<boolean> {
       },
     });
     // A storefront the store failed has nothing yet: the backfill is tried again, as any failed one.
-    if (summary.failures.length) throw new Error(`the store failed in ${summary.failures.map((failure) => `${failure.country} (${failure.error})`).join(', ')}`);
+    if (summary.failures.length) throw new Error(`the store failed in ${failedStorefronts(summary.failures)}`);
     // Keywords added while it ran were not in its list: their history now.
     const added = await db.trackedKeyword.findMany({ where: { appId, createdAt: { gte: now } }, select: { term: true, country: true } });
     if (added.length) await refreshApp(appId, { onlyTerms: added });

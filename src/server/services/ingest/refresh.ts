@@ -63,6 +63,11 @@ export interface RefreshSummary {
   failures: { country: string; error: string }[];
 }
 
+/** A refresh's failed storefronts for an error message: "US (the store answered 503), DE (…)". */
+export function failedStorefronts(failures: RefreshSummary['failures']): string {
+  return failures.map((failure) => `${failure.country} (${failure.error})`).join(', ');
+}
+
 function listingValue(listing: Listing, field: (typeof LISTING_FIELDS)[number]): string | null {
   const value = listing[field];
   return value === null ? null : String(value);

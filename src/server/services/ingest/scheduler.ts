@@ -9,7 +9,7 @@ import type { Store } from '@/generated/prisma/enums';
 import { config } from '@/server/core/config';
 import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
-import { refreshApp, type RefreshSummary } from './refresh';
+import { refreshApp, failedStorefronts, type RefreshSummary } from './refresh';
 
 export const REFRESH_QUEUE = 'refresh-apps';
 /** One queue per store: the apps observed one at a time, each its own job. */
@@ -84,7 +84,7 @@ export async function startScheduler(
       const summary = await refresh(appId);
       log(`refresh: app ${appId}, ${summary.days.length} app-days ingested${summary.failures.length ? `; the store failed in ${summary.failures.map((failure) => failure.country).join(', ')}` : ''}`);
       // The storefronts the store failed keep their data; the job is retried with backoff for them.
-      if (summary.failures.length) throw new Error(`the store failed for app ${appId} in ${summary.failures.map((failure) => `${failure.country} (${failure.error})`).join(', ')}`);
+      if (summary.failures.length) throw new Error(`the store failed for app ${appId} in ${failedStorefronts(summary.failures)}`);
     });
   }
   // Catch up at start (after downtime, or a first start on an existing database).
