@@ -7,7 +7,8 @@
 // a staging folder first and put in place only once every call has been recorded: a failed recording changes nothing.
 import type { Store } from '../src/generated/prisma/enums';
 import { isoDay } from '../src/server/core/dates';
-import { AppStoreProvider, fetchJsonFromNetwork } from '../src/server/services/ingest/stores/app-store/app-store-provider';
+import type { ObservationRequest, ProviderApp } from '../src/server/services/ingest/provider';
+import { AppStoreProvider, fetchJsonThrough } from '../src/server/services/ingest/stores/app-store/app-store-provider';
 import { scraperClient } from '../src/server/services/ingest/stores/google-play/google-play-client';
 import { GooglePlayProvider } from '../src/server/services/ingest/stores/google-play/google-play-provider';
 import { createStoreGate, type StoreGate } from '../src/server/services/ingest/stores/store-calls';
@@ -32,19 +33,26 @@ function pacedGate(store: Store): StoreGate {
   });
 }
 
+/** The plan's app, observed in its storefront for its terms, with its competitor: what the provider tests replay. */
+function plannedObservation(store: Store, plan: { appId: string; competitorId: string; country: string; terms: string[] }, now: Date): [ProviderApp, ObservationRequest] {
+  return [
+    { store, storeId: plan.appId, bundleId: plan.appId, name: plan.appId, developer: '', category: '', primaryCountry: plan.country },
+    {
+      day: now,
+      countries: [plan.country],
+      trackedTerms: plan.terms.map((term) => ({ country: plan.country, term })),
+      competitors: [{ store, storeId: plan.competitorId }],
+      scope: 'full',
+    },
+  ];
+}
+
 async function recordGooglePlay(now: Date): Promise<void> {
   const plan = GOOGLE_PLAY_PLAN;
   const day = isoDay(now);
   const provider = new GooglePlayProvider(recordingPlayClient(scraperClient(TIMEOUT_MS), day, path.join(staging, 'google-play')), pacedGate('google_play'));
-  const app = { store: 'google_play' as const, storeId: plan.appId, bundleId: plan.appId, name: plan.appId, developer: '', category: '', primaryCountry: plan.country };
   await provider.searchApps(plan.searchTerm, plan.country, 8);
-  await provider.observe(app, {
-    day: now,
-    countries: [plan.country],
-    trackedTerms: plan.terms.map((term) => ({ country: plan.country, term })),
-    competitors: [{ store: 'google_play', storeId: plan.competitorId }],
-    scope: 'full',
-  });
+  await provider.observe(...plannedObservation('google_play', plan, now));
   await provider.research(plan.searchTerm, plan.country, now);
   for (const storeId of [plan.competitorId, plan.missingId]) await provider.describe({ store: 'google_play', storeId, country: plan.country, slug: null }, plan.country);
 }
@@ -52,17 +60,10 @@ async function recordGooglePlay(now: Date): Promise<void> {
 async function recordAppStore(now: Date): Promise<void> {
   const plan = APP_STORE_PLAN;
   const gate = pacedGate('app_store');
-  const provider = new AppStoreProvider(recordingFetch((url) => gate.call(new URL(url).pathname, (timeoutMs) => fetchJsonFromNetwork(url, timeoutMs)), path.join(staging, 'app-store')));
-  const app = { store: 'app_store' as const, storeId: plan.appId, bundleId: plan.appId, name: plan.appId, developer: '', category: '', primaryCountry: plan.country };
+  const provider = new AppStoreProvider(recordingFetch(fetchJsonThrough(() => gate), path.join(staging, 'app-store')));
   // The shallow search first: the deeper one of the same term then replaces its file.
   await provider.searchApps(plan.searchTerm, plan.country, 8);
-  await provider.observe(app, {
-    day: now,
-    countries: [plan.country],
-    trackedTerms: plan.terms.map((term) => ({ country: plan.country, term })),
-    competitors: [{ store: 'app_store', storeId: plan.competitorId }],
-    scope: 'full',
-  });
+  await provider.observe(...plannedObservation('app_store', plan, now));
   for (const storeId of [plan.appId, plan.missingId]) await provider.describe({ store: 'app_store', storeId, country: plan.country, slug: null }, plan.country);
 }
 

@@ -6,18 +6,17 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FetchJson } from '@/server/services/ingest/stores/app-store/app-store-provider';
 import plan from '../fixtures/stores-plan.json';
+import { fixtureSlug } from './fixture-names';
 
 export const APP_STORE_FIXTURES = path.resolve(import.meta.dirname, '../fixtures/app-store');
 export const APP_STORE_PLAN = plan.app_store;
-
-const slug = (value: string) => value.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '');
 
 /** The file of an endpoint's answer, from its URL (./itunes.ts builds them); null for a URL of no known endpoint. */
 export function appStoreFixtureName(url: string): string | null {
   const parsed = new URL(url);
   const country = parsed.searchParams.get('country') ?? parsed.pathname.split('/')[1];
   if (parsed.pathname === '/lookup') return `lookup-${country}-${parsed.searchParams.get('id')}.json`;
-  if (parsed.pathname === '/search') return `search-${country}-${slug(parsed.searchParams.get('term') ?? '')}.json`;
+  if (parsed.pathname === '/search') return `search-${country}-${fixtureSlug(parsed.searchParams.get('term') ?? '')}.json`;
   const reviews = /\/rss\/customerreviews\/page=1\/id=(\d+)\//.exec(parsed.pathname);
   if (reviews) return `reviews-${country}-${reviews[1]}.json`;
   const chart = /\/rss\/topfreeapplications\/limit=\d+\/genre=(\d+)\//.exec(parsed.pathname);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { GooglePlayClient, PlayLocale } from '@/server/services/ingest/stores/google-play/google-play-client';
 import { PLAY_SEARCH_DEPTH } from '@/server/services/ingest/stores/google-play/google-play-provider';
 import plan from '../fixtures/stores-plan.json';
+import { fixtureSlug } from './fixture-names';
 
 export const GOOGLE_PLAY_FIXTURES = path.resolve(import.meta.dirname, '../fixtures/google-play');
 export const GOOGLE_PLAY_PLAN = plan.google_play;
@@ -16,11 +17,9 @@ export function recordedPlayDays(): string[] {
   return readdirSync(GOOGLE_PLAY_FIXTURES).filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name)).sort();
 }
 
-const slug = (value: string) => value.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '');
-
 export function playFixturePath(day: string, method: keyof GooglePlayClient, locale: PlayLocale, key: string, root = GOOGLE_PLAY_FIXTURES): string {
   const folder = method === 'topFree' ? 'top-free' : method;
-  return path.join(root, day, folder, `${locale.country}-${locale.lang}`, `${slug(key)}.json`);
+  return path.join(root, day, folder, `${locale.country}-${locale.lang}`, `${fixtureSlug(key)}.json`);
 }
 
 type Recorded = { error: { message: string; status: number | null } } | unknown;

@@ -8,7 +8,7 @@
 // recorded answers replay through exactly this code.
 import { emptyObservation, type AppDetails, type AppObservation, type Listing, type ObservationRequest, type ProviderApp, type ResearchResult, type ReviewRecord, type StoreReference, type StoreSearchResult } from '../../provider';
 import { keywordMetrics, type SearchSignals } from '../keyword-scores';
-import { StoreCallError, storeGate, type StoreCallOptions } from '../store-calls';
+import { StoreCallError, storeGate, type StoreCallOptions, type StoreGate } from '../store-calls';
 import { isStorableReview, observeTerms, placeOf, REQUEST_MAX_WAIT_MS, type StoreObserver } from '../store-observer';
 import {
   chartEntry,
@@ -36,9 +36,13 @@ export async function fetchJsonFromNetwork(url: string, timeoutMs: number): Prom
   return response.json();
 }
 
-/** Apple's endpoints through the App Store's gate: paced, timed and retried (../store-calls.ts). */
-export const fetchJsonThroughGate: FetchJson = (url, options) =>
-  storeGate('app_store').call(new URL(url).pathname, (timeoutMs) => fetchJsonFromNetwork(url, timeoutMs), options);
+/** Apple's endpoints through a gate: paced, timed and retried (../store-calls.ts). */
+export function fetchJsonThrough(gate: () => StoreGate): FetchJson {
+  return (url, options) => gate().call(new URL(url).pathname, (timeoutMs) => fetchJsonFromNetwork(url, timeoutMs), options);
+}
+
+/** Through the App Store's gate in this process (made at the first call: it reads the configuration). */
+const fetchJsonThroughGate = fetchJsonThrough(() => storeGate('app_store'));
 
 /** The search answer as keyword-scores reads it: aso reads the rating counts of the App Store's top results. */
 export function searchSignals(term: string, results: SoftwareResult[]): SearchSignals {
