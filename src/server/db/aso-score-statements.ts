@@ -1,9 +1,10 @@
 // The statement of the ASO score's inputs: in one read, the current listing, the tracked keywords with the day's rank
 // and volume, the latest rating, the review sentiment since `since` and the last release.
+import type { Store } from '@/generated/prisma/enums';
 import { db } from './index';
 
 /** `asOf`: the app's last day of data; `since`: the first day of the review window. */
-export async function readAsoScoreInputs(input: { appId: string; store: string; country: string; asOf: Date; since: Date }) {
+export async function readAsoScoreInputs(input: { appId: string; store: Store; country: string; asOf: Date; since: Date }) {
   const [inputs] = await db.$queryRaw<
     {
       listing: { title: string; subtitle: string | null; description: string; keywordField: string | null; screenshotsCount: number; hasVideo: boolean } | null;

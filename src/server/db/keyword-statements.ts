@@ -8,7 +8,7 @@ import { hotQuery } from './index';
 interface AppDay {
   appId: string;
   /** The app's store: each store's search has its own metrics. */
-  store: string;
+  store: Store;
   country: string;
   day: string;
 }
