@@ -1,10 +1,11 @@
 // The request-rate limiter's own cost, for `npm run bench`: a request counted against a Pro key's limit shared in
-// PostgreSQL (a lease of about 1 % of the limit at a time, src/server/services/metering/rate-limit.ts) beside the same
-// count kept in one process's memory alone (what every process did before the limits were shared).
+// PostgreSQL (leases of 1 % to 10 % of the limit at a time, src/server/services/limits/shared-rate-limit.ts) beside the
+// same count kept in one process's memory alone (what every process did before the limits were shared).
 import { randomUUID } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { sharedCounter } from '../src/server/db/shared-limiter';
-import { REQUESTS_PER_MINUTE, SharedRateLimit } from '../src/server/services/metering/rate-limit';
+import { limitCounts } from '../src/server/db/shared-limiter';
+import { SharedRateLimit } from '../src/server/services/limits/shared-rate-limit';
+import { REQUESTS_PER_MINUTE } from '../src/server/services/metering/rate-limit';
 
 export interface RateLimitBench {
   requests: number;
@@ -20,8 +21,13 @@ export async function benchRateLimit(): Promise<RateLimitBench> {
   const perSubject = points;
   let storeRoundTrips = 0;
   const name = `bench-${randomUUID()}`;
-  const counter = sharedCounter(name, points, 60);
-  const shared = new SharedRateLimit(points, () => ({ consume: (key: string, asked: number) => (storeRoundTrips++, counter.consume(key, asked)) }) as never, name);
+  const counts = limitCounts('postgres', name, points, 60);
+  const shared = new SharedRateLimit({
+    points,
+    windowSeconds: 60,
+    counts: { add: (subject, added) => (storeRoundTrips++, counts.add(subject, added)) },
+    processes: { known: () => 1 },
+  });
   const memory = new RateLimiterMemory({ keyPrefix: name, points, duration: 60 });
 
   const time = async (consume: (subject: string) => Promise<unknown>) => {

@@ -7,6 +7,7 @@ import { createAppServer, type NextHandler } from './http/app-server';
 import { trustedProxiesSetting } from './http/client-address';
 import { createRestPipeline } from './rest/pipeline';
 import { flushKeyCalls } from './services/api-keys/key-calls';
+import { joinRegisters, leaveRegisters } from './services/limits/shared-rate-limit';
 import { config, exportToEnvironment } from './core/config';
 
 const { values } = parseArgs({ options: { dev: { type: 'boolean', default: false }, port: { type: 'string' } } });
@@ -40,13 +41,18 @@ await new Promise<void>((resolve, reject) => {
   });
 });
 console.error(`[server] listening on port ${port} (Next.js ${dev ? 'development' : 'production'})`);
+joinRegisters();
 
 let closing = false;
 function close(exitCode: number): void {
   if (closing) return;
   closing = true;
-  // The keys' request logs this process still holds are written before it exits.
-  const finish = () => void flushKeyCalls().finally(() => app.close()).finally(() => process.exit(exitCode));
+  // The keys' request logs this process still holds are written before it exits, and the other processes' limits
+  // stop counting it among the live ones.
+  const finish = () =>
+    void Promise.all([flushKeyCalls(), leaveRegisters()])
+      .finally(() => app.close())
+      .finally(() => process.exit(exitCode));
   // close() refuses new connections, closes idle keep-alive ones, and calls back once those in flight are done. In
   // development, as `next dev` does, nothing is waited for: open pages hold the hot reloader's connections.
   server.close(dev ? undefined : finish);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { currentRequestId } from '@/server/core/request-context';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 import { db, retryOnConflict } from '@/server/db';
-import { sharedRateLimit } from '@/server/db/shared-limiter';
+import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
 import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
 import { parseInput } from '@/server/errors/validation';
 import { withAccountLock } from '@/server/db/row-locks';
@@ -189,12 +189,11 @@ export async function listDeliveries(accountId: string, endpointId: string, limi
   }));
 }
 
-const countTestDeliveryTo = sharedRateLimit('webhook-test', TEST_DELIVERIES_PER_MINUTE, 60);
-
 /** Counts a test event or redelivery to the endpoint, or throws 429 past TEST_DELIVERIES_PER_MINUTE. */
 async function countTestDelivery(endpointId: string): Promise<void> {
-  const retryAfterSeconds = await countTestDeliveryTo(endpointId);
-  if (retryAfterSeconds > 0) {
+  const decision = await sharedRateLimit('webhook-test', TEST_DELIVERIES_PER_MINUTE, 60).consume(endpointId);
+  if (!decision.allowed) {
+    const { retryAfterSeconds } = decision;
     throw rateLimited(`At most ${TEST_DELIVERIES_PER_MINUTE} test events and redeliveries a minute per endpoint; retry in ${retryAfterSeconds} s.`, retryAfterSeconds);
   }
 }

@@ -1,6 +1,6 @@
 // Every call the `stores` provider makes to a store goes through here, and what the stores are owed is decided here:
-// - one rate per store shared by every process on the database (rate-limiter-flexible on PostgreSQL, as the sign-in
-//   limits are): Apple's search allows about 20 calls a minute per client address, and Google throttles scrapers;
+// - one rate per store shared by every process on the database (services/limits/shared-rate-limit.ts, as the other
+//   shared limits are): Apple's search allows about 20 calls a minute per client address, and Google throttles scrapers;
 // - at most STORE_CONCURRENCY calls in flight per store and process (p-limit);
 // - a timeout per call, and exponential backoff with jitter (p-retry) when the store answers 429 or 5xx, times out or
 //   drops the connection. Anything else (a 404, an answer we cannot read) fails at once: asking again changes nothing.
@@ -11,7 +11,7 @@ import pRetry, { AbortError } from 'p-retry';
 import type { Store } from '@/generated/prisma/enums';
 import { config } from '@/server/core/config';
 import { withTimeout } from '@/server/core/timeout';
-import { sharedRateLimit } from '@/server/db/shared-limiter';
+import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
 import { STORE_NAME } from '@/server/domain/stores';
 
 /** A call to a store that failed for good (after its retries, when the failure was one to retry). */
@@ -149,19 +149,13 @@ export function createStoreGate(store: Store, policy: StorePolicy, takeTurn: Tur
 }
 
 const gates = new Map<Store, StoreGate>();
-const sharedTurns = new Map<Store, (key: string) => Promise<number>>();
-
 /**
  * The store's rate in windows of 10 s rather than one minute: the same calls a minute, without a minute's burst at the
  * window's start (20 a minute are 3 every 10 s).
  */
-function sharedTurn(store: Store): Promise<number> {
-  let turn = sharedTurns.get(store);
-  if (!turn) {
-    turn = sharedRateLimit(`store-calls-${store}`, Math.max(1, Math.floor(storePolicy(store).callsPerMinute / 6)), 10);
-    sharedTurns.set(store, turn);
-  }
-  return turn(store);
+async function sharedTurn(store: Store): Promise<number> {
+  const decision = await sharedRateLimit(`store-calls-${store}`, Math.max(1, Math.floor(storePolicy(store).callsPerMinute / 6)), 10).consume(store);
+  return decision.allowed ? 0 : decision.retryAfterSeconds;
 }
 
 /** The gate of a store in this process, on the shared rate. */
