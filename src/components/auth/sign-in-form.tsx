@@ -20,7 +20,7 @@ export function SignInForm() {
     if (!result || result.error) {
       setError(
         result?.error === 'TooManySignInAttempts'
-          ? 'Too many failed sign-ins for this account or from this network. Try again in 15 minutes.'
+          ? 'Too many failed sign-ins from this network. Try again in 15 minutes, or from a browser you have signed in with before.'
           : 'The email or password is not correct.',
       );
       return;

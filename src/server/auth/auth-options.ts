@@ -2,7 +2,10 @@
 import type { NextAuthOptions } from 'next-auth';
 import credentialsModule from 'next-auth/providers/credentials';
 import { clientIp } from '@/server/core/client-ip';
+import { config } from '@/server/core/config';
+import { addResponseCookie } from '@/server/core/request-context';
 import { logError } from '@/server/core/log';
+import type { KnownBrowserCookie } from '@/server/services/accounts/known-browsers';
 import { recordSignOut, SIGN_IN_BLOCKED, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
 import { endSession, renewSession, SESSION_MAX_AGE_SECONDS, startSession } from './session-token';
 
@@ -26,6 +29,27 @@ function logAuthError(code: string, metadata: unknown): void {
   logError(`next-auth: ${code}`, error ?? metadata);
 }
 
+/** The Cookie header's pairs (the first of a name wins, as browsers send the most specific path first). */
+function parseCookies(header: string | null): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const pair of header?.split(';') ?? []) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    const name = pair.slice(0, at).trim();
+    if (!cookies.has(name)) cookies.set(name, pair.slice(at + 1).trim());
+  }
+  return cookies;
+}
+
+/**
+ * The known-browser cookie as the sign-in routes alone receive it: never readable by a page's script, never sent
+ * cross-site with a form, over HTTPS only when the app is served so.
+ */
+function knownBrowserCookie({ name, value, maxAgeSeconds }: KnownBrowserCookie): string {
+  const secure = config().NEXTAUTH_URL?.startsWith('https://') ? '; Secure' : '';
+  return `${name}=${value}; Path=/api/auth; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+}
+
 export const authOptions: NextAuthOptions = {
   session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: '/sign-in' },
@@ -36,11 +60,12 @@ export const authOptions: NextAuthOptions = {
       authorize: async (credentials, request) => {
         const headers = new Headers();
         for (const [name, value] of Object.entries(request?.headers ?? {})) if (typeof value === 'string') headers.set(name, value);
-        const outcome = await signInWithLimit(credentials?.email, credentials?.password, clientIp(headers));
+        const outcome = await signInWithLimit({ email: credentials?.email, password: credentials?.password, address: clientIp(headers), cookies: parseCookies(headers.get('cookie')) });
         // Thrown, next-auth hands the message to the sign-in form as its error (null: wrong email or password).
         if (outcome.kind === 'blocked') throw new Error(SIGN_IN_BLOCKED);
         if (outcome.kind === 'refused') return null;
-        const { user } = outcome;
+        const { user, knownBrowser } = outcome;
+        addResponseCookie(knownBrowserCookie(knownBrowser));
         return { id: user.id, email: user.email, name: user.name, accountId: user.accountId };
       },
     }),

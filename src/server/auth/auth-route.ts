@@ -1,7 +1,7 @@
 // /api/auth/*: next-auth's handler behind the one check it lacks. next-auth parses a POST body whose Content-Type
 // mentions application/json with `request.json()`, and a body that is not JSON threw out of it as a 500 on every auth
 // route. Such a body is refused here with a 400 problem; anything else is next-auth's to answer, inside the request's
-// context (core/request-context.ts).
+// context (core/request-context.ts), which may add cookies to its answer.
 import { randomUUID } from 'node:crypto';
 import { problemResponse } from '@/server/errors/problem-response';
 import { clientIp } from '@/server/core/client-ip';
@@ -24,7 +24,16 @@ export function withParsableBody<Context>(handler: RouteHandler<Context>): Route
       }
     }
     // Sign-ins and sign-outs are in the account's security log with the client's address and user agent.
-    return withRequest({ requestId: null, clientAddress: clientIp(request.headers), userAgent: request.headers.get('user-agent') }, () => handler(request, context));
+    const setCookies: string[] = [];
+    const response = await withRequest({ requestId: null, clientAddress: clientIp(request.headers), userAgent: request.headers.get('user-agent'), setCookies }, () =>
+      handler(request, context),
+    );
+    if (!setCookies.length) return response;
+    // A sign-in's known-browser cookie (auth-options.ts), beside next-auth's own, on a copy: an answer's headers may
+    // be immutable.
+    const headers = new Headers(response.headers);
+    for (const cookie of setCookies) headers.append('Set-Cookie', cookie);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
 }
 

@@ -17,12 +17,17 @@ export interface RequestContext {
   userAgent: string | null;
   /** Set once the credential is known. */
   actor: RequestActor | null;
+  /**
+   * `Set-Cookie` values for the answer, from code deeper down whose library writes the answer itself (next-auth's
+   * sign-in): the handler that runs the request adds them.
+   */
+  setCookies: string[];
 }
 
 const requests = new AsyncLocalStorage<RequestContext>();
 
 export function withRequest<T>(context: Partial<RequestContext> & Pick<RequestContext, 'requestId'>, work: () => T): T {
-  return requests.run({ clientAddress: null, userAgent: null, actor: null, ...context }, work);
+  return requests.run({ clientAddress: null, userAgent: null, actor: null, setCookies: [], ...context }, work);
 }
 
 /** The request this code runs for, or null outside one. */
@@ -39,4 +44,9 @@ export function currentRequestId(): string | null {
 export function setRequestActor(actor: RequestActor): void {
   const context = requests.getStore();
   if (context) context.actor = actor;
+}
+
+/** Adds a `Set-Cookie` value to the answer of the request this code runs for (no-op outside a request). */
+export function addResponseCookie(setCookie: string): void {
+  requests.getStore()?.setCookies.push(setCookie);
 }

@@ -1,5 +1,5 @@
 // The security matrix: every endpoint × every kind of credential, through the real handler and database; the
-// dashboard's endpoint likewise (at the end). Each
+// dashboard's endpoint likewise; and the sign-in lockout attack (at the end). Each
 // refusal is the documented one, a bad checksum never reaches the database, the secret itself never reaches the
 // database (only its SHA-256 digest) nor any log line.
 import { randomUUID } from 'node:crypto';
@@ -11,7 +11,9 @@ import { dashboardRouter } from '@/server/api/dashboard-router';
 import { appRouter } from '@/server/api/root';
 import { authSecret, endSession, issueApiReferenceToken, issueSessionToken, verifySessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
+import { SIGN_IN_LIMITS, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
 import { createApiKey, revokeApiKey } from '@/server/services/api-keys/api-keys';
+import { listSecurityEvents } from '@/server/services/security-log/security-log';
 import { periodOf } from '@/server/services/metering/credits';
 import { addApp } from '@/server/services/apps/apps';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
@@ -380,4 +382,51 @@ describe('security matrix: the dashboard endpoint', () => {
       expect(response.status, `${path}: ${(await response.text()).slice(0, 200)}`).toBe(path === 'webhooks.delete' || billingWithoutStripe(path) ? 404 : 200);
     }
   }, 120_000);
+});
+
+describe('security matrix: the sign-in lockout attack', () => {
+  // Anyone who knows a customer's email tries to keep them out of the dashboard (OWASP: lockout as a denial of
+  // service). The waits are recorded rather than waited: each browser keeps its cookies, as a browser does.
+  const PASSWORD = 'correct horse battery';
+  function browser(from: string) {
+    const cookies = new Map<string, string>();
+    const waits: number[] = [];
+    return {
+      waits,
+      async signIn(email: string, password: string, address = from) {
+        const outcome = await signInWithLimit({ email, password, address, cookies }, { wait: async (milliseconds) => waits.push(milliseconds) });
+        if (outcome.kind === 'signed-in') cookies.set(outcome.knownBrowser.name, outcome.knownBrowser.value);
+        return outcome.kind;
+      },
+    };
+  }
+
+  it('50 wrong passwords from other addresses: the victim’s own browser signs in at once, a new one waits at most the cap, the attacker is blocked', async () => {
+    const victim = await makeAccount();
+    const own = browser('203.0.113.7');
+    expect(await own.signIn(victim.email, PASSWORD)).toBe('signed-in');
+
+    const attackers = Array.from({ length: 10 }, (_, index) => browser(`192.0.2.${index + 1}`));
+    const guesses = await Promise.all(attackers.map(async (attacker) => {
+      const outcomes = [];
+      for (let guess = 0; guess < 5; guess++) outcomes.push(await attacker.signIn(victim.email, `guess ${guess}`));
+      return outcomes;
+    }));
+    expect(guesses.flat()).toEqual(Array(50).fill('refused'));
+
+    // The victim's own browser: at once, from home and from the attacker's own network alike.
+    expect(await own.signIn(victim.email, PASSWORD)).toBe('signed-in');
+    expect(await own.signIn(victim.email, PASSWORD, '192.0.2.1')).toBe('signed-in');
+    expect(own.waits).toEqual([]);
+    // A browser the email does not know signs in too, after no more than the documented cap.
+    const fresh = browser('198.51.100.23');
+    expect(await fresh.signIn(victim.email, PASSWORD)).toBe('signed-in');
+    expect(fresh.waits).toEqual([SIGN_IN_LIMITS.perEmail.maxDelayMs]);
+    // The attacker's addresses are blocked for this email, the right password included.
+    for (const attacker of attackers) expect(await attacker.signIn(victim.email, PASSWORD)).toBe('blocked');
+    // The owner sees the attack in the security log: its first failures, then one entry per tenfold wave.
+    const { entries } = await listSecurityEvents(victim.accountId, { pageSize: 200 });
+    expect(entries.filter((entry) => entry.kind === 'session.sign_in_failed')).toHaveLength(SIGN_IN_LIMITS.perEmail.slowAfter);
+    expect(entries.filter((entry) => entry.kind === 'session.sign_ins_slowed').map((entry) => entry.after?.failures)).toEqual([50, 5]);
+  });
 });

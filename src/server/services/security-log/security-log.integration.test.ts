@@ -44,10 +44,13 @@ describe('the security log', () => {
       await db.$transaction((tx) => changePlan(tx, { accountId: owner.accountId, to: 'business', reason: 'operator', now: new Date() }));
       await recordSignOut(owner.accountId, owner.userId);
     });
-    // Sign-ins: one failed, one made; the operator ends the user's sessions; a key expires (the hourly job).
+    // Sign-ins: five failed (a wave: new browsers are slowed, without waiting here), one made; the operator ends the
+    // user's sessions; a key expires (the hourly job).
     await withRequest({ requestId: null, clientAddress: '198.51.100.9', userAgent: 'curl/8' }, async () => {
-      await signInWithLimit(owner.email, 'not the password', '198.51.100.9');
-      await signInWithLimit(owner.email, 'correct horse battery', '198.51.100.9');
+      const attempt = (password: string) => signInWithLimit({ email: owner.email, password, address: '198.51.100.9', cookies: new Map() }, { wait: async () => {} });
+      for (let failure = 0; failure < 4; failure++) await attempt('not the password');
+      await attempt('correct horse battery');
+      await attempt('not the password');
     });
     await withRequest({ requestId: null, actor: { kind: 'operator' } }, () => endAllSessions(owner.email));
     const expiring = await createApiKey(owner, { name: 'expiring', scope: 'read-only', expiresAt: new Date(Date.now() + 60_000) });
@@ -74,6 +77,7 @@ describe('the security log', () => {
     expect(entries.find((entry) => entry.kind === 'api_key.renamed')).toMatchObject({ before: { name: 'logged, renamed' }, after: { name: 'logged' } });
     expect(entries.find((entry) => entry.kind === 'plan.changed')).toMatchObject({ before: { plan: 'pro' }, after: { plan: 'business', reason: 'operator' } });
     expect(entries.find((entry) => entry.kind === 'session.sign_in_failed')).toMatchObject({ actor: 'Someone signing in', ipAddress: '198.51.100.9', userAgent: 'curl/8', after: { reason: 'wrong password' } });
+    expect(entries.find((entry) => entry.kind === 'session.sign_ins_slowed')).toMatchObject({ actor: 'Someone signing in', after: { failures: 5, withinMinutes: 15, knownBrowsersSlowed: false } });
     expect(entries.find((entry) => entry.kind === 'session.signed_in')).toMatchObject({ actor: owner.email, ipAddress: '198.51.100.9' });
     expect(entries.find((entry) => entry.kind === 'session.ended')).toMatchObject({ actor: 'Operator CLI', actorType: 'operator', ipAddress: null });
     expect(entries.find((entry) => entry.kind === 'api_key.expired')).toMatchObject({ actor: 'System', target: { label: expect.stringContaining('expiring') } });

@@ -24,6 +24,7 @@ export const SECURITY_EVENT_KINDS = [
   'plan.changed',
   'session.signed_in',
   'session.sign_in_failed',
+  'session.sign_ins_slowed',
   'session.signed_out',
   'session.ended',
 ] as const;
@@ -43,6 +44,7 @@ export const SECURITY_EVENT_LABELS: Record<SecurityEventKind, string> = {
   'plan.changed': 'Plan changed',
   'session.signed_in': 'Signed in',
   'session.sign_in_failed': 'Sign-in failed',
+  'session.sign_ins_slowed': 'Failed sign-ins: new browsers slowed',
   'session.signed_out': 'Signed out',
   'session.ended': 'Sessions ended',
 };
