@@ -1,6 +1,8 @@
 // End-to-end tests against the production build (`npm start`) on a fresh embedded PostgreSQL in .data/e2e.
 // Browsers: Debian's Chromium only (never a downloaded build); see scripts/ensure-packages.mjs.
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { E2E_SERVER_LOG } from './e2e/log-locations-reporter';
 import type { Pooler } from './e2e/external/deployment';
 
 // The processes the tests start on a DATABASE_URL (a second app, the external deployment, the operator CLI on it) get
@@ -10,13 +12,19 @@ process.env.DATA_PROVIDER ??= 'demo';
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const baseURL = `http://localhost:${port}`;
 
-export default defineConfig<{ pooler: Pooler }>({
+export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   testDir: 'e2e',
+  // Beside test-results/logs, which the run writes and Playwright would otherwise empty.
+  outputDir: 'test-results/e2e',
   fullyParallel: true,
-  workers: 2,
+  // The tests spend most of their time waiting on the app's processes, the browser and the database: more of them
+  // than cores at once. E2E_WORKERS to choose.
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   forbidOnly: !!process.env.CI,
-  reporter: [['list']],
-  timeout: 60_000,
+  reporter: [['list'], ['./e2e/log-locations-reporter.ts']],
+  // Sized for a busy machine: bounds that catch a hang, never measurements.
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   use: {
     baseURL,
     launchOptions: {
@@ -27,19 +35,20 @@ export default defineConfig<{ pooler: Pooler }>({
   projects: [
     { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
     { name: 'ui', testMatch: /ui\/.*\.spec\.ts/, use: { browserName: 'chromium', permissions: ['clipboard-read', 'clipboard-write'] } },
-    // A deployment of their own (e2e/external/deployment.ts): Debian's PostgreSQL 15, directly and behind PgBouncer.
-    // After the others: their cross-process checks (the shared rate limit's store answering within its 500 ms) are
-    // about this deployment, not about a machine busy with two other suites.
-    { name: 'postgres-15', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'none' }, dependencies: ['api', 'ui'] },
-    { name: 'pgbouncer', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'pgbouncer' }, dependencies: ['api', 'ui'] },
+    // A deployment of their own (e2e/external/deployment.ts): Debian's PostgreSQL 15, directly with Redis for the
+    // request rates, and behind PgBouncer with the rates in PostgreSQL; run beside the other projects: what they check
+    // across processes must hold on a busy machine too.
+    { name: 'postgres-15', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'none', redis: true } },
+    { name: 'pgbouncer', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'pgbouncer', redis: false } },
   ],
   webServer: {
-    command: 'rm -rf .data/e2e && npm start',
+    // Its output goes to a file (e2e/log-locations-reporter.ts names it when a test fails).
+    command: `rm -rf .data/e2e && mkdir -p ${path.dirname(E2E_SERVER_LOG)} && exec npm start > ${E2E_SERVER_LOG} 2>&1`,
     url: `${baseURL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'ignore',
-    stderr: 'pipe',
+    stderr: 'ignore',
     env: {
       PORT: String(port),
       DATA_DIR: '.data/e2e',

@@ -125,10 +125,10 @@ describe('webhook deliveries across app processes', () => {
     await first.call({ cmd: 'events', accountId, count: 1 });
 
     // Attempt 1 fails; once it is recorded and attempt 2 is queued (due ~5 s later), the process dies.
-    await expect.poll(() => received.length, { timeout: 15_000, interval: 100 }).toBe(1);
+    await expect.poll(() => received.length, { timeout: 60_000, interval: 100 }).toBe(1);
     const deliveryId = received[0]!.delivery;
     await expect
-      .poll(async () => (await one<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'webhook-attempt' AND data->>'deliveryId' = $1 AND data->>'attempt' = '2'`, [deliveryId]))?.n, { timeout: 10_000, interval: 100 })
+      .poll(async () => (await one<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'webhook-attempt' AND data->>'deliveryId' = $1 AND data->>'attempt' = '2'`, [deliveryId]))?.n, { timeout: 60_000, interval: 100 })
       .toBe(1);
     await kill(first.process);
     expect((await one<{ attempts: number; status: string }>('SELECT attempts, status::text FROM webhook_deliveries WHERE id = $1', [deliveryId]))).toEqual({ attempts: 1, status: 'pending' });
@@ -136,13 +136,13 @@ describe('webhook deliveries across app processes', () => {
     // A new process picks the queued attempt up.
     const second = await startChild();
     await second.call({ cmd: 'work' });
-    await expect.poll(() => received.length, { timeout: 20_000, interval: 100 }).toBe(2);
+    await expect.poll(() => received.length, { timeout: 60_000, interval: 100 }).toBe(2);
     expect(received[1]).toMatchObject({ delivery: deliveryId, body: received[0]!.body });
     await expect
-      .poll(async () => await one<{ attempts: number; status: string }>('SELECT attempts, status::text FROM webhook_deliveries WHERE id = $1', [deliveryId]), { timeout: 5_000 })
+      .poll(async () => await one<{ attempts: number; status: string }>('SELECT attempts, status::text FROM webhook_deliveries WHERE id = $1', [deliveryId]), { timeout: 60_000 })
       .toEqual({ attempts: 2, status: 'succeeded' });
     expect((await one<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]))?.n).toBe(1);
-  }, 60_000);
+  }, 180_000);
 
   it('delivers each attempt once when two app processes share the database', async () => {
     failFirstAttempt = true;
@@ -167,5 +167,5 @@ describe('webhook deliveries across app processes', () => {
       [endpointId],
     );
     expect(rows).toEqual({ deliveries: 30, succeeded: 30, attempts: 60 });
-  }, 90_000);
+  }, 180_000);
 });

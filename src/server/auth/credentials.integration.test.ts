@@ -111,7 +111,7 @@ describe('API keys', () => {
     await vi.waitFor(async () => {
       const stored = await getDb().apiKey.findUniqueOrThrow({ where: { id: key.id } });
       expect(stored.lastUsedAt?.toISOString()).toBe(T0);
-    });
+    }, { timeout: 30_000 });
     // Once written, the next call within the minute writes nothing; a new address is written at once.
     await resolveBearer(bearer(secret), at(T0));
     await resolveBearer(bearer(secret), { now: new Date(T0), ip: '198.51.100.9' });

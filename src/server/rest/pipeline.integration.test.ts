@@ -87,7 +87,7 @@ describe('request logging', () => {
     const delivery = await vi.waitFor(async () => {
       await dispatchEvents();
       return db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
-    });
+    }, { timeout: 30_000 });
     expect(JSON.parse(delivery.body)).toMatchObject({ type: 'keyword.added', requestId, data: { term: 'trace term' } });
   });
 
@@ -136,7 +136,7 @@ describe('request logging', () => {
     const socket = connect((server.address() as { port: number }).port, '127.0.0.1');
     const path = `/api/public/v1/apps/${app.id}/keywords`;
     socket.end(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"terms": ["sle`);
-    await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 5_000 });
+    await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 60_000 });
     await new Promise<void>((resolve) => server.close(() => resolve()));
     vi.restoreAllMocks();
 

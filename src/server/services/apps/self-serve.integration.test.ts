@@ -40,7 +40,7 @@ describe('adding an app', () => {
     expect(await db.metadataSnapshot.count({ where: { appId: app.id } })).toBeGreaterThan(0);
     // A backfill is claimed once: nothing is left to run for this app.
     expect(await db.appBackfill.count({ where: { appId: app.id, finishedAt: null } })).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it('by name: the store’s search offers apps whose addresses add the same apps, the same on every search', async () => {
     const owner = await makeAccount('solo');
@@ -95,7 +95,7 @@ describe('storefronts', () => {
     const withDe = await addStorefront(owner.accountId, { appId: app.id, country: 'DE' });
     expect(withDe.storefronts).toEqual(['DE', 'GB', 'US']);
     expect(await currentMetadata(owner.accountId, { appId: app.id, country: 'DE' })).toMatchObject({ title: expect.any(String) });
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('removing an app', () => {
@@ -125,7 +125,7 @@ describe('removing an app while its history loads', () => {
       expect(await db.appBackfill.count({ where: { appId: app.id } })).toBe(0);
       expect(await db.keywordRank.count({ where: { appId: app.id } })).toBe(0);
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('the trial', () => {

@@ -14,7 +14,7 @@ let id: string;
 beforeAll(async () => {
   fixture = await makeAsoApp();
   id = fixture.app.id;
-}, 60_000);
+}, 180_000);
 
 describe('keywords', () => {
   it('lists tracked keywords with SPEC’s fields, best rank first, rankDelta from the history', async () => {

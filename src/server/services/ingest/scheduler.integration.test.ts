@@ -34,9 +34,9 @@ describe('the refresh schedule', () => {
       // wait grow with their number. Their jobs still waiting are withdrawn.
       await db.$executeRaw`DELETE FROM pgboss.job WHERE name = ANY(${Object.values(OBSERVE_QUEUES)}) AND state = 'created' AND NOT data->>'appId' = ANY(${[app.id, failing.id]})`;
       await expect.poll(async () => (await db.trackedApp.findUniqueOrThrow({ where: { id: app.id } })).refreshedThrough, { timeout: 60_000, interval: 500 }).not.toBeNull();
-      await expect.poll(() => lines.join('\n'), { timeout: 10_000 }).toMatch(new RegExp(`refresh: app ${app.id}, 180 app-days ingested`));
+      await expect.poll(() => lines.join('\n'), { timeout: 60_000 }).toMatch(new RegExp(`refresh: app ${app.id}, 180 app-days ingested`));
       // Its job failed, and is retried (after its delay) rather than done.
-      await expect.poll(() => lines.join('\n'), { timeout: 10_000 }).toMatch(new RegExp(`refresh: app ${failing.id}, 0 app-days ingested; the store failed in US`));
+      await expect.poll(() => lines.join('\n'), { timeout: 60_000 }).toMatch(new RegExp(`refresh: app ${failing.id}, 0 app-days ingested; the store failed in US`));
       const [job] = await db.$queryRaw<{ state: string }[]>`SELECT state::text FROM pgboss.job WHERE name = ${OBSERVE_QUEUES.app_store} AND data->>'appId' = ${failing.id}`;
       expect(job?.state).toBe('retry');
     } finally {
@@ -45,7 +45,7 @@ describe('the refresh schedule', () => {
       await db.$executeRaw`DELETE FROM pgboss.job WHERE name = ANY(${[REFRESH_QUEUE, ...Object.values(OBSERVE_QUEUES)]})`;
       delete process.env.JOB_POLL_SECONDS;
     }
-  }, 90_000);
+  }, 180_000);
 
   it('spreads a store’s apps evenly over the spread', async () => {
     const boss = new PgBoss({ connectionString: process.env.DATABASE_URL!, schema: 'pgboss', max: 1 });

@@ -194,27 +194,27 @@ describe('the delivery worker (pg-boss)', () => {
       const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, { url: `${base}/worker` });
       await recordEvents([{ accountId: owner.accountId, type: 'webhook.test', data: { endpointId: randomUUID(), message: 'test' } }]);
       // First attempt fails (500); the second comes about 5 s later with the same delivery id and body.
-      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 20_000, interval: 200 }).toBe(2);
+      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 60_000, interval: 200 }).toBe(2);
       const [first, second] = received.filter((entry) => entry.path === '/worker');
       expect(second!.headers['x-service-delivery']).toBe(first!.headers['x-service-delivery']);
       expect(second!.body).toBe(first!.body);
       expect(verifySignature(String(second!.headers['x-service-signature']), second!.body, secret)).toMatchObject({ ok: true });
-      await expect.poll(async () => (await db.webhookDelivery.findFirst({ where: { endpointId: endpoint.id } }))?.status, { timeout: 5_000 }).toBe('succeeded');
+      await expect.poll(async () => (await db.webhookDelivery.findFirst({ where: { endpointId: endpoint.id } }))?.status, { timeout: 60_000 }).toBe('succeeded');
 
       // A delivery whose next attempt was never queued (its process died) is found and delivered.
       await recordEvents([{ accountId: owner.accountId, type: 'review.created', data: { appId: randomUUID(), reviewId: randomUUID(), rating: 5, country: 'US' } }]);
-      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 10_000, interval: 200 }).toBe(3);
+      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 60_000, interval: 200 }).toBe(3);
       // Make it look like its second attempt was due ten minutes ago and never queued.
       const orphan = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id, eventType: 'review.created' } });
       await db.webhookDelivery.update({ where: { id: orphan.id }, data: { status: 'pending', attempts: 1, nextAttemptAt: new Date(Date.now() - 10 * 60_000), completedAt: null } });
       expect(await queueOverdueDeliveries(boss)).toBeGreaterThanOrEqual(1);
-      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 10_000, interval: 200 }).toBe(4);
-      await expect.poll(async () => (await db.webhookDelivery.findUniqueOrThrow({ where: { id: orphan.id } })).attempts, { timeout: 5_000 }).toBe(2);
+      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 60_000, interval: 200 }).toBe(4);
+      await expect.poll(async () => (await db.webhookDelivery.findUniqueOrThrow({ where: { id: orphan.id } })).attempts, { timeout: 60_000 }).toBe(2);
       expect(ATTEMPT_QUEUE).toBe('webhook-attempt');
     } finally {
       stop();
       await boss.stop({ graceful: true, timeout: 5_000 });
       delete process.env.JOB_POLL_SECONDS;
     }
-  }, 60_000);
+  }, 180_000);
 });
