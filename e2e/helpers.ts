@@ -146,21 +146,66 @@ export function listeningProcessRss(port: number): number {
 export interface WebhookReceiver {
   /** The URL of `path` on it. */
   url: (path: string) => string;
+  /** The requests it answered (200). */
   received: { headers: http.IncomingHttpHeaders; body: string }[];
+  /** The requests it held without an answer (`hold`). */
+  held: { headers: http.IncomingHttpHeaders; body: string }[];
   close: () => Promise<void>;
 }
 
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+/** `hold`: the requests to hold open, never answered (a receiver that hangs, or a sender that dies meanwhile). */
+export async function startWebhookReceiver(options: { hold?: (body: string) => boolean } = {}): Promise<WebhookReceiver> {
   const received: WebhookReceiver['received'] = [];
+  const held: WebhookReceiver['held'] = [];
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
+      if (options.hold?.(body)) return void held.push({ headers: request.headers, body });
       received.push({ headers: request.headers, body });
       response.writeHead(200).end('thanks');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: (path) => `http://127.0.0.1:${port}${path}`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    received,
+    held,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A Solo account (1,500 credits) tracking one app, with exactly 100 credits left, spent through the API. */
+export async function accountWithHundredCreditsLeft(request: APIRequestContext) {
+  const { session, email } = await newAccount('solo');
+  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const key = await createKey(session, 'read-write', 'credits');
+  for (let batch = 0; batch < 7; batch++) {
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, () => request.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(key) })),
+    );
+    for (const response of responses) expect(response.status()).toBe(200);
+  }
+  const usage = await (await request.get(`${API}/usage`, { headers: bearer(key) })).json();
+  expect(usage).toMatchObject({ limit: 1500, used: 1400, remaining: 100 });
+  return { appId, key };
+}
+
+export async function expectExactlyHundredCharged(request: APIRequestContext, key: string, statuses: number[]) {
+  expect(statuses.filter((status) => status === 200)).toHaveLength(100);
+  expect(statuses.filter((status) => status === 402)).toHaveLength(200);
+  const usage = await (await request.get(`${API}/usage`, { headers: bearer(key) })).json();
+  expect(usage).toMatchObject({ used: 1500, remaining: 0 });
+  const ledgerCredits = usage.byEndpoint.reduce((sum: number, row: { credits: number }) => sum + row.credits, 0);
+  expect(ledgerCredits).toBe(usage.used);
+  expect(usage.byEndpoint).toEqual(
+    expect.arrayContaining([
+      { endpoint: 'GET /apps/{id}/keywords/research', calls: 175, credits: 1400 },
+      { endpoint: 'GET /apps/{id}', calls: 100, credits: 100 },
+    ]),
+  );
 }

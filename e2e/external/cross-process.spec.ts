@@ -1,18 +1,23 @@
-// What holds across processes, on Debian's PostgreSQL server (project `postgres-15`) and behind PgBouncer in
-// transaction mode (project `pgbouncer`): two web processes and one worker on one DATABASE_URL (./deployment.ts).
-// Credits are exact under load spread over both web processes, the request rate is shared, each webhook event is
-// delivered once, and no process serves a cached answer that another one has made stale.
+// What holds across processes, on Debian's PostgreSQL server (project `postgres-15`, with Redis for the request rates)
+// and behind PgBouncer in transaction mode (project `pgbouncer`, the rates in PostgreSQL): two web processes and one
+// worker on one DATABASE_URL (./deployment.ts). A key made on one process works on the other and its revocation holds
+// there from its next request; credits are exact under load spread over both; the request rate is shared, and when
+// its store stops answering the two together still let no more than the limit through; each webhook event is
+// delivered once, a worker killed in the middle of a delivery included; no process serves a cached answer that
+// another one has made stale; and PostgreSQL killed under load means 503s meanwhile, never a 500 or a dropped
+// connection, and 200s again once it is back, without restarting the app.
 import { readdirSync, writeFileSync } from 'node:fs';
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
 import pg from 'pg';
-import { adminOn, API, bearer, createKey, newAccount, startWebhookReceiver, trpc } from '../helpers';
+import { adminOn, API, bearer, createKey, newAccount, startWebhookReceiver, trpc, trpcQuery } from '../helpers';
 import { startDeployment, type Deployment, type Pooler } from './deployment';
 
-const test = base.extend<{ web: [APIRequestContext, APIRequestContext] }, { pooler: Pooler; deployment: Deployment }>({
+const test = base.extend<{ web: [APIRequestContext, APIRequestContext] }, { pooler: Pooler; redis: boolean; deployment: Deployment }>({
   pooler: ['none', { option: true, scope: 'worker' }],
+  redis: [false, { option: true, scope: 'worker' }],
   deployment: [
-    async ({ pooler }, use) => {
-      const deployment = await startDeployment(pooler);
+    async ({ pooler, redis }, use) => {
+      const deployment = await startDeployment({ pooler, redis });
       await use(deployment);
       await deployment.stop();
     },
@@ -44,6 +49,16 @@ test('the two web processes started together applied each migration once', async
   const expected = readdirSync('prisma/migrations', { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
   expect(rows.map((row) => row.migration_name)).toEqual(expected);
   expect(rows.every((row) => row.finished)).toBe(true);
+});
+
+test('a key made on one web process works on the other at once, and its revocation holds there from its next request', async ({ deployment, web }) => {
+  const { session } = await newAccount('pro', deployment);
+  const key = await createKey(session, 'read-only', 'cross-process key');
+  for (const context of web) expect((await context.get(`${API}/usage`, { headers: bearer(key) })).status()).toBe(200);
+  // Revoked through the second process's REST API, refused by both on their next request.
+  const { id } = (await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list')).find((each) => each.name === 'cross-process key')!;
+  expect((await web[1].post(`${API}/keys/${id}/revoke`, { headers: bearer(session.token) })).status()).toBe(200);
+  for (const context of web) expect((await context.get(`${API}/usage`, { headers: bearer(key) })).status()).toBe(401);
 });
 
 test('credits are exact under 300 concurrent requests spread over both web processes', async ({ deployment, web }) => {
@@ -137,5 +152,116 @@ test('no web process serves a cached answer the other one made stale', async ({ 
     const added = await writer.post(`${API}/apps/${appId}/keywords`, { headers: bearer(key), data: { terms: [term] } });
     expect(added.status()).toBe(200);
     expect(await trackedTerms(reader)).toContain(term);
+  }
+});
+
+test('the rate limit’s store stops answering: each web process lets through its share, together never more than the limit', async ({ deployment, web }) => {
+  test.skip(!deployment.redis, 'the request rates count in PostgreSQL here, which the app cannot do without');
+  test.setTimeout(120_000);
+  const { session } = await newAccount('solo', deployment);
+  const key = await createKey(session, 'read-only', 'store unreachable');
+  deployment.pauseRedis();
+  try {
+    const statuses: number[] = [];
+    for (let burst = 0; burst < 9; burst++) {
+      const responses = await Promise.all(Array.from({ length: 100 }, (_, index) => web[index % 2]!.get(`${API}/usage`, { headers: bearer(key) })));
+      statuses.push(...responses.map((response) => response.status()));
+    }
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    // Each of the two live processes (the register's last count) counts alone against half the limit
+    // (docs/api-decisions.md, "Rate limits across processes"): the limit, and never the 2 × 600 that counting alone
+    // against the whole limit allowed.
+    const allowed = statuses.filter((status) => status === 200).length;
+    expect(allowed).toBeLessThanOrEqual(600);
+    expect(allowed).toBeGreaterThanOrEqual(600 - 2 * 60);
+    for (const side of [0, 1]) expect(statuses.filter((status, index) => index % 2 === side && status === 200).length).toBeGreaterThan(0);
+  } finally {
+    deployment.resumeRedis();
+  }
+});
+
+test('PostgreSQL killed under load: 503 meanwhile on both web processes, never a 500 or a dropped connection, 200 again once it is back', async ({ deployment, web }) => {
+  test.setTimeout(180_000);
+  const { session, email } = await newAccount('agency', deployment);
+  const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const key = await createKey(session, 'read-only', 'database killed');
+  const outcomes: { side: number; status: number; problem: boolean; cost: string | undefined; phase: 'up' | 'down' | 'back' }[] = [];
+  const dropped: string[] = [];
+  let phase: 'up' | 'down' | 'back' = 'up';
+  let running = true;
+  const load = async (side: number) => {
+    while (running) {
+      try {
+        const response = await web[side]!.get(`${API}/apps/${appId}`, { headers: bearer(key) });
+        const headers = response.headers();
+        outcomes.push({ side, status: response.status(), problem: (headers['content-type'] ?? '').startsWith('application/problem+json'), cost: headers['x-credits-cost'], phase });
+        await response.dispose();
+      } catch (error) {
+        dropped.push(String(error));
+      }
+    }
+  };
+  const loops = [0, 1, 0, 1].map(load);
+  const count = (wanted: typeof phase, status: number, side?: number) => outcomes.filter((each) => each.phase === wanted && each.status === status && (side === undefined || each.side === side)).length;
+  try {
+    await expect.poll(() => count('up', 200), { timeout: 60_000 }).toBeGreaterThan(50);
+    phase = 'down';
+    await deployment.killDatabase();
+    for (const side of [0, 1]) await expect.poll(() => count('down', 503, side), { timeout: 60_000 }).toBeGreaterThan(5);
+    await deployment.startDatabase();
+    phase = 'back';
+    // Back by itself, on both processes, within 30 s of the database.
+    for (const side of [0, 1]) await expect.poll(() => count('back', 200, side), { timeout: 30_000 }).toBeGreaterThan(20);
+  } finally {
+    running = false;
+    await Promise.all(loops);
+  }
+  expect(dropped).toEqual([]);
+  expect([...new Set(outcomes.map((outcome) => outcome.status))].sort()).toEqual([200, 503]);
+  for (const outcome of outcomes.filter((each) => each.status === 503)) {
+    expect(outcome.problem).toBe(true);
+    expect(outcome.cost ?? '0').toBe('0');
+  }
+  // Each success charged once.
+  const successes = outcomes.filter((outcome) => outcome.status === 200).length;
+  const usage = await (await web[0].get(`${API}/usage`, { headers: bearer(key) })).json();
+  expect(usage.byEndpoint).toEqual([{ endpoint: 'GET /apps/{id}', calls: successes, credits: successes }]);
+});
+
+test('the worker killed in the middle of a delivery: a new worker delivers it, no event is lost and none is acknowledged twice', async ({ deployment, web }) => {
+  test.setTimeout(240_000);
+  // The first delivery the receiver gets is held without an answer while the worker that sent it is killed.
+  let holding = true;
+  const receiver = await startWebhookReceiver({ hold: () => holding && !(holding = false) });
+  const ids = (requests: { body: string }[]) => requests.map((request) => (JSON.parse(request.body) as { id: string }).id);
+  try {
+    const { session, email } = await newAccount('pro', deployment);
+    const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+    const key = await createKey(session, 'read-write', 'worker killed');
+    await trpc(session, 'webhooks.create', { url: receiver.url('/hooks'), eventTypes: ['keyword.added'] });
+    const terms = Array.from({ length: 6 }, (_, index) => `worker killed term ${index}`);
+    const added = await Promise.all(terms.map((term, index) => web[index % 2]!.post(`${API}/apps/${appId}/keywords`, { headers: bearer(key), data: { terms: [term] } })));
+    expect(added.map((response) => response.status())).toEqual(Array(6).fill(200));
+
+    await expect.poll(() => receiver.held.length, { timeout: 60_000 }).toBe(1);
+    await deployment.killWorker();
+    deployment.startWorker();
+    // The held delivery is attempted again once its attempt's job expires (a dead worker's jobs, docs/api-decisions.md).
+    await expect.poll(() => new Set(ids(receiver.received)).size, { timeout: 180_000 }).toBe(6);
+    const [heldId] = ids(receiver.held);
+    expect(ids(receiver.received)).toContain(heldId);
+    // Long enough for another attempt to arrive, if one were made.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(ids(receiver.received).sort()).toEqual([...new Set(ids(receiver.received))].sort());
+    const client = new pg.Client({ connectionString: deployment.directUrl });
+    await client.connect();
+    const { rows } = await client.query<{ status: string }>(
+      `SELECT d.status::text FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.url = $1`,
+      [receiver.url('/hooks')],
+    );
+    await client.end();
+    expect(rows.map((row) => row.status)).toEqual(Array(6).fill('succeeded'));
+  } finally {
+    await receiver.close();
   }
 });

@@ -1,7 +1,9 @@
 // A deployment as docs/deploy.md describes it, on this machine: Debian's PostgreSQL server as a cluster of its own on
-// a free port (optionally behind Debian's PgBouncer in transaction mode), two web processes (`npm start` with
-// SCHEDULER=false) and one `npm run worker`, all on one DATABASE_URL. The e2e/external specs run against it.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+// a free port (optionally behind Debian's PgBouncer in transaction mode, optionally with Debian's Redis for the
+// request rates), two web processes (`npm start` with SCHEDULER=false) and one `npm run worker`, all on one
+// DATABASE_URL. The e2e/external specs run against it, and break it on purpose: the database killed and started again,
+// the worker killed and replaced, Redis stopped and resumed.
+import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,13 +14,32 @@ import type { Target } from '../helpers';
 
 export type Pooler = 'none' | 'pgbouncer';
 
+export interface DeploymentOptions {
+  pooler: Pooler;
+  /** Redis for the request rates' counts (REDIS_URL), as several hosts may use; else they are in PostgreSQL. */
+  redis: boolean;
+}
+
 export interface Deployment extends Target {
   /** The two web processes' origins (the first one is `origin`). */
   web: [string, string];
   /** The database directly (never through the pooler): for the tests' own checks. */
   directUrl: string;
+  /** Whether the request rates count in Redis. */
+  redis: boolean;
   /** Everything the processes printed, for a failure's report. */
   output(): string;
+  /** PostgreSQL SIGKILLed (a crash): every connection to it is gone at once. */
+  killDatabase(): Promise<void>;
+  /** PostgreSQL started again on its port and data, as a process manager would. */
+  startDatabase(): Promise<void>;
+  /** The worker SIGKILLed, whatever it was doing. */
+  killWorker(): Promise<void>;
+  /** A new worker process, as a process manager would start. */
+  startWorker(): void;
+  /** Redis stopped (SIGSTOP: it holds its connections and answers nothing), or resumed (SIGCONT). */
+  pauseRedis(): void;
+  resumeRedis(): void;
   stop(): Promise<void>;
 }
 
@@ -71,11 +92,18 @@ async function waitForHealth(origin: string, processes: ChildProcess[], output: 
   throw new Error(`${origin} never became healthy\n${output()}`);
 }
 
-export async function startDeployment(pooler: Pooler): Promise<Deployment> {
+export async function startDeployment({ pooler, redis }: DeploymentOptions): Promise<Deployment> {
   const directory = mkdtempSync(path.join(tmpdir(), `aso-e2e-${pooler}-`));
   const password = randomBytes(18).toString('base64url');
   /** Stopped in this order: the app's processes (they finish their requests and jobs), the pooler, PostgreSQL. */
-  const stages: { app: ChildProcess[]; pooler: ChildProcess[]; database: ChildProcess[] } = { app: [], pooler: [], database: [] };
+  const stages: { app: ChildProcess[]; pooler: ChildProcess[]; database: ChildProcess[]; redis: ChildProcess[] } = { app: [], pooler: [], database: [], redis: [] };
+  const stopped = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+  const killed = (child: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      if (stopped(child)) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
   let log = '';
   const output = () => log.slice(-20_000);
   const start = (stage: keyof typeof stages, name: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env) => {
@@ -88,7 +116,7 @@ export async function startDeployment(pooler: Pooler): Promise<Deployment> {
   };
   const stopOne = (child: ChildProcess, signal: NodeJS.Signals) =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      if (stopped(child)) return resolve();
       const deadline = setTimeout(() => child.kill('SIGKILL'), 30_000);
       child.once('exit', () => {
         clearTimeout(deadline);
@@ -101,6 +129,7 @@ export async function startDeployment(pooler: Pooler): Promise<Deployment> {
     await Promise.all(stages.pooler.map((child) => stopOne(child, 'SIGTERM')));
     // SIGINT: PostgreSQL's fast shutdown.
     await Promise.all(stages.database.map((child) => stopOne(child, 'SIGINT')));
+    await Promise.all(stages.redis.map((child) => (child.kill('SIGCONT'), stopOne(child, 'SIGTERM'))));
     rmSync(directory, { recursive: true, force: true });
   };
 
@@ -116,7 +145,9 @@ export async function startDeployment(pooler: Pooler): Promise<Deployment> {
       { stdio: 'pipe' },
     );
     const databasePort = await freePort();
-    start('database', 'postgres', ...asDatabaseUser(path.join(binaries, 'postgres'), ['-D', cluster, '-p', String(databasePort), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${directory}`, '-c', 'max_connections=200']));
+    const postgres = () =>
+      start('database', 'postgres', ...asDatabaseUser(path.join(binaries, 'postgres'), ['-D', cluster, '-p', String(databasePort), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${directory}`, '-c', 'max_connections=200']));
+    postgres();
     const urlOf = (port: number, database: string) => `postgresql://${USER}:${password}@127.0.0.1:${port}/${database}`;
     const directUrl = urlOf(databasePort, DATABASE);
     await waitForDatabase(urlOf(databasePort, 'postgres'), output);
@@ -172,14 +203,44 @@ export async function startDeployment(pooler: Pooler): Promise<Deployment> {
     };
     delete settings.EMBEDDED_PG_PORT;
     delete settings.REDIS_URL;
+    if (redis) {
+      const redisPort = await freePort();
+      start('redis', 'redis', 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+      settings.REDIS_URL = `redis://127.0.0.1:${redisPort}`;
+    }
     // Started together: the two launchers apply the migrations at once, under the migrations' lock.
     web.forEach((origin, index) =>
       start('app', `web${index + 1}`, process.execPath, ['dist/start.mjs'], { ...settings, PORT: String(ports[index]), NEXTAUTH_URL: origin, SCHEDULER: 'false' }),
     );
-    start('app', 'worker', process.execPath, ['dist/worker.mjs'], settings);
+    let workers = 0;
+    const startWorker = () => void start('app', `worker${++workers}`, process.execPath, ['dist/worker.mjs'], settings);
+    startWorker();
     await Promise.all(web.map((origin) => waitForHealth(origin, stages.app, output)));
     const adminEnvironment = { DATABASE_URL: databaseUrl, DATA_DIR: settings.DATA_DIR, DATA_ENCRYPTION_KEY: dataKey, EMBEDDED_PG_PORT: undefined, ...poolerSettings };
-    return { origin: web[0], web, directUrl, adminEnvironment, output, stop };
+    const live = (children: ChildProcess[]) => children.filter((child) => !stopped(child));
+    return {
+      origin: web[0],
+      web,
+      directUrl,
+      redis,
+      adminEnvironment,
+      output,
+      // The postmaster and its backends at once, as a crash of the host takes them (the postmaster alone would leave
+      // its backends serving the connections they hold).
+      killDatabase: async () => {
+        for (const postmaster of live(stages.database)) spawnSync('pkill', ['-KILL', '-P', String(postmaster.pid)]);
+        await Promise.all(live(stages.database).map(killed));
+      },
+      startDatabase: async () => {
+        postgres();
+        await waitForDatabase(urlOf(databasePort, 'postgres'), output);
+      },
+      killWorker: () => Promise.all(live(stages.app).filter((child) => child.spawnargs.includes('dist/worker.mjs')).map(killed)).then(() => {}),
+      startWorker,
+      pauseRedis: () => stages.redis.forEach((child) => child.kill('SIGSTOP')),
+      resumeRedis: () => stages.redis.forEach((child) => child.kill('SIGCONT')),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -1,8 +1,8 @@
 // Finds the PostgreSQL to use: DATABASE_URL when set, otherwise the embedded cluster under DATA_DIR/pg,
 // joining it when another process of ours already runs it (the app and the admin CLI share one cluster).
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import exitHook from 'async-exit-hook';
@@ -119,10 +119,23 @@ function isAlive(pid: number | null): boolean {
   if (pid === null) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: alive, but another user's (the cluster runs as `postgres` when this process is root).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A process that has exited and that nobody has reaped: a postmaster whose launcher was killed with it, on a host
+ * whose init does not reap orphans. It answers signals, yet it runs nothing and holds no port (Linux's /proc).
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
   }
 }
 
@@ -212,9 +225,10 @@ async function runningCluster(clusterDir: string): Promise<{ port: number; socke
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
-  try {
-    process.kill(pid, 0);
-  } catch {
+  if (!isAlive(pid)) {
+    // PostgreSQL refuses to start over a lock file whose pid answers signals, a zombie's included: a dead
+    // postmaster's file goes (its shared memory went with it).
+    if (isZombie(pid)) await rm(pidFile, { force: true });
     return null;
   }
   const socketDir = lines[4]?.trim() || null;

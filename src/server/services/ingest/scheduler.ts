@@ -56,7 +56,9 @@ export async function startScheduler(
   log: (line: string) => void,
   refresh: (appId: string) => Promise<RefreshSummary> = (appId) => refreshApp(appId),
 ): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 3 });
+  // Maintenance every 15 s rather than pg-boss's 2 min: it is what returns the jobs of a process that died (a webhook
+  // attempt in flight, say) to the queue once they expire, so they run again within a minute.
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 3, maintenanceIntervalSeconds: 15 });
   boss.on('error', (error) => logError('job queue error', error));
   await boss.start();
   const retries = { retryLimit: 5, retryDelay: 300, retryBackoff: true };

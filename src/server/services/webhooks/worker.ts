@@ -7,11 +7,13 @@ import type PgBoss from 'pg-boss';
 import { db } from '@/server/db';
 import { takeRequestedDeliveries } from '@/server/db/webhook-statements';
 import { logError } from '@/server/core/log';
-import { attemptDelivery, dispatchEvents } from './delivery';
+import { attemptDelivery, dispatchEvents, TIMEOUT_MS } from './delivery';
 import { config } from '@/server/core/config';
 
 export const ATTEMPT_QUEUE = 'webhook-attempt';
 const OVERDUE_MS = 120_000;
+/** How long an attempt's job may stay active: three times the longest an attempt takes (TIMEOUT_MS). */
+const ATTEMPT_EXPIRE_SECONDS = (3 * TIMEOUT_MS) / 1000;
 
 interface AttemptJob {
   deliveryId: string;
@@ -49,10 +51,12 @@ export async function queueRequestedDeliveries(boss: PgBoss): Promise<number> {
 }
 
 export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: number } = {}): Promise<() => Promise<void>> {
-  if (!(await boss.getQueue(ATTEMPT_QUEUE))) {
-    // pg-boss retries a job only when its worker died or threw: the schedule of attempts is ours.
-    await boss.createQueue(ATTEMPT_QUEUE, { name: ATTEMPT_QUEUE, retryLimit: 3, retryDelay: 30, expireInSeconds: 60 });
-  }
+  // pg-boss retries a job only when its worker died or threw: the schedule of attempts is ours. An attempt takes at
+  // most TIMEOUT_MS and its writes, so a job still active after ATTEMPT_EXPIRE_SECONDS belongs to a process that died:
+  // it runs again (attemptDelivery skips an attempt that was recorded), once the queue's maintenance has seen it.
+  const attempts = { name: ATTEMPT_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: ATTEMPT_EXPIRE_SECONDS };
+  if (await boss.getQueue(ATTEMPT_QUEUE)) await boss.updateQueue(ATTEMPT_QUEUE, attempts);
+  else await boss.createQueue(ATTEMPT_QUEUE, attempts);
   // pg-boss waits a polling interval after every fetch; after a full batch the worker asks to fetch again at once,
   // so a backlog drains at the speed of the receivers, not of the polling.
   const workerId: string = await boss.work<AttemptJob>(ATTEMPT_QUEUE, { batchSize: BATCH_SIZE, pollingIntervalSeconds: config().JOB_POLL_SECONDS ?? 1 }, async (jobs) => {

@@ -1,0 +1,65 @@
+// A second web process started on the e2e server's database (the embedded default, the shared counts in PostgreSQL):
+// a key made on one works on the other, and its revocation holds there from its next request; credits stay exact
+// under 300 concurrent requests spread over both; and a key's requests per minute hold across both (600 for a Solo
+// key, instead of 600 on each). The same on an external PostgreSQL and behind PgBouncer: e2e/external/.
+import type { ChildProcess } from 'node:child_process';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { accountWithHundredCreditsLeft, API, bearer, createKey, expectExactlyHundredCharged, newAccount, trpcQuery } from '../helpers';
+import { startSecondApp } from '../environment';
+
+const SECOND_PORT = 3211;
+let second: { process: ChildProcess; request: APIRequestContext } | undefined;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ playwright }) => {
+  test.setTimeout(120_000);
+  second = await startSecondApp(SECOND_PORT, playwright.request);
+});
+
+test.afterAll(async () => {
+  await second?.request.dispose();
+  second?.process.kill('SIGTERM');
+});
+
+test('a key made on the first process works on the second at once, and its revocation holds there from its next request', async ({ request }) => {
+  const other = second!.request;
+  const { session } = await newAccount('pro');
+  const key = await createKey(session, 'read-only', 'second process key');
+  for (const context of [request, other]) expect((await context.get(`${API}/usage`, { headers: bearer(key) })).status()).toBe(200);
+  const { id } = (await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list')).find((each) => each.name === 'second process key')!;
+  expect((await other.post(`${API}/keys/${id}/revoke`, { headers: bearer(session.token) })).status()).toBe(200);
+  for (const context of [request, other]) expect((await context.get(`${API}/usage`, { headers: bearer(key) })).status()).toBe(401);
+});
+
+test('300 concurrent requests with 100 credits left, spread over both processes, charge exactly 100', async ({ request }) => {
+  const other = second!.request;
+  const { appId, key } = await accountWithHundredCreditsLeft(request);
+  const responses = await Promise.all(Array.from({ length: 300 }, (_, index) => (index % 2 ? request : other).get(`${API}/apps/${appId}`, { headers: bearer(key) })));
+  // Both processes answered successes.
+  for (const side of [0, 1]) expect(responses.filter((response, index) => index % 2 === side && response.status() === 200).length).toBeGreaterThan(0);
+  await expectExactlyHundredCharged(request, key, responses.map((response) => response.status()));
+});
+
+test('a key’s requests per minute hold across both processes', async ({ request }) => {
+  test.setTimeout(120_000);
+  const other = second!.request;
+  const { session } = await newAccount('solo');
+  const key = await createKey(session, 'read-only', 'second process rate');
+  // 900 free calls, half through each process, in bursts: within one minute's window.
+  const statuses: number[] = [];
+  const retryAfter: number[] = [];
+  for (let burst = 0; burst < 9; burst++) {
+    const responses = await Promise.all(Array.from({ length: 100 }, (_, index) => (index % 2 ? request : other).get(`${API}/usage`, { headers: bearer(key) })));
+    for (const response of responses) {
+      statuses.push(response.status());
+      if (response.status() === 429) retryAfter.push(Number(response.headers()['retry-after']));
+    }
+  }
+  const allowed = statuses.filter((status) => status === 200).length;
+  expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+  // The limit across both: never more, and short of it by at most each process's unspent lease (10 % of it at most).
+  expect(allowed).toBeLessThanOrEqual(600);
+  expect(allowed).toBeGreaterThanOrEqual(600 - 2 * 60);
+  expect(retryAfter.every((seconds) => seconds >= 1 && seconds <= 60)).toBe(true);
+});
