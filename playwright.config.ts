@@ -10,6 +10,11 @@ import type { Pooler } from './e2e/external/deployment';
 process.env.DATA_PROVIDER ??= 'demo';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
+/**
+ * `E2E_RATE_LOOP=20 npx playwright test`: the whole suite, and beside it the cross-process rate test 20 times in a
+ * row, on deployments of its own with the rates counted in PostgreSQL, directly and behind PgBouncer (docs/testing.md).
+ */
+const rateLoop = Number(process.env.E2E_RATE_LOOP ?? 0);
 export const baseURL = `http://localhost:${port}`;
 
 export default defineConfig<{ pooler: Pooler; redis: boolean }>({
@@ -40,6 +45,15 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
     // across processes must hold on a busy machine too.
     { name: 'postgres-15', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'none', redis: true } },
     { name: 'pgbouncer', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'pgbouncer', redis: false } },
+    ...(rateLoop > 0
+      ? (['none', 'pgbouncer'] as const).map((pooler) => ({
+          name: `rate-loop-${pooler === 'none' ? 'postgres-15' : pooler}`,
+          testMatch: /external\/cross-process\.spec\.ts/,
+          grep: /requests per minute hold across both web processes/,
+          repeatEach: rateLoop,
+          use: { pooler, redis: false },
+        }))
+      : []),
   ],
   webServer: {
     // Its output goes to a file (e2e/log-locations-reporter.ts names it when a test fails).
