@@ -23,8 +23,8 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   outputDir: 'test-results/e2e',
   fullyParallel: true,
   // The tests spend most of their time waiting on the app's processes, the browser and the database: more of them
-  // than cores at once. E2E_WORKERS to choose.
-  workers: Number(process.env.E2E_WORKERS ?? 3),
+  // than cores at once (and one more for each rate loop, below). E2E_WORKERS to choose.
+  workers: Number(process.env.E2E_WORKERS ?? (rateLoop > 0 ? 5 : 3)),
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['./e2e/log-locations-reporter.ts']],
   // Sized for a busy machine: bounds that catch a hang, never measurements.
@@ -38,6 +38,18 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
     },
   },
   projects: [
+    // First, so that they run beside the whole suite rather than after it.
+    ...(rateLoop > 0
+      ? (['none', 'pgbouncer'] as const).map((pooler) => ({
+          name: `rate-loop-${pooler === 'none' ? 'postgres-15' : pooler}`,
+          testMatch: /external\/cross-process\.spec\.ts/,
+          grep: /requests per minute hold across both web processes/,
+          repeatEach: rateLoop,
+          // One after the other, in a worker of its own beside the suite's.
+          workers: 1,
+          use: { pooler, redis: false },
+        }))
+      : []),
     { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
     { name: 'ui', testMatch: /ui\/.*\.spec\.ts/, use: { browserName: 'chromium', permissions: ['clipboard-read', 'clipboard-write'] } },
     // A deployment of their own (e2e/external/deployment.ts): Debian's PostgreSQL 15, directly with Redis for the
@@ -45,15 +57,6 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
     // across processes must hold on a busy machine too.
     { name: 'postgres-15', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'none', redis: true } },
     { name: 'pgbouncer', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'pgbouncer', redis: false } },
-    ...(rateLoop > 0
-      ? (['none', 'pgbouncer'] as const).map((pooler) => ({
-          name: `rate-loop-${pooler === 'none' ? 'postgres-15' : pooler}`,
-          testMatch: /external\/cross-process\.spec\.ts/,
-          grep: /requests per minute hold across both web processes/,
-          repeatEach: rateLoop,
-          use: { pooler, redis: false },
-        }))
-      : []),
   ],
   webServer: {
     // Its output goes to a file (e2e/log-locations-reporter.ts names it when a test fails).

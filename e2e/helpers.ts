@@ -209,3 +209,19 @@ export async function expectExactlyHundredCharged(request: APIRequestContext, ke
     ]),
   );
 }
+
+/**
+ * 900 free calls (`GET /usage`) with one key, in 9 bursts of 100 spread over `contexts` in turn (the first call to the
+ * first, the next to the second…): within one minute's window of a Solo key's 600. The answers, in order.
+ */
+export async function burstsOfFreeCalls(contexts: APIRequestContext[], key: string): Promise<{ status: number; retryAfter: number | null; context: number }[]> {
+  const answers: { status: number; retryAfter: number | null; context: number }[] = [];
+  for (let burst = 0; burst < 9; burst++) {
+    const responses = await Promise.all(Array.from({ length: 100 }, (_, index) => contexts[index % contexts.length]!.get(`${API}/usage`, { headers: bearer(key) })));
+    for (const [index, response] of responses.entries()) {
+      const retryAfter = response.headers()['retry-after'];
+      answers.push({ status: response.status(), retryAfter: retryAfter === undefined ? null : Number(retryAfter), context: index % contexts.length });
+    }
+  }
+  return answers;
+}
