@@ -176,6 +176,8 @@ export async function startDeployment({ pooler, redis }: DeploymentOptions): Pro
           'pool_mode = transaction',
           'max_client_conn = 1000',
           'default_pool_size = 40',
+          // A query waiting for a server connection (PostgreSQL down) fails after 5 s, as the app's own pool does, not 120.
+          'query_wait_timeout = 5',
           '',
         ].join('\n'),
       );
