@@ -50,13 +50,13 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
           use: { pooler, redis: false },
         }))
       : []),
-    { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
-    { name: 'ui', testMatch: /ui\/.*\.spec\.ts/, use: { browserName: 'chromium', permissions: ['clipboard-read', 'clipboard-write'] } },
     // A deployment of their own (e2e/external/deployment.ts): Debian's PostgreSQL 15, directly with Redis for the
-    // request rates, and behind PgBouncer with the rates in PostgreSQL; run beside the other projects: what they check
-    // across processes must hold on a busy machine too.
+    // request rates, and behind PgBouncer with the rates in PostgreSQL; run beside the other projects (what they check
+    // across processes must hold on a busy machine too), and first: each is a long chain of serial tests.
     { name: 'postgres-15', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'none', redis: true } },
     { name: 'pgbouncer', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'pgbouncer', redis: false } },
+    { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
+    { name: 'ui', testMatch: /ui\/.*\.spec\.ts/, use: { browserName: 'chromium', permissions: ['clipboard-read', 'clipboard-write'] } },
   ],
   webServer: {
     // Its output goes to a file (e2e/log-locations-reporter.ts names it when a test fails).

@@ -1,9 +1,9 @@
 // `npm test`: every test, on a fresh clone, in one command, the console showing results alone.
 //  1. The Debian packages the tests use, installed when missing (ensure-packages.mjs).
 //  2. The layer check, and the server's build (dist/: the operator CLI's test runs it).
-//  3. At once: Vitest (unit and integration tests), and Next.js's build followed by the type check (tsc reads the
-//     route types the build writes; the build itself skips its own check of the same types).
-//  4. Playwright (e2e), on the production build.
+//  3. At once: Vitest (unit and integration tests), and Next.js's build (it skips its own check of the types: the type
+//     check below checks the same, once the build has written the route types it reads).
+//  4. At once: Playwright (e2e) on the production build, and the type check.
 // Vitest and Playwright print their results; the other steps' output goes to test-results/logs/<step>.log and is
 // printed only when they fail. The application's logs go to test-results/logs/ too (vitest/ per test file,
 // e2e-server.log), and a failing test says where. Prints each step's time and the total; stops after the first stage
@@ -57,13 +57,13 @@ const status = await inOrder(
   () =>
     atOnce(
       () => step('vitest', 'npx', ['vitest', 'run'], { quiet: false }),
-      () =>
-        inOrder(
-          () => step('next build', process.execPath, ['node_modules/next/dist/bin/next', 'build'], { env: { BUILD_SKIP_TYPECHECK: '1' } }),
-          () => step('typecheck', 'npm', ['run', '--silent', 'typecheck']),
-        ),
+      () => step('next build', process.execPath, ['node_modules/next/dist/bin/next', 'build'], { env: { BUILD_SKIP_TYPECHECK: '1' } }),
     ),
-  () => step('playwright', 'npx', ['playwright', 'test'], { quiet: false }),
+  () =>
+    atOnce(
+      () => step('playwright', 'npx', ['playwright', 'test'], { quiet: false }),
+      () => step('typecheck', 'npm', ['run', '--silent', 'typecheck']),
+    ),
 );
 console.log(`npm test ${status === 0 ? 'passed' : 'failed'} in ${seconds(started)}.`);
 process.exit(status);
