@@ -1,5 +1,6 @@
-// Two projects: `unit` (no database) and `integration` (*.integration.test.ts: a real PostgreSQL, the embedded
-// cluster test/global-setup.ts starts and migrates). The application's log goes to test-results/logs/vitest/, one file
+// Three projects: `unit` (no database), `integration` (*.integration.test.ts: a real PostgreSQL, the embedded
+// cluster test/global-setup.ts starts and migrates, several files at once) and `integration-alone` (the files that
+// need a database to themselves: a cluster of their own, one file at a time). The application's log goes to test-results/logs/vitest/, one file
 // per test file (test/setup-logs.ts).
 //
 // Every wait is sized for a busy machine, never for a quiet one: a test and its hooks may take a minute or two when
@@ -12,6 +13,12 @@ import { defineConfig } from 'vitest/config';
 const shared = {
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
 };
+/**
+ * Integration tests that need the database to themselves, on a cluster of their own, one file at a time: what they
+ * assert is changed by writes anywhere in the database (a cache replayed until any store data changes; the daily
+ * refresh's hand-out of every app to the queues).
+ */
+const DATABASE_TO_THEMSELVES = ['src/server/rest/response-cache.integration.test.ts', 'src/server/services/ingest/scheduler.integration.test.ts'];
 const waits = { testTimeout: 60_000, hookTimeout: 120_000, expect: { poll: { timeout: 30_000 } } };
 
 export default defineConfig({
@@ -37,6 +44,18 @@ export default defineConfig({
           ...waits,
           name: 'integration',
           include: ['src/**/*.integration.test.ts', 'test/**/*.integration.test.ts'],
+          exclude: [...DATABASE_TO_THEMSELVES, '**/node_modules/**'],
+          globalSetup: ['test/global-setup.ts'],
+          setupFiles: ['test/setup-logs.ts', 'test/setup-environment.ts', 'test/setup-database.ts'],
+        },
+      },
+      {
+        ...shared,
+        test: {
+          ...waits,
+          name: 'integration-alone',
+          include: DATABASE_TO_THEMSELVES,
+          fileParallelism: false,
           globalSetup: ['test/global-setup.ts'],
           setupFiles: ['test/setup-logs.ts', 'test/setup-environment.ts', 'test/setup-database.ts'],
         },

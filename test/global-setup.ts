@@ -1,4 +1,4 @@
-// Integration tests run against a real PostgreSQL: a fresh embedded cluster under .data/test-vitest,
+// Integration tests run against a real PostgreSQL: a fresh embedded cluster under .data/test-vitest/<project>,
 // migrated exactly as the app migrates at start.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,7 +14,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const dataDir = path.resolve('.data/test-vitest');
+  // A cluster per project: a project whose files need the database to themselves has one of its own.
+  const dataDir = path.resolve(`.data/test-vitest/${project.name.replaceAll(/[^a-z0-9-]/gi, '-')}`);
   await rm(dataDir, { recursive: true, force: true });
   process.env.DATA_DIR = dataDir;
   delete process.env.DATABASE_URL;

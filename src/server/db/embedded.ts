@@ -15,9 +15,13 @@ import { config } from '@/server/core/config';
 // (a failed Vitest run passed as green). Its handler is replaced by one that exits with the process's own code;
 // every owner of a cluster stops it explicitly before, and the library's 'exit' and signal hooks stay. (Simply
 // removing the handler is not enough: on a natural exit the library's 'exit' hook then runs without its callback
-// and throws.)
-exitHook.unhookEvent('beforeExit');
-process.on('beforeExit', () => process.exit());
+// and throws.) Once per process: a test runner may evaluate this module more than once.
+const ownBeforeExit = Symbol.for('aso.embedded-before-exit');
+if (!(ownBeforeExit in process)) {
+  Object.defineProperty(process, ownBeforeExit, { value: true });
+  exitHook.unhookEvent('beforeExit');
+  process.on('beforeExit', () => process.exit());
+}
 
 const DATABASE_NAME = 'aso';
 const USER = 'aso';
