@@ -15,10 +15,18 @@ const shared = {
 };
 /**
  * Integration tests that need the database to themselves, on a cluster of their own, one file at a time: what they
- * assert is changed by writes anywhere in the database (a cache replayed until any store data changes; the daily
- * refresh's hand-out of every app to the queues).
+ * assert is changed by writes anywhere in the database (a cache replayed until any store data changes), or they run
+ * the jobs that sweep every account (the daily refresh and its hand-out of every app, the end of every trial due, the
+ * expiry of every key due), which would change other files' accounts under them.
  */
-const DATABASE_TO_THEMSELVES = ['src/server/rest/response-cache.integration.test.ts', 'src/server/services/ingest/scheduler.integration.test.ts'];
+const DATABASE_TO_THEMSELVES = [
+  'src/server/rest/response-cache.integration.test.ts',
+  'src/server/services/ingest/scheduler.integration.test.ts',
+  'src/server/services/ingest/refresh.integration.test.ts',
+  'src/server/services/accounts/trials.integration.test.ts',
+  'src/server/rest/conformance.integration.test.ts',
+  'src/server/services/security-log/security-log.integration.test.ts',
+];
 const waits = { testTimeout: 60_000, hookTimeout: 120_000, expect: { poll: { timeout: 30_000 } } };
 
 export default defineConfig({
