@@ -1,5 +1,6 @@
 // Which real errors count as "the database cannot be reached" (503) and which do not (500): each produced for real,
-// against a closed port, a missing socket, a terminated backend and the test database.
+// against a closed port, a missing socket, a terminated backend, a pool with every connection busy and the test
+// database.
 import { readFile } from 'node:fs/promises';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { TRPCError } from '@trpc/server';
@@ -61,6 +62,26 @@ describe('isDatabaseUnavailable', () => {
     expect(error.appCode).toBe('SERVICE_UNAVAILABLE');
     expect(error.headers).toEqual({ 'Retry-After': '5' });
     expect(unexpected).toBe(true);
+  });
+
+  it('recognises an interactive transaction that got no connection in time: every connection busy', async () => {
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 50 } });
+    try {
+      // The one connection held for 3 s, far beyond the 50 ms the next transaction waits for it.
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const holding = prisma.$transaction(async (tx) => (started(), tx.$queryRaw`SELECT pg_sleep(3)::text`), { timeout: 10_000 });
+      await running;
+      const busy = await failure(() => prisma.$transaction(async (tx) => tx.$queryRaw`SELECT 1`));
+      await holding;
+      expect(busy).toMatchObject({ code: 'P2028' });
+      expect(isDatabaseUnavailable(busy)).toBe(true);
+      expect(toAppError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: busy as Error })).error.appCode).toBe('SERVICE_UNAVAILABLE');
+    } finally {
+      await prisma.$disconnect();
+      await pool.end();
+    }
   });
 
   it('leaves bugs and bad statements alone: they stay internal errors', async () => {

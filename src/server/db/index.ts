@@ -34,6 +34,9 @@ function withoutName(statement: unknown): unknown {
   return unnamed;
 }
 
+/** The longest a request waits for a connection before it fails with 503 (docs/api-decisions.md, "Database outage"). */
+const CONNECTION_WAIT_MS = 5_000;
+
 function createPool(max: number, options: { keepIdle?: boolean } = {}): pg.Pool {
   const { DATABASE_URL: connectionString, DATABASE_POOL_MODE } = config();
   if (!connectionString) {
@@ -43,7 +46,7 @@ function createPool(max: number, options: { keepIdle?: boolean } = {}): pg.Pool 
     connectionString,
     max,
     // A request waits at most this long for a connection (a database that does not answer), then fails with 503.
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: CONNECTION_WAIT_MS,
     // 0: idle connections are never closed by the pool.
     ...(options.keepIdle && { idleTimeoutMillis: 0 }),
     ...(DATABASE_POOL_MODE === 'transaction' ? { Client: ConnectionWithoutNamedStatements } : {}),
@@ -56,7 +59,8 @@ function createPool(max: number, options: { keepIdle?: boolean } = {}): pg.Pool 
 
 function connect(): Database {
   const pool = createPool(config().DATABASE_POOL_SIZE);
-  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
+  // An interactive transaction waits for a connection as long as a statement does (the pool's 5 s), not Prisma's 2 s.
+  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: CONNECTION_WAIT_MS } }) };
 }
 
 /** One per process: the app's server and the pages load this module once (src/server/index.ts says how). */
