@@ -3,6 +3,7 @@
 // the request target, the method, the body's length and the client's address are settled. Whatever it leaves to
 // Next.js is answered 299 here, as if by Next.js.
 import { METHODS, type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRestPipeline } from '@/server/rest/pipeline';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
@@ -208,6 +209,32 @@ describe('outside the public API', () => {
 
 // Issue 18 §5: the sign-in limit per address and a key's "last used IP" took the first X-Forwarded-For entry, so any
 // client chose its own address.
+describe('connections', () => {
+  it('an idle connection stays open 65 s, longer than the proxies in front keep theirs: a request after a pause goes on it', async () => {
+    const socket = connect(port, '127.0.0.1');
+    socket.setEncoding('utf8');
+    let received = '';
+    let closed = false;
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('close', () => (closed = true));
+    const answer = async () => {
+      await vi.waitFor(() => expect(received).toMatch(/\r\n\r\n/), { timeout: 30_000 });
+      const head = received;
+      received = '';
+      return head;
+    };
+    socket.write('GET /pricing HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    expect(await answer()).toMatch(/^HTTP\/1\.1 299[\s\S]*\r\nKeep-Alive: timeout=65\r\n/i);
+    // Past Node's default of 5 s.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(closed).toBe(false);
+    socket.write('GET /pricing HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    expect(await answer()).toMatch(/^HTTP\/1\.1 299/);
+    expect(reached).toHaveLength(2);
+    socket.destroy();
+  });
+});
+
 describe('the client address', () => {
   const forwardedFor = async (target: number, headers: Record<string, string>) => {
     await sendRaw('127.0.0.1', target, 'GET', '/api/auth/session', headers);

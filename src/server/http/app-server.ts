@@ -31,6 +31,14 @@ export interface AppServerOptions {
   origin: string;
 }
 
+/**
+ * How long an idle connection stays open: longer than the proxies and load balancers in front keep theirs (60 s for
+ * AWS's load balancers and nginx), so that they close it, never we under a request they are sending; and far longer
+ * than a client's pause between requests. With Node's 5 s, a client whose event loop lagged on a busy machine sent its
+ * next request on a connection the server had just closed, and got "socket hang up".
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** The methods Next.js can hand a route handler, and so the methods the server serves outside the public API. */
 export const SERVED_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
@@ -57,6 +65,7 @@ export function createAppServer({ rest, next, trustedProxies, origin }: AppServe
       else res.destroy();
     });
   });
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   // Node would close a CONNECT's connection without a word unless it is listened for.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const answer = problem(methodNotAllowedProblem('CONNECT', SERVED_METHODS), req.url ?? '', origin);
