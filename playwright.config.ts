@@ -22,9 +22,10 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   // Beside test-results/logs, which the run writes and Playwright would otherwise empty.
   outputDir: 'test-results/e2e',
   fullyParallel: true,
-  // The tests spend most of their time waiting on the app's processes, the browser and the database: more of them
-  // than cores at once (and one more for each rate loop, below). E2E_WORKERS to choose.
-  workers: Number(process.env.E2E_WORKERS ?? (rateLoop > 0 ? 5 : 3)),
+  // The tests spend much of their time waiting on the app's processes, the browser and the database (the external
+  // projects most): twice as many as cores at once keeps the cores busy (and one more for each rate loop, below).
+  // E2E_WORKERS to choose.
+  workers: Number(process.env.E2E_WORKERS ?? (rateLoop > 0 ? 6 : 4)),
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['./e2e/log-locations-reporter.ts']],
   // Sized for a busy machine: bounds that catch a hang, never measurements.
