@@ -2,12 +2,14 @@
 // the REST pipeline and kept in ./examples.json, which the document attaches to each operation's success. A change of
 // an answer shows up here as a diff to review (`npx vitest run src/server/rest/examples.integration.test.ts -u`
 // rewrites it). Lists are cut to their first three items; ids and the instants of this run are replaced by fixed ones.
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { appRouter } from '@/server/api/root';
 import { db } from '@/server/db';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
+import { DemoProvider } from '@/server/services/ingest/demo/demo-provider';
+import { useDataProvider } from '@/server/services/ingest/providers';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { callPublicApi } from '../../../test/public-api';
 import { buildRoutes, type RestRoute } from './routes';
@@ -28,7 +30,19 @@ const LIST_ITEMS = 3;
 const RUN_INSTANT = '2026-07-01T09:30:00.000Z';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
+/**
+ * The demo store asked for research on the examples' day, whatever the day of the run: research asks the store about
+ * today, and the demo store's volumes move with the day (the examples matched only the day they were written on).
+ */
+class DemoStoreOnExamplesDay extends DemoProvider {
+  override research(term: string, country: string) {
+    return super.research(term, country, new Date(RUN_INSTANT.slice(0, 10)));
+  }
+}
+
 it('answers every endpoint as the committed examples show', async () => {
+  const restoreProvider = useDataProvider(new DemoStoreOnExamplesDay());
+  onTestFinished(restoreProvider);
   const { owner, app } = await makeAsoApp({ storeId: '1459969523' });
   const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id, term: 'meditation' } });
   const { secret } = await createApiKey(owner, { name: 'examples', scope: 'read-write' });
