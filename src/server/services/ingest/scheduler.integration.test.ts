@@ -35,10 +35,12 @@ describe('the refresh schedule', () => {
       await db.$executeRaw`DELETE FROM pgboss.job WHERE name = ANY(${Object.values(OBSERVE_QUEUES)}) AND state = 'created' AND NOT data->>'appId' = ANY(${[app.id, failing.id]})`;
       await expect.poll(async () => (await db.trackedApp.findUniqueOrThrow({ where: { id: app.id } })).refreshedThrough, { timeout: 60_000, interval: 500 }).not.toBeNull();
       await expect.poll(() => lines.join('\n'), { timeout: 60_000 }).toMatch(new RegExp(`refresh: app ${app.id}, 180 app-days ingested`));
-      // Its job failed, and is retried (after its delay) rather than done.
+      // Its job failed, and is retried (after its delay of minutes) rather than done. The line is written by the job's
+      // handler, and pg-boss records the failure once the handler has returned: the state is waited for.
       await expect.poll(() => lines.join('\n'), { timeout: 60_000 }).toMatch(new RegExp(`refresh: app ${failing.id}, 0 app-days ingested; the store failed in US`));
-      const [job] = await db.$queryRaw<{ state: string }[]>`SELECT state::text FROM pgboss.job WHERE name = ${OBSERVE_QUEUES.app_store} AND data->>'appId' = ${failing.id}`;
-      expect(job?.state).toBe('retry');
+      const stateOfFailing = async () =>
+        (await db.$queryRaw<{ state: string }[]>`SELECT state::text FROM pgboss.job WHERE name = ${OBSERVE_QUEUES.app_store} AND data->>'appId' = ${failing.id}`)[0]?.state;
+      await expect.poll(stateOfFailing, { timeout: 30_000, interval: 200 }).toBe('retry');
     } finally {
       await boss.stop({ graceful: true, timeout: 5_000 });
       // The jobs it handed out for other test files' apps are not left for a later worker to run.
