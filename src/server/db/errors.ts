@@ -56,8 +56,9 @@ function unreachable(error: ErrorLike): boolean {
 
 /**
  * The database cannot be reached right now (down, restarting, refusing or dropping connections, or every connection
- * busy for longer than a request waits for one), as opposed to a bug or a bad statement: such requests answer 503 `service-unavailable` (retryable, nothing charged) instead of
- * 500; the pool replaces the broken connections once the database is back.
+ * busy for longer than a request waits for one), as opposed to a bug or a bad statement: such requests answer 503
+ * `service-unavailable` (retryable, nothing charged) instead of 500; the pool replaces the broken connections once the
+ * database is back.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   return someCause(error, unreachable);

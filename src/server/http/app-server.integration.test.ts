@@ -207,8 +207,6 @@ describe('outside the public API', () => {
   });
 });
 
-// Issue 18 §5: the sign-in limit per address and a key's "last used IP" took the first X-Forwarded-For entry, so any
-// client chose its own address.
 describe('connections', () => {
   it('an idle connection stays open 65 s, longer than the proxies in front keep theirs: a request after a pause goes on it', async () => {
     const socket = connect(port, '127.0.0.1');
@@ -235,6 +233,8 @@ describe('connections', () => {
   });
 });
 
+// Issue 18 §5: the sign-in limit per address and a key's "last used IP" took the first X-Forwarded-For entry, so any
+// client chose its own address.
 describe('the client address', () => {
   const forwardedFor = async (target: number, headers: Record<string, string>) => {
     await sendRaw('127.0.0.1', target, 'GET', '/api/auth/session', headers);
