@@ -1,7 +1,7 @@
 // Three projects: `unit` (no database), `integration` (*.integration.test.ts: a real PostgreSQL, the embedded
 // cluster test/global-setup.ts starts and migrates, several files at once) and `integration-alone` (the files that
-// need a database to themselves: a cluster of their own, one file at a time). The application's log goes to test-results/logs/vitest/, one file
-// per test file (test/setup-logs.ts).
+// need a database to themselves: a cluster of their own, one file at a time). The application's log goes to
+// test-results/logs/vitest/, one file per test file (test/setup-logs.ts).
 //
 // Every wait is sized for a busy machine, never for a quiet one: a test and its hooks may take a minute or two when
 // the machine runs other suites, and a poll gives what it waits for 30 s. They are bounds that catch a hang, not
@@ -27,6 +27,11 @@ const DATABASE_TO_THEMSELVES = [
   'src/server/rest/conformance.integration.test.ts',
   'src/server/services/security-log/security-log.integration.test.ts',
 ];
+/** Both integration projects: the cluster test/global-setup.ts starts (one per project), and its address for each file. */
+const onDatabase = {
+  globalSetup: ['test/global-setup.ts'],
+  setupFiles: ['test/setup-logs.ts', 'test/setup-environment.ts', 'test/setup-database.ts'],
+};
 const waits = { testTimeout: 60_000, hookTimeout: 120_000, expect: { poll: { timeout: 30_000 } } };
 
 export default defineConfig({
@@ -53,8 +58,7 @@ export default defineConfig({
           name: 'integration',
           include: ['src/**/*.integration.test.ts', 'test/**/*.integration.test.ts'],
           exclude: [...DATABASE_TO_THEMSELVES, '**/node_modules/**'],
-          globalSetup: ['test/global-setup.ts'],
-          setupFiles: ['test/setup-logs.ts', 'test/setup-environment.ts', 'test/setup-database.ts'],
+          ...onDatabase,
         },
       },
       {
@@ -64,8 +68,7 @@ export default defineConfig({
           name: 'integration-alone',
           include: DATABASE_TO_THEMSELVES,
           fileParallelism: false,
-          globalSetup: ['test/global-setup.ts'],
-          setupFiles: ['test/setup-logs.ts', 'test/setup-environment.ts', 'test/setup-database.ts'],
+          ...onDatabase,
         },
       },
     ],
