@@ -2,7 +2,7 @@
 // the members we read (the library scrapes pages Google changes without notice; a page it can no longer read must
 // fail the storefront's observation, not store nonsense). The recorded answers under test/fixtures/google-play are
 // what these methods returned; scripts/record-store-fixtures.ts records them again.
-import gplay from 'google-play-scraper';
+import type gplayModule from 'google-play-scraper';
 import { z } from 'zod';
 
 /** google-play-scraper's IAppItem: an app in a search answer or a chart. */
@@ -55,7 +55,7 @@ export const playReview = z.object({
 export const playReviews = z.object({ data: z.array(z.unknown()), nextPaginationToken: z.string().nullish() });
 export type PlayReview = z.infer<typeof playReview>;
 
-type ListOptions = Parameters<typeof gplay.list>[0];
+type ListOptions = Parameters<typeof gplayModule.list>[0];
 
 /** Where a call is made: Google Play answers per country and in a language. */
 export interface PlayLocale {
@@ -78,15 +78,19 @@ export interface GooglePlayClient {
  * times and retries every call, across processes.
  */
 export function scraperClient(timeoutMs: number): GooglePlayClient {
+  // Loaded at the first call: the library and what it brings (got, cheerio) are the heaviest of the process's imports,
+  // and most processes never call Google Play (the operator CLI, the demo data, any process before its first refresh).
+  let library: Promise<typeof gplayModule> | undefined;
+  const gplay = () => (library ??= import('google-play-scraper').then((module) => module.default));
   const requestOptions = { timeout: { request: timeoutMs }, retry: { limit: 0 } };
   const where = (locale: PlayLocale) => ({ country: locale.country.toLowerCase(), lang: locale.lang, requestOptions });
   return {
-    app: (appId, locale) => gplay.app({ appId, ...where(locale) }),
-    search: (term, num, locale) => gplay.search({ term, num, ...where(locale) }),
+    app: async (appId, locale) => (await gplay()).app({ appId, ...where(locale) }),
+    search: async (term, num, locale) => (await gplay()).search({ term, num, ...where(locale) }),
     // The library's typings declare its constants as types only: its values are passed as they are (sort 2: newest first).
-    reviews: (appId, num, locale) => gplay.reviews({ appId, num, sort: 2, ...where(locale) }),
-    topFree: (category, num, locale) => gplay.list({ collection: 'TOP_FREE' as ListOptions['collection'], category: category as ListOptions['category'], num, ...where(locale) }),
-    suggest: (prefix, locale) => gplay.suggest({ term: prefix, ...where(locale) }),
+    reviews: async (appId, num, locale) => (await gplay()).reviews({ appId, num, sort: 2, ...where(locale) }),
+    topFree: async (category, num, locale) => (await gplay()).list({ collection: 'TOP_FREE' as ListOptions['collection'], category: category as ListOptions['category'], num, ...where(locale) }),
+    suggest: async (prefix, locale) => (await gplay()).suggest({ term: prefix, ...where(locale) }),
   };
 }
 
