@@ -1,6 +1,11 @@
 // Operator CLI for scripted set-up and support: `npm run admin -- <command>`. It calls the same services as the
 // dashboard. Progress goes to stderr; stdout ends with the result (for `key create`, the secret alone on the
 // last line). Bad arguments: a clear message and exit code 1.
+//
+// `npm run admin -- batch`: many commands in one process, for scripts that provision at scale (and the e2e suite):
+// one JSON array of a command's arguments per line on stdin, one JSON line per command on stdout, in order, as each
+// command ends. A process and its database connection per command would cost more than most commands do.
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { disconnectDb } from '../src/server/db';
 import { AppError } from '../src/server/errors/app-error';
@@ -10,6 +15,7 @@ import { PLAN_TIERS } from '../src/server/services/accounts/plans';
 import { API_KEY_SCOPES, createApiKey, revokeApiKeyByPrefix } from '../src/server/services/api-keys/api-keys';
 import { trackApp } from '../src/server/services/apps/apps';
 import { endAllSessions } from '../src/server/services/accounts/sessions';
+import { logNoticesToStderr } from '../src/server/core/log';
 import { withRequest } from '../src/server/core/request-context';
 import { currentDataKeyId } from '../src/server/core/data-encryption';
 import { sealStoredSecrets } from '../src/server/services/webhooks/secrets';
@@ -23,7 +29,10 @@ const USAGE = `Usage:
   npm run admin -- app add --email E --url STORE_URL [--country CC]
   npm run admin -- sessions end --email E
   npm run admin -- secrets reseal
-  npm run admin -- refresh [--days N]`;
+  npm run admin -- refresh [--days N]
+  npm run admin -- batch    (stdin: one JSON array of a command's arguments per line, such as
+                             ["plan","set","--email","a@example.com","--plan","pro"]; stdout: one JSON line per
+                             command, {"exitCode":0,"output":[lines]} or {"exitCode":1,"error":message})`;
 
 class UsageError extends Error {}
 
@@ -115,30 +124,76 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
   },
 };
 
-async function main(argv: string[]): Promise<number> {
+/** What a command ends with: its output lines, or the message of why it failed (usage errors carry the usage). */
+type Outcome = { exitCode: 0; output: string[] } | { exitCode: 1; error: string; usage?: true };
+
+function commandOf(argv: string[]): { name: string; command: ((args: string[]) => Promise<string[]>) | undefined } {
   const name = commands[argv[0] ?? ''] ? argv[0]! : argv.slice(0, 2).join(' ');
-  const command = commands[name];
-  if (!command) {
-    console.error(argv.length ? `error: unknown command "${name}"\n\n${USAGE}` : USAGE);
+  return { name, command: commands[name] };
+}
+
+/** Runs one command on the prepared database; never throws. */
+async function execute(argv: string[]): Promise<Outcome> {
+  const { name, command } = commandOf(argv);
+  if (!command) return { exitCode: 1, error: argv.length ? `unknown command "${name}"` : 'no command', usage: true };
+  try {
+    // What the command changes is in the account's security log as the operator's doing.
+    const output = await withRequest({ requestId: null, actor: { kind: 'operator' } }, () => command(argv.slice(name.split(' ').length)));
+    return { exitCode: 0, output };
+  } catch (error) {
+    if (error instanceof UsageError) return { exitCode: 1, error: error.message, usage: true };
+    if (error instanceof AppError) {
+      const fields = (error.extras.errors as { pointer?: string; name?: string; detail: string }[] | undefined) ?? [];
+      const details = fields.filter((field) => field.detail !== error.message).map((field) => `  ${(field.pointer ?? field.name ?? '').replace(/^#\//, '--')}: ${field.detail}`);
+      return { exitCode: 1, error: [error.message, ...details].join('\n') };
+    }
+    return { exitCode: 1, error: (error as Error).message };
+  }
+}
+
+/** `batch`: each stdin line a command, each answered on stdout in order; a failed command does not stop the rest. */
+async function batch(): Promise<void> {
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (!line.trim()) continue;
+    let argv: unknown;
+    try {
+      argv = JSON.parse(line);
+    } catch {
+      argv = undefined;
+    }
+    const outcome: Outcome =
+      Array.isArray(argv) && argv.every((word) => typeof word === 'string') && argv[0] !== 'batch'
+        ? await execute(argv)
+        : { exitCode: 1, error: 'each line must be a JSON array of one command\'s arguments, such as ["sessions","end","--email","a@example.com"]' };
+    const answer = outcome.exitCode === 0 ? { exitCode: 0, output: outcome.output } : { exitCode: 1, error: outcome.error };
+    process.stdout.write(`${JSON.stringify(answer)}\n`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const isBatch = argv[0] === 'batch';
+  if (isBatch && argv.length > 1) {
+    console.error(`error: batch takes no arguments (its commands come on stdin)\n\n${USAGE}`);
     return 1;
   }
+  if (!isBatch && !commandOf(argv).command) {
+    console.error(argv.length ? `error: unknown command "${commandOf(argv).name}"\n\n${USAGE}` : USAGE);
+    return 1;
+  }
+  // A batch's stdout carries its answers alone.
+  if (isBatch) logNoticesToStderr();
   let database: Awaited<ReturnType<typeof prepareDatabase>> | undefined;
   try {
     database = await prepareDatabase(() => {});
-    // What the command changes is in the account's security log as the operator's doing.
-    const lines = await withRequest({ requestId: null, actor: { kind: 'operator' } }, () => command(argv.slice(name.split(' ').length)));
-    console.log(lines.join('\n'));
-    return 0;
+    if (isBatch) {
+      await batch();
+      return 0;
+    }
+    const outcome = await execute(argv);
+    if (outcome.exitCode === 0) console.log(outcome.output.join('\n'));
+    else console.error(`error: ${outcome.error}${outcome.usage ? `\n\n${USAGE}` : ''}`);
+    return outcome.exitCode;
   } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`error: ${error.message}\n\n${USAGE}`);
-      return 1;
-    }
-    if (error instanceof AppError) {
-      const fields = (error.extras.errors as { pointer?: string; name?: string; detail: string }[] | undefined) ?? [];
-      console.error([`error: ${error.message}`, ...fields.filter((field) => field.detail !== error.message).map((field) => `  ${(field.pointer ?? field.name ?? '').replace(/^#\//, '--')}: ${field.detail}`)].join('\n'));
-      return 1;
-    }
     console.error(`error: ${(error as Error).message}`);
     return 1;
   } finally {

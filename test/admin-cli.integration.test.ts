@@ -3,27 +3,26 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveBearer } from '@/server/auth/credentials';
 
-const run = promisify(execFile);
 const CLI = 'dist/admin.mjs';
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
 });
 
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** The CLI with these arguments; a last argument `{ input }` is written to its stdin. */
+async function admin(...args: [...string[]] | [...string[], { input: string }]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const input = typeof args.at(-1) === 'object' ? (args.pop() as { input: string }).input : '';
   const env = { ...process.env, DATABASE_URL: '' };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [CLI, ...(args as string[])], { env }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    child.stdin!.end(input);
+  });
 }
 
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1)!;
@@ -67,6 +66,7 @@ describe('npm run admin', () => {
       [['key', 'create', '--email', 'nobody@example.test', '--scope', 'read-only'], /No user with the email/],
       [['key', 'revoke', '--email', 'nobody@example.test', '--key-prefix', 'svc_live_abcd'], /No user with the email/],
       [['plan', 'set', '--email', 'x@example.test', '--plan', 'pro', '--verbose'], /Unknown option '--verbose'/],
+      [['batch', 'now'], /batch takes no arguments/],
     ];
     // At once: each is a process of its own, and the machine may be busy.
     const results = await Promise.all(cases.map(([args]) => admin(...args)));
@@ -74,5 +74,36 @@ describe('npm run admin', () => {
       expect(results[index]!.code, args.join(' ')).toBe(1);
       expect(results[index]!.stderr, args.join(' ')).toMatch(message);
     }
+  }, 120_000);
+
+  it('runs a batch: a command per line, an answer per line in order, a failed or unreadable line not stopping the rest', async () => {
+    const email = `batch-${randomUUID()}@example.test`;
+    const lines = [
+      JSON.stringify(['account', 'create', '--email', email, '--password', 'a-long-password', '--plan', 'free']),
+      'account create --email x@example.test',
+      JSON.stringify(['key', 'create', '--email', email, '--scope', 'read-only']),
+      '',
+      JSON.stringify(['plan', 'set', '--email', email, '--plan', 'pro']),
+      JSON.stringify(['account', 'delete']),
+      JSON.stringify(['plan', 'set', '--email', email, '--plan', 'gold']),
+      JSON.stringify(['key', 'create', '--email', email, '--scope', 'read-only', '--name', 'from a batch']),
+      JSON.stringify(['batch']),
+      JSON.stringify({ command: 'plan set' }),
+    ];
+    const { code, stdout } = await admin('batch', { input: `${lines.join('\n')}\n` });
+    expect(code).toBe(0);
+    // Answers alone on stdout: one JSON line per non-empty line of input.
+    const answers = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { exitCode: number; output?: string[]; error?: string });
+    expect(answers.map((answer) => answer.exitCode)).toEqual([0, 1, 1, 0, 1, 1, 0, 1, 1]);
+    expect(answers[0]!.output![0]).toMatch(/^Created account [0-9a-f-]{36} on the free plan/);
+    expect(answers[1]!.error).toMatch(/JSON array of one command's arguments/);
+    expect(answers[2]!.error).toMatch(/paid plans/);
+    expect(answers[3]!.output).toEqual([expect.stringMatching(/now on the Pro plan/)]);
+    expect(answers[4]!.error).toBe('unknown command "account delete"');
+    expect(answers[5]!.error).toMatch(/--plan must be one of/);
+    const secret = answers[6]!.output!.at(-1)!;
+    expect((await resolveBearer(`Bearer ${secret}`, now)).status).toBe('valid');
+    expect(answers[7]!.error).toMatch(/JSON array/);
+    expect(answers[8]!.error).toMatch(/JSON array/);
   }, 120_000);
 });

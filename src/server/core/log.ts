@@ -35,6 +35,11 @@ export function logInfo(message: string, fields: Fields = {}): void {
   out.info(fields, message);
 }
 
+/** Operator notices on stderr from now on: for a process whose stdout carries answers alone (the CLI's `batch`). */
+export function logNoticesToStderr(): void {
+  out = pino(options, process.stderr);
+}
+
 export function logError(message: string, error: unknown, fields: Fields = {}): void {
   errors ??= pino(options, process.stderr);
   const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause : error) : new Error(String(error));
