@@ -1,10 +1,10 @@
 // Real accounts, sessions and keys over HTTP, the way a user gets them.
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
+import { createInterface } from 'node:readline';
 import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config';
 
@@ -53,8 +53,6 @@ export async function createKey(session: Session, scope: 'read-only' | 'read-wri
   return secret;
 }
 
-const execFileAsync = promisify(execFile);
-
 /** Where the tests' accounts are made: the e2e server (its embedded cluster), or a deployment of its own. */
 export interface Target {
   origin: string;
@@ -64,12 +62,55 @@ export interface Target {
 
 const E2E_SERVER: Target = { origin: baseURL, adminEnvironment: { DATA_DIR: '.data/e2e', DATABASE_URL: undefined } };
 
+/**
+ * The operator CLI's `batch` on one target's database, for this test worker's life: one process for all of its
+ * commands, where a process per command cost the machine more than the commands did. It answers in order; the
+ * process ends when the worker does (its stdin closes).
+ */
+class AdminBatch {
+  private readonly waiting: { command: string; resolve: (output: string[]) => void; reject: (error: Error) => void }[] = [];
+  private readonly process;
+  private stderr = '';
+
+  constructor(environment: NodeJS.ProcessEnv, onExit: () => void) {
+    this.process = spawn(process.execPath, ['dist/admin.mjs', 'batch'], { env: environment, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.process.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString()).slice(-4_000)));
+    createInterface({ input: this.process.stdout }).on('line', (line) => {
+      const answer = JSON.parse(line) as { exitCode: 0; output: string[] } | { exitCode: 1; error: string };
+      const next = this.waiting.shift()!;
+      if (answer.exitCode === 0) next.resolve(answer.output);
+      else next.reject(new Error(`admin ${next.command}: ${answer.error}`));
+    });
+    this.process.on('exit', (code) => {
+      onExit();
+      for (const next of this.waiting.splice(0)) next.reject(new Error(`admin ${next.command}: the CLI exited with ${code}: ${this.stderr}`));
+    });
+    // Neither keeps the worker alive.
+    this.process.unref();
+    for (const stream of [this.process.stdin, this.process.stdout, this.process.stderr]) (stream as unknown as { unref(): void }).unref();
+  }
+
+  run(args: string[]): Promise<string[]> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ command: args.join(' '), resolve, reject });
+      this.process.stdin.write(`${JSON.stringify(args)}\n`);
+    });
+  }
+}
+
+const batches = new Map<string, AdminBatch>();
+
 /** The operator CLI on the target's database (by default the e2e server's embedded cluster); its last line. */
 export async function adminOn(target: Target, ...args: string[]): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...target.adminEnvironment };
-  for (const [name, value] of Object.entries(target.adminEnvironment)) if (value === undefined) delete env[name];
-  const { stdout } = await execFileAsync(process.execPath, ['dist/admin.mjs', ...args], { env });
-  return stdout.trimEnd().split('\n').at(-1)!;
+  const key = JSON.stringify(target.adminEnvironment);
+  let batch = batches.get(key);
+  if (!batch) {
+    const environment: NodeJS.ProcessEnv = { ...process.env, ...target.adminEnvironment };
+    for (const [name, value] of Object.entries(target.adminEnvironment)) if (value === undefined) delete environment[name];
+    batch = new AdminBatch(environment, () => batches.delete(key));
+    batches.set(key, batch);
+  }
+  return (await batch.run(args)).at(-1)!;
 }
 
 export const admin = (...args: string[]) => adminOn(E2E_SERVER, ...args);
