@@ -1,7 +1,8 @@
 // Three projects: `unit` (no database), `integration` (*.integration.test.ts: a real PostgreSQL, the embedded
-// cluster test/global-setup.ts starts and migrates, several files at once) and `integration-alone` (the files that
-// need a database to themselves: a cluster of their own, one file at a time). The application's log goes to
-// test-results/logs/vitest/, one file per test file (test/setup-logs.ts).
+// cluster test/global-setup.ts starts and migrates, several files at once) and `integration-own-database` (the files
+// that need a database to themselves: on a cluster of their own, each file on its own copy of the migrated database,
+// test/setup-own-database.ts). All three run at once. The application's log goes to test-results/logs/vitest/, one
+// file per test file (test/setup-logs.ts).
 //
 // Every wait is sized for a busy machine, never for a quiet one: a test and its hooks may take a minute or two when
 // the machine runs other suites, and a poll gives what it waits for 30 s. They are bounds that catch a hang, not
@@ -14,10 +15,11 @@ const shared = {
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
 };
 /**
- * Integration tests that need the database to themselves, on a cluster of their own, one file at a time: what they
- * assert is changed by writes anywhere in the database (a cache replayed until any store data changes), or they run
- * the jobs that sweep every account (the daily refresh and its hand-out of every app, the end of every trial due, the
- * expiry of every key due), which would change other files' accounts under them.
+ * Integration tests that need the database to themselves, each on a database of its own: what they assert is changed
+ * by writes anywhere in the database (a cache replayed until any store data changes), or they run the jobs that sweep
+ * every account (the daily refresh and its hand-out of every app, the end of every trial due, the expiry of every key
+ * due, the delivery of every overdue webhook), which would change other files' accounts under them, or count what a
+ * queue holds.
  */
 const DATABASE_TO_THEMSELVES = [
   'src/server/rest/response-cache.integration.test.ts',
@@ -26,6 +28,8 @@ const DATABASE_TO_THEMSELVES = [
   'src/server/services/accounts/trials.integration.test.ts',
   'src/server/rest/conformance.integration.test.ts',
   'src/server/services/security-log/security-log.integration.test.ts',
+  'src/server/services/webhooks/delivery.integration.test.ts',
+  'test/webhook-processes.integration.test.ts',
 ];
 /** Both integration projects: the cluster test/global-setup.ts starts (one per project), and its address for each file. */
 const onDatabase = {
@@ -65,10 +69,10 @@ export default defineConfig({
         ...shared,
         test: {
           ...waits,
-          name: 'integration-alone',
+          name: 'integration-own-database',
           include: DATABASE_TO_THEMSELVES,
-          fileParallelism: false,
           ...onDatabase,
+          setupFiles: [...onDatabase.setupFiles, 'test/setup-own-database.ts'],
         },
       },
     ],

@@ -1,13 +1,11 @@
-// Webhook deliveries across app processes: real child processes running the launcher's background work on a
-// database of their own (a second database in the embedded cluster, migrated like the app's), so that no other
-// test's deliveries are in their queue and no in-process worker competes with them.
+// Webhook deliveries across app processes: real child processes running the launcher's background work on this
+// file's own database (the `integration-own-database` project, vitest.config.ts), so that no other test's deliveries
+// are in their queue and no other worker competes with them.
 import { fork, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations } from '@/server/db/migrate';
 
 interface Received {
   delivery: string;
@@ -20,9 +18,7 @@ const received: Received[] = [];
 /** When set, each delivery's first attempt is answered 500. */
 let failFirstAttempt = false;
 
-let adminClient: pg.Client;
-let databaseName: string;
-let databaseUrl: string;
+const databaseUrl = process.env.DATABASE_URL!;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
@@ -38,15 +34,6 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-
-  databaseName = `aso_processes_${randomBytes(4).toString('hex')}`;
-  adminClient = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await adminClient.connect();
-  await adminClient.query(`CREATE DATABASE ${databaseName}`);
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${databaseName}`;
-  databaseUrl = url.toString();
-  await applyMigrations(databaseUrl, () => {});
 });
 
 afterEach(async () => {
@@ -56,8 +43,6 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await adminClient.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-  await adminClient.end();
   await new Promise((resolve) => server.close(resolve));
 });
 
