@@ -22,10 +22,10 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   // Beside test-results/logs, which the run writes and Playwright would otherwise empty.
   outputDir: 'test-results/e2e',
   fullyParallel: true,
-  // The tests spend much of their time waiting on the app's processes, the browser and the database (the external
-  // projects most): twice as many as cores at once keeps the cores busy (and one more for each rate loop, below).
-  // E2E_WORKERS to choose.
-  workers: Number(process.env.E2E_WORKERS ?? (rateLoop > 0 ? 6 : 4)),
+  // Many tests spend most of their time waiting: on processes they start, kill and restart, on a database coming
+  // back, on a rate's minute to pass. Three times as many as cores at once keeps the cores busy while they wait (a
+  // rate loop, below, takes two of them). E2E_WORKERS to choose.
+  workers: Number(process.env.E2E_WORKERS ?? 6),
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['./e2e/log-locations-reporter.ts']],
   // Sized for a busy machine: bounds that catch a hang, never measurements.
