@@ -62,6 +62,17 @@ export interface Target {
 
 const E2E_SERVER: Target = { origin: baseURL, adminEnvironment: { DATA_DIR: '.data/e2e', DATABASE_URL: undefined } };
 
+type AdminAnswer = { exitCode: 0; output: string[] } | { exitCode: 1; error: string };
+
+function parseAnswer(line: string): AdminAnswer | undefined {
+  try {
+    const answer = JSON.parse(line) as AdminAnswer;
+    return typeof answer === 'object' && answer !== null && 'exitCode' in answer ? answer : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The operator CLI's `batch` on one target's database, for this test worker's life: one process for all of its
  * commands, where a process per command cost the machine more than the commands did. It answers in order; the
@@ -70,20 +81,23 @@ const E2E_SERVER: Target = { origin: baseURL, adminEnvironment: { DATA_DIR: '.da
 class AdminBatch {
   private readonly waiting: { command: string; resolve: (output: string[]) => void; reject: (error: Error) => void }[] = [];
   private readonly process;
-  private stderr = '';
+  /** The end of what it printed besides its answers, for a failure's message. */
+  private printed = '';
 
   constructor(environment: NodeJS.ProcessEnv, onExit: () => void) {
     this.process = spawn(process.execPath, ['dist/admin.mjs', 'batch'], { env: environment, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.process.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString()).slice(-4_000)));
+    this.process.stderr.on('data', (chunk: Buffer) => (this.printed = (this.printed + chunk.toString()).slice(-4_000)));
     createInterface({ input: this.process.stdout }).on('line', (line) => {
-      const answer = JSON.parse(line) as { exitCode: 0; output: string[] } | { exitCode: 1; error: string };
+      const answer = parseAnswer(line);
+      // The CLI keeps its stdout for answers, but a library may print there.
+      if (!answer) return void (this.printed = `${this.printed}${line}\n`.slice(-4_000));
       const next = this.waiting.shift()!;
       if (answer.exitCode === 0) next.resolve(answer.output);
       else next.reject(new Error(`admin ${next.command}: ${answer.error}`));
     });
     this.process.on('exit', (code) => {
       onExit();
-      for (const next of this.waiting.splice(0)) next.reject(new Error(`admin ${next.command}: the CLI exited with ${code}: ${this.stderr}`));
+      for (const next of this.waiting.splice(0)) next.reject(new Error(`admin ${next.command}: the CLI exited with ${code}: ${this.printed}`));
     });
     // Neither keeps the worker alive.
     this.process.unref();
