@@ -90,6 +90,28 @@ describe('isDatabaseUnavailable', () => {
     }
   });
 
+  it('recognises an interactive transaction that ran out of its time: rolled back, and retryable', async () => {
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    try {
+      const expired = await failure(() =>
+        prisma.$transaction(async (tx) => {
+          await tx.$queryRaw`CREATE TEMPORARY TABLE expired_marker (id int)`;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return tx.$queryRaw`SELECT 1`;
+        }, { maxWait: 30_000, timeout: 100 }),
+      );
+      expect(expired).toMatchObject({ code: 'P2028', message: expect.stringMatching(/expired transaction/) });
+      expect(isDatabaseUnavailable(expired)).toBe(true);
+      expect(toAppError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: expired as Error })).error.appCode).toBe('SERVICE_UNAVAILABLE');
+      // Nothing of it was kept, and its connection serves the next one.
+      await expect(prisma.$queryRaw`SELECT to_regclass('pg_temp.expired_marker')::text AS marker`).resolves.toEqual([{ marker: null }]);
+    } finally {
+      await prisma.$disconnect();
+      await pool.end();
+    }
+  });
+
   it('leaves bugs and bad statements alone: they stay internal errors', async () => {
     const syntax = await withClient({ connectionString: process.env.DATABASE_URL }, async (client) => {
       await client.connect();

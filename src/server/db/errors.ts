@@ -13,8 +13,11 @@ const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'Sock
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
 /** node-postgres's own errors for a connection that died or could not be made in time. */
 const PG_MESSAGES = /^(Connection terminated|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
-/** Prisma's interactive transaction that got no connection within its maxWait: every connection is busy. */
-const TRANSACTION_NOT_STARTED = /Unable to start a transaction in the given time/;
+/**
+ * Prisma's interactive transaction that got no connection within its maxWait (every connection busy), or that ran
+ * past its timeout (waiting on locks or a loaded database) and was rolled back: nothing kept, worth a retry.
+ */
+const TRANSACTION_OUT_OF_TIME = /Unable to start a transaction in the given time|cannot be executed on an expired transaction/;
 
 /** SQLSTATE of a deadlock and of a serialization failure (pg's `code`, Prisma's adapter's `originalCode`). */
 const CONFLICT_CODES = new Set(['40P01', '40001']);
@@ -51,14 +54,14 @@ function unreachable(error: ErrorLike): boolean {
     if (SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || PRISMA_CODES.has(code)) return true;
   }
   if (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) return true;
-  return typeof message === 'string' && (PG_MESSAGES.test(message) || (code === 'P2028' && TRANSACTION_NOT_STARTED.test(message)));
+  return typeof message === 'string' && (PG_MESSAGES.test(message) || (code === 'P2028' && TRANSACTION_OUT_OF_TIME.test(message)));
 }
 
 /**
- * The database cannot be reached right now (down, restarting, refusing or dropping connections, or every connection
- * busy for longer than a request waits for one), as opposed to a bug or a bad statement: such requests answer 503
- * `service-unavailable` (retryable, nothing charged) instead of 500; the pool replaces the broken connections once the
- * database is back.
+ * The database cannot be reached right now (down, restarting, refusing or dropping connections, every connection
+ * busy for longer than a request waits for one, or a transaction out of its time), as opposed to a bug or a bad
+ * statement: such requests answer 503 `service-unavailable` (retryable, nothing charged) instead of 500; the pool
+ * replaces the broken connections once the database is back.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   return someCause(error, unreachable);

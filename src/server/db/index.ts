@@ -36,6 +36,12 @@ function withoutName(statement: unknown): unknown {
 
 /** The longest a request waits for a connection before it fails with 503 (docs/api-decisions.md, "Database outage"). */
 const CONNECTION_WAIT_MS = 5_000;
+/**
+ * The longest an interactive transaction may run, its waits for row locks included (Prisma's default: 5 s). One that
+ * takes an account's row lock queues behind that account's other writes, and a burst of them over several processes
+ * on a loaded database outlasts 5 s; expired, it would fail a valid request. The bound still ends a hung transaction.
+ */
+const TRANSACTION_TIMEOUT_MS = 30_000;
 
 function createPool(max: number, options: { keepIdle?: boolean } = {}): pg.Pool {
   const { DATABASE_URL: connectionString, DATABASE_POOL_MODE } = config();
@@ -60,7 +66,8 @@ function createPool(max: number, options: { keepIdle?: boolean } = {}): pg.Pool 
 function connect(): Database {
   const pool = createPool(config().DATABASE_POOL_SIZE);
   // An interactive transaction waits for a connection as long as a statement does (the pool's 5 s), not Prisma's 2 s.
-  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: CONNECTION_WAIT_MS } }) };
+  const transactionOptions = { maxWait: CONNECTION_WAIT_MS, timeout: TRANSACTION_TIMEOUT_MS };
+  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions }) };
 }
 
 /** One per process: the app's server and the pages load this module once (src/server/index.ts says how). */
