@@ -176,8 +176,9 @@ async function main(argv: string[]): Promise<number> {
     console.error(`error: batch takes no arguments (its commands come on stdin)\n\n${USAGE}`);
     return 1;
   }
-  if (!isBatch && !commandOf(argv).command) {
-    console.error(argv.length ? `error: unknown command "${commandOf(argv).name}"\n\n${USAGE}` : USAGE);
+  const { name, command } = commandOf(argv);
+  if (!isBatch && !command) {
+    console.error(argv.length ? `error: unknown command "${name}"\n\n${USAGE}` : USAGE);
     return 1;
   }
   // A batch's stdout carries its answers alone.
