@@ -7,22 +7,28 @@
 //   10 %, so a burst costs a few round trips, not one per 1 %; it halves again when spending slows. Events of one
 //   subject that arrive while its lease is asked for wait for that one answer together. The store grants at most what
 //   is left of the limit, so while it answers the processes together never let more than the limit through.
-// - A bounded fallback. When the store does not answer within STORE_TIMEOUT_MS (slow or down), the process spends
-//   what its lease has left, then counts alone, against its share of the limit: the limit divided by the number of
-//   live processes, less what it was already granted in the window, and no more than its share of what was left at the
+// - A slow store is waited for. While the store answers, a process never counts around it: a late answer only makes
+//   the subject's events wait (up to STORE_WAIT_MS). Counting alone while another process still leases would let
+//   through more than the limit, since the store cannot see what is let through alone until it is reported.
+// - A bounded fallback. When the store refuses, or gives no answer within STORE_WAIT_MS, the process spends what its
+//   lease has left, then counts alone, against its share of the limit: the limit divided by the number of live
+//   processes, less what it was already granted in the window, and no more than its share of what was left at the
 //   last count it heard (each process says it is alive every few seconds in the store, and the last number heard is
 //   used while the store cannot be reached). No process ever takes the whole limit alone, and processes that shared a
-//   key's requests evenly never let more than the limit through together. What a process let through alone is added
-//   to the shared count when the store answers again within the window.
+//   key's requests evenly never let more than the limit through together. Until the store answers again, it is asked
+//   only every STORE_PAUSE_MS and waited for only STORE_PROBE_MS; its first answer, even a late one, ends the pause.
+//   What a process let through alone is added to the shared count when the store answers again within the window.
 import { randomUUID } from 'node:crypto';
 import { logErrorThrottled } from '@/server/core/log';
 import { withTimeout } from '@/server/core/timeout';
 import { limitCounts, processRegister, requestLimitsBackend, type LimitBackend, type LimitCounts, type ProcessRegister, type WindowCount } from '@/server/db/shared-limiter';
 
-/** A store slower than this is not waited for: the event is counted by its process alone (its share, see above). */
-export const STORE_TIMEOUT_MS = 500;
-/** After the store failed to answer in time, it is left alone this long: each process counts alone meanwhile. */
+/** How long a lease is waited for while the store answers: no answer by then counts as an outage (see above). */
+export const STORE_WAIT_MS = 5_000;
+/** After an outage, the store is left alone this long (each process counts alone meanwhile), then asked again. */
 export const STORE_PAUSE_MS = 5_000;
+/** How long a lease is waited for after an outage, until the store answers again: the outage costs no request more. */
+export const STORE_PROBE_MS = 500;
 /** The first lease of a subject, and the smallest: this share of the limit (at least 1). */
 export const LEASE_SHARE_MIN = 0.01;
 /** The largest lease: this share of the limit (at least 1). */
@@ -88,8 +94,10 @@ export class SharedRateLimit {
   private readonly maxLease: number;
   private readonly windows = new Map<string, Window>();
   private readonly leasing = new Map<string, Promise<boolean>>();
-  /** Until when the store is not asked (epoch ms), after it failed to answer in time. */
+  /** Until when the store is not asked (epoch ms), after an outage. */
   private storeResumesAt = 0;
+  /** The store refused, or did not answer in time, since its last answer. */
+  private storeOut = false;
 
   constructor(options: SharedRateLimitOptions) {
     this.points = options.points;
@@ -152,22 +160,29 @@ export class SharedRateLimit {
 
   /**
    * Asks the store for a lease, with what this process let through alone and has not reported yet. Answers whether
-   * the store answered in time; an answer that comes later still settles the window (the store has counted it).
+   * the store answered in time; an answer that comes later still settles the window (the store has counted it) and
+   * ends the outage.
    */
   private takeLease(subject: string, window: Window): Promise<boolean> {
     const reported = window.unreported;
     const asked = window.leaseSize + reported;
     window.unreported = 0;
     const answer = this.counts.add(subject, asked).then(
-      (count) => this.settle(subject, window, asked, reported, count),
+      (count) => {
+        this.storeOut = false;
+        this.storeResumesAt = 0;
+        this.settle(subject, window, asked, reported, count);
+      },
       (error: unknown) => {
         window.unreported += reported;
         throw error;
       },
     );
-    return withTimeout(answer, STORE_TIMEOUT_MS, () => new Error(`no answer within ${STORE_TIMEOUT_MS} ms`)).then(
+    const wait = this.storeOut ? STORE_PROBE_MS : STORE_WAIT_MS;
+    return withTimeout(answer, wait, () => new Error(`no answer within ${wait} ms`)).then(
       () => true,
       (error: unknown) => {
+        this.storeOut = true;
         this.storeResumesAt = this.now() + STORE_PAUSE_MS;
         logErrorThrottled('rate-limit store', 60_000, 'the shared rate-limit store did not answer: counting per process, against a share of each limit', error);
         return false;
