@@ -1,3 +1,7 @@
+// Every procedure, by resource: one router per resource (src/server/api/routers/<resource>/router.ts). The public REST
+// API serves those with an `openapi` route in their meta (src/server/rest/routes.ts); the dashboard calls them through
+// its own endpoint (dashboard-router.ts), which reaches no API-only operation (the access policy's
+// `admitDashboardOperation`); the dashboard-only ones (`dashboardProcedure`) refuse every other channel.
 import { accountRouter } from './routers/account/router';
 import { apiKeysRouter } from './routers/api-keys/router';
 import { appsRouter } from './routers/apps/router';
@@ -6,6 +10,7 @@ import { competitorsRouter } from './routers/competitors/router';
 import { keywordsRouter } from './routers/keywords/router';
 import { metadataRouter } from './routers/metadata/router';
 import { reviewsRouter } from './routers/reviews/router';
+import { securityLogRouter } from './routers/security-log/router';
 import { usageRouter } from './routers/usage/router';
 import { webhooksRouter } from './routers/webhooks/router';
 import { createCallerFactory, router } from './trpc';
@@ -21,6 +26,7 @@ export const appRouter = router({
   competitors: competitorsRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
+  securityLog: securityLogRouter,
 });
 
 export type AppRouter = typeof appRouter;

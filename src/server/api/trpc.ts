@@ -5,26 +5,19 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError, ZodRealError } from 'zod';
 import type { Actor } from '@/server/auth/actor';
 import { appErrorOf, TRPC_CODES } from './errors';
-import { AppError, rateLimited } from '@/server/errors/app-error';
+import { AppError } from '@/server/errors/app-error';
+import { admitDashboardCall, settingsActor, type OperationAccess } from '@/server/services/access/access-policy';
 import { PROBLEM_TYPES, type AppErrorCode } from '@/server/errors/problem-types';
 import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/errors/validation';
-import { consumeDashboardCall } from '@/server/services/metering/rate-limit';
 
 /**
- * What a credential needs for an endpoint: 'read' (every key), 'write' (a read-write key), 'admin' (account settings:
- * keys and webhook endpoints; a session token of the account in v1, never an API key; a future `admin` scope of keys
- * would be the way a key gains it).
+ * Declared once per procedure: the REST route (openapi); who may call it and what a call costs (`OperationAccess`,
+ * applied by the access policy, src/server/services/access/access-policy.ts, on every channel); whether its REST
+ * answer may be replayed, and how a long list is paged (applied by the REST pipeline). The OpenAPI document and the
+ * request collection read it too.
  */
-export type RequiredScope = 'read' | 'write' | 'admin';
-
-/**
- * Declared once per procedure and applied by the REST pipeline (src/server/rest/pipeline.ts): the REST route
- * (openapi), the scope it needs, what a call costs and whether its answer may be replayed. The OpenAPI document and
- * the request collection read it too.
- */
-export type ProcedureMeta = OpenApiMeta<{
-  scope?: RequiredScope;
-  credits?: number;
+export type ProcedureMeta = OpenApiMeta<
+  OperationAccess & {
   /**
    * The REST answer may be replayed from the response cache (src/server/rest/response-cache.ts) while the data it
    * is read from has not changed: 'app' when it depends only on the URL, the day, the account's apps, the data of
@@ -37,7 +30,8 @@ export type ProcedureMeta = OpenApiMeta<{
   problems?: readonly AppErrorCode[];
   /** A long list, which REST clients may page through (src/server/rest/paging.ts). */
   paging?: ListPaging;
-}>;
+  }
+>;
 
 /**
  * `list`: the member of the answer that holds the list ('' when the answer is the list). `pagedBy: 'procedure'`: the
@@ -47,6 +41,8 @@ export interface ListPaging {
   list: string;
   pagedBy?: 'procedure';
 }
+
+export type { RequiredScope } from '@/server/services/access/access-policy';
 
 export type ResponseCacheScope = 'app' | 'account' | 'usage';
 
@@ -94,15 +90,12 @@ export const createCallerFactory = t.createCallerFactory;
 
 /**
  * Every dashboard call, a page's read or a call to /api/trpc (each call of a batch), counts against the caller's
- * per-minute limit: the signed-in user's, or the client address's before sign-in. The REST pipeline counts the
- * public API's requests, per key and plan.
+ * per-minute limit: the signed-in user's, or the client address's before sign-in (the access policy's; the REST
+ * pipeline asks it about the public API's requests).
  */
 const dashboardRateLimit = t.middleware(async ({ ctx, next }) => {
   if (ctx.transport !== 'dashboard') return next();
-  const decision = await consumeDashboardCall(ctx.actor?.userId ? `user:${ctx.actor.userId}` : `address:${ctx.clientIp ?? 'unknown'}`);
-  if (!decision.allowed) {
-    throw rateLimited(`Too many dashboard requests; retry in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
-  }
+  await admitDashboardCall(ctx.actor, ctx.clientIp);
   return next();
 });
 
@@ -133,18 +126,13 @@ export const apiProcedure = procedure.use(({ ctx, next }) => {
 
 /**
  * Account settings on both surfaces (keys, webhook endpoints): a signed-in user of the account, with the dashboard's
- * cookie or, on the public API, a session token. Never an API key: a leaked key must not mint keys. The REST pipeline
- * refuses a key at its scope step (meta `scope: 'admin'`); this is the procedure's own guard.
+ * cookie or, on the public API, a session token; never an API key (the access policy's `settingsActor`, which the REST
+ * pipeline applies at its scope step from meta `scope: 'admin'`, too).
  */
 export const settingsProcedure = procedure.use(({ ctx, next }) => {
-  if (ctx.actor?.kind === 'apiKey') throw new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING);
-  if (ctx.actor?.kind !== 'session' || !ctx.actor.userId) throw new AppError('UNAUTHORIZED', 'Sign in, or call with a session token.');
-  return next({ ctx: { ...ctx, actor: ctx.actor, userId: ctx.actor.userId } });
+  const actor = settingsActor(ctx.actor);
+  return next({ ctx: { ...ctx, actor, userId: actor.userId } });
 });
-
-/** Why an API key is refused by the settings endpoints. */
-export const KEYS_MANAGE_NOTHING =
-  'API keys cannot manage keys or webhook endpoints: call this endpoint with a session token of the account (a leaked key must never mint a new one). A future `admin` scope of keys would be the way to allow it.';
 
 /** Dashboard-only settings: only a signed-in dashboard user, never an API key. */
 export const dashboardProcedure = procedure.use(({ ctx, next }) => {

@@ -3,16 +3,18 @@
 //  1. credential   2. route   3. plan   4. scope   5. body   6. input, with the procedure's own schema
 //  7. rate limit and credits   8. the procedure, through a tRPC caller   9. cache   10. headers and the log line
 //
-// The routes are the tRPC procedures as trpc-to-openapi exposes them (./routes.ts). What an endpoint costs, the scope
-// it needs and whether its answer may be replayed are declared once, in the procedure's `.meta()`, and applied here.
-// Every failure, thrown by any step, becomes one application/problem+json answer. The app's HTTP server
+// The routes are the tRPC procedures as trpc-to-openapi exposes them (./routes.ts). This file is transport only: the
+// credential from the header, the route, the body, the query, the cache and the headers. Who may call what (steps 3,
+// 4 and 7: plan, scope, the key's restrictions, the rate, the credits, idempotency) is the access policy's
+// (src/server/services/access/access-policy.ts), from what the procedure's `.meta()` declares; the MCP server asks it
+// the same questions. Every failure, thrown by any step, becomes one application/problem+json answer. The app's HTTP server
 // (src/server/http/app-server.ts) hands this every request under /api/public/v1, Next.js none of them.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appRouter, createCaller } from '@/server/api/root';
 import { appIdParam } from '@/server/api/schemas';
 import { toAppError } from '@/server/api/errors';
-import { KEYS_MANAGE_NOTHING, type Context, type ProcedureMeta } from '@/server/api/trpc';
+import type { Context, ProcedureMeta } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
 import { credentialChallenge, credentialProblemDetail, readBearer, type RejectedCredential } from '@/server/auth/bearer';
 import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
@@ -20,19 +22,16 @@ import { clientIpOf } from '@/server/core/client-ip';
 import { logError, logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { logDatabaseUnavailable } from '@/server/db/errors';
-import { AppError, rateLimited } from '@/server/errors/app-error';
+import { AppError } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
 import { methodNotAllowedProblem, problemAnswer } from '@/server/errors/problem-response';
-import { PLANS } from '@/server/services/accounts/plans';
-import { chargeCredits, creditsUsed, keyCreditsSpent, periodOf, refundCharge } from '@/server/services/metering/credits';
-import { addressAllowed, appAllowed, type KeyRestrictions } from '@/server/services/api-keys/restrictions';
-import { APP_NOT_FOUND } from '@/server/services/apps/apps';
+import { admitClientAddress, admitRequest, authorize, idempotent, metered } from '@/server/services/access/access-policy';
+import { periodOf } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
-import { consumeRequest } from '@/server/services/metering/rate-limit';
 import { recordKeyCall } from '@/server/services/api-keys/key-calls';
 import { collectionJson } from './collection';
 import { openApiDocumentJson } from './document';
-import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from '@/server/services/idempotency/idempotency-keys';
+import { requestHash } from '@/server/services/idempotency/idempotency-keys';
 import { readJsonBody } from './request-body';
 import { parseQuery } from './request-query';
 import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';
@@ -112,7 +111,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     // From here on every answer carries the account's credit headers.
     const metering: MeteringState = (trace.metering = { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) });
     // The key's client addresses, before anything is counted or charged.
-    if (actor.restrictions && !addressAllowed(actor.restrictions.allowedCidrs, ip)) throw ipNotAllowed(actor.restrictions.allowedCidrs, ip);
+    admitClientAddress(actor, ip);
 
     // 2. Route: 404, 405 with Allow, or OPTIONS answered with the same Allow.
     if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${method} ${trace.path}.`);
@@ -123,53 +122,41 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     }
     const route = (trace.route = match.route);
 
-    // 3. Plan.
-    if (!PLANS[actor.plan].apiAccess) throw new AppError('PLAN_REQUIRED', 'API access needs a paid plan; this account is on the Free tier. Choose a plan under Settings → Plan & billing.');
-
-    // 4. Scope (a key restricted to some apps adds none: the new app would be out of its reach). The settings
-    //    endpoints (keys, webhook endpoints) take a session token only: no key manages keys.
-    if (route.meta.scope === 'admin' && actor.kind === 'apiKey') throw keysManageNothing();
-    if (route.meta.scope === 'write' && actor.scope === 'read-only') throw insufficientScope();
-    if (route.method === 'POST' && route.template === '/apps' && actor.restrictions?.appIds) throw restrictedKeyAddsNoApp();
+    // 3 and 4. Plan and scope.
+    authorize(actor, route.meta);
 
     // 5. Body: media type, size, JSON syntax; then a POST's Idempotency-Key already answered is replayed.
     const body = route.method === 'GET' ? undefined : await readBodyObject(req, route);
-    const idempotencyKey = route.method === 'POST' ? header(req, 'idempotency-key') : null;
-    if (idempotencyKey !== null) {
-      const claim = await claimIdempotencyKey(actor.accountId, idempotencyKey, requestHash(method, trace.path, body), now);
-      if (claim.kind === 'replay') return { status: claim.status, headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' }, body: claim.body };
-    }
+    const idempotency = { key: route.method === 'POST' ? header(req, 'idempotency-key') : null, requestHash: () => requestHash(method, trace.path, body), now };
+    const outcome = await idempotent(
+      actor,
+      idempotency,
+      async () => {
+        // 6. Input, validated with the procedure's own schema.
+        const input = validInput(route, match.params, search, body);
+        // 7. Rate limit, then credits around 8 and 9 (an app out of a restricted key's reach is refused in between).
+        await admitRequest(actor);
+        const call = { actor, access: route.meta, operation: `${route.method} ${route.template}`, input: input.procedureInput, metering, requestId: trace.requestId, now };
+        return metered(call, async () => {
+          // 9. Cache: an answer computed from the same data is replayed (and charged as a computed one).
+          const cacheKey = responseCacheKeyOf(route.meta, credential, now, `${apiPath}${search}`);
+          const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
+          if (cacheKey !== null) trace.cache = cached ? 'hit' : 'miss';
+          if (cached) return json(200, cached.body, cached.headers);
 
-    // 6. Input, validated with the procedure's own schema.
-    let answer: Answer | undefined;
-    try {
-      const input = validInput(route, match.params, search, body);
-
-      // 7. Rate limit, then credits around 8 and 9.
-      await withinRateLimit(actor);
-      answer = await charged(route.meta, { actor, metering, requestId: trace.requestId, now, endpoint: `${route.method} ${route.template}` }, async () => {
-        // An app out of the key's reach is answered as one of another account is, where the procedure would have
-        // answered it: after every check and, for a write, its charge and refund (never from the cache).
-        if (actor.restrictions && !reachesApp(actor.restrictions, route, input.procedureInput)) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
-        // 9. Cache: an answer computed from the same data is replayed (and charged as a computed one).
-        const cacheKey = responseCacheKeyOf(route.meta, credential, now, `${apiPath}${search}`);
-        const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
-        if (cacheKey !== null) trace.cache = cached ? 'hit' : 'miss';
-        if (cached) return json(200, cached.body, cached.headers);
-
-        // 8. The procedure, through a tRPC caller; a list cut to the page asked for.
-        const context: Context = { actor, transport: 'rest', requestId: trace.requestId, clientIp: ip, now, creditsUsed: credential.creditsUsed };
-        const output = await callProcedure(route, context, input.procedureInput);
-        const paged = route.meta.paging ? pagedAnswer(output, route.meta.paging, input.page, new URL(`${trace.path}${search}`, origin)) : { output, headers: undefined };
-        const text = JSON.stringify(paged.output);
-        if (cacheKey !== null) rememberAnswer(cacheKey, text, { freshUntil: freshUntil(route.meta, output), headers: paged.headers });
-        return json(200, text, paged.headers);
-      });
-      return answer;
-    } finally {
-      // Settled whatever happens, so that a key is never left claimed.
-      if (idempotencyKey !== null) await settleIdempotencyKey(actor.accountId, idempotencyKey, answer?.status ?? 500, typeof answer?.body === 'string' ? answer.body : '');
-    }
+          // 8. The procedure, through a tRPC caller; a list cut to the page asked for.
+          const context: Context = { actor, transport: 'rest', requestId: trace.requestId, clientIp: ip, now, creditsUsed: credential.creditsUsed };
+          const output = await callProcedure(route, context, input.procedureInput);
+          const paged = route.meta.paging ? pagedAnswer(output, route.meta.paging, input.page, new URL(`${trace.path}${search}`, origin)) : { output, headers: undefined };
+          const text = JSON.stringify(paged.output);
+          if (cacheKey !== null) rememberAnswer(cacheKey, text, { freshUntil: freshUntil(route.meta, output), headers: paged.headers });
+          return json(200, text, paged.headers);
+        });
+      },
+      (answer) => ({ status: answer?.status ?? 500, body: typeof answer?.body === 'string' ? answer.body : '' }),
+    );
+    if ('replay' in outcome) return { status: outcome.replay.status, headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' }, body: outcome.replay.body };
+    return outcome.result;
   }
 }
 
@@ -183,39 +170,6 @@ function credentialRefused(status: RejectedCredential): AppError {
 function cachedAppId(match: RouteMatch): string | null {
   if (match.kind !== 'found' || match.route.method !== 'GET' || cacheScopeOf(match.route.meta) !== 'app') return null;
   return appIdParam.safeParse(match.params.id).data ?? null;
-}
-
-// ---- 4. Scope ---------------------------------------------------------------------------------------------------
-
-export const INSUFFICIENT_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="write"';
-
-function ipNotAllowed(allowedCidrs: string[], address: string | null): AppError {
-  const from = address ?? 'an unknown address';
-  return new AppError('IP_NOT_ALLOWED', `This key accepts calls from ${allowedCidrs.join(', ')} only; this call came from ${from}. Nothing was charged.`, {
-    extras: { clientAddress: address ?? '', allowedCidrs },
-  });
-}
-
-function restrictedKeyAddsNoApp(): AppError {
-  return new AppError('INSUFFICIENT_SCOPE', 'This key is restricted to chosen apps and cannot add one; add apps with a key that reaches all apps, or from the dashboard.', {
-    headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE },
-  });
-}
-
-/** Whether the app the route names (`/apps/{id}…`), if any, is within the key's apps. */
-function reachesApp(restrictions: KeyRestrictions, route: RestRoute, input: unknown): boolean {
-  if (restrictions.appIds === null || !route.template.startsWith('/apps/{id}')) return true;
-  return appAllowed(restrictions.appIds, (input as { id: string }).id);
-}
-
-function keysManageNothing(): AppError {
-  return new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING, { headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="admin"' } });
-}
-
-function insufficientScope(): AppError {
-  return new AppError('INSUFFICIENT_SCOPE', 'This endpoint writes data and needs a read-write key; this key is read-only.', {
-    headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE },
-  });
 }
 
 // ---- 5. Body ----------------------------------------------------------------------------------------------------
@@ -265,88 +219,6 @@ function singleValues(query: Record<string, string[]>): Record<string, string | 
   const values: Record<string, string | string[]> = Object.create(null);
   for (const name in query) values[name] = query[name]!.length === 1 ? query[name]![0]! : query[name]!;
   return values;
-}
-
-// ---- 7. Rate limit and credits ----------------------------------------------------------------------------------
-
-async function withinRateLimit(actor: Actor): Promise<void> {
-  const decision = await consumeRequest(actor.plan, actor.keyId ?? `user:${actor.userId}`);
-  if (!decision.allowed) throw rateLimited(`Too many requests for this key; retry in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
-}
-
-interface MeteredCall {
-  actor: Actor;
-  metering: MeteringState;
-  requestId: string;
-  now: Date;
-  /** "GET /apps/{id}", the ledger's endpoint. */
-  endpoint: string;
-}
-
-/**
- * The credits of the endpoint's declared cost, around `run`. A read is charged once it has succeeded (one statement;
- * a failed read costs nothing). A write is charged before it runs, so that a success is never left uncharged, and
- * refunded if it then fails.
- */
-async function charged(meta: ProcedureMeta, call: MeteredCall, run: () => Promise<Answer>): Promise<Answer> {
-  const cost = meta.credits ?? 0;
-  if (cost === 0) return run();
-  const { actor, metering } = call;
-  if (metering.limit !== null && metering.limit - metering.used < cost) throw creditsExhausted(metering, cost);
-  const budget = actor.restrictions?.monthlyBudget ?? null;
-  if (budget !== null && budget - (actor.keySpent ?? 0) < cost) throw keyBudgetExhausted(budget, actor.keySpent ?? 0, cost, metering);
-  const charge = async () => {
-    const outcome = await chargeCredits({
-      accountId: actor.accountId,
-      keyId: actor.keyId ?? null,
-      keyBudget: budget,
-      userId: actor.kind === 'session' ? (actor.userId ?? null) : null,
-      endpoint: call.endpoint,
-      cost,
-      requestId: call.requestId,
-      limit: metering.limit,
-      now: call.now,
-    });
-    if (!outcome.charged && outcome.refused === 'key_budget') throw keyBudgetExhausted(budget!, await keyCreditsSpent(actor.keyId!, call.now), cost, metering);
-    if (!outcome.charged) {
-      metering.used = await creditsUsed(actor.accountId, call.now);
-      throw creditsExhausted(metering, cost);
-    }
-    metering.used = outcome.used;
-    metering.cost = cost;
-  };
-  if (meta.scope !== 'write') {
-    const answer = await run();
-    await charge();
-    return answer;
-  }
-  await charge();
-  try {
-    return await run();
-  } catch (error) {
-    await refundCharge(actor.accountId, call.requestId);
-    metering.used -= cost;
-    metering.cost = 0;
-    throw error;
-  }
-}
-
-function keyBudgetExhausted(budget: number, spent: number, cost: number, metering: MeteringState): AppError {
-  const resetsAt = metering.period.end.toISOString();
-  const left = Math.max(0, budget - spent);
-  return new AppError(
-    'KEY_BUDGET_EXHAUSTED',
-    `This call costs ${cost} credits and this key has ${left} left of its monthly budget of ${budget}; the budget resets at ${resetsAt}. The account’s other keys are not affected.`,
-    { extras: { keyBudget: budget, keySpent: spent, creditsRequired: cost, resetsAt } },
-  );
-}
-
-function creditsExhausted(metering: MeteringState, cost: number): AppError {
-  const remaining = metering.limit === null ? 0 : Math.max(0, metering.limit - metering.used);
-  const resetsAt = metering.period.end.toISOString();
-  return new AppError('CREDITS_EXHAUSTED', `This call costs ${cost} credits and ${remaining} remain this month; the allowance resets at ${resetsAt}.`, {
-    extras: { creditsRequired: cost, creditsRemaining: remaining, resetsAt },
-  });
 }
 
 // ---- 8. The procedure -------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // chart and rating series, keyword spy).
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
 import { addApp, addStorefront, getApp, listApps, removeApp, searchStore, storefrontHealth } from '@/server/services/apps/apps';
-import { appAllowed } from '@/server/services/api-keys/restrictions';
+import { appsWithinReach } from '@/server/services/access/access-policy';
 import { asoScore } from '@/server/services/aso/aso-score';
 import { categoryRankHistory, RATING_HISTORY_DAYS, ratingHistory } from '@/server/services/aso/charts';
 import { keywordSpy } from '@/server/services/aso/keywords';
@@ -29,14 +29,14 @@ export const listAppsProcedure = apiProcedure
   .output(listAppsOutput)
   .query(async ({ ctx }) => {
     // A key restricted to some apps lists those only.
-    const apps = await listApps(ctx.actor.accountId);
-    return apps.filter((app) => appAllowed(ctx.actor.restrictions?.appIds ?? null, app.id)).map(toAppOutput);
+    return appsWithinReach(ctx.actor, await listApps(ctx.actor.accountId)).map(toAppOutput);
   });
 
 export const getAppProcedure = apiProcedure
   .meta({
     openapi: { method: 'GET', path: '/apps/{id}', summary: 'Get a tracked app', description: 'One tracked app. An app of another account is answered 404, like an unknown id.', tags: ['Apps'], protect: true },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
   })
@@ -57,6 +57,7 @@ export const createAppProcedure = apiProcedure
       contentTypes: ['application/json'],
     },
     scope: 'write',
+    addsApp: true,
     credits: 2,
     problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
   })
@@ -110,6 +111,7 @@ export const getAsoScoreProcedure = apiProcedure
       protect: true,
     },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
   })
@@ -129,6 +131,7 @@ export const listOpportunitiesProcedure = apiProcedure
       protect: true,
     },
     scope: 'read',
+    appInput: 'id',
     credits: 2,
     cache: 'app',
   })
@@ -147,6 +150,7 @@ export const getCategoryRankProcedure = apiProcedure
       protect: true,
     },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
   })
@@ -165,6 +169,7 @@ export const getRatingHistoryProcedure = apiProcedure
       protect: true,
     },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
   })
@@ -183,6 +188,7 @@ export const getKeywordSpyProcedure = apiProcedure
       protect: true,
     },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
     paging: { list: 'keywords' },

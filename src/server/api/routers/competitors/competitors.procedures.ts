@@ -10,6 +10,7 @@ export const listCompetitorsProcedure = apiProcedure
   .meta({
     openapi: { method: 'GET', path: '/apps/{id}/competitors', summary: 'List competitors', description: 'Competitors tracked for the app, oldest first, with what we know of each.', tags: ['Competitors'], protect: true },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
   })
@@ -30,6 +31,8 @@ export const addCompetitorProcedure = apiProcedure
       contentTypes: ['application/json'],
     },
     scope: 'write',
+    appInput: 'id',
+    apiOnly: true,
     credits: 2,
     problems: ['STORE_UNAVAILABLE'],
   })

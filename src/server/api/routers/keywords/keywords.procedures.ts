@@ -20,6 +20,7 @@ export const listKeywordsProcedure = apiProcedure
       protect: true,
     },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
     paging: { list: '' },
@@ -40,6 +41,8 @@ export const researchKeywordProcedure = apiProcedure
       protect: true,
     },
     scope: 'read',
+    appInput: 'id',
+    apiOnly: true,
     credits: 8,
     problems: ['STORE_UNAVAILABLE'],
     // A live answer: replayed while its data is unchanged and, besides, only while it is live.
@@ -64,6 +67,7 @@ export const keywordHistoryProcedure = apiProcedure
       protect: true,
     },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
   })
@@ -82,6 +86,8 @@ export const keywordMetricsHistoryProcedure = apiProcedure
       protect: true,
     },
     scope: 'read',
+    appInput: 'id',
+    apiOnly: true,
     credits: 1,
     cache: 'app',
   })
@@ -102,6 +108,7 @@ export const addKeywordsProcedure = apiProcedure
       contentTypes: ['application/json'],
     },
     scope: 'write',
+    appInput: 'id',
     credits: 2,
     problems: ['LIMIT_REACHED'],
   })

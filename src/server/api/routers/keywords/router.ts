@@ -1,5 +1,5 @@
 import { router } from '@/server/api/trpc';
-import { addKeywordsProcedure, keywordHistoryProcedure, keywordMetricsHistoryProcedure, listKeywordsProcedure, removeKeywordProcedure, researchKeywordProcedure } from './keywords.procedures';
+import { addKeywordsProcedure, keywordHistoryProcedure, keywordMetricsHistoryProcedure, listKeywordsProcedure, recentRanksProcedure, removeKeywordProcedure, researchKeywordProcedure } from './keywords.procedures';
 
 export const keywordsRouter = router({
   list: listKeywordsProcedure,
@@ -8,4 +8,5 @@ export const keywordsRouter = router({
   research: researchKeywordProcedure,
   history: keywordHistoryProcedure,
   metricsHistory: keywordMetricsHistoryProcedure,
+  recentRanks: recentRanksProcedure,
 });

@@ -7,6 +7,7 @@ export const getMetadataProcedure = apiProcedure
   .meta({
     openapi: { method: 'GET', path: '/apps/{id}/metadata', summary: 'Current store listing', description: 'The listing text and assets as last seen in the storefront.', tags: ['Metadata'], protect: true },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
   })
@@ -28,6 +29,7 @@ export const metadataChangelogProcedure = apiProcedure
       protect: true,
     },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
     paging: { list: 'changes' },

@@ -7,6 +7,7 @@ export const listReviewsProcedure = apiProcedure
   .meta({
     openapi: { method: 'GET', path: '/apps/{id}/reviews', summary: 'List reviews', description: 'Reviews of every storefront, paginated, optionally of one star rating and one sentiment label.', tags: ['Reviews'], protect: true },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
     paging: { list: 'items', pagedBy: 'procedure' },
@@ -29,6 +30,7 @@ export const reviewInsightsProcedure = apiProcedure
       protect: true,
     },
     scope: 'read',
+    appInput: 'id',
     credits: 1,
     cache: 'app',
   })

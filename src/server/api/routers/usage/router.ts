@@ -1,4 +1,4 @@
 import { router } from '@/server/api/trpc';
-import { getUsageProcedure } from './usage.procedures';
+import { getUsageProcedure, usageLedgerProcedure } from './usage.procedures';
 
-export const usageRouter = router({ get: getUsageProcedure });
+export const usageRouter = router({ get: getUsageProcedure, ledger: usageLedgerProcedure });

@@ -1,0 +1,262 @@
+// Who may do what, decided in one place for every channel: the public REST API (src/server/rest/pipeline.ts), the MCP
+// server, and the dashboard's tRPC procedures (src/server/api/trpc.ts). A call of an operation by an actor: the plan,
+// the scope, the key's restrictions (apps, client addresses, monthly budget), the request rate, the credits (charged
+// and refunded) and idempotency. What an operation needs is declared once, in its procedure's `.meta()`
+// (`OperationAccess`); a channel only reads the credential, the operation and its input, then asks this module in
+// CONTRACT's order:
+//
+//   admitClientAddress → authorize → idempotent(…) → admitRequest → metered(reachApp, then the work)
+//
+// The dashboard uses the parts that apply to a signed-in user: `admitDashboardCall`, `settingsActor`, `dashboardServes`
+// (which procedures its endpoint has at all), and `appsWithinReach` through the procedures themselves.
+import type { Actor } from '@/server/auth/actor';
+import { AppError, rateLimited } from '@/server/errors/app-error';
+import { PLANS } from '@/server/services/accounts/plans';
+import { addressAllowed, appAllowed } from '@/server/services/api-keys/restrictions';
+import { APP_NOT_FOUND } from '@/server/services/apps/apps';
+import { claimIdempotencyKey, settleIdempotencyKey } from '@/server/services/idempotency/idempotency-keys';
+import { chargeCredits, creditsUsed, keyCreditsSpent, refundCharge } from '@/server/services/metering/credits';
+import type { MeteringState } from '@/server/services/metering/headers';
+import { consumeDashboardCall, consumeRequest } from '@/server/services/metering/rate-limit';
+
+/** Where a call came in. */
+export type Channel = 'rest' | 'mcp' | 'dashboard';
+
+/**
+ * What a credential needs for an operation: 'read' (every key), 'write' (a read-write key), 'admin' (account settings:
+ * keys and webhook endpoints; a session token of the account in v1, never an API key; a future `admin` scope of keys
+ * would be the way a key gains it).
+ */
+export type RequiredScope = 'read' | 'write' | 'admin';
+
+/** What an operation declares of its access, in its procedure's meta (a type, not an interface: tRPC's meta is a record). */
+export type OperationAccess = {
+  scope?: RequiredScope;
+  /** Credits a successful call costs (CONTRACT "Credits"); none: free. */
+  credits?: number;
+  /** The input member that holds the id of the app the operation is about: a key restricted to some apps must reach it. */
+  appInput?: string;
+  /** The operation adds an app to the account: a key restricted to some apps may not (the new app would be out of its reach). */
+  addsApp?: boolean;
+  /**
+   * On the public API (REST and MCP) only, never with the dashboard's cookie: what costs a store request per call (live
+   * keyword research) and the API's own writes (docs/api-decisions.md, "What the dashboard may do for free").
+   */
+  apiOnly?: boolean;
+};
+
+// ---- Before the operation is known or acted on --------------------------------------------------------------------
+
+/** A key's client addresses, checked as soon as the credential is known: before anything is counted or charged. */
+export function admitClientAddress(actor: Actor, address: string | null): void {
+  const allowed = actor.restrictions?.allowedCidrs;
+  if (!allowed || addressAllowed(allowed, address)) return;
+  const from = address ?? 'an unknown address';
+  throw new AppError('IP_NOT_ALLOWED', `This key accepts calls from ${allowed.join(', ')} only; this call came from ${from}. Nothing was charged.`, {
+    extras: { clientAddress: address ?? '', allowedCidrs: allowed },
+  });
+}
+
+/** The bearer challenge of a key whose scope is short of an operation's. */
+export const INSUFFICIENT_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="write"';
+
+/** Why an API key is refused by the settings operations. */
+export const KEYS_MANAGE_NOTHING =
+  'API keys cannot manage keys or webhook endpoints: call this endpoint with a session token of the account (a leaked key must never mint a new one). A future `admin` scope of keys would be the way to allow it.';
+
+/**
+ * The plan, then the scope: a public API call needs a plan with API access; a settings operation a session of the
+ * account (no key manages keys); a write a read-write key; adding an app a key that reaches every app.
+ */
+export function authorize(actor: Actor, access: OperationAccess): void {
+  if (!PLANS[actor.plan].apiAccess) throw new AppError('PLAN_REQUIRED', 'API access needs a paid plan; this account is on the Free tier. Choose a plan under Settings → Plan & billing.');
+  if (access.scope === 'admin' && actor.kind === 'apiKey') throw keysManageNothing();
+  if (access.scope === 'write' && actor.scope === 'read-only') {
+    throw new AppError('INSUFFICIENT_SCOPE', 'This endpoint writes data and needs a read-write key; this key is read-only.', { headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE } });
+  }
+  if (access.addsApp && actor.restrictions?.appIds) {
+    throw new AppError('INSUFFICIENT_SCOPE', 'This key is restricted to chosen apps and cannot add one; add apps with a key that reaches all apps, or from the dashboard.', {
+      headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE },
+    });
+  }
+}
+
+/** Whether the actor's scope lets it call the operation at all (a channel lists only those). */
+export function scopeAllows(actor: Actor, access: OperationAccess): boolean {
+  if (access.scope === 'admin') return actor.kind === 'session';
+  if (access.scope === 'write' && actor.scope === 'read-only') return false;
+  return !(access.addsApp && actor.restrictions?.appIds);
+}
+
+function keysManageNothing(): AppError {
+  return new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING, { headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="admin"' } });
+}
+
+// ---- Idempotency ---------------------------------------------------------------------------------------------------
+
+/** An answer as the idempotency store keeps it. */
+export interface StoredAnswer {
+  status: number;
+  body: string;
+}
+
+/**
+ * A write sent with an Idempotency-Key: the answer kept for the same key and request is replayed; another request
+ * under the same key is a conflict (409); otherwise `work` runs and its answer is kept, whatever happens, so that a
+ * key is never left claimed. No key: `work` runs as it is.
+ */
+export async function idempotent<T>(
+  actor: Actor,
+  call: { key: string | null; requestHash: () => string; now: Date },
+  work: () => Promise<T>,
+  kept: (result: T | undefined) => StoredAnswer,
+): Promise<{ replay: StoredAnswer } | { result: T }> {
+  if (call.key === null) return { result: await work() };
+  const claim = await claimIdempotencyKey(actor.accountId, call.key, call.requestHash(), call.now);
+  if (claim.kind === 'replay') return { replay: { status: claim.status, body: claim.body } };
+  let result: T | undefined;
+  try {
+    result = await work();
+    return { result };
+  } finally {
+    const answer = kept(result);
+    await settleIdempotencyKey(actor.accountId, call.key, answer.status, answer.body);
+  }
+}
+
+// ---- Rate ------------------------------------------------------------------------------------------------------------
+
+/** The public API's request rate: per key, or per user for a session token, at the plan's requests a minute. */
+export async function admitRequest(actor: Actor): Promise<void> {
+  const decision = await consumeRequest(actor.plan, actor.keyId ?? `user:${actor.userId}`);
+  if (!decision.allowed) throw rateLimited(`Too many requests for this key; retry in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
+}
+
+/** The dashboard's calls: per signed-in user, or per client address before sign-in. */
+export async function admitDashboardCall(actor: Actor | null, clientAddress: string | null): Promise<void> {
+  const decision = await consumeDashboardCall(actor?.userId ? `user:${actor.userId}` : `address:${clientAddress ?? 'unknown'}`);
+  if (!decision.allowed) throw rateLimited(`Too many dashboard requests; retry in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
+}
+
+// ---- Apps within a key's reach -------------------------------------------------------------------------------------
+
+/**
+ * The app the input names is within the key's reach. One out of it is answered as an app of another account is
+ * (404), where the operation would have answered it: after every check and, for a write, its charge and refund.
+ */
+export function reachApp(actor: Actor, access: OperationAccess, input: unknown): void {
+  const appIds = actor.restrictions?.appIds ?? null;
+  if (appIds === null || access.appInput === undefined) return;
+  const id = (input as Record<string, unknown> | undefined)?.[access.appInput];
+  if (typeof id !== 'string' || !appAllowed(appIds, id)) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
+}
+
+/** The apps of a list that the actor reaches: all of them, or a restricted key's own. */
+export function appsWithinReach<T extends { id: string }>(actor: Actor, apps: T[]): T[] {
+  const appIds = actor.restrictions?.appIds ?? null;
+  return appIds === null ? apps : apps.filter((app) => appAllowed(appIds, app.id));
+}
+
+// ---- Credits ---------------------------------------------------------------------------------------------------------
+
+export interface MeteredCall {
+  actor: Actor;
+  access: OperationAccess;
+  /** The ledger's name of the operation, e.g. "GET /apps/{id}". */
+  operation: string;
+  /** The operation's input, as validated: the app it names is checked against the key's reach. */
+  input: unknown;
+  /** The account's credits, as read with the credential; updated with what this call charges. */
+  metering: MeteringState;
+  requestId: string;
+  now: Date;
+}
+
+/**
+ * The operation's declared cost, around `work`, after the app's reach. A read is charged once it has succeeded (one
+ * statement; a failed read costs nothing). A write is charged before it runs, so that a success is never left
+ * uncharged, and refunded if it then fails. Both refuse a call the allowance or the key's budget cannot pay, before
+ * anything runs.
+ */
+export async function metered<T>(call: MeteredCall, work: () => Promise<T>): Promise<T> {
+  const { actor, access, metering } = call;
+  const cost = access.credits ?? 0;
+  if (cost === 0) {
+    reachApp(actor, access, call.input);
+    return work();
+  }
+  if (metering.limit !== null && metering.limit - metering.used < cost) throw creditsExhausted(metering, cost);
+  const budget = actor.restrictions?.monthlyBudget ?? null;
+  if (budget !== null && budget - (actor.keySpent ?? 0) < cost) throw keyBudgetExhausted(budget, actor.keySpent ?? 0, cost, metering);
+  const charge = async () => {
+    const outcome = await chargeCredits({
+      accountId: actor.accountId,
+      keyId: actor.keyId ?? null,
+      keyBudget: budget,
+      userId: actor.kind === 'session' ? (actor.userId ?? null) : null,
+      endpoint: call.operation,
+      cost,
+      requestId: call.requestId,
+      limit: metering.limit,
+      now: call.now,
+    });
+    if (!outcome.charged && outcome.refused === 'key_budget') throw keyBudgetExhausted(budget!, await keyCreditsSpent(actor.keyId!, call.now), cost, metering);
+    if (!outcome.charged) {
+      metering.used = await creditsUsed(actor.accountId, call.now);
+      throw creditsExhausted(metering, cost);
+    }
+    metering.used = outcome.used;
+    metering.cost = cost;
+  };
+  if (access.scope !== 'write') {
+    reachApp(actor, access, call.input);
+    const result = await work();
+    await charge();
+    return result;
+  }
+  await charge();
+  try {
+    reachApp(actor, access, call.input);
+    return await work();
+  } catch (error) {
+    await refundCharge(actor.accountId, call.requestId);
+    metering.used -= cost;
+    metering.cost = 0;
+    throw error;
+  }
+}
+
+function keyBudgetExhausted(budget: number, spent: number, cost: number, metering: MeteringState): AppError {
+  const resetsAt = metering.period.end.toISOString();
+  const left = Math.max(0, budget - spent);
+  return new AppError(
+    'KEY_BUDGET_EXHAUSTED',
+    `This call costs ${cost} credits and this key has ${left} left of its monthly budget of ${budget}; the budget resets at ${resetsAt}. The account’s other keys are not affected.`,
+    { extras: { keyBudget: budget, keySpent: spent, creditsRequired: cost, resetsAt } },
+  );
+}
+
+function creditsExhausted(metering: MeteringState, cost: number): AppError {
+  const remaining = metering.limit === null ? 0 : Math.max(0, metering.limit - metering.used);
+  const resetsAt = metering.period.end.toISOString();
+  return new AppError('CREDITS_EXHAUSTED', `This call costs ${cost} credits and ${remaining} remain this month; the allowance resets at ${resetsAt}.`, {
+    extras: { creditsRequired: cost, creditsRemaining: remaining, resetsAt },
+  });
+}
+
+// ---- The dashboard ---------------------------------------------------------------------------------------------------
+
+/**
+ * The actor of a settings operation (keys, webhook endpoints, the security log): a signed-in user of the account, with
+ * the dashboard's cookie or a session token. Never an API key: a leaked key must not mint keys.
+ */
+export function settingsActor(actor: Actor | null): Actor & { userId: string } {
+  if (actor?.kind === 'apiKey') throw new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING);
+  if (actor?.kind !== 'session' || !actor.userId) throw new AppError('UNAUTHORIZED', 'Sign in, or call with a session token.');
+  return actor as Actor & { userId: string };
+}
+
+/** Whether the dashboard serves the operation at all: an API-only one is not there (404, as an unknown procedure). */
+export function dashboardServes(access: OperationAccess | undefined): boolean {
+  return !access?.apiOnly;
+}
