@@ -1,10 +1,11 @@
 // The app's server process: `node dist/main.mjs [--dev] --port <port>`, as the launcher (scripts/start.ts) starts it.
-// Node's HTTP server with the public API mounted on it and Next.js behind (./http/app-server.ts). It listens on every
+// Node's HTTP server with the public API and the MCP server mounted on it and Next.js behind (./http/app-server.ts). It listens on every
 // interface, and a SIGTERM or SIGINT stops new connections, lets the requests in flight finish, then closes Next.js.
 import { parseArgs } from 'node:util';
 import { configuredOrigin } from './core/origin';
 import { createAppServer, type NextHandler } from './http/app-server';
 import { trustedProxiesSetting } from './http/client-address';
+import { createMcpEndpoint } from './mcp/mcp-endpoint';
 import { createRestPipeline } from './rest/pipeline';
 import { flushKeyCalls } from './services/api-keys/key-calls';
 import { joinRegisters, leaveRegisters } from './services/limits/shared-rate-limit';
@@ -24,6 +25,7 @@ const origin = configuredOrigin() ?? `http://localhost:${port}`;
 let handleNext: NextHandler | undefined;
 const server = createAppServer({
   rest: createRestPipeline({ origin }),
+  mcp: createMcpEndpoint({ origin }),
   next: (req, res) => handleNext!(req, res),
   trustedProxies: trustedProxiesSetting(),
   origin,

@@ -48,8 +48,11 @@ export type ResponseCacheScope = 'app' | 'account' | 'usage';
 
 export interface Context {
   actor: Actor | null;
-  /** 'rest': /api/public/v1 (Bearer credential, authorized by the REST pipeline). 'dashboard': /api/trpc and server components. */
-  transport: 'rest' | 'dashboard';
+  /**
+   * 'rest': /api/public/v1; 'mcp': /api/mcp (both a Bearer credential, authorized by the access policy before the
+   * procedure runs). 'dashboard': /api/trpc and server components.
+   */
+  transport: 'rest' | 'mcp' | 'dashboard';
   requestId: string;
   clientIp: string | null;
   now: Date;

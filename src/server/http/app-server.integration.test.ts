@@ -5,6 +5,7 @@
 import { METHODS, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createMcpEndpoint } from '@/server/mcp/mcp-endpoint';
 import { createRestPipeline } from '@/server/rest/pipeline';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { generateApiKey } from '@/server/services/api-keys/key-format';
@@ -35,6 +36,7 @@ let key: string;
 async function listen(trustedProxies: string): Promise<[Server, number]> {
   const appServer = createAppServer({
     rest: createRestPipeline({ origin: ORIGIN }),
+    mcp: createMcpEndpoint({ origin: ORIGIN }),
     next: async (req, res) => {
       reached.push({ method: req.method!, url: req.url!, headers: req.headers });
       res.writeHead(299);

@@ -1,6 +1,6 @@
 // The app's HTTP server: Node's server with the public API mounted on it. A request to /api/public/v1 goes to the
-// REST pipeline (src/server/rest/pipeline.ts), any other to Next.js's request handler (the dashboard, its tRPC
-// endpoint, sign-in, the docs). Before either, every request gets what neither would give it:
+// REST pipeline (src/server/rest/pipeline.ts), one to /api/mcp to the MCP server (src/server/mcp/mcp-endpoint.ts),
+// any other to Next.js's request handler (the dashboard, its tRPC endpoint, sign-in, the docs). Before either, every request gets what neither would give it:
 //
 // - who the client is: the forwarding headers are settled once, believed from trusted proxies only
 //   (./client-address.ts), so that every later reader of the client's address gets the same, unforgeable answer;
@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { logError } from '@/server/core/log';
 import { MAX_BODY_BYTES, methodNotAllowedProblem, payloadTooLargeProblem, problemAnswer, type PlainAnswer, type Problem } from '@/server/errors/problem-response';
+import { MCP_PATH, type McpHandler } from '@/server/mcp/mcp-endpoint';
 import { leavesBodyUnread, type RestHandler } from '@/server/rest/pipeline';
 import { PUBLIC_API_BASE_PATH } from '@/server/rest/routes';
 import { settleForwarding, type TrustedProxies } from './client-address';
@@ -24,6 +25,7 @@ export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 
 export interface AppServerOptions {
   rest: RestHandler;
+  mcp: McpHandler;
   next: NextHandler;
   /** The proxies whose forwarding headers are believed (TRUSTED_PROXIES); none by default. */
   trustedProxies: TrustedProxies;
@@ -42,7 +44,7 @@ export const KEEP_ALIVE_MS = 65_000;
 /** The methods Next.js can hand a route handler, and so the methods the server serves outside the public API. */
 export const SERVED_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
-export function createAppServer({ rest, next, trustedProxies, origin }: AppServerOptions): Server {
+export function createAppServer({ rest, mcp, next, trustedProxies, origin }: AppServerOptions): Server {
   const server = createServer((req, res) => {
     settleForwarding(req, trustedProxies, overTls(req));
     const method = req.method ?? 'GET';
@@ -53,6 +55,7 @@ export function createAppServer({ rest, next, trustedProxies, origin }: AppServe
     }
     const path = pathOf(req.url);
     if (path === PUBLIC_API_BASE_PATH || path.startsWith(`${PUBLIC_API_BASE_PATH}/`)) return void rest(req, res);
+    if (path === MCP_PATH) return void mcp(req, res);
     if (path === METRICS_PATH && (method === 'GET' || method === 'HEAD') && serveMetrics(req, res)) return;
 
     if (!SERVED_METHODS.includes(method)) return sendAnswer(res, problem(methodNotAllowedProblem(method, SERVED_METHODS), path, origin));

@@ -11,7 +11,7 @@
 // (src/server/http/app-server.ts) hands this every request under /api/public/v1, Next.js none of them.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { appRouter, createCaller } from '@/server/api/root';
+import { appRouter } from '@/server/api/root';
 import { appIdParam } from '@/server/api/schemas';
 import { toAppError } from '@/server/api/errors';
 import type { Context, ProcedureMeta } from '@/server/api/trpc';
@@ -37,7 +37,7 @@ import { parseQuery } from './request-query';
 import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';
 import { pagedAnswer, pageRequestOf, type PageRequest } from './paging';
 import { apiRequestDuration, apiRequests, creditsCharged, responseCacheLookups } from '@/server/core/metrics';
-import { buildRoutes, matchRoute, PUBLIC_API_BASE_PATH, type RestRoute, type RouteMatch } from './routes';
+import { buildRoutes, callRouteProcedure, matchRoute, PUBLIC_API_BASE_PATH, type RestRoute, type RouteMatch } from './routes';
 
 /** An answer as plain data, written once at the end (10). */
 interface Answer {
@@ -146,7 +146,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
 
           // 8. The procedure, through a tRPC caller; a list cut to the page asked for.
           const context: Context = { actor, transport: 'rest', requestId: trace.requestId, clientIp: ip, now, creditsUsed: credential.creditsUsed };
-          const output = await callProcedure(route, context, input.procedureInput);
+          const output = await callRouteProcedure(route, context, input.procedureInput);
           const paged = route.meta.paging ? pagedAnswer(output, route.meta.paging, input.page, new URL(`${trace.path}${search}`, origin)) : { output, headers: undefined };
           const text = JSON.stringify(paged.output);
           if (cacheKey !== null) rememberAnswer(cacheKey, text, { freshUntil: freshUntil(route.meta, output), headers: paged.headers });
@@ -219,16 +219,6 @@ function singleValues(query: Record<string, string[]>): Record<string, string | 
   const values: Record<string, string | string[]> = Object.create(null);
   for (const name in query) values[name] = query[name]!.length === 1 ? query[name]![0]! : query[name]!;
   return values;
-}
-
-// ---- 8. The procedure -------------------------------------------------------------------------------------------
-
-type ProcedureCall = (input: unknown) => Promise<unknown>;
-
-function callProcedure(route: RestRoute, context: Context, input: unknown): Promise<unknown> {
-  const caller = createCaller(context) as unknown as Record<string, Record<string, ProcedureCall>>;
-  const [group, name] = route.procedurePath.split('.') as [string, string];
-  return caller[group]![name]!(input);
 }
 
 // ---- 9. Cache ---------------------------------------------------------------------------------------------------

@@ -45,11 +45,10 @@ function nestingDepth(text: string): number {
 const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', payloadTooLargeProblem().message);
 
 /**
- * Reads at most MAX_BODY_BYTES, whatever Content-Length claims, then parses. Returns the body's JSON value, or
- * `emptyAs` for an empty body when the endpoint needs none (else an empty body is a validation error).
+ * The body's bytes as UTF-8 text, reading at most MAX_BODY_BYTES whatever Content-Length claims (the rest is left
+ * unread, and the answer closes the connection). Shared by the REST pipeline and the MCP endpoint.
  */
-export async function readJsonBody(req: IncomingMessage, { emptyAs }: { emptyAs?: unknown } = {}): Promise<unknown> {
-  checkJsonMediaType(req.headers['content-type'] ?? null);
+export async function readBodyText(req: IncomingMessage): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
 
@@ -58,7 +57,6 @@ export async function readJsonBody(req: IncomingMessage, { emptyAs }: { emptyAs?
   try {
     for await (const chunk of req as AsyncIterable<Buffer>) {
       size += chunk.byteLength;
-      // Reading stops here: the rest of the body is left unread, and the answer closes the connection.
       if (size > MAX_BODY_BYTES) throw tooLarge();
       chunks.push(chunk);
     }
@@ -69,14 +67,22 @@ export async function readJsonBody(req: IncomingMessage, { emptyAs }: { emptyAs?
       errors: [{ in: 'body', pointer: '#', detail: 'The body was cut short.' }],
     });
   }
-  let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
     throw new AppError('VALIDATION_ERROR', 'The request body is not valid UTF-8.', {
       errors: [{ in: 'body', pointer: '#', detail: 'The body contains bytes that are not UTF-8.' }],
     });
   }
+}
+
+/**
+ * Reads the body (readBodyText), then parses. Returns the body's JSON value, or `emptyAs` for an empty body when the
+ * endpoint needs none (else an empty body is a validation error).
+ */
+export async function readJsonBody(req: IncomingMessage, { emptyAs }: { emptyAs?: unknown } = {}): Promise<unknown> {
+  checkJsonMediaType(req.headers['content-type'] ?? null);
+  const text = await readBodyText(req);
   if (!text.trim()) {
     if (emptyAs !== undefined) return emptyAs;
     throw new AppError('VALIDATION_ERROR', 'The request body is empty; send a JSON object.', {

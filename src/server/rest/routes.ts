@@ -3,7 +3,8 @@
 import { forEachOpenApiProcedure, getInputOutputParsers, getPathParameters, getPathRegExp, normalizePath, type OpenApiMethod } from 'trpc-to-openapi';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { ZodObject, ZodOptional, type ZodType } from 'zod';
-import type { ProcedureMeta } from '@/server/api/trpc';
+import { createCaller } from '@/server/api/root';
+import type { Context, ProcedureMeta } from '@/server/api/trpc';
 
 /** Where the public REST surface is served: every route's template is under it. */
 export const PUBLIC_API_BASE_PATH = '/api/public/v1';
@@ -70,4 +71,13 @@ export function matchRoute(routes: readonly RestRoute[], method: string, path: s
     return { kind: 'method-not-allowed', allowed: [...allowed, 'OPTIONS'] };
   }
   return { kind: 'not-found' };
+}
+
+type ProcedureCall = (input: unknown) => Promise<unknown>;
+
+/** Runs the route's procedure through a tRPC caller (its own input parsing and middlewares included). */
+export function callRouteProcedure(route: RestRoute, context: Context, input: unknown): Promise<unknown> {
+  const caller = createCaller(context) as unknown as Record<string, Record<string, ProcedureCall>>;
+  const [group, name] = route.procedurePath.split('.') as [string, string];
+  return caller[group]![name]!(input);
 }

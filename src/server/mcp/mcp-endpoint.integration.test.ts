@@ -1,0 +1,182 @@
+// The MCP server driven by the SDK's own client over Streamable HTTP, beside the REST pipeline on one HTTP server:
+// the credential, the tools a key is offered, results equal to REST's answers, the charge, refusals as tool errors,
+// paging and idempotency. Over two web processes and `npm start`: e2e/api/mcp.spec.ts.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/server/db';
+import { createApiKey } from '@/server/services/api-keys/api-keys';
+import { PUBLIC_API_BASE_PATH } from '@/server/rest/routes';
+import { createRestPipeline } from '@/server/rest/pipeline';
+import { makeAsoApp } from '../../../test/aso-fixture';
+import { makeApp } from '../../../test/factories';
+import { createMcpEndpoint, MCP_PATH } from './mcp-endpoint';
+
+let server: Server;
+let origin: string;
+let fixture: Awaited<ReturnType<typeof makeAsoApp>>;
+
+beforeAll(async () => {
+  const mcp = createMcpEndpoint({ origin: 'http://mcp.test' });
+  const rest = createRestPipeline({ origin: 'http://mcp.test' });
+  server = createServer((req, res) => void (req.url?.startsWith(MCP_PATH) ? mcp(req, res) : rest(req, res)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fixture = await makeAsoApp();
+});
+
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+async function connect(secret: string): Promise<Client> {
+  const client = new Client({ name: 'mcp-endpoint test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}${MCP_PATH}`), { requestInit: { headers: { Authorization: `Bearer ${secret}` } } }));
+  return client;
+}
+
+async function keyOf(scope: 'read-only' | 'read-write', restrictions?: { appIds: string[] }) {
+  return (await createApiKey(fixture.owner, { name: `mcp ${scope}`, scope, restrictions })).secret;
+}
+
+function rest(secret: string, path: string): Promise<Response> {
+  return fetch(`${origin}${PUBLIC_API_BASE_PATH}${path}`, { headers: { Authorization: `Bearer ${secret}` } });
+}
+
+async function creditsUsed(): Promise<number> {
+  const rows = await db.creditUsage.aggregate({ where: { accountId: fixture.owner.accountId }, _sum: { used: true } });
+  return rows._sum.used ?? 0;
+}
+
+type Result = Awaited<ReturnType<Client['callTool']>>;
+const problemOf = (result: Result) => JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>;
+
+describe('the credential', () => {
+  it('is needed for every request, initialize included: 401 with a challenge, as on REST', async () => {
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    for (const authorization of [undefined, 'Bearer svc_live_nonsense', 'Basic abc']) {
+      const response = await fetch(`${origin}${MCP_PATH}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(authorization ? { Authorization: authorization } : {}) },
+        body: JSON.stringify(initialize),
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="public-api"/);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+    }
+  });
+
+  it('a revoked key is refused on its next request', async () => {
+    const { key, secret } = await createApiKey(fixture.owner, { name: 'mcp revoked', scope: 'read-only' });
+    const client = await connect(secret);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await db.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+    await expect(client.listTools()).rejects.toThrow(/401/);
+  });
+});
+
+describe('tools', () => {
+  it('are the public data operations, each with its cost, schemas and annotations; a read-only key sees no write tool', async () => {
+    const all = (await (await connect(await keyOf('read-write'))).listTools()).tools;
+    const reads = (await (await connect(await keyOf('read-only'))).listTools()).tools;
+    expect(all).toHaveLength(20);
+    expect(all.map((tool) => tool.name)).not.toContain('api_keys_list');
+    expect(reads.map((tool) => tool.name).sort()).toEqual(all.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name).sort());
+    expect(reads).toHaveLength(17);
+    const research = all.find((tool) => tool.name === 'keywords_research')!;
+    expect(research.description).toMatch(/Costs 8 credits per successful call/);
+    expect(research._meta).toEqual({ credits: 8, scope: 'read', restEndpoint: 'GET /apps/{id}/keywords/research' });
+    expect(research.inputSchema).toMatchObject({ type: 'object', properties: { id: { type: 'string' }, term: { type: 'string' } } });
+    expect(research.outputSchema?.type).toBe('object');
+    const add = all.find((tool) => tool.name === 'keywords_add')!;
+    expect(add.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    expect(add.inputSchema.properties).toHaveProperty('idempotencyKey');
+  });
+
+  it('answer what REST answers, as structured content, charged the same credits', async () => {
+    const secret = await keyOf('read-only');
+    const client = await connect(secret);
+    const { app } = fixture;
+    for (const [tool, args, path] of [
+      ['apps_get', { id: app.id }, `/apps/${app.id}`],
+      ['apps_list', {}, '/apps'],
+      ['apps_aso_score', { id: app.id }, `/apps/${app.id}/aso-score`],
+      ['keywords_list', { id: app.id }, `/apps/${app.id}/keywords`],
+      ['usage_get', {}, '/usage'],
+    ] as const) {
+      const before = await creditsUsed();
+      const result = await client.callTool({ name: tool, arguments: args });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      const charged = (await creditsUsed()) - before;
+      const answer = await (await rest(secret, path)).json();
+      // A free read (usage) changes nothing between the two calls; a charged one is asked of REST after it was charged.
+      expect(result.structuredContent, tool).toEqual(Array.isArray(answer) ? { items: answer } : answer);
+      expect(charged, tool).toBe(tool === 'usage_get' ? 0 : 1);
+      expect(result._meta).toMatchObject({ requestId: expect.any(String), credits: { charged: charged, limit: expect.any(Number), remaining: expect.any(Number) } });
+    }
+  });
+
+  it('page a long list on request, and say how to get the next page', async () => {
+    const client = await connect(await keyOf('read-only'));
+    const result = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id, page: 1, pageSize: 2 } });
+    expect((result.structuredContent as { items: unknown[] }).items).toHaveLength(2);
+    expect(result._meta?.paging).toEqual({ page: 1, pageSize: 2, total: 5, nextPage: 2 });
+    expect((result.content as { text: string }[])[1]!.text).toMatch(/page=2 and pageSize=2/);
+  });
+});
+
+describe('refusals are tool errors carrying the problem, and free', () => {
+  it('a write with a read-only key: insufficient-scope', async () => {
+    const client = await connect(await keyOf('read-only'));
+    const before = await creditsUsed();
+    const result = await client.callTool({ name: 'keywords_add', arguments: { id: fixture.app.id, terms: ['never added'] } });
+    expect(result.isError).toBe(true);
+    expect(problemOf(result)).toMatchObject({ code: 'insufficient-scope', status: 403, detail: expect.stringMatching(/read-only/) });
+    expect(await creditsUsed()).toBe(before);
+  });
+
+  it('an app outside a restricted key’s apps: not found, as on REST; its list shows its own apps only', async () => {
+    const other = await makeApp(fixture.owner.accountId);
+    const secret = await keyOf('read-write', { appIds: [fixture.app.id] });
+    const client = await connect(secret);
+    const result = await client.callTool({ name: 'apps_get', arguments: { id: other.id } });
+    expect(problemOf(result)).toMatchObject({ code: 'not-found', status: 404 });
+    expect(problemOf(result).detail).toBe((await (await rest(secret, `/apps/${other.id}`)).json()).detail);
+    const list = await client.callTool({ name: 'apps_list', arguments: {} });
+    expect((list.structuredContent as { items: { id: string }[] }).items.map((app) => app.id)).toEqual([fixture.app.id]);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('apps_create');
+  });
+
+  it('arguments that fail validation: validation-error naming each, never charged; an unknown tool: a protocol error', async () => {
+    const client = await connect(await keyOf('read-write'));
+    const before = await creditsUsed();
+    const result = await client.callTool({ name: 'reviews_list', arguments: { id: 'not-a-uuid', page: 999_999_999 } });
+    expect(problemOf(result)).toMatchObject({ code: 'validation-error', errors: expect.arrayContaining([expect.objectContaining({ pointer: '#/id' }), expect.objectContaining({ pointer: '#/page' })]) });
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/no tool named "no_such_tool"/);
+    expect(await creditsUsed()).toBe(before);
+  });
+
+  it('malformed JSON-RPC gets the protocol’s parse error, never a 5xx', async () => {
+    const secret = await keyOf('read-only');
+    const response = await fetch(`${origin}${MCP_PATH}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+  });
+});
+
+describe('writes', () => {
+  it('take an idempotency key: a repeat is answered as the first, and charged once', async () => {
+    const client = await connect(await keyOf('read-write'));
+    const before = await creditsUsed();
+    const args = { id: fixture.app.id, terms: ['mcp idempotent term'], idempotencyKey: `mcp-${Date.now()}` };
+    const first = await client.callTool({ name: 'keywords_add', arguments: args });
+    const again = await client.callTool({ name: 'keywords_add', arguments: args });
+    expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    expect(again._meta?.idempotentReplayed).toBe(true);
+    expect((await creditsUsed()) - before).toBe(2);
+  });
+});

@@ -1,0 +1,289 @@
+// The MCP server at /api/mcp: Streamable HTTP, stateless (any web process answers any request; nothing is kept between
+// requests, so it holds behind a pooler and a load balancer), on the official SDK's per-request handler
+// (@modelcontextprotocol/server's createMcpHandler). Like the REST pipeline (src/server/rest/pipeline.ts) this file
+// is transport only: the credential from the header, the body, the JSON-RPC exchange, the log line. Who may call
+// which tool, and what it costs, is the access policy's (src/server/services/access/access-policy.ts), asked in the
+// same order as REST asks it; the tools are generated from the same procedures (./tools.ts).
+//
+// Every HTTP request needs a valid credential, `initialize` and `tools/list` included: without one the answer is 401
+// with a `WWW-Authenticate` challenge, as on REST. A refusal of a tool call (scope, credits, rate, an app out of the
+// key's reach, invalid arguments) is a tool error (`isError: true`) carrying the problem as REST would answer it.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
+import { appRouter } from '@/server/api/root';
+import { toAppError } from '@/server/api/errors';
+import type { Context } from '@/server/api/trpc';
+import type { Actor } from '@/server/auth/actor';
+import { credentialChallenge, credentialProblemDetail, readBearer, type RejectedCredential } from '@/server/auth/bearer';
+import { resolveCredential } from '@/server/auth/credentials';
+import { clientIpOf } from '@/server/core/client-ip';
+import { logError, logRequest } from '@/server/core/log';
+import { setRequestActor, withRequest } from '@/server/core/request-context';
+import { logDatabaseUnavailable } from '@/server/db/errors';
+import { AppError } from '@/server/errors/app-error';
+import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
+import { fieldErrorsFromIssues, unrepresentableTextIssues, validationError } from '@/server/errors/validation';
+import { admitClientAddress, admitRequest, authorize, idempotent, metered, scopeAllows } from '@/server/services/access/access-policy';
+import { recordKeyCall } from '@/server/services/api-keys/key-calls';
+import { requestHash } from '@/server/services/idempotency/idempotency-keys';
+import { periodOf } from '@/server/services/metering/credits';
+import type { MeteringState } from '@/server/services/metering/headers';
+import { apiRequestDuration, apiRequests, creditsCharged } from '@/server/core/metrics';
+import { API_VERSION } from '@/server/rest/document';
+import { pageRequestOf, type PageRequest } from '@/server/rest/paging';
+import { readBodyText } from '@/server/rest/request-body';
+import { callRouteProcedure } from '@/server/rest/routes';
+import { PROMPTS, promptMessages } from './prompts';
+import { buildTools, IDEMPOTENCY_ARGUMENT, type Tool } from './tools';
+
+export const MCP_PATH = '/api/mcp';
+
+export interface McpEndpointOptions {
+  /** The origin the public sees, in problem type URIs. */
+  origin: string;
+  clock?: () => Date;
+}
+
+/** One HTTP request's exchange, as the tool handlers see it. */
+interface Exchange {
+  requestId: string;
+  now: Date;
+  actor: Actor;
+  clientAddress: string | null;
+  creditsUsed: number;
+  metering: MeteringState;
+  /** The tool called, its outcome's status (a problem's, or 200) and what it charged: for the log line. */
+  tool?: string;
+  status?: number;
+}
+
+const INSTRUCTIONS = `The ASO analytics service's public data API as tools: tracked apps, keyword ranks and metrics, reviews, listing metadata, competitors and credit usage. Each tool states its credit cost; refusals and failures are free. A paged list says in its result how to get the next page. Ids come from apps_list (apps) and keywords_list (keywords).`;
+
+export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpointOptions): McpHandler {
+  const tools = buildTools(appRouter);
+  const handler = createMcpHandler(({ authInfo }) => serverFor(authInfo?.extra?.exchange as Exchange), {
+    legacy: 'stateless',
+    responseMode: 'json',
+    onerror: (error) => logError('the MCP handler failed', error),
+  });
+
+  function serverFor(exchange: Exchange): Server {
+    const server = new Server({ name: 'aso-public-api', title: 'ASO analytics', version: API_VERSION }, { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS });
+    // A credential is offered the tools it may call: a read-only key no write tool, a key restricted to some apps no
+    // tool that adds one. Calling another anyway gets the same refusal as on REST.
+    server.setRequestHandler('tools/list', () => ({
+      tools: [...tools.values()].filter((tool) => scopeAllows(exchange.actor, tool.route.meta)).map((tool) => tool.definition),
+    }));
+    server.setRequestHandler('tools/call', (request) => callTool(exchange, request.params.name, request.params.arguments));
+    server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS.map((prompt) => prompt.definition) }));
+    server.setRequestHandler('prompts/get', (request) => {
+      const prompt = PROMPTS.find((each) => each.definition.name === request.params.name);
+      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `There is no prompt named "${request.params.name}".`);
+      return promptMessages(prompt, request.params.arguments ?? {});
+    });
+    return server;
+  }
+
+  async function callTool(exchange: Exchange, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    const tool = tools.get(name);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `There is no tool named "${name}"; tools/list names them.`);
+    exchange.tool = name;
+    const { actor, metering, requestId, now } = exchange;
+    try {
+      authorize(actor, tool.route.meta);
+      const { [IDEMPOTENCY_ARGUMENT]: idempotencyKey, ...input } = args ?? {};
+      if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
+        throw validationError([{ in: 'body', pointer: `#/${IDEMPOTENCY_ARGUMENT}`, detail: 'The idempotency key is a string of 1 to 255 visible ASCII characters.' }]);
+      }
+      const key = tool.route.meta.scope === 'write' ? (idempotencyKey ?? null) : null;
+      const outcome = await idempotent(
+        actor,
+        { key, requestHash: () => requestHash('MCP', `${MCP_PATH}/tools/${name}`, input), now },
+        async () => {
+          const valid = validArguments(tool, input);
+          await admitRequest(actor);
+          const call = { actor, access: tool.route.meta, operation: `${tool.route.method} ${tool.route.template}`, input: valid.input, metering, requestId, now };
+          return metered(call, async () => {
+            const context: Context = { actor, transport: 'mcp', requestId, clientIp: exchange.clientAddress, now, creditsUsed: exchange.creditsUsed };
+            return structuredResult(tool, await callRouteProcedure(tool.route, context, valid.input), valid.page);
+          });
+        },
+        (result) => ({ status: result ? 200 : 500, body: result ? JSON.stringify(result) : '' }),
+      );
+      const result = 'replay' in outcome ? (JSON.parse(outcome.replay.body) as StructuredResult) : outcome.result;
+      exchange.status = 200;
+      return toolResult(exchange, result, 'replay' in outcome);
+    } catch (thrown) {
+      return toolError(exchange, thrown);
+    }
+  }
+
+  function toolError(exchange: Exchange, thrown: unknown): CallToolResult {
+    const { error, unexpected } = toAppError(thrown);
+    if (unexpected && error.appCode === 'SERVICE_UNAVAILABLE') logDatabaseUnavailable(thrown, { requestId: exchange.requestId });
+    else if (unexpected) logError('unhandled error in an MCP tool call', thrown, { requestId: exchange.requestId, tool: exchange.tool });
+    const answer = problemAnswer(error, { origin, instance: MCP_PATH, requestId: exchange.requestId });
+    exchange.status = answer.status;
+    const problem = JSON.parse(answer.body) as Record<string, unknown>;
+    // What a REST client reads from the headers, an agent reads from the problem itself.
+    const retryAfter = error.headers?.['Retry-After'];
+    if (retryAfter !== undefined) problem.retryAfter = Number(retryAfter);
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }], _meta: { ...resultMeta(exchange), problem } };
+  }
+
+  return async function serveMcpRequest(req, res) {
+    const startedAt = performance.now();
+    const requestId = randomUUID();
+    const now = clock();
+    const clientAddress = clientIpOf(req.headers['x-forwarded-for']);
+    let exchange: Exchange | undefined;
+    let answer: PlainAnswer;
+    try {
+      answer = await withRequest({ requestId, clientAddress, userAgent: header(req, 'user-agent') }, async () => {
+        const bearer = readBearer(header(req, 'authorization'));
+        if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind);
+        const credential = await resolveCredential(bearer, { now, ip: clientAddress });
+        if (credential.status !== 'valid') throw credentialRefused(credential.status);
+        const { actor } = credential;
+        setRequestActor(actor.kind === 'apiKey' ? { kind: 'apiKey', keyId: actor.keyId! } : { kind: 'user', userId: actor.userId!, via: 'api' });
+        admitClientAddress(actor, clientAddress);
+        exchange = {
+          requestId,
+          now,
+          actor,
+          clientAddress,
+          creditsUsed: credential.creditsUsed,
+          metering: { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) },
+        };
+        const method = req.method ?? 'GET';
+        const body = method === 'POST' ? await readBodyText(req) : undefined;
+        const request = new Request(new URL(req.url ?? MCP_PATH, origin), { method, headers: webHeaders(req), body });
+        const response = await handler.fetch(request, { authInfo: { token: bearer.token, clientId: actor.keyId ?? actor.userId ?? '', scopes: [actor.scope], extra: { exchange } } });
+        return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
+      });
+    } catch (thrown) {
+      const { error, unexpected } = toAppError(thrown);
+      if (unexpected && error.appCode === 'SERVICE_UNAVAILABLE') logDatabaseUnavailable(thrown, { requestId });
+      else if (unexpected) logError('unhandled error in the MCP endpoint', thrown, { requestId });
+      answer = problemAnswer(error, { origin, instance: MCP_PATH, requestId });
+    }
+    res.writeHead(answer.status, { ...answer.headers, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(answer.body) });
+    res.end(answer.body);
+    record(req, answer, exchange, requestId, startedAt);
+  };
+}
+
+function credentialRefused(status: RejectedCredential): AppError {
+  return new AppError('UNAUTHORIZED', credentialProblemDetail(status), { headers: { 'WWW-Authenticate': credentialChallenge(status) } });
+}
+
+/** The tool's arguments as its procedure takes them, checked as REST checks a query or body; and the page asked for. */
+function validArguments(tool: Tool, input: Record<string, unknown>): { input: Record<string, unknown>; page: PageRequest | null } {
+  const unrepresentable = unrepresentableTextIssues(input);
+  if (unrepresentable.length) throw validationError(fieldErrorsFromIssues(unrepresentable));
+  const parsed = tool.route.input.safeParse(input);
+  const errors = parsed.success ? [] : fieldErrorsFromIssues(parsed.error.issues);
+  const paging = tool.pagedList ? pageRequestOf(input) : { page: null, errors: [] };
+  if (errors.length || paging.errors.length) throw validationError([...errors, ...paging.errors.map((error) => ({ ...error, in: 'body' as const, pointer: `#/${error.name}` }))]);
+  return { input, page: paging.page };
+}
+
+interface StructuredResult {
+  structured: Record<string, unknown>;
+  /** Where a paged list goes on. */
+  paging?: { page: number; pageSize: number; total: number; nextPage: number | null };
+}
+
+/** The procedure's output as the tool's structured content: the REST answer, a JSON array as `items`, cut to the page. */
+function structuredResult(tool: Tool, output: unknown, page: PageRequest | null): StructuredResult {
+  let paging: StructuredResult['paging'];
+  let value = output;
+  if (tool.pagedList && page) {
+    const list = (tool.pagedList.list === '' ? output : (output as Record<string, unknown>)[tool.pagedList.list]) as unknown[];
+    const items = list.slice((page.page - 1) * page.pageSize, page.page * page.pageSize);
+    value = tool.pagedList.list === '' ? items : { ...(output as Record<string, unknown>), [tool.pagedList.list]: items };
+    paging = { page: page.page, pageSize: page.pageSize, total: list.length, nextPage: page.page * page.pageSize < list.length ? page.page + 1 : null };
+  } else if (tool.route.meta.paging?.pagedBy === 'procedure') {
+    const { page: at, pageSize, total } = output as { page: number; pageSize: number; total: number };
+    paging = { page: at, pageSize, total, nextPage: at * pageSize < total ? at + 1 : null };
+  }
+  return { structured: tool.wrapsList ? { items: value } : (value as Record<string, unknown>), paging };
+}
+
+function toolResult(exchange: Exchange, result: StructuredResult, replayed: boolean): CallToolResult {
+  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(result.structured) }];
+  if (result.paging?.nextPage) {
+    const { page, pageSize, total, nextPage } = result.paging;
+    content.push({ type: 'text', text: `Page ${page} of ${Math.ceil(total / pageSize)} (${total} in all): call again with page=${nextPage} and pageSize=${pageSize} for the next.` });
+  }
+  return { content, structuredContent: result.structured, _meta: { ...resultMeta(exchange), ...(result.paging ? { paging: result.paging } : {}), ...(replayed ? { idempotentReplayed: true } : {}) } };
+}
+
+/** What every tool result carries: the credits charged and left, and the request id to quote to support. */
+function resultMeta(exchange: Exchange): Record<string, unknown> {
+  const { metering } = exchange;
+  return {
+    requestId: exchange.requestId,
+    credits: {
+      charged: metering.cost,
+      used: metering.used,
+      limit: metering.limit,
+      remaining: metering.limit === null ? null : Math.max(0, metering.limit - metering.used),
+      resetsAt: metering.period.end.toISOString(),
+    },
+  };
+}
+
+/** The log line, the metrics and a key's request log: one entry per HTTP request, naming the channel and the tool. */
+function record(req: IncomingMessage, answer: PlainAnswer, exchange: Exchange | undefined, requestId: string, startedAt: number): void {
+  const seconds = (performance.now() - startedAt) / 1000;
+  const route = exchange?.tool ? `mcp:${exchange.tool}` : MCP_PATH;
+  const status = exchange?.status ?? answer.status;
+  const labels = { method: req.method ?? 'GET', route, status: String(status) };
+  apiRequests.inc(labels);
+  apiRequestDuration.observe(labels, seconds);
+  const actor = exchange?.actor;
+  if (exchange?.metering.cost && actor) creditsCharged.inc({ plan: actor.plan }, exchange.metering.cost);
+  if (actor?.keyId && exchange?.tool) {
+    recordKeyCall({
+      keyId: actor.keyId,
+      at: exchange.now,
+      method: 'MCP',
+      endpoint: `tools/call ${exchange.tool}`,
+      status,
+      credits: exchange.metering.cost,
+      clientAddress: exchange.clientAddress,
+      requestId,
+    });
+  }
+  logRequest({
+    requestId,
+    channel: 'mcp',
+    method: req.method ?? 'GET',
+    route,
+    status,
+    httpStatus: answer.status,
+    durationMs: Math.round(seconds * 10_000) / 10,
+    accountId: actor?.accountId,
+    keyId: actor?.keyId,
+    actor: actor?.kind,
+    credits: exchange?.metering.cost,
+  });
+}
+
+function webHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'authorization' || name === 'cookie') continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
