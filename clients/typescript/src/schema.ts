@@ -1510,7 +1510,10 @@ export interface components {
             /** @description Request-rate limit per key of the plan. */
             requestsPerMinute: number;
             byEndpoint: {
-                /** @example GET /apps/{id}/keywords */
+                /**
+                 * @description A REST endpoint (method and path template), or `mcp <tool>` for the calls of a tool of the MCP server at /api/mcp (e.g. `mcp apps_get`).
+                 * @example GET /apps/{id}/keywords
+                 */
                 endpoint: string;
                 calls: number;
                 credits: number;

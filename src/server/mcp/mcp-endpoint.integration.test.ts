@@ -180,3 +180,18 @@ describe('writes', () => {
     expect((await creditsUsed()) - before).toBe(2);
   });
 });
+
+describe('usage', () => {
+  it('names the channel and the tool: GET /usage counts a tool’s calls as `mcp <tool>`, apart from REST’s', async () => {
+    const secret = await keyOf('read-only');
+    const client = await connect(secret);
+    const usage = async () => (await (await rest(secret, '/usage')).json()) as { byEndpoint: { endpoint: string; calls: number; credits: number }[] };
+    const calls = (endpoint: string, report: Awaited<ReturnType<typeof usage>>) => report.byEndpoint.find((row) => row.endpoint === endpoint)?.calls ?? 0;
+    const before = await usage();
+    await client.callTool({ name: 'metadata_get', arguments: { id: fixture.app.id } });
+    await rest(secret, `/apps/${fixture.app.id}/metadata`);
+    const after = await usage();
+    expect(calls('mcp metadata_get', after) - calls('mcp metadata_get', before)).toBe(1);
+    expect(calls('GET /apps/{id}/metadata', after) - calls('GET /apps/{id}/metadata', before)).toBe(1);
+  });
+});

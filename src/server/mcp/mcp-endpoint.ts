@@ -27,7 +27,7 @@ import { fieldErrorsFromIssues, unrepresentableTextIssues, validationError } fro
 import { admitClientAddress, admitRequest, authorize, idempotent, metered, scopeAllows } from '@/server/services/access/access-policy';
 import { recordKeyCall } from '@/server/services/api-keys/key-calls';
 import { requestHash } from '@/server/services/idempotency/idempotency-keys';
-import { periodOf } from '@/server/services/metering/credits';
+import { mcpLedgerEndpoint, periodOf } from '@/server/services/metering/credits';
 import type { MeteringState } from '@/server/services/metering/headers';
 import { apiRequestDuration, apiRequests, creditsCharged } from '@/server/core/metrics';
 import { API_VERSION } from '@/server/rest/document';
@@ -105,7 +105,7 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
         async () => {
           const valid = validArguments(tool, input);
           await admitRequest(actor);
-          const call = { actor, access: tool.route.meta, operation: `${tool.route.method} ${tool.route.template}`, input: valid.input, metering, requestId, now };
+          const call = { actor, access: tool.route.meta, operation: mcpLedgerEndpoint(name), input: valid.input, metering, requestId, now };
           return metered(call, async () => {
             const context: Context = { actor, transport: 'mcp', requestId, clientIp: exchange.clientAddress, now, creditsUsed: exchange.creditsUsed };
             return structuredResult(tool, await callRouteProcedure(tool.route, context, valid.input), valid.page);

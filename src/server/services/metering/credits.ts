@@ -226,6 +226,14 @@ export async function usageLedger(accountId: string, now: Date, range: { from?: 
 }
 
 /**
+ * How the ledger names a call made through the MCP server: "mcp <tool>", where a REST call is "GET /apps/{id}"; so
+ * GET /usage's `byEndpoint`, the dashboard's ledger and a key's request log tell the channel and the tool apart.
+ */
+export function mcpLedgerEndpoint(tool: string): string {
+  return `mcp ${tool}`;
+}
+
+/**
  * GET /usage: the period, the allowance, and where the credits went (by endpoint, by key, by day), from the rollup.
  * `knownUsed`: the period's usage when the caller has just read it (the public API reads it with the credential).
  */

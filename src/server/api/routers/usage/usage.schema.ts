@@ -22,7 +22,14 @@ export const usageOutput = z
     periodStart: isoDateTime.meta({ description: 'Start of the calendar month (UTC).' }),
     periodEnd: isoDateTime.meta({ description: 'When the allowance resets: the start of the next month (UTC).' }),
     requestsPerMinute: z.int().meta({ description: 'Request-rate limit per key of the plan.' }),
-    byEndpoint: z.array(z.object({ endpoint: z.string().meta({ example: 'GET /apps/{id}/keywords' }), ...spend })),
+    byEndpoint: z.array(
+      z.object({
+        endpoint: z
+          .string()
+          .meta({ description: 'A REST endpoint (method and path template), or `mcp <tool>` for the calls of a tool of the MCP server at /api/mcp (e.g. `mcp apps_get`).', example: 'GET /apps/{id}/keywords' }),
+        ...spend,
+      }),
+    ),
     byKey: z.array(
       z.object({
         keyId: z.uuid().nullable().meta({ description: 'null: calls made with a dashboard session token.' }),
