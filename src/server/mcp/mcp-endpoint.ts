@@ -252,7 +252,7 @@ function record(req: IncomingMessage, answer: PlainAnswer, exchange: Exchange | 
       keyId: actor.keyId,
       at: exchange.now,
       method: 'MCP',
-      endpoint: `tools/call ${exchange.tool}`,
+      endpoint: mcpLedgerEndpoint(exchange.tool),
       status,
       credits: exchange.metering.cost,
       clientAddress: exchange.clientAddress,
