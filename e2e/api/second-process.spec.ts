@@ -1,11 +1,13 @@
 // A second web process started on the e2e server's database (the embedded default, the shared counts in PostgreSQL):
 // a key made on one works on the other, and its revocation holds there from its next request; credits stay exact
-// under 300 concurrent requests spread over both; and a key's requests per minute hold across both (600 for a Solo
+// under 300 concurrent requests spread over both, and under 300 concurrent MCP tool calls; and a key's requests per minute hold across both (600 for a Solo
 // key, instead of 600 on each). The same on an external PostgreSQL and behind PgBouncer: e2e/external/.
 import type { ChildProcess } from 'node:child_process';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { accountWithHundredCreditsLeft, API, bearer, burstsOfFreeCalls, createKey, expectExactlyHundredCharged, newAccount, trpcQuery } from '../helpers';
 import { startSecondApp } from '../environment';
+import { baseURL } from '../../playwright.config';
 
 const SECOND_PORT = 3211;
 let second: { process: ChildProcess; request: APIRequestContext } | undefined;
@@ -39,6 +41,26 @@ test('300 concurrent requests with 100 credits left, spread over both processes,
   // Both processes answered successes.
   for (const side of [0, 1]) expect(responses.filter((response, index) => index % 2 === side && response.status() === 200).length).toBeGreaterThan(0);
   await expectExactlyHundredCharged(request, key, responses.map((response) => response.status()));
+});
+
+test('300 concurrent MCP tool calls with 100 credits left, spread over both processes, charge exactly 100', async ({ request }) => {
+  const { appId, key } = await accountWithHundredCreditsLeft(request);
+  const clients = await Promise.all(
+    [baseURL, `http://localhost:${SECOND_PORT}`].map(async (origin) => {
+      const client = new Client({ name: 'e2e two processes', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/api/mcp`), { requestInit: { headers: bearer(key) } }));
+      return client;
+    }),
+  );
+  const results = await Promise.all(Array.from({ length: 300 }, (_, index) => clients[index % 2]!.callTool({ name: 'apps_get', arguments: { id: appId } })));
+  for (const side of [0, 1]) expect(results.filter((result, index) => index % 2 === side && !result.isError).length).toBeGreaterThan(0);
+  expect(results.filter((result) => !result.isError)).toHaveLength(100);
+  const refusals = results.filter((result) => result.isError).map((result) => JSON.parse((result.content as { text: string }[])[0]!.text).code);
+  expect(refusals).toEqual(Array(200).fill('credits-exhausted'));
+  const usage = await (await request.get(`${API}/usage`, { headers: bearer(key) })).json();
+  expect(usage).toMatchObject({ used: 1500, remaining: 0 });
+  expect(usage.byEndpoint).toContainEqual({ endpoint: 'mcp apps_get', calls: 100, credits: 100 });
+  await Promise.all(clients.map((client) => client.close()));
 });
 
 test('a key’s requests per minute hold across both processes', async ({ request }) => {

@@ -87,6 +87,8 @@ describe('tools', () => {
     expect(research._meta).toEqual({ credits: 8, scope: 'read', restEndpoint: 'GET /apps/{id}/keywords/research' });
     expect(research.inputSchema).toMatchObject({ type: 'object', properties: { id: { type: 'string' }, term: { type: 'string' } } });
     expect(research.outputSchema?.type).toBe('object');
+    // Every output schema resolves its own references (the client compiles it before it accepts a result).
+    for (const tool of all) expect(JSON.stringify(tool.outputSchema).match(/"#\/\$defs\/([^"]+)"/g)?.every((ref) => ref.slice(9, -1) in (tool.outputSchema!.$defs as object)) ?? true, tool.name).toBe(true);
     const add = all.find((tool) => tool.name === 'keywords_add')!;
     expect(add.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
     expect(add.inputSchema.properties).toHaveProperty('idempotencyKey');

@@ -50,6 +50,12 @@ function jsonSchemaOf(schema: ZodType, io: 'input' | 'output'): JsonSchema {
   return { ...root, ...(Object.keys(others).length ? { $defs: others } : {}) };
 }
 
+/** A list's schema as the object MCP's structured content must be: `{ items }`, its definitions kept at the root. */
+function listObject(list: JsonSchema): JsonSchema {
+  const { $defs, ...items } = list;
+  return { type: 'object', properties: { items }, required: ['items'], additionalProperties: false, ...($defs ? { $defs } : {}) };
+}
+
 const pageArguments: Record<string, JsonSchema> = {
   page: {
     type: 'integer',
@@ -97,7 +103,7 @@ function toolOf(route: RestRoute, router: AnyTRPCRouter): Tool {
       title,
       description: `${meta.openapi?.description ?? title}${paging}${writes} ${costText(credits)}`,
       inputSchema: { ...input, type: 'object', properties } as McpToolDefinition['inputSchema'],
-      outputSchema: (wrapsList ? { type: 'object', properties: { items: output }, required: ['items'], additionalProperties: false } : output) as McpToolDefinition['outputSchema'],
+      outputSchema: (wrapsList ? listObject(output) : output) as McpToolDefinition['outputSchema'],
       annotations: { title, readOnlyHint: scope === 'read', idempotentHint: scope === 'read', destructiveHint: false, openWorldHint: false },
       _meta: { credits, scope, restEndpoint: `${route.method} ${route.template}` },
     },
