@@ -167,6 +167,20 @@ describe('refusals are tool errors carrying the problem, and free', () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
   });
+
+  it('a JSON-RPC batch is refused whole before anything runs (one message per request, as MCP has had since 2025-06-18)', async () => {
+    const secret = await keyOf('read-only');
+    const before = await creditsUsed();
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'apps_get', arguments: { id: fixture.app.id } } });
+    const response = await fetch(`${origin}${MCP_PATH}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify([call(1), call(2)]),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect(await creditsUsed()).toBe(before);
+  });
 });
 
 describe('writes', () => {

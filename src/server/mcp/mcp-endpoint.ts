@@ -66,7 +66,6 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
   const tools = buildTools(appRouter);
   const handler = createMcpHandler(({ authInfo }) => serverFor(authInfo?.extra?.exchange as Exchange), {
     legacy: 'stateless',
-    responseMode: 'json',
     onerror: (error) => logError('the MCP handler failed', error),
   });
 
@@ -160,6 +159,9 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
         };
         const method = req.method ?? 'GET';
         const body = method === 'POST' ? await readBodyText(req) : undefined;
+        // One JSON-RPC message per request, as MCP has had since 2025-06-18: each call then has its own log line, rate
+        // count and credit headers' worth of _meta. A batch (2025-03-26) is refused whole, before anything runs.
+        if (body?.trimStart().startsWith('[')) return batchRefused();
         const request = new Request(new URL(req.url ?? MCP_PATH, origin), { method, headers: webHeaders(req), body });
         const response = await handler.fetch(request, { authInfo: { token: bearer.token, clientId: actor.keyId ?? actor.userId ?? '', scopes: [actor.scope], extra: { exchange } } });
         return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
@@ -174,6 +176,11 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
     res.end(answer.body);
     record(req, answer, exchange, requestId, startedAt);
   };
+}
+
+function batchRefused(): PlainAnswer {
+  const error = { jsonrpc: '2.0', id: null, error: { code: ProtocolErrorCode.InvalidRequest, message: 'JSON-RPC batches are not supported: send one message per request.' } };
+  return { status: 400, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(error) };
 }
 
 function credentialRefused(status: RejectedCredential): AppError {

@@ -2,7 +2,7 @@
 // on the real database: random path ids, query keys and values, bodies, media types, methods and header shapes,
 // huge and malformed inputs. Invariants: never a 5xx; every error is application/problem+json with its status; a
 // failure charges nothing; what was charged adds up to the account's usage; another account's data never appears.
-// The dashboard's endpoint is fuzzed too (at the end).
+// The dashboard's endpoint and the MCP server are fuzzed too (at the end).
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -17,6 +17,8 @@ import { creditsUsed } from '@/server/services/metering/credits';
 import { makeAccount, makeApp } from '../../../test/factories';
 import { PUBLIC_API_BASE_PATH } from './routes';
 import { callPublicApi } from '../../../test/public-api';
+import { postMcp } from '../../../test/mcp';
+import { toolName } from '@/server/mcp/tools';
 import { buildRoutes } from './routes';
 
 const ORIGIN = 'http://fuzz.test';
@@ -215,6 +217,90 @@ describe('fuzzing every endpoint', () => {
     expect(usedAfter - usedBefore).toBe(charged);
     const ledger = await db.creditLedger.aggregate({ where: { accountId: world.accountId }, _sum: { cost: true } });
     expect(ledger._sum.cost ?? 0).toBe(usedAfter);
+  }, 120_000);
+});
+
+// The MCP server (/api/mcp), fuzzed the same way: any tool name (the tools, the settings procedures', rubbish), any
+// arguments (own ids, the other account's, rubbish, unrepresentable text, idempotency keys), JSON-RPC messages of any
+// shape, any credential. Invariants: never a 5xx, nor a tool error of a 5xx problem; a tool error charges nothing; what
+// was charged adds up to the account's usage; another account's data never appears.
+describe('fuzzing the MCP endpoint', () => {
+  const TOOL_NAMES = routes.map((route) => toolName(route.procedurePath));
+  const argument = fc.oneof(pathValue().map((value) => ({ kind: 'path' as const, value })), queryValue.map((value) => ({ kind: 'raw' as const, value })), fc.jsonValue({ maxDepth: 3 }).map((value) => ({ kind: 'raw' as const, value })));
+  const message = fc.record({
+    name: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...TOOL_NAMES) }, { weight: 1, arbitrary: printable(40) }),
+    args: fc.dictionary(fc.oneof(fc.constantFrom('id', 'keywordId', 'terms', 'storeUrl', 'idempotencyKey', ...QUERY_NAMES), printable(20)), argument, { maxKeys: 5 }),
+    shape: fc.oneof(
+      { weight: 8, arbitrary: fc.constant('call' as const) },
+      { weight: 1, arbitrary: fc.constantFrom('list', 'batch', 'no-id', 'bad-version', 'not-an-object', 'rubbish') },
+    ),
+    credential: fc.oneof(
+      { weight: 8, arbitrary: fc.constant('read-write') },
+      { weight: 2, arbitrary: fc.constant('read-only') },
+      { weight: 1, arbitrary: fc.constant('other') },
+      { weight: 1, arbitrary: fc.constant('none') },
+      { weight: 1, arbitrary: printable(120).map((value) => `garbage:${value}`) },
+    ),
+  });
+
+  function argumentValue(argument: { kind: 'path' | 'raw'; value: unknown }, name: string): unknown {
+    if (argument.kind === 'raw') return argument.value;
+    const value = argument.value as string;
+    return value === 'mine' || value === 'theirs' || value === 'swapped' ? resolvePathValue(value, name) : value.slice(value.indexOf(':') + 1);
+  }
+
+  function payloadOf(input: typeof message extends fc.Arbitrary<infer T> ? T : never): unknown {
+    const args = Object.fromEntries(Object.entries(input.args).map(([name, value]) => [name, argumentValue(value, name)]));
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: input.name, arguments: args } };
+    switch (input.shape) {
+      case 'call':
+        return call;
+      case 'list':
+        return { jsonrpc: '2.0', id: 7, method: 'tools/list' };
+      case 'batch':
+        return [call, call];
+      case 'no-id':
+        return { ...call, id: undefined };
+      case 'bad-version':
+        return { ...call, jsonrpc: '1.0' };
+      case 'not-an-object':
+        return JSON.stringify(args);
+      default:
+        return `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":${JSON.stringify(args).slice(0, -1)}`;
+    }
+  }
+
+  it('never answers 5xx, charges only successful tool calls, never shows another account’s data', async () => {
+    const usedBefore = await creditsUsed(world.accountId, new Date());
+    let charged = 0;
+    const outcomes = new Map<string, number>();
+    const secrets = { 'read-write': world.readWrite, 'read-only': world.readOnly, other: world.otherSecret } as const;
+    await fc.assert(
+      fc.asyncProperty(message, async (input) => {
+        const secret = secrets[input.credential as keyof typeof secrets];
+        const authorization = secret ? `Bearer ${secret}` : input.credential.startsWith('garbage:') ? input.credential.slice(8) : null;
+        const answer = await postMcp(ORIGIN, authorization, payloadOf(input));
+        const context = `${input.credential} ${JSON.stringify(payloadOf(input)).slice(0, 300)} → ${answer.status} ${answer.text.slice(0, 300)}`;
+        expect(answer.status, context).toBeLessThan(500);
+        const result = answer.body?.result as { isError?: boolean; content?: { text: string }[]; _meta?: { credits?: { charged: number } } } | undefined;
+        const outcome = result ? (result.isError ? `tool error ${JSON.parse(result.content![0]!.text).status}` : 'tool result') : answer.body?.error ? 'protocol error' : `http ${answer.status}`;
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+        if (result?.isError) {
+          expect(JSON.parse(result.content![0]!.text).status, context).toBeLessThan(500);
+          expect(result._meta?.credits?.charged, context).toBe(0);
+        } else if (result?._meta?.credits && input.credential !== 'other') {
+          charged += result._meta.credits.charged;
+        }
+        if (input.credential !== 'other') expect(answer.text.includes(MARKER), context).toBe(false);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 600), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+    );
+    if (process.env.FUZZ_VERBOSE) console.log(Object.fromEntries(outcomes));
+    // Not vacuous: tools ran, and each kind of refusal was met.
+    expect(outcomes.get('tool result') ?? 0).toBeGreaterThan(20);
+    for (const outcome of ['tool error 400', 'tool error 404', 'protocol error', 'http 401']) expect(outcomes.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
+    const usedAfter = await creditsUsed(world.accountId, new Date());
+    expect(usedAfter - usedBefore).toBe(charged);
   }, 120_000);
 });
 

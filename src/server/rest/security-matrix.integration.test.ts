@@ -21,6 +21,8 @@ import { checksumOf, formatApiKey, KEY_PREFIX, randomBase62 } from '@/server/ser
 import { makeAccount } from '../../../test/factories';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { callPublicApi } from '../../../test/public-api';
+import { callMcpTool } from '../../../test/mcp';
+import { toolName } from '@/server/mcp/tools';
 import { buildRoutes, type RestRoute } from './routes';
 
 const ORIGIN = 'http://matrix.test';
@@ -214,6 +216,39 @@ describe('security matrix: every endpoint × every credential', () => {
         // The secrets the settings endpoints made: in no log line, nor sent to the database (checked below).
         if (response.ok && settings(route)) {
           for (const made of text.match(/svc_live_[0-9A-Za-z]{38}|whsec_[\w-]{43}/g) ?? []) secrets.push(made);
+        }
+        if (credential.noDatabase) expect(queried.length - before, `${label} reached the database`).toBe(0);
+      }
+    }
+  }, 120_000);
+
+  // The same credentials on the MCP server: every tool (the routes but the settings ones), each refusal the same
+  // problem as REST's. What REST refuses before the operation is known (the credential, the client address) is refused
+  // on the HTTP request; anything later is a tool error carrying the problem, and nothing is charged.
+  it('answers each combination on the MCP server as on REST: a refused credential on HTTP, any later refusal as a tool error', async () => {
+    const tools = routes.filter((route) => !settings(route));
+    expect(tools).toHaveLength(20);
+    for (const credential of credentials) {
+      for (const route of tools) {
+        const label = `MCP ${credential.name} → ${toolName(route.procedurePath)}`;
+        const values = { ...ids, ...routeIds[`${route.method} ${route.template}`] };
+        const args: Record<string, unknown> = { ...(BODIES[`${route.method} ${route.template}`] as object | undefined) };
+        for (const name of route.pathParameters) args[name] = values[name as keyof typeof ids];
+        if (route.template === '/apps/{id}/keywords/research') args.term = 'sleep';
+        const before = queried.length;
+        const answer = await callMcpTool(ORIGIN, credential.authorization, toolName(route.procedurePath), args);
+        const expected = credential.expect(route);
+        if (expected.status === 401 || expected.slug === 'ip-not-allowed') {
+          expect(answer.status, `${label}: ${answer.text.slice(0, 200)}`).toBe(expected.status);
+          expect((answer.body as { type?: string }).type, label).toBe(`${ORIGIN}/docs/problems/${expected.slug}`);
+          if (expected.challenge) expect(answer.headers['www-authenticate'], label).toMatch(expected.challenge);
+        } else {
+          expect(answer.status, `${label}: ${answer.text.slice(0, 200)}`).toBe(200);
+          expect(answer.result, `${label}: ${answer.text.slice(0, 200)}`).toBeDefined();
+          if (expected.slug) {
+            expect(answer.problem, `${label}: ${answer.text.slice(0, 200)}`).toMatchObject({ type: `${ORIGIN}/docs/problems/${expected.slug}`, status: expected.status });
+            expect((answer.result!._meta!.credits as { charged: number }).charged, label).toBe(0);
+          } else expect(answer.result!.isError, `${label}: ${answer.text.slice(0, 300)}`).toBeFalsy();
         }
         if (credential.noDatabase) expect(queried.length - before, `${label} reached the database`).toBe(0);
       }
