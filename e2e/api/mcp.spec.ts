@@ -195,3 +195,12 @@ test('malformed JSON-RPC, an unknown tool and invalid arguments get errors, neve
   expect(problemOf(invalid)).toMatchObject({ code: 'validation-error', status: 400 });
   expect(await used(request, secret)).toBe(before);
 });
+
+test('/docs/mcp gives this deployment’s address and lists the tools the server lists, from the same source', async ({ request }) => {
+  const { session } = await newAccount('pro');
+  const tools = (await (await connect(await createKey(session, 'read-write'))).listTools()).tools;
+  const page = await (await request.get('/docs/mcp')).text();
+  expect(page).toContain(`${baseURL}${MCP}`);
+  for (const tool of tools) expect(page, tool.name).toContain(`<code>${tool.name}</code>`);
+  for (const prompt of ['weekly_aso_report', 'keyword_opportunities', 'competitor_watch']) expect(page).toContain(prompt);
+});

@@ -18,7 +18,7 @@ export default async function GettingStartedPage() {
         <p>
           The API reference: <Link href="/docs/api">/docs/api</Link> (try calls there) · OpenAPI 3.1: <a href="/api/public/v1/openapi.json">openapi.json</a> ·
           Postman: <a href="/api/public/v1/collection.json">collection.json</a> · <Link href="/docs/problems">Problem types</Link> ·{' '}
-          <Link href="/docs/webhooks">Webhooks</Link>
+          <Link href="/docs/webhooks">Webhooks</Link> · <Link href="/docs/mcp">MCP server for AI assistants</Link>
         </p>
 
         <h2>1. Create a key</h2>

@@ -120,3 +120,8 @@ export function buildTools(router: AnyTRPCRouter): Map<string, Tool> {
   }
   return tools;
 }
+
+/** What the docs list of the tools: the definitions `tools/list` answers a read-write key, made from the app router. */
+export function mcpToolDefinitions(router: AnyTRPCRouter): ToolDefinition[] {
+  return [...buildTools(router).values()].map((tool) => tool.definition);
+}

@@ -292,6 +292,7 @@ function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: 
   }
   logRequest({
     requestId: trace.requestId,
+    channel: 'rest',
     method: trace.method,
     route: trace.route?.template ?? trace.path,
     status: answer.status,

@@ -1,0 +1,102 @@
+// /docs/mcp: the MCP server for AI assistants: its URL here, copy-paste configuration for the common clients, how
+// credits, scopes and restrictions apply, and its tools and prompts, listed from the same source as the server's own.
+import Link from 'next/link';
+import { serverModules } from '@/app/server-modules';
+import { TableScroll } from '@/components/common/table-scroll';
+
+export const metadata = { title: 'MCP server · ASO Analytics API' };
+export const dynamic = 'force-dynamic';
+
+export default async function McpDocsPage() {
+  const { pageOrigin, MCP_PATH, MCP_PROMPTS, mcpTools } = await serverModules();
+  const url = `${pageOrigin()}${MCP_PATH}`;
+  const tools = mcpTools();
+  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  return (
+    <main>
+      <div className="panel">
+        <p className="muted"><Link href="/docs">API docs</Link></p>
+        <h1>MCP server</h1>
+        <p>
+          AI assistants (Claude, ChatGPT, Cursor, VS Code and any other client of the Model Context Protocol) can use your ASO data through
+          our MCP server. Every endpoint of the public API is a typed tool, made from the same code, charged the same credits, under every
+          restriction of the key it uses. Its address here is:
+        </p>
+        <pre data-testid="mcp-url">{url}</pre>
+        <p>
+          It speaks Streamable HTTP and keeps no session: any request may go to any of our servers. Every request, the first one included,
+          carries an API key (or a dashboard session token) in the <code>Authorization</code> header, never in the URL. Create a key under{' '}
+          <Link href="/settings/api">Settings → API access</Link>: a read-only key for an assistant that only reads, a key restricted to some
+          apps or with a monthly budget to keep it within bounds.
+        </p>
+
+        <h2>Configuration</h2>
+        <h3>Claude Code</h3>
+        <pre data-testid="config-claude-code">{`claude mcp add --transport http aso-analytics ${url} \\
+  --header "Authorization: Bearer $ASO_API_KEY"`}</pre>
+        <h3>Claude Desktop</h3>
+        <p>In <code>claude_desktop_config.json</code>, through the <code>mcp-remote</code> bridge, which sends the header:</p>
+        <pre data-testid="config-claude-desktop">
+          {json({ mcpServers: { 'aso-analytics': { command: 'npx', args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${ASO_AUTH}'], env: { ASO_AUTH: 'Bearer svc_live_…' } } } })}
+        </pre>
+        <h3>VS Code</h3>
+        <p>In <code>.vscode/mcp.json</code>; VS Code asks for the key once and keeps it in its secret storage:</p>
+        <pre data-testid="config-vscode">
+          {json({
+            servers: { 'aso-analytics': { type: 'http', url, headers: { Authorization: 'Bearer ${input:aso-api-key}' } } },
+            inputs: [{ type: 'promptString', id: 'aso-api-key', description: 'ASO Analytics API key', password: true }],
+          })}
+        </pre>
+        <h3>Cursor</h3>
+        <p>In <code>~/.cursor/mcp.json</code> (or the project’s <code>.cursor/mcp.json</code>):</p>
+        <pre data-testid="config-cursor">{json({ mcpServers: { 'aso-analytics': { url, headers: { Authorization: 'Bearer ${env:ASO_API_KEY}' } } } })}</pre>
+        <h3>MCP Inspector</h3>
+        <pre data-testid="config-inspector">{`npx @modelcontextprotocol/inspector --cli ${url} --transport http \\
+  --header "Authorization: Bearer $ASO_API_KEY" --method tools/list`}</pre>
+
+        <h2>Credits, scopes and restrictions</h2>
+        <ul>
+          <li>A tool call costs what its endpoint costs (in each tool’s description and its <code>_meta.credits</code>), charged only when it
+            succeeds; refusals and failures are free. GET /usage counts a tool’s calls as <code>mcp &lt;tool&gt;</code>.</li>
+          <li>Each result carries, in <code>_meta</code>, the credits it charged and those left this month, and the request id to quote to
+            support.</li>
+          <li>A read-only key is offered the read tools only; a key restricted to some apps reaches those apps only, and is not offered the
+            tool that adds an app. The key’s client addresses, monthly budget and requests per minute hold as on REST.</li>
+          <li>A refusal is a tool error (<code>isError: true</code>) whose text is the problem REST would answer, as JSON:{' '}
+            <code>type</code>, <code>code</code>, <code>status</code>, <code>detail</code>, and <code>resetsAt</code> or{' '}
+            <code>retryAfter</code> (seconds) where they apply. See <Link href="/docs/problems">the problem types</Link>.</li>
+          <li>Write tools take an optional <code>idempotencyKey</code>: a repeat with the same key and arguments within 24 hours is answered
+            as the first was, and charged once.</li>
+          <li>Long lists come whole, or one page at a time with <code>page</code> and <code>pageSize</code>; a paged result says how to get
+            the next page.</li>
+          <li>There are no tools for keys, webhook endpoints or billing: an assistant never manages your account.</li>
+        </ul>
+
+        <h2>Tools</h2>
+        <TableScroll label="MCP tools">
+          <table data-testid="mcp-tools">
+            <thead><tr><th>Tool</th><th>What it does</th><th>Credits</th><th>Key</th><th>REST</th></tr></thead>
+            <tbody>
+              {tools.map((tool) => (
+                <tr key={tool.name}>
+                  <td><code>{tool.name}</code></td>
+                  <td>{tool.title}</td>
+                  <td>{tool._meta.credits}</td>
+                  <td>{tool._meta.scope === 'write' ? 'read-write' : 'any'}</td>
+                  <td><code>{tool._meta.restEndpoint}</code></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+
+        <h2>Prompts</h2>
+        <ul data-testid="mcp-prompts">
+          {MCP_PROMPTS.map(({ definition }) => (
+            <li key={definition.name}><code>{definition.name}</code>: {definition.description}</li>
+          ))}
+        </ul>
+      </div>
+    </main>
+  );
+}
