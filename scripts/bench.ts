@@ -25,6 +25,7 @@ const reportIndex = process.argv.indexOf('--report');
 const reportPath = path.resolve(reportIndex > 0 ? process.argv[reportIndex + 1]! : '.data/bench-report.json');
 const dataDir = path.resolve('.data/bench');
 const METERED_READ = 'GET /apps/{id}';
+const MCP_TOOL_CALL = 'MCP tools/call apps_get';
 if (fresh) await rm(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
 delete process.env.DATABASE_URL;
@@ -180,6 +181,8 @@ interface Target {
   method?: 'POST';
   /** A body per request (POST). */
   body?: () => string;
+  /** More request headers. */
+  headers?: Record<string, string>;
 }
 
 const read = (name: string, url: string): Target => ({ name, path: url, status: 200, authorized: true, meteredRead: true });
@@ -220,6 +223,17 @@ const allTargets: Target[] = [
     meteredRead: false,
     method: 'POST',
     body: () => JSON.stringify({ terms: [`bench ${runTag} ${termCounter++}`] }),
+  },
+  // The same metered read as a tool of the MCP server (src/server/mcp/mcp-endpoint.ts): one JSON-RPC request per call.
+  {
+    name: MCP_TOOL_CALL,
+    path: '/api/mcp',
+    status: 200,
+    authorized: true,
+    meteredRead: false,
+    method: 'POST',
+    headers: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
+    body: () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'apps_get', arguments: { id: data.appId } } }),
   },
 ];
 const targets = allTargets.filter((target) => !only || only.test(target.name));
@@ -281,6 +295,7 @@ function optionsFor(target: Target, keys: string[], server: Server = app) {
   if (keys[0]) headers.Authorization = `Bearer ${keys[0]}`;
   if (target.authorization) headers.Authorization = target.authorization;
   if (target.method) headers['Content-Type'] = 'application/json';
+  Object.assign(headers, target.headers);
   const body = target.body;
   let connection = 0;
   return {
@@ -464,12 +479,23 @@ for (const row of rows) {
   }
   if (row.name.startsWith('401')) throughput(2);
 }
+// A tool call of the MCP server against the same read on REST (issue 37): at least 0.7 of its throughput.
+const toolCall = rows.find((row) => row.name === MCP_TOOL_CALL);
+const restRead = rows.find((row) => row.name === METERED_READ);
+if (toolCall && restRead) {
+  const share = toolCall.rps / restRead.rps;
+  aims.push({ aim: `throughput ≥ 0.7 × ${METERED_READ} on REST`, endpoint: MCP_TOOL_CALL, value: share, meets: share >= 0.7, ratio: true });
+}
 console.log(`\nAims: ${aims.filter((aim) => aim.meets).length} of ${aims.length} met.`);
 for (const aim of aims.filter((entry) => !entry.meets)) console.log(`  below: ${aim.endpoint}: ${aim.aim} (${aim.ratio ? `${aim.value.toFixed(2)} ×` : `${aim.value} ms`})`);
 const meteredRead = rows.find((row) => row.name === METERED_READ);
 if (meteredRead) {
   const steps = responseCacheMb > 0 ? 'credential with data versions, replayed answer, charge and ledger row' : 'credential, lookup, charge and ledger row';
   console.log(`\nMetered 1-credit read (${METERED_READ}: ${steps}) at ${meteredRead.ratio.toFixed(2)} × Next.js's bare route, p99 ${meteredRead.p99} ms.`);
+}
+if (toolCall && meteredRead) {
+  const share = toolCall.rps / meteredRead.rps;
+  console.log(`MCP tool call (${MCP_TOOL_CALL}, the same read) at ${share.toFixed(2)} × its REST twin's throughput (aim ≥ 0.7), p99 ${toolCall.p99} ms.`);
 }
 if (rateLimit) {
   console.log(`\nRate limiter (a Pro key's 1,200 a minute, shared in PostgreSQL): ${rateLimit.sharedMicroseconds.toFixed(1)} µs a request, against ${rateLimit.memoryMicroseconds.toFixed(1)} µs counted in one process's memory alone; ${rateLimit.storeRoundTrips.toLocaleString('en-US')} store round trips for ${rateLimit.requests.toLocaleString('en-US')} requests.`);

@@ -4,13 +4,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { PUBLIC_API_BASE_PATH } from '@/server/rest/routes';
 import { createRestPipeline } from '@/server/rest/pipeline';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { makeApp } from '../../../test/factories';
+import { captureLogs } from '../../../test/logs';
 import { createMcpEndpoint, MCP_PATH } from './mcp-endpoint';
 
 let server: Server;
@@ -194,6 +195,25 @@ describe('writes', () => {
     expect(again.structuredContent).toEqual(first.structuredContent);
     expect(again._meta?.idempotentReplayed).toBe(true);
     expect((await creditsUsed()) - before).toBe(2);
+  });
+});
+
+describe('the response cache', () => {
+  it('replays a read computed from the same data, charged like a computed one, and never answers from older data', async () => {
+    const secret = await keyOf('read-write');
+    const client = await connect(secret);
+    const lines = captureLogs();
+    const before = await creditsUsed();
+    const first = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id } });
+    const again = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id } });
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    expect((await creditsUsed()) - before).toBe(2);
+    await client.callTool({ name: 'keywords_add', arguments: { id: fixture.app.id, terms: ['mcp cache term'] } });
+    const after = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id } });
+    vi.restoreAllMocks();
+    expect((after.structuredContent as { items: { term: string }[] }).items.map((keyword) => keyword.term)).toContain('mcp cache term');
+    const caches = lines.map((line) => JSON.parse(line)).filter((line) => line.route === 'mcp:keywords_list').map((line) => line.cache);
+    expect(caches).toEqual(['miss', 'hit', 'miss']);
   });
 });
 

@@ -12,11 +12,12 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { appRouter } from '@/server/api/root';
+import { appIdParam } from '@/server/api/schemas';
 import { toAppError } from '@/server/api/errors';
 import type { Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
 import { credentialChallenge, credentialProblemDetail, readBearer, type RejectedCredential } from '@/server/auth/bearer';
-import { resolveCredential } from '@/server/auth/credentials';
+import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
 import { clientIpOf } from '@/server/core/client-ip';
 import { logError, logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
@@ -29,10 +30,12 @@ import { recordKeyCall } from '@/server/services/api-keys/key-calls';
 import { requestHash } from '@/server/services/idempotency/idempotency-keys';
 import { mcpLedgerEndpoint, periodOf } from '@/server/services/metering/credits';
 import type { MeteringState } from '@/server/services/metering/headers';
-import { apiRequestDuration, apiRequests, creditsCharged } from '@/server/core/metrics';
+import { apiRequestDuration, apiRequests, creditsCharged, responseCacheLookups } from '@/server/core/metrics';
 import { API_VERSION } from '@/server/rest/document';
 import { pageRequestOf, type PageRequest } from '@/server/rest/paging';
+import { leavesBodyUnread } from '@/server/rest/pipeline';
 import { readBodyText } from '@/server/rest/request-body';
+import { answerCacheKey, cacheScopeOf, cachedAnswer, freshUntilOf, rememberAnswer } from '@/server/rest/response-cache';
 import { callRouteProcedure } from '@/server/rest/routes';
 import { PROMPTS, promptMessages } from './prompts';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type Tool } from './tools';
@@ -50,12 +53,16 @@ interface Exchange {
   requestId: string;
   now: Date;
   actor: Actor;
+  /** The credential's statement: the period's credits used and the data versions, for the response cache. */
+  credential: CredentialResult & { status: 'valid' };
   clientAddress: string | null;
   creditsUsed: number;
   metering: MeteringState;
   /** The tool called, its outcome's status (a problem's, or 200) and what it charged: for the log line. */
   tool?: string;
   status?: number;
+  /** Whether a cached read's result was replayed. */
+  cache?: 'hit' | 'miss';
 }
 
 const INSTRUCTIONS = `The ASO analytics service's public data API as tools: tracked apps, keyword ranks and metrics, reviews, listing metadata, competitors and credit usage. Each tool states its credit cost; refusals and failures are free. A paged list says in its result how to get the next page. Ids come from apps_list (apps) and keywords_list (keywords).`;
@@ -106,8 +113,16 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
           await admitRequest(actor);
           const call = { actor, access: tool.route.meta, operation: mcpLedgerEndpoint(name), input: valid.input, metering, requestId, now };
           return metered(call, async () => {
+            // A read's result computed from the same data is replayed (and charged as a computed one), as on REST.
+            const cacheKey = answerCacheKey(tool.route.meta, exchange.credential, now, `mcp:${name}?${canonicalJson(valid.input)}`);
+            const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
+            if (cacheKey !== null) exchange.cache = cached ? 'hit' : 'miss';
+            if (cached) return JSON.parse(textDecoder.decode(cached.body)) as StructuredResult;
             const context: Context = { actor, transport: 'mcp', requestId, clientIp: exchange.clientAddress, now, creditsUsed: exchange.creditsUsed };
-            return structuredResult(tool, await callRouteProcedure(tool.route, context, valid.input), valid.page);
+            const output = await callRouteProcedure(tool.route, context, valid.input);
+            const result = structuredResult(tool, output, valid.page);
+            if (cacheKey !== null) rememberAnswer(cacheKey, JSON.stringify(result), { freshUntil: freshUntilOf(tool.route.meta, output) });
+            return result;
           });
         },
         (result) => ({ status: result ? 200 : 500, body: result ? JSON.stringify(result) : '' }),
@@ -133,6 +148,15 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }], _meta: { ...resultMeta(exchange), problem } };
   }
 
+  /** The app a tools/call of a read cached per app names, when its id is one the tool accepts: its data version is read with the credential. */
+  function cachedAppId(message: unknown): string | null {
+    const params = (message as { method?: unknown; params?: { name?: unknown; arguments?: { id?: unknown } } } | null)?.params;
+    if ((message as { method?: unknown } | null)?.method !== 'tools/call' || typeof params?.name !== 'string') return null;
+    const tool = tools.get(params.name);
+    if (!tool || cacheScopeOf(tool.route.meta) !== 'app') return null;
+    return appIdParam.safeParse(params.arguments?.id).data ?? null;
+  }
+
   return async function serveMcpRequest(req, res) {
     const startedAt = performance.now();
     const requestId = randomUUID();
@@ -144,7 +168,13 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
       answer = await withRequest({ requestId, clientAddress, userAgent: header(req, 'user-agent') }, async () => {
         const bearer = readBearer(header(req, 'authorization'));
         if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind);
-        const credential = await resolveCredential(bearer, { now, ip: clientAddress });
+        const method = req.method ?? 'GET';
+        // Read before the credential's statement, which reads the data version of the app a cached read names.
+        const body = method === 'POST' ? await readBodyText(req) : undefined;
+        // The body goes to the SDK parsed (its own reading of a body stream costs more than the call it carries); one
+        // that is not JSON goes as it is, for the SDK's parse error.
+        const parsedBody = body === undefined ? undefined : parseJson(body);
+        const credential = await resolveCredential(bearer, { now, ip: clientAddress, appId: cachedAppId(parsedBody) });
         if (credential.status !== 'valid') throw credentialRefused(credential.status);
         const { actor } = credential;
         setRequestActor(actor.kind === 'apiKey' ? { kind: 'apiKey', keyId: actor.keyId! } : { kind: 'user', userId: actor.userId!, via: 'api' });
@@ -153,17 +183,17 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
           requestId,
           now,
           actor,
+          credential,
           clientAddress,
           creditsUsed: credential.creditsUsed,
           metering: { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) },
         };
-        const method = req.method ?? 'GET';
-        const body = method === 'POST' ? await readBodyText(req) : undefined;
         // One JSON-RPC message per request, as MCP has had since 2025-06-18: each call then has its own log line, rate
         // count and credit headers' worth of _meta. A batch (2025-03-26) is refused whole, before anything runs.
         if (body?.trimStart().startsWith('[')) return batchRefused();
-        const request = new Request(new URL(req.url ?? MCP_PATH, origin), { method, headers: webHeaders(req), body });
-        const response = await handler.fetch(request, { authInfo: { token: bearer.token, clientId: actor.keyId ?? actor.userId ?? '', scopes: [actor.scope], extra: { exchange } } });
+        const request = new Request(new URL(req.url ?? MCP_PATH, origin), { method, headers: webHeaders(req), body: parsedBody === undefined ? body : undefined });
+        const authInfo = { token: bearer.token, clientId: actor.keyId ?? actor.userId ?? '', scopes: [actor.scope], extra: { exchange } };
+        const response = await handler.fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });
         return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
       });
     } catch (thrown) {
@@ -172,7 +202,9 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
       else if (unexpected) logError('unhandled error in the MCP endpoint', thrown, { requestId });
       answer = problemAnswer(error, { origin, instance: MCP_PATH, requestId });
     }
-    res.writeHead(answer.status, { ...answer.headers, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(answer.body) });
+    // A refusal before the body was read leaves it unread: the connection closes rather than read what follows.
+    const close = leavesBodyUnread(req) ? { Connection: 'close' } : {};
+    res.writeHead(answer.status, { ...answer.headers, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(answer.body), ...close });
     res.end(answer.body);
     record(req, answer, exchange, requestId, startedAt);
   };
@@ -254,6 +286,7 @@ function record(req: IncomingMessage, answer: PlainAnswer, exchange: Exchange | 
   apiRequestDuration.observe(labels, seconds);
   const actor = exchange?.actor;
   if (exchange?.metering.cost && actor) creditsCharged.inc({ plan: actor.plan }, exchange.metering.cost);
+  if (exchange?.cache) responseCacheLookups.inc({ result: exchange.cache });
   if (actor?.keyId && exchange?.tool) {
     recordKeyCall({
       keyId: actor.keyId,
@@ -278,7 +311,24 @@ function record(req: IncomingMessage, answer: PlainAnswer, exchange: Exchange | 
     keyId: actor?.keyId,
     actor: actor?.kind,
     credits: exchange?.metering.cost,
+    cache: exchange?.cache,
   });
+}
+
+const textDecoder = new TextDecoder();
+
+/** JSON with the object's members in order of name: one cache key for the same arguments in any order. */
+function canonicalJson(value: Record<string, unknown>): string {
+  return JSON.stringify(Object.fromEntries(Object.keys(value).sort().map((name) => [name, value[name]])));
+}
+
+/** The body's JSON value, or undefined when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function webHeaders(req: IncomingMessage): Headers {

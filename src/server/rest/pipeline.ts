@@ -14,10 +14,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appRouter } from '@/server/api/root';
 import { appIdParam } from '@/server/api/schemas';
 import { toAppError } from '@/server/api/errors';
-import type { Context, ProcedureMeta } from '@/server/api/trpc';
+import type { Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
 import { credentialChallenge, credentialProblemDetail, readBearer, type RejectedCredential } from '@/server/auth/bearer';
-import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
+import { resolveCredential } from '@/server/auth/credentials';
 import { clientIpOf } from '@/server/core/client-ip';
 import { logError, logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
@@ -34,7 +34,7 @@ import { openApiDocumentJson } from './document';
 import { requestHash } from '@/server/services/idempotency/idempotency-keys';
 import { readJsonBody } from './request-body';
 import { parseQuery } from './request-query';
-import { cachedAnswer, rememberAnswer, responseCacheKey } from './response-cache';
+import { answerCacheKey, cacheScopeOf, cachedAnswer, freshUntilOf, rememberAnswer } from './response-cache';
 import { pagedAnswer, pageRequestOf, type PageRequest } from './paging';
 import { apiRequestDuration, apiRequests, creditsCharged, responseCacheLookups } from '@/server/core/metrics';
 import { buildRoutes, callRouteProcedure, matchRoute, PUBLIC_API_BASE_PATH, type RestRoute, type RouteMatch } from './routes';
@@ -139,7 +139,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
         const call = { actor, access: route.meta, operation: `${route.method} ${route.template}`, input: input.procedureInput, metering, requestId: trace.requestId, now };
         return metered(call, async () => {
           // 9. Cache: an answer computed from the same data is replayed (and charged as a computed one).
-          const cacheKey = responseCacheKeyOf(route.meta, credential, now, `${apiPath}${search}`);
+          const cacheKey = answerCacheKey(route.meta, credential, now, `${apiPath}${search}`);
           const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
           if (cacheKey !== null) trace.cache = cached ? 'hit' : 'miss';
           if (cached) return json(200, cached.body, cached.headers);
@@ -149,7 +149,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
           const output = await callRouteProcedure(route, context, input.procedureInput);
           const paged = route.meta.paging ? pagedAnswer(output, route.meta.paging, input.page, new URL(`${trace.path}${search}`, origin)) : { output, headers: undefined };
           const text = JSON.stringify(paged.output);
-          if (cacheKey !== null) rememberAnswer(cacheKey, text, { freshUntil: freshUntil(route.meta, output), headers: paged.headers });
+          if (cacheKey !== null) rememberAnswer(cacheKey, text, { freshUntil: freshUntilOf(route.meta, output), headers: paged.headers });
           return json(200, text, paged.headers);
         });
       },
@@ -222,31 +222,6 @@ function singleValues(query: Record<string, string[]>): Record<string, string | 
 }
 
 // ---- 9. Cache ---------------------------------------------------------------------------------------------------
-
-function cacheScopeOf(meta: ProcedureMeta) {
-  return typeof meta.cache === 'object' ? meta.cache.scope : meta.cache;
-}
-
-function responseCacheKeyOf(meta: ProcedureMeta, credential: CredentialResult & { status: 'valid' }, now: Date, pathAndQuery: string): string | null {
-  const { actor } = credential;
-  const scope = cacheScopeOf(meta);
-  if (scope === undefined) return null;
-  return responseCacheKey(scope, {
-    accountId: actor.accountId,
-    // A key restricted to some apps is answered lists of those only: its answers are its own.
-    viewer: actor.restrictions?.appIds ? (actor.keyId ?? null) : null,
-    plan: actor.plan,
-    creditLimit: actor.creditLimit,
-    trialEndsAt: actor.trial?.endsAt ?? null,
-    versions: credential.versions,
-    now,
-    pathAndQuery,
-  });
-}
-
-function freshUntil(meta: ProcedureMeta, output: unknown): Date | undefined {
-  return typeof meta.cache === 'object' ? meta.cache.freshUntil(output as never) : undefined;
-}
 
 // ---- 10. Headers and the log line -------------------------------------------------------------------------------
 

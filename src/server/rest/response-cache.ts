@@ -8,7 +8,8 @@
 // is metered exactly like a computed one (rate limit, credits, ledger row): only the reads behind it are saved.
 // Least recently used answers go first once RESPONSE_CACHE_MB (default 64; 0 turns the cache off) is reached.
 import { LRUCache } from 'lru-cache';
-import type { ResponseCacheScope } from '@/server/api/trpc';
+import type { ProcedureMeta, ResponseCacheScope } from '@/server/api/trpc';
+import type { CredentialResult } from '@/server/auth/credentials';
 import type { PlanTier } from '@/generated/prisma/enums';
 import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/core/dates';
@@ -97,4 +98,35 @@ export function rememberAnswer(key: string, body: string, options: { freshUntil?
 /** Tests: forget every answer and read RESPONSE_CACHE_MB again. */
 export function resetResponseCache(): void {
   cache = undefined;
+}
+
+/** The scope an operation's answers are cached under (its meta's `cache`), if any. */
+export function cacheScopeOf(meta: ProcedureMeta): ResponseCacheScope | undefined {
+  return typeof meta.cache === 'object' ? meta.cache.scope : meta.cache;
+}
+
+/**
+ * The key of an operation's answer for a credential (REST's and the MCP server's alike), or null when it is not
+ * cached. `request` names the answer within the account: REST's path and query, or an MCP tool and its arguments.
+ */
+export function answerCacheKey(meta: ProcedureMeta, credential: CredentialResult & { status: 'valid' }, now: Date, request: string): string | null {
+  const { actor } = credential;
+  const scope = cacheScopeOf(meta);
+  if (scope === undefined) return null;
+  return responseCacheKey(scope, {
+    accountId: actor.accountId,
+    // A key restricted to some apps is answered lists of those only: its answers are its own.
+    viewer: actor.restrictions?.appIds ? (actor.keyId ?? null) : null,
+    plan: actor.plan,
+    creditLimit: actor.creditLimit,
+    trialEndsAt: actor.trial?.endsAt ?? null,
+    versions: credential.versions,
+    now,
+    pathAndQuery: request,
+  });
+}
+
+/** Until when a live answer (research) may be replayed, from its output; undefined for an answer of stored data. */
+export function freshUntilOf(meta: ProcedureMeta, output: unknown): Date | undefined {
+  return typeof meta.cache === 'object' ? meta.cache.freshUntil(output as never) : undefined;
 }
