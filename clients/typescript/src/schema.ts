@@ -2502,9 +2502,19 @@ export interface operations {
         /** @description A JSON object, sent as `application/json`, `text/json`, `application/*+json` (UTF-8), at most 64 KiB. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Reporting dashboard",
+                 *       "scope": "read-only"
+                 *     }
+                 */
                 "application/json": {
+                    /** @example Reporting dashboard */
                     name: string;
-                    /** @enum {string} */
+                    /**
+                     * @example read-only
+                     * @enum {string}
+                     */
                     scope: "read-only" | "read-write";
                     expiresAt?: string | null;
                     restrictions?: {
@@ -2516,9 +2526,19 @@ export interface operations {
                         monthlyBudget?: number | null;
                     };
                 };
+                /**
+                 * @example {
+                 *       "name": "Reporting dashboard",
+                 *       "scope": "read-only"
+                 *     }
+                 */
                 "text/json": {
+                    /** @example Reporting dashboard */
                     name: string;
-                    /** @enum {string} */
+                    /**
+                     * @example read-only
+                     * @enum {string}
+                     */
                     scope: "read-only" | "read-write";
                     expiresAt?: string | null;
                     restrictions?: {
@@ -2530,9 +2550,19 @@ export interface operations {
                         monthlyBudget?: number | null;
                     };
                 };
+                /**
+                 * @example {
+                 *       "name": "Reporting dashboard",
+                 *       "scope": "read-only"
+                 *     }
+                 */
                 "application/*+json": {
+                    /** @example Reporting dashboard */
                     name: string;
-                    /** @enum {string} */
+                    /**
+                     * @example read-only
+                     * @enum {string}
+                     */
                     scope: "read-only" | "read-write";
                     expiresAt?: string | null;
                     restrictions?: {
@@ -2690,7 +2720,13 @@ export interface operations {
         /** @description A JSON object, sent as `application/json`, `text/json`, `application/*+json` (UTF-8), at most 64 KiB. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Reporting dashboard"
+                 *     }
+                 */
                 "application/json": {
+                    /** @example Reporting dashboard */
                     name?: string;
                     restrictions?: {
                         /** @description The apps the key may reach; null: every app of the account, those added later included. */
@@ -2701,7 +2737,13 @@ export interface operations {
                         monthlyBudget?: number | null;
                     };
                 };
+                /**
+                 * @example {
+                 *       "name": "Reporting dashboard"
+                 *     }
+                 */
                 "text/json": {
+                    /** @example Reporting dashboard */
                     name?: string;
                     restrictions?: {
                         /** @description The apps the key may reach; null: every app of the account, those added later included. */
@@ -2712,7 +2754,13 @@ export interface operations {
                         monthlyBudget?: number | null;
                     };
                 };
+                /**
+                 * @example {
+                 *       "name": "Reporting dashboard"
+                 *     }
+                 */
                 "application/*+json": {
+                    /** @example Reporting dashboard */
                     name?: string;
                     restrictions?: {
                         /** @description The apps the key may reach; null: every app of the account, those added later included. */
@@ -2879,23 +2927,41 @@ export interface operations {
         /** @description A JSON object, sent as `application/json`, `text/json`, `application/*+json` (UTF-8), at most 64 KiB. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "gracePeriod": "now"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description How long the old secret keeps working: `now` (at once), `1h`, `24h` or `7d`.
+                     * @example now
                      * @enum {string}
                      */
                     gracePeriod: "now" | "1h" | "24h" | "7d";
                 };
+                /**
+                 * @example {
+                 *       "gracePeriod": "now"
+                 *     }
+                 */
                 "text/json": {
                     /**
                      * @description How long the old secret keeps working: `now` (at once), `1h`, `24h` or `7d`.
+                     * @example now
                      * @enum {string}
                      */
                     gracePeriod: "now" | "1h" | "24h" | "7d";
                 };
+                /**
+                 * @example {
+                 *       "gracePeriod": "now"
+                 *     }
+                 */
                 "application/*+json": {
                     /**
                      * @description How long the old secret keeps working: `now` (at once), `1h`, `24h` or `7d`.
+                     * @example now
                      * @enum {string}
                      */
                     gracePeriod: "now" | "1h" | "24h" | "7d";
@@ -3062,27 +3128,45 @@ export interface operations {
         /** @description A JSON object, sent as `application/json`, `text/json`, `application/*+json` (UTF-8), at most 64 KiB. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "storeUrl": "https://apps.apple.com/us/app/calm/id571800810"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description A store page address: `https://apps.apple.com/<country>/app/<name>/id<digits>` (the `<name>` segment may be left out; `<country>` is a storefront code) or `https://play.google.com/store/apps/details?id=<package>` (other query parameters are ignored).
                      * @example https://apps.apple.com/us/app/calm/id571800810
-                     * @example https://play.google.com/store/apps/details?id=com.calm.android
-                     */
-                    storeUrl: string;
-                    country?: string | null;
-                };
-                "text/json": {
-                    /**
-                     * @description A store page address: `https://apps.apple.com/<country>/app/<name>/id<digits>` (the `<name>` segment may be left out; `<country>` is a storefront code) or `https://play.google.com/store/apps/details?id=<package>` (other query parameters are ignored).
                      * @example https://apps.apple.com/us/app/calm/id571800810
                      * @example https://play.google.com/store/apps/details?id=com.calm.android
                      */
                     storeUrl: string;
                     country?: string | null;
                 };
+                /**
+                 * @example {
+                 *       "storeUrl": "https://apps.apple.com/us/app/calm/id571800810"
+                 *     }
+                 */
+                "text/json": {
+                    /**
+                     * @description A store page address: `https://apps.apple.com/<country>/app/<name>/id<digits>` (the `<name>` segment may be left out; `<country>` is a storefront code) or `https://play.google.com/store/apps/details?id=<package>` (other query parameters are ignored).
+                     * @example https://apps.apple.com/us/app/calm/id571800810
+                     * @example https://apps.apple.com/us/app/calm/id571800810
+                     * @example https://play.google.com/store/apps/details?id=com.calm.android
+                     */
+                    storeUrl: string;
+                    country?: string | null;
+                };
+                /**
+                 * @example {
+                 *       "storeUrl": "https://apps.apple.com/us/app/calm/id571800810"
+                 *     }
+                 */
                 "application/*+json": {
                     /**
                      * @description A store page address: `https://apps.apple.com/<country>/app/<name>/id<digits>` (the `<name>` segment may be left out; `<country>` is a storefront code) or `https://play.google.com/store/apps/details?id=<package>` (other query parameters are ignored).
+                     * @example https://apps.apple.com/us/app/calm/id571800810
                      * @example https://apps.apple.com/us/app/calm/id571800810
                      * @example https://play.google.com/store/apps/details?id=com.calm.android
                      */
@@ -3463,6 +3547,14 @@ export interface operations {
         /** @description A JSON object, sent as `application/json`, `text/json`, `application/*+json` (UTF-8), at most 64 KiB. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "terms": [
+                 *         "meditation",
+                 *         "sleep sounds"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description 1 to 100 search terms, each trimmed to 1–100 characters. Duplicates (ignoring case) count once.
@@ -3474,6 +3566,14 @@ export interface operations {
                     terms: string[];
                     country?: string | null;
                 };
+                /**
+                 * @example {
+                 *       "terms": [
+                 *         "meditation",
+                 *         "sleep sounds"
+                 *       ]
+                 *     }
+                 */
                 "text/json": {
                     /**
                      * @description 1 to 100 search terms, each trimmed to 1–100 characters. Duplicates (ignoring case) count once.
@@ -3485,6 +3585,14 @@ export interface operations {
                     terms: string[];
                     country?: string | null;
                 };
+                /**
+                 * @example {
+                 *       "terms": [
+                 *         "meditation",
+                 *         "sleep sounds"
+                 *       ]
+                 *     }
+                 */
                 "application/*+json": {
                     /**
                      * @description 1 to 100 search terms, each trimmed to 1–100 characters. Duplicates (ignoring case) count once.
@@ -3916,25 +4024,43 @@ export interface operations {
         /** @description A JSON object, sent as `application/json`, `text/json`, `application/*+json` (UTF-8), at most 64 KiB. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "storeUrl": "https://apps.apple.com/us/app/calm/id571800810"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description A store page address: `https://apps.apple.com/<country>/app/<name>/id<digits>` (the `<name>` segment may be left out; `<country>` is a storefront code) or `https://play.google.com/store/apps/details?id=<package>` (other query parameters are ignored).
                      * @example https://apps.apple.com/us/app/calm/id571800810
-                     * @example https://play.google.com/store/apps/details?id=com.calm.android
-                     */
-                    storeUrl: string;
-                };
-                "text/json": {
-                    /**
-                     * @description A store page address: `https://apps.apple.com/<country>/app/<name>/id<digits>` (the `<name>` segment may be left out; `<country>` is a storefront code) or `https://play.google.com/store/apps/details?id=<package>` (other query parameters are ignored).
                      * @example https://apps.apple.com/us/app/calm/id571800810
                      * @example https://play.google.com/store/apps/details?id=com.calm.android
                      */
                     storeUrl: string;
                 };
+                /**
+                 * @example {
+                 *       "storeUrl": "https://apps.apple.com/us/app/calm/id571800810"
+                 *     }
+                 */
+                "text/json": {
+                    /**
+                     * @description A store page address: `https://apps.apple.com/<country>/app/<name>/id<digits>` (the `<name>` segment may be left out; `<country>` is a storefront code) or `https://play.google.com/store/apps/details?id=<package>` (other query parameters are ignored).
+                     * @example https://apps.apple.com/us/app/calm/id571800810
+                     * @example https://apps.apple.com/us/app/calm/id571800810
+                     * @example https://play.google.com/store/apps/details?id=com.calm.android
+                     */
+                    storeUrl: string;
+                };
+                /**
+                 * @example {
+                 *       "storeUrl": "https://apps.apple.com/us/app/calm/id571800810"
+                 *     }
+                 */
                 "application/*+json": {
                     /**
                      * @description A store page address: `https://apps.apple.com/<country>/app/<name>/id<digits>` (the `<name>` segment may be left out; `<country>` is a storefront code) or `https://play.google.com/store/apps/details?id=<package>` (other query parameters are ignored).
+                     * @example https://apps.apple.com/us/app/calm/id571800810
                      * @example https://apps.apple.com/us/app/calm/id571800810
                      * @example https://play.google.com/store/apps/details?id=com.calm.android
                      */
@@ -4075,19 +4201,37 @@ export interface operations {
         /** @description A JSON object, sent as `application/json`, `text/json`, `application/*+json` (UTF-8), at most 64 KiB. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/aso-events"
+                 *     }
+                 */
                 "application/json": {
+                    /** @example https://hooks.example.com/aso-events */
                     url: string;
                     description?: string;
                     /** @default [] */
                     eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
                 };
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/aso-events"
+                 *     }
+                 */
                 "text/json": {
+                    /** @example https://hooks.example.com/aso-events */
                     url: string;
                     description?: string;
                     /** @default [] */
                     eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
                 };
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/aso-events"
+                 *     }
+                 */
                 "application/*+json": {
+                    /** @example https://hooks.example.com/aso-events */
                     url: string;
                     description?: string;
                     /** @default [] */
@@ -4258,19 +4402,37 @@ export interface operations {
         /** @description A JSON object, sent as `application/json`, `text/json`, `application/*+json` (UTF-8), at most 64 KiB. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/aso-events"
+                 *     }
+                 */
                 "application/json": {
+                    /** @example https://hooks.example.com/aso-events */
                     url?: string;
                     description?: string | null;
                     eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
                     enabled?: boolean;
                 };
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/aso-events"
+                 *     }
+                 */
                 "text/json": {
+                    /** @example https://hooks.example.com/aso-events */
                     url?: string;
                     description?: string | null;
                     eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
                     enabled?: boolean;
                 };
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/aso-events"
+                 *     }
+                 */
                 "application/*+json": {
+                    /** @example https://hooks.example.com/aso-events */
                     url?: string;
                     description?: string | null;
                     eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];

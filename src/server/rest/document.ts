@@ -194,6 +194,37 @@ const IDEMPOTENCY_KEY_PARAMETER: Json = {
   example: '0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88',
 };
 
+/** A value's example: its own `example`, else its first `examples`, default or enum value; an array of its item's. */
+function exampleOf(schema: Json): unknown {
+  if (schema.example !== undefined) return schema.example;
+  const listed = (schema.examples as unknown[] | undefined)?.[0] ?? schema.default ?? (schema.enum as unknown[] | undefined)?.[0];
+  if (listed !== undefined) {
+    // Shown to generators that read `example` only (openapi-to-postman reads no `examples`).
+    schema.example = listed;
+    return listed;
+  }
+  if (schema.type === 'array' && schema.items) {
+    const item = exampleOf(schema.items as Json);
+    return item === undefined ? undefined : [item];
+  }
+  return undefined;
+}
+
+/**
+ * A request body's example, made of its members' examples: every required member (each must have one, or the
+ * document is not built) and every optional one that declares its own.
+ */
+function bodyExampleOf(schema: Json, operation: string): Json {
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const example: Json = {};
+  for (const [name, member] of Object.entries((schema.properties as Record<string, Json> | undefined) ?? {})) {
+    const value = required.has(name) ? exampleOf(member) : (member.example ?? (member.examples as unknown[] | undefined)?.[0]);
+    if (value === undefined && required.has(name)) throw new Error(`${operation}: the body member "${name}" has no example`);
+    if (value !== undefined) example[name] = value;
+  }
+  return example;
+}
+
 type GeneratedDocument = Json & { paths: Record<string, Record<string, Json>>; components: Json & { schemas: Record<string, Json> } };
 
 /** The document for an origin (the problem type URIs and the docs' links are absolute). */
@@ -268,8 +299,10 @@ export function buildOpenApiDocument(origin: string): Json {
       });
       const body = operation.requestBody as (Json & { content: Record<string, Json> }) | undefined;
       if (body) {
-        const schema = body.content['application/json']!.schema;
-        body.content = Object.fromEntries(JSON_MEDIA_TYPES.map((type) => [type, { schema }]));
+        const schema = body.content['application/json']!.schema as Json;
+        // An example generators send as it is (openapi-to-postman, hence Portman): it validates, members' own examples.
+        const example = bodyExampleOf(schema, `${route.method} ${path}`);
+        body.content = Object.fromEntries(JSON_MEDIA_TYPES.map((type) => [type, { schema, example }]));
         body.description = `A JSON object, sent as ${JSON_MEDIA_TYPES.map((type) => `\`${type}\``).join(', ')} (UTF-8), at most ${MAX_BODY_BYTES / 1024} KiB.`;
       }
     }

@@ -229,7 +229,11 @@ describe('fuzzing the MCP endpoint', () => {
   const argument = fc.oneof(pathValue().map((value) => ({ kind: 'path' as const, value })), queryValue.map((value) => ({ kind: 'raw' as const, value })), fc.jsonValue({ maxDepth: 3 }).map((value) => ({ kind: 'raw' as const, value })));
   const message = fc.record({
     name: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...TOOL_NAMES) }, { weight: 1, arbitrary: printable(40) }),
-    args: fc.dictionary(fc.oneof(fc.constantFrom('id', 'keywordId', 'terms', 'storeUrl', 'idempotencyKey', ...QUERY_NAMES), printable(20)), argument, { maxKeys: 5 }),
+    args: fc.oneof(
+      // Well-formed, with an id of either account or of the other kind: the calls that reach the tools' own checks.
+      { weight: 1, arbitrary: fc.record({ id: fc.constantFrom('mine', 'theirs', 'swapped').map((value) => ({ kind: 'path' as const, value })) }) },
+      { weight: 2, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom('id', 'keywordId', 'terms', 'storeUrl', 'idempotencyKey', ...QUERY_NAMES), printable(20)), argument, { maxKeys: 5 }) },
+    ),
     shape: fc.oneof(
       { weight: 8, arbitrary: fc.constant('call' as const) },
       { weight: 1, arbitrary: fc.constantFrom('list', 'batch', 'no-id', 'bad-version', 'not-an-object', 'rubbish') },

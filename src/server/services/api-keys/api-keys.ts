@@ -133,7 +133,7 @@ export const MAX_ACTIVE_KEYS = 50;
 export const MAX_KEY_LIFETIME_DAYS = 366;
 
 export const createApiKeyInput = z.strictObject({
-  name: z.string().trim().min(1, 'Give the key a name.').max(100),
+  name: z.string().trim().min(1, 'Give the key a name.').max(100).meta({ example: 'Reporting dashboard' }),
   scope: z.enum(API_KEY_SCOPES),
   expiresAt: z.coerce.date('Give the expiry as an ISO 8601 date or instant.').nullish(),
   /** Omitted: none (every app, any address, no budget). */

@@ -26,7 +26,7 @@ export const MAX_WEBHOOK_ENDPOINTS = 16;
 export const TEST_DELIVERIES_PER_MINUTE = 10;
 
 export const createEndpointInput = z.strictObject({
-  url: z.string().trim().min(1).max(2048),
+  url: z.string().trim().min(1).max(2048).meta({ example: 'https://hooks.example.com/aso-events' }),
   description: z.string().trim().max(200).optional(),
   eventTypes: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).default([]),
 });
