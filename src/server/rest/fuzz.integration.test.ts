@@ -117,6 +117,15 @@ const body = fc.oneof(
   },
 );
 
+/** Whose credential a request carries: mostly the account's read-write key; its read-only key, the other account's, none or rubbish. */
+const credential = fc.oneof(
+  { weight: 8, arbitrary: fc.constant('read-write') },
+  { weight: 2, arbitrary: fc.constant('read-only') },
+  { weight: 1, arbitrary: fc.constant('other') },
+  { weight: 1, arbitrary: fc.constant('none') },
+  { weight: 1, arbitrary: printable(120).map((value) => `garbage:${value}`) },
+);
+
 const request = fc.record({
   routeIndex: fc.nat({ max: routes.length - 1 }),
   // Mostly the route's own method; sometimes another one.
@@ -127,13 +136,7 @@ const request = fc.record({
   rawQuery,
   body,
   contentType: fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/json', 'application/vnd.api+json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', ''), { nil: undefined }),
-  credential: fc.oneof(
-    { weight: 8, arbitrary: fc.constant('read-write') },
-    { weight: 2, arbitrary: fc.constant('read-only') },
-    { weight: 1, arbitrary: fc.constant('other') },
-    { weight: 1, arbitrary: fc.constant('none') },
-    { weight: 1, arbitrary: printable(120).map((value) => `garbage:${value}`) },
-  ),
+  credential,
   bearerShape: fc.constantFrom('Bearer ', 'bearer ', 'Bearer  ', 'BEARER '),
   idempotencyKey: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: printable(300) }),
 });
@@ -238,13 +241,7 @@ describe('fuzzing the MCP endpoint', () => {
       { weight: 8, arbitrary: fc.constant('call' as const) },
       { weight: 1, arbitrary: fc.constantFrom('list', 'batch', 'no-id', 'bad-version', 'not-an-object', 'rubbish') },
     ),
-    credential: fc.oneof(
-      { weight: 8, arbitrary: fc.constant('read-write') },
-      { weight: 2, arbitrary: fc.constant('read-only') },
-      { weight: 1, arbitrary: fc.constant('other') },
-      { weight: 1, arbitrary: fc.constant('none') },
-      { weight: 1, arbitrary: printable(120).map((value) => `garbage:${value}`) },
-    ),
+    credential,
   });
 
   function argumentValue(argument: { kind: 'path' | 'raw'; value: unknown }, name: string): unknown {
