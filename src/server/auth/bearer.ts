@@ -2,6 +2,7 @@
 // on their shape alone (no header, another scheme, rubbish, an API key whose checksum is wrong) and which need a
 // lookup (the REST pipeline's first step, src/server/rest/pipeline.ts). The wording of every credential problem and
 // its challenge is here too.
+import { AppError } from '@/server/errors/app-error';
 import { isWellFormedApiKey, KEY_PREFIX } from '@/server/services/api-keys/key-format';
 
 export type RejectedCredential = 'missing' | 'malformed' | 'not_found' | 'revoked' | 'expired' | 'invalid_token';
@@ -44,4 +45,9 @@ export function credentialProblemDetail(status: RejectedCredential): string {
 /** RFC 6750 §3: no error code when no credential was sent, invalid_token for any credential refused. */
 export function credentialChallenge(status: RejectedCredential): string {
   return status === 'missing' ? 'Bearer realm="public-api"' : 'Bearer realm="public-api", error="invalid_token"';
+}
+
+/** The 401 of a credential refused, with its detail and challenge: the same on REST and on the MCP server. */
+export function credentialRefused(status: RejectedCredential): AppError {
+  return new AppError('UNAUTHORIZED', credentialProblemDetail(status), { headers: { 'WWW-Authenticate': credentialChallenge(status) } });
 }

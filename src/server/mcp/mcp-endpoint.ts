@@ -16,13 +16,12 @@ import { appIdParam } from '@/server/api/schemas';
 import { toAppError } from '@/server/api/errors';
 import type { Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
-import { credentialChallenge, credentialProblemDetail, readBearer, type RejectedCredential } from '@/server/auth/bearer';
+import { credentialRefused, readBearer } from '@/server/auth/bearer';
 import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
 import { clientIpOf } from '@/server/core/client-ip';
 import { logError, logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { logDatabaseUnavailable } from '@/server/db/errors';
-import { AppError } from '@/server/errors/app-error';
 import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { fieldErrorsFromIssues, unrepresentableTextIssues, validationError } from '@/server/errors/validation';
 import { admitClientAddress, admitRequest, authorize, idempotent, metered, scopeAllows } from '@/server/services/access/access-policy';
@@ -100,11 +99,14 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
     const { actor, metering, requestId, now } = exchange;
     try {
       authorize(actor, tool.route.meta);
-      const { [IDEMPOTENCY_ARGUMENT]: idempotencyKey, ...input } = args ?? {};
-      if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
+      // A write's idempotency key is the channel's, not the procedure's; a read has none (the argument is then unknown).
+      const writes = tool.route.meta.scope === 'write';
+      const { [IDEMPOTENCY_ARGUMENT]: idempotencyKey, ...rest } = args ?? {};
+      const input = writes ? rest : { ...args };
+      if (writes && idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
         throw validationError([{ in: 'body', pointer: `#/${IDEMPOTENCY_ARGUMENT}`, detail: 'The idempotency key is a string of 1 to 255 visible ASCII characters.' }]);
       }
-      const key = tool.route.meta.scope === 'write' ? (idempotencyKey ?? null) : null;
+      const key = writes ? ((idempotencyKey as string | undefined) ?? null) : null;
       const outcome = await idempotent(
         actor,
         { key, requestHash: () => requestHash('MCP', `${MCP_PATH}/tools/${name}`, input), now },
@@ -213,10 +215,6 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
 function batchRefused(): PlainAnswer {
   const error = { jsonrpc: '2.0', id: null, error: { code: ProtocolErrorCode.InvalidRequest, message: 'JSON-RPC batches are not supported: send one message per request.' } };
   return { status: 400, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(error) };
-}
-
-function credentialRefused(status: RejectedCredential): AppError {
-  return new AppError('UNAUTHORIZED', credentialProblemDetail(status), { headers: { 'WWW-Authenticate': credentialChallenge(status) } });
 }
 
 /** The tool's arguments as its procedure takes them, checked as REST checks a query or body; and the page asked for. */

@@ -16,7 +16,7 @@ import { appIdParam } from '@/server/api/schemas';
 import { toAppError } from '@/server/api/errors';
 import type { Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
-import { credentialChallenge, credentialProblemDetail, readBearer, type RejectedCredential } from '@/server/auth/bearer';
+import { credentialRefused, readBearer } from '@/server/auth/bearer';
 import { resolveCredential } from '@/server/auth/credentials';
 import { clientIpOf } from '@/server/core/client-ip';
 import { logError, logRequest } from '@/server/core/log';
@@ -161,10 +161,6 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
 }
 
 // ---- 1. Credential ----------------------------------------------------------------------------------------------
-
-function credentialRefused(status: RejectedCredential): AppError {
-  return new AppError('UNAUTHORIZED', credentialProblemDetail(status), { headers: { 'WWW-Authenticate': credentialChallenge(status) } });
-}
 
 /** The app of a cacheable endpoint about one app, when its id is one the route's input accepts (the statement casts it to uuid). */
 function cachedAppId(match: RouteMatch): string | null {
