@@ -7,8 +7,8 @@
 // credential from the header, the route, the body, the query, the cache and the headers. Who may call what (steps 3,
 // 4 and 7: plan, scope, the key's restrictions, the rate, the credits, idempotency) is the access policy's
 // (src/server/services/access/access-policy.ts), from what the procedure's `.meta()` declares; the MCP server asks it
-// the same questions. Every failure, thrown by any step, becomes one application/problem+json answer. The app's HTTP server
-// (src/server/http/app-server.ts) hands this every request under /api/public/v1, Next.js none of them.
+// the same questions. Every failure, thrown by any step, becomes one application/problem+json answer. The app's HTTP
+// server (src/server/http/app-server.ts) hands this every request under /api/public/v1, Next.js none of them.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appRouter } from '@/server/api/root';
