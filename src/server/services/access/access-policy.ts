@@ -162,7 +162,7 @@ export function appsWithinReach<T extends { id: string }>(actor: Actor, apps: T[
 export interface MeteredCall {
   actor: Actor;
   access: OperationAccess;
-  /** The ledger's name of the operation, e.g. "GET /apps/{id}". */
+  /** The ledger's name of the operation: "GET /apps/{id}" on REST, "mcp apps_get" on the MCP server. */
   operation: string;
   /** The operation's input, as validated: the app it names is checked against the key's reach. */
   input: unknown;
