@@ -70,26 +70,28 @@ export const KEYS_MANAGE_NOTHING =
  */
 export function authorize(actor: Actor, access: OperationAccess): void {
   if (!PLANS[actor.plan].apiAccess) throw new AppError('PLAN_REQUIRED', 'API access needs a paid plan; this account is on the Free tier. Choose a plan under Settings → Plan & billing.');
-  if (access.scope === 'admin' && actor.kind === 'apiKey') throw keysManageNothing();
+  const refusal = scopeRefusal(actor, access);
+  if (refusal) throw refusal;
+}
+
+/** Whether the actor's scope lets it call the operation at all (a channel lists only those): `authorize`'s own rule. */
+export function scopeAllows(actor: Actor, access: OperationAccess): boolean {
+  return scopeRefusal(actor, access) === null;
+}
+
+function scopeRefusal(actor: Actor, access: OperationAccess): AppError | null {
+  if (access.scope === 'admin' && actor.kind === 'apiKey') {
+    return new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING, { headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="admin"' } });
+  }
   if (access.scope === 'write' && actor.scope === 'read-only') {
-    throw new AppError('INSUFFICIENT_SCOPE', 'This endpoint writes data and needs a read-write key; this key is read-only.', { headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE } });
+    return new AppError('INSUFFICIENT_SCOPE', 'This endpoint writes data and needs a read-write key; this key is read-only.', { headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE } });
   }
   if (access.addsApp && actor.restrictions?.appIds) {
-    throw new AppError('INSUFFICIENT_SCOPE', 'This key is restricted to chosen apps and cannot add one; add apps with a key that reaches all apps, or from the dashboard.', {
+    return new AppError('INSUFFICIENT_SCOPE', 'This key is restricted to chosen apps and cannot add one; add apps with a key that reaches all apps, or from the dashboard.', {
       headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE },
     });
   }
-}
-
-/** Whether the actor's scope lets it call the operation at all (a channel lists only those). */
-export function scopeAllows(actor: Actor, access: OperationAccess): boolean {
-  if (access.scope === 'admin') return actor.kind === 'session';
-  if (access.scope === 'write' && actor.scope === 'read-only') return false;
-  return !(access.addsApp && actor.restrictions?.appIds);
-}
-
-function keysManageNothing(): AppError {
-  return new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING, { headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="admin"' } });
+  return null;
 }
 
 // ---- Idempotency ---------------------------------------------------------------------------------------------------
