@@ -31,7 +31,7 @@ import { mcpLedgerEndpoint, periodOf } from '@/server/services/metering/credits'
 import type { MeteringState } from '@/server/services/metering/headers';
 import { apiRequestDuration, apiRequests, creditsCharged, responseCacheLookups } from '@/server/core/metrics';
 import { API_VERSION } from '@/server/rest/document';
-import { pageRequestOf, type PageRequest } from '@/server/rest/paging';
+import { cutToPage, pageRequestOf, type PageRequest } from '@/server/rest/paging';
 import { leavesBodyUnread } from '@/server/rest/pipeline';
 import { readBodyText } from '@/server/rest/request-body';
 import { answerCacheKey, cacheScopeOf, cachedAnswer, freshUntilOf, rememberAnswer } from '@/server/rest/response-cache';
@@ -236,18 +236,10 @@ interface StructuredResult {
 
 /** The procedure's output as the tool's structured content: the REST answer, a JSON array as `items`, cut to the page. */
 function structuredResult(tool: Tool, output: unknown, page: PageRequest | null): StructuredResult {
-  let paging: StructuredResult['paging'];
-  let value = output;
-  if (tool.pagedList && page) {
-    const list = (tool.pagedList.list === '' ? output : (output as Record<string, unknown>)[tool.pagedList.list]) as unknown[];
-    const items = list.slice((page.page - 1) * page.pageSize, page.page * page.pageSize);
-    value = tool.pagedList.list === '' ? items : { ...(output as Record<string, unknown>), [tool.pagedList.list]: items };
-    paging = { page: page.page, pageSize: page.pageSize, total: list.length, nextPage: page.page * page.pageSize < list.length ? page.page + 1 : null };
-  } else if (tool.route.meta.paging?.pagedBy === 'procedure') {
-    const { page: at, pageSize, total } = output as { page: number; pageSize: number; total: number };
-    paging = { page: at, pageSize, total, nextPage: at * pageSize < total ? at + 1 : null };
-  }
-  return { structured: tool.wrapsList ? { items: value } : (value as Record<string, unknown>), paging };
+  const cut = tool.route.meta.paging ? cutToPage(output, tool.route.meta.paging, page) : { output, page: null };
+  const at = cut.page;
+  const paging = at ? { ...at, nextPage: at.page * at.pageSize < at.total ? at.page + 1 : null } : undefined;
+  return { structured: tool.wrapsList ? { items: cut.output } : (cut.output as Record<string, unknown>), paging };
 }
 
 function toolResult(exchange: Exchange, result: StructuredResult, replayed: boolean): CallToolResult {

@@ -67,17 +67,33 @@ function listOf(output: unknown, paging: ListPaging): unknown[] {
   return list;
 }
 
-/** The answer cut to the page asked for (when one is), and the headers that say where the list goes on. */
-export function pagedAnswer(output: unknown, paging: ListPaging, request: PageRequest | null, url: URL): { output: unknown; headers: Record<string, string> } {
+/** Where a paged answer stands in its list. */
+export interface ListPage {
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+/**
+ * The answer cut to the page asked for, the list's length, and the page it is (null for a whole list). REST's headers
+ * and the MCP server's results both say where the list goes on from this.
+ */
+export function cutToPage(output: unknown, paging: ListPaging, request: PageRequest | null): { output: unknown; total: number; page: ListPage | null } {
   if (paging.pagedBy === 'procedure') {
-    const { page, pageSize, total } = output as { page: number; pageSize: number; total: number };
-    return { output, headers: pagingHeaders(url, { page, pageSize }, total) };
+    const { page, pageSize, total } = output as ListPage;
+    return { output, total, page: { page, pageSize, total } };
   }
   const list = listOf(output, paging);
-  if (!request) return { output, headers: { 'X-Total-Count': String(list.length) } };
+  if (!request) return { output, total: list.length, page: null };
   const items = list.slice((request.page - 1) * request.pageSize, request.page * request.pageSize);
   const paged = paging.list === '' ? items : { ...(output as Record<string, unknown>), [paging.list]: items };
-  return { output: paged, headers: pagingHeaders(url, request, list.length) };
+  return { output: paged, total: list.length, page: { ...request, total: list.length } };
+}
+
+/** The answer cut to the page asked for (when one is), and the headers that say where the list goes on. */
+export function pagedAnswer(output: unknown, paging: ListPaging, request: PageRequest | null, url: URL): { output: unknown; headers: Record<string, string> } {
+  const cut = cutToPage(output, paging, request);
+  return { output: cut.output, headers: cut.page ? pagingHeaders(url, cut.page, cut.total) : { 'X-Total-Count': String(cut.total) } };
 }
 
 function pagingHeaders(url: URL, request: PageRequest, total: number): Record<string, string> {
