@@ -12,7 +12,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { appRouter } from '@/server/api/root';
-import { appIdParam } from '@/server/api/schemas';
 import { toAppError } from '@/server/api/errors';
 import type { Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
@@ -34,7 +33,7 @@ import { API_VERSION } from '@/server/rest/document';
 import { cutToPage, pageRequestOf, type PageRequest } from '@/server/rest/paging';
 import { leavesBodyUnread } from '@/server/rest/pipeline';
 import { readBodyText } from '@/server/rest/request-body';
-import { answerCacheKey, cacheScopeOf, cachedAnswer, freshUntilOf, rememberAnswer } from '@/server/rest/response-cache';
+import { answerCacheKey, cachedAnswer, cachedReadAppId, freshUntilOf, rememberAnswer } from '@/server/rest/response-cache';
 import { callRouteProcedure } from '@/server/rest/routes';
 import { PROMPTS, promptMessages } from './prompts';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type Tool } from './tools';
@@ -55,7 +54,6 @@ interface Exchange {
   /** The credential's statement: the period's credits used and the data versions, for the response cache. */
   credential: CredentialResult & { status: 'valid' };
   clientAddress: string | null;
-  creditsUsed: number;
   metering: MeteringState;
   /** The tool called, its outcome's status (a problem's, or 200) and what it charged: for the log line. */
   tool?: string;
@@ -120,7 +118,7 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
             const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
             if (cacheKey !== null) exchange.cache = cached ? 'hit' : 'miss';
             if (cached) return JSON.parse(textDecoder.decode(cached.body)) as StructuredResult;
-            const context: Context = { actor, transport: 'mcp', requestId, clientIp: exchange.clientAddress, now, creditsUsed: exchange.creditsUsed };
+            const context: Context = { actor, transport: 'mcp', requestId, clientIp: exchange.clientAddress, now, creditsUsed: exchange.credential.creditsUsed };
             const output = await callRouteProcedure(tool.route, context, valid.input);
             const result = structuredResult(tool, output, valid.page);
             if (cacheKey !== null) rememberAnswer(cacheKey, JSON.stringify(result), { freshUntil: freshUntilOf(tool.route.meta, output) });
@@ -155,8 +153,7 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
     const params = (message as { method?: unknown; params?: { name?: unknown; arguments?: { id?: unknown } } } | null)?.params;
     if ((message as { method?: unknown } | null)?.method !== 'tools/call' || typeof params?.name !== 'string') return null;
     const tool = tools.get(params.name);
-    if (!tool || cacheScopeOf(tool.route.meta) !== 'app') return null;
-    return appIdParam.safeParse(params.arguments?.id).data ?? null;
+    return tool ? cachedReadAppId(tool.route.meta, params.arguments?.id) : null;
   }
 
   return async function serveMcpRequest(req, res) {
@@ -187,7 +184,6 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
           actor,
           credential,
           clientAddress,
-          creditsUsed: credential.creditsUsed,
           metering: { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) },
         };
         // One JSON-RPC message per request, as MCP has had since 2025-06-18: each call then has its own log line, rate

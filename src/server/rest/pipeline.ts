@@ -12,7 +12,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appRouter } from '@/server/api/root';
-import { appIdParam } from '@/server/api/schemas';
 import { toAppError } from '@/server/api/errors';
 import type { Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
@@ -34,7 +33,7 @@ import { openApiDocumentJson } from './document';
 import { requestHash } from '@/server/services/idempotency/idempotency-keys';
 import { readJsonBody } from './request-body';
 import { parseQuery } from './request-query';
-import { answerCacheKey, cacheScopeOf, cachedAnswer, freshUntilOf, rememberAnswer } from './response-cache';
+import { answerCacheKey, cachedAnswer, cachedReadAppId, freshUntilOf, rememberAnswer } from './response-cache';
 import { pagedAnswer, pageRequestOf, type PageRequest } from './paging';
 import { apiRequestDuration, apiRequests, creditsCharged, responseCacheLookups } from '@/server/core/metrics';
 import { buildRoutes, callRouteProcedure, matchRoute, PUBLIC_API_BASE_PATH, type RestRoute, type RouteMatch } from './routes';
@@ -164,8 +163,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
 
 /** The app of a cacheable endpoint about one app, when its id is one the route's input accepts (the statement casts it to uuid). */
 function cachedAppId(match: RouteMatch): string | null {
-  if (match.kind !== 'found' || match.route.method !== 'GET' || cacheScopeOf(match.route.meta) !== 'app') return null;
-  return appIdParam.safeParse(match.params.id).data ?? null;
+  return match.kind === 'found' && match.route.method === 'GET' ? cachedReadAppId(match.route.meta, match.params.id) : null;
 }
 
 // ---- 5. Body ----------------------------------------------------------------------------------------------------

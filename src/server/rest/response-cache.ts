@@ -8,6 +8,7 @@
 // is metered exactly like a computed one (rate limit, credits, ledger row): only the reads behind it are saved.
 // Least recently used answers go first once RESPONSE_CACHE_MB (default 64; 0 turns the cache off) is reached.
 import { LRUCache } from 'lru-cache';
+import { appIdParam } from '@/server/api/schemas';
 import type { ProcedureMeta, ResponseCacheScope } from '@/server/api/trpc';
 import type { CredentialResult } from '@/server/auth/credentials';
 import type { PlanTier } from '@/generated/prisma/enums';
@@ -103,6 +104,14 @@ export function resetResponseCache(): void {
 /** The scope an operation's answers are cached under (its meta's `cache`), if any. */
 export function cacheScopeOf(meta: ProcedureMeta): ResponseCacheScope | undefined {
   return typeof meta.cache === 'object' ? meta.cache.scope : meta.cache;
+}
+
+/**
+ * The app whose data version the credential's statement must read for a cached read about one app: `id` when the
+ * operation's answers are cached per app and it is a well-formed app id (the statement casts it to uuid), else null.
+ */
+export function cachedReadAppId(meta: ProcedureMeta, id: unknown): string | null {
+  return cacheScopeOf(meta) === 'app' ? (appIdParam.safeParse(id).data ?? null) : null;
 }
 
 /**
