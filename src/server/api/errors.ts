@@ -1,7 +1,8 @@
 // Any thrown value mapped to an AppError, the one error type a problem answer is built from (src/server/errors/problem-response.ts).
 import { TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { ZodError } from 'zod';
-import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
+import { logError } from '@/server/core/log';
+import { isDatabaseUnavailable, logDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
 import { AppError } from '@/server/errors/app-error';
 import { internalErrorProblem } from '@/server/errors/problem-response';
 import type { AppErrorCode } from '@/server/errors/problem-types';
@@ -61,6 +62,17 @@ export function toAppError(error: unknown, locate?: Locate): { error: AppError; 
   }
   if (isDatabaseUnavailable(error)) return { error: serviceUnavailable(), unexpected: true };
   return { error: new AppError('INTERNAL_ERROR', internalErrorProblem().message), unexpected: true };
+}
+
+/**
+ * toAppError for a failure about to be answered: an unexpected one is logged first with its real cause, a database
+ * outage as such (throttled), anything else as `message`.
+ */
+export function answerableError(thrown: unknown, message: string, fields: Record<string, string | undefined>): AppError {
+  const { error, unexpected } = toAppError(thrown);
+  if (unexpected && error.appCode === 'SERVICE_UNAVAILABLE') logDatabaseUnavailable(thrown, fields);
+  else if (unexpected) logError(message, thrown, fields);
+  return error;
 }
 
 export function serviceUnavailable(): AppError {

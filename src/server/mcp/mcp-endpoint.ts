@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { appRouter } from '@/server/api/root';
-import { toAppError } from '@/server/api/errors';
+import { answerableError } from '@/server/api/errors';
 import type { Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
 import { credentialRefused, readBearer } from '@/server/auth/bearer';
@@ -20,7 +20,6 @@ import { resolveCredential, type CredentialResult } from '@/server/auth/credenti
 import { clientIpOf } from '@/server/core/client-ip';
 import { logError, logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
-import { logDatabaseUnavailable } from '@/server/db/errors';
 import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { fieldErrorsFromIssues, unrepresentableTextIssues, validationError } from '@/server/errors/validation';
 import { admitClientAddress, admitRequest, authorize, idempotent, metered, scopeAllows } from '@/server/services/access/access-policy';
@@ -136,9 +135,7 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
   }
 
   function toolError(exchange: Exchange, thrown: unknown): CallToolResult {
-    const { error, unexpected } = toAppError(thrown);
-    if (unexpected && error.appCode === 'SERVICE_UNAVAILABLE') logDatabaseUnavailable(thrown, { requestId: exchange.requestId });
-    else if (unexpected) logError('unhandled error in an MCP tool call', thrown, { requestId: exchange.requestId, tool: exchange.tool });
+    const error = answerableError(thrown, 'unhandled error in an MCP tool call', { requestId: exchange.requestId, tool: exchange.tool });
     const answer = problemAnswer(error, { origin, instance: MCP_PATH, requestId: exchange.requestId });
     exchange.status = answer.status;
     const problem = JSON.parse(answer.body) as Record<string, unknown>;
@@ -195,10 +192,7 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
         return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
       });
     } catch (thrown) {
-      const { error, unexpected } = toAppError(thrown);
-      if (unexpected && error.appCode === 'SERVICE_UNAVAILABLE') logDatabaseUnavailable(thrown, { requestId });
-      else if (unexpected) logError('unhandled error in the MCP endpoint', thrown, { requestId });
-      answer = problemAnswer(error, { origin, instance: MCP_PATH, requestId });
+      answer = problemAnswer(answerableError(thrown, 'unhandled error in the MCP endpoint', { requestId }), { origin, instance: MCP_PATH, requestId });
     }
     // A refusal before the body was read leaves it unread: the connection closes rather than read what follows.
     const close = leavesBodyUnread(req) ? { Connection: 'close' } : {};

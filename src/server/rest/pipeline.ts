@@ -12,15 +12,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appRouter } from '@/server/api/root';
-import { toAppError } from '@/server/api/errors';
+import { answerableError } from '@/server/api/errors';
 import type { Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
 import { credentialRefused, readBearer } from '@/server/auth/bearer';
 import { resolveCredential } from '@/server/auth/credentials';
 import { clientIpOf } from '@/server/core/client-ip';
-import { logError, logRequest } from '@/server/core/log';
+import { logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
-import { logDatabaseUnavailable } from '@/server/db/errors';
 import { AppError } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
 import { methodNotAllowedProblem, problemAnswer } from '@/server/errors/problem-response';
@@ -224,9 +223,7 @@ function json(status: number, body: string | Uint8Array, headers?: Record<string
 }
 
 function problemOf(thrown: unknown, trace: Trace, origin: string): Answer {
-  const { error, unexpected } = toAppError(thrown);
-  if (unexpected && error.appCode === 'SERVICE_UNAVAILABLE') logDatabaseUnavailable(thrown, { requestId: trace.requestId });
-  else if (unexpected) logError('unhandled error in the public API', thrown, { requestId: trace.requestId });
+  const error = answerableError(thrown, 'unhandled error in the public API', { requestId: trace.requestId });
   return problemAnswer(error, { origin, instance: trace.path, requestId: trace.requestId });
 }
 
