@@ -9,6 +9,8 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { disconnectDb } from '../src/server/db';
 import { AppError } from '../src/server/errors/app-error';
+import { parseInput } from '../src/server/errors/validation';
+import { newAccountInput } from '../src/server/api/routers/account/account.schema';
 import { prepareDatabase } from '../src/server/runtime/prepare';
 import { createAccount, findUserIdByEmail, setPlanByEmail } from '../src/server/services/accounts/accounts';
 import { PLAN_TIERS } from '../src/server/services/accounts/plans';
@@ -68,8 +70,9 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
   'account create': async (args) => {
     const options = parse(args, ['email', 'password', 'plan']);
     const plan = oneOf(required(options, 'plan'), PLAN_TIERS, 'plan');
-    const { accountId } = await createAccount({ email: required(options, 'email'), password: required(options, 'password'), plan });
-    return [`Created account ${accountId} on the ${plan} plan for ${options.email!.trim().toLowerCase()}.`];
+    const input = parseInput(newAccountInput, { email: required(options, 'email'), password: required(options, 'password'), plan });
+    const { accountId } = await createAccount(input);
+    return [`Created account ${accountId} on the ${plan} plan for ${input.email}.`];
   },
   'plan set': async (args) => {
     const options = parse(args, ['email', 'plan']);

@@ -460,7 +460,7 @@ describe('security matrix: the sign-in lockout attack', () => {
     // The attacker's addresses are blocked for this email, the right password included.
     for (const attacker of attackers) expect(await attacker.signIn(victim.email, PASSWORD)).toBe('blocked');
     // The owner sees the attack in the security log: its first failures, then one entry per tenfold wave.
-    const { entries } = await listSecurityEvents(victim.accountId, { pageSize: 200 });
+    const { entries } = await listSecurityEvents(victim.accountId, { page: 1, pageSize: 200 });
     expect(entries.filter((entry) => entry.kind === 'session.sign_in_failed')).toHaveLength(SIGN_IN_LIMITS.perEmail.slowAfter);
     expect(entries.filter((entry) => entry.kind === 'session.sign_ins_slowed').map((entry) => entry.after?.failures)).toEqual([50, 5]);
   });

@@ -1,29 +1,26 @@
 // Accounts and their users: sign-up (with its trial), the operator's plan changes, password sign-in. Used by the dashboard, the auth
 // layer and the operator CLI alike.
-import { z } from 'zod';
 import { db } from '@/server/db';
 import { Prisma } from '@/generated/prisma/client';
 import { AppError } from '@/server/errors/app-error';
-import { parseInput, validationError } from '@/server/errors/validation';
-import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyAgainstNothing, verifyPassword } from './password';
+import { validationError } from '@/server/errors/validation';
+import { normalEmail } from '@/server/domain/email-addresses';
+import { hashPassword, PASSWORD_MAX_LENGTH, verifyAgainstNothing, verifyPassword } from './password';
 import { changePlan, recordPlanChange } from './plan-changes';
-import { accessOf, PLAN_TIERS, PLANS, type Plan, type Trial } from './plans';
+import type { PlanTier } from '@/generated/prisma/enums';
+import { accessOf, PLANS, type Plan, type Trial } from './plans';
 import { newTrial } from './trials';
 
-export const emailSchema = z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address.').max(254));
-export const passwordSchema = z
-  .string()
-  .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
-  .max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters.`);
-export const planSchema = z.enum(PLAN_TIERS);
-
-export const createAccountInput = z.object({
-  email: emailSchema,
-  password: passwordSchema,
-  plan: planSchema.default('free'),
-  accountName: z.string().trim().min(1).max(100).optional(),
-  userName: z.string().trim().min(1).max(100).optional(),
-});
+/** An account to create with its first user, as account.schema.ts parses it (the email normalised: emailAddress). */
+export interface NewAccount {
+  email: string;
+  password: string;
+  /** Omitted: Free. */
+  plan?: PlanTier;
+  /** Omitted: the email. */
+  accountName?: string;
+  userName?: string;
+}
 
 export interface AccountSummary {
   id: string;
@@ -47,13 +44,12 @@ export interface SignedInUser {
  * trial instead of `plan`, when trials are on.
  */
 export async function createAccount(
-  raw: z.input<typeof createAccountInput>,
+  input: NewAccount,
   { withTrial = false, now = new Date() }: { withTrial?: boolean; now?: Date } = {},
 ): Promise<{ accountId: string; userId: string }> {
-  const input = parseInput(createAccountInput, raw);
   const passwordHash = await hashPassword(input.password);
   const trial = withTrial ? newTrial(now) : null;
-  const plan = trial?.tier ?? input.plan;
+  const plan = trial?.tier ?? input.plan ?? 'free';
   try {
     return await db.$transaction(async (tx) => {
       const user = await tx.user.create({
@@ -76,10 +72,9 @@ export async function createAccount(
   }
 }
 
-export async function setPlanByEmail(rawEmail: string, rawPlan: string): Promise<AccountSummary> {
-  const { email, plan } = parseInput(z.object({ email: emailSchema, plan: planSchema }), { email: rawEmail, plan: rawPlan });
-  const user = await db.user.findUnique({ where: { email }, select: { accountId: true } });
-  if (!user) throw new AppError('NOT_FOUND', `No user with the email ${email}.`);
+/** The operator's plan change; the email as typed. */
+export async function setPlanByEmail(email: string, plan: PlanTier): Promise<AccountSummary> {
+  const user = await findUserIdByEmail(email);
   await db.$transaction((tx) => changePlan(tx, { accountId: user.accountId, to: plan, reason: 'operator', now: new Date() }));
   return getAccountSummary(user.accountId);
 }
@@ -98,18 +93,19 @@ export async function getAccountSummary(accountId: string): Promise<AccountSumma
   };
 }
 
-export async function findUserIdByEmail(rawEmail: string): Promise<{ userId: string; accountId: string }> {
-  const email = parseInput(emailSchema, rawEmail);
-  const user = await db.user.findUnique({ where: { email }, select: { id: true, accountId: true } });
-  if (!user) throw new AppError('NOT_FOUND', `No user with the email ${email}.`);
+/** The user of an email as typed (any case, spaces around it). */
+export async function findUserIdByEmail(email: string): Promise<{ userId: string; accountId: string }> {
+  const normal = normalEmail(email);
+  const user = normal && (await db.user.findUnique({ where: { email: normal }, select: { id: true, accountId: true } }));
+  if (!user) throw new AppError('NOT_FOUND', `No user with the email ${normal ?? email.trim()}.`);
   return { userId: user.id, accountId: user.accountId };
 }
 
 /** Password sign-in. Unknown emails take as long as wrong passwords. */
 export async function authenticate(rawEmail: unknown, password: unknown): Promise<SignedInUser | null> {
-  const email = emailSchema.safeParse(rawEmail);
-  if (!email.success || typeof password !== 'string' || password.length > PASSWORD_MAX_LENGTH) return null;
-  const user = await db.user.findUnique({ where: { email: email.data } });
+  const email = normalEmail(rawEmail);
+  if (!email || typeof password !== 'string' || password.length > PASSWORD_MAX_LENGTH) return null;
+  const user = await db.user.findUnique({ where: { email } });
   if (!user) return verifyAgainstNothing(password).then(() => null);
   if (!(await verifyPassword(user.passwordHash, password))) return null;
   return { id: user.id, email: user.email, name: user.name, accountId: user.accountId };

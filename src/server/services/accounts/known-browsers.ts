@@ -18,7 +18,7 @@ function key(): Buffer {
 
 const digest = (text: string) => createHmac('sha256', key()).update(text, 'utf8').digest('base64url');
 
-/** The cookie's name for an email (normalized, as emailSchema gives it). */
+/** The cookie's name for an email (normalised, as normalEmail gives it). */
 export function knownBrowserCookieName(email: string): string {
   return `${NAME_PREFIX}${digest(`name:${email}`).slice(0, 16)}`;
 }

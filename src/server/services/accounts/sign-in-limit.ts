@@ -18,7 +18,8 @@ import { RateLimiterRes, type RateLimiterPostgres } from 'rate-limiter-flexible'
 import { db } from '@/server/db';
 import { sharedLimiter } from '@/server/db/shared-limiter';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
-import { authenticate, emailSchema, type SignedInUser } from './accounts';
+import { normalEmail } from '@/server/domain/email-addresses';
+import { authenticate, type SignedInUser } from './accounts';
 import { issueKnownBrowser, knownBrowserOf, type KnownBrowserCookie } from './known-browsers';
 
 const WINDOW_SECONDS = 15 * 60;
@@ -106,9 +107,8 @@ export interface SignInOptions {
 /** Email and password sign-in under the limit above. */
 export async function signInWithLimit(attempt: SignInAttempt, options: SignInOptions = {}): Promise<SignInOutcome> {
   const wait = options.wait ?? sleep;
-  const parsed = emailSchema.safeParse(attempt.email);
   // A malformed email can never sign in; its attempts still count against the address.
-  const email = parsed.success ? parsed.data : null;
+  const email = normalEmail(attempt.email);
   const { address } = attempt;
   const browser = email ? knownBrowserOf(email, attempt.cookies) : null;
   const known = browser !== null && blockedFor(await countOf('knownBrowser', browser), SIGN_IN_LIMITS.perKnownBrowser.failures) === 0;

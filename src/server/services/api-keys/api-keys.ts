@@ -1,5 +1,4 @@
 // API keys: create (secret shown once), list, revoke, roll with a grace period, and verify on each request.
-import { z } from 'zod';
 import { db } from '@/server/db';
 import { readApiKeyCredential } from '@/server/db/credential-statements';
 import { seedKeySpending } from '@/server/db/credit-statements';
@@ -7,14 +6,13 @@ import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/core/dates';
 import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
-import { parseInput } from '@/server/errors/validation';
 import { withAccountLock } from '@/server/db/row-locks';
 import { accessOf, PLANS, type Access } from '@/server/services/accounts/plans';
 import { recordEvents } from '@/server/services/events/events';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 import { periodOf } from '@/server/services/metering/credits';
 import { generateApiKey, hashApiKey, isDisplayPrefix, isWellFormedApiKey } from './key-format';
-import { keyRestrictionsInput, restrictionsAfter, UNRESTRICTED, type KeyRestrictions } from './restrictions';
+import { restrictionsAfter, UNRESTRICTED, type KeyRestrictions, type KeyRestrictionsChange } from './restrictions';
 
 export const API_KEY_SCOPES = ['read-only', 'read-write'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
@@ -132,13 +130,15 @@ export const MAX_ACTIVE_KEYS = 50;
 /** The longest a key may be created for; a key without an expiry lives until it is revoked. */
 export const MAX_KEY_LIFETIME_DAYS = 366;
 
-export const createApiKeyInput = z.strictObject({
-  name: z.string().trim().min(1, 'Give the key a name.').max(100).meta({ example: 'Reporting dashboard' }),
-  scope: z.enum(API_KEY_SCOPES),
-  expiresAt: z.coerce.date('Give the expiry as an ISO 8601 date or instant.').nullish(),
+/** A key to create, as api-keys.schema.ts parses it. */
+export interface NewApiKey {
+  name: string;
+  scope: ApiKeyScope;
+  /** Omitted or null: the key lives until it is revoked. */
+  expiresAt?: Date | null;
   /** Omitted: none (every app, any address, no budget). */
-  restrictions: keyRestrictionsInput.optional(),
-});
+  restrictions?: KeyRestrictionsChange;
+}
 
 /** In the future, and at most MAX_KEY_LIFETIME_DAYS from now. */
 function assertExpiryWithinBounds(expiresAt: Date, now: Date): void {
@@ -178,10 +178,9 @@ export async function setKeyExpiryPolicy(accountId: string, requireKeyExpiry: bo
 
 export async function createApiKey(
   owner: { accountId: string; userId?: string | null },
-  raw: z.input<typeof createApiKeyInput>,
+  input: NewApiKey,
   now = new Date(),
 ): Promise<{ key: ApiKeyView; secret: string }> {
-  const input = parseInput(createApiKeyInput, raw);
   if (input.expiresAt) assertExpiryWithinBounds(input.expiresAt, now);
   const policy = await assertApiAccess(owner.accountId);
   if (policy.requireKeyExpiry && !input.expiresAt) {
@@ -244,27 +243,25 @@ export async function listApiKeys(accountId: string, now = new Date()): Promise<
 
 /** One key of the account (404 for any other id). */
 export async function getApiKey(accountId: string, keyId: string, now = new Date()): Promise<ApiKeyView> {
-  const row = await db.apiKey.findFirst({ where: { id: parseInput(z.uuid(), keyId), accountId }, select: viewSelectAt(now) });
+  const row = await db.apiKey.findFirst({ where: { id: keyId, accountId }, select: viewSelectAt(now) });
   if (!row) throw new AppError('NOT_FOUND', 'No such API key.');
   return toView(row, now);
 }
 
-export const updateApiKeyInput = z.strictObject({
-  keyId: z.uuid(),
-  name: createApiKeyInput.shape.name.optional(),
-  /** The restrictions the input names change; the others stay as they were. */
-  restrictions: keyRestrictionsInput.optional(),
-});
-
-export const restrictApiKeyInput = z.strictObject({ keyId: z.uuid(), restrictions: keyRestrictionsInput });
+/** A change of a key, as api-keys.schema.ts parses it. */
+export interface ApiKeyChange {
+  keyId: string;
+  name?: string;
+  /** The restrictions it names change; the others stay as they were. */
+  restrictions?: KeyRestrictionsChange;
+}
 
 /**
  * Renames a key and changes its restrictions: what the input names, the rest as they were. Applies from the key's next
  * call; a lower budget than what the key has spent this month refuses its next charged call. Only an active key
  * changes: a revoked or expired one keeps what it had.
  */
-export async function updateApiKey(accountId: string, raw: z.input<typeof updateApiKeyInput>, now = new Date()): Promise<{ key: ApiKeyView; before: KeyRestrictions }> {
-  const input = parseInput(updateApiKeyInput, raw);
+export async function updateApiKey(accountId: string, input: ApiKeyChange, now = new Date()): Promise<{ key: ApiKeyView; before: KeyRestrictions }> {
   return withAccountLock(accountId, async (tx) => {
     const current = await tx.apiKey.findFirst({ where: { id: input.keyId, accountId }, select: viewSelectAt(now) });
     if (!current) throw new AppError('NOT_FOUND', 'No such API key.');
@@ -286,16 +283,10 @@ export async function updateApiKey(accountId: string, raw: z.input<typeof update
   });
 }
 
-/** Changes a key's restrictions (the dashboard's Restrict dialog): updateApiKey with restrictions only. */
-export function restrictApiKey(accountId: string, raw: z.input<typeof restrictApiKeyInput>, now = new Date()): Promise<{ key: ApiKeyView; before: KeyRestrictions }> {
-  return updateApiKey(accountId, parseInput(restrictApiKeyInput, raw), now);
-}
-
 /** Idempotent: revoking a revoked key returns it unchanged. */
 export async function revokeApiKey(accountId: string, keyId: string, now = new Date()): Promise<ApiKeyView> {
-  const id = parseInput(z.uuid(), keyId);
-  const revoked = await db.apiKey.updateMany({ where: { id, accountId, revokedAt: null }, data: { revokedAt: now } });
-  const row = await db.apiKey.findFirst({ where: { id, accountId }, select: viewSelectAt(now) });
+  const revoked = await db.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } });
+  const row = await db.apiKey.findFirst({ where: { id: keyId, accountId }, select: viewSelectAt(now) });
   if (!row) throw new AppError('NOT_FOUND', 'No such API key.');
   if (revoked.count) {
     await recordEvents([{ accountId, type: 'api_key.revoked', data: keyEventData(row), occurredAt: now }]);
@@ -317,10 +308,10 @@ export async function revokeApiKeyByPrefix(accountId: string, displayPrefix: str
   return revokeApiKey(accountId, candidates[0]!.id, now);
 }
 
-export const rollApiKeyInput = z.strictObject({
-  keyId: z.uuid(),
-  gracePeriod: z.enum(Object.keys(ROLL_GRACE_PERIODS) as [RollGracePeriod, ...RollGracePeriod[]]),
-});
+export interface KeyRoll {
+  keyId: string;
+  gracePeriod: RollGracePeriod;
+}
 
 /**
  * Issues a new secret with the same name, scope and expiry. The old secret keeps working until the end of
@@ -328,10 +319,9 @@ export const rollApiKeyInput = z.strictObject({
  */
 export async function rollApiKey(
   accountId: string,
-  raw: z.input<typeof rollApiKeyInput>,
+  input: KeyRoll,
   now = new Date(),
 ): Promise<{ key: ApiKeyView; secret: string; previous: ApiKeyView }> {
-  const input = parseInput(rollApiKeyInput, raw);
   await assertApiAccess(accountId);
   const generated = generateApiKey();
   return db.$transaction(async (tx) => {

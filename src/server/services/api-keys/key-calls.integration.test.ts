@@ -7,6 +7,8 @@ import { db } from '@/server/db';
 import { isoDay } from '@/server/core/dates';
 import { callPublicApi } from '../../../../test/public-api';
 import { makeAccount, makeApp } from '../../../../test/factories';
+import { parseInput } from '@/server/errors/validation';
+import { listKeyCallsInput } from '@/server/api/routers/api-keys/api-keys.schema';
 import { createApiKey } from './api-keys';
 import { flushKeyCalls, KEY_CALLS_KEPT, keyUsage, listKeyCalls, recordKeyCall } from './key-calls';
 
@@ -33,7 +35,7 @@ describe('a key’s request log', () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 404, 404, 403]);
     await call(otherSecret, '/apps');
 
-    const log = await listKeyCalls(owner.accountId, { keyId: key.id });
+    const log = await listKeyCalls(owner.accountId, { keyId: key.id, page: 1, pageSize: 50 });
     expect(log.total).toBe(5);
     expect(log.calls.map((entry) => [entry.endpoint, entry.status])).toEqual([
       ['POST /apps', 403],
@@ -48,9 +50,9 @@ describe('a key’s request log', () => {
     expect(log.calls.filter((entry) => entry.status >= 400).every((entry) => entry.credits === 0)).toBe(true);
     expect(log.endpoints).toEqual(['GET /apps', 'GET /apps/{id}', 'GET /no-such-endpoint', 'POST /apps']);
 
-    const failures = await listKeyCalls(owner.accountId, { keyId: key.id, statusClass: '4xx' });
+    const failures = await listKeyCalls(owner.accountId, { keyId: key.id, statusClass: '4xx', page: 1, pageSize: 50 });
     expect(failures.total).toBe(3);
-    const oneEndpoint = await listKeyCalls(owner.accountId, { keyId: key.id, endpoint: 'GET /apps/{id}', statusClass: '2xx' });
+    const oneEndpoint = await listKeyCalls(owner.accountId, { keyId: key.id, endpoint: 'GET /apps/{id}', statusClass: '2xx', page: 1, pageSize: 50 });
     expect(oneEndpoint.calls.map((entry) => entry.status)).toEqual([200]);
     const secondPage = await listKeyCalls(owner.accountId, { keyId: key.id, page: 2, pageSize: 2 });
     expect(secondPage.calls.map((entry) => entry.status)).toEqual([404, 200]);
@@ -67,9 +69,9 @@ describe('a key’s request log', () => {
     const owner = await makeAccount('pro');
     const stranger = await makeAccount('pro');
     const { key } = await createApiKey(owner, { name: 'mine', scope: 'read-only' });
-    await expect(listKeyCalls(stranger.accountId, { keyId: key.id })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await expect(listKeyCalls(stranger.accountId, { keyId: key.id, page: 1, pageSize: 50 })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
     await expect(keyUsage(stranger.accountId, { keyId: key.id })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
-    await expect(listKeyCalls(owner.accountId, { keyId: 'not-a-uuid' })).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
+    expect(() => parseInput(listKeyCallsInput, { keyId: 'not-a-uuid' })).toThrow(expect.objectContaining({ appCode: 'VALIDATION_ERROR' }));
     await expect(keyUsage(owner.accountId, { keyId: key.id, from: '2026-02-01', to: '2026-01-01' })).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
   });
 
@@ -92,7 +94,7 @@ describe('a key’s request log', () => {
     for (let index = 1200; index < 4200; index++) record(index);
     await flushKeyCalls();
     expect(await db.keyCall.count({ where: { keyId: key.id } })).toBe(KEY_CALLS_KEPT);
-    const newest = await listKeyCalls(owner.accountId, { keyId: key.id, pageSize: 1 });
+    const newest = await listKeyCalls(owner.accountId, { keyId: key.id, page: 1, pageSize: 1 });
     expect(newest.calls[0]!.at).toBe(new Date(day.getTime() + 4199).toISOString());
     expect(await db.keyCallDay.findUniqueOrThrow({ where: { keyId_day: { keyId: key.id, day: new Date('2026-11-02') } } })).toMatchObject({ calls: 4200, failures: 420 });
   });

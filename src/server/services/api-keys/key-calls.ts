@@ -6,13 +6,11 @@
 // in two statements about once a second and at shutdown, then trimmed to each key's last KEY_CALLS_KEPT: the request
 // path never waits for it. A process that dies loses its last second of calls from the log and the call counts; the
 // credits per day come from the ledger's rollup, which the charging statement keeps exact.
-import { z } from 'zod';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
 import { insertKeyCalls, trimKeyCalls, type KeyCallDayRow, type KeyCallRow } from '@/server/db/key-call-statements';
 import { AppError } from '@/server/errors/app-error';
-import { parseInput } from '@/server/errors/validation';
 import { usageRange } from '@/server/services/metering/credits';
 
 /** How many of a key's calls its request log keeps. */
@@ -97,19 +95,21 @@ export async function flushKeyCalls(): Promise<void> {
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
-export const listKeyCallsInput = z.object({
-  keyId: z.uuid(),
-  statusClass: z.enum(STATUS_CLASSES).optional(),
-  endpoint: z.string().min(1).max(300).optional(),
-  page: z.int().min(1).max(KEY_CALLS_KEPT).default(1),
-  pageSize: z.int().min(1).max(200).default(50),
-});
+/** A page of the request log, as api-keys.schema.ts parses it. */
+export interface KeyCallsQuery {
+  keyId: string;
+  statusClass?: StatusClass;
+  endpoint?: string;
+  page: number;
+  pageSize: number;
+}
 
-export const keyUsageInput = z.object({
-  keyId: z.uuid(),
-  from: z.iso.date('Give the first day as YYYY-MM-DD.').optional(),
-  to: z.iso.date('Give the last day as YYYY-MM-DD.').optional(),
-});
+/** A range of days (YYYY-MM-DD), as api-keys.schema.ts parses it; omitted: the last KEY_USAGE_DEFAULT_DAYS. */
+export interface KeyUsageQuery {
+  keyId: string;
+  from?: string;
+  to?: string;
+}
 
 /** How many days the chart shows when no range is given: the last 30, today included. */
 export const KEY_USAGE_DEFAULT_DAYS = 30;
@@ -124,8 +124,7 @@ async function ownKey(accountId: string, keyId: string) {
  * A page of the key's request log, newest first, with how many calls the filter matches and every endpoint the log
  * holds (for the filter). What this process has buffered is written first, so a call just made is listed.
  */
-export async function listKeyCalls(accountId: string, raw: z.input<typeof listKeyCallsInput>) {
-  const input = parseInput(listKeyCallsInput, raw);
+export async function listKeyCalls(accountId: string, input: KeyCallsQuery) {
   const key = await ownKey(accountId, input.keyId);
   await flushKeyCalls();
   const hundreds = input.statusClass ? Number(input.statusClass[0]) * 100 : null;
@@ -161,8 +160,7 @@ export async function listKeyCalls(accountId: string, raw: z.input<typeof listKe
 export type KeyCallsPage = Awaited<ReturnType<typeof listKeyCalls>>;
 
 /** The key's calls (failures among them) and credits on each day of the range, quiet days as zero, oldest first. */
-export async function keyUsage(accountId: string, raw: z.input<typeof keyUsageInput>, now = new Date()) {
-  const input = parseInput(keyUsageInput, raw);
+export async function keyUsage(accountId: string, input: KeyUsageQuery, now = new Date()) {
   const { from, to } = usageRange(now, { from: input.from ?? isoDay(addDays(startOfUtcDay(now), 1 - KEY_USAGE_DEFAULT_DAYS)), to: input.to });
   const key = await ownKey(accountId, input.keyId);
   await flushKeyCalls();

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { makeAccount } from '../../../../test/factories';
 import { chargeCredits, periodOf } from '@/server/services/metering/credits';
-import { createApiKey, restrictApiKey } from './api-keys';
+import { createApiKey, updateApiKey } from './api-keys';
 
 it('seeds a new budget from the month’s ledger, then refuses past it', async () => {
   const owner = await makeAccount('pro');
@@ -18,7 +18,7 @@ it('seeds a new budget from the month’s ledger, then refuses past it', async (
   // Not counted while the key has no budget.
   expect(await db.keyCreditUsage.count({ where: { keyId: key.id } })).toBe(0);
 
-  const { key: restricted } = await restrictApiKey(owner.accountId, { keyId: key.id, restrictions: { monthlyBudget: 4 } });
+  const { key: restricted } = await updateApiKey(owner.accountId, { keyId: key.id, restrictions: { monthlyBudget: 4 } });
   expect(restricted.spentThisMonth).toBe(3);
   expect(await charge(2, 4)).toEqual({ charged: false, refused: 'key_budget' });
   expect(await charge(1, 4)).toMatchObject({ charged: true });

@@ -6,8 +6,7 @@
 // A key restricted to a subset of apps keeps that subset: an app added to the account later is not in it until the
 // owner edits the key (a key made for one client's apps never reaches the next client's). Such a key may not add
 // apps either (403 insufficient-scope): the app it added would be out of its reach.
-import { z } from 'zod';
-import { formatAddressRange, inAddressRanges, parseAddressRange, type AddressRange } from '@/server/core/address-ranges';
+import { inAddressRanges, parseAddressRange, type AddressRange } from '@/server/core/address-ranges';
 
 export interface KeyRestrictions {
   /** null: every app of the account. */
@@ -25,47 +24,18 @@ export const MAX_KEY_APPS = 1_000;
 export const MAX_KEY_CIDRS = 100;
 export const MAX_KEY_BUDGET = 100_000_000;
 
-const cidr = z
-  .string()
-  .trim()
-  .transform((entry, context) => {
-    const range = parseAddressRange(entry);
-    if (!range) {
-      context.addIssue({ code: 'custom', message: `"${entry}" is neither an IP address nor a CIDR range (e.g. 203.0.113.0/24 or 2001:db8::/32).` });
-      return z.NEVER;
-    }
-    return formatAddressRange(range);
-  });
-
-/** The restrictions as the dashboard and the API take them: each member omitted keeps what the key has. */
-export const keyRestrictionsInput = z.strictObject({
-  appIds: z
-    .array(z.uuid('An app id is a UUID.'))
-    .min(1, 'Choose at least one app, or all apps (null).')
-    .max(MAX_KEY_APPS, `At most ${MAX_KEY_APPS} apps.`)
-    .nullable()
-    .optional()
-    .describe('The apps the key may reach; null: every app of the account, those added later included.'),
-  allowedCidrs: z
-    .array(cidr)
-    .min(1, 'Give at least one address or range, or any address (null).')
-    .max(MAX_KEY_CIDRS, `At most ${MAX_KEY_CIDRS} ranges.`)
-    .nullable()
-    .optional()
-    .describe('The client addresses the key may call from, as IPv4 or IPv6 addresses and CIDR ranges; null: any.'),
-  monthlyBudget: z
-    .int('The budget is a whole number of credits.')
-    .min(1, 'A budget is at least 1 credit; null: none.')
-    .max(MAX_KEY_BUDGET, `A budget is at most ${MAX_KEY_BUDGET} credits.`)
-    .nullable()
-    .optional()
-    .describe('Credits the key may spend a month (the account’s period); null: none beyond the account’s allowance.'),
-});
-
-export type KeyRestrictionsInput = z.output<typeof keyRestrictionsInput>;
+/**
+ * A change of restrictions, as the dashboard and the API take them (api-keys.schema.ts parses it): each member omitted
+ * keeps what the key has; null lifts that restriction. Ranges come normalised (formatAddressRange).
+ */
+export interface KeyRestrictionsChange {
+  appIds?: string[] | null;
+  allowedCidrs?: string[] | null;
+  monthlyBudget?: number | null;
+}
 
 /** The restrictions after an edit: what the input names, the rest as they were. */
-export function restrictionsAfter(current: KeyRestrictions, input: KeyRestrictionsInput): KeyRestrictions {
+export function restrictionsAfter(current: KeyRestrictions, input: KeyRestrictionsChange): KeyRestrictions {
   return {
     appIds: input.appIds === undefined ? current.appIds : input.appIds && [...new Set(input.appIds.map((id) => id.toLowerCase()))],
     allowedCidrs: input.allowedCidrs === undefined ? current.allowedCidrs : [...new Set(input.allowedCidrs ?? [])],

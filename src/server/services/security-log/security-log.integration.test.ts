@@ -8,7 +8,7 @@ import { changePlan } from '@/server/services/accounts/plan-changes';
 import { endAllSessions } from '@/server/services/accounts/sessions';
 import { signInWithLimit } from '@/server/services/accounts/sign-in-limit';
 import { recordSignOut } from '@/server/services/accounts/sign-in-limit';
-import { createApiKey, logExpiredKeys, restrictApiKey, revokeApiKey, rollApiKey, updateApiKey } from '@/server/services/api-keys/api-keys';
+import { createApiKey, logExpiredKeys, revokeApiKey, rollApiKey, updateApiKey } from '@/server/services/api-keys/api-keys';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointEnabled } from '@/server/services/webhooks/endpoints';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { listSecurityEvents, purgeSecurityEvents, RETENTION_DAYS, SECURITY_EVENT_KINDS } from './security-log';
@@ -30,7 +30,7 @@ describe('the security log', () => {
     await asUser(owner.userId, async () => {
       const created = await createApiKey(owner, { name: 'logged', scope: 'read-only', expiresAt: new Date(Date.now() + 86_400_000) });
       secrets.push(created.secret);
-      await restrictApiKey(owner.accountId, { keyId: created.key.id, restrictions: { appIds: [app.id], monthlyBudget: 500 } });
+      await updateApiKey(owner.accountId, { keyId: created.key.id, restrictions: { appIds: [app.id], monthlyBudget: 500 } });
       await updateApiKey(owner.accountId, { keyId: created.key.id, name: 'logged, renamed' });
       await updateApiKey(owner.accountId, { keyId: created.key.id, name: 'logged' });
       const rolled = await rollApiKey(owner.accountId, { keyId: created.key.id, gracePeriod: 'now' });
@@ -58,7 +58,7 @@ describe('the security log', () => {
     expect(await logExpiredKeys()).toBeGreaterThanOrEqual(1);
     expect(await logExpiredKeys()).toBe(0);
 
-    const { entries, total } = await listSecurityEvents(owner.accountId, { pageSize: 200 });
+    const { entries, total } = await listSecurityEvents(owner.accountId, { page: 1, pageSize: 200 });
     const kinds = new Set(entries.map((entry) => entry.kind));
     expect([...SECURITY_EVENT_KINDS].filter((kind) => !kinds.has(kind))).toEqual([]);
     expect(total).toBe(entries.length);
@@ -89,14 +89,14 @@ describe('the security log', () => {
   it('filters by kind and day, and pages newest first', async () => {
     const owner = await makeAccount('pro');
     for (let index = 0; index < 5; index++) await createApiKey(owner, { name: `key ${index}`, scope: 'read-only' });
-    const first = await listSecurityEvents(owner.accountId, { kinds: ['api_key.created'], pageSize: 2 });
+    const first = await listSecurityEvents(owner.accountId, { kinds: ['api_key.created'], page: 1, pageSize: 2 });
     expect(first).toMatchObject({ total: 5, page: 1, pageSize: 2 });
     expect(first.entries.map((entry) => entry.target?.label?.split(' (')[0])).toEqual(['key 4', 'key 3']);
     const last = await listSecurityEvents(owner.accountId, { kinds: ['api_key.created'], pageSize: 2, page: 3 });
     expect(last.entries.map((entry) => entry.target?.label?.split(' (')[0])).toEqual(['key 0']);
-    expect((await listSecurityEvents(owner.accountId, { kinds: ['api_key.revoked'] })).total).toBe(0);
-    expect((await listSecurityEvents(owner.accountId, { to: '2020-01-01' })).total).toBe(0);
-    await expect(listSecurityEvents(owner.accountId, { from: '2026-02-02', to: '2026-02-01' })).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
+    expect((await listSecurityEvents(owner.accountId, { kinds: ['api_key.revoked'], page: 1, pageSize: 50 })).total).toBe(0);
+    expect((await listSecurityEvents(owner.accountId, { to: '2020-01-01', page: 1, pageSize: 50 })).total).toBe(0);
+    await expect(listSecurityEvents(owner.accountId, { from: '2026-02-02', to: '2026-02-01', page: 1, pageSize: 50 })).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
   });
 
   it('is append-only: no edit, no deletion before the retention; the purge deletes what is past it', async () => {

@@ -3,12 +3,10 @@
 // code runs for (core/request-context.ts): a user of the dashboard, a session token on the public API, the operator
 // CLI, or the system (a job). Before and after name the changed fields, never a secret. Entries are append-only (a
 // database trigger refuses any edit, and any deletion before the retention) and kept RETENTION_DAYS.
-import { z } from 'zod';
 import type { Prisma } from '@/generated/prisma/client';
 import { currentRequest } from '@/server/core/request-context';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors/app-error';
-import { parseInput } from '@/server/errors/validation';
 
 export const SECURITY_EVENT_KINDS = [
   'api_key.created',
@@ -103,18 +101,22 @@ export async function recordSecurityEvent(entry: SecurityEventEntry, client: Cli
   });
 }
 
-export const listSecurityEventsInput = z.object({
-  kinds: z.array(z.enum(SECURITY_EVENT_KINDS)).max(SECURITY_EVENT_KINDS.length).optional(),
-  from: z.iso.date('Give the first day as YYYY-MM-DD.').optional(),
-  to: z.iso.date('Give the last day as YYYY-MM-DD.').optional(),
-  page: z.int().min(1).max(100_000).default(1),
-  pageSize: z.int().min(1).max(200).default(50),
-});
+/** Which entries, as security-log.schema.ts parses it: days as YYYY-MM-DD, both included. */
+export interface SecurityEventsFilter {
+  kinds?: SecurityEventKind[];
+  from?: string;
+  to?: string;
+}
+
+export interface SecurityEventsQuery extends SecurityEventsFilter {
+  page: number;
+  pageSize: number;
+}
 
 /** The most entries one CSV export holds: a year of a busy account's log. */
 export const EXPORT_LIMIT = 10_000;
 
-function whereOf(accountId: string, input: z.output<typeof listSecurityEventsInput>): Prisma.SecurityEventWhereInput {
+function whereOf(accountId: string, input: SecurityEventsFilter): Prisma.SecurityEventWhereInput {
   if (input.from && input.to && input.from > input.to) {
     throw new AppError('VALIDATION_ERROR', 'The first day is after the last one.', { errors: [{ in: 'body', pointer: '#/from', detail: 'Must be on or before the last day.' }] });
   }
@@ -149,8 +151,7 @@ function toView(row: Prisma.SecurityEventGetPayload<object>) {
 export type SecurityEventView = ReturnType<typeof toView>;
 
 /** A page of the account's log, newest first, with the number of entries the filter matches. */
-export async function listSecurityEvents(accountId: string, raw: z.input<typeof listSecurityEventsInput>) {
-  const input = parseInput(listSecurityEventsInput, raw);
+export async function listSecurityEvents(accountId: string, input: SecurityEventsQuery) {
   const where = whereOf(accountId, input);
   const [total, rows] = await Promise.all([
     db.securityEvent.count({ where }),
@@ -160,8 +161,7 @@ export async function listSecurityEvents(accountId: string, raw: z.input<typeof 
 }
 
 /** Every entry the filter matches (up to EXPORT_LIMIT, newest first), for the CSV export. */
-export async function exportSecurityEvents(accountId: string, raw: Omit<z.input<typeof listSecurityEventsInput>, 'page' | 'pageSize'>) {
-  const input = parseInput(listSecurityEventsInput, raw);
+export async function exportSecurityEvents(accountId: string, input: SecurityEventsFilter) {
   const rows = await db.securityEvent.findMany({ where: whereOf(accountId, input), orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], take: EXPORT_LIMIT });
   return rows.map(toView);
 }

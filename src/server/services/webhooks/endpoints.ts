@@ -1,14 +1,12 @@
 // Webhook endpoints of an account: create (the signing secret is returned once), rotate the secret (the old one
 // keeps signing for 24 hours), enable or disable, delete.
-import { z } from 'zod';
 import { currentRequestId } from '@/server/core/request-context';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 import { db, retryOnConflict } from '@/server/db';
 import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
 import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
-import { parseInput } from '@/server/errors/validation';
 import { withAccountLock } from '@/server/db/row-locks';
-import { EVENT_TYPES, type EventType } from '@/server/services/events/event-kinds';
+import type { EventType } from '@/server/services/events/event-kinds';
 import { checkDestinationUrl, resolveDestination } from './destinations';
 import { envelopeOf } from './delivery';
 import { openSecret, sealSecret } from './secrets';
@@ -25,14 +23,15 @@ export const MAX_WEBHOOK_ENDPOINTS = 16;
  */
 export const TEST_DELIVERIES_PER_MINUTE = 10;
 
-export const createEndpointInput = z.strictObject({
-  url: z.string().trim().min(1).max(2048).meta({ example: 'https://hooks.example.com/aso-events' }),
-  description: z.string().trim().max(200).optional(),
-  eventTypes: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).default([]),
-});
+/** An endpoint to create, as webhooks.schema.ts parses it. */
+export interface NewWebhookEndpoint {
+  url: string;
+  description?: string;
+  /** Omitted or empty: every kind. */
+  eventTypes?: EventType[];
+}
 
-export async function createWebhookEndpoint(accountId: string, raw: z.input<typeof createEndpointInput>) {
-  const input = parseInput(createEndpointInput, raw);
+export async function createWebhookEndpoint(accountId: string, input: NewWebhookEndpoint) {
   await assertDestination(input.url);
   const secret = generateWebhookSecret();
   const endpoint = await withAccountLock(accountId, async (tx) => {
@@ -40,7 +39,7 @@ export async function createWebhookEndpoint(accountId: string, raw: z.input<type
       throw limitReached('webhook-endpoints', MAX_WEBHOOK_ENDPOINTS, `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`);
     }
     const created = await tx.webhookEndpoint.create({
-      data: { accountId, url: input.url, description: input.description ?? null, eventTypes: [...new Set(input.eventTypes)], secret: sealSecret(secret) },
+      data: { accountId, url: input.url, description: input.description ?? null, eventTypes: [...new Set(input.eventTypes ?? [])], secret: sealSecret(secret) },
     });
     await recordSecurityEvent(
       { accountId, kind: 'webhook_endpoint.created', target: endpointTarget(created), after: { url: created.url, description: created.description, eventTypes: created.eventTypes, enabled: true } },
@@ -73,8 +72,7 @@ function endpointTarget(endpoint: { id: string; url: string }) {
 }
 
 async function ownEndpoint(accountId: string, endpointId: string) {
-  const id = parseInput(z.uuid(), endpointId);
-  const endpoint = await db.webhookEndpoint.findFirst({ where: { id, accountId } });
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, accountId } });
   if (!endpoint) throw new AppError('NOT_FOUND', 'No such webhook endpoint.');
   return endpoint;
 }
@@ -85,7 +83,7 @@ export function endpointView(endpoint: Awaited<ReturnType<typeof ownEndpoint>>) 
     id: endpoint.id,
     url: endpoint.url,
     description: endpoint.description,
-    // Written through createEndpointInput or updateEndpointInput only: kinds of EVENT_TYPES.
+    // Written from NewWebhookEndpoint or WebhookEndpointChange only: kinds of EVENT_TYPES.
     eventTypes: endpoint.eventTypes as EventType[],
     enabled: endpoint.enabled,
     disabledReason: endpoint.disabledReason,
@@ -106,14 +104,15 @@ export async function getWebhookEndpoint(accountId: string, endpointId: string) 
   return endpointView(await ownEndpoint(accountId, endpointId));
 }
 
-export const updateEndpointInput = z.strictObject({
-  url: createEndpointInput.shape.url.optional(),
+/** A change of an endpoint, as webhooks.schema.ts parses it: what it names changes. */
+export interface WebhookEndpointChange {
+  url?: string;
   /** null or "": none. */
-  description: z.string().trim().max(200).nullable().optional(),
+  description?: string | null;
   /** []: every kind. */
-  eventTypes: createEndpointInput.shape.eventTypes.unwrap().optional(),
-  enabled: z.boolean().optional(),
-});
+  eventTypes?: EventType[];
+  enabled?: boolean;
+}
 
 /** The endpoint's destination, checked as at creation (HTTPS, no special-purpose address): else a validation error. */
 async function assertDestination(url: string): Promise<void> {
@@ -126,8 +125,7 @@ async function assertDestination(url: string): Promise<void> {
  * Changes what the input names: the URL (checked as at creation), the description, the event kinds, enabled. Enabling
  * again clears the reason the service disabled it for. The security log gets the fields that changed.
  */
-export async function updateWebhookEndpoint(accountId: string, endpointId: string, raw: z.input<typeof updateEndpointInput>) {
-  const input = parseInput(updateEndpointInput, raw);
+export async function updateWebhookEndpoint(accountId: string, endpointId: string, input: WebhookEndpointChange) {
   const endpoint = await ownEndpoint(accountId, endpointId);
   if (input.url !== undefined && input.url !== endpoint.url) await assertDestination(input.url);
   const next = {
@@ -221,8 +219,7 @@ export async function sendTestEvent(accountId: string, endpointId: string) {
 
 /** Sends a delivery again (same delivery id), whatever its state. */
 export async function redeliver(accountId: string, deliveryId: string) {
-  const id = parseInput(z.uuid(), deliveryId);
-  const delivery = await db.webhookDelivery.findFirst({ where: { id, endpoint: { accountId } } });
+  const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpoint: { accountId } } });
   if (!delivery) throw new AppError('NOT_FOUND', 'No such delivery.');
   await countTestDelivery(delivery.endpointId);
   await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'pending', requestedAt: new Date(), completedAt: null, nextAttemptAt: null } });

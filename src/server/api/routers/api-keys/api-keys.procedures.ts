@@ -3,22 +3,21 @@
 // The key's expiry policy, usage and request log are the dashboard's.
 import { z } from 'zod';
 import { dashboardProcedure, settingsProcedure } from '@/server/api/trpc';
+import { createApiKey, getApiKey, keyExpiryPolicy, listApiKeys, revokeApiKey, rollApiKey, setKeyExpiryPolicy, updateApiKey } from '@/server/services/api-keys/api-keys';
+import { keyUsage, listKeyCalls } from '@/server/services/api-keys/key-calls';
 import {
-  createApiKey,
+  apiKeyOutput,
+  apiKeyWithSecretOutput,
   createApiKeyInput,
-  getApiKey,
-  keyExpiryPolicy,
-  listApiKeys,
-  restrictApiKey,
+  keyIdInput,
+  keyUsageInput,
+  listKeyCallsInput,
   restrictApiKeyInput,
-  revokeApiKey,
-  rollApiKey,
-  setKeyExpiryPolicy,
-  updateApiKey,
+  rolledApiKeyOutput,
+  rollApiKeyInput,
+  toApiKeyOutput,
   updateApiKeyInput,
-} from '@/server/services/api-keys/api-keys';
-import { keyUsage, keyUsageInput, listKeyCalls, listKeyCallsInput } from '@/server/services/api-keys/key-calls';
-import { apiKeyOutput, apiKeyWithSecretOutput, gracePeriodInput, keyIdInput, rolledApiKeyOutput, toApiKeyOutput } from './api-keys.schema';
+} from './api-keys.schema';
 
 const SETTINGS = { tags: ['API keys'], protect: true };
 const ADMIN = { scope: 'admin', credits: 0 } as const;
@@ -72,7 +71,7 @@ export const updateApiKeyProcedure = settingsProcedure
     },
     ...ADMIN,
   })
-  .input(keyIdInput.extend(updateApiKeyInput.omit({ keyId: true }).shape))
+  .input(updateApiKeyInput)
   .output(apiKeyOutput)
   .mutation(async ({ ctx, input }) => toApiKeyOutput((await updateApiKey(ctx.actor.accountId, input, ctx.now)).key));
 
@@ -89,7 +88,7 @@ export const rollApiKeyProcedure = settingsProcedure
     },
     ...ADMIN,
   })
-  .input(keyIdInput.extend({ gracePeriod: gracePeriodInput }))
+  .input(rollApiKeyInput)
   .output(rolledApiKeyOutput)
   .mutation(async ({ ctx, input }) => {
     const { key, secret, previous } = await rollApiKey(ctx.actor.accountId, input, ctx.now);
@@ -115,7 +114,7 @@ export const revokeApiKeyProcedure = settingsProcedure
 /** Dashboard only: the Restrict dialog (the REST surface changes restrictions with PATCH /keys/{keyId}). */
 export const restrictApiKeyProcedure = dashboardProcedure
   .input(restrictApiKeyInput)
-  .mutation(async ({ ctx, input }) => toApiKeyOutput((await restrictApiKey(ctx.actor.accountId, input, ctx.now)).key));
+  .mutation(async ({ ctx, input }) => toApiKeyOutput((await updateApiKey(ctx.actor.accountId, input, ctx.now)).key));
 
 export const keyExpiryPolicyProcedure = dashboardProcedure.query(({ ctx }) => keyExpiryPolicy(ctx.actor.accountId));
 

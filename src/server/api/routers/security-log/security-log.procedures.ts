@@ -1,9 +1,8 @@
 // Settings → Security log. Dashboard only: what an account's access went through is the owner's to read.
 import { dashboardProcedure } from '@/server/api/trpc';
-import { exportSecurityEvents, listSecurityEvents, listSecurityEventsInput } from '@/server/services/security-log/security-log';
+import { exportSecurityEvents, listSecurityEvents } from '@/server/services/security-log/security-log';
+import { listSecurityEventsInput, securityEventsFilterInput } from './security-log.schema';
 
 export const listSecurityEventsProcedure = dashboardProcedure.input(listSecurityEventsInput).query(({ ctx, input }) => listSecurityEvents(ctx.actor.accountId, input));
 
-export const exportSecurityEventsProcedure = dashboardProcedure
-  .input(listSecurityEventsInput.omit({ page: true, pageSize: true }))
-  .query(({ ctx, input }) => exportSecurityEvents(ctx.actor.accountId, input));
+export const exportSecurityEventsProcedure = dashboardProcedure.input(securityEventsFilterInput).query(({ ctx, input }) => exportSecurityEvents(ctx.actor.accountId, input));

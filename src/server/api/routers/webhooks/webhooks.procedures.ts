@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { dashboardProcedure, settingsProcedure } from '@/server/api/trpc';
 import {
-  createEndpointInput,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   endpointView,
@@ -15,10 +14,20 @@ import {
   rotateWebhookSecret,
   sendTestEvent,
   setWebhookEndpointEnabled,
-  updateEndpointInput,
   updateWebhookEndpoint,
 } from '@/server/services/webhooks/endpoints';
-import { deliveryId, deliveryOutput, deliveryRequestedOutput, endpointId, rotatedSecretOutput, webhookEndpointOutput, webhookEndpointWithSecretOutput } from './webhooks.schema';
+import {
+  createEndpointInput,
+  deliveryId,
+  deliveryOutput,
+  deliveryRequestedOutput,
+  endpointEnabledInput,
+  endpointId,
+  rotatedSecretOutput,
+  updateEndpointInput,
+  webhookEndpointOutput,
+  webhookEndpointWithSecretOutput,
+} from './webhooks.schema';
 
 const SETTINGS = { tags: ['Webhook endpoints'], protect: true };
 const ADMIN = { scope: 'admin', credits: 0 } as const;
@@ -68,7 +77,7 @@ export const updateWebhookEndpointProcedure = settingsProcedure
     },
     ...ADMIN,
   })
-  .input(endpointId.extend(updateEndpointInput.shape))
+  .input(updateEndpointInput)
   .output(webhookEndpointOutput)
   .mutation(({ ctx, input: { endpointId: id, ...changes } }) => updateWebhookEndpoint(ctx.actor.accountId, id, changes));
 
@@ -146,5 +155,5 @@ export const redeliverProcedure = settingsProcedure
 
 /** Dashboard only: the Enable and Disable buttons (the REST surface sends `enabled` with PATCH). */
 export const setWebhookEndpointEnabledProcedure = dashboardProcedure
-  .input(endpointId.extend({ enabled: z.boolean() }))
+  .input(endpointEnabledInput)
   .mutation(({ ctx, input }) => setWebhookEndpointEnabled(ctx.actor.accountId, input.endpointId, input.enabled));

@@ -1,6 +1,7 @@
 // Settings → Webhooks, on the dashboard and under /webhook-endpoints on the public API: inputs and answers.
 import { z } from 'zod';
 import { EVENT_TYPES } from '@/server/services/events/event-kinds';
+import type { NewWebhookEndpoint, WebhookEndpointChange } from '@/server/services/webhooks/endpoints';
 
 export const endpointId = z.strictObject({
   endpointId: z.uuid('Must be a UUID.').meta({ description: 'The endpoint’s id (`id` in its answers).', example: '2b7e4d1c-5a3f-4e8b-9c6d-0f1a2b3c4d5e' }),
@@ -8,6 +9,24 @@ export const endpointId = z.strictObject({
 export const deliveryId = z.strictObject({
   deliveryId: z.uuid('Must be a UUID.').meta({ description: 'The delivery’s id (`id` in the delivery log; `X-Service-Delivery` on each attempt).', example: '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }),
 });
+
+export const createEndpointInput = z.strictObject({
+  url: z.string().trim().min(1).max(2048).meta({ example: 'https://hooks.example.com/aso-events' }),
+  description: z.string().trim().max(200).optional(),
+  eventTypes: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).default([]),
+}) satisfies z.ZodType<NewWebhookEndpoint>;
+
+export const updateEndpointInput = endpointId.extend({
+  url: createEndpointInput.shape.url.optional(),
+  /** null or "": none. */
+  description: z.string().trim().max(200).nullable().optional(),
+  /** []: every kind. */
+  eventTypes: createEndpointInput.shape.eventTypes.unwrap().optional(),
+  enabled: z.boolean().optional(),
+});
+
+/** The dashboard's Enable and Disable buttons. */
+export const endpointEnabledInput = endpointId.extend({ enabled: z.boolean() });
 
 export const webhookEndpointOutput = z.object({
   id: z.uuid(),
