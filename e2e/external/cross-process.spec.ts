@@ -1,12 +1,14 @@
 // What holds across processes, on Debian's PostgreSQL server (project `postgres-15`, with Redis for the request rates)
 // and behind PgBouncer in transaction mode (project `pgbouncer`, the rates in PostgreSQL): two web processes and one
 // worker on one DATABASE_URL (./deployment.ts). A key made on one process works on the other and its revocation holds
-// there from its next request; credits are exact under load spread over both; the request rate is shared, and when
-// its store stops answering the two together still let no more than the limit through; each webhook event is
-// delivered once, a worker killed in the middle of a delivery included; no process serves a cached answer that
-// another one has made stale; and PostgreSQL killed under load means 503s meanwhile, never a 500 or a dropped
-// connection, and 200s again once it is back, without restarting the app.
+// there from its next request; credits are exact under load spread over both, MCP tool calls included, and an
+// idempotent write made on one is replayed by the other; the request rate is shared, and when its store stops
+// answering the two together still let no more than the limit through; each webhook event is delivered once, a worker
+// killed in the middle of a delivery included; no process serves a cached answer that another one has made stale; and
+// PostgreSQL killed under load means 503s meanwhile, never a 500 or a dropped connection, and 200s again once it is
+// back, without restarting the app.
 import { readdirSync, writeFileSync } from 'node:fs';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
 import pg from 'pg';
 import { adminOn, API, bearer, burstsOfFreeCalls, createKey, newAccount, startWebhookReceiver, trpc, trpcQuery } from '../helpers';
@@ -126,6 +128,37 @@ test('the worker delivers each webhook event once, whichever web process caused 
   } finally {
     await receiver.close();
   }
+});
+
+test('MCP tool calls on both web processes: a key’s budget exact under 100 concurrent calls, an idempotent write replayed by the other process', async ({ deployment, web }) => {
+  test.setTimeout(120_000);
+  const { session, email } = await newAccount('pro', deployment);
+  const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const { secret } = await trpc<{ secret: string }>(session, 'apiKeys.create', { name: 'cross-process mcp', scope: 'read-write', restrictions: { monthlyBudget: 60 } });
+  const clients = await Promise.all(
+    deployment.web.map(async (origin) => {
+      const client = new Client({ name: 'e2e cross-process', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/api/mcp`), { requestInit: { headers: bearer(secret) } }));
+      return client;
+    }),
+  );
+  const write = { name: 'keywords_add', arguments: { id: appId, terms: ['deep work'], idempotencyKey: 'cross-process-mcp' } };
+  const added = await clients[0]!.callTool(write);
+  expect(added.isError, JSON.stringify(added.content)).toBeFalsy();
+  const replayed = await clients[1]!.callTool(write);
+  expect(replayed.structuredContent).toEqual(added.structuredContent);
+  expect(replayed._meta).toMatchObject({ idempotentReplayed: true });
+
+  const spent = ((await (await web[0].get(`${API}/usage`, { headers: bearer(secret) })).json()) as { used: number }).used;
+  const results = await Promise.all(Array.from({ length: 100 }, (_, index) => clients[index % 2]!.callTool({ name: 'apps_get', arguments: { id: appId } })));
+  const served = results.filter((result) => !result.isError);
+  expect(served).toHaveLength(60 - spent);
+  for (const side of [0, 1]) expect(results.some((result, index) => index % 2 === side && !result.isError)).toBe(true);
+  const refusals = results.filter((result) => result.isError).map((result) => JSON.parse((result.content as { text: string }[])[0]!.text).code);
+  expect(refusals).toEqual(Array(100 - served.length).fill('key-budget-exhausted'));
+  const usage = await (await web[1].get(`${API}/usage`, { headers: bearer(secret) })).json();
+  expect(usage.byEndpoint).toContainEqual({ endpoint: 'mcp apps_get', calls: 60 - spent, credits: 60 - spent });
+  await Promise.all(clients.map((client) => client.close()));
 });
 
 test('no web process serves a cached answer the other one made stale', async ({ deployment, web }) => {
