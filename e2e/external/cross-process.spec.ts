@@ -73,11 +73,14 @@ test('credits are exact under 300 concurrent requests spread over both web proce
     const responses = await Promise.all(Array.from({ length: 25 }, (_, index) => web[index % 2]!.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(key) })));
     expect(responses.map((response) => response.status())).toEqual(Array(25).fill(200));
   }
-  const responses = await Promise.all(Array.from({ length: 300 }, (_, index) => web[index % 2]!.get(`${API}/apps/${appId}`, { headers: bearer(key) })));
-  const statuses = responses.map((response) => response.status());
+  // One charged call on each process first, then the race for the rest (which process wins it is the machine's doing).
+  const first = [];
+  for (const context of web) first.push((await context.get(`${API}/apps/${appId}`, { headers: bearer(key) })).status());
+  expect(first).toEqual([200, 200]);
+  const responses = await Promise.all(Array.from({ length: 298 }, (_, index) => web[index % 2]!.get(`${API}/apps/${appId}`, { headers: bearer(key) })));
+  const statuses = [...first, ...responses.map((response) => response.status())];
   expect(statuses.filter((status) => status === 200)).toHaveLength(100);
   expect(statuses.filter((status) => status === 402)).toHaveLength(200);
-  for (const side of [0, 1]) expect(statuses.some((status, index) => index % 2 === side && status === 200)).toBe(true);
   const usage = await (await web[1].get(`${API}/usage`, { headers: bearer(key) })).json();
   expect(usage).toMatchObject({ limit: 1500, used: 1500, remaining: 0 });
   expect(usage.byEndpoint).toEqual(
@@ -150,10 +153,13 @@ test('MCP tool calls on both web processes: a key’s budget exact under 100 con
   expect(replayed._meta).toMatchObject({ idempotentReplayed: true });
 
   const spent = ((await (await web[0].get(`${API}/usage`, { headers: bearer(secret) })).json()) as { used: number }).used;
-  const results = await Promise.all(Array.from({ length: 100 }, (_, index) => clients[index % 2]!.callTool({ name: 'apps_get', arguments: { id: appId } })));
+  // One charged call on each process first, then the race for the rest (which process wins it is the machine's doing).
+  const first = [];
+  for (const client of clients) first.push(await client.callTool({ name: 'apps_get', arguments: { id: appId } }));
+  expect(first.map((result) => result.isError ?? false)).toEqual([false, false]);
+  const results = [...first, ...(await Promise.all(Array.from({ length: 98 }, (_, index) => clients[index % 2]!.callTool({ name: 'apps_get', arguments: { id: appId } }))))];
   const served = results.filter((result) => !result.isError);
   expect(served).toHaveLength(60 - spent);
-  for (const side of [0, 1]) expect(results.some((result, index) => index % 2 === side && !result.isError)).toBe(true);
   const refusals = results.filter((result) => result.isError).map((result) => JSON.parse((result.content as { text: string }[])[0]!.text).code);
   expect(refusals).toEqual(Array(100 - served.length).fill('key-budget-exhausted'));
   const usage = await (await web[1].get(`${API}/usage`, { headers: bearer(secret) })).json();
