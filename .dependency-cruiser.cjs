@@ -10,7 +10,7 @@ const LAYERS = {
   data: '^src/(server/db|generated)/',
   domain: '^src/server/(services|auth|domain|nlp)/',
   api: '^src/server/api/',
-  rest: '^src/server/(rest|mcp|http|runtime)/|^src/server/(main|index)[.]ts$',
+  rest: '^src/server/(rest|mcp|oauth|http|runtime)/|^src/server/(main|index)[.]ts$',
 };
 const above = {
   core: [LAYERS.data, LAYERS.domain, LAYERS.api, LAYERS.rest],

@@ -115,7 +115,7 @@ export async function authenticate(rawEmail: unknown, password: unknown): Promis
 export async function onboardingOf(accountId: string): Promise<{ appAdded: boolean; keyCreated: boolean; firstCall: boolean }> {
   const [app, key, call] = await Promise.all([
     db.trackedApp.findFirst({ where: { accountId }, select: { id: true } }),
-    db.apiKey.findFirst({ where: { accountId }, select: { id: true } }),
+    db.apiKey.findFirst({ where: { accountId, kind: 'api_key' }, select: { id: true } }),
     db.creditUsageDaily.findFirst({ where: { accountId }, select: { day: true } }),
   ]);
   return { appAdded: app !== null, keyCreated: key !== null, firstCall: call !== null };

@@ -22,6 +22,12 @@ export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
 export const ROLL_GRACE_PERIODS = { now: 0, '1h': 3_600, '24h': 86_400, '7d': 604_800 } as const;
 export type RollGracePeriod = keyof typeof ROLL_GRACE_PERIODS;
 
+/**
+ * The rows of api_keys that are keys: the table also holds connected apps (OAuth grants, src/server/oauth/), which
+ * share a key's restrictions, budget and request log but are never listed, changed, rolled or revoked as keys.
+ */
+const KEYS = { kind: 'api_key' } as const;
+
 /** last_used_at is rewritten at most this often per key (unless the address changes): no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -192,7 +198,7 @@ export async function createApiKey(
   const row = await withAccountLock(owner.accountId, async (tx) => {
     await assertOwnApps(tx, owner.accountId, restrictions.appIds);
     const active = await tx.apiKey.count({
-      where: { accountId: owner.accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+      where: { ...KEYS, accountId: owner.accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
     });
     if (active >= MAX_ACTIVE_KEYS) {
       throw limitReached('active-api-keys', MAX_ACTIVE_KEYS, `An account has at most ${MAX_ACTIVE_KEYS} active keys; revoke one you no longer use first.`);
@@ -237,13 +243,13 @@ function keyEventData(key: { id: string; name: string; scope: DbScope; displayPr
 }
 
 export async function listApiKeys(accountId: string, now = new Date()): Promise<ApiKeyView[]> {
-  const rows = await db.apiKey.findMany({ where: { accountId }, orderBy: { createdAt: 'desc' }, select: viewSelectAt(now) });
+  const rows = await db.apiKey.findMany({ where: { ...KEYS, accountId }, orderBy: { createdAt: 'desc' }, select: viewSelectAt(now) });
   return rows.map((row) => toView(row, now));
 }
 
 /** One key of the account (404 for any other id). */
 export async function getApiKey(accountId: string, keyId: string, now = new Date()): Promise<ApiKeyView> {
-  const row = await db.apiKey.findFirst({ where: { id: keyId, accountId }, select: viewSelectAt(now) });
+  const row = await db.apiKey.findFirst({ where: { ...KEYS, id: keyId, accountId }, select: viewSelectAt(now) });
   if (!row) throw new AppError('NOT_FOUND', 'No such API key.');
   return toView(row, now);
 }
@@ -263,7 +269,7 @@ export interface ApiKeyChange {
  */
 export async function updateApiKey(accountId: string, input: ApiKeyChange, now = new Date()): Promise<{ key: ApiKeyView; before: KeyRestrictions }> {
   return withAccountLock(accountId, async (tx) => {
-    const current = await tx.apiKey.findFirst({ where: { id: input.keyId, accountId }, select: viewSelectAt(now) });
+    const current = await tx.apiKey.findFirst({ where: { ...KEYS, id: input.keyId, accountId }, select: viewSelectAt(now) });
     if (!current) throw new AppError('NOT_FOUND', 'No such API key.');
     if (statusOf(current, now) !== 'active') throw new AppError('VALIDATION_ERROR', 'Only an active key can be changed; this one is revoked or expired.');
     const before = restrictionsOf(current);
@@ -285,8 +291,8 @@ export async function updateApiKey(accountId: string, input: ApiKeyChange, now =
 
 /** Idempotent: revoking a revoked key returns it unchanged. */
 export async function revokeApiKey(accountId: string, keyId: string, now = new Date()): Promise<ApiKeyView> {
-  const revoked = await db.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } });
-  const row = await db.apiKey.findFirst({ where: { id: keyId, accountId }, select: viewSelectAt(now) });
+  const revoked = await db.apiKey.updateMany({ where: { ...KEYS, id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } });
+  const row = await db.apiKey.findFirst({ where: { ...KEYS, id: keyId, accountId }, select: viewSelectAt(now) });
   if (!row) throw new AppError('NOT_FOUND', 'No such API key.');
   if (revoked.count) {
     await recordEvents([{ accountId, type: 'api_key.revoked', data: keyEventData(row), occurredAt: now }]);
@@ -300,7 +306,7 @@ export async function revokeApiKeyByPrefix(accountId: string, displayPrefix: str
   if (!isDisplayPrefix(displayPrefix)) {
     throw new AppError('VALIDATION_ERROR', 'A key prefix is "svc_live_" followed by 4 letters or digits, as the dashboard shows it.');
   }
-  const candidates = await db.apiKey.findMany({ where: { accountId, displayPrefix, revokedAt: null }, select: { id: true } });
+  const candidates = await db.apiKey.findMany({ where: { ...KEYS, accountId, displayPrefix, revokedAt: null }, select: { id: true } });
   if (candidates.length === 0) throw new AppError('NOT_FOUND', `No unrevoked key of this account starts with ${displayPrefix}.`);
   if (candidates.length > 1) {
     throw new AppError('VALIDATION_ERROR', `${candidates.length} keys of this account start with ${displayPrefix}; revoke them from the dashboard.`);
@@ -325,7 +331,7 @@ export async function rollApiKey(
   await assertApiAccess(accountId);
   const generated = generateApiKey();
   return db.$transaction(async (tx) => {
-    const old = await tx.apiKey.findFirst({ where: { id: input.keyId, accountId }, select: { ...viewSelectAt(now), createdById: true } });
+    const old = await tx.apiKey.findFirst({ where: { ...KEYS, id: input.keyId, accountId }, select: { ...viewSelectAt(now), createdById: true } });
     if (!old) throw new AppError('NOT_FOUND', 'No such API key.');
     if (statusOf(old, now) !== 'active' || old.rolledAt) {
       throw new AppError('VALIDATION_ERROR', 'Only an active key that has not been rolled yet can be rolled.');
@@ -416,7 +422,7 @@ const EXPIRY_LOOKBACK_MS = 30 * 86_400_000;
  */
 export async function logExpiredKeys(now = new Date()): Promise<number> {
   const expired = await db.apiKey.findMany({
-    where: { revokedAt: null, rolledAt: null, expiresAt: { lte: now, gt: new Date(now.getTime() - EXPIRY_LOOKBACK_MS) } },
+    where: { ...KEYS, revokedAt: null, rolledAt: null, expiresAt: { lte: now, gt: new Date(now.getTime() - EXPIRY_LOOKBACK_MS) } },
     select: { id: true, accountId: true, name: true, displayPrefix: true, lastFour: true, expiresAt: true },
   });
   if (!expired.length) return 0;
@@ -439,7 +445,7 @@ export const EXPIRY_NOTICE_DAYS = 7;
  */
 export async function notifyExpiringKeys(now = new Date()): Promise<number> {
   const due = await db.apiKey.findMany({
-    where: { revokedAt: null, rolledAt: null, expiryNoticeAt: null, expiresAt: { gt: now, lte: new Date(now.getTime() + EXPIRY_NOTICE_DAYS * 86_400_000) } },
+    where: { ...KEYS, revokedAt: null, rolledAt: null, expiryNoticeAt: null, expiresAt: { gt: now, lte: new Date(now.getTime() + EXPIRY_NOTICE_DAYS * 86_400_000) } },
     select: { id: true, accountId: true, name: true, scope: true, displayPrefix: true, expiresAt: true },
   });
   let notified = 0;

@@ -1,0 +1,70 @@
+// oidc-provider's state in PostgreSQL (the table oauth_records), shared by every web process: what its adapter
+// (src/server/oauth/oauth-adapter.ts) stores and finds. A record's id is kept as its SHA-256: the id of a token, a code
+// or a session is the secret its holder presents, and a copy of the table must serve none of them.
+import { createHash } from 'node:crypto';
+import { Prisma } from '@/generated/prisma/client';
+import { db } from './index';
+
+export type OAuthPayload = Record<string, unknown>;
+
+export function oauthIdHash(id: string): string {
+  return createHash('sha256').update(id, 'utf8').digest('hex');
+}
+
+/** Written or replaced whole, with the columns looked up by: its grant (a Grant's own id), its uid and its user code. */
+export async function upsertOAuthRecord(kind: string, id: string, payload: OAuthPayload, expiresInSeconds: number | undefined): Promise<void> {
+  const idHash = oauthIdHash(id);
+  const columns = {
+    payload: payload as Prisma.InputJsonValue,
+    grantId: stringOf(kind === 'Grant' ? payload.jti : payload.grantId),
+    uid: stringOf(payload.uid),
+    userCode: stringOf(payload.userCode),
+    expiresAt: expiresInSeconds ? new Date(Date.now() + expiresInSeconds * 1000) : null,
+  };
+  await db.oAuthRecord.upsert({ where: { kind_idHash: { kind, idHash } }, create: { kind, idHash, ...columns }, update: { ...columns, consumedAt: null } });
+}
+
+const stringOf = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+type RecordRow = { payload: Prisma.JsonValue; expiresAt: Date | null; consumedAt: Date | null };
+
+/** The payload as stored, with `consumed` (seconds since the epoch) once consumed; nothing once expired. */
+function payloadOf(row: RecordRow | null): OAuthPayload | undefined {
+  if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
+  const payload = row.payload as OAuthPayload;
+  return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
+}
+
+const SELECTED = { payload: true, expiresAt: true, consumedAt: true } as const;
+
+export async function findOAuthRecord(kind: string, id: string): Promise<OAuthPayload | undefined> {
+  return payloadOf(await db.oAuthRecord.findUnique({ where: { kind_idHash: { kind, idHash: oauthIdHash(id) } }, select: SELECTED }));
+}
+
+export async function findOAuthRecordByUid(kind: string, uid: string): Promise<OAuthPayload | undefined> {
+  return payloadOf(await db.oAuthRecord.findFirst({ where: { kind, uid }, select: SELECTED }));
+}
+
+export async function findOAuthRecordByUserCode(kind: string, userCode: string): Promise<OAuthPayload | undefined> {
+  return payloadOf(await db.oAuthRecord.findFirst({ where: { kind, userCode }, select: SELECTED }));
+}
+
+/** Marks a code or token used; only the first consumer wins (a code exchanged twice is detected by its `consumed`). */
+export async function consumeOAuthRecord(kind: string, id: string): Promise<void> {
+  await db.oAuthRecord.updateMany({ where: { kind, idHash: oauthIdHash(id), consumedAt: null }, data: { consumedAt: new Date() } });
+}
+
+export async function destroyOAuthRecord(kind: string, id: string): Promise<void> {
+  await db.oAuthRecord.deleteMany({ where: { kind, idHash: oauthIdHash(id) } });
+}
+
+/** Every record of a grant, whatever its kind: the grant itself, its codes and tokens. */
+export async function destroyOAuthGrant(grantId: string): Promise<void> {
+  await db.oAuthRecord.deleteMany({ where: { grantId } });
+}
+
+/** Deletes records expired for more than a day (run by the background work); returns how many. */
+export async function purgeExpiredOAuthRecords(now = new Date()): Promise<number> {
+  const { count } = await db.oAuthRecord.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 86_400_000) } } });
+  return count;
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { db } from '@/server/db';
+import { oauthIdHash, purgeExpiredOAuthRecords } from '@/server/db/oauth-records';
+import { OAuthAdapter } from './oauth-adapter';
+
+describe('the OAuth adapter', () => {
+  it('stores a record under the SHA-256 of its id, never the id itself, and finds it by the id', async () => {
+    const tokens = new OAuthAdapter('AccessToken');
+    const id = `token-${randomUUID()}`;
+    await tokens.upsert(id, { jti: id, grantId: 'g1', clientId: 'c1', accountId: 'u1' }, 3600);
+    expect(await tokens.find(id)).toMatchObject({ jti: id, clientId: 'c1' });
+    const row = await db.oAuthRecord.findFirstOrThrow({ where: { kind: 'AccessToken', idHash: oauthIdHash(id) } });
+    expect(row.idHash).not.toContain(id);
+    expect(await db.oAuthRecord.count({ where: { idHash: id } })).toBe(0);
+    // Another kind with the same id is another record.
+    expect(await new OAuthAdapter('RefreshToken').find(id)).toBeUndefined();
+  });
+
+  it('answers nothing for an expired record, and the purge removes it a day after', async () => {
+    const codes = new OAuthAdapter('AuthorizationCode');
+    const id = `code-${randomUUID()}`;
+    await codes.upsert(id, { jti: id }, 60);
+    await db.oAuthRecord.updateMany({ where: { idHash: oauthIdHash(id) }, data: { expiresAt: new Date(Date.now() - 2 * 86_400_000) } });
+    expect(await codes.find(id)).toBeUndefined();
+    expect(await purgeExpiredOAuthRecords()).toBeGreaterThanOrEqual(1);
+    expect(await db.oAuthRecord.count({ where: { idHash: oauthIdHash(id) } })).toBe(0);
+  });
+
+  it('marks a consumed code with when it was consumed, once', async () => {
+    const codes = new OAuthAdapter('AuthorizationCode');
+    const id = `code-${randomUUID()}`;
+    await codes.upsert(id, { jti: id }, 60);
+    await codes.consume(id);
+    const first = (await codes.find(id))!.consumed as number;
+    expect(first).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await codes.consume(id);
+    expect((await codes.find(id))!.consumed).toBe(first);
+  });
+
+  it('finds an interaction or session by its uid and a device code by its user code', async () => {
+    const sessions = new OAuthAdapter('Session');
+    const uid = `uid-${randomUUID()}`;
+    await sessions.upsert(`session-${randomUUID()}`, { uid, accountId: 'u1' }, 3600);
+    expect(await sessions.findByUid(uid)).toMatchObject({ uid, accountId: 'u1' });
+    const devices = new OAuthAdapter('DeviceCode');
+    const userCode = `CODE-${randomUUID().slice(0, 4)}`;
+    await devices.upsert(`device-${randomUUID()}`, { userCode }, 600);
+    expect(await devices.findByUserCode(userCode)).toMatchObject({ userCode });
+  });
+
+  it('revokes a grant whole: the grant itself, its codes and its tokens, and nothing of another grant', async () => {
+    const grantId = `grant-${randomUUID()}`;
+    const other = `grant-${randomUUID()}`;
+    await new OAuthAdapter('Grant').upsert(grantId, { jti: grantId, accountId: 'u1', clientId: 'c1' }, 3600);
+    await new OAuthAdapter('AccessToken').upsert(`at-${grantId}`, { grantId }, 3600);
+    await new OAuthAdapter('RefreshToken').upsert(`rt-${grantId}`, { grantId }, 3600);
+    await new OAuthAdapter('AccessToken').upsert(`at-${other}`, { grantId: other }, 3600);
+    await new OAuthAdapter('AccessToken').revokeByGrantId(grantId);
+    expect(await new OAuthAdapter('Grant').find(grantId)).toBeUndefined();
+    expect(await new OAuthAdapter('AccessToken').find(`at-${grantId}`)).toBeUndefined();
+    expect(await new OAuthAdapter('RefreshToken').find(`rt-${grantId}`)).toBeUndefined();
+    expect(await new OAuthAdapter('AccessToken').find(`at-${other}`)).toMatchObject({ grantId: other });
+  });
+
+  it('replaces a record whole on upsert, and destroys one by its id', async () => {
+    const clients = new OAuthAdapter('Client');
+    const id = `client-${randomUUID()}`;
+    await clients.upsert(id, { client_id: id, client_name: 'First' });
+    await clients.upsert(id, { client_id: id, redirect_uris: ['http://127.0.0.1/callback'] });
+    expect(await clients.find(id)).toEqual({ client_id: id, redirect_uris: ['http://127.0.0.1/callback'] });
+    await clients.destroy(id);
+    expect(await clients.find(id)).toBeUndefined();
+  });
+});
