@@ -1,11 +1,12 @@
 // The app's server process: `node dist/main.mjs [--dev] --port <port>`, as the launcher (scripts/start.ts) starts it.
-// Node's HTTP server with the public API and the MCP server mounted on it and Next.js behind (./http/app-server.ts). It listens on every
+// Node's HTTP server with the public API, the MCP server and the OAuth authorization server mounted on it and Next.js behind (./http/app-server.ts). It listens on every
 // interface, and a SIGTERM or SIGINT stops new connections, lets the requests in flight finish, then closes Next.js.
 import { parseArgs } from 'node:util';
 import { configuredOrigin } from './core/origin';
 import { createAppServer, type NextHandler } from './http/app-server';
 import { trustedProxiesSetting } from './http/client-address';
 import { createMcpEndpoint } from './mcp/mcp-endpoint';
+import { createAuthorizationServer } from './oauth/authorization-server';
 import { createRestPipeline } from './rest/pipeline';
 import { flushKeyCalls } from './services/api-keys/key-calls';
 import { joinRegisters, leaveRegisters } from './services/limits/shared-rate-limit';
@@ -23,9 +24,11 @@ exportToEnvironment({ NODE_ENV: dev ? 'development' : 'production', NEXT_RUNTIME
 
 const origin = configuredOrigin() ?? `http://localhost:${port}`;
 let handleNext: NextHandler | undefined;
+const authorizationServer = await createAuthorizationServer({ origin });
 const server = createAppServer({
   rest: createRestPipeline({ origin }),
   mcp: createMcpEndpoint({ origin }),
+  oauth: authorizationServer.serve,
   next: (req, res) => handleNext!(req, res),
   trustedProxies: trustedProxiesSetting(),
   origin,

@@ -37,6 +37,7 @@ async function listen(trustedProxies: string): Promise<[Server, number]> {
   const appServer = createAppServer({
     rest: createRestPipeline({ origin: ORIGIN }),
     mcp: createMcpEndpoint({ origin: ORIGIN }),
+    oauth: () => false,
     next: async (req, res) => {
       reached.push({ method: req.method!, url: req.url!, headers: req.headers });
       res.writeHead(299);

@@ -1,6 +1,8 @@
 // The app's HTTP server: Node's server with the public API mounted on it. A request to /api/public/v1 goes to the
 // REST pipeline (src/server/rest/pipeline.ts), one to /api/mcp to the MCP server (src/server/mcp/mcp-endpoint.ts),
-// any other to Next.js's request handler (the dashboard, its tRPC endpoint, sign-in, the docs). Before either, every request gets what neither would give it:
+// one to /oauth/… or an OAuth metadata document to the authorization server (src/server/oauth/authorization-server.ts,
+// the consent page aside), any other to Next.js's request handler (the dashboard, its tRPC endpoint, sign-in, the
+// docs, the consent page). Before either, every request gets what neither would give it:
 //
 // - who the client is: the forwarding headers are settled once, believed from trusted proxies only
 //   (./client-address.ts), so that every later reader of the client's address gets the same, unforgeable answer;
@@ -26,6 +28,8 @@ export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 export interface AppServerOptions {
   rest: RestHandler;
   mcp: McpHandler;
+  /** The authorization server's endpoints: true when it answered the request. */
+  oauth: (req: IncomingMessage, res: ServerResponse, path: string) => boolean;
   next: NextHandler;
   /** The proxies whose forwarding headers are believed (TRUSTED_PROXIES); none by default. */
   trustedProxies: TrustedProxies;
@@ -44,7 +48,7 @@ export const KEEP_ALIVE_MS = 65_000;
 /** The methods Next.js can hand a route handler, and so the methods the server serves outside the public API. */
 export const SERVED_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
-export function createAppServer({ rest, mcp, next, trustedProxies, origin }: AppServerOptions): Server {
+export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin }: AppServerOptions): Server {
   const server = createServer((req, res) => {
     settleForwarding(req, trustedProxies, overTls(req));
     const method = req.method ?? 'GET';
@@ -57,6 +61,7 @@ export function createAppServer({ rest, mcp, next, trustedProxies, origin }: App
     if (path === PUBLIC_API_BASE_PATH || path.startsWith(`${PUBLIC_API_BASE_PATH}/`)) return void rest(req, res);
     if (path === MCP_PATH) return void mcp(req, res);
     if (path === METRICS_PATH && (method === 'GET' || method === 'HEAD') && serveMetrics(req, res)) return;
+    if ((path.startsWith('/oauth/') || path.startsWith('/.well-known/')) && oauth(req, res, path)) return;
 
     if (!SERVED_METHODS.includes(method)) return sendAnswer(res, problem(methodNotAllowedProblem(method, SERVED_METHODS), path, origin));
     const refusal = bodyRefusal(req);

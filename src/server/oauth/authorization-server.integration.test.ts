@@ -1,0 +1,125 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthorizationServer, mcpResource, redirectUriRefusal, REGISTRATIONS_PER_HOUR } from './authorization-server';
+
+let server: Server;
+let origin: string;
+
+beforeAll(async () => {
+  server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const authorization = await createAuthorizationServer({ origin });
+  server.on('request', (req, res) => {
+    // As the app's server settles it for every request (src/server/http/client-address.ts).
+    req.headers['x-forwarded-for'] = String(req.headers['x-test-client'] ?? '127.0.0.1');
+    req.headers['x-forwarded-proto'] = 'http';
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (!authorization.serve(req, res, path)) res.writeHead(404).end();
+  });
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const register = (metadata: Record<string, unknown>, client = '198.51.100.1') =>
+  fetch(`${origin}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Test-Client': client }, body: JSON.stringify(metadata) });
+
+describe('the authorization server', () => {
+  it('publishes RFC 8414 metadata: code with PKCE S256 only, refresh tokens, registration, revocation, the issuer in the response', async () => {
+    const metadata = await (await fetch(`${origin}/.well-known/oauth-authorization-server`)).json();
+    expect(metadata).toMatchObject({
+      issuer: origin,
+      authorization_endpoint: `${origin}/oauth/authorize`,
+      token_endpoint: `${origin}/oauth/token`,
+      registration_endpoint: `${origin}/oauth/register`,
+      revocation_endpoint: `${origin}/oauth/revoke`,
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      authorization_response_iss_parameter_supported: true,
+      scopes_supported: expect.arrayContaining(['read-only', 'read-write']),
+    });
+    expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
+    expect(metadata.grant_types_supported).not.toContain('implicit');
+    expect(metadata.grant_types_supported).not.toContain('password');
+  });
+
+  it('publishes RFC 9728 metadata for the MCP server, at the well-known path and with the resource path inserted', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp']) {
+      expect(await (await fetch(`${origin}${path}`)).json()).toEqual(
+        expect.objectContaining({ resource: mcpResource(origin), authorization_servers: [origin], scopes_supported: ['read-only', 'read-write'] }),
+      );
+    }
+  });
+
+  it('registers a public client with an HTTPS or loopback redirect, and refuses script, data and plain-HTTP redirects', async () => {
+    const registered = await register({ client_name: 'Agent', redirect_uris: ['https://agent.example/callback', 'http://127.0.0.1:33418/callback'], application_type: 'native' });
+    expect(registered.status, await registered.clone().text()).toBe(201);
+    expect(await registered.json()).toMatchObject({ client_id: expect.any(String), token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] });
+    for (const uri of ['javascript:alert(1)', 'http://agent.example/callback', 'data:text/html,hi']) {
+      const refused = await register({ client_name: 'Bad', redirect_uris: [uri] });
+      expect(refused.status, uri).toBe(400);
+      expect(await refused.json(), uri).toMatchObject({ error: 'invalid_redirect_uri' });
+    }
+  });
+
+  it('limits registrations per client address', async () => {
+    const client = '198.51.100.77';
+    const statuses = [];
+    for (let index = 0; index <= REGISTRATIONS_PER_HOUR; index++) statuses.push((await register({ redirect_uris: ['https://agent.example/cb'] }, client)).status);
+    expect(statuses.slice(0, REGISTRATIONS_PER_HOUR)).toEqual(Array(REGISTRATIONS_PER_HOUR).fill(201));
+    const refused = await register({ redirect_uris: ['https://agent.example/cb'] }, client);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another address is not affected.
+    expect((await register({ redirect_uris: ['https://agent.example/cb'] }, '198.51.100.78')).status).toBe(201);
+  });
+
+  it('sends an authorization request to the consent page, and refuses one without PKCE or with plain PKCE', async () => {
+    const { client_id } = await (await register({ redirect_uris: ['https://agent.example/cb'] })).json();
+    const authorize = (extra: Record<string, string>) =>
+      fetch(`${origin}/oauth/authorize?${new URLSearchParams({ client_id, response_type: 'code', redirect_uri: 'https://agent.example/cb', scope: 'read-only', state: 'xyz', ...extra })}`, { redirect: 'manual' });
+    const started = await authorize({ code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: mcpResource(origin) });
+    expect(started.status).toBe(303);
+    expect(started.headers.get('location')).toMatch(/^\/oauth\/consent\/[\w-]+$/);
+    for (const extra of [{}, { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'plain' }]) {
+      const refused = await authorize(extra);
+      expect(refused.status).toBe(303);
+      const back = new URL(refused.headers.get('location')!);
+      expect(back.origin + back.pathname).toBe('https://agent.example/cb');
+      expect(back.searchParams.get('error')).toBe('invalid_request');
+      expect(back.searchParams.get('state')).toBe('xyz');
+      expect(back.searchParams.get('iss')).toBe(origin);
+    }
+    // Another resource than the MCP server.
+    const elsewhere = await authorize({ code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: `${origin}/api/public/v1` });
+    expect(new URL(elsewhere.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
+  });
+
+  it('shows an unregistered redirect URI a page, never a redirect to it', async () => {
+    const { client_id } = await (await register({ redirect_uris: ['https://agent.example/cb'] })).json();
+    const refused = await fetch(
+      `${origin}/oauth/authorize?${new URLSearchParams({ client_id, response_type: 'code', redirect_uri: 'https://evil.example/cb', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })}`,
+      { redirect: 'manual' },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('location')).toBeNull();
+    expect(await refused.text()).toContain('redirect_uri');
+  });
+});
+
+describe('redirect URIs', () => {
+  it.each([
+    ['https://claude.ai/api/mcp/auth_callback', null],
+    ['http://127.0.0.1:5173/callback', null],
+    ['http://[::1]:5173/callback', null],
+    ['http://localhost:6274/oauth/callback', null],
+    ['com.example.agent:/callback', null],
+    ['http://agent.example/callback', 'must use https, or http on a loopback address (127.0.0.1 or [::1])'],
+    ['javascript:alert(document.cookie)', 'must not use the javascript scheme'],
+    ['file:///etc/passwd', 'must not use the file scheme'],
+    ['myapp:/callback', 'must use https, a loopback http address, or a reverse-domain private-use scheme (com.example.app:/callback)'],
+    ['not a uri', 'must be an absolute URI'],
+  ])('%s', (uri, refusal) => {
+    expect(redirectUriRefusal(uri)).toBe(refusal);
+  });
+});

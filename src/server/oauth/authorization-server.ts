@@ -1,0 +1,199 @@
+// The app as an OAuth 2.1 authorization server for its own MCP server, so that an agent connects with the account
+// owner's sign-in and consent instead of a pasted key. The protocol is oidc-provider's (OpenID-certified), never ours:
+// authorization code with PKCE (S256 only), refresh tokens rotated on every use (a replayed one revokes its grant),
+// dynamic client registration (RFC 7591) and Client ID Metadata Documents, resource indicators (RFC 8707), the issuer
+// in the authorization response (RFC 9207) and its metadata (RFC 8414). Its state is in PostgreSQL (./oauth-adapter.ts).
+//
+// What is ours: the consent (./consent.ts: the dashboard's sign-in, then scope, apps and budget, as a key has), the
+// connected app each grant becomes (a credential row, src/server/services/oauth/connected-apps.ts), and the access
+// token's check on every MCP request, as a key's (src/server/auth/credentials.ts).
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { clientIpOf } from '@/server/core/client-ip';
+import { config } from '@/server/core/config';
+import { logError } from '@/server/core/log';
+import { MCP_PATH } from '@/server/mcp/mcp-endpoint';
+import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
+import { OAuthAdapter } from './oauth-adapter';
+import { signingKeys } from './signing-keys';
+
+/** The scopes a grant may have: a key's two, with the same meaning. */
+export const OAUTH_SCOPES = ['read-only', 'read-write'] as const;
+export type OAuthScope = (typeof OAUTH_SCOPES)[number];
+
+/** The authorization server's endpoints, all under /oauth (the consent page too). */
+export const OAUTH_ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  end_session: '/oauth/end-session',
+} as const;
+export const CONSENT_PATH = '/oauth/consent';
+const METADATA_PATHS = new Set(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
+/** RFC 9728: the protected resource's metadata, at the well-known path and with the resource's path inserted. */
+export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+
+export const ACCESS_TOKEN_SECONDS = 3_600;
+const REFRESH_TOKEN_SECONDS = 30 * 86_400;
+/** Client registrations per client address and hour: enough for a person's tools, not for filling the table. */
+export const REGISTRATIONS_PER_HOUR = 20;
+
+/** The one resource tokens are issued for: the MCP server. A token presented anywhere else is refused. */
+export function mcpResource(origin: string): string {
+  return `${origin}${MCP_PATH}`;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+const FORBIDDEN_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'http:', 'https:']);
+
+/**
+ * Why a redirect URI is refused, or null: HTTPS; or HTTP on a loopback address, for a native client (RFC 8252 §7.3);
+ * or a native app's private-use scheme, reverse-domain (`com.example.app:/callback`, RFC 8252 §7.1). Never a script,
+ * data or file URI. oidc-provider lets a web client register plain HTTP anywhere, which OAuth 2.1 does not.
+ */
+export function redirectUriRefusal(uri: unknown): string | null {
+  if (typeof uri !== 'string' || !URL.canParse(uri)) return 'must be an absolute URI';
+  const { protocol, hostname } = new URL(uri);
+  if (protocol === 'https:') return null;
+  if (protocol === 'http:') return LOOPBACK_HOSTS.has(hostname) ? null : 'must use https, or http on a loopback address (127.0.0.1 or [::1])';
+  if (FORBIDDEN_SCHEMES.has(protocol)) return `must not use the ${protocol.slice(0, -1)} scheme`;
+  return protocol.slice(0, -1).includes('.') ? null : 'must use https, a loopback http address, or a reverse-domain private-use scheme (com.example.app:/callback)';
+}
+
+export interface AuthorizationServer {
+  provider: Provider;
+  /** Answers the request when it is the authorization server's; false otherwise. */
+  serve(req: IncomingMessage, res: ServerResponse, path: string): boolean;
+}
+
+/** Cookie keys derived from NEXTAUTH_SECRET: every web process signs and checks the interaction cookies alike. */
+function cookieKeys(): string[] {
+  const secret = config().NEXTAUTH_SECRET;
+  if (!secret) throw new Error('NEXTAUTH_SECRET is not set: start the app with `npm start`, which provides one');
+  return [createHash('sha256').update(`oauth cookies v1:${secret}`).digest('base64url')];
+}
+
+export async function createAuthorizationServer({ origin }: { origin: string }): Promise<AuthorizationServer> {
+  const resource = mcpResource(origin);
+  const configuration: Configuration = {
+    adapter: OAuthAdapter,
+    clients: [],
+    jwks: { keys: await signingKeys() },
+    cookies: { keys: cookieKeys(), long: { httpOnly: true, sameSite: 'lax' }, short: { httpOnly: true, sameSite: 'lax' } },
+    routes: OAUTH_ROUTES,
+    scopes: [...OAUTH_SCOPES],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      clientIdMetadataDocument: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator !== resource) throw new errors.InvalidTarget(`Tokens are issued for ${resource} only.`);
+          return { scope: OAUTH_SCOPES.join(' '), audience: resource, accessTokenTTL: ACCESS_TOKEN_SECONDS, accessTokenFormat: 'opaque' };
+        },
+      },
+    },
+    // RFC 7591's software statement fields, kept with the client; their validator is the hook that runs for every
+    // client however it is registered (dynamically, or from its metadata document), where the redirect URIs are checked.
+    extraClientMetadata: {
+      properties: ['software_id', 'software_version'],
+      validator(_ctx, key, _value, metadata) {
+        if (key !== 'software_id') return;
+        for (const uri of (metadata.redirect_uris as unknown[] | undefined) ?? []) {
+          const refusal = redirectUriRefusal(uri);
+          if (refusal) throw new errors.InvalidRedirectUri(`redirect_uris: ${String(uri)} ${refusal}.`);
+        }
+      },
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: ACCESS_TOKEN_SECONDS,
+      AuthorizationCode: 60,
+      RefreshToken: REFRESH_TOKEN_SECONDS,
+      Interaction: 3_600,
+      Session: 14 * 86_400,
+      Grant: REFRESH_TOKEN_SECONDS,
+    },
+    interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
+    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = errorPage(out);
+    },
+  };
+  const provider = new Provider(origin, configuration);
+  // Behind the app's own trusted-proxy handling (src/server/http/client-address.ts), which has settled the protocol.
+  provider.proxy = true;
+  provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => logError('the authorization server failed', error));
+  const registrations = sharedRateLimit('oauth-registration', REGISTRATIONS_PER_HOUR, 3_600);
+  const callback = provider.callback();
+
+  async function serveRegistration(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const decision = await registrations.consume(clientIpOf(req.headers['x-forwarded-for']) ?? 'unknown');
+    if (!decision.allowed) {
+      const body = JSON.stringify({ error: 'invalid_request', error_description: `At most ${REGISTRATIONS_PER_HOUR} client registrations an hour from one address; retry in ${decision.retryAfterSeconds} s.` });
+      res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': String(decision.retryAfterSeconds), 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    callback(req, res);
+  }
+
+  return {
+    provider,
+    serve(req, res, path) {
+      if (path === PROTECTED_RESOURCE_METADATA_PATH || path === `${PROTECTED_RESOURCE_METADATA_PATH}${MCP_PATH}`) {
+        const body = JSON.stringify(protectedResourceMetadata(origin));
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+        return true;
+      }
+      if (path === OAUTH_ROUTES.registration && req.method === 'POST') {
+        serveRegistration(req, res).catch((error: unknown) => {
+          logError('the client registration failed', error);
+          if (!res.headersSent) res.writeHead(500).end();
+        });
+        return true;
+      }
+      if (METADATA_PATHS.has(path) || (path.startsWith('/oauth/') && !path.startsWith(`${CONSENT_PATH}/`))) {
+        callback(req, res);
+        return true;
+      }
+      return false;
+    },
+  };
+}
+
+/** RFC 9728: where an MCP client finds who issues tokens for /api/mcp, and which scopes it takes. */
+export function protectedResourceMetadata(origin: string) {
+  return {
+    resource: mcpResource(origin),
+    authorization_servers: [origin],
+    scopes_supported: [...OAUTH_SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'ASO analytics MCP server',
+    resource_documentation: `${origin}/docs/mcp`,
+  };
+}
+
+const escapeHtml = (text: unknown) => String(text).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** The page a browser gets when the authorization request itself is wrong (an unknown client, a redirect URI not registered). */
+function errorPage(out: { error?: string; error_description?: string }): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in request refused · ASO Analytics</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f8fafc;color:#0f172a}main{max-width:36rem;margin:10vh auto;padding:2rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem}code{background:#f1f5f9;padding:0 .25rem;border-radius:.25rem}a{color:#1d4ed8}</style></head>
+<body><main><h1>This sign-in request was refused</h1><p>The app that sent you here made a request we cannot accept, so nothing was shared with it.</p>
+<p><code>${escapeHtml(out.error ?? 'invalid_request')}</code>: ${escapeHtml(out.error_description ?? '')}</p><p><a href="/">Back to ASO Analytics</a></p></main></body></html>`;
+}
