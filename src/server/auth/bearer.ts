@@ -4,15 +4,18 @@
 // its challenge is here too.
 import { AppError } from '@/server/errors/app-error';
 import { isWellFormedApiKey, KEY_PREFIX } from '@/server/services/api-keys/key-format';
+import { looksLikeOAuthAccessToken } from '@/server/services/oauth/access-tokens';
 
-export type RejectedCredential = 'missing' | 'malformed' | 'not_found' | 'revoked' | 'expired' | 'invalid_token';
+export type RejectedCredential = 'missing' | 'malformed' | 'not_found' | 'revoked' | 'expired' | 'invalid_token' | 'oauth_invalid' | 'oauth_elsewhere';
 
 export type BearerReading =
   | { kind: 'missing' }
   | { kind: 'malformed' }
   /** Well-formed, checksum included: only a lookup can tell whether it is valid. */
   | { kind: 'apiKey'; token: string }
-  | { kind: 'sessionToken'; token: string };
+  | { kind: 'sessionToken'; token: string }
+  /** An OAuth access token's shape (src/server/services/oauth/access-tokens.ts); the MCP server's alone. */
+  | { kind: 'oauthToken'; token: string };
 
 export function readBearer(authorization: string | null): BearerReading {
   if (!authorization?.trim()) return { kind: 'missing' };
@@ -21,6 +24,7 @@ export function readBearer(authorization: string | null): BearerReading {
   const token = match[1]!;
   if (token.startsWith(KEY_PREFIX)) return isWellFormedApiKey(token) ? { kind: 'apiKey', token } : { kind: 'malformed' };
   if (looksLikeSessionToken(token)) return { kind: 'sessionToken', token };
+  if (looksLikeOAuthAccessToken(token)) return { kind: 'oauthToken', token };
   return { kind: 'malformed' };
 }
 
@@ -36,18 +40,24 @@ const DETAILS: Record<RejectedCredential, string> = {
   revoked: 'This API key has been revoked.',
   expired: 'This credential has expired.',
   invalid_token: 'This session token is not valid or has been signed out.',
+  oauth_invalid: 'This access token is not valid: its connected app was revoked, or it was never issued.',
+  oauth_elsewhere: 'This access token is for the MCP server (/api/mcp) only; use an API key here.',
 };
 
 export function credentialProblemDetail(status: RejectedCredential): string {
   return DETAILS[status];
 }
 
-/** RFC 6750 §3: no error code when no credential was sent, invalid_token for any credential refused. */
-export function credentialChallenge(status: RejectedCredential): string {
-  return status === 'missing' ? 'Bearer realm="public-api"' : 'Bearer realm="public-api", error="invalid_token"';
+/**
+ * RFC 6750 §3: no error code when no credential was sent, invalid_token for any credential refused. `resourceMetadata`:
+ * where the resource's OAuth metadata is (RFC 9728 §5.1), on the MCP server, so that an agent finds how to sign in.
+ */
+export function credentialChallenge(status: RejectedCredential, resourceMetadata?: string): string {
+  const metadata = resourceMetadata ? `, resource_metadata="${resourceMetadata}"` : '';
+  return status === 'missing' ? `Bearer realm="public-api"${metadata}` : `Bearer realm="public-api", error="invalid_token"${metadata}`;
 }
 
 /** The 401 of a credential refused, with its detail and challenge: the same on REST and on the MCP server. */
-export function credentialRefused(status: RejectedCredential): AppError {
-  return new AppError('UNAUTHORIZED', credentialProblemDetail(status), { headers: { 'WWW-Authenticate': credentialChallenge(status) } });
+export function credentialRefused(status: RejectedCredential, resourceMetadata?: string): AppError {
+  return new AppError('UNAUTHORIZED', credentialProblemDetail(status), { headers: { 'WWW-Authenticate': credentialChallenge(status, resourceMetadata) } });
 }

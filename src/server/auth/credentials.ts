@@ -1,7 +1,9 @@
-// Resolves the Bearer credential of a public API request: an API key or a dashboard session token.
+// Resolves the Bearer credential of a public API request: an API key, a dashboard session token, or (on the MCP server
+// only) an OAuth access token, which acts as its connected app, a credential with a key's scope and restrictions.
 // Returns a status, never throws for a bad credential; the HTTP layer maps statuses to problems once (./bearer.ts).
 import type { DataVersions } from '@/server/db/data-versions';
 import { verifyApiKey } from '@/server/services/api-keys/api-keys';
+import { verifyOAuthAccessToken } from '@/server/services/oauth/access-tokens';
 import type { Actor } from './actor';
 import { readBearer, type BearerReading, type RejectedCredential } from './bearer';
 import { verifySessionToken } from './session-token';
@@ -16,6 +18,8 @@ export interface CredentialContext {
   ip: string | null;
   /** The app whose data version to read as well (a well-formed uuid or null). */
   appId?: string | null;
+  /** The resource an OAuth access token must be for (the MCP server's URL); none: OAuth tokens are refused. */
+  resource?: string;
 }
 
 export function resolveBearer(authorization: string | null, context: CredentialContext): Promise<CredentialResult> {
@@ -26,7 +30,7 @@ export function resolveBearer(authorization: string | null, context: CredentialC
 export async function resolveCredential(bearer: BearerReading, context: CredentialContext): Promise<CredentialResult> {
   if (bearer.kind === 'missing' || bearer.kind === 'malformed') return { status: bearer.kind };
   if (bearer.kind === 'sessionToken') return verifySessionToken(bearer.token, { now: context.now, appId: context.appId ?? null, use: 'bearer' });
-  const result = await verifyApiKey(bearer.token, context);
+  const result = bearer.kind === 'oauthToken' ? await verifyOAuthAccessToken(bearer.token, { ...context, resource: context.resource ?? null }) : await verifyApiKey(bearer.token, context);
   if (result.status !== 'valid') return { status: result.status };
   return {
     status: 'valid',

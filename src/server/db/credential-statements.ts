@@ -1,5 +1,6 @@
 // The credential statement: the one database read of every public API request. Whatever the credential (an API key
-// by the SHA-256 of its secret, or a live session of a signed-in user), one round trip returns it with its account's
+// by the SHA-256 of its secret, an OAuth access token by the SHA-256 of its value with its connected app, or a live
+// session of a signed-in user), one round trip returns it with its account's
 // plan (and trial), this month's credit usage and the versions of the data the response cache keys on (./data-versions.ts). The
 // account, usage and version part is written once, here, for both.
 import { hotQuery } from './index';
@@ -38,11 +39,18 @@ function credentialStatement(source: { columns: string; from: string; where: str
      WHERE ${source.where}`;
 }
 
-const API_KEY_STATEMENT = credentialStatement({
-  columns: `c.id::text AS id, c.scope::text AS scope, c.revoked_at, c.expires_at, c.last_used_at, c.last_used_ip,
-            c.all_apps, c.app_ids::text[] AS app_ids, c.allowed_cidrs, c.monthly_budget, ku.used AS key_spent`,
-  from: 'api_keys c LEFT JOIN key_credit_usage ku ON ku.key_id = c.id AND ku.period_start = $2::date',
-  where: 'c.secret_hash = $1',
+/** A credential row of api_keys (a key, or a connected app) with what it spent this period. */
+const KEY_COLUMNS = `c.id::text AS id, c.scope::text AS scope, c.revoked_at, c.expires_at, c.last_used_at, c.last_used_ip,
+            c.all_apps, c.app_ids::text[] AS app_ids, c.allowed_cidrs, c.monthly_budget, ku.used AS key_spent`;
+const KEY_SPENT = 'LEFT JOIN key_credit_usage ku ON ku.key_id = c.id AND ku.period_start = $2::date';
+
+const API_KEY_STATEMENT = credentialStatement({ columns: KEY_COLUMNS, from: `api_keys c ${KEY_SPENT}`, where: 'c.secret_hash = $1' });
+
+/** An OAuth access token (by the SHA-256 of its value, src/server/db/oauth-records.ts) and its connected app. */
+const OAUTH_TOKEN_STATEMENT = credentialStatement({
+  columns: `${KEY_COLUMNS}, t.expires_at AS token_expires_at, t.payload->>'aud' AS audience, t.payload->>'scope' AS token_scope`,
+  from: `oauth_records t JOIN api_keys c ON c.oauth_grant_id = t.grant_id AND c.kind = 'oauth_grant' ${KEY_SPENT}`,
+  where: `t.kind = 'AccessToken' AND t.id_hash = $1 AND t.consumed_at IS NULL`,
 });
 
 const SESSION_STATEMENT = credentialStatement({
@@ -72,41 +80,62 @@ export interface ApiKeyRow {
   spent: number;
 }
 
+type KeyColumns = AccountColumns & {
+  id: string;
+  scope: string;
+  revoked_at: Date | null;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  last_used_ip: string | null;
+  all_apps: boolean;
+  app_ids: string[] | null;
+  allowed_cidrs: string[] | null;
+  monthly_budget: number | null;
+  key_spent: number | null;
+};
+
+function keyOf(row: KeyColumns): ApiKeyRow {
+  return {
+    id: row.id,
+    scope: row.scope,
+    revokedAt: row.revoked_at,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    lastUsedIp: row.last_used_ip,
+    appIds: row.all_apps ? null : (row.app_ids ?? []),
+    allowedCidrs: row.allowed_cidrs ?? [],
+    monthlyBudget: row.monthly_budget,
+    spent: row.key_spent ?? 0,
+  };
+}
+
 /** The key whose secret hashes to `secretHash`, whatever its status, with its account; null when there is none. */
 export async function readApiKeyCredential(
   secretHash: Uint8Array,
   { periodStart, appId }: { periodStart: string; appId: string | null },
 ): Promise<{ key: ApiKeyRow; account: CredentialAccount } | null> {
-  type Row = AccountColumns & {
-    id: string;
-    scope: string;
-    revoked_at: Date | null;
-    expires_at: Date | null;
-    last_used_at: Date | null;
-    last_used_ip: string | null;
-    all_apps: boolean;
-    app_ids: string[] | null;
-    allowed_cidrs: string[] | null;
-    monthly_budget: number | null;
-    key_spent: number | null;
-  };
-  const [row] = await hotQuery<Row>(API_KEY_STATEMENT, [Buffer.from(secretHash), periodStart, appId]);
-  if (!row) return null;
-  return {
-    key: {
-      id: row.id,
-      scope: row.scope,
-      revokedAt: row.revoked_at,
-      expiresAt: row.expires_at,
-      lastUsedAt: row.last_used_at,
-      lastUsedIp: row.last_used_ip,
-      appIds: row.all_apps ? null : (row.app_ids ?? []),
-      allowedCidrs: row.allowed_cidrs ?? [],
-      monthlyBudget: row.monthly_budget,
-      spent: row.key_spent ?? 0,
-    },
-    account: accountOf(row),
-  };
+  const [row] = await hotQuery<KeyColumns>(API_KEY_STATEMENT, [Buffer.from(secretHash), periodStart, appId]);
+  return row ? { key: keyOf(row), account: accountOf(row) } : null;
+}
+
+export interface OAuthTokenRow {
+  expiresAt: Date | null;
+  /** The resource the token was issued for. */
+  audience: string | null;
+  /** The scopes granted to the token, space-separated. */
+  scope: string | null;
+}
+
+/**
+ * The access token whose value hashes to `tokenHash` (unused, whatever its expiry) with its connected app (whatever
+ * its status) and that app's account; null when there is none, as after its grant was revoked.
+ */
+export async function readOAuthTokenCredential(
+  tokenHash: string,
+  { periodStart, appId }: { periodStart: string; appId: string | null },
+): Promise<{ token: OAuthTokenRow; key: ApiKeyRow; account: CredentialAccount } | null> {
+  const [row] = await hotQuery<KeyColumns & { token_expires_at: Date | null; audience: string | null; token_scope: string | null }>(OAUTH_TOKEN_STATEMENT, [tokenHash, periodStart, appId]);
+  return row ? { token: { expiresAt: row.token_expires_at, audience: row.audience, scope: row.token_scope }, key: keyOf(row), account: accountOf(row) } : null;
 }
 
 /** The user of a live (not ended) session, with their account; null when the session is not live or not theirs. */

@@ -38,6 +38,13 @@ import { PROMPTS, promptMessages } from './prompts';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type Tool } from './tools';
 
 export const MCP_PATH = '/api/mcp';
+/** RFC 9728: the MCP server's protected resource metadata, which names the authorization server (src/server/oauth/). */
+export const MCP_RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
+
+/** The resource OAuth access tokens are issued for: the MCP server's URL. A token presented anywhere else is refused. */
+export function mcpResource(origin: string): string {
+  return `${origin}${MCP_PATH}`;
+}
 
 export interface McpEndpointOptions {
   /** The origin the public sees, in problem type URIs. */
@@ -66,6 +73,8 @@ const INSTRUCTIONS = `The ASO analytics service's public data API as tools: trac
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpointOptions): McpHandler {
+  const resource = mcpResource(origin);
+  const resourceMetadata = `${origin}${MCP_RESOURCE_METADATA_PATH}`;
   const tools = buildTools(appRouter);
   const handler = createMcpHandler(({ authInfo }) => serverFor(authInfo?.extra?.exchange as Exchange), {
     legacy: 'stateless',
@@ -163,15 +172,15 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
     try {
       answer = await withRequest({ requestId, clientAddress, userAgent: header(req, 'user-agent') }, async () => {
         const bearer = readBearer(header(req, 'authorization'));
-        if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind);
+        if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind, resourceMetadata);
         const method = req.method ?? 'GET';
         // Read before the credential's statement, which reads the data version of the app a cached read names.
         const body = method === 'POST' ? await readBodyText(req) : undefined;
         // The body goes to the SDK parsed (its own reading of a body stream costs more than the call it carries); one
         // that is not JSON goes as it is, for the SDK's parse error.
         const parsedBody = body === undefined ? undefined : parseJson(body);
-        const credential = await resolveCredential(bearer, { now, ip: clientAddress, appId: cachedAppId(parsedBody) });
-        if (credential.status !== 'valid') throw credentialRefused(credential.status);
+        const credential = await resolveCredential(bearer, { now, ip: clientAddress, appId: cachedAppId(parsedBody), resource });
+        if (credential.status !== 'valid') throw credentialRefused(credential.status, resourceMetadata);
         const { actor } = credential;
         setRequestActor(actor.kind === 'apiKey' ? { kind: 'apiKey', keyId: actor.keyId! } : { kind: 'user', userId: actor.userId!, via: 'api' });
         admitClientAddress(actor, clientAddress);

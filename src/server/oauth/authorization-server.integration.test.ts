@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthorizationServer, mcpResource, redirectUriRefusal, REGISTRATIONS_PER_HOUR } from './authorization-server';
+import { mcpResource } from '@/server/mcp/mcp-endpoint';
+import { createAuthorizationServer, redirectUriRefusal, REGISTRATIONS_PER_HOUR } from './authorization-server';
 
 let server: Server;
 let origin: string;
@@ -81,7 +82,7 @@ describe('the authorization server', () => {
     const started = await authorize({ code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: mcpResource(origin) });
     expect(started.status).toBe(303);
     expect(started.headers.get('location')).toMatch(/^\/oauth\/consent\/[\w-]+$/);
-    for (const extra of [{}, { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'plain' }]) {
+    for (const extra of [{}, { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'plain' }] as Record<string, string>[]) {
       const refused = await authorize(extra);
       expect(refused.status).toBe(303);
       const back = new URL(refused.headers.get('location')!);

@@ -13,7 +13,7 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import { clientIpOf } from '@/server/core/client-ip';
 import { config } from '@/server/core/config';
 import { logError } from '@/server/core/log';
-import { MCP_PATH } from '@/server/mcp/mcp-endpoint';
+import { MCP_RESOURCE_METADATA_PATH, mcpResource } from '@/server/mcp/mcp-endpoint';
 import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
 import { OAuthAdapter } from './oauth-adapter';
 import { signingKeys } from './signing-keys';
@@ -40,11 +40,6 @@ export const ACCESS_TOKEN_SECONDS = 3_600;
 const REFRESH_TOKEN_SECONDS = 30 * 86_400;
 /** Client registrations per client address and hour: enough for a person's tools, not for filling the table. */
 export const REGISTRATIONS_PER_HOUR = 20;
-
-/** The one resource tokens are issued for: the MCP server. A token presented anywhere else is refused. */
-export function mcpResource(origin: string): string {
-  return `${origin}${MCP_PATH}`;
-}
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'http:', 'https:']);
@@ -154,7 +149,7 @@ export async function createAuthorizationServer({ origin }: { origin: string }):
   return {
     provider,
     serve(req, res, path) {
-      if (path === PROTECTED_RESOURCE_METADATA_PATH || path === `${PROTECTED_RESOURCE_METADATA_PATH}${MCP_PATH}`) {
+      if (path === PROTECTED_RESOURCE_METADATA_PATH || path === MCP_RESOURCE_METADATA_PATH) {
         const body = JSON.stringify(protectedResourceMetadata(origin));
         res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*', 'Content-Length': Buffer.byteLength(body) });
         res.end(body);

@@ -241,7 +241,13 @@ describe('security matrix: every endpoint × every credential', () => {
         if (expected.status === 401 || expected.slug === 'ip-not-allowed') {
           expect(answer.status, `${label}: ${answer.text.slice(0, 200)}`).toBe(expected.status);
           expect((answer.body as { type?: string }).type, label).toBe(`${ORIGIN}/docs/problems/${expected.slug}`);
-          if (expected.challenge) expect(answer.headers['www-authenticate'], label).toMatch(expected.challenge);
+          if (expected.challenge) {
+            // REST's challenge, and where an agent finds how to sign in with OAuth instead (RFC 9728 §5.1).
+            const metadata = `, resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/api/mcp"`;
+            const challenge = String(answer.headers['www-authenticate']);
+            expect(challenge, label).toContain(metadata);
+            expect(challenge.replace(metadata, ''), label).toMatch(expected.challenge);
+          }
         } else {
           expect(answer.status, `${label}: ${answer.text.slice(0, 200)}`).toBe(200);
           expect(answer.result, `${label}: ${answer.text.slice(0, 200)}`).toBeDefined();

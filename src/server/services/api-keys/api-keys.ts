@@ -1,6 +1,6 @@
 // API keys: create (secret shown once), list, revoke, roll with a grace period, and verify on each request.
 import { db } from '@/server/db';
-import { readApiKeyCredential } from '@/server/db/credential-statements';
+import { readApiKeyCredential, type ApiKeyRow, type CredentialAccount } from '@/server/db/credential-statements';
 import { seedKeySpending } from '@/server/db/credit-statements';
 import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/core/dates';
@@ -52,8 +52,8 @@ function claimLastUseWrite(keyId: string, storedAt: Date | null, storedIp: strin
   return true;
 }
 
-const toDbScope = (scope: ApiKeyScope): DbScope => (scope === 'read-only' ? 'read_only' : 'read_write');
-const fromDbScope = (scope: DbScope): ApiKeyScope => (scope === 'read_only' ? 'read-only' : 'read-write');
+export const toDbScope = (scope: ApiKeyScope): DbScope => (scope === 'read-only' ? 'read_only' : 'read_write');
+export const fromDbScope = (scope: DbScope): ApiKeyScope => (scope === 'read_only' ? 'read-only' : 'read-write');
 
 export interface ApiKeyView {
   id: string;
@@ -120,7 +120,7 @@ function toView(row: KeyRow, now: Date): ApiKeyView {
 }
 
 /** The account's own apps among `appIds`: a key is never given another account's app, nor an unknown id. */
-async function assertOwnApps(client: Pick<typeof db, 'trackedApp'>, accountId: string, appIds: string[] | null): Promise<void> {
+export async function assertOwnApps(client: Pick<typeof db, 'trackedApp'>, accountId: string, appIds: string[] | null): Promise<void> {
   if (!appIds) return;
   const own = await client.trackedApp.findMany({ where: { accountId, id: { in: appIds } }, select: { id: true } });
   const known = new Set(own.map((app) => app.id));
@@ -159,7 +159,7 @@ function assertExpiryWithinBounds(expiresAt: Date, now: Date): void {
 }
 
 /** The account's keys policy, once its plan is checked to include API access. */
-async function assertApiAccess(accountId: string): Promise<{ requireKeyExpiry: boolean }> {
+export async function assertApiAccess(accountId: string): Promise<{ requireKeyExpiry: boolean }> {
   const account = await db.account.findUnique({ where: { id: accountId }, select: { plan: true, trialEndsAt: true, trialCredits: true, requireKeyExpiry: true } });
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
   if (!PLANS[accessOf(account, new Date()).plan].apiAccess) {
@@ -390,9 +390,21 @@ export async function verifyApiKey(secret: string, context: { now: Date; ip: str
   if (!isWellFormedApiKey(secret)) return { status: 'malformed' };
   const credential = await readApiKeyCredential(hashApiKey(secret), { periodStart: isoDay(periodOf(context.now).start), appId: context.appId ?? null });
   if (!credential) return { status: 'not_found' };
-  const { key, account } = credential;
-  const status = statusOf(key, context.now);
+  const status = statusOf(credential.key, context.now);
   if (status !== 'active') return { status };
+  // The enum's database value is the scope's own name (read-only, read-write).
+  return verifiedCredential(credential, credential.key.scope as ApiKeyScope, context);
+}
+
+/**
+ * An active credential row (a key, or a connected app) as the request's: its last use noted, its account's access
+ * now, its scope, restrictions and spending.
+ */
+export function verifiedCredential(
+  { key, account }: { key: ApiKeyRow; account: CredentialAccount },
+  scope: ApiKeyScope,
+  context: { now: Date; ip: string | null },
+): KeyVerification & { status: 'valid' } {
   if (claimLastUseWrite(key.id, key.lastUsedAt, key.lastUsedIp, context)) {
     // Not awaited: bookkeeping must not add a round trip to the request.
     db.apiKey
@@ -404,7 +416,7 @@ export async function verifyApiKey(secret: string, context: { now: Date; ip: str
     keyId: key.id,
     accountId: account.accountId,
     ...accessOf({ plan: account.plan as PlanTier, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, context.now),
-    scope: key.scope as ApiKeyScope,
+    scope,
     restrictions: { appIds: key.appIds, allowedCidrs: key.allowedCidrs, monthlyBudget: key.monthlyBudget },
     keySpent: key.spent,
     creditsUsed: account.creditsUsed,

@@ -15,6 +15,9 @@ export const SECURITY_EVENT_KINDS = [
   'api_key.restricted',
   'api_key.renamed',
   'api_key.expired',
+  'oauth_grant.created',
+  'oauth_grant.restricted',
+  'oauth_grant.revoked',
   'webhook_endpoint.created',
   'webhook_endpoint.changed',
   'webhook_endpoint.secret_rotated',
@@ -35,6 +38,9 @@ export const SECURITY_EVENT_LABELS: Record<SecurityEventKind, string> = {
   'api_key.restricted': 'API key restrictions changed',
   'api_key.renamed': 'API key renamed',
   'api_key.expired': 'API key expired',
+  'oauth_grant.created': 'App connected (OAuth)',
+  'oauth_grant.restricted': 'Connected app restrictions changed',
+  'oauth_grant.revoked': 'Connected app revoked',
   'webhook_endpoint.created': 'Webhook endpoint created',
   'webhook_endpoint.changed': 'Webhook endpoint changed',
   'webhook_endpoint.secret_rotated': 'Webhook signing secret rotated',
@@ -55,7 +61,7 @@ type Json = Prisma.InputJsonValue;
 export interface SecurityEventEntry {
   accountId: string;
   kind: SecurityEventKind;
-  target?: { type: 'api_key' | 'webhook_endpoint' | 'account' | 'user'; id: string; label: string };
+  target?: { type: 'api_key' | 'oauth_grant' | 'webhook_endpoint' | 'account' | 'user'; id: string; label: string };
   before?: Record<string, Json | null> | null;
   after?: Record<string, Json | null> | null;
   /** Who acted when no request says so (a job: the system); a request's actor wins. */

@@ -1,0 +1,146 @@
+// Connected apps: what an account owner's consent to an OAuth client (an AI agent connecting to the MCP server) becomes.
+// Each is a credential row of api_keys of kind oauth_grant, beside the keys, so that everything a key has applies to
+// the grant's tokens unchanged: its scope, its apps, client addresses and monthly budget (./../api-keys/restrictions.ts),
+// the charging statement's budget check, the request log and the usage per day. The tokens themselves are
+// oidc-provider's (src/server/oauth/); revoking a connected app destroys its grant and every token of it at once.
+import { randomUUID } from 'node:crypto';
+import { db } from '@/server/db';
+import { destroyOAuthGrant } from '@/server/db/oauth-records';
+import { withAccountLock } from '@/server/db/row-locks';
+import { AppError } from '@/server/errors/app-error';
+import { assertApiAccess, assertOwnApps, fromDbScope, statusOf, toDbScope, type ApiKeyScope, type ApiKeyStatus } from '@/server/services/api-keys/api-keys';
+import { restrictionsAfter, UNRESTRICTED, type KeyRestrictions, type KeyRestrictionsChange } from '@/server/services/api-keys/restrictions';
+import { periodOf } from '@/server/services/metering/credits';
+import { recordSecurityEvent } from '@/server/services/security-log/security-log';
+
+const CONNECTED_APPS = { kind: 'oauth_grant' } as const;
+
+/** A grant to record, as the consent page gives it: the account, who consented, the client and what it may do. */
+export interface NewConnectedApp {
+  accountId: string;
+  userId: string;
+  grantId: string;
+  clientId: string;
+  clientName: string;
+  scope: ApiKeyScope;
+  restrictions: KeyRestrictionsChange;
+}
+
+export interface ConnectedAppView {
+  id: string;
+  clientId: string;
+  clientName: string;
+  scope: ApiKeyScope;
+  status: ApiKeyStatus;
+  restrictions: KeyRestrictions;
+  spentThisMonth: number;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  lastUsedIp: string | null;
+}
+
+const select = (now: Date) =>
+  ({
+    id: true,
+    name: true,
+    oauthClientId: true,
+    scope: true,
+    createdAt: true,
+    expiresAt: true,
+    revokedAt: true,
+    lastUsedAt: true,
+    lastUsedIp: true,
+    allApps: true,
+    appIds: true,
+    allowedCidrs: true,
+    monthlyBudget: true,
+    creditUsage: { where: { periodStart: periodOf(now).start }, select: { used: true } },
+  }) as const;
+
+type Row = { id: string; name: string; oauthClientId: string | null; scope: 'read_only' | 'read_write'; createdAt: Date; expiresAt: Date | null; revokedAt: Date | null; lastUsedAt: Date | null; lastUsedIp: string | null; allApps: boolean; appIds: string[]; allowedCidrs: string[]; monthlyBudget: number | null; creditUsage: { used: number }[] };
+
+function viewOf(row: Row, now: Date): ConnectedAppView {
+  return {
+    id: row.id,
+    clientId: row.oauthClientId ?? '',
+    clientName: row.name,
+    scope: fromDbScope(row.scope),
+    status: statusOf(row, now),
+    restrictions: { appIds: row.allApps ? null : row.appIds, allowedCidrs: row.allowedCidrs, monthlyBudget: row.monthlyBudget },
+    spentThisMonth: row.creditUsage[0]?.used ?? 0,
+    createdAt: row.createdAt,
+    revokedAt: row.revokedAt,
+    lastUsedAt: row.lastUsedAt,
+    lastUsedIp: row.lastUsedIp,
+  };
+}
+
+const target = (row: { id: string; name: string }) => ({ type: 'oauth_grant' as const, id: row.id, label: row.name });
+
+/** Records a consent: the account must have API access (a paid plan or a trial), and the apps must be its own. */
+export async function createConnectedApp(input: NewConnectedApp, now = new Date()): Promise<ConnectedAppView> {
+  await assertApiAccess(input.accountId);
+  const restrictions = restrictionsAfter(UNRESTRICTED, input.restrictions);
+  const row = await withAccountLock(input.accountId, async (tx) => {
+    await assertOwnApps(tx, input.accountId, restrictions.appIds);
+    const created = await tx.apiKey.create({
+      data: {
+        id: randomUUID(),
+        accountId: input.accountId,
+        createdById: input.userId,
+        kind: 'oauth_grant',
+        name: input.clientName,
+        scope: toDbScope(input.scope),
+        oauthGrantId: input.grantId,
+        oauthClientId: input.clientId,
+        displayPrefix: 'oauth',
+        lastFour: input.clientId.slice(-4),
+        allApps: restrictions.appIds === null,
+        appIds: restrictions.appIds ?? [],
+        allowedCidrs: restrictions.allowedCidrs,
+        monthlyBudget: restrictions.monthlyBudget,
+        createdAt: now,
+      },
+      select: select(now),
+    });
+    await recordSecurityEvent(
+      { accountId: input.accountId, kind: 'oauth_grant.created', target: target(created), after: { clientId: input.clientId, scope: input.scope, ...restrictions }, occurredAt: now },
+      tx,
+    );
+    return created;
+  });
+  return viewOf(row, now);
+}
+
+/** The account's connected apps, newest first, revoked ones included. */
+export async function listConnectedApps(accountId: string, now = new Date()): Promise<ConnectedAppView[]> {
+  const rows = await db.apiKey.findMany({ where: { ...CONNECTED_APPS, accountId }, orderBy: { createdAt: 'desc' }, select: select(now) });
+  return rows.map((row) => viewOf(row, now));
+}
+
+/**
+ * Revokes at once: the grant and every code and token of it are destroyed, so the next MCP call with its access token
+ * and the next refresh are refused. Idempotent.
+ */
+export async function revokeConnectedApp(accountId: string, id: string, now = new Date()): Promise<ConnectedAppView> {
+  const row = await db.apiKey.findFirst({ where: { ...CONNECTED_APPS, id, accountId }, select: { ...select(now), oauthGrantId: true } });
+  if (!row) throw new AppError('NOT_FOUND', 'No such connected app.');
+  const { count } = await db.apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
+  if (row.oauthGrantId) await destroyOAuthGrant(row.oauthGrantId);
+  if (count) await recordSecurityEvent({ accountId, kind: 'oauth_grant.revoked', target: target(row), before: { status: 'active' }, after: { status: 'revoked' }, occurredAt: now });
+  return viewOf({ ...row, revokedAt: row.revokedAt ?? now }, now);
+}
+
+/**
+ * A grant the authorization server itself revoked (a code exchanged twice, a refresh token replayed after its
+ * rotation): its connected app is revoked too, by the system, with the reason in the log.
+ */
+export async function revokeConnectedAppOfGrant(grantId: string, reason: string, now = new Date()): Promise<void> {
+  const row = await db.apiKey.findFirst({ where: { ...CONNECTED_APPS, oauthGrantId: grantId, revokedAt: null }, select: { id: true, name: true, accountId: true } });
+  if (!row) return;
+  const { count } = await db.apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
+  if (count) {
+    await recordSecurityEvent({ accountId: row.accountId, kind: 'oauth_grant.revoked', target: target(row), before: { status: 'active' }, after: { status: 'revoked', reason }, actor: { type: 'system' }, occurredAt: now });
+  }
+}
