@@ -15,6 +15,7 @@ export { PROBLEM_TYPES, problemTypeBySlug } from './errors/problem-types';
 export { MCP_PATH } from './mcp/mcp-endpoint';
 export { PROMPTS as MCP_PROMPTS } from './mcp/prompts';
 export { mcpTools } from './mcp/catalogue';
+export { oauthConsentRequest } from './oauth/consent-request';
 export { methodNotAllowedProblem, problemAnswer } from './errors/problem-response';
 export { PLANS } from './services/accounts/plans';
 export { STOREFRONT_COUNTRIES } from './domain/countries';

@@ -7,6 +7,7 @@ import { addResponseCookie } from '@/server/core/request-context';
 import { logError } from '@/server/core/log';
 import type { KnownBrowserCookie } from '@/server/services/accounts/known-browsers';
 import { recordSignOut, SIGN_IN_BLOCKED, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
+import { parseCookies } from './cookies';
 import { endSession, renewSession, SESSION_MAX_AGE_SECONDS, startSession } from './session-token';
 
 /**
@@ -27,18 +28,6 @@ function logAuthError(code: string, metadata: unknown): void {
   const joseCode = (error as { code?: string } | undefined)?.code;
   if (code === 'JWT_SESSION_ERROR' && (error instanceof SessionEndedError || joseCode?.startsWith('ERR_J'))) return;
   logError(`next-auth: ${code}`, error ?? metadata);
-}
-
-/** The Cookie header's pairs (the first of a name wins, as browsers send the most specific path first). */
-function parseCookies(header: string | null): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (const pair of header?.split(';') ?? []) {
-    const at = pair.indexOf('=');
-    if (at <= 0) continue;
-    const name = pair.slice(0, at).trim();
-    if (!cookies.has(name)) cookies.set(name, pair.slice(at + 1).trim());
-  }
-  return cookies;
 }
 
 /**

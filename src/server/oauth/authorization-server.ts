@@ -15,12 +15,11 @@ import { config } from '@/server/core/config';
 import { logError } from '@/server/core/log';
 import { MCP_RESOURCE_METADATA_PATH, mcpResource } from '@/server/mcp/mcp-endpoint';
 import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
+import { revokeConnectedAppOfGrant } from '@/server/services/oauth/connected-apps';
+import { CONSENT_PATH, consentRequestOf, createConsentHandler, type ConsentRequest } from './consent';
 import { OAuthAdapter } from './oauth-adapter';
+import { OAUTH_SCOPES } from './scopes';
 import { signingKeys } from './signing-keys';
-
-/** The scopes a grant may have: a key's two, with the same meaning. */
-export const OAUTH_SCOPES = ['read-only', 'read-write'] as const;
-export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
 /** The authorization server's endpoints, all under /oauth (the consent page too). */
 export const OAUTH_ROUTES = {
@@ -31,7 +30,6 @@ export const OAUTH_ROUTES = {
   jwks: '/oauth/jwks',
   end_session: '/oauth/end-session',
 } as const;
-export const CONSENT_PATH = '/oauth/consent';
 const METADATA_PATHS = new Set(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
 /** RFC 9728: the protected resource's metadata, at the well-known path and with the resource's path inserted. */
 export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -58,10 +56,28 @@ export function redirectUriRefusal(uri: unknown): string | null {
   return protocol.slice(0, -1).includes('.') ? null : 'must use https, a loopback http address, or a reverse-domain private-use scheme (com.example.app:/callback)';
 }
 
+/** A requested scope with what it implies: read-only with read-write, and both when it names neither. */
+export function withImpliedScopes(scope: string): string {
+  const scopes = scope.split(' ').filter(Boolean);
+  if (!scopes.includes('read-write') && !scopes.includes('read-only')) scopes.push(...OAUTH_SCOPES);
+  else if (scopes.includes('read-write') && !scopes.includes('read-only')) scopes.push('read-only');
+  return scopes.join(' ');
+}
+
 export interface AuthorizationServer {
   provider: Provider;
   /** Answers the request when it is the authorization server's; false otherwise. */
   serve(req: IncomingMessage, res: ServerResponse, path: string): boolean;
+  /** What the consent page shows of a pending authorization; null once finished or expired. */
+  consentRequest(uid: string): Promise<ConsentRequest | null>;
+}
+
+/** This process's authorization server, for the consent page (one per process, made by src/server/main.ts). */
+let current: AuthorizationServer | undefined;
+
+export function authorizationServer(): AuthorizationServer {
+  if (!current) throw new Error('The authorization server is made at start by src/server/main.ts');
+  return current;
 }
 
 /** Cookie keys derived from NEXTAUTH_SECRET: every web process signs and checks the interaction cookies alike. */
@@ -79,7 +95,9 @@ export async function createAuthorizationServer({ origin }: { origin: string }):
     jwks: { keys: await signingKeys() },
     cookies: { keys: cookieKeys(), long: { httpOnly: true, sameSite: 'lax' }, short: { httpOnly: true, sameSite: 'lax' } },
     routes: OAUTH_ROUTES,
-    scopes: [...OAUTH_SCOPES],
+    // OpenID's own scopes only: ours are the MCP server's resource scopes (resourceIndicators below), which a token
+    // carries for that resource alone.
+    scopes: ['openid', 'offline_access'],
     responseTypes: ['code'],
     pkce: { required: () => true },
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
@@ -122,6 +140,12 @@ export async function createAuthorizationServer({ origin }: { origin: string }):
       Grant: REFRESH_TOKEN_SECONDS,
     },
     interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
+    // Every authorization asks for consent, as the dashboard's signed-in user: a grant an earlier consent in this
+    // browser made (perhaps by another user of it) is never reused silently; only the consent just given counts.
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return typeof grantId === 'string' ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     renderError: (ctx, out) => {
       ctx.type = 'html';
@@ -129,11 +153,31 @@ export async function createAuthorizationServer({ origin }: { origin: string }):
     },
   };
   const provider = new Provider(origin, configuration);
+  provider.use(async (ctx, next) => {
+    // read-write includes read-only, and an app that names neither asks for what the owner will choose: the request
+    // is completed so, and the owner's narrower choice is then the token's scope (./consent.ts).
+    if (ctx.path === OAUTH_ROUTES.authorization && ctx.method === 'GET' && typeof ctx.query.client_id === 'string') {
+      ctx.query = { ...ctx.query, scope: withImpliedScopes(typeof ctx.query.scope === 'string' ? ctx.query.scope : '') };
+    }
+    await next();
+    // The metadata lists the resource scopes too, for clients that read them there rather than from the MCP server's.
+    if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
+      const body = ctx.body as { scopes_supported?: string[] };
+      body.scopes_supported = [...new Set([...(body.scopes_supported ?? []), ...OAUTH_SCOPES])];
+    }
+  });
   // Behind the app's own trusted-proxy handling (src/server/http/client-address.ts), which has settled the protocol.
   provider.proxy = true;
   provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => logError('the authorization server failed', error));
+  // oidc-provider revokes a grant whole when a code is exchanged twice or a rotated refresh token comes back (a sign
+  // that it was stolen), or when the client revokes its refresh token: its connected app ends with it.
+  provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
+    const reason = ctx.oidc.route === 'revocation' ? 'the app revoked its own refresh token' : 'a used authorization code or refresh token was presented again';
+    revokeConnectedAppOfGrant(grantId, reason).catch((error: unknown) => logError('a revoked grant’s connected app could not be revoked', error, { grantId }));
+  });
   const registrations = sharedRateLimit('oauth-registration', REGISTRATIONS_PER_HOUR, 3_600);
   const callback = provider.callback();
+  const consent = createConsentHandler(provider, origin);
 
   async function serveRegistration(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const decision = await registrations.consume(clientIpOf(req.headers['x-forwarded-for']) ?? 'unknown');
@@ -146,9 +190,15 @@ export async function createAuthorizationServer({ origin }: { origin: string }):
     callback(req, res);
   }
 
-  return {
+  current = {
     provider,
+    consentRequest: (uid) => consentRequestOf(provider, uid),
     serve(req, res, path) {
+      if (path.startsWith(`${CONSENT_PATH}/`)) {
+        if (req.method !== 'POST') return false;
+        void consent(req, res, path.slice(CONSENT_PATH.length + 1));
+        return true;
+      }
       if (path === PROTECTED_RESOURCE_METADATA_PATH || path === MCP_RESOURCE_METADATA_PATH) {
         const body = JSON.stringify(protectedResourceMetadata(origin));
         res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*', 'Content-Length': Buffer.byteLength(body) });
@@ -162,13 +212,14 @@ export async function createAuthorizationServer({ origin }: { origin: string }):
         });
         return true;
       }
-      if (METADATA_PATHS.has(path) || (path.startsWith('/oauth/') && !path.startsWith(`${CONSENT_PATH}/`))) {
+      if (METADATA_PATHS.has(path) || path.startsWith('/oauth/')) {
         callback(req, res);
         return true;
       }
       return false;
     },
   };
+  return current;
 }
 
 /** RFC 9728: where an MCP client finds who issues tokens for /api/mcp, and which scopes it takes. */

@@ -15,8 +15,7 @@ export function looksLikeOAuthAccessToken(value: string): boolean {
 }
 
 /**
- * `resource`: the resource the request is for (the MCP server's URL), or null where no OAuth token is accepted. The
- * token's scope narrows its connected app's: read-write only when both have it.
+ * `resource`: the resource the request is for (the MCP server's URL), or null where no OAuth token is accepted.
  */
 export async function verifyOAuthAccessToken(token: string, context: { now: Date; ip: string | null; appId?: string | null; resource: string | null }): Promise<OAuthTokenVerification> {
   const credential = await readOAuthTokenCredential(oauthIdHash(token), { periodStart: isoDay(periodOf(context.now).start), appId: context.appId ?? null });
@@ -24,6 +23,7 @@ export async function verifyOAuthAccessToken(token: string, context: { now: Date
   if (credential.token.expiresAt && credential.token.expiresAt.getTime() <= context.now.getTime()) return { status: 'expired' };
   if (statusOf(credential.key, context.now) !== 'active') return { status: 'oauth_invalid' };
   if (context.resource === null || credential.token.audience !== context.resource) return { status: 'oauth_elsewhere' };
+  // Both say the owner's choice; a token for less than its connected app allows is held to its own.
   const writes = credential.key.scope === 'read-write' && (credential.token.scope ?? '').split(' ').includes('read-write');
   return verifiedCredential(credential, writes ? 'read-write' : 'read-only', context);
 }
