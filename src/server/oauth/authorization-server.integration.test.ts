@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpResource } from '@/server/mcp/mcp-endpoint';
-import { createAuthorizationServer, redirectUriRefusal, REGISTRATIONS_PER_HOUR } from './authorization-server';
+import { clientMetadataFetchAllowed, createAuthorizationServer, redirectUriRefusal, REGISTRATIONS_PER_HOUR } from './authorization-server';
 
 let server: Server;
 let origin: string;
@@ -105,6 +105,25 @@ describe('the authorization server', () => {
     expect(refused.status).toBe(400);
     expect(refused.headers.get('location')).toBeNull();
     expect(await refused.text()).toContain('redirect_uri');
+  });
+  it('never fetches a client ID metadata document from a loopback or private address', async () => {
+    for (const clientId of ['https://127.0.0.1/client.json', 'https://localhost/client.json', 'https://10.1.2.3/client.json', 'https://[::1]/client.json']) {
+      const refused = await fetch(
+        `${origin}/oauth/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: 'https://agent.example/cb', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })}`,
+        { redirect: 'manual' },
+      );
+      expect(refused.status, clientId).toBe(400);
+      expect(await refused.text(), clientId).toContain('invalid_client');
+    }
+  });
+});
+
+describe('client ID metadata documents', () => {
+  it('are fetched over HTTPS from public addresses only', async () => {
+    expect(await clientMetadataFetchAllowed('https://93.184.216.34/client.json')).toBe(true);
+    for (const clientId of ['http://93.184.216.34/client.json', 'https://127.0.0.1/client.json', 'https://10.1.2.3/client.json', 'https://[::1]/client.json', 'https://169.254.169.254/latest']) {
+      expect(await clientMetadataFetchAllowed(clientId), clientId).toBe(false);
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import { logError } from '@/server/core/log';
 import { MCP_RESOURCE_METADATA_PATH, mcpResource } from '@/server/mcp/mcp-endpoint';
 import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
 import { revokeConnectedAppOfGrant } from '@/server/services/oauth/connected-apps';
+import { checkDestinationUrl, resolveDestination } from '@/server/services/webhooks/destinations';
 import { CONSENT_PATH, consentRequestOf, createConsentHandler, type ConsentRequest } from './consent';
 import { OAuthAdapter } from './oauth-adapter';
 import { OAUTH_SCOPES } from './scopes';
@@ -64,6 +65,12 @@ export function withImpliedScopes(scope: string): string {
   return scopes.join(' ');
 }
 
+/** Whether a client ID metadata document may be fetched from `clientId`: HTTPS, resolving to public addresses only. */
+export async function clientMetadataFetchAllowed(clientId: string, lookup?: Parameters<typeof resolveDestination>[1]): Promise<boolean> {
+  const check = checkDestinationUrl(clientId);
+  return check.ok && check.url.protocol === 'https:' && (await resolveDestination(check.url, lookup)).ok;
+}
+
 export interface AuthorizationServer {
   provider: Provider;
   /** Answers the request when it is the authorization server's; false otherwise. */
@@ -106,7 +113,12 @@ export async function createAuthorizationServer({ origin }: { origin: string }):
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
       revocation: { enabled: true },
       userinfo: { enabled: false },
-      clientIdMetadataDocument: { enabled: true },
+      // A client_id that is an HTTPS URL is fetched: never from a private, loopback or other special-purpose address
+      // (the webhooks' rule), so that a client cannot make the server reach inside its own network.
+      clientIdMetadataDocument: {
+        enabled: true,
+        allowFetch: (_ctx, clientId) => clientMetadataFetchAllowed(clientId),
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
