@@ -40,8 +40,8 @@ export function restrictionsOf(draft: RestrictionDraft) {
   };
 }
 
-/** The restrictions in a few words, for the keys table. */
-export function describeRestrictions(key: ApiKeyOutput, apps: AppChoice[]): string[] {
+/** The restrictions in a few words, for the keys' and connected apps' tables. */
+export function describeRestrictions(key: Pick<ApiKeyOutput, 'restrictions' | 'spentThisMonth'>, apps: AppChoice[]): string[] {
   const { appIds, allowedCidrs, monthlyBudget } = key.restrictions;
   const names = (appIds ?? []).map((id) => apps.find((app) => app.id === id)?.name ?? 'an app no longer tracked');
   return [

@@ -7,6 +7,7 @@ import { apiKeysRouter } from './routers/api-keys/router';
 import { appsRouter } from './routers/apps/router';
 import { billingRouter } from './routers/billing/router';
 import { competitorsRouter } from './routers/competitors/router';
+import { connectedAppsRouter } from './routers/connected-apps/router';
 import { keywordsRouter } from './routers/keywords/router';
 import { metadataRouter } from './routers/metadata/router';
 import { reviewsRouter } from './routers/reviews/router';
@@ -18,6 +19,7 @@ import { createCallerFactory, router } from './trpc';
 export const appRouter = router({
   account: accountRouter,
   apiKeys: apiKeysRouter,
+  connectedApps: connectedAppsRouter,
   apps: appsRouter,
   billing: billingRouter,
   keywords: keywordsRouter,

@@ -2,6 +2,7 @@
 // dashboard's endpoint likewise; and the sign-in lockout attack (at the end). Each
 // refusal is the documented one, a bad checksum never reaches the database, the secret itself never reaches the
 // database (only its SHA-256 digest) nor any log line.
+import { createConnectedApp } from '@/server/services/oauth/connected-apps';
 import { randomUUID } from 'node:crypto';
 import { decode, encode } from 'next-auth/jwt';
 import pg from 'pg';
@@ -301,7 +302,13 @@ describe('security matrix: the dashboard endpoint', () => {
     const removable = await addApp(account.accountId, { storeUrl: 'https://play.google.com/store/apps/details?id=com.matrix.removable' }, { backfill: 'caller' });
     const [removableKeyword] = await db.trackedKeyword.createManyAndReturn({ data: [{ appId: app.id, country: 'US', term: 'matrix removable', termKey: 'matrix removable' }] });
     const competitor = await db.competitor.create({ data: { appId: app.id, store: 'app_store', storeId: '571800810', storeUrl: 'https://apps.apple.com/us/app/id571800810' } });
+    const connect = (clientName: string) =>
+      createConnectedApp({ accountId: account.accountId, userId: user.id, grantId: randomUUID(), clientId: `client-${randomUUID()}`, clientName, scope: 'read-only', restrictions: {} });
+    const [toDisconnect, toRestrictConnection] = [await connect('matrix agent'), await connect('matrix agent restricted')];
     inputs = {
+      'connectedApps.list': undefined,
+      'connectedApps.revoke': { id: toDisconnect.id },
+      'connectedApps.restrict': { id: toRestrictConnection.id, restrictions: { monthlyBudget: 100 } },
       'account.get': undefined,
       'apiKeys.list': undefined,
       'apiKeys.create': { name: 'matrix', scope: 'read-only' },
@@ -360,7 +367,7 @@ describe('security matrix: the dashboard endpoint', () => {
     billingWithoutStripe = (path: string) => path === 'billing.checkout' || path === 'billing.portal';
     const cookieOf = (token: string) => ({ cookie: `next-auth.session-token=${token}` });
     const session = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
-    owner = { cookie: cookieOf(session).cookie, ids: [app.id, keyword.id, apiKey.key.id, toRoll.key.id, toRestrict.key.id, endpoint.id, deliveryId, removable.app.id, removableKeyword!.id, competitor.id] };
+    owner = { cookie: cookieOf(session).cookie, ids: [app.id, keyword.id, apiKey.key.id, toRoll.key.id, toRestrict.key.id, endpoint.id, deliveryId, removable.app.id, removableKeyword!.id, competitor.id, toDisconnect.id, toRestrictConnection.id] };
     const signedOut = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
     const signedOutClaims = await decode({ token: signedOut, secret: authSecret() });
     await endSession(signedOutClaims);

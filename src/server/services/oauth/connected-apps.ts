@@ -5,6 +5,7 @@
 // oidc-provider's (src/server/oauth/); revoking a connected app destroys its grant and every token of it at once.
 import { randomUUID } from 'node:crypto';
 import { db } from '@/server/db';
+import { seedKeySpending } from '@/server/db/credit-statements';
 import { destroyOAuthGrant } from '@/server/db/oauth-records';
 import { withAccountLock } from '@/server/db/row-locks';
 import { AppError } from '@/server/errors/app-error';
@@ -117,6 +118,32 @@ export async function createConnectedApp(input: NewConnectedApp, now = new Date(
 export async function listConnectedApps(accountId: string, now = new Date()): Promise<ConnectedAppView[]> {
   const rows = await db.apiKey.findMany({ where: { ...CONNECTED_APPS, accountId }, orderBy: { createdAt: 'desc' }, select: select(now) });
   return rows.map((row) => viewOf(row, now));
+}
+
+/** A change of a connected app's restrictions, as connected-apps.schema.ts parses it: what it names changes. */
+export interface ConnectedAppChange {
+  id: string;
+  restrictions: KeyRestrictionsChange;
+}
+
+/** Changes an active connected app's restrictions, from its next call, as a key's (a budget is counted from now on). */
+export async function restrictConnectedApp(accountId: string, input: ConnectedAppChange, now = new Date()): Promise<ConnectedAppView> {
+  return withAccountLock(accountId, async (tx) => {
+    const current = await tx.apiKey.findFirst({ where: { ...CONNECTED_APPS, id: input.id, accountId }, select: select(now) });
+    if (!current) throw new AppError('NOT_FOUND', 'No such connected app.');
+    if (statusOf(current, now) !== 'active') throw new AppError('VALIDATION_ERROR', 'Only an active connection can be changed; this one is revoked.');
+    const before = viewOf(current, now).restrictions;
+    const after = restrictionsAfter(before, input.restrictions);
+    await assertOwnApps(tx, accountId, after.appIds);
+    if (before.monthlyBudget === null && after.monthlyBudget !== null) await seedKeySpending(tx, { id: current.id, accountId }, periodOf(now).start);
+    const row = await tx.apiKey.update({
+      where: { id: current.id },
+      data: { allApps: after.appIds === null, appIds: after.appIds ?? [], allowedCidrs: after.allowedCidrs, monthlyBudget: after.monthlyBudget },
+      select: select(now),
+    });
+    await recordSecurityEvent({ accountId, kind: 'oauth_grant.restricted', target: target(row), before: { ...before }, after: { ...after }, occurredAt: now }, tx);
+    return viewOf(row, now);
+  });
 }
 
 /**

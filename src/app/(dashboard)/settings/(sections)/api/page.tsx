@@ -1,4 +1,5 @@
 import { ApiKeysPanel } from '@/components/api-keys/api-keys-panel';
+import { ConnectedAppsPanel } from '@/components/api-keys/connected-apps-panel';
 import { formatNumber } from '@/components/format';
 import { UsagePanel } from '@/components/usage/usage-panel';
 import { CopyButton } from '@/components/common/copy-button';
@@ -8,9 +9,10 @@ export const metadata = { title: 'API access · ASO Analytics' };
 
 export default async function ApiAccessPage() {
   const caller = await getDashboardCaller();
-  const [account, keys, usage, apps, { pageOrigin, USAGE_LEDGER_DAYS }] = await Promise.all([
+  const [account, keys, connectedApps, usage, apps, { pageOrigin, USAGE_LEDGER_DAYS, MCP_PATH }] = await Promise.all([
     caller.account.get(),
     caller.apiKeys.list(),
+    caller.connectedApps.list(),
     caller.usage.get({}),
     caller.apps.list({}),
     serverModules(),
@@ -51,6 +53,7 @@ export default async function ApiAccessPage() {
         apps={apps.map((app) => ({ id: app.id, name: app.name }))}
         requireKeyExpiry={requireKeyExpiry}
       />
+      <ConnectedAppsPanel connectedApps={connectedApps} apps={apps.map((app) => ({ id: app.id, name: app.name }))} mcpUrl={`${pageOrigin()}${MCP_PATH}`} />
     </>
   );
 }
