@@ -56,6 +56,8 @@ describe('the authorization server', () => {
     const registered = await register({ client_name: 'Agent', redirect_uris: ['https://agent.example/callback', 'http://127.0.0.1:33418/callback'], application_type: 'native' });
     expect(registered.status, await registered.clone().text()).toBe(201);
     expect(await registered.json()).toMatchObject({ client_id: expect.any(String), token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] });
+    // The scopes an MCP client registers, as the SDK's client does from the protected resource's metadata.
+    expect((await register({ client_name: 'Agent', redirect_uris: ['https://agent.example/callback'], scope: 'read-only read-write' })).status).toBe(201);
     for (const uri of ['javascript:alert(1)', 'http://agent.example/callback', 'data:text/html,hi']) {
       const refused = await register({ client_name: 'Bad', redirect_uris: [uri] });
       expect(refused.status, uri).toBe(400);

@@ -135,6 +135,12 @@ export async function createAuthorizationServer({ origin }: { origin: string }):
       properties: ['software_id', 'software_version'],
       validator(_ctx, key, _value, metadata) {
         if (key !== 'software_id') return;
+        // A client registers the scopes it will ask for (MCP clients take the MCP server's from its metadata); only
+        // OpenID's are the server's own, which a client's `scope` restricts: ours are the resource's, kept out of it.
+        if (typeof metadata.scope === 'string') {
+          const own = metadata.scope.split(' ').filter((scope) => scope === 'openid' || scope === 'offline_access');
+          metadata.scope = own.length ? own.join(' ') : undefined;
+        }
         for (const uri of (metadata.redirect_uris as unknown[] | undefined) ?? []) {
           const refusal = redirectUriRefusal(uri);
           if (refusal) throw new errors.InvalidRedirectUri(`redirect_uris: ${String(uri)} ${refusal}.`);

@@ -28,7 +28,7 @@ export interface ConsentRequest {
   clientName: string;
   /** Where the browser goes back to, as its host: what the owner should recognise. */
   redirectHost: string;
-  /** The scopes the owner may grant (grantableScopes), the widest first. */
+  /** The scopes the owner may grant (grantableScopes), the narrowest first: the page's default. */
   scopes: OAuthScope[];
 }
 
@@ -37,7 +37,7 @@ export interface ConsentRequest {
  * ./authorization-server.ts), read-only always: the owner may grant less than the app asked.
  */
 export function grantableScopes(requested: string | undefined): OAuthScope[] {
-  return (requested ?? '').split(' ').includes('read-write') ? ['read-write', 'read-only'] : ['read-only'];
+  return (requested ?? '').split(' ').includes('read-write') ? ['read-only', 'read-write'] : ['read-only'];
 }
 
 /** The pending authorization `uid`, or null once it is finished or expired. */

@@ -1,0 +1,123 @@
+// Connecting an agent without a key, in Chromium, with the MCP SDK's own OAuth client (its discovery, dynamic
+// registration, PKCE and token exchange): the 401's metadata, registration, the authorization with PKCE, the
+// dashboard's sign-in, the consent (read-only, one app), the code for tokens, MCP calls that work and are charged, a
+// write tool refused and another app answered 404, then the revocation in Settings → API access, after which the next
+// call and the refresh are refused. The consent page passes axe.
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { baseURL } from '../../playwright.config';
+import { admin, API, bearer, createKey, newAccount } from '../helpers';
+
+/** Where the agent says it listens for the code: never reached, the browser's request to it is intercepted. */
+const REDIRECT = 'http://127.0.0.1:48123/callback';
+
+/** The agent's side of OAuth, kept in memory as an agent would keep it in its settings. */
+class AgentOAuth implements OAuthClientProvider {
+  authorizationUrl: URL | undefined;
+  private information: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
+  private saved: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
+  private verifier = '';
+  get redirectUrl() {
+    return REDIRECT;
+  }
+  get clientMetadata() {
+    return { client_name: 'E2E agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() {
+    return this.information;
+  }
+  saveClientInformation(information: NonNullable<typeof this.information>) {
+    this.information = information;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: NonNullable<typeof this.saved>) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+const transportFor = (oauth: AgentOAuth) => new StreamableHTTPClientTransport(new URL(`${baseURL}/api/mcp`), { authProvider: oauth });
+const problemOf = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((result.content as { text: string }[])[0]!.text) as { code: string };
+
+test('an agent connects with the owner’s sign-in and consent, works under its restrictions, and is refused once revoked', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const { email, password, session } = await newAccount('pro');
+  const mine = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const other = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/habit-loop/id1500000002');
+  const key = await createKey(session, 'read-only', 'usage reader');
+
+  // Unauthorized: the SDK reads the 401's metadata, registers, and asks for the browser to go to the authorization.
+  const oauth = new AgentOAuth();
+  await expect(new Client({ name: 'e2e agent', version: '1.0.0' }).connect(transportFor(oauth))).rejects.toBeInstanceOf(UnauthorizedError);
+  expect(oauth.authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(oauth.authorizationUrl?.searchParams.get('resource')).toBe(`${baseURL}/api/mcp`);
+
+  let callback: URL | undefined;
+  await page.route(`${REDIRECT}**`, async (route) => {
+    callback = new URL(route.request().url());
+    await route.fulfill({ status: 200, contentType: 'text/plain', body: 'You can close this window.' });
+  });
+  await page.goto(oauth.authorizationUrl!.href);
+  // Not signed in to the dashboard: its sign-in first, then back to the consent.
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=/);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Connect E2E agent to your account' })).toBeVisible();
+  await expect(page.getByText('127.0.0.1:48123')).toBeVisible();
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+  await expect(page.getByRole('radio', { name: /^Read only/ })).toBeChecked();
+  await expect(page.getByRole('radio', { name: /^Read and write/ })).toBeVisible();
+  await page.getByRole('radio', { name: 'Only the apps ticked below' }).check();
+  await page.getByRole('checkbox', { name: /^Focus Timer/ }).check();
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await expect.poll(() => callback?.searchParams.get('code') ?? null).not.toBeNull();
+  expect(callback!.searchParams.get('iss')).toBe(baseURL);
+
+  await transportFor(oauth).finishAuth(callback!.searchParams);
+  const client = new Client({ name: 'e2e agent', version: '1.0.0' });
+  await client.connect(transportFor(oauth));
+  const tools = (await client.listTools()).tools;
+  expect(tools.every((tool) => tool.annotations?.readOnlyHint)).toBe(true);
+  const before = (await (await request.get(`${API}/usage`, { headers: bearer(key) })).json()).used as number;
+  const read = await client.callTool({ name: 'apps_get', arguments: { id: mine } });
+  expect(read.isError, JSON.stringify(read.content)).toBeFalsy();
+  expect(read._meta).toMatchObject({ credits: { charged: 1 } });
+  expect((await (await request.get(`${API}/usage`, { headers: bearer(key) })).json()).used).toBe(before + 1);
+  expect(problemOf(await client.callTool({ name: 'apps_get', arguments: { id: other } })).code).toBe('not-found');
+  expect(problemOf(await client.callTool({ name: 'keywords_add', arguments: { id: mine, terms: ['deep work'] } })).code).toBe('insufficient-scope');
+
+  // Revoked in the dashboard: the next call is refused, and so is a refresh.
+  await page.goto('/settings/api');
+  const row = page.getByTestId('connected-apps-table').getByRole('row', { name: /E2E agent/ });
+  await expect(row).toContainText('read-only');
+  await row.getByRole('button', { name: 'Revoke E2E agent' }).click();
+  await page.getByTestId('connected-app-dialog-confirm').click();
+  await expect(page.getByTestId('no-connected-apps')).toBeVisible();
+  const refused = await fetch(`${baseURL}/api/mcp`, {
+    method: 'POST',
+    headers: { ...bearer(String(oauth.tokens()!.access_token)), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  expect(refused.status).toBe(401);
+  const refresh = await fetch(`${baseURL}/oauth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(oauth.tokens()!.refresh_token), client_id: String(oauth.clientInformation()!.client_id) }),
+  });
+  expect(refresh.status).toBe(400);
+  expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
+  await client.close();
+});
