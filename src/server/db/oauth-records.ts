@@ -1,7 +1,10 @@
 // oidc-provider's state in PostgreSQL (the table oauth_records), shared by every web process: what its adapter
-// (src/server/oauth/oauth-adapter.ts) stores and finds. A record's id is kept as its SHA-256: the id of a token, a code
-// or a session is the secret its holder presents, and a copy of the table must serve none of them.
+// (src/server/oauth/oauth-adapter.ts) stores and finds. The id of a token, a code or a session is the secret its
+// holder presents, and a copy of the table must serve none of them: a record's id is kept as its SHA-256, and the
+// copies of secrets inside a payload (its `jti`, which is the id, and a client's `client_secret`) are sealed with the
+// data-encryption key (src/server/core/data-encryption.ts), opened again when the record is read.
 import { createHash } from 'node:crypto';
+import { open, seal } from '@/server/core/data-encryption';
 import { Prisma } from '@/generated/prisma/client';
 import { db } from './index';
 
@@ -15,7 +18,7 @@ export function oauthIdHash(id: string): string {
 export async function upsertOAuthRecord(kind: string, id: string, payload: OAuthPayload, expiresInSeconds: number | undefined): Promise<void> {
   const idHash = oauthIdHash(id);
   const columns = {
-    payload: payload as Prisma.InputJsonValue,
+    payload: sealedPayload(payload) as Prisma.InputJsonValue,
     grantId: stringOf(kind === 'Grant' ? payload.jti : payload.grantId),
     uid: stringOf(payload.uid),
     userCode: stringOf(payload.userCode),
@@ -26,12 +29,38 @@ export async function upsertOAuthRecord(kind: string, id: string, payload: OAuth
 
 const stringOf = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
+/** The payload's secrets sealed: `jti` (a token's or a session's value) and `client_secret`. */
+const SECRET_FIELDS = ['jti', 'client_secret'] as const;
+
+function sealedPayload(payload: OAuthPayload): OAuthPayload {
+  const stored = { ...payload };
+  for (const field of SECRET_FIELDS) {
+    if (typeof stored[field] === 'string') {
+      stored[`${field}Sealed`] = seal(stored[field]);
+      delete stored[field];
+    }
+  }
+  return stored;
+}
+
+function openedPayload(stored: OAuthPayload): OAuthPayload {
+  const payload = { ...stored };
+  for (const field of SECRET_FIELDS) {
+    const sealed = payload[`${field}Sealed`];
+    if (typeof sealed === 'string') {
+      payload[field] = open(sealed);
+      delete payload[`${field}Sealed`];
+    }
+  }
+  return payload;
+}
+
 type RecordRow = { payload: Prisma.JsonValue; expiresAt: Date | null; consumedAt: Date | null };
 
 /** The payload as stored, with `consumed` (seconds since the epoch) once consumed; nothing once expired. */
 function payloadOf(row: RecordRow | null): OAuthPayload | undefined {
   if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
-  const payload = row.payload as OAuthPayload;
+  const payload = openedPayload(row.payload as OAuthPayload);
   return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
 }
 

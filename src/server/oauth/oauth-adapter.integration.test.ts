@@ -5,13 +5,19 @@ import { oauthIdHash, purgeExpiredOAuthRecords } from '@/server/db/oauth-records
 import { OAuthAdapter } from './oauth-adapter';
 
 describe('the OAuth adapter', () => {
-  it('stores a record under the SHA-256 of its id, never the id itself, and finds it by the id', async () => {
+  it('stores a record under the SHA-256 of its id, never the id nor a secret in clear, and finds it by the id', async () => {
     const tokens = new OAuthAdapter('AccessToken');
     const id = `token-${randomUUID()}`;
     await tokens.upsert(id, { jti: id, grantId: 'g1', clientId: 'c1', accountId: 'u1' }, 3600);
     expect(await tokens.find(id)).toMatchObject({ jti: id, clientId: 'c1' });
     const row = await db.oAuthRecord.findFirstOrThrow({ where: { kind: 'AccessToken', idHash: oauthIdHash(id) } });
     expect(row.idHash).not.toContain(id);
+    // The payload's copy of the id (its jti) is sealed too.
+    expect(JSON.stringify(row.payload)).not.toContain(id);
+    const clients = new OAuthAdapter('Client');
+    await clients.upsert(`client-${id}`, { client_id: `client-${id}`, client_secret: `secret-${id}` });
+    expect(JSON.stringify((await db.oAuthRecord.findFirstOrThrow({ where: { kind: 'Client', idHash: oauthIdHash(`client-${id}`) } })).payload)).not.toContain(`secret-${id}`);
+    expect(await clients.find(`client-${id}`)).toEqual({ client_id: `client-${id}`, client_secret: `secret-${id}` });
     expect(await db.oAuthRecord.count({ where: { idHash: id } })).toBe(0);
     // Another kind with the same id is another record.
     expect(await new OAuthAdapter('RefreshToken').find(id)).toBeUndefined();

@@ -2,7 +2,6 @@
 // dashboard's endpoint likewise; and the sign-in lockout attack (at the end). Each
 // refusal is the documented one, a bad checksum never reaches the database, the secret itself never reaches the
 // database (only its SHA-256 digest) nor any log line.
-import { createConnectedApp } from '@/server/services/oauth/connected-apps';
 import { randomUUID } from 'node:crypto';
 import { decode, encode } from 'next-auth/jwt';
 import pg from 'pg';
@@ -19,11 +18,14 @@ import { periodOf } from '@/server/services/metering/credits';
 import { addApp } from '@/server/services/apps/apps';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { checksumOf, formatApiKey, KEY_PREFIX, randomBase62 } from '@/server/services/api-keys/key-format';
-import { makeAccount } from '../../../test/factories';
+import { makeAccount, makeApp } from '../../../test/factories';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { callPublicApi } from '../../../test/public-api';
 import { callMcpTool } from '../../../test/mcp';
 import { toolName } from '@/server/mcp/tools';
+import { oauthIdHash } from '@/server/db/oauth-records';
+import { OAuthAdapter } from '@/server/oauth/oauth-adapter';
+import { createConnectedApp, revokeConnectedApp } from '@/server/services/oauth/connected-apps';
 import { buildRoutes, type RestRoute } from './routes';
 
 const ORIGIN = 'http://matrix.test';
@@ -259,6 +261,63 @@ describe('security matrix: every endpoint × every credential', () => {
         }
         if (credential.noDatabase) expect(queried.length - before, `${label} reached the database`).toBe(0);
       }
+    }
+  }, 120_000);
+
+  // OAuth access tokens (src/server/oauth/): issued for the MCP server only, so every REST route refuses them; on the
+  // MCP server each acts as its connected app, with its scope and apps; a revoked, expired or another resource's token
+  // is refused on HTTP with the metadata's address.
+  it('answers OAuth access tokens: refused on every REST route, on the MCP server as their connected app', async () => {
+    const owner = (await db.trackedApp.findUniqueOrThrow({ where: { id: ids.id } })).accountId;
+    const user = await db.user.findFirstOrThrow({ where: { accountId: owner } });
+    const other = await makeAccount('pro');
+    const otherUser = await db.user.findFirstOrThrow({ where: { accountId: other.accountId } });
+    const tokenFor = async ({ accountId, userId, scope, appIds = null, audience = `${ORIGIN}/api/mcp`, expiresIn = 3600 }: { accountId: string; userId: string; scope: 'read-only' | 'read-write'; appIds?: string[] | null; audience?: string; expiresIn?: number }) => {
+      const grantId = randomUUID();
+      const app = await createConnectedApp({ accountId, userId, grantId, clientId: `matrix-${grantId}`, clientName: 'matrix agent', scope, restrictions: { appIds } });
+      const value = randomBase62(43);
+      await new OAuthAdapter('AccessToken').upsert(value, { jti: value, kind: 'AccessToken', grantId, clientId: `matrix-${grantId}`, aud: audience, scope: scope === 'read-write' ? 'read-only read-write' : 'read-only' }, expiresIn);
+      secrets.push(value);
+      return { value, app };
+    };
+    const readWrite = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-write' });
+    const readOnly = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-only' });
+    const otherApp = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-write', appIds: [(await makeApp(owner)).id] });
+    const strangers = await tokenFor({ accountId: other.accountId, userId: otherUser.id, scope: 'read-write' });
+    const elsewhere = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-write', audience: `${ORIGIN}/api/public/v1` });
+    const expired = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-write' });
+    await db.oAuthRecord.updateMany({ where: { kind: 'AccessToken', idHash: oauthIdHash(expired.value) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const revoked = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-write' });
+    await revokeConnectedApp(owner, revoked.app.id);
+
+    for (const token of [readWrite, readOnly, strangers, elsewhere]) {
+      for (const route of routes) {
+        const response = await callPublicApi(requestFor(route, `Bearer ${token.value}`));
+        expect(response.status, `OAuth token → ${route.method} ${route.template}`).toBe(401);
+      }
+    }
+    const metadata = `resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/api/mcp"`;
+    for (const route of routes.filter((each) => !settings(each))) {
+      const name = toolName(route.procedurePath);
+      const values = { ...ids, ...routeIds[`${route.method} ${route.template}`] };
+      const args: Record<string, unknown> = { ...(BODIES[`${route.method} ${route.template}`] as object | undefined) };
+      for (const parameter of route.pathParameters) args[parameter] = values[parameter as keyof typeof ids];
+      if (route.template === '/apps/{id}/keywords/research') args.term = 'sleep';
+      const writes = route.method !== 'GET';
+      const call = (token: { value: string }) => callMcpTool(ORIGIN, `Bearer ${token.value}`, name, args);
+      for (const token of [elsewhere, expired, revoked]) {
+        const refused = await call(token);
+        expect(refused.status, `refused token → ${name}`).toBe(401);
+        expect(String(refused.headers['www-authenticate']), name).toContain(metadata);
+      }
+      const asReadOnly = await call(readOnly);
+      if (writes) expect(asReadOnly.problem?.code, `read-only OAuth → ${name}`).toBe('insufficient-scope');
+      else expect(asReadOnly.result?.isError, `read-only OAuth → ${name}: ${asReadOnly.text.slice(0, 200)}`).toBeFalsy();
+      if (route.pathParameters.includes('id')) {
+        expect((await call(strangers)).problem?.code, `another account's OAuth → ${name}`).toBe('not-found');
+        expect((await call(otherApp)).problem?.code, `OAuth restricted to another app → ${name}`).toBe('not-found');
+      }
+      if (!writes) expect((await call(readWrite)).result?.isError, `read-write OAuth → ${name}`).toBeFalsy();
     }
   }, 120_000);
 
