@@ -21,6 +21,7 @@ import { logNoticesToStderr } from '../src/server/core/log';
 import { withRequest } from '../src/server/core/request-context';
 import { currentDataKeyId } from '../src/server/core/data-encryption';
 import { sealStoredSecrets } from '../src/server/services/webhooks/secrets';
+import { rotateSigningKeys } from '../src/server/oauth/signing-keys';
 import { BACKFILL_DAYS, refreshAllApps } from '../src/server/services/ingest/refresh';
 
 const USAGE = `Usage:
@@ -31,6 +32,7 @@ const USAGE = `Usage:
   npm run admin -- app add --email E --url STORE_URL [--country CC]
   npm run admin -- sessions end --email E
   npm run admin -- secrets reseal
+  npm run admin -- oauth rotate-keys
   npm run admin -- refresh [--days N]
   npm run admin -- batch    (stdin: one JSON array of a command's arguments per line, such as
                              ["plan","set","--email","a@example.com","--plan","pro"]; stdout: one JSON line per
@@ -103,6 +105,11 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
     const options = parse(args, ['email']);
     const { ended } = await endAllSessions(required(options, 'email'));
     return [`Ended ${ended} live session${ended === 1 ? '' : 's'} of ${options.email!.trim().toLowerCase()}: every dashboard sign-in and session token of this user is refused from now on.`];
+  },
+  'oauth rotate-keys': async (args) => {
+    parse(args, []);
+    const kid = await rotateSigningKeys();
+    return [`Added the authorization server's signing key ${kid}; every web process signs with it from its next start, and the previous keys stay published at /oauth/jwks.`];
   },
   'secrets reseal': async (args) => {
     parse(args, []);
