@@ -22,6 +22,7 @@ import { withRequest } from '../src/server/core/request-context';
 import { currentDataKeyId } from '../src/server/core/data-encryption';
 import { sealStoredSecrets } from '../src/server/services/webhooks/secrets';
 import { rotateSigningKeys } from '../src/server/oauth/signing-keys';
+import { resealOAuthRecords } from '../src/server/db/oauth-records';
 import { BACKFILL_DAYS, refreshAllApps } from '../src/server/services/ingest/refresh';
 
 const USAGE = `Usage:
@@ -114,7 +115,10 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
   'secrets reseal': async (args) => {
     parse(args, []);
     const sealed = await sealStoredSecrets();
-    return [`Sealed ${sealed} webhook signing secret${sealed === 1 ? '' : 's'} with the data-encryption key ${currentDataKeyId()}; every stored secret is under it now.`];
+    const oauth = await resealOAuthRecords();
+    return [
+      `Sealed ${sealed} webhook signing secret${sealed === 1 ? '' : 's'} and ${oauth} OAuth record${oauth === 1 ? '' : 's'} (signing keys, token and client secrets) with the data-encryption key ${currentDataKeyId()}; every stored secret is under it now.`,
+    ];
   },
   refresh: async (args) => {
     const options = parse(args, ['days']);

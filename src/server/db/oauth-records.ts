@@ -4,7 +4,7 @@
 // copies of secrets inside a payload (its `jti`, which is the id, and a client's `client_secret`) are sealed with the
 // data-encryption key (src/server/core/data-encryption.ts), opened again when the record is read.
 import { createHash } from 'node:crypto';
-import { open, seal } from '@/server/core/data-encryption';
+import { currentDataKeyId, open, seal, sealedWith } from '@/server/core/data-encryption';
 import { Prisma } from '@/generated/prisma/client';
 import { db } from './index';
 
@@ -96,4 +96,37 @@ export async function destroyOAuthGrant(grantId: string): Promise<void> {
 export async function purgeExpiredOAuthRecords(now = new Date()): Promise<number> {
   const { count } = await db.oAuthRecord.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 86_400_000) } } });
   return count;
+}
+
+/**
+ * Seals anew every sealed value of the records (a payload's jti and client_secret, a signing key) that another data key
+ * sealed: after a rotation of DATA_ENCRYPTION_KEY (`npm run admin -- secrets reseal`), before the previous key is
+ * dropped. A record is rewritten only if it is still the one read. Returns how many records were resealed.
+ */
+export async function resealOAuthRecords(): Promise<number> {
+  const current = currentDataKeyId();
+  const stale = (value: unknown) => typeof value === 'string' && sealedWith(value) !== null && sealedWith(value) !== current;
+  let resealed = 0;
+  for (let cursor: { kind: string; idHash: string } | undefined; ; ) {
+    const rows = await db.oAuthRecord.findMany({
+      select: { kind: true, idHash: true, payload: true },
+      orderBy: [{ kind: 'asc' }, { idHash: 'asc' }],
+      take: 500,
+      ...(cursor && { cursor: { kind_idHash: cursor }, skip: 1 }),
+    });
+    if (!rows.length) return resealed;
+    for (const row of rows) {
+      const payload = row.payload as OAuthPayload;
+      const fields = Object.keys(payload).filter((field) => (field === 'sealed' || field.endsWith('Sealed')) && stale(payload[field]));
+      if (!fields.length) continue;
+      const next = { ...payload };
+      for (const field of fields) next[field] = seal(open(payload[field] as string));
+      const { count } = await db.oAuthRecord.updateMany({
+        where: { kind: row.kind, idHash: row.idHash, payload: { equals: row.payload as Prisma.InputJsonValue } },
+        data: { payload: next as Prisma.InputJsonValue },
+      });
+      resealed += count;
+    }
+    cursor = { kind: rows.at(-1)!.kind, idHash: rows.at(-1)!.idHash };
+  }
 }

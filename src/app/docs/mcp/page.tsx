@@ -1,5 +1,6 @@
-// /docs/mcp: the MCP server for AI assistants: its URL here, copy-paste configuration for the common clients, how
-// credits, scopes and restrictions apply, and its tools and prompts, listed from the same source as the server's own.
+// /docs/mcp: the MCP server for AI assistants: its URL here, the two ways to connect (signing in with OAuth, or an API
+// key) with copy-paste configuration for the common clients, how credits, scopes and restrictions apply, and its tools
+// and prompts, listed from the same source as the server's own.
 import Link from 'next/link';
 import { serverModules } from '@/app/server-modules';
 import { TableScroll } from '@/components/common/table-scroll';
@@ -25,12 +26,42 @@ export default async function McpDocsPage() {
         <pre data-testid="mcp-url">{url}</pre>
         <p>
           It speaks Streamable HTTP and keeps no session: any request may go to any of our servers. Every request, the first one included,
-          carries an API key (or a dashboard session token) in the <code>Authorization</code> header, never in the URL. Create a key under{' '}
-          <Link href="/settings/api">Settings → API access</Link>: a read-only key for an assistant that only reads, a key restricted to some
-          apps or with a monthly budget to keep it within bounds.
+          carries a credential in the <code>Authorization</code> header, never in the URL. There are two ways to get one:
         </p>
+        <ul>
+          <li>
+            <strong>Sign in (OAuth), for clients that support it</strong> (Claude, ChatGPT and VS Code connectors, the MCP Inspector): add
+            the URL above and nothing else. The client finds our sign-in from the server’s first answer, registers itself, and opens our
+            sign-in and consent page, where you choose what it may do, which apps it reaches and an optional monthly budget. No secret is
+            pasted anywhere. The connection is listed under <Link href="/settings/api">Settings → API access</Link>, where you can restrict
+            or revoke it at once.
+          </li>
+          <li>
+            <strong>An API key, for every client</strong>: create one under <Link href="/settings/api">Settings → API access</Link> (a
+            read-only key for an assistant that only reads, a key restricted to some apps or with a monthly budget to keep it within bounds)
+            and send it as below.
+          </li>
+        </ul>
 
-        <h2>Configuration</h2>
+        <h2>Signing in with OAuth</h2>
+        <p>
+          Our sign-in is OAuth 2.1: the authorization code flow with PKCE (S256), dynamic client registration, refresh tokens that change on
+          every use, and access tokens valid for an hour and for this MCP server only (the REST API refuses them). A client that follows the
+          MCP authorization specification needs no configuration beyond the URL:
+        </p>
+        <pre data-testid="config-claude-code-oauth">{`claude mcp add --transport http aso-analytics ${url}`}</pre>
+        <ul>
+          <li>The server’s 401 names its metadata (<code>{`${pageOrigin()}/.well-known/oauth-protected-resource${MCP_PATH}`}</code>), which
+            names the authorization server (<code>{`${pageOrigin()}/.well-known/oauth-authorization-server`}</code>).</li>
+          <li>Scopes: <code>read-only</code> (the read tools) and <code>read-write</code> (the write tools too), as a key’s. The consent
+            page offers read-only always, and read-write when the client asked for it; the token’s scope is what you chose.</li>
+          <li>A connection spends your account’s credits, charged as a key’s, within its own budget if you gave it one. Its calls are in
+            GET /usage and in the security log.</li>
+          <li>Revoking it refuses its access token from the next call and its refresh token at once. A refresh token used twice (a sign that
+            it was copied) revokes the whole connection.</li>
+        </ul>
+
+        <h2>Configuration with an API key</h2>
         <h3>Claude Code</h3>
         <pre data-testid="config-claude-code">{`claude mcp add --transport http aso-analytics ${url} \\
   --header "Authorization: Bearer $ASO_API_KEY"`}</pre>

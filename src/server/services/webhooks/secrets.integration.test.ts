@@ -1,10 +1,14 @@
 // Webhook signing secrets at rest: no table of the database holds one in a readable form, deliveries still sign with
 // it, a rotation of the data-encryption key (the new key current, the old one previous, then `secrets reseal`) keeps
 // them verifying, and a secret stored in the clear before sealing existed is sealed at start. The stored answers of
-// Idempotency-Key requests, which may hold a new key's or endpoint's secret, are sealed too.
+// Idempotency-Key requests, which may hold a new key's or endpoint's secret, are sealed too, and so are the OAuth
+// records' secrets, which the reseal puts under a new key as well.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resealOAuthRecords } from '@/server/db/oauth-records';
+import { OAuthAdapter } from '@/server/oauth/oauth-adapter';
+import { signingKeys } from '@/server/oauth/signing-keys';
 import { generateDataKey, isSealed, sealedWith, currentDataKeyId } from '@/server/core/data-encryption';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
@@ -105,6 +109,20 @@ describe('webhook secrets at rest', () => {
     delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;
     expect(await deliveredAndVerified(owner.accountId, endpoint.id, secret)).toBe(true);
     expect(await sealStoredSecrets()).toBe(0);
+  });
+
+  it('reseal puts the OAuth records’ secrets (signing keys, tokens’ and clients’ secrets) under the new key too', async () => {
+    const keys = await signingKeys();
+    const tokens = new OAuthAdapter('AccessToken');
+    await tokens.upsert('token-value-of-the-rotation', { jti: 'token-value-of-the-rotation', grantId: 'g' }, 3600);
+    const oldKey = process.env.DATA_ENCRYPTION_KEY!;
+    process.env.DATA_ENCRYPTION_KEY = generateDataKey();
+    process.env.DATA_ENCRYPTION_PREVIOUS_KEYS = oldKey;
+    expect(await resealOAuthRecords()).toBeGreaterThanOrEqual(2);
+    delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;
+    expect((await signingKeys()).map((key) => key.d)).toEqual(keys.map((key) => key.d));
+    expect(await tokens.find('token-value-of-the-rotation')).toMatchObject({ jti: 'token-value-of-the-rotation' });
+    expect(await resealOAuthRecords()).toBe(0);
   });
 
   it('seals a secret stored in the clear (before sealing existed), as the start does', async () => {
