@@ -1521,9 +1521,15 @@ export interface components {
             byKey: {
                 /** @description null: calls made with a dashboard session token. */
                 keyId: string | null;
+                /**
+                 * @description `api_key`; `connected_app`: an agent connected through OAuth to the MCP server (Settings → API access), its id in `keyId`; `session`: a dashboard session token.
+                 * @enum {string}
+                 */
+                kind: "api_key" | "connected_app" | "session";
+                /** @description The key’s name, the connected app’s client name, or "Dashboard session". */
                 name: string;
                 /**
-                 * @description Display prefix and last four characters.
+                 * @description Display prefix and last four characters of a key; null for a connected app or a session.
                  * @example svc_live_AbCd…x9Z2
                  */
                 key: string | null;

@@ -63,17 +63,20 @@ export function UsagePanel({ usage, ledgerDays }: { usage: z.infer<typeof usageO
           )}
         </div>
         <div style={{ flex: '1 1 280px', minWidth: 0 }}>
-          <h3>By key</h3>
+          <h3>By key and connected app</h3>
           {usage.byKey.length === 0 ? (
             <p className="muted">No charged calls this month.</p>
           ) : (
-            <TableScroll label="Usage by key">
+            <TableScroll label="Usage by key and connected app">
             <table data-testid="usage-by-key">
-              <thead><tr><th>Key</th><th>Calls</th><th>Credits</th></tr></thead>
+              <thead><tr><th>Key or app</th><th>Calls</th><th>Credits</th></tr></thead>
               <tbody>
                 {usage.byKey.map((row) => (
                   <tr key={row.keyId ?? 'session'}>
-                    <td>{row.name} {row.key && <span className="muted mono">{row.key}</span>}</td>
+                    <td>
+                      {row.name} {row.key && <span className="muted mono">{row.key}</span>}
+                      {row.kind === 'connected_app' && <span className="muted"> (connected app)</span>}
+                    </td>
                     <td>{formatNumber(row.calls)}</td>
                     <td>{formatNumber(row.credits)}</td>
                   </tr>

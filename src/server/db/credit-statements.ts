@@ -51,6 +51,7 @@ export function readUsageRows(accountId: string, from: string, to: string) {
     calls: number;
     credits: number;
     name: string | null;
+    kind: 'api_key' | 'oauth_grant' | null;
     display_prefix: string | null;
     last_four: string | null;
     all_apps: boolean | null;
@@ -58,7 +59,7 @@ export function readUsageRows(accountId: string, from: string, to: string) {
     allowed_cidrs: string[] | null;
     monthly_budget: number | null;
   }>(
-    `SELECT d.day::text AS day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.display_prefix, k.last_four,
+    `SELECT d.day::text AS day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.kind::text AS kind, k.display_prefix, k.last_four,
             k.all_apps, k.app_ids::text[] AS app_ids, k.allowed_cidrs, k.monthly_budget
      FROM credit_usage_daily d
      -- CASE fixes the evaluation order: a session subject ("user:…") is never cast to uuid.

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
 import { createMcpEndpoint, MCP_PATH, mcpResource } from '@/server/mcp/mcp-endpoint';
+import { usageReport } from '@/server/services/metering/credits';
 import { listConnectedApps, revokeConnectedApp } from '@/server/services/oauth/connected-apps';
 import { makeAccount, makeApp } from '../../../test/factories';
 import { callPublicApi } from '../../../test/public-api';
@@ -138,6 +139,8 @@ describe('OAuth for the MCP server', () => {
     // The connected app's calls are in its request log and usage, as a key's.
     const usage = await db.creditUsageDaily.findMany({ where: { accountId: owner.accountId, subject: connected!.id } });
     expect(usage.reduce((sum, row) => sum + row.credits, 0)).toBe(1);
+    // GET /usage lists it beside the keys.
+    expect((await usageReport(owner.accountId, null, new Date())).byKey).toContainEqual(expect.objectContaining({ keyId: connected!.id, kind: 'connected_app', name: 'Test agent', key: null, calls: 1, credits: 1 }));
 
     // Issued for the MCP server only: the public API refuses it.
     const rest = await callPublicApi(new Request(`${origin}/api/public/v1/usage`, { headers: { Authorization: `Bearer ${accessToken}` } }));

@@ -179,12 +179,15 @@ function restrictionsOfRow(row: { all_apps: boolean | null; app_ids: string[] | 
 }
 
 /** Who spent a rollup row's credits: a key (by its name and display prefix), or a dashboard session. */
-function spenderOf(row: { subject: string; name: string | null; display_prefix: string | null; last_four: string | null }) {
+/** Who spent: a key, a connected app (an OAuth grant, src/server/services/oauth/connected-apps.ts) or a dashboard session. */
+function spenderOf(row: { subject: string; name: string | null; kind: 'api_key' | 'oauth_grant' | null; display_prefix: string | null; last_four: string | null }) {
   const session = row.subject.startsWith('user:');
+  const connectedApp = row.kind === 'oauth_grant';
   return {
     keyId: session ? null : row.subject,
+    kind: session ? ('session' as const) : connectedApp ? ('connected_app' as const) : ('api_key' as const),
     name: session ? 'Dashboard session' : (row.name ?? 'deleted key'),
-    key: row.display_prefix ? `${row.display_prefix}…${row.last_four}` : null,
+    key: row.display_prefix && !connectedApp ? `${row.display_prefix}…${row.last_four}` : null,
   };
 }
 

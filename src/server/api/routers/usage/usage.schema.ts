@@ -33,8 +33,11 @@ export const usageOutput = z
     byKey: z.array(
       z.object({
         keyId: z.uuid().nullable().meta({ description: 'null: calls made with a dashboard session token.' }),
-        name: z.string(),
-        key: z.string().nullable().meta({ description: 'Display prefix and last four characters.', example: 'svc_live_AbCd…x9Z2' }),
+        kind: z
+          .enum(['api_key', 'connected_app', 'session'])
+          .meta({ description: '`api_key`; `connected_app`: an agent connected through OAuth to the MCP server (Settings → API access), its id in `keyId`; `session`: a dashboard session token.' }),
+        name: z.string().meta({ description: 'The key’s name, the connected app’s client name, or "Dashboard session".' }),
+        key: z.string().nullable().meta({ description: 'Display prefix and last four characters of a key; null for a connected app or a session.', example: 'svc_live_AbCd…x9Z2' }),
         restrictions: z
           .object({
             appIds: z.array(z.uuid()).nullable().meta({ description: 'The apps the key reaches; null: every app of the account.' }),
