@@ -99,6 +99,11 @@ test('an agent connects with the owner’s sign-in and consent, works under its 
   expect(problemOf(await client.callTool({ name: 'apps_get', arguments: { id: other } })).code).toBe('not-found');
   expect(problemOf(await client.callTool({ name: 'keywords_add', arguments: { id: mine, terms: ['deep work'] } })).code).toBe('insufficient-scope');
 
+  // Its page has its calls, as a key's has.
+  await page.goto('/settings/api');
+  await page.getByTestId('connected-apps-table').getByRole('link', { name: 'E2E agent' }).click();
+  await expect(page.getByText('mcp apps_get').first()).toBeVisible();
+
   // Revoked in the dashboard: the next call is refused, and so is a refresh.
   await page.goto('/settings/api');
   const row = page.getByTestId('connected-apps-table').getByRole('row', { name: /E2E agent/ });

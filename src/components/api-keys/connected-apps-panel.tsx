@@ -72,7 +72,7 @@ export function ConnectedAppsPanel({ connectedApps, apps, mcpUrl }: Props) {
               {active.map((app) => (
                 <tr key={app.id}>
                   <td>
-                    {app.clientName}
+                    <Link href={`/settings/api/keys/${app.id}`} title="Calls, credits and request log of this connected app">{app.clientName}</Link>
                     <div className="muted mono" title="Its client id">{app.clientId.length > 24 ? `${app.clientId.slice(0, 24)}…` : app.clientId}</div>
                   </td>
                   <td>{app.scope}</td>

@@ -115,9 +115,10 @@ export interface KeyUsageQuery {
 export const KEY_USAGE_DEFAULT_DAYS = 30;
 
 async function ownKey(accountId: string, keyId: string) {
-  const key = await db.apiKey.findFirst({ where: { id: keyId, accountId }, select: { id: true, name: true, displayPrefix: true, lastFour: true } });
+  // A connected app (an OAuth grant) has the same usage and request log as a key.
+  const key = await db.apiKey.findFirst({ where: { id: keyId, accountId }, select: { id: true, name: true, kind: true, displayPrefix: true, lastFour: true } });
   if (!key) throw new AppError('NOT_FOUND', 'No such API key.');
-  return { id: key.id, name: key.name, key: `${key.displayPrefix}…${key.lastFour}` };
+  return { id: key.id, name: key.name, key: key.kind === 'oauth_grant' ? 'connected app (OAuth)' : `${key.displayPrefix}…${key.lastFour}` };
 }
 
 /**
