@@ -26,6 +26,7 @@ const reportPath = path.resolve(reportIndex > 0 ? process.argv[reportIndex + 1]!
 const dataDir = path.resolve('.data/bench');
 const METERED_READ = 'GET /apps/{id}';
 const MCP_TOOL_CALL = 'MCP tools/call apps_get';
+const MCP_OAUTH_TOOL_CALL = 'MCP tools/call apps_get, OAuth token';
 if (fresh) await rm(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
 delete process.env.DATABASE_URL;
@@ -38,7 +39,10 @@ const { prepareDatabase, ensureAuthSecret } = await import('../src/server/runtim
 const { db, disconnectDb } = await import('../src/server/db');
 const { createAccount } = await import('../src/server/services/accounts/accounts');
 const { createApiKey, revokeApiKey } = await import('../src/server/services/api-keys/api-keys');
-const { generateApiKey } = await import('../src/server/services/api-keys/key-format');
+const { generateApiKey, randomBase62 } = await import('../src/server/services/api-keys/key-format');
+const { createConnectedApp, revokeConnectedApp } = await import('../src/server/services/oauth/connected-apps');
+const { upsertOAuthRecord } = await import('../src/server/db/oauth-records');
+const { configuredOrigin } = await import('../src/server/core/origin');
 const { addKeywords } = await import('../src/server/services/apps/apps');
 const { refreshApp } = await import('../src/server/services/ingest/refresh');
 const { vocabularyFor } = await import('../src/server/services/ingest/demo/vocabulary');
@@ -176,6 +180,8 @@ interface Target {
   authorized: boolean;
   /** Sent as the Authorization header instead (a credential refused without a lookup). */
   authorization?: string;
+  /** With an OAuth access token of a connected app instead of a key (the MCP server's sign-in, src/server/oauth/). */
+  oauth?: boolean;
   /** A metered read: its aims are ≥ 1.5 × the baseline and p99 ≤ 50 ms (issue 19). */
   meteredRead: boolean;
   method?: 'POST';
@@ -235,6 +241,18 @@ const allTargets: Target[] = [
     headers: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
     body: () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'apps_get', arguments: { id: data.appId } } }),
   },
+  // The same tool call on an OAuth access token: checked as a key is, by one statement (issue 38).
+  {
+    name: MCP_OAUTH_TOOL_CALL,
+    path: '/api/mcp',
+    status: 200,
+    authorized: true,
+    oauth: true,
+    meteredRead: false,
+    method: 'POST',
+    headers: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
+    body: () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'apps_get', arguments: { id: data.appId } } }),
+  },
 ];
 const targets = allTargets.filter((target) => !only || only.test(target.name));
 
@@ -281,6 +299,14 @@ const dbCpuMs = () => cpuMs((pid, ppid) => pid === postmaster || ppid === postma
 async function withKeys<T>(target: Target, duration: number, use: (secrets: string[]) => Promise<T>): Promise<T> {
   if (!target.authorized) return use([]);
   const count = Math.max(1, Math.ceil((duration * 10_000) / 12_000));
+  if (target.oauth) {
+    const tokens = await Promise.all(Array.from({ length: count }, () => oauthTokenFor(target.name)));
+    try {
+      return await use(tokens.map((token) => token.value));
+    } finally {
+      await Promise.all(tokens.map((token) => revokeConnectedApp(data.accountId, token.connectedAppId)));
+    }
+  }
   const keys = await Promise.all(Array.from({ length: count }, (_, index) => keyFor(`${target.name} ${index}`)));
   try {
     return await use(keys.map((key) => key.secret));
@@ -288,6 +314,17 @@ async function withKeys<T>(target: Target, duration: number, use: (secrets: stri
     // Revoked once used: an account has at most 50 active keys.
     await Promise.all(keys.map((key) => revokeApiKey(data.accountId, key.key.id)));
   }
+}
+
+/** A connected app of the bench account and an access token of it, as the authorization server stores them. */
+async function oauthTokenFor(name: string): Promise<{ value: string; connectedAppId: string }> {
+  const owner = await db.user.findUniqueOrThrow({ where: { email: EMAIL }, select: { id: true } });
+  const grantId = randomUUID();
+  const connected = await createConnectedApp({ accountId: data.accountId, userId: owner.id, grantId, clientId: `bench-${grantId}`, clientName: `bench ${name}`, scope: 'read-write', restrictions: {} });
+  const value = randomBase62(43);
+  const resource = `${configuredOrigin() ?? `http://localhost:${port}`}/api/mcp`;
+  await upsertOAuthRecord('AccessToken', value, { jti: value, kind: 'AccessToken', grantId, clientId: `bench-${grantId}`, aud: resource, scope: 'read-only read-write' }, 3_600);
+  return { value, connectedAppId: connected.id };
 }
 
 function optionsFor(target: Target, keys: string[], server: Server = app) {
@@ -481,6 +518,12 @@ for (const row of rows) {
 }
 // A tool call of the MCP server against the same read on REST (issue 37): at least 0.7 of its throughput.
 const toolCall = rows.find((row) => row.name === MCP_TOOL_CALL);
+// The same tool call on an OAuth token against it on a key (issue 38): at least 0.9.
+const oauthToolCall = rows.find((row) => row.name === MCP_OAUTH_TOOL_CALL);
+if (toolCall && oauthToolCall) {
+  const share = oauthToolCall.rps / toolCall.rps;
+  aims.push({ aim: `throughput ≥ 0.9 × ${MCP_TOOL_CALL} on a key`, endpoint: MCP_OAUTH_TOOL_CALL, value: share, meets: share >= 0.9, ratio: true });
+}
 const restRead = rows.find((row) => row.name === METERED_READ);
 if (toolCall && restRead) {
   const share = toolCall.rps / restRead.rps;
@@ -496,6 +539,9 @@ if (meteredRead) {
 if (toolCall && meteredRead) {
   const share = toolCall.rps / meteredRead.rps;
   console.log(`MCP tool call (${MCP_TOOL_CALL}, the same read) at ${share.toFixed(2)} × its REST twin's throughput (aim ≥ 0.7), p99 ${toolCall.p99} ms.`);
+}
+if (toolCall && oauthToolCall) {
+  console.log(`The same tool call on an OAuth token at ${(oauthToolCall.rps / toolCall.rps).toFixed(2)} × on a key (aim ≥ 0.9), p99 ${oauthToolCall.p99} ms.`);
 }
 if (rateLimit) {
   console.log(`\nRate limiter (a Pro key's 1,200 a minute, shared in PostgreSQL): ${rateLimit.sharedMicroseconds.toFixed(1)} µs a request, against ${rateLimit.memoryMicroseconds.toFixed(1)} µs counted in one process's memory alone; ${rateLimit.storeRoundTrips.toLocaleString('en-US')} store round trips for ${rateLimit.requests.toLocaleString('en-US')} requests.`);
