@@ -102,7 +102,7 @@ test('an agent connects with the owner’s sign-in and consent, works under its 
   // Its page has its calls, as a key's has.
   await page.goto('/settings/api');
   await page.getByTestId('connected-apps-table').getByRole('link', { name: 'E2E agent' }).click();
-  await expect(page.getByText('mcp apps_get').first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'mcp apps_get' }).first()).toBeVisible();
 
   // Revoked in the dashboard: the next call is refused, and so is a refresh.
   await page.goto('/settings/api');
