@@ -176,6 +176,17 @@ describe('OAuth for the MCP server', () => {
     expect(entry).toMatchObject({ actorType: 'system', after: { status: 'revoked', reason: 'a used authorization code or refresh token was presented again' } });
   });
 
+  it('holds a connection to the monthly budget given at consent, as a key is held to its own', async () => {
+    const owner = await signedInOwner();
+    const clientId = await registerClient();
+    const { code, verifier } = await authorize(owner.browser, clientId, { decision: 'allow', scope: 'read-only', apps: 'all', monthlyBudget: '1' });
+    const accessToken = String((await exchange(clientId, code!, verifier)).body.access_token);
+    expect((await callTool(accessToken, 'apps_get', { id: owner.mine.id })).result?.isError).toBeFalsy();
+    const refused = (await callTool(accessToken, 'apps_get', { id: owner.mine.id })).result;
+    expect(problemOf(refused)).toMatchObject({ code: 'key-budget-exhausted' });
+    expect(refused?._meta.credits).toMatchObject({ charged: 0 });
+  });
+
   it('a code exchanged twice is refused the second time, and the tokens issued from it are revoked', async () => {
     const owner = await signedInOwner();
     const clientId = await registerClient();
