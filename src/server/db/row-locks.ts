@@ -33,3 +33,11 @@ export async function lockAccountPlan(
 export async function lockTrackedApp(tx: Prisma.TransactionClient, appId: string): Promise<void> {
   await tx.$queryRaw`SELECT 1 FROM tracked_apps WHERE id = ${appId}::uuid FOR UPDATE`;
 }
+
+/** Runs `work` while no other process runs work under the same name (a transaction-scoped advisory lock). */
+export function withNamedLock<T>(name: string, work: () => Promise<T>): Promise<T> {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${name}))`;
+    return work();
+  });
+}

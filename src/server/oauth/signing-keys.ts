@@ -7,7 +7,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { JWK } from 'oidc-provider';
 import { open, seal } from '@/server/core/data-encryption';
 import { findOAuthRecord, upsertOAuthRecord } from '@/server/db/oauth-records';
-import { db } from '@/server/db';
+import { withNamedLock } from '@/server/db/row-locks';
 
 const KIND = 'SigningKey';
 /** The record that lists the keys' ids, newest (current) first. */
@@ -24,10 +24,7 @@ async function ringOf(): Promise<string[]> {
 
 /** Runs `work` while no other process changes the keys: one ring, every key in it. */
 function withKeysLocked<T>(work: () => Promise<T>): Promise<T> {
-  return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('oauth signing keys'))`;
-    return work();
-  });
+  return withNamedLock('oauth signing keys', work);
 }
 
 async function addKey(): Promise<string> {

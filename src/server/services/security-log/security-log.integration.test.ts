@@ -1,6 +1,7 @@
 // The security log through the services that write it: each kind of event, with who acted and from where as the
 // request says (a dashboard user, the operator, the system), before and after but never a secret; filters and pages;
 // and the database's own refusal of any edit, and of any deletion before the retention.
+import { randomUUID } from 'node:crypto';
 import { db } from '@/server/db';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withRequest } from '@/server/core/request-context';
@@ -9,6 +10,7 @@ import { endAllSessions } from '@/server/services/accounts/sessions';
 import { signInWithLimit } from '@/server/services/accounts/sign-in-limit';
 import { recordSignOut } from '@/server/services/accounts/sign-in-limit';
 import { createApiKey, logExpiredKeys, revokeApiKey, rollApiKey, updateApiKey } from '@/server/services/api-keys/api-keys';
+import { createConnectedApp, restrictConnectedApp, revokeConnectedApp } from '@/server/services/oauth/connected-apps';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointEnabled } from '@/server/services/webhooks/endpoints';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { listSecurityEvents, purgeSecurityEvents, RETENTION_DAYS, SECURITY_EVENT_KINDS } from './security-log';
@@ -43,6 +45,10 @@ describe('the security log', () => {
       await deleteWebhookEndpoint(owner.accountId, endpoint.id);
       await db.$transaction((tx) => changePlan(tx, { accountId: owner.accountId, to: 'business', reason: 'operator', now: new Date() }));
       await recordSignOut(owner.accountId, owner.userId);
+      // An agent connected through OAuth (its consent), restricted, then revoked.
+      const connected = await createConnectedApp({ accountId: owner.accountId, userId: owner.userId, grantId: randomUUID(), clientId: 'logged-client', clientName: 'Logged agent', scope: 'read-only', restrictions: {} });
+      await restrictConnectedApp(owner.accountId, { id: connected.id, restrictions: { monthlyBudget: 100 } });
+      await revokeConnectedApp(owner.accountId, connected.id);
     });
     // Sign-ins: five failed (a wave: new browsers are slowed, without waiting here), one made; the operator ends the
     // user's sessions; a key expires (the hourly job).
