@@ -29,7 +29,6 @@ export const OAUTH_ROUTES = {
   registration: '/oauth/register',
   revocation: '/oauth/revoke',
   jwks: '/oauth/jwks',
-  end_session: '/oauth/end-session',
 } as const;
 const METADATA_PATHS = new Set(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
 /** RFC 9728: the protected resource's metadata, at the well-known path and with the resource's path inserted. */
@@ -113,10 +112,15 @@ export async function createAuthorizationServer({ origin }: { origin: string }):
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
       revocation: { enabled: true },
       userinfo: { enabled: false },
+      // No OpenID sign-in to end: the dashboard's sign-out is the only one.
+      rpInitiatedLogout: { enabled: false },
       // A client_id that is an HTTPS URL is fetched: never from a private, loopback or other special-purpose address
       // (the webhooks' rule), so that a client cannot make the server reach inside its own network.
       clientIdMetadataDocument: {
         enabled: true,
+        // An experimental feature of oidc-provider: the draft it implements is acknowledged here, and package.json pins
+        // oidc-provider's minor version (~), under which that draft cannot change.
+        ack: 'draft-02',
         allowFetch: (_ctx, clientId) => clientMetadataFetchAllowed(clientId),
       },
       resourceIndicators: {
