@@ -1,7 +1,11 @@
 // The security matrix: every endpoint × every kind of credential, through the real handler and database; the
 // dashboard's endpoint likewise; and the sign-in lockout attack (at the end). Each
 // refusal is the documented one, a bad checksum never reaches the database, the secret itself never reaches the
-// database (only its SHA-256 digest) nor any log line.
+// database (only its SHA-256 digest) nor any log line. OAuth access tokens are credentials here too; the attacks on
+// the OAuth flow itself (a redirect URI not registered, a missing or wrong code_verifier, a code used twice, a refresh
+// token replayed, a script or plain-HTTP redirect registered, another resource, state and iss) need a browser's cookies
+// and a registered client, and are in src/server/oauth/oauth-flow.integration.test.ts and
+// authorization-server.integration.test.ts.
 import { randomUUID } from 'node:crypto';
 import { decode, encode } from 'next-auth/jwt';
 import pg from 'pg';
