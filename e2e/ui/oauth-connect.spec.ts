@@ -2,7 +2,7 @@
 // registration, PKCE and token exchange): the 401's metadata, registration, the authorization with PKCE, the
 // dashboard's sign-in, the consent (read-only, one app), the code for tokens, MCP calls that work and are charged, a
 // write tool refused and another app answered 404, then the revocation in Settings → API access, after which the next
-// call and the refresh are refused. The consent page passes axe.
+// call and the refresh are refused. The consent page passes axe, and fits a phone.
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
@@ -78,6 +78,10 @@ test('an agent connects with the owner’s sign-in and consent, works under its 
   await expect(page.getByText('127.0.0.1:48123')).toBeVisible();
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+  // On a phone too: nothing scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await expect(page.getByRole('radio', { name: /^Read only/ })).toBeChecked();
   await expect(page.getByRole('radio', { name: /^Read and write/ })).toBeVisible();
   await page.getByRole('radio', { name: 'Only the apps ticked below' }).check();

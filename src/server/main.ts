@@ -24,7 +24,7 @@ exportToEnvironment({ NODE_ENV: dev ? 'development' : 'production', NEXT_RUNTIME
 
 const origin = configuredOrigin() ?? `http://localhost:${port}`;
 let handleNext: NextHandler | undefined;
-const authorizationServer = await createAuthorizationServer({ origin });
+const authorizationServer = createAuthorizationServer({ origin });
 const server = createAppServer({
   rest: createRestPipeline({ origin }),
   mcp: createMcpEndpoint({ origin }),

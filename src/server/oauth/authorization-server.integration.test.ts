@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpResource } from '@/server/mcp/mcp-endpoint';
 import { clientMetadataFetchAllowed, createAuthorizationServer, redirectUriRefusal, REGISTRATIONS_PER_HOUR } from './authorization-server';
 
@@ -10,7 +10,7 @@ beforeAll(async () => {
   server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const authorization = await createAuthorizationServer({ origin });
+  const authorization = createAuthorizationServer({ origin });
   server.on('request', (req, res) => {
     // As the app's server settles it for every request (src/server/http/client-address.ts).
     req.headers['x-forwarded-for'] = String(req.headers['x-test-client'] ?? '127.0.0.1');
@@ -116,6 +116,33 @@ describe('the authorization server', () => {
       );
       expect(refused.status, clientId).toBe(400);
       expect(await refused.text(), clientId).toContain('invalid_client');
+    }
+  });
+});
+
+describe('the authorization server of a process', () => {
+  it('is made on the first OAuth request, not at start, and made again on the next request when that failed', async () => {
+    const later = createServer();
+    await new Promise<void>((resolve) => later.listen(0, '127.0.0.1', resolve));
+    const laterOrigin = `http://127.0.0.1:${(later.address() as { port: number }).port}`;
+    // Its signing keys cannot be opened: as when the database (or the data key) is not there yet.
+    vi.stubEnv('DATA_ENCRYPTION_KEY', '');
+    const authorization = createAuthorizationServer({ origin: laterOrigin });
+    later.on('request', (req, res) => {
+      req.headers['x-forwarded-for'] = '127.0.0.1';
+      if (!authorization.serve(req, res, (req.url ?? '/').split('?')[0]!)) res.writeHead(404).end();
+    });
+    try {
+      const unavailable = await fetch(`${laterOrigin}/.well-known/oauth-authorization-server`);
+      expect(unavailable.status).toBe(503);
+      expect(await unavailable.json()).toMatchObject({ error: 'temporarily_unavailable' });
+      // The protected resource's metadata needs none of it.
+      expect((await fetch(`${laterOrigin}/.well-known/oauth-protected-resource/api/mcp`)).status).toBe(200);
+      vi.unstubAllEnvs();
+      expect((await fetch(`${laterOrigin}/.well-known/oauth-authorization-server`)).status).toBe(200);
+    } finally {
+      vi.unstubAllEnvs();
+      await new Promise<void>((resolve) => later.close(() => resolve()));
     }
   });
 });

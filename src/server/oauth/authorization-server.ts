@@ -71,7 +71,8 @@ export async function clientMetadataFetchAllowed(clientId: string, lookup?: Para
 }
 
 export interface AuthorizationServer {
-  provider: Provider;
+  /** oidc-provider's instance, made on first use. */
+  provider: () => Promise<Provider>;
   /** Answers the request when it is the authorization server's; false otherwise. */
   serve(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   /** What the consent page shows of a pending authorization; null once finished or expired. */
@@ -93,7 +94,71 @@ function cookieKeys(): string[] {
   return [createHash('sha256').update(`oauth cookies v1:${secret}`).digest('base64url')];
 }
 
-export async function createAuthorizationServer({ origin }: { origin: string }): Promise<AuthorizationServer> {
+/**
+ * The authorization server of this process. oidc-provider itself is made on the first OAuth request, once its signing
+ * keys are read from the database, and made again on the next request if that failed: a web process starts, and
+ * serves everything else, while the database is down.
+ */
+export function createAuthorizationServer({ origin }: { origin: string }): AuthorizationServer {
+  let made: Promise<Made> | undefined;
+  const ready = () => {
+    made ??= makeProvider(origin).catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    });
+    return made;
+  };
+  /** Runs an answer once the provider is made; a failure to make it is a 503 the client may retry. */
+  const whenReady = (res: ServerResponse, answer: (made: Made) => unknown) => {
+    ready().then(answer, (error: unknown) => {
+      logError('the authorization server could not start', error);
+      if (res.headersSent) return;
+      const body = JSON.stringify({ error: 'temporarily_unavailable', error_description: 'The sign-in service is unavailable for a moment; try again.' });
+      res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '5', 'Content-Length': Buffer.byteLength(body) }).end(body);
+    });
+  };
+  current = {
+    provider: () => ready().then((each) => each.provider),
+    consentRequest: async (uid) => consentRequestOf((await ready()).provider, uid),
+    serve(req, res, path) {
+      if (path.startsWith(`${CONSENT_PATH}/`)) {
+        if (req.method !== 'POST') return false;
+        whenReady(res, ({ consent }) => consent(req, res, path.slice(CONSENT_PATH.length + 1)));
+        return true;
+      }
+      if (path === PROTECTED_RESOURCE_METADATA_PATH || path === MCP_RESOURCE_METADATA_PATH) {
+        const body = JSON.stringify(protectedResourceMetadata(origin));
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+        return true;
+      }
+      if (path === OAUTH_ROUTES.registration && req.method === 'POST') {
+        whenReady(res, ({ serveRegistration }) =>
+          serveRegistration(req, res).catch((error: unknown) => {
+            logError('the client registration failed', error);
+            if (!res.headersSent) res.writeHead(500).end();
+          }),
+        );
+        return true;
+      }
+      if (METADATA_PATHS.has(path) || path.startsWith('/oauth/')) {
+        whenReady(res, ({ callback }) => callback(req, res));
+        return true;
+      }
+      return false;
+    },
+  };
+  return current;
+}
+
+interface Made {
+  provider: Provider;
+  callback: ReturnType<Provider['callback']>;
+  consent: ReturnType<typeof createConsentHandler>;
+  serveRegistration: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+}
+
+async function makeProvider(origin: string): Promise<Made> {
   const resource = mcpResource(origin);
   const configuration: Configuration = {
     adapter: OAuthAdapter,
@@ -212,36 +277,7 @@ export async function createAuthorizationServer({ origin }: { origin: string }):
     callback(req, res);
   }
 
-  current = {
-    provider,
-    consentRequest: (uid) => consentRequestOf(provider, uid),
-    serve(req, res, path) {
-      if (path.startsWith(`${CONSENT_PATH}/`)) {
-        if (req.method !== 'POST') return false;
-        void consent(req, res, path.slice(CONSENT_PATH.length + 1));
-        return true;
-      }
-      if (path === PROTECTED_RESOURCE_METADATA_PATH || path === MCP_RESOURCE_METADATA_PATH) {
-        const body = JSON.stringify(protectedResourceMetadata(origin));
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*', 'Content-Length': Buffer.byteLength(body) });
-        res.end(body);
-        return true;
-      }
-      if (path === OAUTH_ROUTES.registration && req.method === 'POST') {
-        serveRegistration(req, res).catch((error: unknown) => {
-          logError('the client registration failed', error);
-          if (!res.headersSent) res.writeHead(500).end();
-        });
-        return true;
-      }
-      if (METADATA_PATHS.has(path) || path.startsWith('/oauth/')) {
-        callback(req, res);
-        return true;
-      }
-      return false;
-    },
-  };
-  return current;
+  return { provider, callback, consent, serveRegistration };
 }
 
 /** RFC 9728: where an MCP client finds who issues tokens for /api/mcp, and which scopes it takes. */

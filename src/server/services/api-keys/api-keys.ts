@@ -91,8 +91,8 @@ const viewSelect = {
   monthlyBudget: true,
 } as const;
 
-/** viewSelect with the key's spending in the period of `now`. */
-const viewSelectAt = (now: Date) => ({ ...viewSelect, creditUsage: { where: { periodStart: periodOf(now).start }, select: { used: true } } }) as const;
+/** viewSelect with the key's spending in the period of `now` (a connected app's row is read so too). */
+export const viewSelectAt = (now: Date) => ({ ...viewSelect, creditUsage: { where: { periodStart: periodOf(now).start }, select: { used: true } } }) as const;
 
 type KeyRow = { scope: DbScope; revokedAt: Date | null; expiresAt: Date | null; allApps: boolean; appIds: string[]; allowedCidrs: string[]; monthlyBudget: number | null; creditUsage?: { used: number }[] } & Omit<
   ApiKeyView,
@@ -105,12 +105,12 @@ export function statusOf(key: { revokedAt: Date | null; expiresAt: Date | null }
   return 'active';
 }
 
-function restrictionsOf(row: Pick<KeyRow, 'allApps' | 'appIds' | 'allowedCidrs' | 'monthlyBudget'>): KeyRestrictions {
+export function restrictionsOf(row: Pick<KeyRow, 'allApps' | 'appIds' | 'allowedCidrs' | 'monthlyBudget'>): KeyRestrictions {
   return { appIds: row.allApps ? null : row.appIds, allowedCidrs: row.allowedCidrs, monthlyBudget: row.monthlyBudget };
 }
 
 /** The restrictions as the key's columns. */
-function restrictionColumns(restrictions: KeyRestrictions) {
+export function restrictionColumns(restrictions: KeyRestrictions) {
   return { allApps: restrictions.appIds === null, appIds: restrictions.appIds ?? [], allowedCidrs: restrictions.allowedCidrs, monthlyBudget: restrictions.monthlyBudget };
 }
 

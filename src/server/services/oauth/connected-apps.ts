@@ -4,12 +4,13 @@
 // the charging statement's budget check, the request log and the usage per day. The tokens themselves are
 // oidc-provider's (src/server/oauth/); revoking a connected app destroys its grant and every token of it at once.
 import { randomUUID } from 'node:crypto';
+import type { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
 import { seedKeySpending } from '@/server/db/credit-statements';
 import { destroyOAuthGrant } from '@/server/db/oauth-records';
 import { withAccountLock } from '@/server/db/row-locks';
 import { AppError } from '@/server/errors/app-error';
-import { assertApiAccess, assertOwnApps, fromDbScope, statusOf, toDbScope, type ApiKeyScope, type ApiKeyStatus } from '@/server/services/api-keys/api-keys';
+import { assertApiAccess, assertOwnApps, fromDbScope, restrictionColumns, restrictionsOf, statusOf, toDbScope, viewSelectAt, type ApiKeyScope, type ApiKeyStatus } from '@/server/services/api-keys/api-keys';
 import { restrictionsAfter, UNRESTRICTED, type KeyRestrictions, type KeyRestrictionsChange } from '@/server/services/api-keys/restrictions';
 import { periodOf } from '@/server/services/metering/credits';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
@@ -41,25 +42,10 @@ export interface ConnectedAppView {
   lastUsedIp: string | null;
 }
 
-const select = (now: Date) =>
-  ({
-    id: true,
-    name: true,
-    oauthClientId: true,
-    scope: true,
-    createdAt: true,
-    expiresAt: true,
-    revokedAt: true,
-    lastUsedAt: true,
-    lastUsedIp: true,
-    allApps: true,
-    appIds: true,
-    allowedCidrs: true,
-    monthlyBudget: true,
-    creditUsage: { where: { periodStart: periodOf(now).start }, select: { used: true } },
-  }) as const;
+/** A key's columns, and the client's id. */
+const select = (now: Date) => ({ ...viewSelectAt(now), oauthClientId: true }) as const;
 
-type Row = { id: string; name: string; oauthClientId: string | null; scope: 'read_only' | 'read_write'; createdAt: Date; expiresAt: Date | null; revokedAt: Date | null; lastUsedAt: Date | null; lastUsedIp: string | null; allApps: boolean; appIds: string[]; allowedCidrs: string[]; monthlyBudget: number | null; creditUsage: { used: number }[] };
+type Row = Prisma.ApiKeyGetPayload<{ select: ReturnType<typeof select> }>;
 
 function viewOf(row: Row, now: Date): ConnectedAppView {
   return {
@@ -68,7 +54,7 @@ function viewOf(row: Row, now: Date): ConnectedAppView {
     clientName: row.name,
     scope: fromDbScope(row.scope),
     status: statusOf(row, now),
-    restrictions: { appIds: row.allApps ? null : row.appIds, allowedCidrs: row.allowedCidrs, monthlyBudget: row.monthlyBudget },
+    restrictions: restrictionsOf(row),
     spentThisMonth: row.creditUsage[0]?.used ?? 0,
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
@@ -97,10 +83,7 @@ export async function createConnectedApp(input: NewConnectedApp, now = new Date(
         oauthClientId: input.clientId,
         displayPrefix: 'oauth',
         lastFour: input.clientId.slice(-4),
-        allApps: restrictions.appIds === null,
-        appIds: restrictions.appIds ?? [],
-        allowedCidrs: restrictions.allowedCidrs,
-        monthlyBudget: restrictions.monthlyBudget,
+        ...restrictionColumns(restrictions),
         createdAt: now,
       },
       select: select(now),
@@ -138,7 +121,7 @@ export async function restrictConnectedApp(accountId: string, input: ConnectedAp
     if (before.monthlyBudget === null && after.monthlyBudget !== null) await seedKeySpending(tx, { id: current.id, accountId }, periodOf(now).start);
     const row = await tx.apiKey.update({
       where: { id: current.id },
-      data: { allApps: after.appIds === null, appIds: after.appIds ?? [], allowedCidrs: after.allowedCidrs, monthlyBudget: after.monthlyBudget },
+      data: restrictionColumns(after),
       select: select(now),
     });
     await recordSecurityEvent({ accountId, kind: 'oauth_grant.restricted', target: target(row), before: { ...before }, after: { ...after }, occurredAt: now }, tx);
