@@ -18,6 +18,7 @@ class AgentOAuth implements OAuthClientProvider {
   private information: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
   private saved: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
   private verifier = '';
+  private discovery: Awaited<ReturnType<NonNullable<OAuthClientProvider['discoveryState']>>>;
   get redirectUrl() {
     return REDIRECT;
   }
@@ -44,6 +45,13 @@ class AgentOAuth implements OAuthClientProvider {
   }
   codeVerifier() {
     return this.verifier;
+  }
+  // Kept beside the verifier: the SDK checks on the way back that the code comes from the server it started with.
+  saveDiscoveryState(state: NonNullable<typeof this.discovery>) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
   }
 }
 
