@@ -15,7 +15,7 @@ import { config } from '@/server/core/config';
 import { logError } from '@/server/core/log';
 import { MCP_RESOURCE_METADATA_PATH, mcpResource } from '@/server/mcp/mcp-endpoint';
 import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
-import { revokeConnectedAppOfGrant } from '@/server/services/oauth/connected-apps';
+import { CONNECTION_SECONDS, revokeConnectedAppOfGrant } from '@/server/services/oauth/connected-apps';
 import { checkDestinationUrl, resolveDestination } from '@/server/services/webhooks/destinations';
 import { CONSENT_PATH, consentRequestOf, createConsentHandler, type ConsentRequest } from './consent';
 import { OAuthAdapter } from './oauth-adapter';
@@ -224,7 +224,8 @@ async function makeProvider(origin: string): Promise<Made> {
       RefreshToken: REFRESH_TOKEN_SECONDS,
       Interaction: 3_600,
       Session: 14 * 86_400,
-      Grant: REFRESH_TOKEN_SECONDS,
+      // A connection lasts a year from its consent (its connected app expires with it), however often it is refreshed.
+      Grant: CONNECTION_SECONDS,
     },
     interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
     // Every authorization asks for consent, as the dashboard's signed-in user: a grant an earlier consent in this

@@ -128,6 +128,10 @@ describe('OAuth for the MCP server', () => {
 
     const [connected] = await listConnectedApps(owner.accountId);
     expect(connected).toMatchObject({ clientId, clientName: 'Test agent', scope: 'read-only', status: 'active', restrictions: { appIds: [owner.mine.id], allowedCidrs: [], monthlyBudget: null } });
+    // A connection lasts a year from its consent, as its grant does.
+    expect(Math.round((connected!.expiresAt!.getTime() - connected!.createdAt.getTime()) / 86_400_000)).toBe(365);
+    const grant = await db.oAuthRecord.findFirstOrThrow({ where: { kind: 'Grant', grantId: { not: null } }, orderBy: { expiresAt: 'desc' } });
+    expect(Math.round((grant.expiresAt!.getTime() - Date.now()) / 86_400_000)).toBe(365);
     const log = await db.securityEvent.findMany({ where: { accountId: owner.accountId, kind: 'oauth_grant.created' } });
     expect(log).toHaveLength(1);
 

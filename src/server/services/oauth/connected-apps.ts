@@ -17,6 +17,9 @@ import { recordSecurityEvent } from '@/server/services/security-log/security-log
 
 const CONNECTED_APPS = { kind: 'oauth_grant' } as const;
 
+/** How long a connection lasts from its consent: its grant's lifetime, whatever its refreshes; then the agent asks again. */
+export const CONNECTION_SECONDS = 365 * 86_400;
+
 /** A grant to record, as the consent page gives it: the account, who consented, the client and what it may do. */
 export interface NewConnectedApp {
   accountId: string;
@@ -37,6 +40,8 @@ export interface ConnectedAppView {
   restrictions: KeyRestrictions;
   spentThisMonth: number;
   createdAt: Date;
+  /** A year after its consent (CONNECTION_SECONDS). */
+  expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
   lastUsedIp: string | null;
@@ -57,6 +62,7 @@ function viewOf(row: Row, now: Date): ConnectedAppView {
     restrictions: restrictionsOf(row),
     spentThisMonth: row.creditUsage[0]?.used ?? 0,
     createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
     revokedAt: row.revokedAt,
     lastUsedAt: row.lastUsedAt,
     lastUsedIp: row.lastUsedIp,
@@ -85,6 +91,7 @@ export async function createConnectedApp(input: NewConnectedApp, now = new Date(
         lastFour: input.clientId.slice(-4),
         ...restrictionColumns(restrictions),
         createdAt: now,
+        expiresAt: new Date(now.getTime() + CONNECTION_SECONDS * 1000),
       },
       select: select(now),
     });

@@ -16,6 +16,7 @@ export const connectedAppOutput = z.object({
   restrictions: keyRestrictionsOutput,
   spentThisMonth: z.int(),
   createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().nullable(),
   revokedAt: z.iso.datetime().nullable(),
   lastUsedAt: z.iso.datetime().nullable(),
   lastUsedIp: z.string().nullable(),
@@ -23,5 +24,5 @@ export const connectedAppOutput = z.object({
 export type ConnectedAppOutput = z.infer<typeof connectedAppOutput>;
 
 export function toConnectedAppOutput(app: ConnectedAppView): ConnectedAppOutput {
-  return { ...app, createdAt: app.createdAt.toISOString(), revokedAt: app.revokedAt?.toISOString() ?? null, lastUsedAt: app.lastUsedAt?.toISOString() ?? null };
+  return { ...app, createdAt: app.createdAt.toISOString(), expiresAt: app.expiresAt?.toISOString() ?? null, revokedAt: app.revokedAt?.toISOString() ?? null, lastUsedAt: app.lastUsedAt?.toISOString() ?? null };
 }
