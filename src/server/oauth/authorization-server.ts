@@ -71,8 +71,6 @@ export async function clientMetadataFetchAllowed(clientId: string, lookup?: Para
 }
 
 export interface AuthorizationServer {
-  /** oidc-provider's instance, made on first use. */
-  provider: () => Promise<Provider>;
   /** Answers the request when it is the authorization server's; false otherwise. */
   serve(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   /** What the consent page shows of a pending authorization; null once finished or expired. */
@@ -118,7 +116,6 @@ export function createAuthorizationServer({ origin }: { origin: string }): Autho
     });
   };
   current = {
-    provider: () => ready().then((each) => each.provider),
     consentRequest: async (uid) => consentRequestOf((await ready()).provider, uid),
     serve(req, res, path) {
       if (path.startsWith(`${CONSENT_PATH}/`)) {

@@ -1,4 +1,5 @@
 // API keys: create (secret shown once), list, revoke, roll with a grace period, and verify on each request.
+import type { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
 import { readApiKeyCredential, type ApiKeyRow, type CredentialAccount } from '@/server/db/credential-statements';
 import { seedKeySpending } from '@/server/db/credit-statements';
@@ -267,16 +268,30 @@ export interface ApiKeyChange {
  * call; a lower budget than what the key has spent this month refuses its next charged call. Only an active key
  * changes: a revoked or expired one keeps what it had.
  */
+/**
+ * A credential row's restrictions (a key's, or a connected app's) after `change`: its apps checked to be the
+ * account's, and, when it is given its first budget, its spending counted from what it spent this period so far.
+ */
+export async function restrictionsChanged(
+  tx: Prisma.TransactionClient,
+  row: { id: string; accountId: string },
+  before: KeyRestrictions,
+  change: KeyRestrictionsChange,
+  now: Date,
+): Promise<KeyRestrictions> {
+  const after = restrictionsAfter(before, change);
+  await assertOwnApps(tx, row.accountId, after.appIds);
+  if (before.monthlyBudget === null && after.monthlyBudget !== null) await seedKeySpending(tx, row, periodOf(now).start);
+  return after;
+}
+
 export async function updateApiKey(accountId: string, input: ApiKeyChange, now = new Date()): Promise<{ key: ApiKeyView; before: KeyRestrictions }> {
   return withAccountLock(accountId, async (tx) => {
     const current = await tx.apiKey.findFirst({ where: { ...KEYS, id: input.keyId, accountId }, select: viewSelectAt(now) });
     if (!current) throw new AppError('NOT_FOUND', 'No such API key.');
     if (statusOf(current, now) !== 'active') throw new AppError('VALIDATION_ERROR', 'Only an active key can be changed; this one is revoked or expired.');
     const before = restrictionsOf(current);
-    const after = input.restrictions ? restrictionsAfter(before, input.restrictions) : before;
-    await assertOwnApps(tx, accountId, after.appIds);
-    // A key given a budget starts being counted, from what it spent this period so far.
-    if (before.monthlyBudget === null && after.monthlyBudget !== null) await seedKeySpending(tx, { id: current.id, accountId }, periodOf(now).start);
+    const after = input.restrictions ? await restrictionsChanged(tx, { id: current.id, accountId }, before, input.restrictions, now) : before;
     const name = input.name ?? current.name;
     const row = await tx.apiKey.update({ where: { id: current.id }, data: { name, ...restrictionColumns(after) }, select: viewSelectAt(now) });
     if (name !== current.name) {

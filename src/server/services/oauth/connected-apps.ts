@@ -6,13 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
-import { seedKeySpending } from '@/server/db/credit-statements';
 import { destroyOAuthGrant } from '@/server/db/oauth-records';
 import { withAccountLock } from '@/server/db/row-locks';
 import { AppError } from '@/server/errors/app-error';
-import { assertApiAccess, assertOwnApps, fromDbScope, restrictionColumns, restrictionsOf, statusOf, toDbScope, viewSelectAt, type ApiKeyScope, type ApiKeyStatus } from '@/server/services/api-keys/api-keys';
+import { assertApiAccess, assertOwnApps, fromDbScope, restrictionColumns, restrictionsChanged, restrictionsOf, statusOf, toDbScope, viewSelectAt, type ApiKeyScope, type ApiKeyStatus } from '@/server/services/api-keys/api-keys';
 import { restrictionsAfter, UNRESTRICTED, type KeyRestrictions, type KeyRestrictionsChange } from '@/server/services/api-keys/restrictions';
-import { periodOf } from '@/server/services/metering/credits';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 
 const CONNECTED_APPS = { kind: 'oauth_grant' } as const;
@@ -122,10 +120,8 @@ export async function restrictConnectedApp(accountId: string, input: ConnectedAp
     const current = await tx.apiKey.findFirst({ where: { ...CONNECTED_APPS, id: input.id, accountId }, select: select(now) });
     if (!current) throw new AppError('NOT_FOUND', 'No such connected app.');
     if (statusOf(current, now) !== 'active') throw new AppError('VALIDATION_ERROR', 'Only an active connection can be changed; this one is revoked.');
-    const before = viewOf(current, now).restrictions;
-    const after = restrictionsAfter(before, input.restrictions);
-    await assertOwnApps(tx, accountId, after.appIds);
-    if (before.monthlyBudget === null && after.monthlyBudget !== null) await seedKeySpending(tx, { id: current.id, accountId }, periodOf(now).start);
+    const before = restrictionsOf(current);
+    const after = await restrictionsChanged(tx, { id: current.id, accountId }, before, input.restrictions, now);
     const row = await tx.apiKey.update({
       where: { id: current.id },
       data: restrictionColumns(after),
@@ -143,9 +139,8 @@ export async function restrictConnectedApp(accountId: string, input: ConnectedAp
 export async function revokeConnectedApp(accountId: string, id: string, now = new Date()): Promise<ConnectedAppView> {
   const row = await db.apiKey.findFirst({ where: { ...CONNECTED_APPS, id, accountId }, select: { ...select(now), oauthGrantId: true } });
   if (!row) throw new AppError('NOT_FOUND', 'No such connected app.');
-  const { count } = await db.apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
+  await markRevoked({ ...row, accountId }, now);
   if (row.oauthGrantId) await destroyOAuthGrant(row.oauthGrantId);
-  if (count) await recordSecurityEvent({ accountId, kind: 'oauth_grant.revoked', target: target(row), before: { status: 'active' }, after: { status: 'revoked' }, occurredAt: now });
   return viewOf({ ...row, revokedAt: row.revokedAt ?? now }, now);
 }
 
@@ -155,9 +150,20 @@ export async function revokeConnectedApp(accountId: string, id: string, now = ne
  */
 export async function revokeConnectedAppOfGrant(grantId: string, reason: string, now = new Date()): Promise<void> {
   const row = await db.apiKey.findFirst({ where: { ...CONNECTED_APPS, oauthGrantId: grantId, revokedAt: null }, select: { id: true, name: true, accountId: true } });
-  if (!row) return;
+  if (row) await markRevoked(row, now, { reason });
+}
+
+/** Marks a connected app revoked, once: the first to do so writes the security log's entry (`system`: the server did). */
+async function markRevoked(row: { id: string; name: string; accountId: string }, now: Date, system?: { reason: string }): Promise<void> {
   const { count } = await db.apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
-  if (count) {
-    await recordSecurityEvent({ accountId: row.accountId, kind: 'oauth_grant.revoked', target: target(row), before: { status: 'active' }, after: { status: 'revoked', reason }, actor: { type: 'system' }, occurredAt: now });
-  }
+  if (!count) return;
+  await recordSecurityEvent({
+    accountId: row.accountId,
+    kind: 'oauth_grant.revoked',
+    target: target(row),
+    before: { status: 'active' },
+    after: { status: 'revoked', ...(system && { reason: system.reason }) },
+    ...(system && { actor: { type: 'system' as const } }),
+    occurredAt: now,
+  });
 }
