@@ -1,11 +1,12 @@
 // `npm test`: every test, on a fresh clone, in one command, the console showing results alone.
 //  1. The Debian packages the tests use, installed when missing (ensure-packages.mjs).
 //  2. The layer check, and the server's build (dist/: the operator CLI's test runs it).
-//  3. At once: Vitest (unit and integration tests), and Next.js's build (it skips its own check of the types: the type
-//     check below checks the same, once the build has written the route types it reads).
-//  4. At once: Playwright (e2e) on the production build, and the type check.
-// Vitest and Playwright print their results; the other steps' output goes to test-results/logs/<step>.log and is
-// printed only when they fail. The application's logs go to test-results/logs/ too (vitest/ per test file,
+//  3. At once: Vitest (unit and integration tests), and Next.js's build followed by Playwright (e2e) on it beside the
+//     type check. The build skips its own check of the types: the type check checks the same, once the build has
+//     written the route types it reads. Vitest keeps both cores busy; Playwright's tests mostly wait (on processes
+//     they start, on a database coming back, on a browser), so it runs beside Vitest rather than after it.
+// Playwright prints its results as they come; Vitest's are printed in one block when it ends, so that the two never
+// interleave. The other steps' output goes to test-results/logs/<step>.log and is printed only when they fail. The application's logs go to test-results/logs/ too (vitest/ per test file,
 // e2e-server.log), and a failing test says where. Prints each step's time and the total; stops after the first stage
 // that fails, with its exit code.
 import { spawn } from 'node:child_process';
@@ -15,19 +16,23 @@ const LOGS = 'test-results/logs';
 const started = performance.now();
 const seconds = (since) => `${Math.round((performance.now() - since) / 1000)} s`;
 
-/** Runs a step; `quiet`: its output to its log file, printed only if it fails. Resolves with its exit code. */
-function step(name, command, args, { quiet = true, env = {} } = {}) {
+/**
+ * Runs a step and resolves with its exit code. Its output: `quiet`, to its log file, printed only if it fails;
+ * `block`, to its log file, printed whole when it ends; `live`, to the console as it comes.
+ */
+function step(name, command, args, { output: shown = 'quiet', env = {} } = {}) {
   const since = performance.now();
+  const captured = shown !== 'live';
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
+    const child = spawn(command, args, { stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
     child.on('close', (code, signal) => {
       const status = code ?? (signal ? 1 : 0);
-      if (quiet) writeFileSync(`${LOGS}/${name}.log`, output);
-      if (status !== 0 && quiet) process.stdout.write(`\n${output}\n`);
-      const failure = status === 0 ? '' : `: exit code ${status}${quiet ? `, its output above and in ${LOGS}/${name}.log` : ''}`;
+      if (captured) writeFileSync(`${LOGS}/${name}.log`, output);
+      if (shown === 'block' || (shown === 'quiet' && status !== 0)) process.stdout.write(`\n${output}\n`);
+      const failure = status === 0 ? '' : `: exit code ${status}${captured ? `, its output above and in ${LOGS}/${name}.log` : ''}`;
       console.log(`${status === 0 ? '✓' : '✗'} ${name} (${seconds(since)})${failure}`);
       resolve(status);
     });
@@ -52,17 +57,20 @@ rmSync('test-results', { recursive: true, force: true });
 mkdirSync(LOGS, { recursive: true });
 
 const status = await inOrder(
-  () => step('packages', process.execPath, ['scripts/ensure-packages.mjs'], { quiet: false }),
+  () => step('packages', process.execPath, ['scripts/ensure-packages.mjs'], { output: 'live' }),
   () => atOnce(() => step('layer check', 'npm', ['run', '--silent', 'lint:deps']), () => step('server build', process.execPath, ['scripts/build.mjs', '--server'])),
   () =>
     atOnce(
-      () => step('vitest', 'npx', ['vitest', 'run'], { quiet: false }),
-      () => step('next build', process.execPath, ['node_modules/next/dist/bin/next', 'build'], { env: { BUILD_SKIP_TYPECHECK: '1' } }),
-    ),
-  () =>
-    atOnce(
-      () => step('playwright', 'npx', ['playwright', 'test'], { quiet: false }),
-      () => step('typecheck', 'npm', ['run', '--silent', 'typecheck']),
+      () => step('vitest', 'npx', ['vitest', 'run'], { output: 'block' }),
+      () =>
+        inOrder(
+          () => step('next build', process.execPath, ['node_modules/next/dist/bin/next', 'build'], { env: { BUILD_SKIP_TYPECHECK: '1' } }),
+          () =>
+            atOnce(
+              () => step('playwright', 'npx', ['playwright', 'test'], { output: 'live' }),
+              () => step('typecheck', 'npm', ['run', '--silent', 'typecheck']),
+            ),
+        ),
     ),
 );
 console.log(`npm test ${status === 0 ? 'passed' : 'failed'} in ${seconds(started)}.`);
