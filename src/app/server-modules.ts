@@ -18,16 +18,17 @@ export function serverModules(): Promise<typeof ServerModules> {
   return import(/* webpackIgnore: true */ /* turbopackIgnore: true */ SERVER_ENTRY);
 }
 
-export async function getSignedInActor() {
+/** `mode` 'live': the live account, whatever the dashboard's test-mode switch says (the OAuth consent). */
+export async function getSignedInActor(mode: 'switch' | 'live' = 'switch') {
   const { actorFromSessionCookie } = await serverModules();
   const jar = await cookies();
-  return actorFromSessionCookie((name) => jar.get(name)?.value);
+  return actorFromSessionCookie((name) => jar.get(name)?.value, { mode });
 }
 
 /** For dashboard pages: the caller of the signed-in user, or a redirect to sign-in. */
-export async function getDashboardCaller() {
+export async function getDashboardCaller(mode: 'switch' | 'live' = 'switch') {
   const { createDashboardCaller, clientIp } = await serverModules();
-  const actor = await getSignedInActor();
+  const actor = await getSignedInActor(mode);
   if (!actor) redirect('/sign-in');
   return createDashboardCaller({ actor, transport: 'dashboard', requestId: randomUUID(), clientIp: clientIp(await headers()), now: new Date() });
 }

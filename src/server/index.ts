@@ -17,7 +17,7 @@ export { PROMPTS as MCP_PROMPTS } from './mcp/prompts';
 export { mcpTools } from './mcp/catalogue';
 export { oauthConsentRequest } from './oauth/consent-request';
 export { methodNotAllowedProblem, problemAnswer } from './errors/problem-response';
-export { PLANS } from './services/accounts/plans';
+export { PLAN_TIERS, PLANS } from './services/accounts/plans';
 export { STOREFRONT_COUNTRIES } from './domain/countries';
 export { newTrial } from './services/accounts/trials';
 export { handleStripeWebhook } from './services/billing/stripe-events';

@@ -1470,10 +1470,12 @@ export interface components {
         };
         Usage: {
             /**
-             * @description The tier in force: during a trial, the tier tried; once it ends, `free`.
+             * @description The tier in force: during a trial, the tier tried; once it ends, `free`. `test` for a test key (`svc_test_…`): test mode’s allowance and request rate, whatever the live plan.
              * @enum {string}
              */
-            plan: "free" | "solo" | "pro" | "business" | "agency" | "enterprise";
+            plan: "free" | "solo" | "pro" | "business" | "agency" | "enterprise" | "test";
+            /** @description false: the call was made in test mode, and this is the test sandbox’s usage, apart from the live allowance. */
+            livemode: boolean;
             /** @description The trial in progress; null when the account is not on a trial. */
             trial: {
                 /**
@@ -2128,6 +2130,24 @@ export interface components {
         };
     };
     responses: {
+        /** @description `validation-error` (http://localhost:3000/docs/problems/validation-error): Your request is not valid. */
+        ValidationError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["ValidationErrorProblem"];
+            };
+        };
         /** @description `unauthorized` (http://localhost:3000/docs/problems/unauthorized): Authentication required. */
         Unauthorized: {
             headers: {
@@ -2137,6 +2157,24 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["UnauthorizedProblem"];
+            };
+        };
+        /** @description `credits-exhausted` (http://localhost:3000/docs/problems/credits-exhausted): Monthly credit allowance exhausted. `key-budget-exhausted` (http://localhost:3000/docs/problems/key-budget-exhausted): The key’s monthly credit budget is spent. */
+        CreditsExhaustedOrKeyBudgetExhausted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["CreditsExhaustedProblem"] | components["schemas"]["KeyBudgetExhaustedProblem"];
             };
         };
         /** @description `plan-required` (http://localhost:3000/docs/problems/plan-required): A paid plan is required. `ip-not-allowed` (http://localhost:3000/docs/problems/ip-not-allowed): The key may not be used from this address. `insufficient-scope` (http://localhost:3000/docs/problems/insufficient-scope): The credential lacks the required scope. */
@@ -2150,6 +2188,7 @@ export interface components {
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -2168,6 +2207,7 @@ export interface components {
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
                 [name: string]: unknown;
             };
             content: {
@@ -2185,6 +2225,7 @@ export interface components {
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2203,14 +2244,15 @@ export interface components {
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["InternalErrorProblem"];
             };
         };
-        /** @description `service-unavailable` (http://localhost:3000/docs/problems/service-unavailable): Service unavailable. */
-        ServiceUnavailable: {
+        /** @description `service-unavailable` (http://localhost:3000/docs/problems/service-unavailable): Service unavailable. `store-unavailable` (http://localhost:3000/docs/problems/store-unavailable): The store cannot be read right now. */
+        ServiceUnavailableOrStoreUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
@@ -2220,28 +2262,12 @@ export interface components {
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
-            };
-        };
-        /** @description `validation-error` (http://localhost:3000/docs/problems/validation-error): Your request is not valid. */
-        ValidationError: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
-                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
-                "X-Credits-Used": components["headers"]["X-Credits-Used"];
-                "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
-                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["ValidationErrorProblem"];
+                "application/problem+json": components["schemas"]["ServiceUnavailableProblem"] | components["schemas"]["StoreUnavailableProblem"];
             };
         };
         /** @description `plan-required` (http://localhost:3000/docs/problems/plan-required): A paid plan is required. `ip-not-allowed` (http://localhost:3000/docs/problems/ip-not-allowed): The key may not be used from this address. `insufficient-scope` (http://localhost:3000/docs/problems/insufficient-scope): The credential lacks the required scope. `limit-reached` (http://localhost:3000/docs/problems/limit-reached): A limit of the account is reached. */
@@ -2255,6 +2281,7 @@ export interface components {
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -2273,6 +2300,7 @@ export interface components {
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
                 [name: string]: unknown;
             };
             content: {
@@ -2290,6 +2318,7 @@ export interface components {
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
                 [name: string]: unknown;
             };
             content: {
@@ -2307,27 +2336,11 @@ export interface components {
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["IdempotencyConflictProblem"];
-            };
-        };
-        /** @description `credits-exhausted` (http://localhost:3000/docs/problems/credits-exhausted): Monthly credit allowance exhausted. `key-budget-exhausted` (http://localhost:3000/docs/problems/key-budget-exhausted): The key’s monthly credit budget is spent. */
-        CreditsExhaustedOrKeyBudgetExhausted: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
-                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
-                "X-Credits-Used": components["headers"]["X-Credits-Used"];
-                "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
-                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["CreditsExhaustedProblem"] | components["schemas"]["KeyBudgetExhaustedProblem"];
             };
         };
         /** @description `plan-required` (http://localhost:3000/docs/problems/plan-required): A paid plan is required. `ip-not-allowed` (http://localhost:3000/docs/problems/ip-not-allowed): The key may not be used from this address. */
@@ -2341,6 +2354,7 @@ export interface components {
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -2348,26 +2362,13 @@ export interface components {
                 "application/problem+json": components["schemas"]["PlanRequiredProblem"] | components["schemas"]["IpNotAllowedProblem"];
             };
         };
-        /** @description `service-unavailable` (http://localhost:3000/docs/problems/service-unavailable): Service unavailable. `store-unavailable` (http://localhost:3000/docs/problems/store-unavailable): The store cannot be read right now. */
-        ServiceUnavailableOrStoreUnavailable: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
-                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
-                "X-Credits-Used": components["headers"]["X-Credits-Used"];
-                "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
-                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                "Retry-After": components["headers"]["Retry-After"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["ServiceUnavailableProblem"] | components["schemas"]["StoreUnavailableProblem"];
-            };
-        };
     };
     parameters: {
+        /**
+         * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+         * @example rate-limited
+         */
+        XTestTrigger: string;
         /**
          * @description 1 to 255 visible ASCII characters. The same key and body within 24 h replays the first answer and is charged once; the same key with another body is 422. Send a new random key for each new request, and the same key when retrying it.
          * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
@@ -2422,6 +2423,8 @@ export interface components {
         "X-Total-Count": number;
         /** @description Paged lists, when a page is asked for (and always on reviews): RFC 8288 links to the `first`, `prev`, `next` and `last` pages, as relative references. No `next`: this is the last page. */
         Link: string;
+        /** @description `true` on every answer to a call in test mode (a `svc_test_…` key); absent in live mode. */
+        "X-Test-Mode": "true";
         /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
         "Idempotent-Replayed": "true";
     };
@@ -2432,7 +2435,13 @@ export interface operations {
     "apiKeys-list": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2449,6 +2458,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2484,12 +2494,14 @@ export interface operations {
                     }[];
                 };
             };
+            400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apiKeys-create": {
@@ -2501,6 +2513,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
             };
             path?: never;
             cookie?: never;
@@ -2594,6 +2611,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -2636,6 +2654,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScopeOrLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2643,13 +2662,19 @@ export interface operations {
             422: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apiKeys-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description The key’s id (`id` in its answers). */
                 keyId: components["parameters"]["KeyId"];
@@ -2669,6 +2694,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2706,17 +2732,24 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apiKeys-update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description The key’s id (`id` in its answers). */
                 keyId: components["parameters"]["KeyId"];
@@ -2791,6 +2824,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2828,13 +2862,14 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apiKeys-revoke": {
@@ -2846,6 +2881,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
             };
             path: {
                 /** @description The key’s id (`id` in its answers). */
@@ -2866,6 +2906,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -2904,6 +2945,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2911,7 +2953,7 @@ export interface operations {
             422: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apiKeys-roll": {
@@ -2923,6 +2965,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
             };
             path: {
                 /** @description The key’s id (`id` in its answers). */
@@ -2986,6 +3033,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3059,6 +3107,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3066,7 +3115,7 @@ export interface operations {
             422: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apps-list": {
@@ -3083,7 +3132,13 @@ export interface operations {
                  */
                 pageSize?: components["parameters"]["ListPageSize"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3100,6 +3155,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
@@ -3115,7 +3171,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apps-create": {
@@ -3127,6 +3183,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
             };
             path?: never;
             cookie?: never;
@@ -3193,6 +3254,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3216,7 +3278,13 @@ export interface operations {
     "apps-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3236,6 +3304,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3249,7 +3318,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apps-asoScore": {
@@ -3258,7 +3327,13 @@ export interface operations {
                 /** @description Storefront; default the app’s primary storefront. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: components["parameters"]["Country"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3278,6 +3353,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3291,7 +3367,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apps-opportunities": {
@@ -3302,7 +3378,13 @@ export interface operations {
                 /** @description Number of opportunities. Must be a whole number from 1 to 200. Default 50. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3322,6 +3404,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3335,7 +3418,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apps-categoryRank": {
@@ -3346,7 +3429,13 @@ export interface operations {
                 /** @description Days of history, ending with the last day of data. Must be a whole number from 1 to 365. Default 30. */
                 days?: components["parameters"]["Days"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3366,6 +3455,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3379,13 +3469,19 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apps-ratingHistory": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3405,6 +3501,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3418,7 +3515,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "apps-keywordSpy": {
@@ -3437,7 +3534,13 @@ export interface operations {
                  */
                 pageSize?: components["parameters"]["ListPageSize"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3457,6 +3560,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
@@ -3472,7 +3576,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "keywords-list": {
@@ -3496,7 +3600,13 @@ export interface operations {
                  */
                 pageSize?: components["parameters"]["ListPageSize"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3516,6 +3626,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
@@ -3531,7 +3642,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "keywords-add": {
@@ -3543,6 +3654,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
             };
             path: {
                 /** @description Tracked app id (UUID). */
@@ -3624,6 +3740,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3641,7 +3758,7 @@ export interface operations {
             422: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "keywords-research": {
@@ -3652,7 +3769,13 @@ export interface operations {
                 /** @description Storefront; default US. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3672,6 +3795,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3694,7 +3818,13 @@ export interface operations {
                 /** @description Days of history, ending with the last day of data. Must be a whole number from 1 to 365. Default 30. */
                 days?: components["parameters"]["Days"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3716,6 +3846,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3729,7 +3860,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "keywords-metricsHistory": {
@@ -3738,7 +3869,13 @@ export interface operations {
                 /** @description Days of history, ending with the last day of data. Must be a whole number from 1 to 365. Default 180. */
                 days?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3760,6 +3897,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3773,7 +3911,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "reviews-list": {
@@ -3796,7 +3934,13 @@ export interface operations {
                  */
                 sort?: "newest" | "oldest" | "highest" | "lowest";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3816,6 +3960,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
@@ -3831,13 +3976,19 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "reviews-insights": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3857,6 +4008,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3870,7 +4022,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "metadata-get": {
@@ -3879,7 +4031,13 @@ export interface operations {
                 /** @description Storefront; default the app’s primary storefront. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: components["parameters"]["Country"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3899,6 +4057,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3912,7 +4071,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "metadata-changelog": {
@@ -3931,7 +4090,13 @@ export interface operations {
                  */
                 pageSize?: components["parameters"]["ListPageSize"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3951,6 +4116,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
@@ -3966,7 +4132,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "competitors-list": {
@@ -3975,7 +4141,13 @@ export interface operations {
                 /** @description Storefront. Competitors are tracked for all storefronts: the value is validated and does not filter. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description Tracked app id (UUID). */
                 id: components["parameters"]["AppId"];
@@ -3995,6 +4167,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4008,7 +4181,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "competitors-add": {
@@ -4020,6 +4193,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
             };
             path: {
                 /** @description Tracked app id (UUID). */
@@ -4086,6 +4264,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4109,7 +4288,13 @@ export interface operations {
     "usage-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4126,24 +4311,33 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
+            400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "webhooks-list": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4160,6 +4354,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4183,12 +4378,14 @@ export interface operations {
                     }[];
                 };
             };
+            400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "webhooks-create": {
@@ -4200,6 +4397,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
             };
             path?: never;
             cookie?: never;
@@ -4257,6 +4459,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4287,6 +4490,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScopeOrLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4294,13 +4498,19 @@ export interface operations {
             422: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "webhooks-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description The endpoint’s id (`id` in its answers). */
                 endpointId: components["parameters"]["EndpointId"];
@@ -4320,6 +4530,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4345,17 +4556,24 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "webhooks-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description The endpoint’s id (`id` in its answers). */
                 endpointId: components["parameters"]["EndpointId"];
@@ -4375,6 +4593,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4386,19 +4605,26 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "webhooks-update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description The endpoint’s id (`id` in its answers). */
                 endpointId: components["parameters"]["EndpointId"];
@@ -4458,6 +4684,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4483,13 +4710,14 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "webhooks-rotateSecret": {
@@ -4501,6 +4729,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
             };
             path: {
                 /** @description The endpoint’s id (`id` in its answers). */
@@ -4521,6 +4754,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4538,6 +4772,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4545,13 +4780,19 @@ export interface operations {
             422: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "webhooks-deliveries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
             path: {
                 /** @description The endpoint’s id (`id` in its answers). */
                 endpointId: components["parameters"]["EndpointId"];
@@ -4571,6 +4812,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4600,11 +4842,12 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "webhooks-sendTest": {
@@ -4616,6 +4859,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
             };
             path: {
                 /** @description The endpoint’s id (`id` in its answers). */
@@ -4636,6 +4884,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4651,6 +4900,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4658,7 +4908,7 @@ export interface operations {
             422: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "webhooks-redeliver": {
@@ -4670,6 +4920,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
             };
             path: {
                 /** @description The delivery’s id (`id` in the delivery log; `X-Service-Delivery` on each attempt). */
@@ -4690,6 +4945,7 @@ export interface operations {
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4705,6 +4961,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4712,7 +4969,7 @@ export interface operations {
             422: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
     "webhook.keyword.rank_changed": {

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { SignOutButton } from '@/components/auth/sign-out-button';
 import { SiteHeader } from '@/components/layout/site-header';
+import { TestModeSwitch } from '@/components/layout/test-mode-switch';
 import { getDashboardCaller } from '@/app/server-modules';
 
 export const dynamic = 'force-dynamic';
@@ -29,8 +30,15 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           {account.name} · {account.plan.label}
           {account.trial && ` trial until ${account.trial.endsAt.slice(0, 10)}`}
         </span>
+        <TestModeSwitch testMode={!account.livemode} />
         <SignOutButton />
       </SiteHeader>
+      {!account.livemode && (
+        <p className="test-mode-banner" role="status" data-testid="test-mode-banner">
+          <strong>Test mode.</strong> You are looking at test data: the sandbox’s sample apps, <code>svc_test_</code> keys, test
+          webhook endpoints and usage. Nothing here touches your live apps, keys or credits.
+        </p>
+      )}
       <main id="content">
         {expiring.length > 0 && (
           <p className="notice" role="status" data-testid="expiring-keys-banner">

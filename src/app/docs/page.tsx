@@ -6,10 +6,10 @@ export const metadata = { title: 'Getting started · ASO Analytics API' };
 export const dynamic = 'force-dynamic';
 
 export default async function GettingStartedPage() {
-  const { pageOrigin, PLANS, PROBLEM_TYPES, REQUESTS_PER_MINUTE, STOREFRONT_COUNTRIES } = await serverModules();
+  const { pageOrigin, PLAN_TIERS, PLANS, PROBLEM_TYPES, REQUESTS_PER_MINUTE, STOREFRONT_COUNTRIES } = await serverModules();
   const origin = pageOrigin();
   const base = `${origin}/api/public/v1`;
-  const paid = Object.values(PLANS).filter((plan) => plan.apiAccess);
+  const paid = PLAN_TIERS.map((tier) => PLANS[tier]).filter((plan) => plan.apiAccess);
   const capText = (cap: number | null) => (cap === null ? 'no cap' : cap.toLocaleString('en-US'));
   return (
     <main>
@@ -49,7 +49,7 @@ curl -X POST ${base}/apps/$APP_ID/keywords \\
         </p>
         <p>
           Each plan also caps what an account tracks at once, apps / keywords:{' '}
-          {Object.values(PLANS).map((plan) => `${plan.label} ${capText(plan.caps.trackedApps)} / ${capText(plan.caps.trackedKeywords)}`).join(' · ')}. A request past a cap is refused
+          {PLAN_TIERS.map((tier) => PLANS[tier]).map((plan) => `${plan.label} ${capText(plan.caps.trackedApps)} / ${capText(plan.caps.trackedKeywords)}`).join(' · ')}. A request past a cap is refused
           whole with 403 <code>limit-reached</code>, naming the cap and its value. A new account starts on a trial with its own monthly allowance
           (<code>GET /usage</code> shows <code>trial</code>); at its end the account moves to Free and a <code>plan.changed</code> event fires. Start
           tracking an app with <code>POST /apps</code> and its store URL; its history loads in the background (<code>backfill</code> on the app).

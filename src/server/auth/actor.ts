@@ -21,4 +21,14 @@ export interface Actor {
   restrictions?: KeyRestrictions;
   /** What the key spent this period when the request started, against its monthly budget. */
   keySpent?: number;
+  /**
+   * A signed-in user switched to test mode (the dashboard's switch): the live account they switched from, which
+   * `accountId` is then the sandbox of. What only a live account has (its plan and billing, connected apps) is its.
+   */
+  liveAccountId?: string;
+}
+
+/** The live account the actor acts for or switched from: what only a live account has (its plan, billing, connected apps) is this one's. */
+export function liveAccountOf(actor: Actor): string {
+  return actor.liveAccountId ?? actor.accountId;
 }

@@ -3,7 +3,7 @@
 // lookup (the REST pipeline's first step, src/server/rest/pipeline.ts). The wording of every credential problem and
 // its challenge is here too.
 import { AppError } from '@/server/errors/app-error';
-import { isWellFormedApiKey, KEY_PREFIX } from '@/server/services/api-keys/key-format';
+import { isWellFormedApiKey, keyModeOf } from '@/server/services/api-keys/key-format';
 import { looksLikeOAuthAccessToken } from '@/server/services/oauth/access-tokens';
 
 export type RejectedCredential = 'missing' | 'malformed' | 'not_found' | 'revoked' | 'expired' | 'invalid_token' | 'oauth_invalid' | 'oauth_elsewhere';
@@ -22,7 +22,7 @@ export function readBearer(authorization: string | null): BearerReading {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
   if (!match) return { kind: 'malformed' };
   const token = match[1]!;
-  if (token.startsWith(KEY_PREFIX)) return isWellFormedApiKey(token) ? { kind: 'apiKey', token } : { kind: 'malformed' };
+  if (keyModeOf(token)) return isWellFormedApiKey(token) ? { kind: 'apiKey', token } : { kind: 'malformed' };
   if (looksLikeSessionToken(token)) return { kind: 'sessionToken', token };
   if (looksLikeOAuthAccessToken(token)) return { kind: 'oauthToken', token };
   return { kind: 'malformed' };

@@ -58,13 +58,15 @@ export interface AppContextRow {
   category: string;
   primaryCountry: string;
   refreshedThrough: Date | null;
+  /** false: a test sandbox's app, whose keyword metrics are the sandboxes' own. */
+  livemode: boolean;
 }
 
 export function readAppContextRow(accountId: string, appId: string) {
   return hotQuery<AppContextRow>(
-    `SELECT id::text AS "id", account_id::text AS "accountId", store::text AS "store", store_id AS "storeId", name, category,
-            primary_country AS "primaryCountry", refreshed_through AS "refreshedThrough"
-     FROM tracked_apps WHERE id = $1::uuid AND account_id = $2::uuid`,
+    `SELECT t.id::text AS "id", t.account_id::text AS "accountId", t.store::text AS "store", t.store_id AS "storeId", t.name, t.category,
+            t.primary_country AS "primaryCountry", t.refreshed_through AS "refreshedThrough", a.live_account_id IS NULL AS livemode
+     FROM tracked_apps t JOIN accounts a ON a.id = t.account_id WHERE t.id = $1::uuid AND t.account_id = $2::uuid`,
     [appId, accountId],
   );
 }

@@ -4,7 +4,7 @@ import type { Store } from '@/generated/prisma/enums';
 import { db } from './index';
 
 /** `asOf`: the app's last day of data; `since`: the first day of the review window. */
-export async function readAsoScoreInputs(input: { appId: string; store: Store; country: string; asOf: Date; since: Date }) {
+export async function readAsoScoreInputs(input: { appId: string; store: Store; livemode: boolean; country: string; asOf: Date; since: Date }) {
   const [inputs] = await db.$queryRaw<
     {
       listing: { title: string; subtitle: string | null; description: string; keywordField: string | null; screenshotsCount: number; hasVideo: boolean } | null;
@@ -25,7 +25,7 @@ export async function readAsoScoreInputs(input: { appId: string; store: Store; c
        -- Metrics looked up per tracked keyword, not joined by day (see listKeywords in keywords.ts).
        LEFT JOIN LATERAL (
          SELECT volume FROM keyword_metrics
-         WHERE store = ${input.store}::"Store" AND country = k.country AND term_key = k.term_key AND date = ${input.asOf} OFFSET 0
+         WHERE livemode = ${input.livemode} AND store = ${input.store}::"Store" AND country = k.country AND term_key = k.term_key AND date = ${input.asOf} OFFSET 0
        ) m ON true
        WHERE k.app_id = ${input.appId}::uuid AND k.country = ${input.country}) AS keywords,
       (SELECT json_build_object('average', average, 'count', count)

@@ -46,12 +46,15 @@ export function insertCompetitorRanks(client: RawClient, rows: CompetitorRankRow
   );
 }
 
-/** The first observation of a day stands (metrics describe the store's search, whichever of its apps observed them). */
-export function insertKeywordMetrics(client: RawClient, rows: KeywordMetricRow[]): Promise<void> {
+/**
+ * The first observation of a day stands (metrics describe the store's search, whichever of its apps observed them).
+ * `livemode` false: a test sandbox's generated figures, kept apart from the stores' own.
+ */
+export function insertKeywordMetrics(client: RawClient, rows: KeywordMetricRow[], livemode: boolean): Promise<void> {
   return inChunks(rows, (chunk) =>
     client.$executeRawUnsafe(
-      `INSERT INTO keyword_metrics (store, country, term_key, date, volume, difficulty)
-       SELECT * FROM unnest($1::"Store"[], $2::text[], $3::text[], $4::date[], $5::int[], $6::smallint[])
+      `INSERT INTO keyword_metrics (livemode, store, country, term_key, date, volume, difficulty)
+       SELECT $7::boolean, * FROM unnest($1::"Store"[], $2::text[], $3::text[], $4::date[], $5::int[], $6::smallint[])
        ON CONFLICT DO NOTHING`,
       chunk.map((row) => row.store),
       chunk.map((row) => row.country),
@@ -59,6 +62,7 @@ export function insertKeywordMetrics(client: RawClient, rows: KeywordMetricRow[]
       chunk.map((row) => isoDay(row.date)),
       chunk.map((row) => row.volume),
       chunk.map((row) => row.difficulty),
+      livemode,
     ),
   );
 }

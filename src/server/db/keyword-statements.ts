@@ -9,12 +9,14 @@ interface AppDay {
   appId: string;
   /** The app's store: each store's search has its own metrics. */
   store: Store;
+  /** false: a test sandbox's app, whose metrics are the sandboxes' generated ones. */
+  livemode: boolean;
   country: string;
   day: string;
 }
 
 /** The tracked keywords of an app in a storefront, their rank on `day` and at `windowStart`, and `day`'s metrics. */
-export function readTrackedKeywordRows({ appId, store, country, day, windowStart }: AppDay & { windowStart: string }) {
+export function readTrackedKeywordRows({ appId, store, livemode, country, day, windowStart }: AppDay & { windowStart: string }) {
   return hotQuery<{
     keyword_id: string;
     term: string;
@@ -30,42 +32,42 @@ export function readTrackedKeywordRows({ appId, store, country, day, windowStart
      LEFT JOIN keyword_ranks t ON t.app_id = k.app_id AND t.country = k.country AND t.term_key = k.term_key AND t.date = $2::date
      LEFT JOIN LATERAL (
        SELECT volume, difficulty FROM keyword_metrics
-       WHERE store = $5::"Store" AND country = k.country AND term_key = k.term_key AND date = $1::date OFFSET 0
+       WHERE livemode = $6 AND store = $5::"Store" AND country = k.country AND term_key = k.term_key AND date = $1::date OFFSET 0
      ) m ON true
      WHERE k.app_id = $3::uuid AND k.country = $4
      ORDER BY r.rank ASC NULLS LAST, k.term COLLATE "C" ASC, k.id`,
-    [day, windowStart, appId, country, store],
+    [day, windowStart, appId, country, store, livemode],
   );
 }
 
 /** Every term the app ranks for on `day`, best rank first, with its metrics and its tracked keyword if any. */
-export function readRankedTermRows({ appId, store, country, day }: AppDay) {
+export function readRankedTermRows({ appId, store, livemode, country, day }: AppDay) {
   return hotQuery<{ term: string; rank: number; volume: number | null; difficulty: number | null; keyword_id: string | null }>(
     `SELECT r.term, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
      FROM keyword_ranks r
      LEFT JOIN LATERAL (
        SELECT volume, difficulty FROM keyword_metrics
-       WHERE store = $4::"Store" AND country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
+       WHERE livemode = $5 AND store = $4::"Store" AND country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
      ) m ON true
      LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
      WHERE r.app_id = $1::uuid AND r.country = $2 AND r.date = $3::date AND r.rank IS NOT NULL
      ORDER BY r.rank ASC, r.term_key COLLATE "C" ASC`,
-    [appId, country, day, store],
+    [appId, country, day, store, livemode],
   );
 }
 
 /** The terms the app appears for on `day` that have metrics, ranked or not, with its tracked keyword if any. */
-export function readOpportunityRows({ appId, store, country, day }: AppDay) {
+export function readOpportunityRows({ appId, store, livemode, country, day }: AppDay) {
   return hotQuery<{ term: string; term_key: string; rank: number | null; volume: number; difficulty: number; keyword_id: string | null }>(
     `SELECT r.term, r.term_key, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
      FROM keyword_ranks r
      JOIN LATERAL (
        SELECT volume, difficulty FROM keyword_metrics
-       WHERE store = $4::"Store" AND country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
+       WHERE livemode = $5 AND store = $4::"Store" AND country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
      ) m ON true
      LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
      WHERE r.app_id = $1::uuid AND r.country = $2 AND r.date = $3::date`,
-    [appId, country, day, store],
+    [appId, country, day, store, livemode],
   );
 }
 
@@ -74,11 +76,11 @@ export function readOpportunityRows({ appId, store, country, day }: AppDay) {
  * day itself. No row: the app is not the account's.
  */
 export function readAppRankForTerm(input: { accountId: string; appId: string; country: string; termKey: string; today: string }) {
-  return hotQuery<{ rank: number | null; store: Store }>(
-    `SELECT t.store::text AS store,
+  return hotQuery<{ rank: number | null; store: Store; livemode: boolean }>(
+    `SELECT t.store::text AS store, a.live_account_id IS NULL AS livemode,
             (SELECT r.rank FROM keyword_ranks r
              WHERE r.app_id = t.id AND r.country = $3 AND r.term_key = $4 AND r.date = COALESCE(t.refreshed_through, $5::date)) AS rank
-     FROM tracked_apps t WHERE t.id = $1::uuid AND t.account_id = $2::uuid`,
+     FROM tracked_apps t JOIN accounts a ON a.id = t.account_id WHERE t.id = $1::uuid AND t.account_id = $2::uuid`,
     [input.appId, input.accountId, input.country, input.termKey, input.today],
   );
 }

@@ -2,8 +2,8 @@ import type { AppErrorCode } from './problem-types';
 
 /** One entry of a validation problem's `errors` list (CONTRACT "Errors"). */
 export interface FieldError {
-  in: 'path' | 'query' | 'body';
-  /** Query or path parameter name. */
+  in: 'path' | 'query' | 'body' | 'header';
+  /** Query, path or header parameter name. */
   name?: string;
   /** JSON pointer into the body, e.g. "#/terms/0". */
   pointer?: string;

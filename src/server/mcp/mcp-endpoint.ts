@@ -22,7 +22,7 @@ import { logError, logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { fieldErrorsFromIssues, unrepresentableTextIssues, validationError } from '@/server/errors/validation';
-import { admitClientAddress, admitRequest, authorize, idempotent, metered, scopeAllows } from '@/server/services/access/access-policy';
+import { admitClientAddress, admitRequest, authorize, idempotent, inTestMode, metered, readTestTrigger, scopeAllows, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
 import { recordKeyCall } from '@/server/services/api-keys/key-calls';
 import { requestHash } from '@/server/services/idempotency/idempotency-keys';
 import { mcpLedgerEndpoint, periodOf } from '@/server/services/metering/credits';
@@ -61,6 +61,8 @@ interface Exchange {
   credential: CredentialResult & { status: 'valid' };
   clientAddress: string | null;
   metering: MeteringState;
+  /** The request's X-Test-Trigger, for a tool call of a test key (the access policy's readTestTrigger). */
+  triggerHeader: string | null;
   /** The tool called, its outcome's status (a problem's, or 200) and what it charged: for the log line. */
   tool?: string;
   status?: number;
@@ -105,6 +107,7 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
     const { actor, metering, requestId, now } = exchange;
     try {
       authorize(actor, tool.route.meta);
+      const trigger = readTestTrigger(actor, exchange.triggerHeader);
       // A write's idempotency key is the channel's, not the procedure's; a read has none (the argument is then unknown).
       const writes = tool.route.meta.scope === 'write';
       const { [IDEMPOTENCY_ARGUMENT]: idempotencyKey, ...rest } = args ?? {};
@@ -119,7 +122,7 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
         async () => {
           const valid = validArguments(tool, input);
           await admitRequest(actor);
-          const call = { actor, access: tool.route.meta, operation: mcpLedgerEndpoint(name), input: valid.input, metering, requestId, now };
+          const call = { actor, access: tool.route.meta, operation: mcpLedgerEndpoint(name), input: valid.input, metering, requestId, now, trigger };
           return metered(call, async () => {
             // A read's result computed from the same data is replayed (and charged as a computed one), as on REST.
             const cacheKey = answerCacheKey(tool.route.meta, exchange.credential, now, `mcp:${name}?${canonicalJson(valid.input)}`);
@@ -191,6 +194,7 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
           credential,
           clientAddress,
           metering: { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) },
+          triggerHeader: header(req, 'x-test-trigger'),
         };
         // One JSON-RPC message per request, as MCP has had since 2025-06-18: each call then has its own log line, rate
         // count and credit headers' worth of _meta. A batch (2025-03-26) is refused whole, before anything runs.
@@ -205,7 +209,8 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
     }
     // A refusal before the body was read leaves it unread: the connection closes rather than read what follows.
     const close = leavesBodyUnread(req) ? { Connection: 'close' } : {};
-    res.writeHead(answer.status, { ...answer.headers, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(answer.body), ...close });
+    const testMode = exchange && inTestMode(exchange.actor) ? { [TEST_MODE_HEADER]: 'true' } : {};
+    res.writeHead(answer.status, { ...answer.headers, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(answer.body), ...close, ...testMode });
     res.end(answer.body);
     record(req, answer, exchange, requestId, startedAt);
   };
@@ -255,6 +260,8 @@ function resultMeta(exchange: Exchange): Record<string, unknown> {
   const { metering } = exchange;
   return {
     requestId: exchange.requestId,
+    // false: the call was in test mode (a test key, its sandbox), as the X-Test-Mode header says.
+    livemode: !inTestMode(exchange.actor),
     credits: {
       charged: metering.cost,
       used: metering.used,

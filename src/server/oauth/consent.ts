@@ -99,7 +99,8 @@ export function createConsentHandler(provider: Provider, origin: string) {
         return;
       }
       const cookies = parseCookies(req.headers.cookie);
-      const actor = await actorFromSessionCookie((name) => cookies.get(name));
+      // A connection is the live account's, whichever mode the dashboard is in.
+      const actor = await actorFromSessionCookie((name) => cookies.get(name), { mode: 'live' });
       if (!actor?.userId) return redirect(res, `/sign-in?callbackUrl=${encodeURIComponent(`${CONSENT_PATH}/${uid}`)}`);
       const details = await provider.interactionDetails(req, res).catch(() => null);
       if (!details || details.uid !== uid) {

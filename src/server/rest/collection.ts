@@ -1,6 +1,7 @@
 // GET /api/public/v1/collection.json: a Postman v2.1 collection generated from the OpenAPI document by Postman's own
 // converter (openapi-to-postmanv2), one folder per tag, then made to run as it is, against any app:
-// - optional query parameters ship disabled (a filter such as `rating=1` or `country=US` is the user's choice);
+// - optional query parameters ship disabled (a filter such as `rating=1` or `country=US` is the user's choice), and so
+//   does X-Test-Trigger (a test key's error on demand);
 // - ids are chained: "List tracked apps" sets {{appId}} (unless one is given) and the app's store page, "List tracked
 //   keywords" sets {{keywordId}} and a tracked term, "List competitors" a competitor's page, and the POSTs send those
 //   back, so a run tracks nothing new; the lists run first in their folder and the POSTs last;
@@ -19,7 +20,7 @@ interface Item extends Json {
   request?: Json & {
     method: string;
     url?: Json & { path?: string[]; query?: { key: string; value: string; description?: string | Json; disabled?: boolean }[]; variable?: { key: string; value: string }[] };
-    header?: { key: string; value: string }[];
+    header?: { key: string; value: string; disabled?: boolean }[];
     body?: Json & { raw?: string };
     auth?: unknown;
   };
@@ -145,8 +146,10 @@ function adjust(item: Item, document: Document): void {
   if (operation['x-scope'] === 'admin') request.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{sessionToken}}', type: 'string' }] };
   else delete request.auth;
   // A fresh Idempotency-Key per send (Postman's dynamic variable), so that two requests never share one.
+  // X-Test-Trigger is there to be switched on, with a test key, to ask for an error.
   for (const header of request.header ?? []) {
     if (header.key === 'Idempotency-Key') header.value = '{{$guid}}';
+    if (header.key === 'X-Test-Trigger') header.disabled = true;
   }
   for (const variable of request.url?.variable ?? []) {
     if (ID_VARIABLES[variable.key]) variable.value = ID_VARIABLES[variable.key]!;

@@ -22,8 +22,8 @@ type Json = Record<string, unknown>;
 const DESCRIPTION = `The public data API of the ASO analytics service: tracked apps, keyword ranks and metrics, reviews,
 listing metadata, competitors and credit usage, as JSON.
 
-**Authentication.** Send \`Authorization: Bearer <credential>\`. The credential is an API key (\`svc_live_…\`,
-created under Settings → API access; read-only keys can call every GET) or a session token of a signed-in user
+**Authentication.** Send \`Authorization: Bearer <credential>\`. The credential is an API key (\`svc_live_…\`, or
+\`svc_test_…\` in test mode, created under Settings → API access; read-only keys can call every GET) or a session token of a signed-in user
 (the dashboard's session cookie, or the one-hour token the API reference pre-authorises its test requests with).
 A session token stops working when its sign-in ends. A missing, malformed, unknown, revoked or expired credential
 gets 401. The settings endpoints (API keys, webhook endpoints: \`x-scope: admin\`) take a session token only: an API
@@ -38,6 +38,15 @@ tier with its own monthly allowance (\`GET /usage\` shows \`trial\`; the credit 
 at its end the account moves to Free and a \`plan.changed\` event fires. A plan change applies at once: the new
 allowance counts from then, and the credits already used this month stay used (on a smaller allowance than what is
 used, a charged call gets 402 until the reset).
+
+**Test mode.** A test key (\`svc_test_…\`) works on every plan, Free included, and reads and writes the account's
+test sandbox only: sample apps of both stores with a year of generated history, apart from the live data (a live id
+with a test key is 404, and a test id with a live key). Test calls never spend the live allowance: they carry the
+credit headers of test mode's own allowance (25,000 credits a month, 300 requests a minute per key) and
+\`X-Test-Mode: true\`. A test key's request may ask for an error with \`X-Test-Trigger\`: \`credits-exhausted\`,
+\`key-budget-exhausted\`, \`rate-limited\` (\`Retry-After: 1\`), \`store-unavailable\`, \`validation-error\`,
+\`not-found\`, or \`slow\` / \`slow=<ms>\` (the normal answer, held 5 s or \`ms\`, at most 30,000). The answer is the
+live error's problem, status and headers, and charges nothing. A live credential sending \`X-Test-Trigger\` gets 400.
 
 **Plans' caps.** Each plan caps the apps an account tracks and its tracked keywords (over all apps and storefronts):
 Free 1 / 25, Solo 3 / 200, Pro 10 / 1,000, Business 25 / 2,500, Agency 100 / 10,000, Enterprise none. A request that
@@ -94,10 +103,11 @@ const HEADERS: Record<string, Json> = {
       'Paged lists, when a page is asked for (and always on reviews): RFC 8288 links to the `first`, `prev`, `next` and `last` pages, as relative references. No `next`: this is the last page.',
     schema: { type: 'string', examples: ['</api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=1&pageSize=20>; rel="first", </api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=2&pageSize=20>; rel="next", </api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=16&pageSize=20>; rel="last"'] },
   },
+  'X-Test-Mode': { description: '`true` on every answer to a call in test mode (a `svc_test_…` key); absent in live mode.', schema: { type: 'string', enum: ['true'] } },
   'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
 };
 
-const CREDIT_HEADERS = ['X-Request-Id', 'X-Credits-Limit', 'X-Credits-Remaining', 'X-Credits-Used', 'X-Credits-Reset', 'X-Credits-Cost', 'RateLimit-Policy', 'RateLimit'];
+const CREDIT_HEADERS = ['X-Request-Id', 'X-Credits-Limit', 'X-Credits-Remaining', 'X-Credits-Used', 'X-Credits-Reset', 'X-Credits-Cost', 'RateLimit-Policy', 'RateLimit', 'X-Test-Mode'];
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, headerRef(name)]));
@@ -113,12 +123,14 @@ export function serverUrlOf(origin: string): string {
   return LOOPBACK_HOSTS.has(new URL(origin).hostname) ? PUBLIC_API_BASE_PATH : `${origin}${PUBLIC_API_BASE_PATH}`;
 }
 
-/** The problems an operation can answer with, from what it declares: its method, its path parameters, cost and own problems. */
-function problemsOf(method: string, hasInput: boolean, cost: number, scoped: boolean, own: readonly AppErrorCode[] = []): AppErrorCode[] {
+/**
+ * The problems an operation can answer with, from what it declares: its method, its scope and own problems. Every
+ * operation may answer 400, both 402s and 503 store-unavailable: a test key may ask any of them for (X-Test-Trigger).
+ */
+function problemsOf(method: string, scoped: boolean, own: readonly AppErrorCode[] = []): AppErrorCode[] {
   const codes: AppErrorCode[] = ['UNAUTHORIZED', 'PLAN_REQUIRED', 'IP_NOT_ALLOWED', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
-  if (hasInput || method !== 'GET') codes.push('VALIDATION_ERROR');
+  codes.push('VALIDATION_ERROR', 'CREDITS_EXHAUSTED', 'KEY_BUDGET_EXHAUSTED', 'STORE_UNAVAILABLE');
   if (scoped) codes.push('INSUFFICIENT_SCOPE');
-  if (cost > 0) codes.push('CREDITS_EXHAUSTED', 'KEY_BUDGET_EXHAUSTED');
   if (method !== 'GET') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   if (method === 'POST') codes.push('IDEMPOTENCY_CONFLICT');
   return [...codes, ...own.filter((code) => !codes.includes(code))];
@@ -184,6 +196,17 @@ function shareParameters(document: GeneratedDocument): Record<string, Json> {
   return components;
 }
 
+/** Every operation's: a test key's error on demand (docs/api-decisions.md, "Test mode"). */
+const TEST_TRIGGER_PARAMETER: Json = {
+  in: 'header',
+  name: 'X-Test-Trigger',
+  required: false,
+  description:
+    'Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.',
+  schema: { type: 'string', pattern: '^(credits-exhausted|key-budget-exhausted|rate-limited|store-unavailable|validation-error|not-found|slow(=[0-9]{1,5})?)$' },
+  example: 'rate-limited',
+};
+
 const IDEMPOTENCY_KEY_PARAMETER: Json = {
   in: 'header',
   name: 'Idempotency-Key',
@@ -240,7 +263,7 @@ export function buildOpenApiDocument(origin: string): Json {
       bearerAuth: {
         type: 'http',
         scheme: 'bearer',
-        description: 'An API key (`svc_live_…`) or a dashboard session token (JWT), as `Authorization: Bearer <credential>`.',
+        description: 'An API key (`svc_live_…`, or `svc_test_…` in test mode) or a dashboard session token (JWT), as `Authorization: Bearer <credential>`.',
       },
     },
   }) as unknown as GeneratedDocument;
@@ -268,8 +291,8 @@ export function buildOpenApiDocument(origin: string): Json {
       }
       const paging = route.meta.paging;
       if (paging && paging.pagedBy !== 'procedure') parameters.push(...Object.keys(PAGE_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` })));
-      const hasInput = parameters.length > 0 || Boolean(operation.requestBody);
       if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER);
+      parameters.push(TEST_TRIGGER_PARAMETER);
       const ok = (operation.responses as Record<string, Json>)['200']!;
       const example = (SUCCESS_EXAMPLES as Record<string, unknown>)[`${route.method} ${path}`];
       if (example === undefined) throw new Error(`no example for ${route.method} ${path}: run src/server/rest/examples.integration.test.ts with -u`);
@@ -294,7 +317,7 @@ export function buildOpenApiDocument(origin: string): Json {
         externalDocs: { description: 'Getting started: keys, credits and limits, errors, paging, retries.', url: `${origin}/docs` },
         responses: {
           '200': { ...ok, headers: headerRefs([...CREDIT_HEADERS, ...(route.method === 'POST' ? ['Idempotent-Replayed'] : []), ...(paging ? ['X-Total-Count', 'Link'] : [])]) },
-          ...problems.responsesFor(problemsOf(route.method, hasInput, cost, write || admin, route.meta.problems)),
+          ...problems.responsesFor(problemsOf(route.method, write || admin, route.meta.problems)),
         },
       });
       const body = operation.requestBody as (Json & { content: Record<string, Json> }) | undefined;

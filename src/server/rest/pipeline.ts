@@ -23,7 +23,7 @@ import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { AppError } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
 import { methodNotAllowedProblem, problemAnswer } from '@/server/errors/problem-response';
-import { admitClientAddress, admitRequest, authorize, idempotent, metered } from '@/server/services/access/access-policy';
+import { admitClientAddress, admitRequest, authorize, idempotent, inTestMode, metered, readTestTrigger, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
 import { periodOf } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
 import { recordKeyCall } from '@/server/services/api-keys/key-calls';
@@ -120,8 +120,9 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     }
     const route = (trace.route = match.route);
 
-    // 3 and 4. Plan and scope.
+    // 3 and 4. Plan and scope; then a test key's trigger, read (and refused on a live credential) before anything else.
     authorize(actor, route.meta);
+    const trigger = readTestTrigger(actor, header(req, 'x-test-trigger'));
 
     // 5. Body: media type, size, JSON syntax; then a POST's Idempotency-Key already answered is replayed.
     const body = route.method === 'GET' ? undefined : await readBodyObject(req, route);
@@ -134,7 +135,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
         const input = validInput(route, match.params, search, body);
         // 7. Rate limit, then credits around 8 and 9 (an app out of a restricted key's reach is refused in between).
         await admitRequest(actor);
-        const call = { actor, access: route.meta, operation: `${route.method} ${route.template}`, input: input.procedureInput, metering, requestId: trace.requestId, now };
+        const call = { actor, access: route.meta, operation: `${route.method} ${route.template}`, input: input.procedureInput, metering, requestId: trace.requestId, now, trigger };
         return metered(call, async () => {
           // 9. Cache: an answer computed from the same data is replayed (and charged as a computed one).
           const cacheKey = answerCacheKey(route.meta, credential, now, `${apiPath}${search}`);
@@ -230,6 +231,7 @@ function problemOf(thrown: unknown, trace: Trace, origin: string): Answer {
 function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: Trace, startedAt: number): void {
   const headers: Record<string, string | number> = { ...answer.headers, 'X-Request-Id': trace.requestId };
   if (trace.metering) Object.assign(headers, creditHeaders(trace.metering, trace.now));
+  if (trace.actor && inTestMode(trace.actor)) headers[TEST_MODE_HEADER] = 'true';
   if (answer.body !== null) headers['Content-Length'] = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength;
   // A refusal before the body was read leaves it unread: the connection closes rather than read what follows.
   if (leavesBodyUnread(req)) headers.Connection = 'close';

@@ -282,7 +282,7 @@ describe('seeing every write', () => {
     expect((await versionsOf(app.id)).store).toBe(unchanged.store);
     expect((await call(history)).cache).toBe('hit');
 
-    await db.keywordMetric.update({ where: { store_country_termKey_date: { store: existing.store, country: keyword.country, termKey: keyword.termKey, date: FIXED_DAY } }, data: { volume: existing.volume + 1 } });
+    await db.keywordMetric.update({ where: { livemode_store_country_termKey_date: { livemode: true, store: existing.store, country: keyword.country, termKey: keyword.termKey, date: FIXED_DAY } }, data: { volume: existing.volume + 1 } });
     const after = await call(history);
     expect(after.cache).toBe('miss');
     expect(after.body).not.toBe(before.body);

@@ -21,7 +21,7 @@ import { listSecurityEvents } from '@/server/services/security-log/security-log'
 import { periodOf } from '@/server/services/metering/credits';
 import { addApp } from '@/server/services/apps/apps';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
-import { checksumOf, formatApiKey, KEY_PREFIX, randomBase62 } from '@/server/services/api-keys/key-format';
+import { checksumOf, formatApiKey, KEY_PREFIXES, randomBase62 } from '@/server/services/api-keys/key-format';
 import { makeAccount, makeApp } from '../../../test/factories';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { callPublicApi } from '../../../test/public-api';
@@ -104,7 +104,7 @@ beforeAll(async () => {
   await db.account.update({ where: { id: free.accountId }, data: { plan: 'free' } });
 
   const random = randomBase62(32);
-  const badChecksum = `${KEY_PREFIX}${random}${checksumOf(random) === '000000' ? '000001' : '000000'}`;
+  const badChecksum = `${KEY_PREFIXES.live}${random}${checksumOf(random) === '000000' ? '000001' : '000000'}`;
   const unknown = formatApiKey(randomBase62(32));
   const session = await issueSessionToken({ id: user.id, email: user.email, accountId: owner.accountId });
   const tampered = session.slice(0, -6) + (session.endsWith('AAAAAA') ? 'BBBBBB' : 'AAAAAA');
@@ -132,7 +132,7 @@ beforeAll(async () => {
     { name: 'no credential', authorization: null, expect: () => unauthorized(/^Bearer realm="public-api"$/), noDatabase: true },
     { name: 'empty bearer', authorization: 'Bearer ', expect: () => unauthorized(), noDatabase: true },
     { name: 'basic scheme', authorization: 'Basic dXNlcjpwYXNz', expect: () => unauthorized(), noDatabase: true },
-    { name: 'malformed key', authorization: `Bearer ${KEY_PREFIX}short`, expect: () => unauthorized(), noDatabase: true },
+    { name: 'malformed key', authorization: `Bearer ${KEY_PREFIXES.live}short`, expect: () => unauthorized(), noDatabase: true },
     { name: 'bad checksum', authorization: `Bearer ${badChecksum}`, expect: () => unauthorized(), noDatabase: true },
     { name: 'unknown key', authorization: `Bearer ${unknown}`, expect: () => unauthorized() },
     { name: 'revoked key', authorization: `Bearer ${revoked.secret}`, expect: () => unauthorized() },
@@ -404,6 +404,7 @@ describe('security matrix: the dashboard endpoint', () => {
       'keywords.history': { id: app.id, keywordId: keyword.id },
       'reviews.list': { id: app.id },
       'account.onboarding': undefined,
+      'account.resetTestData': undefined,
       'billing.overview': undefined,
       // Stripe is not configured here: both answer 404 (the plan page offers neither), for every account alike.
       'billing.checkout': { tier: 'solo' },

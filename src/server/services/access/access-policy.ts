@@ -5,7 +5,10 @@
 // (`OperationAccess`); a channel only reads the credential, the operation and its input, then asks this module in
 // CONTRACT's order:
 //
-//   admitClientAddress → authorize → idempotent(…) → admitRequest → metered(reachApp, then the work)
+//   admitClientAddress → authorize → idempotent(…) → admitRequest → metered(test trigger, reachApp, then the work)
+//
+// A test key (test mode, CONTRACT "Test mode") goes through the same steps on its sandbox's account; it may also ask
+// for any error a client must handle (`readTestTrigger`, X-Test-Trigger), answered as the live error is.
 //
 // The dashboard uses the parts that apply to a signed-in user: `admitDashboardCall`, `settingsActor`, `dashboardServes`
 // (which procedures its endpoint has at all), and `appsWithinReach` through the procedures themselves.
@@ -18,6 +21,7 @@ import { claimIdempotencyKey, settleIdempotencyKey } from '@/server/services/ide
 import { chargeCredits, creditsUsed, keyCreditsSpent, refundCharge } from '@/server/services/metering/credits';
 import type { MeteringState } from '@/server/services/metering/headers';
 import { consumeDashboardCall, consumeRequest } from '@/server/services/metering/rate-limit';
+import { storeUnavailable } from '@/server/services/ingest/providers';
 
 /** Where a call came in. */
 export type Channel = 'rest' | 'mcp' | 'dashboard';
@@ -172,6 +176,8 @@ export interface MeteredCall {
   metering: MeteringState;
   requestId: string;
   now: Date;
+  /** A test key's X-Test-Trigger (`readTestTrigger`), acted on before anything is charged. */
+  trigger?: TestTrigger | null;
 }
 
 /**
@@ -183,6 +189,7 @@ export interface MeteredCall {
 export async function metered<T>(call: MeteredCall, work: () => Promise<T>): Promise<T> {
   const { actor, access, metering } = call;
   const cost = access.credits ?? 0;
+  if (call.trigger) await pullTrigger(call.trigger, call, cost);
   if (cost === 0) {
     reachApp(actor, access, call.input);
     return work();
@@ -244,6 +251,72 @@ function creditsExhausted(metering: MeteringState, cost: number): AppError {
   return new AppError('CREDITS_EXHAUSTED', `This call costs ${cost} credits and ${remaining} remain this month; the allowance resets at ${resetsAt}.`, {
     extras: { creditsRequired: cost, creditsRemaining: remaining, resetsAt },
   });
+}
+
+// ---- Test mode: errors on demand -------------------------------------------------------------------------------------
+
+/** The request header that asks a test key's call for an error (docs/test-mode.md). */
+export const TEST_TRIGGER_HEADER = 'X-Test-Trigger';
+/** The header of every answer in test mode, and the request header that puts a session token's call in it. */
+export const TEST_MODE_HEADER = 'X-Test-Mode';
+
+export const TEST_TRIGGERS = ['credits-exhausted', 'key-budget-exhausted', 'rate-limited', 'store-unavailable', 'validation-error', 'not-found', 'slow'] as const;
+export type TestTrigger = { kind: Exclude<(typeof TEST_TRIGGERS)[number], 'slow'> } | { kind: 'slow'; milliseconds: number };
+
+/** How long `slow` holds the answer, unless it says (`slow=<milliseconds>`, up to the most). */
+export const SLOW_TRIGGER_MS = { default: 5_000, most: 30_000 } as const;
+/** The Retry-After of a triggered 429: short, so that a client's retry is quick to exercise. */
+const TRIGGERED_RETRY_AFTER_SECONDS = 1;
+
+/** Whether the actor is in test mode: a test key, or a session switched to its sandbox. */
+export function inTestMode(actor: Actor): boolean {
+  return actor.plan === 'test';
+}
+
+/**
+ * A call's X-Test-Trigger: none, or what it asks for. A live credential with one is refused (400): the trigger would
+ * otherwise be ignored, and a client that believes it is testing would be charged live credits.
+ */
+export function readTestTrigger(actor: Actor, value: string | null): TestTrigger | null {
+  if (value === null) return null;
+  const refuse = (detail: string) => new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'header', name: TEST_TRIGGER_HEADER, detail }] });
+  if (!inTestMode(actor)) throw refuse(`${TEST_TRIGGER_HEADER} works with a test key (svc_test_…) only; this call is in live mode. Nothing was charged.`);
+  const [kind, argument] = value.trim().split('=', 2) as [string, string | undefined];
+  if (kind === 'slow') {
+    const milliseconds = argument === undefined ? SLOW_TRIGGER_MS.default : Number(argument);
+    if (!Number.isInteger(milliseconds) || milliseconds < 0 || milliseconds > SLOW_TRIGGER_MS.most) throw refuse(`slow=<milliseconds> takes a whole number from 0 to ${SLOW_TRIGGER_MS.most}.`);
+    return { kind: 'slow', milliseconds };
+  }
+  if (argument !== undefined || !(TEST_TRIGGERS as readonly string[]).includes(kind)) throw refuse(`Unknown trigger "${value.slice(0, 100)}"; one of ${TEST_TRIGGERS.join(', ')} (slow=<milliseconds> too).`);
+  return { kind: kind as Exclude<(typeof TEST_TRIGGERS)[number], 'slow'> };
+}
+
+/** The error a trigger asks for, as the live error is made (the credit headers as they would then read); or the wait. */
+async function pullTrigger(trigger: TestTrigger, call: MeteredCall, cost: number): Promise<void> {
+  const { metering, actor } = call;
+  const because = `(asked for by ${TEST_TRIGGER_HEADER}: test mode)`;
+  switch (trigger.kind) {
+    case 'slow':
+      await new Promise((resolve) => setTimeout(resolve, trigger.milliseconds));
+      return;
+    case 'credits-exhausted':
+      if (metering.limit !== null) metering.used = Math.max(metering.used, metering.limit);
+      throw creditsExhausted(metering, Math.max(cost, 1));
+    case 'key-budget-exhausted': {
+      const budget = actor.restrictions?.monthlyBudget ?? 0;
+      throw keyBudgetExhausted(budget, budget, Math.max(cost, 1), metering);
+    }
+    case 'rate-limited':
+      throw rateLimited(`Too many requests for this key; retry in ${TRIGGERED_RETRY_AFTER_SECONDS} s ${because}.`, TRIGGERED_RETRY_AFTER_SECONDS);
+    case 'store-unavailable':
+      throw storeUnavailable('app_store', `the store did not answer ${because}.`);
+    case 'validation-error': {
+      const detail = `This value is not valid ${because}.`;
+      throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'header', name: TEST_TRIGGER_HEADER, detail }] });
+    }
+    case 'not-found':
+      throw new AppError('NOT_FOUND', `${APP_NOT_FOUND} ${because}`);
+  }
 }
 
 // ---- The dashboard ---------------------------------------------------------------------------------------------------

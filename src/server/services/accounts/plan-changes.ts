@@ -5,6 +5,7 @@ import type { PlanTier } from '@/generated/prisma/enums';
 import { lockAccountPlan } from '@/server/db/row-locks';
 import { recordEvents } from '@/server/services/events/events';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
+import { accountTier } from './plans';
 
 export type PlanChangeReason = 'trial_started' | 'trial_ended' | 'stripe' | 'operator';
 
@@ -36,7 +37,7 @@ export async function recordPlanChange(tx: Prisma.TransactionClient, change: Pla
     tx,
   );
   await recordEvents(
-    [{ accountId: change.accountId, type: 'plan.changed', occurredAt: change.now, data: { from: change.from, to: change.to, reason: change.reason, changedAt: change.now.toISOString() } }],
+    [{ accountId: change.accountId, type: 'plan.changed', occurredAt: change.now, data: { from: change.from && accountTier(change.from), to: accountTier(change.to), reason: change.reason, changedAt: change.now.toISOString() } }],
     tx,
   );
 }

@@ -1,8 +1,17 @@
 // Plan tiers: their monthly credit allowance (SPEC "Limits"), their caps on tracked apps and keywords, their list
-// price; and an account's access at an instant, trial included (CONTRACT "Trial"). Free has no API access.
+// price; and an account's access at an instant, trial included (CONTRACT "Trial"). Free has no API access. The tier
+// `test` is a test sandbox's (src/server/services/accounts/sandboxes.ts): never sold, and never an account's own.
 import type { PlanTier } from '@/generated/prisma/enums';
 
+/** The tiers an account can be on (the tier `test` is its sandbox's). */
 export const PLAN_TIERS = ['free', 'solo', 'pro', 'business', 'agency', 'enterprise'] as const satisfies readonly PlanTier[];
+export type AccountTier = (typeof PLAN_TIERS)[number];
+
+/** An account's own tier: never `test`, which only a sandbox has (the database's check sees to it). */
+export function accountTier(tier: PlanTier): AccountTier {
+  if (tier === 'test') throw new Error('a test sandbox has no tier of its own');
+  return tier;
+}
 /** The tiers a customer can subscribe to alone; Enterprise is agreed with us, then set by the operator. */
 export const SELF_SERVE_TIERS = ['solo', 'pro', 'business', 'agency'] as const satisfies readonly PlanTier[];
 export type SelfServeTier = (typeof SELF_SERVE_TIERS)[number];
@@ -32,6 +41,9 @@ export const PLANS: Record<PlanTier, Plan> = {
   business: { tier: 'business', label: 'Business', monthlyCredits: 10_000, apiAccess: true, caps: { trackedApps: 25, trackedKeywords: 2_500 }, listPriceUsd: 249 },
   agency: { tier: 'agency', label: 'Agency', monthlyCredits: 50_000, apiAccess: true, caps: { trackedApps: 100, trackedKeywords: 10_000 }, listPriceUsd: 599 },
   enterprise: { tier: 'enterprise', label: 'Enterprise', monthlyCredits: null, apiAccess: true, caps: { trackedApps: null, trackedKeywords: null }, listPriceUsd: null },
+  // Test mode, whatever the live account's plan (docs/api-decisions.md, "Test mode"): enough for a customer's CI to
+  // run its suite many times a day, finite so that the credit headers count down as live ones do.
+  test: { tier: 'test', label: 'Test mode', monthlyCredits: 25_000, apiAccess: true, caps: { trackedApps: 10, trackedKeywords: 1_000 }, listPriceUsd: 0 },
 };
 
 export interface Trial {

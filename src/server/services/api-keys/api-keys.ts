@@ -12,7 +12,7 @@ import { accessOf, PLANS, type Access } from '@/server/services/accounts/plans';
 import { recordEvents } from '@/server/services/events/events';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 import { periodOf } from '@/server/services/metering/credits';
-import { generateApiKey, hashApiKey, isDisplayPrefix, isWellFormedApiKey } from './key-format';
+import { generateApiKey, hashApiKey, isDisplayPrefix, isWellFormedApiKey, keyModeOf, type KeyMode } from './key-format';
 import { restrictionsAfter, UNRESTRICTED, type KeyRestrictions, type KeyRestrictionsChange } from './restrictions';
 
 export const API_KEY_SCOPES = ['read-only', 'read-write'] as const;
@@ -159,14 +159,17 @@ function assertExpiryWithinBounds(expiresAt: Date, now: Date): void {
   if (detail) throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'body', pointer: '#/expiresAt', detail }] });
 }
 
-/** The account's keys policy, once its plan is checked to include API access. */
-export async function assertApiAccess(accountId: string): Promise<{ requireKeyExpiry: boolean }> {
+/**
+ * The account's keys policy, once its plan is checked to include API access, and the mode of its keys: a test
+ * sandbox's are test keys (its tier is `test`, which has API access whatever the live account's plan).
+ */
+export async function assertApiAccess(accountId: string): Promise<{ requireKeyExpiry: boolean; mode: KeyMode }> {
   const account = await db.account.findUnique({ where: { id: accountId }, select: { plan: true, trialEndsAt: true, trialCredits: true, requireKeyExpiry: true } });
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
   if (!PLANS[accessOf(account, new Date()).plan].apiAccess) {
-    throw new AppError('PLAN_REQUIRED', 'API keys are part of the paid plans. Choose a plan under Settings → Plan & billing to create keys.');
+    throw new AppError('PLAN_REQUIRED', 'API keys are part of the paid plans. Choose a plan under Settings → Plan & billing to create live keys; test keys are open to every plan.');
   }
-  return { requireKeyExpiry: account.requireKeyExpiry };
+  return { requireKeyExpiry: account.requireKeyExpiry, mode: account.plan === 'test' ? 'test' : 'live' };
 }
 
 /** The expiry the create dialog suggests. */
@@ -195,7 +198,7 @@ export async function createApiKey(
     throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'body', pointer: '#/expiresAt', detail }] });
   }
   const restrictions = restrictionsAfter(UNRESTRICTED, input.restrictions ?? {});
-  const generated = generateApiKey();
+  const generated = generateApiKey(policy.mode);
   const row = await withAccountLock(owner.accountId, async (tx) => {
     await assertOwnApps(tx, owner.accountId, restrictions.appIds);
     const active = await tx.apiKey.count({
@@ -319,7 +322,13 @@ export async function revokeApiKey(accountId: string, keyId: string, now = new D
 /** For the operator CLI: the display prefix must name exactly one key of the account that is not yet revoked. */
 export async function revokeApiKeyByPrefix(accountId: string, displayPrefix: string, now = new Date()): Promise<ApiKeyView> {
   if (!isDisplayPrefix(displayPrefix)) {
-    throw new AppError('VALIDATION_ERROR', 'A key prefix is "svc_live_" followed by 4 letters or digits, as the dashboard shows it.');
+    throw new AppError('VALIDATION_ERROR', 'A key prefix is "svc_live_" (or "svc_test_") followed by 4 letters or digits, as the dashboard shows it.');
+  }
+  // A test key is its sandbox's.
+  if (keyModeOf(displayPrefix) === 'test') {
+    const sandbox = await db.account.findUnique({ where: { liveAccountId: accountId }, select: { id: true } });
+    if (!sandbox) throw new AppError('NOT_FOUND', `No unrevoked key of this account starts with ${displayPrefix}.`);
+    accountId = sandbox.id;
   }
   const candidates = await db.apiKey.findMany({ where: { ...KEYS, accountId, displayPrefix, revokedAt: null }, select: { id: true } });
   if (candidates.length === 0) throw new AppError('NOT_FOUND', `No unrevoked key of this account starts with ${displayPrefix}.`);
@@ -343,8 +352,8 @@ export async function rollApiKey(
   input: KeyRoll,
   now = new Date(),
 ): Promise<{ key: ApiKeyView; secret: string; previous: ApiKeyView }> {
-  await assertApiAccess(accountId);
-  const generated = generateApiKey();
+  const { mode } = await assertApiAccess(accountId);
+  const generated = generateApiKey(mode);
   return db.$transaction(async (tx) => {
     const old = await tx.apiKey.findFirst({ where: { ...KEYS, id: input.keyId, accountId }, select: { ...viewSelectAt(now), createdById: true } });
     if (!old) throw new AppError('NOT_FOUND', 'No such API key.');
@@ -404,7 +413,8 @@ export type KeyVerification =
 export async function verifyApiKey(secret: string, context: { now: Date; ip: string | null; appId?: string | null }): Promise<KeyVerification> {
   if (!isWellFormedApiKey(secret)) return { status: 'malformed' };
   const credential = await readApiKeyCredential(hashApiKey(secret), { periodStart: isoDay(periodOf(context.now).start), appId: context.appId ?? null });
-  if (!credential) return { status: 'not_found' };
+  // A key is found in its own mode only: a test key names a sandbox (the tier `test`), a live key any other account.
+  if (!credential || (keyModeOf(secret) === 'test') !== (credential.account.plan === 'test')) return { status: 'not_found' };
   const status = statusOf(credential.key, context.now);
   if (status !== 'active') return { status };
   // The enum's database value is the scope's own name (read-only, read-write).

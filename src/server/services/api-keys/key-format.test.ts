@@ -7,6 +7,7 @@ import {
   generateApiKey,
   hashApiKey,
   isWellFormedApiKey,
+  keyModeOf,
   lastFourOf,
   randomBase62,
 } from './key-format';
@@ -48,11 +49,21 @@ describe('key validation without a lookup', () => {
     for (let i = 0; i < 200; i++) expect(isWellFormedApiKey(generateApiKey().secret)).toBe(true);
   });
 
+  it('makes test keys of the same format after their own prefix, and tells the two modes apart', () => {
+    const test = generateApiKey('test');
+    expect(test.secret).toMatch(/^svc_test_[0-9A-Za-z]{38}$/);
+    expect(isWellFormedApiKey(test.secret)).toBe(true);
+    expect(test.displayPrefix).toMatch(/^svc_test_[0-9A-Za-z]{4}$/);
+    expect(keyModeOf(test.secret)).toBe('test');
+    expect(keyModeOf(generateApiKey().secret)).toBe('live');
+    expect(keyModeOf('svc_prod_abc')).toBeNull();
+  });
+
   it('rejects a changed character, a wrong prefix, a wrong length and foreign characters', () => {
     const { secret } = generateApiKey();
     const flipped = secret.slice(0, 12) + (secret[12] === 'a' ? 'b' : 'a') + secret.slice(13);
     expect(isWellFormedApiKey(flipped)).toBe(false);
-    expect(isWellFormedApiKey(secret.replace('svc_live_', 'svc_test_'))).toBe(false);
+    expect(isWellFormedApiKey(secret.replace('svc_live_', 'svc_prod_'))).toBe(false);
     expect(isWellFormedApiKey(secret + 'a')).toBe(false);
     expect(isWellFormedApiKey(secret.slice(0, -1))).toBe(false);
     expect(isWellFormedApiKey(secret.slice(0, 20) + '-' + secret.slice(21))).toBe(false);

@@ -1,15 +1,20 @@
-// The API key format of CONTRACT "Credentials": svc_live_ + 32 random base62 characters + 6 base62 characters
-// of the CRC32 of the random part. The checksum lets the server (and secret scanners) reject a mistyped or
-// made-up key without a database lookup. Keys are stored only as the SHA-256 of the whole key.
+// The API key format of CONTRACT "Credentials": svc_live_ (a test key: svc_test_, CONTRACT "Test mode") + 32 random
+// base62 characters + 6 base62 characters of the CRC32 of the random part. The checksum lets the server (and secret
+// scanners) reject a mistyped or made-up key without a database lookup. Keys are stored only as the SHA-256 of the
+// whole key.
 import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
-export const KEY_PREFIX = 'svc_live_';
+/** Which data a key reaches: the account's own (live), or its test sandbox's. */
+export type KeyMode = 'live' | 'test';
+export const KEY_PREFIXES: Record<KeyMode, string> = { live: 'svc_live_', test: 'svc_test_' };
+/** Both prefixes are this long. */
+const PREFIX_LENGTH = 9;
 export const BASE62_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const DISPLAY_LENGTH = 4;
-const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}([0-9A-Za-z]{${RANDOM_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
+const KEY_PATTERN = new RegExp(`^svc_(live|test)_([0-9A-Za-z]{${RANDOM_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
 
 /** Unbiased: bytes >= 248 (the largest multiple of 62 below 256) are discarded. */
 export function randomBase62(length: number, source: (size: number) => Buffer = randomBytes): string {
@@ -37,8 +42,8 @@ export function checksumOf(randomPart: string): string {
   return base62Encode(crc32(randomPart), CHECKSUM_LENGTH);
 }
 
-export function formatApiKey(randomPart: string): string {
-  return `${KEY_PREFIX}${randomPart}${checksumOf(randomPart)}`;
+export function formatApiKey(randomPart: string, mode: KeyMode = 'live'): string {
+  return `${KEY_PREFIXES[mode]}${randomPart}${checksumOf(randomPart)}`;
 }
 
 export function hashApiKey(secret: string): Uint8Array<ArrayBuffer> {
@@ -46,7 +51,12 @@ export function hashApiKey(secret: string): Uint8Array<ArrayBuffer> {
 }
 
 export function displayPrefixOf(secret: string): string {
-  return secret.slice(0, KEY_PREFIX.length + DISPLAY_LENGTH);
+  return secret.slice(0, PREFIX_LENGTH + DISPLAY_LENGTH);
+}
+
+/** The mode a key (or its display prefix) names; null when it names none. */
+export function keyModeOf(value: string): KeyMode | null {
+  return value.startsWith(KEY_PREFIXES.live) ? 'live' : value.startsWith(KEY_PREFIXES.test) ? 'test' : null;
 }
 
 export function lastFourOf(secret: string): string {
@@ -60,18 +70,18 @@ export interface GeneratedKey {
   lastFour: string;
 }
 
-export function generateApiKey(source?: (size: number) => Buffer): GeneratedKey {
-  const secret = formatApiKey(randomBase62(RANDOM_LENGTH, source));
+export function generateApiKey(mode: KeyMode = 'live', source?: (size: number) => Buffer): GeneratedKey {
+  const secret = formatApiKey(randomBase62(RANDOM_LENGTH, source), mode);
   return { secret, hash: hashApiKey(secret), displayPrefix: displayPrefixOf(secret), lastFour: lastFourOf(secret) };
 }
 
 /** Shape and checksum only; no database. */
 export function isWellFormedApiKey(value: string): boolean {
   const match = KEY_PATTERN.exec(value);
-  return match !== null && checksumOf(match[1]!) === match[2];
+  return match !== null && checksumOf(match[2]!) === match[3];
 }
 
-/** "svc_live_" + 4 base62 characters: the display prefix the dashboard shows. */
+/** "svc_live_" (or "svc_test_") + 4 base62 characters: the display prefix the dashboard shows. */
 export function isDisplayPrefix(value: string): boolean {
-  return new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${DISPLAY_LENGTH}}$`).test(value);
+  return new RegExp(`^svc_(live|test)_[0-9A-Za-z]{${DISPLAY_LENGTH}}$`).test(value);
 }

@@ -167,10 +167,15 @@ export async function addApp(
   if (!reference) throw storeUrlProblem(STORE_URL_HELP);
   const country = (input.country ?? reference.country ?? 'US').toUpperCase();
   const identity = { accountId, store: reference.store, storeId: reference.storeId };
-  const existing = await db.trackedApp.findFirst({ where: identity, select: { id: true } });
+  const [existing, account] = await Promise.all([
+    db.trackedApp.findFirst({ where: identity, select: { id: true } }),
+    db.account.findUnique({ where: { id: accountId }, select: { liveAccountId: true } }),
+  ]);
   if (existing) return { app: await getApp(accountId, existing.id), created: false };
+  // A test sandbox's app is described, then observed, by the sandboxes' demo provider.
+  const livemode = account?.liveAccountId === null;
 
-  const details = await describeInStore(reference, country);
+  const details = await describeInStore(reference, country, livemode);
   if (!details) {
     throw new AppError('NOT_FOUND', `${storeNameAtStart(reference.store)} has no app ${reference.storeId} that this service can observe in the ${country} storefront.`);
   }
@@ -195,7 +200,7 @@ export async function addApp(
       },
       select: { id: true },
     });
-    if (backfill === 'background') await tx.appBackfill.create({ data: backfillRow(app.id) });
+    if (backfill === 'background') await tx.appBackfill.create({ data: backfillRow(app.id, livemode) });
     return { id: app.id, created: true };
   });
   return { app: await getApp(accountId, created.id), created: created.created };
@@ -244,7 +249,7 @@ export async function addStorefront(accountId: string, input: { appId: string; c
   return getApp(accountId, app.id);
 }
 
-/** The store's apps matching a name, for the dashboard's Add app. */
-export function searchStore(input: { term: string; country: string }): Promise<StoreSearchResult[]> {
-  return searchStores(input.term, input.country, 8);
+/** The store's apps matching a name, for the dashboard's Add app (in test mode, the sandboxes' demo provider's). */
+export function searchStore(input: { term: string; country: string }, livemode = true): Promise<StoreSearchResult[]> {
+  return searchStores(input.term, input.country, 8, livemode);
 }

@@ -27,7 +27,7 @@ export async function asoScore(accountId: string, input: { appId: string; countr
   const app = await loadApp(accountId, input.appId);
   const country = input.country ?? app.primaryCountry;
   const since = addDays(app.asOf, -29);
-  const inputs = await readAsoScoreInputs({ appId: app.id, store: app.store, country, asOf: app.asOf, since });
+  const inputs = await readAsoScoreInputs({ appId: app.id, store: app.store, livemode: app.livemode, country, asOf: app.asOf, since });
   const { listing, keywords: keywordRows, rating } = inputs;
   if (!listing) throw new AppError('NOT_FOUND', `No listing of this app has been recorded in the ${country} storefront yet.`);
   const limits = LIMITS[app.store];

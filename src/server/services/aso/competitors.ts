@@ -41,7 +41,7 @@ export async function addCompetitor(accountId: string, input: { appId: string; s
   const key = { appId_store_storeId: { appId: app.id, store: reference.store, storeId: reference.storeId } };
   const existing = await db.competitor.findUnique({ where: key, select: competitorSelect });
   if (existing) return { competitor: existing, created: false };
-  const details = await describeInStore(reference, reference.country ?? app.primaryCountry);
+  const details = await describeInStore(reference, reference.country ?? app.primaryCountry, app.livemode);
   try {
     const competitor = await db.competitor.create({
       data: { appId: app.id, store: reference.store, storeId: reference.storeId, storeUrl: reference.canonicalUrl, ...details },

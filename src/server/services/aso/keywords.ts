@@ -31,7 +31,7 @@ export async function listKeywords(
   const country = input.country ?? app.primaryCountry;
   const start = addDays(app.asOf, -RANK_WINDOWS[input.rankWindow]);
   // One statement: the tracked keywords, their rank now and at the window's start, and today's metrics.
-  const rows = await readTrackedKeywordRows({ appId: app.id, store: app.store, country, day: isoDay(app.asOf), windowStart: isoDay(start) });
+  const rows = await readTrackedKeywordRows({ appId: app.id, store: app.store, livemode: app.livemode, country, day: isoDay(app.asOf), windowStart: isoDay(start) });
   return {
     country,
     items: rows.map((row) => ({
@@ -103,7 +103,7 @@ export async function keywordHistory(accountId: string, input: { appId: string; 
 export async function keywordMetricsHistory(accountId: string, input: { appId: string; keywordId: string; days: number }) {
   const { app, keyword, window, header } = await loadKeywordSeries(accountId, input);
   const rows = await db.keywordMetric.findMany({
-    where: { store: app.store, country: keyword.country, termKey: keyword.termKey, date: { gte: window.from, lte: window.to } },
+    where: { livemode: app.livemode, store: app.store, country: keyword.country, termKey: keyword.termKey, date: { gte: window.from, lte: window.to } },
     select: { date: true, volume: true, difficulty: true },
   });
   const byDay = new Map(rows.map((row) => [isoDay(row.date), row]));
@@ -120,7 +120,7 @@ export async function keywordMetricsHistory(accountId: string, input: { appId: s
 export async function keywordSpy(accountId: string, input: { appId: string; country?: string }) {
   const app = await loadApp(accountId, input.appId);
   const country = input.country ?? app.primaryCountry;
-  const rows = await readRankedTermRows({ appId: app.id, store: app.store, country, day: isoDay(app.asOf) });
+  const rows = await readRankedTermRows({ appId: app.id, store: app.store, livemode: app.livemode, country, day: isoDay(app.asOf) });
   return {
     country,
     date: isoDay(app.asOf),

@@ -38,7 +38,7 @@ function reasonFor(candidate: { volume: number; difficulty: number; rank: number
 export async function keywordOpportunities(accountId: string, input: { appId: string; country?: string; limit: number }) {
   const app = await loadApp(accountId, input.appId);
   const country = input.country ?? app.primaryCountry;
-  const rows = await readOpportunityRows({ appId: app.id, store: app.store, country, day: isoDay(app.asOf) });
+  const rows = await readOpportunityRows({ appId: app.id, store: app.store, livemode: app.livemode, country, day: isoDay(app.asOf) });
   const maxVolume = Math.max(1, ...rows.map((row) => row.volume));
   const scored = rows.map((row) => {
     const candidate = { volume: row.volume, difficulty: row.difficulty, rank: row.rank, tracked: row.keyword_id !== null };

@@ -14,7 +14,7 @@ import { AppError } from '@/server/errors/app-error';
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { termKeyOf } from '@/server/services/apps/terms';
 import type { ResearchResult } from '@/server/services/ingest/provider';
-import { dataProvider, storeUnavailable } from '@/server/services/ingest/providers';
+import { dataProviderFor, storeUnavailable } from '@/server/services/ingest/providers';
 import type { Store } from '@/generated/prisma/enums';
 import { db } from '@/server/db';
 import { logError } from '@/server/core/log';
@@ -33,6 +33,8 @@ interface ObservationRequest {
   country: string;
   day: Date;
   store: Store;
+  /** false: a test sandbox's research, answered by its demo provider. */
+  livemode: boolean;
 }
 
 /** How long the store's answer for a term is reused, as RESEARCH_MAX_AGE_SECONDS sets it; 0: not reused. */
@@ -51,7 +53,7 @@ export function researchFreshness(): string {
 let observations: LRUCache<string, Observation, ObservationRequest> | null | undefined;
 
 async function ask(request: ObservationRequest): Promise<Observation> {
-  return { result: await dataProvider().research(request.term, request.country, request.day, request.store), observedAt: new Date() };
+  return { result: await dataProviderFor(request.livemode).research(request.term, request.country, request.day, request.store), observedAt: new Date() };
 }
 
 /** The store's last answer per term and storefront, whatever its day: what research answers while the store fails. */
@@ -82,7 +84,7 @@ async function observeLive(request: ObservationRequest, key: string): Promise<Ob
 
 /** The store's answer; while the store fails, its last one (with the time it was read), else the refresh's last metrics. */
 async function observe(request: ObservationRequest): Promise<Observation> {
-  const key = [dataProvider().name, request.store, request.country, termKeyOf(request.term)].join(' ');
+  const key = [dataProviderFor(request.livemode).name, request.store, request.country, termKeyOf(request.term)].join(' ');
   try {
     const observation = await observeLive(request, key);
     lastAnswers.set(key, observation);
@@ -98,7 +100,7 @@ async function observe(request: ObservationRequest): Promise<Observation> {
  */
 async function lastStoredObservation(request: ObservationRequest, failure: unknown): Promise<Observation> {
   const row = await db.keywordMetric.findFirst({
-    where: { store: request.store, country: request.country, termKey: termKeyOf(request.term) },
+    where: { livemode: request.livemode, store: request.store, country: request.country, termKey: termKeyOf(request.term) },
     orderBy: { date: 'desc' },
   });
   if (!row) {
@@ -114,7 +116,7 @@ export async function researchKeyword(accountId: string, input: { appId: string;
   // account's), and its store, which the term is researched in.
   const [app] = await readAppRankForTerm({ accountId, appId: input.appId, country: input.country, termKey: termKeyOf(input.term), today: isoDay(today) });
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
-  const request = { term: input.term, country: input.country, day: today, store: app.store };
+  const request = { term: input.term, country: input.country, day: today, store: app.store, livemode: app.livemode };
   const { result, observedAt } = await observe(request);
   return {
     // As asked (the store's answer is shared by every spelling of the term).

@@ -7,7 +7,7 @@ import type { PlanChangeReason } from '@/server/services/accounts/plan-changes';
 import { db } from '@/server/db';
 import { logError } from '@/server/core/log';
 import { AppError } from '@/server/errors/app-error';
-import { accessOf, PLAN_TIERS, PLANS, SELF_SERVE_TIERS, type SelfServeTier, type Trial } from '@/server/services/accounts/plans';
+import { accessOf, accountTier, type AccountTier, PLAN_TIERS, PLANS, SELF_SERVE_TIERS, type SelfServeTier, type Trial } from '@/server/services/accounts/plans';
 import { creditsUsed, periodOf } from '@/server/services/metering/credits';
 import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
 import { configuredPrices, stripeClient } from './stripe-client';
@@ -30,7 +30,7 @@ export interface TierOffer {
 
 export interface BillingOverview {
   plan: (typeof PLAN_TIERS)[number];
-  trial: Trial | null;
+  trial: (Trial & { tier: AccountTier }) | null;
   creditLimit: number | null;
   creditsUsed: number;
   periodEnd: Date;
@@ -43,7 +43,7 @@ export interface BillingOverview {
   portal: boolean;
   tiers: TierOffer[];
   /** The account's latest changes of tier, newest first. */
-  history: { from: PlanTier | null; to: PlanTier; reason: PlanChangeReason; changedAt: Date }[];
+  history: { from: AccountTier | null; to: AccountTier; reason: PlanChangeReason; changedAt: Date }[];
 }
 
 /** Changes of tier the plan page lists. */
@@ -111,8 +111,8 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
     };
   });
   return {
-    plan: access.plan,
-    trial: access.trial,
+    plan: accountTier(access.plan),
+    trial: access.trial && { ...access.trial, tier: accountTier(access.trial.tier) },
     creditLimit: access.creditLimit,
     creditsUsed: used,
     periodEnd: periodOf(now).end,
@@ -121,7 +121,7 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
     subscription: account.subscriptionStatus ? { status: account.subscriptionStatus } : null,
     portal: Boolean(stripe && account.stripeCustomerId),
     tiers,
-    history: changes.map((change) => ({ from: change.fromPlan, to: change.toPlan, reason: change.reason as PlanChangeReason, changedAt: change.changedAt })),
+    history: changes.map((change) => ({ from: change.fromPlan && accountTier(change.fromPlan), to: accountTier(change.toPlan), reason: change.reason as PlanChangeReason, changedAt: change.changedAt })),
   };
 }
 

@@ -8,16 +8,20 @@ import { claimNextBackfill } from '@/server/db/backfill-statements';
 import { lockTrackedApp } from '@/server/db/row-locks';
 import { logError } from '@/server/core/log';
 import { BACKFILL_DAYS, refreshApp, failedStorefronts } from './refresh';
-import { dataProvider } from './providers';
+import { dataProviderFor } from './providers';
+
+/** Days of history a test sandbox's app gets (its provider, the demo one, has history). */
+export const SANDBOX_BACKFILL_DAYS = 365;
 
 /** A claim older than this is taken to be abandoned (a backfill of 180 days takes seconds to a minute). */
 const LEASE_SECONDS = 600;
 /** After this many failed attempts the backfill stops; the daily refresh then ingests the app. */
 export const MAX_BACKFILL_ATTEMPTS = 5;
 
-/** Queues the backfill of an app just created, in the creating transaction. */
-export function backfillRow(appId: string): { appId: string; daysTotal: number } {
-  return { appId, daysTotal: dataProvider().hasHistory ? BACKFILL_DAYS : 1 };
+/** Queues the backfill of an app just created, in the creating transaction: a live app's, or a test sandbox's. */
+export function backfillRow(appId: string, livemode = true): { appId: string; daysTotal: number } {
+  if (!livemode) return { appId, daysTotal: SANDBOX_BACKFILL_DAYS };
+  return { appId, daysTotal: dataProviderFor(true).hasHistory ? BACKFILL_DAYS : 1 };
 }
 
 /** The app was removed while its backfill ran: the backfill ends with it. */
@@ -44,6 +48,7 @@ export async function runNextBackfill(now = new Date()): Promise<boolean> {
   try {
     let reported = 0;
     const summary = await refreshApp(appId, {
+      days: claim.daysTotal,
       onProgress: async (done, total) => {
         // A handful of writes per backfill: each moves the app's data version (its page reads it again).
         if (done !== total && done - reported < Math.max(1, Math.ceil(total / 10))) return;

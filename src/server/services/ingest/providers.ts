@@ -1,5 +1,7 @@
 // Selects the data provider: DATA_PROVIDER=demo or stores. Unset, the process preparing the database settles it
-// (src/server/runtime/prepare.ts, settleDataProvider); a process that did not (a test) gets the demo data.
+// (src/server/runtime/prepare.ts, settleDataProvider); a process that did not (a test) gets the demo data. A test
+// sandbox's apps (test mode) always get the demo provider's generated data, never a store's: test calls cost no store
+// request, and nothing of a store mixes with it.
 import { DemoProvider } from './demo/demo-provider';
 import { StoresProvider } from './stores/stores-provider';
 import type { Store } from '@/generated/prisma/enums';
@@ -10,12 +12,21 @@ import type { AppDetails, DataProvider, StoreReference, StoreSearchResult } from
 import { config } from '@/server/core/config';
 
 let provider: DataProvider | undefined;
+let sandboxProvider: DataProvider | undefined;
 
+/** The live data's provider. */
 export function dataProvider(): DataProvider {
   if (!provider) {
     provider = config().DATA_PROVIDER === 'stores' ? new StoresProvider() : new DemoProvider();
   }
   return provider;
+}
+
+/** The provider of a mode's data: the live one, or the test sandboxes' demo provider. */
+export function dataProviderFor(livemode: boolean): DataProvider {
+  if (livemode) return dataProvider();
+  sandboxProvider ??= new DemoProvider();
+  return sandboxProvider;
 }
 
 /**
@@ -41,9 +52,9 @@ export function storeUnavailable(store: Store, detail: string): AppError {
 }
 
 /** The store's description of an app (adding it, or a competitor): null when the store does not have it; 503 when the store fails. */
-export async function describeInStore(reference: StoreReference, country: string): Promise<AppDetails | null> {
+export async function describeInStore(reference: StoreReference, country: string, livemode = true): Promise<AppDetails | null> {
   try {
-    return await dataProvider().describe(reference, country);
+    return await dataProviderFor(livemode).describe(reference, country);
   } catch (error) {
     logError('the store failed to describe an app', error, { store: reference.store, storeId: reference.storeId });
     throw storeUnavailable(reference.store, 'nothing was added; try again in a minute.');
@@ -51,9 +62,9 @@ export async function describeInStore(reference: StoreReference, country: string
 }
 
 /** The stores' apps matching a name (the dashboard's Add app); 503 when no store answers. */
-export async function searchStores(term: string, country: string, limit: number): Promise<StoreSearchResult[]> {
+export async function searchStores(term: string, country: string, limit: number, livemode = true): Promise<StoreSearchResult[]> {
   try {
-    return await dataProvider().searchApps(term, country, limit);
+    return await dataProviderFor(livemode).searchApps(term, country, limit);
   } catch (error) {
     logError('the store failed to search apps', error, { country });
     throw storeUnavailable('app_store', 'paste the app’s store page address instead, or try again in a minute.');

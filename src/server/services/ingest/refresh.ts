@@ -18,7 +18,7 @@ import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
 import { recordEvents, type NewEvent } from '@/server/services/events/events';
 import { emptyObservation, type AppObservation, type DataProvider, type Listing } from './provider';
 import { providerErrorMessage, recordProviderFailures } from './provider-health';
-import { dataProvider } from './providers';
+import { dataProviderFor } from './providers';
 
 /** Days of history a newly tracked app gets from a provider that has history. */
 export const BACKFILL_DAYS = 180;
@@ -49,6 +49,7 @@ export interface RefreshOptions {
   onlyCompetitors?: string[];
   /** Told after each day observed: the background backfill shows its progress (./backfill-worker.ts). */
   onProgress?: (daysDone: number, daysTotal: number) => Promise<void>;
+  /** Instead of the app's own (the live data's, or for a test sandbox's app the demo one). */
   provider?: DataProvider;
 }
 
@@ -74,11 +75,10 @@ function listingValue(listing: Listing, field: (typeof LISTING_FIELDS)[number]):
 }
 
 export async function refreshApp(appId: string, options: RefreshOptions = {}): Promise<RefreshSummary> {
-  const provider = options.provider ?? dataProvider();
   const { onlyTerms, onlyCountries, onlyCompetitors } = options;
   const inCountries = onlyCountries && { country: { in: onlyCountries } };
-  const [row, keywords, storefronts, competitors] = await Promise.all([
-    db.trackedApp.findUniqueOrThrow({ where: { id: appId } }),
+  const [{ account, ...row }, keywords, storefronts, competitors] = await Promise.all([
+    db.trackedApp.findUniqueOrThrow({ where: { id: appId }, include: { account: { select: { liveAccountId: true } } } }),
     // A keyword just added needs its own history only, not the app's other keywords (up to thousands).
     onlyTerms ? [] : db.trackedKeyword.findMany({ where: { appId, ...inCountries }, select: { term: true, country: true } }),
     // Only a full refresh observes every storefront of the app.
@@ -86,6 +86,8 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     db.competitor.findMany({ where: { appId, ...(onlyCompetitors && { id: { in: onlyCompetitors } }) }, select: { id: true, store: true, storeId: true } }),
   ]);
   const app = { ...row, keywords };
+  const livemode = account.liveAccountId === null;
+  const provider = options.provider ?? dataProviderFor(livemode);
   const today = startOfUtcDay(options.through ?? new Date());
   // A first ingestion, or a storefront's, is history, not news.
   const quiet = app.refreshedThrough === null || onlyCountries !== undefined;
@@ -161,7 +163,7 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   // Metrics describe the store, not the app: the first observation of a day stands. Written before and outside the
   // app's transaction, so that the shared store data version (bumped by their trigger) is locked for one statement,
   // not for a whole backfill of this app while other apps' refreshes wait.
-  await insertKeywordMetrics(db, metricRows);
+  await insertKeywordMetrics(db, metricRows, livemode);
 
   await db.$transaction(
     async (tx) => {

@@ -16,6 +16,8 @@ export const REQUESTS_PER_MINUTE: Record<PlanTier, number> = {
   business: 2_400,
   agency: 6_000,
   enterprise: 12_000,
+  /** A test key's, whatever the live plan (docs/api-decisions.md, "Test mode"). */
+  test: 300,
 };
 
 /**

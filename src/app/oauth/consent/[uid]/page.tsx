@@ -17,7 +17,7 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
   const { uid } = await params;
   const { error } = await searchParams;
   const path = `/oauth/consent/${encodeURIComponent(uid)}`;
-  if (!(await getSignedInActor())) redirect(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
+  if (!(await getSignedInActor('live'))) redirect(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
   const { oauthConsentRequest } = await serverModules();
   const request = await oauthConsentRequest(uid);
   if (!request) {
@@ -27,7 +27,7 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
       </Frame>
     );
   }
-  const caller = await getDashboardCaller();
+  const caller = await getDashboardCaller('live');
   const [account, apps] = await Promise.all([caller.account.get(), caller.apps.list({})]);
   return (
     <Frame title={`Connect ${request.clientName} to your account`}>

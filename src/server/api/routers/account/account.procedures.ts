@@ -1,6 +1,8 @@
 // The procedures about the account: sign-up, and the dashboard layout's summary.
 import { dashboardProcedure, publicProcedure } from '@/server/api/trpc';
+import { liveAccountOf } from '@/server/auth/actor';
 import { createAccount, getAccountSummary, onboardingOf } from '@/server/services/accounts/accounts';
+import { resetSandbox } from '@/server/services/accounts/sandboxes';
 import { countSignUp } from '@/server/services/accounts/sign-up-limit';
 import { signUpInput } from './account.schema';
 
@@ -11,10 +13,22 @@ export const signUpProcedure = publicProcedure.input(signUpInput).mutation(async
   return { accountId };
 });
 
+/** The live account's summary, and whether the dashboard is in test mode (acting on its sandbox). */
 export const getAccountProcedure = dashboardProcedure.query(async ({ ctx }) => {
-  const account = await getAccountSummary(ctx.actor.accountId);
-  return { ...account, trial: account.trial && { ...account.trial, endsAt: account.trial.endsAt.toISOString() }, createdAt: account.createdAt.toISOString() };
+  const account = await getAccountSummary(liveAccountOf(ctx.actor));
+  return {
+    ...account,
+    trial: account.trial && { ...account.trial, endsAt: account.trial.endsAt.toISOString() },
+    createdAt: account.createdAt.toISOString(),
+    livemode: ctx.actor.liveAccountId === undefined,
+  };
 });
 
 /** The home page's checklist: add an app, create a key, make a first call. */
 export const getOnboardingProcedure = dashboardProcedure.query(({ ctx }) => onboardingOf(ctx.actor.accountId));
+
+/** "Reset test data" (Settings → API access in test mode): the sandbox back to its sample apps; its keys stay. */
+export const resetTestDataProcedure = dashboardProcedure.mutation(async ({ ctx }) => {
+  const { apps } = await resetSandbox(liveAccountOf(ctx.actor));
+  return { apps };
+});

@@ -97,7 +97,7 @@ export const storefrontHealthProcedure = dashboardProcedure
 export const searchStoreProcedure = dashboardProcedure
   .input(searchStoreInput)
   .output(searchStoreOutput)
-  .query(({ input }) => searchStore(input));
+  .query(({ ctx, input }) => searchStore(input, ctx.actor.plan !== 'test'));
 
 export const getAsoScoreProcedure = apiProcedure
   .meta({

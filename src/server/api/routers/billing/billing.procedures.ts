@@ -1,11 +1,12 @@
 // The procedures of Settings → Plan & billing: dashboard only (an API key never changes what the account pays).
 import { dashboardProcedure } from '@/server/api/trpc';
+import { liveAccountOf } from '@/server/auth/actor';
 import { pageOrigin } from '@/server/core/origin';
 import { billingOverview, openCustomerPortal, startCheckout } from '@/server/services/billing/billing';
 import { billingOverviewOutput, checkoutInput, redirectOutput } from './billing.schema';
 
 export const billingOverviewProcedure = dashboardProcedure.output(billingOverviewOutput).query(async ({ ctx }) => {
-  const overview = await billingOverview({ accountId: ctx.actor.accountId, userId: ctx.actor.userId! }, ctx.now);
+  const overview = await billingOverview({ accountId: liveAccountOf(ctx.actor), userId: ctx.actor.userId! }, ctx.now);
   return {
     ...overview,
     trial: overview.trial && { ...overview.trial, endsAt: overview.trial.endsAt.toISOString() },
@@ -19,8 +20,8 @@ export const checkoutProcedure = dashboardProcedure
   .input(checkoutInput)
   .output(redirectOutput)
   .mutation(async ({ ctx, input }) => {
-    const { url } = await startCheckout({ accountId: ctx.actor.accountId, userId: ctx.actor.userId! }, input.tier, pageOrigin());
+    const { url } = await startCheckout({ accountId: liveAccountOf(ctx.actor), userId: ctx.actor.userId! }, input.tier, pageOrigin());
     return { url };
   });
 
-export const portalProcedure = dashboardProcedure.output(redirectOutput).mutation(({ ctx }) => openCustomerPortal(ctx.actor.accountId, pageOrigin()));
+export const portalProcedure = dashboardProcedure.output(redirectOutput).mutation(({ ctx }) => openCustomerPortal(liveAccountOf(ctx.actor), pageOrigin()));

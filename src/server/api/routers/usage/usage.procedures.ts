@@ -1,6 +1,7 @@
 // The procedure of GET /usage, and the dashboard's ledger behind its chart and CSV export.
 import { z } from 'zod';
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
+import { accountTier } from '@/server/services/accounts/plans';
 import { usageLedger, usageReport } from '@/server/services/metering/credits';
 import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
 import { usageLedgerInput, usageLedgerOutput, usageOutput } from './usage.schema';
@@ -29,7 +30,8 @@ export const getUsageProcedure = apiProcedure
     return {
       ...report,
       plan,
-      trial: trial && { tier: trial.tier, endsAt: trial.endsAt.toISOString(), credits: trial.credits },
+      livemode: plan !== 'test',
+      trial: trial && { tier: accountTier(trial.tier), endsAt: trial.endsAt.toISOString(), credits: trial.credits },
       periodStart: report.periodStart.toISOString(),
       periodEnd: report.periodEnd.toISOString(),
       requestsPerMinute: REQUESTS_PER_MINUTE[plan],

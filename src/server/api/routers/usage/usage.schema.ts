@@ -7,7 +7,10 @@ const spend = { calls: z.int().nonnegative(), credits: z.int().nonnegative() };
 
 export const usageOutput = z
   .object({
-    plan: z.enum(PLAN_TIERS).meta({ description: 'The tier in force: during a trial, the tier tried; once it ends, `free`.' }),
+    plan: z
+      .enum([...PLAN_TIERS, 'test'])
+      .meta({ description: 'The tier in force: during a trial, the tier tried; once it ends, `free`. `test` for a test key (`svc_test_…`): test mode’s allowance and request rate, whatever the live plan.' }),
+    livemode: z.boolean().meta({ description: 'false: the call was made in test mode, and this is the test sandbox’s usage, apart from the live allowance.' }),
     trial: z
       .object({
         tier: z.enum(PLAN_TIERS).meta({ description: 'The paid tier tried.' }),

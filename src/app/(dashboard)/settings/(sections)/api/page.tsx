@@ -1,5 +1,6 @@
 import { ApiKeysPanel } from '@/components/api-keys/api-keys-panel';
 import { ConnectedAppsPanel } from '@/components/api-keys/connected-apps-panel';
+import { ResetTestData } from '@/components/api-keys/reset-test-data';
 import { formatNumber } from '@/components/format';
 import { UsagePanel } from '@/components/usage/usage-panel';
 import { CopyButton } from '@/components/common/copy-button';
@@ -18,7 +19,11 @@ export default async function ApiAccessPage() {
     serverModules(),
   ]);
   const { requireKeyExpiry } = await caller.apiKeys.expiryPolicy();
-  const allowance = account.creditLimit === null ? 'Unlimited' : formatNumber(account.creditLimit);
+  // In test mode the page is the sandbox's: test mode's own allowance, open to every plan.
+  const testMode = !account.livemode;
+  const plan = testMode ? { label: 'Test mode', apiAccess: true } : account.plan;
+  const creditLimit = testMode ? usage.limit : account.creditLimit;
+  const allowance = creditLimit === null ? 'Unlimited' : formatNumber(creditLimit);
   const baseUrl = `${pageOrigin()}/api/public/v1`;
   return (
     <>
@@ -27,11 +32,11 @@ export default async function ApiAccessPage() {
         <div className="stats">
           <div>
             <div className="muted">Plan</div>
-            <div className="stat" data-testid="plan-label">{account.plan.label}{account.trial ? ' (trial)' : ''}</div>
+            <div className="stat" data-testid="plan-label">{plan.label}{!testMode && account.trial ? ' (trial)' : ''}</div>
           </div>
           <div>
             <div className="muted">Monthly credit allowance</div>
-            <div className="stat" data-testid="plan-allowance">{account.plan.apiAccess ? allowance : 'No API access'}</div>
+            <div className="stat" data-testid="plan-allowance">{plan.apiAccess ? allowance : 'No API access'}</div>
           </div>
         </div>
         <div className="row" style={{ alignItems: 'center' }}>
@@ -40,20 +45,20 @@ export default async function ApiAccessPage() {
           <CopyButton text={baseUrl} label="Copy base URL" what="The base URL" testId="copy-base-url" />
         </div>
         <p className="muted">
-          Call it with <code>Authorization: Bearer svc_live_…</code>. Read-only keys may call every GET
+          Call it with <code>Authorization: Bearer {testMode ? 'svc_test_' : 'svc_live_'}…</code>. Read-only keys may call every GET
           endpoint; read-write keys may also add apps, keywords and competitors.
         </p>
       </section>
-      {account.plan.apiAccess && <UsagePanel usage={usage} ledgerDays={USAGE_LEDGER_DAYS} />}
+      {plan.apiAccess && <UsagePanel usage={usage} ledgerDays={USAGE_LEDGER_DAYS} />}
       <ApiKeysPanel
         initialKeys={keys}
-        apiAccess={account.plan.apiAccess}
-        planLabel={account.plan.label}
+        apiAccess={plan.apiAccess}
+        planLabel={plan.label}
         baseUrl={baseUrl}
         apps={apps.map((app) => ({ id: app.id, name: app.name }))}
         requireKeyExpiry={requireKeyExpiry}
       />
-      <ConnectedAppsPanel connectedApps={connectedApps} apps={apps.map((app) => ({ id: app.id, name: app.name }))} mcpUrl={`${pageOrigin()}${MCP_PATH}`} />
+      {testMode ? <ResetTestData /> : <ConnectedAppsPanel connectedApps={connectedApps} apps={apps.map((app) => ({ id: app.id, name: app.name }))} mcpUrl={`${pageOrigin()}${MCP_PATH}`} />}
     </>
   );
 }

@@ -1,0 +1,25 @@
+'use client';
+import { useRouter } from 'next/navigation';
+import { useTransition } from 'react';
+
+/** The cookie the server reads (src/server/auth/test-mode.ts, TEST_MODE_COOKIE): `test` while in test mode. */
+const TEST_MODE_COOKIE = 'svc_mode';
+
+/**
+ * Stripe's "Test mode" switch: every page then shows the account's test sandbox (its apps, test keys, webhook
+ * endpoints, usage and logs). A preference of this browser, not of the sign-in: it narrows what the session sees.
+ */
+export function TestModeSwitch({ testMode }: { testMode: boolean }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const toggle = () => {
+    document.cookie = testMode ? `${TEST_MODE_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax` : `${TEST_MODE_COOKIE}=test; Path=/; SameSite=Lax`;
+    startTransition(() => router.refresh());
+  };
+  return (
+    <label className="test-mode-switch">
+      <input type="checkbox" role="switch" checked={testMode} disabled={pending} onChange={toggle} data-testid="test-mode-switch" />
+      Test mode
+    </label>
+  );
+}

@@ -1,0 +1,205 @@
+// Test mode over REST and MCP (CONTRACT "Test mode"): a test key reaches its account's sandbox only, made on first
+// use with sample apps whose history the demo provider generates; its calls spend the sandbox's own allowance, never
+// the live one, and say they are in test mode; a live id with a test key and a test id with a live key are 404; and
+// X-Test-Trigger gives each error a client must handle, as the live error is answered. On a database of its own: it
+// runs the backfill job, which takes any account's backfill.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/server/db';
+import { createApiKey } from '@/server/services/api-keys/api-keys';
+import { resetSandbox, sandboxOf, SANDBOX_SAMPLE_APPS } from '@/server/services/accounts/sandboxes';
+import { runNextBackfill, SANDBOX_BACKFILL_DAYS } from '@/server/services/ingest/backfill-worker';
+import { createMcpEndpoint, MCP_PATH } from '@/server/mcp/mcp-endpoint';
+import { makeAccount, makeApp } from '../../../test/factories';
+import { createRestPipeline } from './pipeline';
+import { PUBLIC_API_BASE_PATH } from './routes';
+
+let server: Server;
+let origin: string;
+/** A Free account: no live API access, test mode all the same. */
+let free: Awaited<ReturnType<typeof makeAccount>>;
+let pro: Awaited<ReturnType<typeof makeAccount>>;
+let testKey: string;
+let liveKey: string;
+let liveAppId: string;
+
+beforeAll(async () => {
+  const mcp = createMcpEndpoint({ origin: 'http://test-mode.test' });
+  const rest = createRestPipeline({ origin: 'http://test-mode.test' });
+  server = createServer((req, res) => void (req.url?.startsWith(MCP_PATH) ? mcp(req, res) : rest(req, res)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  [free, pro] = await Promise.all([makeAccount('free'), makeAccount('pro')]);
+  liveAppId = (await makeApp(pro.accountId)).id;
+  liveKey = (await createApiKey(pro, { name: 'live', scope: 'read-write' })).secret;
+  testKey = (await createApiKey({ accountId: await sandboxOf(free.accountId), userId: free.userId }, { name: 'test', scope: 'read-write' })).secret;
+  // The sample apps' history, as the background work loads it.
+  while (await runNextBackfill());
+});
+
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+function call(secret: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Response> {
+  return fetch(`${origin}${PUBLIC_API_BASE_PATH}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { Authorization: `Bearer ${secret}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
+async function liveCreditsUsed(accountId: string): Promise<number> {
+  return (await db.creditUsage.aggregate({ where: { accountId }, _sum: { used: true } }))._sum.used ?? 0;
+}
+
+describe('the sandbox', () => {
+  it('is made once, on first use, whatever the number of concurrent first uses, with the sample apps of both stores', async () => {
+    const owner = await makeAccount('solo');
+    const ids = await Promise.all(Array.from({ length: 8 }, () => sandboxOf(owner.accountId)));
+    expect(new Set(ids).size).toBe(1);
+    const sandbox = await db.account.findUniqueOrThrow({ where: { id: ids[0]! }, include: { apps: true } });
+    expect(sandbox).toMatchObject({ plan: 'test', liveAccountId: owner.accountId });
+    expect(sandbox.apps.map((app) => app.store).sort()).toEqual(SANDBOX_SAMPLE_APPS.map((app) => app.store).sort());
+    expect(new Set(sandbox.apps.map((app) => app.store))).toEqual(new Set(['app_store', 'google_play']));
+    await expect(sandboxOf(sandbox.id)).rejects.toThrow(/does not exist/);
+  });
+
+  it('has a year of generated history, its keyword metrics apart from the stores’ own', async () => {
+    const sandboxId = await sandboxOf(free.accountId);
+    const app = await db.trackedApp.findFirstOrThrow({ where: { accountId: sandboxId, store: 'app_store' }, include: { backfill: true } });
+    expect(app.backfill).toMatchObject({ daysTotal: SANDBOX_BACKFILL_DAYS, daysDone: SANDBOX_BACKFILL_DAYS });
+    expect(await db.keywordRank.count({ where: { appId: app.id, country: app.primaryCountry, termKey: 'meditation' } })).toBe(SANDBOX_BACKFILL_DAYS);
+    expect(await db.keywordMetric.count({ where: { livemode: false, termKey: 'meditation' } })).toBeGreaterThanOrEqual(SANDBOX_BACKFILL_DAYS);
+    expect(await db.keywordMetric.count({ where: { livemode: true, termKey: 'meditation' } })).toBe(0);
+  });
+
+  it('is put back as it was by a reset: apps added since are gone, the sample apps are back, the keys stay', async () => {
+    const owner = await makeAccount('pro');
+    const sandboxId = await sandboxOf(owner.accountId);
+    const key = (await createApiKey({ accountId: sandboxId, userId: owner.userId }, { name: 'reset', scope: 'read-write' })).secret;
+    const added = await call(key, '/apps', { method: 'POST', body: { storeUrl: 'https://apps.apple.com/us/app/pocket-breathing/id1487654321' } });
+    expect(added.status).toBe(200);
+    const created = (await added.json()) as { id: string; created: boolean };
+    expect(created.created).toBe(true);
+    const before = (await (await call(key, '/apps')).json()) as { id: string }[];
+    expect(before).toHaveLength(SANDBOX_SAMPLE_APPS.length + 1);
+    await resetSandbox(owner.accountId);
+    const after = (await (await call(key, '/apps')).json()) as { id: string; name: string }[];
+    expect(after).toHaveLength(SANDBOX_SAMPLE_APPS.length);
+    expect(after.map((app) => app.id)).not.toContain(created.id);
+    expect((await call(key, `/apps/${created.id}`)).status).toBe(404);
+  });
+});
+
+describe('a test key', () => {
+  it('starts svc_test_, works on a Free account, and reads the sandbox: its calls say so and spend the test allowance', async () => {
+    expect(testKey).toMatch(/^svc_test_/);
+    const response = await call(testKey, '/apps');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-test-mode')).toBe('true');
+    expect(response.headers.get('x-credits-limit')).toBe('25000');
+    expect(((await response.json()) as unknown[]).length).toBe(SANDBOX_SAMPLE_APPS.length);
+    const usage = (await (await call(testKey, '/usage')).json()) as Record<string, unknown>;
+    expect(usage).toMatchObject({ plan: 'test', livemode: false, limit: 25_000, requestsPerMinute: 300 });
+    expect(usage.used).toBeGreaterThan(0);
+    expect(await liveCreditsUsed(free.accountId)).toBe(0);
+  });
+
+  it('is refused the live data, and a live key the sandbox’s: 404 as another account’s, nothing charged', async () => {
+    const sandboxApp = await db.trackedApp.findFirstOrThrow({ where: { accountId: await sandboxOf(free.accountId) } });
+    const liveBefore = await liveCreditsUsed(pro.accountId);
+    const testBefore = (await (await call(testKey, '/usage')).json()) as { used: number };
+    for (const path of [`/apps/${liveAppId}`, `/apps/${liveAppId}/keywords`, `/apps/${liveAppId}/reviews`]) {
+      expect((await call(testKey, path)).status, path).toBe(404);
+    }
+    for (const path of [`/apps/${sandboxApp.id}`, `/apps/${sandboxApp.id}/keywords`, `/apps/${sandboxApp.id}/reviews`]) {
+      const response = await call(liveKey, path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('x-test-mode')).toBeNull();
+    }
+    expect(await liveCreditsUsed(pro.accountId)).toBe(liveBefore);
+    expect(((await (await call(testKey, '/usage')).json()) as { used: number }).used).toBe(testBefore.used);
+  });
+
+  it('made on a live account is a live key, and a key of another mode’s prefix is not found', async () => {
+    expect(liveKey).toMatch(/^svc_live_/);
+    const forged = testKey.replace('svc_test_', 'svc_live_');
+    expect((await call(forged, '/apps')).status).toBe(401);
+  });
+});
+
+describe('X-Test-Trigger', () => {
+  let appPath: string;
+  beforeAll(async () => {
+    appPath = `/apps/${(await db.trackedApp.findFirstOrThrow({ where: { accountId: await sandboxOf(free.accountId) } })).id}`;
+  });
+  const triggered = (trigger: string) => call(testKey, appPath, { headers: { 'X-Test-Trigger': trigger } });
+
+  it.each([
+    ['credits-exhausted', 402, 'credits-exhausted'],
+    ['key-budget-exhausted', 402, 'key-budget-exhausted'],
+    ['rate-limited', 429, 'rate-limited'],
+    ['store-unavailable', 503, 'store-unavailable'],
+    ['validation-error', 400, 'validation-error'],
+    ['not-found', 404, 'not-found'],
+  ])('%s answers %i %s as the live error does, and charges nothing', async (trigger, status, slug) => {
+    const before = ((await (await call(testKey, '/usage')).json()) as { used: number }).used;
+    const response = await triggered(trigger);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.headers.get('x-test-mode')).toBe('true');
+    expect(response.headers.get('x-credits-cost')).toBe('0');
+    const problem = (await response.json()) as Record<string, unknown>;
+    expect(problem.type).toMatch(new RegExp(`/problems/${slug}$`));
+    if (status === 429 || status === 503) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    if (slug === 'credits-exhausted') {
+      expect(problem).toMatchObject({ creditsRemaining: 0 });
+      expect(response.headers.get('x-credits-remaining')).toBe('0');
+    }
+    if (slug === 'key-budget-exhausted') expect(problem).toHaveProperty('keyBudget');
+    expect(((await (await call(testKey, '/usage')).json()) as { used: number }).used).toBe(before);
+  });
+
+  it('slow holds the answer, then answers as usual', async () => {
+    const started = performance.now();
+    const response = await triggered('slow=300');
+    expect(response.status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it('refuses an unknown trigger, and any trigger of a live key, with 400 and nothing charged', async () => {
+    const unknown = await triggered('teapot');
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ errors: [{ in: 'header', name: 'X-Test-Trigger' }] });
+    const before = await liveCreditsUsed(pro.accountId);
+    const live = await call(liveKey, `/apps/${liveAppId}`, { headers: { 'X-Test-Trigger': 'not-found' } });
+    expect(live.status).toBe(400);
+    expect(((await live.json()) as { detail: string }).detail).toMatch(/test key/);
+    expect(await liveCreditsUsed(pro.accountId)).toBe(before);
+  });
+});
+
+describe('on the MCP server', () => {
+  async function connect(secret: string, headers: Record<string, string> = {}): Promise<Client> {
+    const client = new Client({ name: 'test-mode test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}${MCP_PATH}`), { requestInit: { headers: { Authorization: `Bearer ${secret}`, ...headers } } }));
+    return client;
+  }
+
+  it('a test key calls the tools on its sandbox, in test mode, and can ask for an error', async () => {
+    const result = await (await connect(testKey)).callTool({ name: 'apps_list', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(result._meta).toMatchObject({ livemode: false, credits: { limit: 25_000 } });
+    const refused = await (await connect(testKey, { 'X-Test-Trigger': 'rate-limited' })).callTool({ name: 'apps_list', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(refused._meta).toMatchObject({ problem: { status: 429, retryAfter: 1 }, credits: { charged: 0 } });
+  });
+
+  it('a live key is in live mode, and its trigger is refused', async () => {
+    const client = await connect(liveKey, { 'X-Test-Trigger': 'not-found' });
+    const result = await client.callTool({ name: 'apps_get', arguments: { id: liveAppId } });
+    expect(result.isError).toBe(true);
+    expect(result._meta).toMatchObject({ livemode: true, problem: { status: 400 } });
+  });
+});
