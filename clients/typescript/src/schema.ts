@@ -1806,6 +1806,8 @@ export interface components {
              * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
              */
             requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
             data: {
                 /**
                  * Format: uuid
@@ -1842,6 +1844,8 @@ export interface components {
              * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
              */
             requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
             data: {
                 /**
                  * Format: uuid
@@ -1874,6 +1878,8 @@ export interface components {
              * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
              */
             requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
             data: {
                 /**
                  * Format: uuid
@@ -1907,6 +1913,8 @@ export interface components {
              * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
              */
             requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
             data: {
                 /**
                  * Format: uuid
@@ -1937,6 +1945,8 @@ export interface components {
              * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
              */
             requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
             data: {
                 /**
                  * Format: uuid
@@ -1969,6 +1979,8 @@ export interface components {
              * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
              */
             requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
             data: {
                 percent: 80 | 100;
                 used: number;
@@ -1995,6 +2007,8 @@ export interface components {
              * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
              */
             requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
             data: {
                 /**
                  * Format: uuid
@@ -2029,6 +2043,8 @@ export interface components {
              * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
              */
             requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
             data: {
                 /**
                  * Format: uuid
@@ -2058,6 +2074,8 @@ export interface components {
              * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
              */
             requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
             data: {
                 /**
                  * Format: uuid
@@ -2092,6 +2110,8 @@ export interface components {
              * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
              */
             requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
             data: {
                 /** @description The plan before; null for an account’s first plan. */
                 from: ("free" | "solo" | "pro" | "business" | "agency" | "enterprise") | null;
@@ -2119,6 +2139,8 @@ export interface components {
              * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
              */
             requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
             data: {
                 /**
                  * Format: uuid

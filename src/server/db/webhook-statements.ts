@@ -4,10 +4,12 @@ import type { Prisma } from '@/generated/prisma/client';
 import { db } from './index';
 
 /** Locks and returns up to `limit` domain events not yet dispatched, oldest first, within the transaction `tx`. */
+/** The events not yet dispatched, locked, each with whether its account is live (false: a test sandbox's). */
 export function lockUndispatchedEvents(tx: Prisma.TransactionClient, limit: number) {
-  return tx.$queryRaw<{ id: string; account_id: string; type: string; data: unknown; occurred_at: Date; request_id: string | null }[]>`
-    SELECT id::text, account_id::text, type, data, occurred_at, request_id::text FROM domain_events
-    WHERE dispatched_at IS NULL ORDER BY occurred_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+  return tx.$queryRaw<{ id: string; account_id: string; type: string; data: unknown; occurred_at: Date; request_id: string | null; livemode: boolean }[]>`
+    SELECT e.id::text, e.account_id::text, e.type, e.data, e.occurred_at, e.request_id::text, a.live_account_id IS NULL AS livemode
+    FROM domain_events e JOIN accounts a ON a.id = e.account_id
+    WHERE e.dispatched_at IS NULL ORDER BY e.occurred_at, e.id LIMIT ${limit} FOR UPDATE OF e SKIP LOCKED`;
 }
 
 /** Takes up to 100 deliveries asked for from the dashboard (test events, redeliveries), oldest request first: each once. */

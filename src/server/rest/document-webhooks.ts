@@ -106,6 +106,11 @@ export function webhooksSection(): { schemas: Record<string, Json>; webhooks: Re
           description:
             'The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.',
         },
+        livemode: {
+          type: 'boolean',
+          description:
+            'false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live.',
+        },
         data: payloadSchema(kind),
       },
     };
@@ -126,7 +131,7 @@ export function webhooksSection(): { schemas: Record<string, Json>; webhooks: Re
               examples: {
                 [kind]: {
                   summary: EVENT_DESCRIPTIONS[kind],
-                  value: { id: 'evt_8c1f2e3d4b5a69788f7e6d5c4b3a2918', type: kind, createdAt: '2026-07-01T09:30:00.000Z', requestId: EXAMPLE_REQUEST_ID[kind], data: EXAMPLE_DATA[kind] },
+                  value: { id: 'evt_8c1f2e3d4b5a69788f7e6d5c4b3a2918', type: kind, createdAt: '2026-07-01T09:30:00.000Z', requestId: EXAMPLE_REQUEST_ID[kind], livemode: true, data: EXAMPLE_DATA[kind] },
                 },
               },
             },

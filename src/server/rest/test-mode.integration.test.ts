@@ -3,7 +3,7 @@
 // the live one, and say they are in test mode; a live id with a test key and a test id with a live key are 404; and
 // X-Test-Trigger gives each error a client must handle, as the live error is answered. On a database of its own: it
 // runs the backfill job, which takes any account's backfill.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,8 @@ import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { resetSandbox, sandboxOf, SANDBOX_SAMPLE_APPS } from '@/server/services/accounts/sandboxes';
 import { runNextBackfill, SANDBOX_BACKFILL_DAYS } from '@/server/services/ingest/backfill-worker';
 import { createMcpEndpoint, MCP_PATH } from '@/server/mcp/mcp-endpoint';
+import { attemptDelivery, dispatchEvents } from '@/server/services/webhooks/delivery';
+import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { makeAccount, makeApp } from '../../../test/factories';
 import { createRestPipeline } from './pipeline';
 import { PUBLIC_API_BASE_PATH } from './routes';
@@ -201,5 +203,51 @@ describe('on the MCP server', () => {
     const result = await client.callTool({ name: 'apps_get', arguments: { id: liveAppId } });
     expect(result.isError).toBe(true);
     expect(result._meta).toMatchObject({ livemode: true, problem: { status: 400 } });
+  });
+});
+
+describe('test webhooks', () => {
+  const received: { path: string; body: Record<string, unknown> }[] = [];
+  let receiver: Server;
+  let base: string;
+  beforeAll(async () => {
+    process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+    receiver = createServer((request: IncomingMessage, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        received.push({ path: request.url!, body: JSON.parse(body) as Record<string, unknown> });
+        response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  it('a sandbox’s events go to its test endpoints only, with livemode false; live endpoints get the live ones only', async () => {
+    const owner = await makeAccount('pro');
+    const sandboxId = await sandboxOf(owner.accountId);
+    const live = (await createWebhookEndpoint(owner.accountId, { url: `${base}/live` })).endpoint;
+    const test = (await createWebhookEndpoint(sandboxId, { url: `${base}/test` })).endpoint;
+    // A key's creation records an event in its own mode.
+    await createApiKey({ accountId: sandboxId, userId: owner.userId }, { name: 'made in test mode', scope: 'read-only' });
+    await createApiKey(owner, { name: 'made in live mode', scope: 'read-only' });
+    await dispatchEvents();
+    const deliveries = await db.webhookDelivery.findMany({ where: { endpointId: { in: [live.id, test.id] } } });
+    for (const delivery of deliveries) expect(await attemptDelivery(delivery.id, 1)).toMatchObject({ status: 'succeeded' });
+    await sendTestEvent(sandboxId, test.id);
+    const requested = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: test.id, eventType: 'webhook.test' } });
+    expect(await attemptDelivery(requested.id, 1)).toMatchObject({ status: 'succeeded' });
+
+    const at = (path: string) => received.filter((request) => request.path === path).map((request) => request.body);
+    expect(at('/live').map((body) => [body.type, (body.data as { name?: string }).name, body.livemode])).toEqual([['api_key.created', 'made in live mode', true]]);
+    expect(at('/test').map((body) => [body.type, body.livemode])).toEqual([
+      ['api_key.created', false],
+      ['webhook.test', false],
+    ]);
   });
 });

@@ -7,6 +7,8 @@ export interface EventEnvelope {
   createdAt: string;
   /** The request that caused the event (its X-Request-Id); null when none did. Absent from deliveries made before it was. */
   requestId?: string | null;
+  /** false: an event of a test sandbox, delivered to its test endpoints only. Absent from deliveries made before it was. */
+  livemode?: boolean;
   data: Record<string, unknown>;
 }
 

@@ -17,12 +17,17 @@ export const DISABLE_AFTER_MS = 5 * 86_400_000;
 export const TIMEOUT_MS = 10_000;
 const EXCERPT_LENGTH = 500;
 
-export function envelopeOf(event: { id: string; type: string; occurredAt: Date; data: unknown; requestId: string | null }): EventEnvelope {
+/**
+ * The signed body of a delivery. `livemode` false: the event is a test sandbox's (its account's), and goes to that
+ * sandbox's endpoints only, which are test mode's, as every event goes to its own account's endpoints.
+ */
+export function envelopeOf(event: { id: string; type: string; occurredAt: Date; data: unknown; requestId: string | null; livemode: boolean }): EventEnvelope {
   return {
     id: `evt_${event.id.replaceAll('-', '')}`,
     type: event.type,
     createdAt: event.occurredAt.toISOString(),
     requestId: event.requestId,
+    livemode: event.livemode,
     data: (event.data ?? {}) as Record<string, unknown>,
   };
 }
@@ -43,7 +48,7 @@ export async function dispatchEvents(limit = 500): Promise<{ events: number; del
           endpointId: endpoint.id,
           eventId: event.id,
           eventType: event.type,
-          body: JSON.stringify(envelopeOf({ id: event.id, type: event.type, occurredAt: event.occurred_at, data: event.data, requestId: event.request_id })),
+          body: JSON.stringify(envelopeOf({ id: event.id, type: event.type, occurredAt: event.occurred_at, data: event.data, requestId: event.request_id, livemode: event.livemode })),
         })),
     );
     const created = rows.length ? await tx.webhookDelivery.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } }) : [];

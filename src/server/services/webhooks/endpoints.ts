@@ -71,6 +71,11 @@ function endpointTarget(endpoint: { id: string; url: string }) {
   return { type: 'webhook_endpoint' as const, id: endpoint.id, label: endpoint.url };
 }
 
+/** Whether the account is live (false: a test sandbox, whose endpoints are test mode's). */
+async function isLive(accountId: string): Promise<boolean> {
+  return (await db.account.findUnique({ where: { id: accountId }, select: { liveAccountId: true } }))?.liveAccountId === null;
+}
+
 async function ownEndpoint(accountId: string, endpointId: string) {
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, accountId } });
   if (!endpoint) throw new AppError('NOT_FOUND', 'No such webhook endpoint.');
@@ -212,7 +217,7 @@ export async function sendTestEvent(accountId: string, endpointId: string) {
     },
   });
   const delivery = await db.webhookDelivery.create({
-    data: { endpointId: endpoint.id, eventId: event.id, eventType: event.type, body: JSON.stringify(envelopeOf(event)), requestedAt: now },
+    data: { endpointId: endpoint.id, eventId: event.id, eventType: event.type, body: JSON.stringify(envelopeOf({ ...event, livemode: await isLive(accountId) })), requestedAt: now },
   });
   return { deliveryId: delivery.id };
 }
