@@ -2387,6 +2387,11 @@ export interface components {
     };
     parameters: {
         /**
+         * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+         * @example true
+         */
+        XTestMode: "true";
+        /**
          * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
          * @example rate-limited
          */
@@ -2458,6 +2463,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -2535,6 +2545,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -2692,6 +2707,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -2766,6 +2786,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -2904,6 +2929,11 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -2987,6 +3017,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -3156,6 +3191,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -3205,6 +3245,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -3302,6 +3347,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -3350,6 +3400,11 @@ export interface operations {
                 country?: components["parameters"]["Country"];
             };
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -3402,6 +3457,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -3453,6 +3513,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -3498,6 +3563,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -3557,6 +3627,11 @@ export interface operations {
                 pageSize?: components["parameters"]["ListPageSize"];
             };
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -3624,6 +3699,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -3676,6 +3756,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -3793,6 +3878,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -3841,6 +3931,11 @@ export interface operations {
                 days?: components["parameters"]["Days"];
             };
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -3892,6 +3987,11 @@ export interface operations {
                 days?: number;
             };
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -3958,6 +4058,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -4005,6 +4110,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -4054,6 +4164,11 @@ export interface operations {
                 country?: components["parameters"]["Country"];
             };
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -4114,6 +4229,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -4165,6 +4285,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -4215,6 +4340,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -4312,6 +4442,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -4354,6 +4489,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -4419,6 +4559,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -4528,6 +4673,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -4591,6 +4741,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -4641,6 +4796,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -4752,6 +4912,11 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -4809,6 +4974,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
@@ -4882,6 +5052,11 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited
                  */
@@ -4942,6 +5117,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
                 /**
                  * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
                  * @example rate-limited

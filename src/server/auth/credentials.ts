@@ -7,6 +7,7 @@ import { verifyOAuthAccessToken } from '@/server/services/oauth/access-tokens';
 import type { Actor } from './actor';
 import { readBearer, type BearerReading, type RejectedCredential } from './bearer';
 import { verifySessionToken } from './session-token';
+import { sessionCredentialInTestMode } from './test-mode';
 
 export type CredentialResult =
   /** creditsUsed and versions: this month's usage and the data's versions when the request started, read by the same query. */
@@ -20,6 +21,8 @@ export interface CredentialContext {
   appId?: string | null;
   /** The resource an OAuth access token must be for (the MCP server's URL); none: OAuth tokens are refused. */
   resource?: string;
+  /** `X-Test-Mode: true`: a session token acts on its account's sandbox (an API key's mode is its own). */
+  testMode?: boolean;
 }
 
 export function resolveBearer(authorization: string | null, context: CredentialContext): Promise<CredentialResult> {
@@ -29,7 +32,11 @@ export function resolveBearer(authorization: string | null, context: CredentialC
 /** The same, for a header the caller has already read (the REST pipeline reads it first, to refuse it without a lookup). */
 export async function resolveCredential(bearer: BearerReading, context: CredentialContext): Promise<CredentialResult> {
   if (bearer.kind === 'missing' || bearer.kind === 'malformed') return { status: bearer.kind };
-  if (bearer.kind === 'sessionToken') return verifySessionToken(bearer.token, { now: context.now, appId: context.appId ?? null, use: 'bearer' });
+  if (bearer.kind === 'sessionToken') {
+    const session = await verifySessionToken(bearer.token, { now: context.now, appId: context.appId ?? null, use: 'bearer' });
+    if (session.status !== 'valid' || !context.testMode) return session;
+    return { status: 'valid', ...(await sessionCredentialInTestMode(session, { now: context.now, appId: context.appId ?? null })) };
+  }
   const result = bearer.kind === 'oauthToken' ? await verifyOAuthAccessToken(bearer.token, { ...context, resource: context.resource ?? null }) : await verifyApiKey(bearer.token, context);
   if (result.status !== 'valid') return { status: result.status };
   return {

@@ -2,8 +2,13 @@
 // account's sandbox (src/server/services/accounts/sandboxes.ts), where they see and change test data only: the test
 // keys, the sandbox's apps, webhook endpoints, usage and logs. The switch is a cookie of the browser's, not a property
 // of the sign-in, so that two tabs of one browser never disagree for long and signing in again starts in live mode.
+import type { PlanTier } from '@/generated/prisma/enums';
+import { isoDay } from '@/server/core/dates';
+import type { DataVersions } from '@/server/db/data-versions';
+import { readSandboxCredential } from '@/server/db/credential-statements';
 import { accessOf } from '@/server/services/accounts/plans';
 import { sandboxOf } from '@/server/services/accounts/sandboxes';
+import { periodOf } from '@/server/services/metering/credits';
 import type { Actor } from './actor';
 
 /** `test` while the dashboard is in test mode; absent (or anything else) in live mode. */
@@ -14,4 +19,26 @@ export async function inTestMode(actor: Actor, now = new Date()): Promise<Actor>
   if (actor.kind !== 'session' || actor.liveAccountId) return actor;
   const sandboxId = await sandboxOf(actor.accountId);
   return { ...actor, accountId: sandboxId, liveAccountId: actor.accountId, ...accessOf({ plan: 'test', trialEndsAt: null, trialCredits: null }, now) };
+}
+
+/**
+ * A session token's call with `X-Test-Mode: true` on REST or MCP: the session's actor on its sandbox, with the
+ * sandbox's own usage and data versions (its credit headers and response cache keys are the sandbox's).
+ */
+export async function sessionCredentialInTestMode(
+  live: { actor: Actor; creditsUsed: number; versions: DataVersions },
+  { now, appId }: { now: Date; appId: string | null },
+): Promise<{ actor: Actor; creditsUsed: number; versions: DataVersions }> {
+  if (live.actor.kind !== 'session' || live.actor.liveAccountId) return live;
+  const read = () => readSandboxCredential(live.actor.accountId, { periodStart: isoDay(periodOf(now).start), appId });
+  let sandbox = await read();
+  if (!sandbox) {
+    await sandboxOf(live.actor.accountId);
+    sandbox = (await read())!;
+  }
+  return {
+    actor: { ...live.actor, accountId: sandbox.accountId, liveAccountId: live.actor.accountId, ...accessOf({ plan: sandbox.plan as PlanTier, trialEndsAt: null, trialCredits: null }, now) },
+    creditsUsed: sandbox.creditsUsed,
+    versions: sandbox.versions,
+  };
 }

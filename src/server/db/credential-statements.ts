@@ -59,6 +59,13 @@ const SESSION_STATEMENT = credentialStatement({
   where: 's.id = $1::uuid AND s.user_id = $4::uuid AND s.ended_at IS NULL',
 });
 
+/** A live account's test sandbox, by the live account's id: a session switched to test mode (src/server/auth/test-mode.ts). */
+const SANDBOX_STATEMENT = credentialStatement({
+  columns: 'c.live_account_id::text AS live_account_id',
+  from: 'accounts c0 CROSS JOIN LATERAL (SELECT c0.id AS account_id, c0.live_account_id) c',
+  where: 'c.live_account_id = $1::uuid',
+});
+
 function accountOf(row: AccountColumns): CredentialAccount {
   return { accountId: row.account_id, plan: row.plan, trialEndsAt: row.trial_ends_at, trialCredits: row.trial_credits, creditsUsed: row.used ?? 0, versions: dataVersionsOf(row) };
 }
@@ -145,4 +152,10 @@ export async function readSessionCredential(
 ): Promise<{ userId: string; account: CredentialAccount } | null> {
   const [row] = await hotQuery<AccountColumns & { user_id: string }>(SESSION_STATEMENT, [session.sessionId, periodStart, appId, session.userId]);
   return row ? { userId: row.user_id, account: accountOf(row) } : null;
+}
+
+/** The sandbox of a live account, with its plan, this period's usage and its data versions; null when it has none yet. */
+export async function readSandboxCredential(liveAccountId: string, { periodStart, appId }: { periodStart: string; appId: string | null }): Promise<CredentialAccount | null> {
+  const [row] = await hotQuery<AccountColumns>(SANDBOX_STATEMENT, [liveAccountId, periodStart, appId]);
+  return row ? accountOf(row) : null;
 }

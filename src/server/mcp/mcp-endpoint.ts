@@ -22,7 +22,7 @@ import { logError, logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { fieldErrorsFromIssues, unrepresentableTextIssues, validationError } from '@/server/errors/validation';
-import { admitClientAddress, admitRequest, authorize, idempotent, inTestMode, metered, readTestTrigger, scopeAllows, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
+import { admitClientAddress, admitRequest, admitTestModeHeader, authorize, idempotent, inTestMode, metered, readTestTrigger, scopeAllows, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
 import { recordKeyCall } from '@/server/services/api-keys/key-calls';
 import { requestHash } from '@/server/services/idempotency/idempotency-keys';
 import { mcpLedgerEndpoint, periodOf } from '@/server/services/metering/credits';
@@ -182,11 +182,13 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
         // The body goes to the SDK parsed (its own reading of a body stream costs more than the call it carries); one
         // that is not JSON goes as it is, for the SDK's parse error.
         const parsedBody = body === undefined ? undefined : parseJson(body);
-        const credential = await resolveCredential(bearer, { now, ip: clientAddress, appId: cachedAppId(parsedBody), resource });
+        const testMode = header(req, 'x-test-mode');
+        const credential = await resolveCredential(bearer, { now, ip: clientAddress, appId: cachedAppId(parsedBody), resource, testMode: testMode === 'true' });
         if (credential.status !== 'valid') throw credentialRefused(credential.status, resourceMetadata);
         const { actor } = credential;
         setRequestActor(actor.kind === 'apiKey' ? { kind: 'apiKey', keyId: actor.keyId! } : { kind: 'user', userId: actor.userId!, via: 'api' });
         admitClientAddress(actor, clientAddress);
+        admitTestModeHeader(actor, testMode);
         exchange = {
           requestId,
           now,

@@ -1,7 +1,7 @@
 // GET /api/public/v1/collection.json: a Postman v2.1 collection generated from the OpenAPI document by Postman's own
 // converter (openapi-to-postmanv2), one folder per tag, then made to run as it is, against any app:
 // - optional query parameters ship disabled (a filter such as `rating=1` or `country=US` is the user's choice), and so
-//   does X-Test-Trigger (a test key's error on demand);
+//   does X-Test-Trigger (a test key's error on demand); X-Test-Mode is {{testMode}}, set to true for a run in test mode;
 // - ids are chained: "List tracked apps" sets {{appId}} (unless one is given) and the app's store page, "List tracked
 //   keywords" sets {{keywordId}} and a tracked term, "List competitors" a competitor's page, and the POSTs send those
 //   back, so a run tracks nothing new; the lists run first in their folder and the POSTs last;
@@ -150,6 +150,8 @@ function adjust(item: Item, document: Document): void {
   for (const header of request.header ?? []) {
     if (header.key === 'Idempotency-Key') header.value = '{{$guid}}';
     if (header.key === 'X-Test-Trigger') header.disabled = true;
+    // On in a test-mode run ({{testMode}} true), for the settings folders' session token; empty, it is not sent.
+    if (header.key === 'X-Test-Mode') header.value = '{{testMode}}';
   }
   for (const variable of request.url?.variable ?? []) {
     if (ID_VARIABLES[variable.key]) variable.value = ID_VARIABLES[variable.key]!;
@@ -185,7 +187,7 @@ export async function buildCollection(origin: string): Promise<Json> {
   collection.info = {
     ...(collection.info as Json),
     name: 'ASO Analytics Public Data API v1',
-    description: `Every endpoint of ${origin}/api/public/v1, generated from its OpenAPI document, each with tests (status, shape, credit headers). Set apiKey (an svc_live_… key) for the data, and sessionToken (a session token of the account) and webhookUrl (an HTTPS URL that receives the test event) for the API keys and Webhook endpoints folders, which make a key and an endpoint and end them; appId is the first tracked app unless you set it, and keywordId the app's first tracked keyword. Optional query parameters are switched off: switch on those you want. The POSTs send back an app, a term and a competitor that are already tracked, so a run adds nothing.`,
+    description: `Every endpoint of ${origin}/api/public/v1, generated from its OpenAPI document, each with tests (status, shape, credit headers). Set apiKey (an svc_live_… key, or an svc_test_… key with testMode true for a run in test mode, which spends no live credit) for the data, and sessionToken (a session token of the account) and webhookUrl (an HTTPS URL that receives the test event) for the API keys and Webhook endpoints folders, which make a key and an endpoint and end them; appId is the first tracked app unless you set it, and keywordId the app's first tracked keyword. Optional query parameters are switched off: switch on those you want. The POSTs send back an app, a term and a competitor that are already tracked, so a run adds nothing.`,
   };
   collection.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] };
   collection.variable = [
@@ -198,6 +200,7 @@ export async function buildCollection(origin: string): Promise<Json> {
     { key: 'competitorStoreUrl', value: 'https://apps.apple.com/us/app/calm/id571800810', type: 'string' },
     { key: 'sessionToken', value: '', type: 'string' },
     { key: 'webhookUrl', value: '', type: 'string' },
+    { key: 'testMode', value: '', type: 'string' },
     { key: 'keyId', value: '', type: 'string' },
     { key: 'endpointId', value: '', type: 'string' },
     { key: 'deliveryId', value: '', type: 'string' },

@@ -47,6 +47,8 @@ credit headers of test mode's own allowance (25,000 credits a month, 300 request
 \`key-budget-exhausted\`, \`rate-limited\` (\`Retry-After: 1\`), \`store-unavailable\`, \`validation-error\`,
 \`not-found\`, or \`slow\` / \`slow=<ms>\` (the normal answer, held 5 s or \`ms\`, at most 30,000). The answer is the
 live error's problem, status and headers, and charges nothing. A live credential sending \`X-Test-Trigger\` gets 400.
+A session token acts in test mode with \`X-Test-Mode: true\` (the settings endpoints then make and list test keys and
+test webhook endpoints); a live key sending it gets 400.
 
 **Plans' caps.** Each plan caps the apps an account tracks and its tracked keywords (over all apps and storefronts):
 Free 1 / 25, Solo 3 / 200, Pro 10 / 1,000, Business 25 / 2,500, Agency 100 / 10,000, Enterprise none. A request that
@@ -207,6 +209,17 @@ const TEST_TRIGGER_PARAMETER: Json = {
   example: 'rate-limited',
 };
 
+/** Every operation's: a session token's test mode (an API key's mode is its own). */
+const TEST_MODE_PARAMETER: Json = {
+  in: 'header',
+  name: 'X-Test-Mode',
+  required: false,
+  description:
+    '`true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.',
+  schema: { type: 'string', enum: ['true'] },
+  example: 'true',
+};
+
 const IDEMPOTENCY_KEY_PARAMETER: Json = {
   in: 'header',
   name: 'Idempotency-Key',
@@ -292,7 +305,7 @@ export function buildOpenApiDocument(origin: string): Json {
       const paging = route.meta.paging;
       if (paging && paging.pagedBy !== 'procedure') parameters.push(...Object.keys(PAGE_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` })));
       if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER);
-      parameters.push(TEST_TRIGGER_PARAMETER);
+      parameters.push(TEST_MODE_PARAMETER, TEST_TRIGGER_PARAMETER);
       const ok = (operation.responses as Record<string, Json>)['200']!;
       const example = (SUCCESS_EXAMPLES as Record<string, unknown>)[`${route.method} ${path}`];
       if (example === undefined) throw new Error(`no example for ${route.method} ${path}: run src/server/rest/examples.integration.test.ts with -u`);

@@ -23,7 +23,7 @@ import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { AppError } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
 import { methodNotAllowedProblem, problemAnswer } from '@/server/errors/problem-response';
-import { admitClientAddress, admitRequest, authorize, idempotent, inTestMode, metered, readTestTrigger, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
+import { admitClientAddress, admitRequest, admitTestModeHeader, authorize, idempotent, inTestMode, metered, readTestTrigger, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
 import { periodOf } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
 import { recordKeyCall } from '@/server/services/api-keys/key-calls';
@@ -102,14 +102,16 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind);
     const match = matchRoute(routes, method, apiPath);
     const ip = (trace.clientAddress = clientIpOf(req.headers['x-forwarded-for']));
-    const credential = await resolveCredential(bearer, { now, ip, appId: cachedAppId(match) });
+    const testMode = header(req, 'x-test-mode');
+    const credential = await resolveCredential(bearer, { now, ip, appId: cachedAppId(match), testMode: testMode === 'true' });
     if (credential.status !== 'valid') throw credentialRefused(credential.status);
     const actor = (trace.actor = credential.actor);
     setRequestActor(actor.kind === 'apiKey' ? { kind: 'apiKey', keyId: actor.keyId! } : { kind: 'user', userId: actor.userId!, via: 'api' });
     // From here on every answer carries the account's credit headers.
     const metering: MeteringState = (trace.metering = { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) });
-    // The key's client addresses, before anything is counted or charged.
+    // The key's client addresses, before anything is counted or charged; a mode the credential cannot act in.
     admitClientAddress(actor, ip);
+    admitTestModeHeader(actor, testMode);
 
     // 2. Route: 404, 405 with Allow, or OPTIONS answered with the same Allow.
     if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${method} ${trace.path}.`);

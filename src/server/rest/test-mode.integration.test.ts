@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
+import { issueSessionToken } from '@/server/auth/session-token';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { resetSandbox, sandboxOf, SANDBOX_SAMPLE_APPS } from '@/server/services/accounts/sandboxes';
 import { runNextBackfill, SANDBOX_BACKFILL_DAYS } from '@/server/services/ingest/backfill-worker';
@@ -128,6 +129,37 @@ describe('a test key', () => {
     expect(liveKey).toMatch(/^svc_live_/);
     const forged = testKey.replace('svc_test_', 'svc_live_');
     expect((await call(forged, '/apps')).status).toBe(401);
+  });
+});
+
+describe('a session token with X-Test-Mode: true', () => {
+  it('acts on the sandbox: it makes test keys, reads the sandbox’s apps and usage, and spends nothing live', async () => {
+    const session = await issueSessionToken({ id: free.userId, email: free.email, accountId: free.accountId });
+    const test = { 'X-Test-Mode': 'true' };
+    const created = await call(session, '/keys', { method: 'POST', headers: test, body: { name: 'made over REST in test mode', scope: 'read-only' } });
+    expect(created.status).toBe(200);
+    expect(created.headers.get('x-test-mode')).toBe('true');
+    const { secret } = (await created.json()) as { secret: string };
+    expect(secret).toMatch(/^svc_test_/);
+    expect((await call(secret, '/apps')).status).toBe(200);
+    const listed = (await (await call(session, '/keys', { headers: test })).json()) as { name: string }[];
+    expect(listed.map((key) => key.name)).toContain('made over REST in test mode');
+    expect(((await (await call(session, '/apps', { headers: test })).json()) as unknown[]).length).toBe(SANDBOX_SAMPLE_APPS.length);
+    expect(await (await call(session, '/usage', { headers: test })).json()).toMatchObject({ plan: 'test', livemode: false });
+    // Without the header the same session is live: a Free account has no API access there.
+    expect((await call(session, '/apps')).status).toBe(403);
+    expect(await liveCreditsUsed(free.accountId)).toBe(0);
+  });
+
+  it('is refused with a live key, and any value but true with any credential: 400, nothing charged', async () => {
+    const before = await liveCreditsUsed(pro.accountId);
+    for (const [secret, value] of [[liveKey, 'true'], [liveKey, 'false'], [testKey, 'yes']] as const) {
+      const response = await call(secret, '/apps', { headers: { 'X-Test-Mode': value } });
+      expect(response.status, `${value}`).toBe(400);
+      expect(await response.json()).toMatchObject({ errors: [{ in: 'header', name: 'X-Test-Mode' }] });
+    }
+    expect((await call(testKey, '/apps', { headers: { 'X-Test-Mode': 'true' } })).status).toBe(200);
+    expect(await liveCreditsUsed(pro.accountId)).toBe(before);
   });
 });
 

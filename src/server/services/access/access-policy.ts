@@ -274,6 +274,18 @@ export function inTestMode(actor: Actor): boolean {
 }
 
 /**
+ * A call's X-Test-Mode: `true` puts a session token's call on its sandbox (done as the credential is read); a test
+ * key may send it too. Any other value, or `true` with a live key (whose mode is its own), is refused (400) rather than
+ * answered in live mode, which would charge live credits to a client that believes it is testing.
+ */
+export function admitTestModeHeader(actor: Actor, value: string | null): void {
+  // Empty is not sent (a client's template left blank, as the Postman collection's {{testMode}} in live mode).
+  if (value === null || value === '' || (value === 'true' && inTestMode(actor))) return;
+  const detail = value === 'true' ? `${TEST_MODE_HEADER}: true needs a test key (svc_test_…) or a session token; this key is a live key. Nothing was charged.` : `${TEST_MODE_HEADER} takes the value true only.`;
+  throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'header', name: TEST_MODE_HEADER, detail }] });
+}
+
+/**
  * A call's X-Test-Trigger: none, or what it asks for. A live credential with one is refused (400): the trigger would
  * otherwise be ignored, and a client that believes it is testing would be charged live credits.
  */
