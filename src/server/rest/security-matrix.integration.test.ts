@@ -21,6 +21,7 @@ import { listSecurityEvents } from '@/server/services/security-log/security-log'
 import { periodOf } from '@/server/services/metering/credits';
 import { addApp } from '@/server/services/apps/apps';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
+import { sandboxOf } from '@/server/services/accounts/sandboxes';
 import { checksumOf, formatApiKey, KEY_PREFIXES, randomBase62 } from '@/server/services/api-keys/key-format';
 import { makeAccount, makeApp } from '../../../test/factories';
 import { makeAsoApp } from '../../../test/aso-fixture';
@@ -189,10 +190,9 @@ afterAll(() => {
   delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
 });
 
-function requestFor(route: RestRoute, authorization: string | null): Request {
-  const values = { ...ids, ...routeIds[`${route.method} ${route.template}`] };
+function requestFor(route: RestRoute, authorization: string | null, { values = { ...ids, ...routeIds[`${route.method} ${route.template}`] }, extra = {} }: { values?: typeof ids; extra?: Record<string, string> } = {}): Request {
   const path = route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]!) + (QUERIES[route.template] ?? '');
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...extra };
   if (authorization !== null) headers.Authorization = authorization;
   let body: string | undefined;
   if (route.method !== 'GET') {
@@ -227,6 +227,58 @@ describe('security matrix: every endpoint × every credential', () => {
         if (credential.noDatabase) expect(queried.length - before, `${label} reached the database`).toBe(0);
       }
     }
+  }, 120_000);
+
+  // Test mode (CONTRACT "Test mode"): the owner's sandbox is another account as far as ids go. Every id in a path is
+  // tried in the other mode: a test key and a session in test mode on the live ids, a live key and a live session on the
+  // sandbox's ids. 404 everywhere (a key on the settings routes gets the 403 above instead), nothing charged in either
+  // mode; on the MCP server the same for every tool.
+  it('keeps the modes apart: every test credential gets 404 on every live id, every live credential on every test id, nothing charged', async () => {
+    const owner = await db.trackedApp.findUniqueOrThrow({ where: { id: ids.id }, select: { accountId: true } });
+    const user = await db.user.findFirstOrThrow({ where: { accountId: owner.accountId } });
+    const sandboxId = await sandboxOf(owner.accountId);
+    // Their history is not needed here, and other files' backfill loops must not wait on it.
+    await db.appBackfill.updateMany({ where: { app: { accountId: sandboxId } }, data: { finishedAt: new Date() } });
+    const sandboxApp = await db.trackedApp.findFirstOrThrow({ where: { accountId: sandboxId, keywords: { some: {} } }, include: { keywords: true } });
+    const testKey = await createApiKey({ accountId: sandboxId, userId: user.id }, { name: 'matrix test key', scope: 'read-write' });
+    const { endpoint, secret } = await createWebhookEndpoint(sandboxId, { url: 'http://127.0.0.1:9/matrix-test' });
+    const { deliveryId } = await sendTestEvent(sandboxId, endpoint.id);
+    secrets.push(testKey.secret, secret);
+    const testIds = { id: sandboxApp.id, keywordId: sandboxApp.keywords[0]!.id, keyId: testKey.key.id, endpointId: endpoint.id, deliveryId };
+    const session = await issueSessionToken({ id: user.id, email: user.email, accountId: owner.accountId });
+    const liveKey = (await createApiKey({ accountId: owner.accountId, userId: user.id }, { name: 'matrix live key', scope: 'read-write' })).secret;
+    const spent = async () => (await db.creditUsage.aggregate({ where: { accountId: { in: [owner.accountId, sandboxId] } }, _sum: { used: true } }))._sum.used ?? 0;
+    const before = await spent();
+    const legs: { name: string; authorization: string; key: boolean; values: typeof ids; extra: Record<string, string> }[] = [
+      { name: 'test key on live ids', authorization: `Bearer ${testKey.secret}`, key: true, values: ids, extra: {} },
+      { name: 'session in test mode on live ids', authorization: `Bearer ${session}`, key: false, values: ids, extra: { 'X-Test-Mode': 'true' } },
+      { name: 'live key on test ids', authorization: `Bearer ${liveKey}`, key: true, values: testIds, extra: {} },
+      { name: 'live session on test ids', authorization: `Bearer ${session}`, key: false, values: testIds, extra: {} },
+    ];
+    const withIds = routes.filter((route) => route.pathParameters.length > 0);
+    expect(withIds.length).toBeGreaterThan(20);
+    for (const leg of legs) {
+      for (const route of withIds) {
+        if (leg.key && settings(route)) continue;
+        const label = `${leg.name} → ${route.method} ${route.template}`;
+        const response = await callPublicApi(requestFor(route, leg.authorization, { values: leg.values, extra: leg.extra }));
+        const text = await response.text();
+        expect(response.status, `${label}: ${text.slice(0, 200)}`).toBe(404);
+        expect(JSON.parse(text).type, label).toBe(`${ORIGIN}/docs/problems/not-found`);
+        expect(response.headers.get('x-credits-cost'), label).toBe('0');
+      }
+      if (!leg.key) continue;
+      for (const route of withIds.filter((each) => !settings(each))) {
+        const args: Record<string, unknown> = { ...(BODIES[`${route.method} ${route.template}`] as object | undefined) };
+        for (const name of route.pathParameters) args[name] = leg.values[name as keyof typeof ids];
+        if (route.template === '/apps/{id}/keywords/research') args.term = 'sleep';
+        const label = `MCP ${leg.name} → ${toolName(route.procedurePath)}`;
+        const answer = await callMcpTool(ORIGIN, leg.authorization, toolName(route.procedurePath), args);
+        expect(answer.problem, `${label}: ${answer.text.slice(0, 200)}`).toMatchObject({ type: `${ORIGIN}/docs/problems/not-found`, status: 404 });
+        expect((answer.result!._meta!.credits as { charged: number }).charged, label).toBe(0);
+      }
+    }
+    expect(await spent()).toBe(before);
   }, 120_000);
 
   // The same credentials on the MCP server: every tool (the routes but the settings ones), each refusal the same
