@@ -1,0 +1,56 @@
+// Test mode in the dashboard, in Chromium, on a Free account (no live API access): the switch, its banner, a test key
+// made and used on the sandbox's sample apps, an error asked for, the reset, and live mode untouched afterwards.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { API, bearer, newAccount, signInWithForm } from '../helpers';
+
+test('a Free account switches to test mode, makes a test key, calls the sandbox and asks for an error, and live mode stays as it was', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const { email, password } = await newAccount('free');
+  await signInWithForm(page, email, password);
+  await page.goto('/settings/api');
+  await expect(page.getByTestId('plan-allowance')).toHaveText('No API access');
+  await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);
+
+  await page.getByTestId('test-mode-switch').check();
+  await expect(page.getByTestId('test-mode-banner')).toBeVisible();
+  await expect(page.getByTestId('plan-label')).toHaveText('Test mode');
+  await expect(page.getByTestId('plan-allowance')).toHaveText('25,000');
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+
+  const form = page.getByRole('form', { name: 'Create key' });
+  await form.getByLabel('Name').fill('CI in test mode');
+  await form.getByLabel('Scope').selectOption({ label: 'Read-write' });
+  await form.getByRole('button', { name: 'Create key' }).click();
+  const secret = (await page.getByTestId('secret-value').textContent())!.trim();
+  expect(secret).toMatch(/^svc_test_[0-9A-Za-z]{38}$/);
+
+  // The sandbox's sample apps, in test mode, on the test allowance.
+  const apps = await request.get(`${API}/apps`, { headers: bearer(secret) });
+  expect(apps.status()).toBe(200);
+  expect(apps.headers()['x-test-mode']).toBe('true');
+  expect(apps.headers()['x-credits-limit']).toBe('25000');
+  const sample = (await apps.json()) as { id: string; name: string }[];
+  expect(sample.map((app) => app.name)).toContain('Breathe: Sleep & Meditation');
+  const limited = await request.get(`${API}/apps/${sample[0]!.id}`, { headers: { ...bearer(secret), 'X-Test-Trigger': 'rate-limited' } });
+  expect(limited.status()).toBe(429);
+  expect(limited.headers()['retry-after']).toBe('1');
+
+  // The apps page shows the sandbox too; an app added there goes with a reset.
+  await page.goto('/apps');
+  await expect(page.getByRole('link', { name: 'Breathe: Sleep & Meditation' }).first()).toBeVisible();
+  const added = await request.post(`${API}/apps`, { headers: bearer(secret), data: { storeUrl: 'https://apps.apple.com/us/app/pocket-breathing/id1487654321' } });
+  expect(added.status()).toBe(200);
+  const addedId = ((await added.json()) as { id: string }).id;
+  await page.goto('/settings/api');
+  await page.getByTestId('reset-test-data').click();
+  await page.getByTestId('reset-test-data-confirm').click();
+  await expect.poll(async () => (await request.get(`${API}/apps/${addedId}`, { headers: bearer(secret) })).status()).toBe(404);
+
+  // Back to live mode: no banner, no test key listed, and still no live API access for the Free account.
+  await page.getByTestId('test-mode-switch').uncheck();
+  await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);
+  await expect(page.getByTestId('plan-allowance')).toHaveText('No API access');
+  await expect(page.getByText('CI in test mode')).toHaveCount(0);
+});
