@@ -1,5 +1,5 @@
 // Response conformance: for every endpoint, real answers of the REST pipeline (a success and each error kind it can
-// give: 400, 401, 402, 403, 404, 413, 415, 422, 429) validate against the published document with ajv (JSON Schema
+// give: 400, 401, 402, 403, 404, 413, 415, 422, 429, and each error test mode gives on demand) validate against the published document with ajv (JSON Schema
 // 2020-12, as OpenAPI 3.1 uses): the status is documented, the body matches its schema, the media type is the
 // documented one and every documented header is set. 500 needs a failing database: pipeline.integration.test.ts checks its
 // shape; 503 (a database outage) is produced for real by e2e/api/database-restart.spec.ts and recognised from real
@@ -15,6 +15,7 @@ import { changePlan } from '@/server/services/accounts/plan-changes';
 import { endExpiredTrials } from '@/server/services/accounts/trials';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
+import { sandboxOf } from '@/server/services/accounts/sandboxes';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { periodOf } from '@/server/services/metering/credits';
 import { makeAccount } from '../../../test/factories';
@@ -74,7 +75,7 @@ const BODIES: Record<string, unknown> = {
 const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep' };
 
 let ids: { id: string; keywordId: string; keyId: string; endpointId: string; deliveryId: string };
-let keys: { pro: string; readOnly: string; exhausted: string; free: string; elsewhere: string; budgetSpent: string; session: string };
+let keys: { pro: string; readOnly: string; exhausted: string; free: string; elsewhere: string; budgetSpent: string; session: string; test: string };
 let owner: { accountId: string; userId: string };
 
 beforeAll(async () => {
@@ -96,6 +97,7 @@ beforeAll(async () => {
     elsewhere: (await createApiKey(owner, { name: 'conformance elsewhere', scope: 'read-write', restrictions: { allowedCidrs: ['192.0.2.0/24'] } })).secret,
     budgetSpent: '',
     session: await sessionOf(owner.accountId),
+    test: (await createApiKey({ accountId: await sandboxOf(owner.accountId), userId: owner.userId }, { name: 'conformance test mode', scope: 'read-write' })).secret,
   };
   const budgeted = await createApiKey(owner, { name: 'conformance budget', scope: 'read-write', restrictions: { monthlyBudget: 1 } });
   await db.keyCreditUsage.create({ data: { keyId: budgeted.key.id, periodStart: periodOf(new Date()).start, used: 1 } });
@@ -132,8 +134,8 @@ function pathOf(route: RestRoute, overrides: Partial<typeof ids> = {}): string {
   return route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]) + (QUERIES[route.template] ?? '');
 }
 
-async function call(route: RestRoute, options: { key?: string | null; path?: string; body?: string; contentType?: string; idempotencyKey?: string } = {}) {
-  const headers: Record<string, string> = {};
+async function call(route: RestRoute, options: { key?: string | null; path?: string; body?: string; contentType?: string; idempotencyKey?: string; extraHeaders?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...options.extraHeaders };
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   // The settings endpoints take the owner's session token; every other endpoint, the Pro key.
   if (options.key !== null) headers.Authorization = `Bearer ${options.key ?? (route.meta.scope === 'admin' ? keys.session : keys.pro)}`;
@@ -227,6 +229,29 @@ describe('responses conform to the published document', () => {
         const path = admin ? await settingsPath(route) : pathOf(route);
         await expectConforms(route, await call(route, { idempotencyKey, path }), 200);
         await expectConforms(route, await call(route, { idempotencyKey, path, body: JSON.stringify({ terms: ['another term'], storeUrl: 'https://apps.apple.com/us/app/headspace/id493145008' }) }), 422);
+      }
+    });
+  }
+});
+
+// Test mode's errors on demand (X-Test-Trigger) are the live errors: on every endpoint, each validates as documented.
+// The settings endpoints take a session token in test mode (X-Test-Mode: true), the others a test key.
+describe('errors asked for in test mode conform to the published document', () => {
+  const TRIGGERS = [
+    ['credits-exhausted', 402],
+    ['key-budget-exhausted', 402],
+    ['rate-limited', 429],
+    ['store-unavailable', 503],
+    ['validation-error', 400],
+    ['not-found', 404],
+  ] as const;
+  for (const route of routes) {
+    it(`${route.method} ${route.template}`, async () => {
+      const admin = route.meta.scope === 'admin';
+      for (const [trigger, status] of TRIGGERS) {
+        const response = await call(route, { key: admin ? keys.session : keys.test, path: pathOf(route), extraHeaders: { 'X-Test-Trigger': trigger, ...(admin && { 'X-Test-Mode': 'true' }) } });
+        expect(response.headers.get('x-test-mode'), `${trigger} → ${route.method} ${route.template}`).toBe('true');
+        await expectConforms(route, response, status);
       }
     });
   }

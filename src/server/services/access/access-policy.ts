@@ -315,7 +315,8 @@ async function pullTrigger(trigger: TestTrigger, call: MeteredCall, cost: number
       if (metering.limit !== null) metering.used = Math.max(metering.used, metering.limit);
       throw creditsExhausted(metering, Math.max(cost, 1));
     case 'key-budget-exhausted': {
-      const budget = actor.restrictions?.monthlyBudget ?? 0;
+      // A key without a budget answers as one whose budget was this call's cost, spent: a budget is at least 1.
+      const budget = actor.restrictions?.monthlyBudget ?? Math.max(cost, 1);
       throw keyBudgetExhausted(budget, budget, Math.max(cost, 1), metering);
     }
     case 'rate-limited':
