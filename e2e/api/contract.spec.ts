@@ -1,8 +1,9 @@
 // The published contract against the running app: the OpenAPI document and the Postman collection are served,
-// and the collection, run by newman with a real key against every demo app, passes its own tests on every request.
+// and the collection, run by newman with a real key against every demo app, passes its own tests on every request;
+// and so it does in test mode, for a Free account with a test key, spending no live credit.
 import { expect, test } from '@playwright/test';
 import newman from 'newman';
-import { API, bearer, createKey, DEMO, signIn } from '../helpers';
+import { API, bearer, createKey, DEMO, newAccount, signIn, trpcQuery } from '../helpers';
 
 test('GET /openapi.json serves the v1 document without a credential', async ({ request }) => {
   const response = await request.get(`${API}/openapi.json`);
@@ -61,4 +62,46 @@ test('the Postman collection runs clean under newman, with its own tests, agains
     expect(answerOf('Track keywords'), app.name).toMatchObject({ added: [], alreadyTracked: [expect.anything()] });
     expect(answerOf('Track a competitor'), app.name).toMatchObject({ created: false });
   }
+});
+
+test('in test mode, a new Free account runs the Postman collection clean with a test key, spending no live credit', async ({ request }) => {
+  test.setTimeout(180_000);
+  const collection = await (await request.get(`${API}/collection.json`)).json();
+  const { session } = await newAccount('free');
+  const testMode = { ...bearer(session.token), 'X-Test-Mode': 'true' };
+  // A test key, made over REST by the session in test mode.
+  const made = await request.post(`${API}/keys`, { headers: testMode, data: { name: 'newman in test mode', scope: 'read-write' } });
+  expect(made.status()).toBe(200);
+  const { secret: apiKey } = (await made.json()) as { secret: string };
+  expect(apiKey).toMatch(/^svc_test_/);
+  // The sandbox's sample apps have their history loading in the background, as any app just added: a client waits
+  // for dataThrough, as the API reference says.
+  type Listed = { id: string; name: string; dataThrough: string | null };
+  const listed = async () => (await (await request.get(`${API}/apps`, { headers: bearer(apiKey) })).json()) as Listed[];
+  await expect.poll(async () => (await listed()).every((app) => app.dataThrough !== null), { timeout: 90_000 }).toBe(true);
+  const apps = await listed();
+  expect(apps.length).toBeGreaterThan(0);
+  const summary = await new Promise<newman.NewmanRunSummary>((resolve, reject) =>
+    newman.run(
+      {
+        collection,
+        envVar: [
+          { key: 'apiKey', value: apiKey },
+          { key: 'appId', value: apps[0]!.id },
+          { key: 'sessionToken', value: session.token },
+          { key: 'testMode', value: 'true' },
+          { key: 'webhookUrl', value: 'http://127.0.0.1:9/newman-test-mode' },
+        ],
+        reporters: [],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
+  );
+  const outcomes = summary.run.executions.map((execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`);
+  expect(outcomes).toHaveLength(35);
+  expect(outcomes.filter((outcome) => !outcome.endsWith(': 200'))).toEqual([]);
+  expect(summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`)).toEqual([]);
+  // Every answer was in test mode, and the live account spent nothing: its usage (the dashboard's, in live mode) is 0.
+  expect(summary.run.executions.filter((execution) => execution.response?.headers.get('X-Test-Mode') !== 'true').map((execution) => execution.item.name)).toEqual([]);
+  expect(await trpcQuery<{ used: number }>(session, 'usage.get?input=%7B%7D')).toMatchObject({ used: 0 });
 });
