@@ -115,6 +115,29 @@ curl -X POST ${base}/apps/$APP_ID/keywords \\
         <p data-testid="storefronts" style={{ overflowWrap: 'anywhere' }}>
           <code>{[...STOREFRONT_COUNTRIES].sort().join(' ')}</code>
         </p>
+
+        <h2 id="test-mode">9. Test mode</h2>
+        <p>
+          Every account, Free included, has a test sandbox: sample apps of both stores with a year of generated history, apart from your live data.
+          Switch <strong>Test mode</strong> on in the dashboard’s header and create a key under <Link href="/settings/api">API access</Link>: test keys
+          start <code>svc_test_</code> and work on the REST API and the MCP server alike. Test calls never spend your live credits: they carry the credit
+          headers of test mode’s own allowance ({PLANS.test.monthlyCredits?.toLocaleString('en-US')} credits a month,{' '}
+          {REQUESTS_PER_MINUTE.test.toLocaleString('en-US')} requests a minute per key) and <code>X-Test-Mode: true</code>. A live id with a test key is
+          404, and a test id with a live key. Webhook endpoints made in test mode receive the sandbox’s events only, with <code>livemode: false</code>.
+          With a session token, send <code>X-Test-Mode: true</code> to act in test mode (the settings endpoints then make test keys and endpoints).
+        </p>
+        <p>Ask a test call for the error your client must handle with <code>X-Test-Trigger</code>; the answer is the live error’s, and costs nothing:</p>
+        <ul data-testid="test-triggers">
+          <li><code>credits-exhausted</code>: 402, with the credit headers as if the allowance were spent</li>
+          <li><code>key-budget-exhausted</code>: 402, the key’s monthly budget spent</li>
+          <li><code>rate-limited</code>: 429 with <code>Retry-After: 1</code></li>
+          <li><code>store-unavailable</code>: 503 with <code>Retry-After</code></li>
+          <li><code>validation-error</code>: 400, its <code>errors</code> naming the header</li>
+          <li><code>not-found</code>: 404</li>
+          <li><code>slow</code> or <code>slow=2500</code>: the normal answer, held 5 s (or the milliseconds given, at most 30,000)</li>
+        </ul>
+        <pre>{`curl -H "Authorization: Bearer svc_test_…" -H "X-Test-Trigger: rate-limited" ${base}/apps`}</pre>
+        <p>A live key sending <code>X-Test-Trigger</code> or <code>X-Test-Mode</code> gets 400, never a live answer. “Reset test data” under API access puts the sandbox back to its sample apps.</p>
       </div>
     </main>
   );
