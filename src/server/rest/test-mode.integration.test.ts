@@ -12,6 +12,7 @@ import { issueSessionToken } from '@/server/auth/session-token';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { resetSandbox, sandboxOf, SANDBOX_SAMPLE_APPS } from '@/server/services/accounts/sandboxes';
 import { runNextBackfill, SANDBOX_BACKFILL_DAYS } from '@/server/services/ingest/backfill-worker';
+import { refreshApp } from '@/server/services/ingest/refresh';
 import { createMcpEndpoint, MCP_PATH } from '@/server/mcp/mcp-endpoint';
 import { attemptDelivery, dispatchEvents } from '@/server/services/webhooks/delivery';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
@@ -75,6 +76,21 @@ describe('the sandbox', () => {
     expect(await db.keywordRank.count({ where: { appId: app.id, country: app.primaryCountry, termKey: 'meditation' } })).toBe(SANDBOX_BACKFILL_DAYS);
     expect(await db.keywordMetric.count({ where: { livemode: false, termKey: 'meditation' } })).toBeGreaterThanOrEqual(SANDBOX_BACKFILL_DAYS);
     expect(await db.keywordMetric.count({ where: { livemode: true, termKey: 'meditation' } })).toBe(0);
+  });
+
+  it('produces events of its own with its daily refresh, as live apps do: the sandbox’s, never the live account’s', async () => {
+    const sandboxId = await sandboxOf(free.accountId);
+    const apps = await db.trackedApp.findMany({ where: { accountId: sandboxId } });
+    const ofTheData = { accountId: sandboxId, NOT: { type: { startsWith: 'api_key.' } } };
+    // The backfill loaded the history quietly.
+    expect(await db.domainEvent.count({ where: ofTheData })).toBe(0);
+    // The next days' refreshes, as the schedule runs them.
+    for (let ahead = 1; ahead <= 7; ahead++) {
+      for (const app of apps) await refreshApp(app.id, { through: new Date(Date.now() + ahead * 86_400_000) });
+    }
+    const events = await db.domainEvent.findMany({ where: ofTheData, select: { type: true } });
+    expect(events.length).toBeGreaterThan(0);
+    expect(await db.domainEvent.count({ where: { accountId: free.accountId } })).toBe(0);
   });
 
   it('is put back as it was by a reset: apps added since are gone, the sample apps are back, the keys stay', async () => {
