@@ -4,6 +4,12 @@
 // test/setup-own-database.ts). All three run at once. The application's log goes to test-results/logs/vitest/, one
 // file per test file (test/setup-logs.ts).
 //
+// `unit` and `integration` files share their worker's modules (isolate: false): importing the app's modules again
+// for every file was a third of Vitest's CPU, which `npm test` shares with Playwright. So a file must not depend on
+// module state another file may have left (a cache, a provider swapped in): it resets what it relies on before it
+// starts, not only after (e.g. research.integration.test.ts). `integration-own-database` stays isolated: each of its
+// files connects to a database of its own.
+//
 // Every wait is sized for a busy machine, never for a quiet one: a test and its hooks may take a minute or two when
 // the machine runs other suites, and a poll gives what it waits for 30 s. They are bounds that catch a hang, not
 // measurements; timings belong in `npm run bench`.
@@ -52,6 +58,7 @@ export default defineConfig({
         test: {
           ...waits,
           name: 'unit',
+          isolate: false,
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts', '**/node_modules/**'],
           setupFiles: ['test/setup-logs.ts', 'test/setup-environment.ts'],
@@ -62,6 +69,7 @@ export default defineConfig({
         test: {
           ...waits,
           name: 'integration',
+          isolate: false,
           include: ['src/**/*.integration.test.ts', 'test/**/*.integration.test.ts'],
           exclude: [...DATABASE_TO_THEMSELVES, '**/node_modules/**'],
           ...onDatabase,

@@ -1,10 +1,13 @@
 // Live research shares the store's answer for a term for RESEARCH_MAX_AGE_SECONDS, asking the store once per term.
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { dataProvider } from '@/server/services/ingest/providers';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { researchFreshness, researchFreshUntil, researchKeyword, researchMaxAgeSeconds, resetResearchCache } from './research';
+
+// The files of a worker share their modules (vitest.config.ts): another file's research is forgotten first.
+beforeEach(() => resetResearchCache());
 
 afterEach(() => {
   vi.restoreAllMocks();
