@@ -71,7 +71,7 @@ describe('the sandbox', () => {
 
   it('has a year of generated history, its keyword metrics apart from the stores’ own', async () => {
     const sandboxId = await sandboxOf(free.accountId);
-    const app = await db.trackedApp.findFirstOrThrow({ where: { accountId: sandboxId, store: 'app_store' }, include: { backfill: true } });
+    const app = await db.trackedApp.findFirstOrThrow({ where: { accountId: sandboxId, store: 'app_store', bundleId: 'com.calmlabs.breathe' }, include: { backfill: true } });
     expect(app.backfill).toMatchObject({ daysTotal: SANDBOX_BACKFILL_DAYS, daysDone: SANDBOX_BACKFILL_DAYS });
     expect(await db.keywordRank.count({ where: { appId: app.id, country: app.primaryCountry, termKey: 'meditation' } })).toBe(SANDBOX_BACKFILL_DAYS);
     expect(await db.keywordMetric.count({ where: { livemode: false, termKey: 'meditation' } })).toBeGreaterThanOrEqual(SANDBOX_BACKFILL_DAYS);
