@@ -108,6 +108,9 @@ test('roll with grace "now" ends the old secret at once; the new key keeps the e
 });
 
 test('restrictions: a key made for one app with a budget, another restricted to other addresses afterwards', async ({ page, request }) => {
+  // A long walk through the dialogs (two apps added, two keys, four saves): a bound for a machine busy with the rest
+  // of the suite, as the others'.
+  test.setTimeout(180_000);
   const { email, password } = await newAccount('pro');
   const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   const otherAppId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/habit-loop/id1500000002');
