@@ -3,7 +3,7 @@
 // mode (the dashboard's switch, ./test-mode.ts), the user acts on the account's sandbox.
 import type { Actor } from './actor';
 import { sessionCookieNames, verifySessionToken } from './session-token';
-import { inTestMode, TEST_MODE_COOKIE } from './test-mode';
+import { sessionOnSandbox, TEST_MODE_COOKIE } from './test-mode';
 
 export function sessionTokenFromCookies(get: (name: string) => string | undefined): string | undefined {
   for (const name of sessionCookieNames()) {
@@ -19,5 +19,5 @@ export async function actorFromSessionCookie(get: (name: string) => string | und
   if (!token) return null;
   const result = await verifySessionToken(token, { use: 'cookie' });
   if (result.status !== 'valid') return null;
-  return mode === 'switch' && get(TEST_MODE_COOKIE) === 'test' ? inTestMode(result.actor) : result.actor;
+  return mode === 'switch' && get(TEST_MODE_COOKIE) === 'test' ? sessionOnSandbox(result.actor) : result.actor;
 }

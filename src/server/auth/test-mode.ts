@@ -2,7 +2,6 @@
 // account's sandbox (src/server/services/accounts/sandboxes.ts), where they see and change test data only: the test
 // keys, the sandbox's apps, webhook endpoints, usage and logs. The switch is a cookie of the browser's, not a property
 // of the sign-in, so that two tabs of one browser never disagree for long and signing in again starts in live mode.
-import type { PlanTier } from '@/generated/prisma/enums';
 import { isoDay } from '@/server/core/dates';
 import type { DataVersions } from '@/server/db/data-versions';
 import { readSandboxCredential } from '@/server/db/credential-statements';
@@ -14,11 +13,15 @@ import type { Actor } from './actor';
 /** `test` while the dashboard is in test mode; absent (or anything else) in live mode. */
 export const TEST_MODE_COOKIE = 'svc_mode';
 
-/** The session's actor on its account's sandbox (made on first use). An API key's mode is its own: it is left as it is. */
-export async function inTestMode(actor: Actor, now = new Date()): Promise<Actor> {
-  if (actor.kind !== 'session' || actor.liveAccountId) return actor;
-  const sandboxId = await sandboxOf(actor.accountId);
+/** A live session's actor as its sandbox's: the tier `test`'s access, and the live account it switched from. */
+function onSandbox(actor: Actor, sandboxId: string, now: Date): Actor {
   return { ...actor, accountId: sandboxId, liveAccountId: actor.accountId, ...accessOf({ plan: 'test', trialEndsAt: null, trialCredits: null }, now) };
+}
+
+/** The session's actor on its account's sandbox (made on first use). An API key's mode is its own: it is left as it is. */
+export async function sessionOnSandbox(actor: Actor, now = new Date()): Promise<Actor> {
+  if (actor.kind !== 'session' || actor.liveAccountId) return actor;
+  return onSandbox(actor, await sandboxOf(actor.accountId), now);
 }
 
 /**
@@ -37,7 +40,7 @@ export async function sessionCredentialInTestMode(
     sandbox = (await read())!;
   }
   return {
-    actor: { ...live.actor, accountId: sandbox.accountId, liveAccountId: live.actor.accountId, ...accessOf({ plan: sandbox.plan as PlanTier, trialEndsAt: null, trialCredits: null }, now) },
+    actor: onSandbox(live.actor, sandbox.accountId, now),
     creditsUsed: sandbox.creditsUsed,
     versions: sandbox.versions,
   };

@@ -2,7 +2,7 @@
 // chart and rating series, keyword spy).
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
 import { addApp, addStorefront, getApp, listApps, removeApp, searchStore, storefrontHealth } from '@/server/services/apps/apps';
-import { appsWithinReach } from '@/server/services/access/access-policy';
+import { appsWithinReach, inTestMode } from '@/server/services/access/access-policy';
 import { asoScore } from '@/server/services/aso/aso-score';
 import { categoryRankHistory, RATING_HISTORY_DAYS, ratingHistory } from '@/server/services/aso/charts';
 import { keywordSpy } from '@/server/services/aso/keywords';
@@ -97,7 +97,7 @@ export const storefrontHealthProcedure = dashboardProcedure
 export const searchStoreProcedure = dashboardProcedure
   .input(searchStoreInput)
   .output(searchStoreOutput)
-  .query(({ ctx, input }) => searchStore(input, ctx.actor.plan !== 'test'));
+  .query(({ ctx, input }) => searchStore(input, !inTestMode(ctx.actor)));
 
 export const getAsoScoreProcedure = apiProcedure
   .meta({
