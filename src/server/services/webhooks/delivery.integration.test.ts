@@ -204,8 +204,11 @@ describe('the delivery worker (pg-boss)', () => {
       // A delivery whose next attempt was never queued (its process died) is found and delivered.
       await recordEvents([{ accountId: owner.accountId, type: 'review.created', data: { appId: randomUUID(), reviewId: randomUUID(), rating: 5, country: 'US' } }]);
       await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 60_000, interval: 200 }).toBe(3);
+      // The receiver answers before the worker records the attempt: faking the row before then would be overwritten.
+      const sent = () => db.webhookDelivery.findFirst({ where: { endpointId: endpoint.id, eventType: 'review.created' } });
+      await expect.poll(async () => (await sent())?.status, { timeout: 60_000 }).toBe('succeeded');
       // Make it look like its second attempt was due ten minutes ago and never queued.
-      const orphan = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id, eventType: 'review.created' } });
+      const orphan = (await sent())!;
       await db.webhookDelivery.update({ where: { id: orphan.id }, data: { status: 'pending', attempts: 1, nextAttemptAt: new Date(Date.now() - 10 * 60_000), completedAt: null } });
       expect(await queueOverdueDeliveries(boss)).toBeGreaterThanOrEqual(1);
       await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 60_000, interval: 200 }).toBe(4);
