@@ -24,8 +24,8 @@ const shared = {
  * Integration tests that need the database to themselves, each on a database of its own: what they assert is changed
  * by writes anywhere in the database (a cache replayed until any store data changes), or they run the jobs that sweep
  * every account (the daily refresh and its hand-out of every app, the end of every trial due, the expiry of every key
- * due, the delivery of every overdue webhook, the backfills of test sandboxes' sample apps, the reseal of every webhook
- * secret under a new data key), which would change other files' accounts under them.
+ * due, the delivery of every overdue webhook, the queue of backfills of apps just added and of test sandboxes' sample
+ * apps, the reseal of every webhook secret under a new data key), which would change other files' accounts under them.
  */
 const DATABASE_TO_THEMSELVES = [
   'src/server/rest/response-cache.integration.test.ts',
@@ -38,6 +38,7 @@ const DATABASE_TO_THEMSELVES = [
   'src/server/services/webhooks/secrets.integration.test.ts',
   'test/webhook-processes.integration.test.ts',
   'src/server/rest/test-mode.integration.test.ts',
+  'src/server/services/apps/self-serve.integration.test.ts',
 ];
 /** Both integration projects: the cluster test/global-setup.ts starts (one per project), and its address for each file. */
 const onDatabase = {

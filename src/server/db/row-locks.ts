@@ -34,6 +34,11 @@ export async function lockTrackedApp(tx: Prisma.TransactionClient, appId: string
   await tx.$queryRaw`SELECT 1 FROM tracked_apps WHERE id = ${appId}::uuid FOR UPDATE`;
 }
 
+/** Locks every tracked app's row of the account, in one order (by id); before the account's, if both are needed. */
+export async function lockAccountApps(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM tracked_apps WHERE account_id = ${accountId}::uuid ORDER BY id FOR UPDATE`;
+}
+
 /** Runs `work` while no other process runs work under the same name (a transaction-scoped advisory lock). */
 export function withNamedLock<T>(name: string, work: () => Promise<T>): Promise<T> {
   return db.$transaction(async (tx) => {

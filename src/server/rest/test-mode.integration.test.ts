@@ -109,6 +109,22 @@ describe('the sandbox', () => {
     expect(after.map((app) => app.id)).not.toContain(created.id);
     expect((await call(key, `/apps/${created.id}`)).status).toBe(404);
   });
+
+  it('resets while its sample apps’ history loads, whenever the reset lands: no deadlock, the backfill ends quietly', async () => {
+    for (const delayMs of [0, 100, 400]) {
+      const owner = await makeAccount('free');
+      const sandboxId = await sandboxOf(owner.accountId);
+      // The backfill job on a sample app, as the background work runs it, while the owner clicks "Reset test data".
+      const loading = runNextBackfill();
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await expect(resetSandbox(owner.accountId)).resolves.toMatchObject({ sandboxId, apps: SANDBOX_SAMPLE_APPS.length });
+      await expect(loading).resolves.toBe(true);
+      const apps = await db.trackedApp.findMany({ where: { accountId: sandboxId }, select: { backfill: { select: { finishedAt: true } } } });
+      expect(apps.map((app) => app.backfill?.finishedAt)).toEqual(Array(SANDBOX_SAMPLE_APPS.length).fill(null));
+      // Their history is not this test's to load (the next round's job would take these first).
+      await db.appBackfill.updateMany({ where: { app: { accountId: sandboxId } }, data: { finishedAt: new Date() } });
+    }
+  }, 180_000);
 });
 
 describe('a test key', () => {

@@ -7,7 +7,7 @@
 // never a store's, and its keyword metrics are kept apart from the stores' (keyword_metrics.livemode).
 import type { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
-import { withAccountLock } from '@/server/db/row-locks';
+import { lockAccountApps, lockAccountPlan } from '@/server/db/row-locks';
 import { AppError } from '@/server/errors/app-error';
 import { termKeyOf } from '@/server/services/apps/terms';
 import { backfillRow } from '@/server/services/ingest/backfill-worker';
@@ -32,6 +32,11 @@ export async function sandboxOf(liveAccountId: string): Promise<string> {
   });
 }
 
+/** Whether the account is a live one: false for a test sandbox (and for an account that does not exist). */
+export async function isLiveAccount(accountId: string): Promise<boolean> {
+  return (await db.account.findUnique({ where: { id: accountId }, select: { liveAccountId: true } }))?.liveAccountId === null;
+}
+
 /** The live account's sandbox if it has one, without making it. */
 export async function existingSandboxOf(liveAccountId: string): Promise<string | null> {
   return (await db.account.findUnique({ where: { liveAccountId }, select: { id: true } }))?.id ?? null;
@@ -44,7 +49,10 @@ export async function existingSandboxOf(liveAccountId: string): Promise<string |
  */
 export async function resetSandbox(liveAccountId: string): Promise<{ sandboxId: string; apps: number }> {
   const sandboxId = await sandboxOf(liveAccountId);
-  await withAccountLock(sandboxId, async (tx) => {
+  await db.$transaction(async (tx) => {
+    // The apps' rows, then the account's: the order a sample app's backfill, running meanwhile, takes them in.
+    await lockAccountApps(tx, sandboxId);
+    await lockAccountPlan(tx, sandboxId);
     await tx.trackedApp.deleteMany({ where: { accountId: sandboxId } });
     await tx.idempotencyKey.deleteMany({ where: { accountId: sandboxId } });
     await addSampleApps(tx, sandboxId);

@@ -9,6 +9,7 @@ import type { Store } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
 import { accessOf, PLANS, type PlanCaps } from '@/server/services/accounts/plans';
 import { backfillRow } from '@/server/services/ingest/backfill-worker';
+import { isLiveAccount } from '@/server/services/accounts/sandboxes';
 import { logError } from '@/server/core/log';
 import { recordEvents } from '@/server/services/events/events';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
@@ -167,13 +168,9 @@ export async function addApp(
   if (!reference) throw storeUrlProblem(STORE_URL_HELP);
   const country = (input.country ?? reference.country ?? 'US').toUpperCase();
   const identity = { accountId, store: reference.store, storeId: reference.storeId };
-  const [existing, account] = await Promise.all([
-    db.trackedApp.findFirst({ where: identity, select: { id: true } }),
-    db.account.findUnique({ where: { id: accountId }, select: { liveAccountId: true } }),
-  ]);
-  if (existing) return { app: await getApp(accountId, existing.id), created: false };
   // A test sandbox's app is described, then observed, by the sandboxes' demo provider.
-  const livemode = account?.liveAccountId === null;
+  const [existing, livemode] = await Promise.all([db.trackedApp.findFirst({ where: identity, select: { id: true } }), isLiveAccount(accountId)]);
+  if (existing) return { app: await getApp(accountId, existing.id), created: false };
 
   const details = await describeInStore(reference, country, livemode);
   if (!details) {

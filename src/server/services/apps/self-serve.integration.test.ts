@@ -1,5 +1,6 @@
 // Tracking apps without an operator: adding one (caps under concurrency), its background backfill, its storefronts,
-// removing it; and the trial a sign-up starts on.
+// removing it; and the trial a sign-up starts on. On a database of its own: it runs the backfill job, which takes any
+// account's backfill, and holds back the others'; another file's app would see its backfill claimed.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
@@ -14,10 +15,7 @@ import { addApp, addKeywords, addStorefront, getApp, removeApp, searchStore } fr
 
 const uniqueUrl = (name: string) => `https://apps.apple.com/us/app/${name}/id${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 1000)}`;
 
-/**
- * Leaves `appId`'s backfill the only one a worker can claim: other files share this database, and their queued
- * backfills (a test sandbox's are a year each) are not this test's to run. Nothing else in it runs the queue.
- */
+/** Leaves `appId`'s backfill the only one the job can claim: earlier tests' are not this test's to run. */
 async function onlyClaimable(appId: string) {
   await db.appBackfill.updateMany({ where: { appId: { not: appId }, finishedAt: null }, data: { claimedAt: new Date() } });
 }

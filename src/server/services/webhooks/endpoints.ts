@@ -6,6 +6,7 @@ import { db, retryOnConflict } from '@/server/db';
 import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
 import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
 import { withAccountLock } from '@/server/db/row-locks';
+import { isLiveAccount } from '@/server/services/accounts/sandboxes';
 import type { EventType } from '@/server/services/events/event-kinds';
 import { checkDestinationUrl, resolveDestination } from './destinations';
 import { envelopeOf } from './delivery';
@@ -69,11 +70,6 @@ export async function rotateWebhookSecret(accountId: string, endpointId: string,
 /** The endpoint as a security log entry names it. */
 function endpointTarget(endpoint: { id: string; url: string }) {
   return { type: 'webhook_endpoint' as const, id: endpoint.id, label: endpoint.url };
-}
-
-/** Whether the account is live (false: a test sandbox, whose endpoints are test mode's). */
-async function isLive(accountId: string): Promise<boolean> {
-  return (await db.account.findUnique({ where: { id: accountId }, select: { liveAccountId: true } }))?.liveAccountId === null;
 }
 
 async function ownEndpoint(accountId: string, endpointId: string) {
@@ -217,7 +213,7 @@ export async function sendTestEvent(accountId: string, endpointId: string) {
     },
   });
   const delivery = await db.webhookDelivery.create({
-    data: { endpointId: endpoint.id, eventId: event.id, eventType: event.type, body: JSON.stringify(envelopeOf({ ...event, livemode: await isLive(accountId) })), requestedAt: now },
+    data: { endpointId: endpoint.id, eventId: event.id, eventType: event.type, body: JSON.stringify(envelopeOf({ ...event, livemode: await isLiveAccount(accountId) })), requestedAt: now },
   });
   return { deliveryId: delivery.id };
 }
