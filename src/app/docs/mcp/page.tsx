@@ -103,6 +103,17 @@ export default async function McpDocsPage() {
           <li>There are no tools for keys, webhook endpoints or billing: an assistant never manages your account.</li>
         </ul>
 
+        <h2 id="test-mode">Test mode</h2>
+        <p data-testid="mcp-test-mode">
+          A <code>svc_test_</code> key connects an assistant to your account’s test sandbox instead: its sample apps, its own allowance and
+          request rate, never your live credits or data (see <Link href="/docs#test-mode">Test mode</Link>). Every result then carries{' '}
+          <code>_meta.livemode: false</code>. Send the <code>X-Test-Trigger</code> header with a tool call to get the refusal your agent must
+          handle, as a tool error with the problem REST would answer, for example:
+        </p>
+        <pre data-testid="config-test-mode">{`npx @modelcontextprotocol/inspector --cli ${url} --transport http \\
+  --header "Authorization: Bearer svc_test_…" --header "X-Test-Trigger: credits-exhausted" \\
+  --method tools/call --tool-name apps_list`}</pre>
+
         <h2>Tools</h2>
         <TableScroll label="MCP tools">
           <table data-testid="mcp-tools">
