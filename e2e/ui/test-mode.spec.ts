@@ -1,8 +1,14 @@
 // Test mode in the dashboard, in Chromium, on a Free account (no live API access): the switch, its banner, a test key
-// made and used on the sandbox's sample apps, an error asked for, the reset, and live mode untouched afterwards.
+// made and used on the sandbox's sample apps, the settings pages saying they are test mode's (and passing axe), an
+// error asked for, the reset, and live mode untouched afterwards.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { API, bearer, newAccount, signInWithForm } from '../helpers';
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
+}
 
 test('a Free account switches to test mode, makes a test key, calls the sandbox and asks for an error, and live mode stays as it was', async ({ page, request }) => {
   test.setTimeout(180_000);
@@ -16,8 +22,7 @@ test('a Free account switches to test mode, makes a test key, calls the sandbox 
   await expect(page.getByTestId('test-mode-banner')).toBeVisible();
   await expect(page.getByTestId('plan-label')).toHaveText('Test mode');
   await expect(page.getByTestId('plan-allowance')).toHaveText('25,000');
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 
   const form = page.getByRole('form', { name: 'Create key' });
   await form.getByLabel('Name').fill('CI in test mode');
@@ -25,6 +30,14 @@ test('a Free account switches to test mode, makes a test key, calls the sandbox 
   await form.getByRole('button', { name: 'Create key' }).click();
   const secret = (await page.getByTestId('secret-value').textContent())!.trim();
   expect(secret).toMatch(/^svc_test_[0-9A-Za-z]{38}$/);
+
+  // The other settings pages say they are test mode's, and pass axe as the live ones do (e2e/ui/every-screen.spec.ts).
+  for (const [path, notice] of [['/settings/webhooks', 'webhooks-test-mode'], ['/settings/security', 'security-log-test-mode']] as const) {
+    await page.goto(path);
+    await expect(page.getByTestId(notice), path).toBeVisible();
+    await expect(page.getByTestId('test-mode-banner'), path).toBeVisible();
+    expect(await seriousViolations(page), path).toEqual([]);
+  }
 
   // The sandbox's sample apps, in test mode, on the test allowance.
   const apps = await request.get(`${API}/apps`, { headers: bearer(secret) });

@@ -26,6 +26,8 @@ interface Props {
   initial: Page;
   kinds: { kind: string; label: string }[];
   retentionDays: number;
+  /** False in test mode: the page then shows the sandbox's log. */
+  livemode: boolean;
 }
 
 /** A change as a short line: each field that changed, before → after (or its value when added or removed). */
@@ -41,7 +43,7 @@ function query(filter: Filter) {
   return { ...(filter.kind && { kinds: [filter.kind as never] }), ...(filter.from && { from: filter.from }), ...(filter.to && { to: filter.to }) };
 }
 
-export function SecurityLogPanel({ initial, kinds, retentionDays }: Props) {
+export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Props) {
   const [page, setPage] = useState<Page>(initial);
   const [filter, setFilter] = useState<Filter>({ kind: '', from: '', to: '' });
   const { run: reading, pending, error } = useReading();
@@ -78,6 +80,12 @@ export function SecurityLogPanel({ initial, kinds, retentionDays }: Props) {
         Every change of access to this account: API keys, webhook endpoints, the plan, sign-ins and sessions, with who made it and from where. Entries cannot be
         edited or deleted, and are kept {retentionDays} days.
       </p>
+      {!livemode && (
+        <p className="notice" data-testid="security-log-test-mode">
+          Test mode’s log: changes to your test keys and test webhook endpoints. Sign-ins, sessions, the plan and live keys are in the live log, with
+          Test mode off.
+        </p>
+      )}
       <form className="row" onSubmit={onFilter} aria-label="Filter the security log">
         <label>
           Event

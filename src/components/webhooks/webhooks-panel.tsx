@@ -19,6 +19,8 @@ interface Props {
   endpoints: Endpoint[];
   deliveries: Record<string, Delivery[]>;
   eventKinds: { type: string; description: string }[];
+  /** False in test mode: the page then lists the sandbox's endpoints. */
+  livemode: boolean;
 }
 
 /**
@@ -56,7 +58,7 @@ function usePollWhileInFlight(deliveries: Record<string, Delivery[]>, refresh: (
 
 type Confirming = { kind: 'rotate' | 'delete'; endpoint: Endpoint } | null;
 
-export function WebhooksPanel({ endpoints, deliveries, eventKinds }: Props) {
+export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: Props) {
   const [secret, setSecret] = useState<{ value: string; note: string } | null>(null);
   const [notices, setNotices] = useState<Record<string, string>>({});
   const [confirming, setConfirming] = useState<Confirming>(null);
@@ -107,6 +109,12 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds }: Props) {
         <p className="muted">
           We send a signed POST to each endpoint when an event it subscribes to happens. See <Link href="/docs/webhooks">how to verify the signature</Link>.
         </p>
+        {!livemode && (
+          <p className="notice" data-testid="webhooks-test-mode">
+            Test endpoints: these receive your test sandbox’s events only, with <code>livemode: false</code>, never a live one. Your live endpoints are
+            listed with Test mode off.
+          </p>
+        )}
         <form className="stack" onSubmit={onCreate} aria-label="Add endpoint">
           <div className="row">
             <label style={{ flex: '2 1 260px' }}>
