@@ -135,6 +135,35 @@ test('answers a spent allowance with a typed credits-exhausted problem', async (
   expect(refused.credits).toMatchObject({ limit: 1500, used: 1496, remaining: 4, cost: 0 });
 });
 
+test('works unchanged with a test key: the sandbox, test mode’s allowance, and each triggered problem typed as the live one', async ({ request }) => {
+  const { session } = await newAccount('free');
+  const made = await request.post(`${API}/keys`, { headers: { ...bearer(session.token), 'X-Test-Mode': 'true' }, data: { name: 'typed client test mode', scope: 'read-only' } });
+  expect(made.status()).toBe(200);
+  const { secret: apiKey } = (await made.json()) as { secret: string };
+  expect(apiKey).toMatch(/^svc_test_/);
+  const waits: number[] = [];
+  const client = createAsoClient({ apiKey, baseUrl: BASE_URL, retry: { retries: 1, sleep: async (milliseconds) => void waits.push(milliseconds) } });
+
+  const apps = await client.GET('/apps');
+  expect(apps.data!.length).toBeGreaterThan(1);
+  expect(apps.response.headers.get('X-Test-Mode')).toBe('true');
+  expect(apps.credits).toMatchObject({ cost: 1, limit: 25_000, used: 1 });
+
+  const exhausted = await client.GET('/apps', { headers: { 'X-Test-Trigger': 'credits-exhausted' } });
+  expect(exhausted.error?.code).toBe('credits-exhausted');
+  if (exhausted.error?.code !== 'credits-exhausted') throw new Error('not narrowed');
+  expect(exhausted.error).toMatchObject({ status: 402, creditsRequired: 1, creditsRemaining: 0 });
+  expect(exhausted.credits).toMatchObject({ remaining: 0, cost: 0 });
+  // A triggered 429 is retried after its Retry-After, as a live one, and comes back again: the trigger is on every try.
+  const limited = await client.GET('/apps', { headers: { 'X-Test-Trigger': 'rate-limited' } });
+  expect(limited.error?.code).toBe('rate-limited');
+  expect(waits).toEqual([1_000]);
+  const missing = await client.GET('/apps/{id}', { params: { path: { id: apps.data![0]!.id } }, headers: { 'X-Test-Trigger': 'not-found' } });
+  expect(missing.error).toMatchObject({ code: 'not-found', status: 404 });
+  // Nothing a trigger answered was charged.
+  expect((await client.GET('/usage')).data).toMatchObject({ used: 1, livemode: false });
+});
+
 test('retries a 429 after its Retry-After, and answers once the minute has passed', async ({ request }) => {
   test.setTimeout(150_000);
   const { session } = await newAccount('solo');

@@ -43,8 +43,8 @@ export interface RetryOptions {
 
 export interface AsoClientOptions {
   /**
-   * An API key (`svc_live_…`), or a session token of the account: the settings endpoints (`/keys`,
-   * `/webhook-endpoints`) take a session token only.
+   * An API key (`svc_live_…`, or `svc_test_…` for the account's test sandbox), or a session token of the account:
+   * the settings endpoints (`/keys`, `/webhook-endpoints`) take a session token only.
    */
   apiKey: string;
   /** Where the API is, e.g. `https://aso.example.com/api/public/v1`. */
