@@ -42,7 +42,7 @@ used, a charged call gets 402 until the reset).
 **Test mode.** A test key (\`svc_test_…\`) works on every plan, Free included, and reads and writes the account's
 test sandbox only: sample apps of both stores with a year of generated history, apart from the live data (a live id
 with a test key is 404, and a test id with a live key). Test calls never spend the live allowance: they carry the
-credit headers of test mode's own allowance (25,000 credits a month, 300 requests a minute per key) and
+credit headers of test mode's own allowance (25,000 credits a month, 1,200 requests a minute per key) and
 \`X-Test-Mode: true\`. A test key's request may ask for an error with \`X-Test-Trigger\`: \`credits-exhausted\`,
 \`key-budget-exhausted\`, \`rate-limited\` (\`Retry-After: 1\`), \`store-unavailable\`, \`validation-error\`,
 \`not-found\`, or \`slow\` / \`slow=<ms>\` (the normal answer, held 5 s or \`ms\`, at most 30,000). The answer is the

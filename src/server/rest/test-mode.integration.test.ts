@@ -136,7 +136,7 @@ describe('a test key', () => {
     expect(response.headers.get('x-credits-limit')).toBe('25000');
     expect(((await response.json()) as unknown[]).length).toBe(SANDBOX_SAMPLE_APPS.length);
     const usage = (await (await call(testKey, '/usage')).json()) as Record<string, unknown>;
-    expect(usage).toMatchObject({ plan: 'test', livemode: false, limit: 25_000, requestsPerMinute: 300 });
+    expect(usage).toMatchObject({ plan: 'test', livemode: false, limit: 25_000, requestsPerMinute: 1_200 });
     expect(usage.used).toBeGreaterThan(0);
     expect(await liveCreditsUsed(free.accountId)).toBe(0);
   });

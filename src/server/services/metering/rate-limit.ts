@@ -17,7 +17,7 @@ export const REQUESTS_PER_MINUTE: Record<PlanTier, number> = {
   agency: 6_000,
   enterprise: 12_000,
   /** A test key's, whatever the live plan (docs/api-decisions.md, "Test mode"). */
-  test: 300,
+  test: 1_200,
 };
 
 /**
