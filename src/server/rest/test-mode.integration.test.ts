@@ -15,7 +15,7 @@ import { runNextBackfill, SANDBOX_BACKFILL_DAYS } from '@/server/services/ingest
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { createMcpEndpoint, MCP_PATH } from '@/server/mcp/mcp-endpoint';
 import { attemptDelivery, dispatchEvents } from '@/server/services/webhooks/delivery';
-import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
+import { createWebhookEndpoint, redeliver, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { makeAccount, makeApp } from '../../../test/factories';
 import { createRestPipeline } from './pipeline';
 import { PUBLIC_API_BASE_PATH } from './routes';
@@ -292,7 +292,7 @@ describe('test webhooks', () => {
     await new Promise((resolve) => receiver.close(resolve));
   });
 
-  it('a sandbox’s events go to its test endpoints only, with livemode false; live endpoints get the live ones only', async () => {
+  it('a sandbox’s events go to its test endpoints only, with livemode false, and are redelivered as live ones; live endpoints get the live ones only', async () => {
     const owner = await makeAccount('pro');
     const sandboxId = await sandboxOf(owner.accountId);
     const live = (await createWebhookEndpoint(owner.accountId, { url: `${base}/live` })).endpoint;
@@ -306,12 +306,18 @@ describe('test webhooks', () => {
     await sendTestEvent(sandboxId, test.id);
     const requested = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: test.id, eventType: 'webhook.test' } });
     expect(await attemptDelivery(requested.id, 1)).toMatchObject({ status: 'succeeded' });
+    // Redelivery is the same in test mode: the sandbox asks for it, the live account cannot.
+    const made = deliveries.find((delivery) => delivery.endpointId === test.id)!;
+    await expect(redeliver(owner.accountId, made.id)).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await redeliver(sandboxId, made.id);
+    expect(await attemptDelivery(made.id, 2)).toMatchObject({ status: 'succeeded' });
 
     const at = (path: string) => received.filter((request) => request.path === path).map((request) => request.body);
     expect(at('/live').map((body) => [body.type, (body.data as { name?: string }).name, body.livemode])).toEqual([['api_key.created', 'made in live mode', true]]);
     expect(at('/test').map((body) => [body.type, body.livemode])).toEqual([
       ['api_key.created', false],
       ['webhook.test', false],
+      ['api_key.created', false],
     ]);
   });
 });
