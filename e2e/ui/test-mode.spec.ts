@@ -1,6 +1,6 @@
 // Test mode in the dashboard, in Chromium, on a Free account (no live API access): the switch, its banner, a test key
 // made and used on the sandbox's sample apps, the settings pages saying they are test mode's (and passing axe), an
-// error asked for, the reset, and live mode untouched afterwards.
+// error asked for and seen in the key's request log, the reset, and live mode untouched afterwards.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { API, bearer, newAccount, signInWithForm } from '../helpers';
@@ -49,6 +49,15 @@ test('a Free account switches to test mode, makes a test key, calls the sandbox 
   const limited = await request.get(`${API}/apps/${sample[0]!.id}`, { headers: { ...bearer(secret), 'X-Test-Trigger': 'rate-limited' } });
   expect(limited.status()).toBe(429);
   expect(limited.headers()['retry-after']).toBe('1');
+
+  // The test key's page, as a live key's (#24): its calls in its request log, the error asked for among them.
+  await page.goto('/settings/api');
+  await page.getByRole('link', { name: 'CI in test mode' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('CI in test mode');
+  await expect(page.getByTestId('test-mode-banner')).toBeVisible();
+  const log = page.getByTestId('request-log-table');
+  for (const answer of [apps, limited]) await expect(log).toContainText(answer.headers()['x-request-id']!);
+  await expect(log.locator('tbody tr[data-status="429"]')).toHaveCount(1);
 
   // The apps page shows the sandbox too; an app added there goes with a reset.
   await page.goto('/apps');
