@@ -55,8 +55,14 @@ describe('npm run admin', () => {
   }, 120_000);
 
   it('fails with a clear message and exit code 1 on bad arguments', async () => {
-    const cases: [string[], RegExp][] = [
+    // A process each for what only a command line has (no command at all, batch's own arguments), and one more, so
+    // that the exit code is the process's; the other refusals are the same parser's, one line each of a batch.
+    const processes: [string[], RegExp][] = [
       [[], /Usage:/],
+      [['plan', 'set', '--email', 'x@example.test', '--plan', 'pro', '--verbose'], /Unknown option '--verbose'/],
+      [['batch', 'now'], /batch takes no arguments/],
+    ];
+    const lines: [string[], RegExp][] = [
       [['account', 'delete'], /unknown command "account delete"/],
       [['account', 'create', '--email', 'x@example.test', '--password', 'a-long-password'], /--plan is required/],
       [['account', 'create', '--email', 'x@example.test', '--password', 'a-long-password', '--plan', 'gold'], /--plan must be one of/],
@@ -65,14 +71,19 @@ describe('npm run admin', () => {
       [['key', 'create', '--email', 'x@example.test', '--scope', 'admin'], /--scope must be one of/],
       [['key', 'create', '--email', 'nobody@example.test', '--scope', 'read-only'], /No user with the email/],
       [['key', 'revoke', '--email', 'nobody@example.test', '--key-prefix', 'svc_live_abcd'], /No user with the email/],
-      [['plan', 'set', '--email', 'x@example.test', '--plan', 'pro', '--verbose'], /Unknown option '--verbose'/],
-      [['batch', 'now'], /batch takes no arguments/],
     ];
     // At once: each is a process of its own, and the machine may be busy.
-    const results = await Promise.all(cases.map(([args]) => admin(...args)));
-    for (const [index, [args, message]] of cases.entries()) {
+    const [batch, ...results] = await Promise.all([
+      admin('batch', { input: `${lines.map(([args]) => JSON.stringify(args)).join('\n')}\n` }),
+      ...processes.map(([args]) => admin(...args)),
+    ]);
+    for (const [index, [args, message]] of processes.entries()) {
       expect(results[index]!.code, args.join(' ')).toBe(1);
       expect(results[index]!.stderr, args.join(' ')).toMatch(message);
+    }
+    const answers = batch!.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { exitCode: number; error?: string });
+    for (const [index, [args, message]] of lines.entries()) {
+      expect(answers[index], args.join(' ')).toMatchObject({ exitCode: 1, error: expect.stringMatching(message) });
     }
   }, 120_000);
 
