@@ -114,6 +114,8 @@ describe('the sandbox', () => {
     for (const delayMs of [0, 100, 400]) {
       const owner = await makeAccount('free');
       const sandboxId = await sandboxOf(owner.accountId);
+      // Earlier tests' sandboxes are queued too, and older: held back, so that the job takes this sandbox's first app.
+      await db.appBackfill.updateMany({ where: { app: { accountId: { not: sandboxId } }, finishedAt: null }, data: { claimedAt: new Date() } });
       // The backfill job on a sample app, as the background work runs it, while the owner clicks "Reset test data".
       const loading = runNextBackfill();
       await new Promise((resolve) => setTimeout(resolve, delayMs));
