@@ -66,10 +66,11 @@ const MODIFIERS = ['app', 'free', 'for kids', 'for adults', 'music', 'sounds', '
 
 async function benchData() {
   const existing = await db.user.findUnique({ where: { email: EMAIL }, select: { accountId: true } });
-  if (existing) {
-    const app = await db.trackedApp.findFirstOrThrow({ where: { accountId: existing.accountId, bundleId: 'com.calmlabs.breathe' } });
+  if (existing?.accountId) {
+    const { accountId } = existing;
+    const app = await db.trackedApp.findFirstOrThrow({ where: { accountId, bundleId: 'com.calmlabs.breathe' } });
     const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
-    return { accountId: existing.accountId, appId: app.id, keywordId: keyword.id };
+    return { accountId, appId: app.id, keywordId: keyword.id };
   }
   const { accountId } = await createAccount({ email: EMAIL, password: 'bench-password-123', plan: 'enterprise' });
   const app = await db.trackedApp.create({

@@ -1,7 +1,8 @@
 // Test data through the real services (no mocks of our own database).
 import { randomUUID } from 'node:crypto';
 import { db } from '@/server/db';
-import type { PlanTier } from '@/generated/prisma/enums';
+import type { MemberRole, PlanTier } from '@/generated/prisma/enums';
+import { issueSessionToken } from '@/server/auth/session-token';
 import { createAccount } from '@/server/services/accounts/accounts';
 
 export async function makeAccount(plan: PlanTier = 'pro') {
@@ -23,4 +24,15 @@ export async function makeApp(accountId: string, overrides: { primaryCountry?: s
       primaryCountry: overrides.primaryCountry ?? 'US',
     },
   });
+}
+
+/**
+ * A person with an account of their own who is also a member of `accountId` with `role`, as accepting an invitation
+ * makes them; `session` is a session token acting for `accountId`.
+ */
+export async function makeMember(accountId: string, role: MemberRole) {
+  const person = await makeAccount('free');
+  await db.membership.create({ data: { accountId, userId: person.userId, role } });
+  const session = await issueSessionToken({ id: person.userId, email: person.email, accountId });
+  return { ...person, ownAccountId: person.accountId, session };
 }

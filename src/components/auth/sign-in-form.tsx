@@ -21,7 +21,9 @@ export function SignInForm() {
       setError(
         result?.error === 'TooManySignInAttempts'
           ? 'Too many failed sign-ins from this network. Try again in 15 minutes, or from a browser you have signed in with before.'
-          : 'The email or password is not correct.',
+          : result?.error === 'NoAccount'
+            ? 'You are no longer a member of any account. Ask an account’s owner to invite you again.'
+            : 'The email or password is not correct.',
       );
       return;
     }

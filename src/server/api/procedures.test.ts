@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { appRouter } from './root';
 import type { ProcedureMeta } from './trpc';
+import { permissionOf } from '@/server/services/access/access-policy';
 
 const SPEC_COSTS: Record<string, number> = {
   'GET /apps': 1,
@@ -59,6 +60,28 @@ describe('REST procedures', () => {
     for (const procedure of rest) {
       const meta = procedure._def.meta!;
       expect(meta.scope, meta.openapi!.path).toBe(SETTINGS_PATHS.test(meta.openapi!.path) ? 'admin' : meta.openapi!.method === 'GET' ? 'read' : 'write');
+    }
+  });
+});
+
+describe('every procedure', () => {
+  const named = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: ProcedureMeta } }>);
+
+  it('says what a member’s role must allow: its own permission, or a public read or write of the data', () => {
+    const undeclared = named.filter(([, procedure]) => {
+      const meta = procedure._def.meta;
+      return !meta?.permission && !(meta?.openapi && (meta.scope === 'read' || meta.scope === 'write'));
+    });
+    expect(undeclared.map(([path]) => path)).toEqual([]);
+  });
+
+  it('that changes the data needs data.write; the settings’ need their own', () => {
+    for (const [path, procedure] of named) {
+      const meta = procedure._def.meta;
+      if (meta?.scope === 'admin') expect(meta.permission, path).toMatch(/^(keys|webhooks)\.manage$/);
+      if (/\.(remove|add|create|addStorefront|resetTestData)$/.test(path) && !path.startsWith('apiKeys') && !path.startsWith('webhooks')) {
+        expect(permissionOf(meta), path).toBe('data.write');
+      }
     }
   });
 

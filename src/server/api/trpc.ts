@@ -6,7 +6,7 @@ import { ZodError, ZodRealError } from 'zod';
 import type { Actor } from '@/server/auth/actor';
 import { appErrorOf, TRPC_CODES } from './errors';
 import { AppError } from '@/server/errors/app-error';
-import { admitDashboardCall, settingsActor, type OperationAccess } from '@/server/services/access/access-policy';
+import { admitDashboardCall, admitRole, settingsActor, type OperationAccess } from '@/server/services/access/access-policy';
 import { PROBLEM_TYPES, type AppErrorCode } from '@/server/errors/problem-types';
 import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/errors/validation';
 
@@ -113,7 +113,16 @@ const representableInput = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-const procedure = t.procedure.use(dashboardRateLimit).use(representableInput);
+/**
+ * A member's role against the permission the procedure needs (the access policy's), for the dashboard's calls; the
+ * REST pipeline asks the same at its scope step, before anything is replayed or charged.
+ */
+const roleAllowed = t.middleware(({ ctx, meta, next }) => {
+  if (ctx.transport === 'dashboard' && ctx.actor) admitRole(ctx.actor, meta);
+  return next();
+});
+
+const procedure = t.procedure.use(dashboardRateLimit).use(representableInput).use(roleAllowed);
 
 /** Sign-up and other calls that need no one signed in. */
 export const publicProcedure = procedure;

@@ -1,4 +1,4 @@
-import type { PlanTier } from '@/generated/prisma/enums';
+import type { MemberRole, PlanTier } from '@/generated/prisma/enums';
 import type { Trial } from '@/server/services/accounts/plans';
 import type { ApiKeyScope } from '@/server/services/api-keys/api-keys';
 import type { KeyRestrictions } from '@/server/services/api-keys/restrictions';
@@ -14,6 +14,8 @@ export interface Actor {
   trial: Trial | null;
   scope: ApiKeyScope;
   userId?: string;
+  /** A signed-in member's role in the account (a session's; keys and connected apps have none): services/access/roles.ts. */
+  role?: MemberRole;
   /** A session token's sign-in (src/server/auth/session-token.ts). */
   sessionId?: string;
   keyId?: string;

@@ -6,7 +6,7 @@ import { config } from '@/server/core/config';
 import { addResponseCookie } from '@/server/core/request-context';
 import { logError } from '@/server/core/log';
 import type { KnownBrowserCookie } from '@/server/services/accounts/known-browsers';
-import { recordSignOut, SIGN_IN_BLOCKED, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
+import { recordSignOut, SIGN_IN_BLOCKED, SIGN_IN_NO_ACCOUNT, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
 import { parseCookies } from './cookies';
 import { endSession, renewSession, SESSION_MAX_AGE_SECONDS, startSession } from './session-token';
 
@@ -52,6 +52,7 @@ export const authOptions: NextAuthOptions = {
         const outcome = await signInWithLimit({ email: credentials?.email, password: credentials?.password, address: clientIp(headers), cookies: parseCookies(headers.get('cookie')) });
         // Thrown, next-auth hands the message to the sign-in form as its error (null: wrong email or password).
         if (outcome.kind === 'blocked') throw new Error(SIGN_IN_BLOCKED);
+        if (outcome.kind === 'no-account') throw new Error(SIGN_IN_NO_ACCOUNT);
         if (outcome.kind === 'refused') return null;
         const { user, knownBrowser } = outcome;
         addResponseCookie(knownBrowserCookie(knownBrowser));
@@ -65,7 +66,7 @@ export const authOptions: NextAuthOptions = {
     jwt: async ({ token, user }) => {
       if (user) {
         token.accountId = (user as { accountId?: string }).accountId;
-        token.sid = await startSession(user.id);
+        token.sid = await startSession(user.id, (user as unknown as { accountId: string }).accountId);
       } else if (!(await renewSession(token))) {
         throw new SessionEndedError('This session has ended.');
       }
@@ -75,8 +76,8 @@ export const authOptions: NextAuthOptions = {
   logger: { error: logAuthError },
   events: {
     signOut: async ({ token }) => {
-      await endSession(token);
-      if (token?.sub && typeof token.accountId === 'string') await recordSignOut(token.accountId, token.sub);
+      const accountId = await endSession(token);
+      if (token?.sub && accountId) await recordSignOut(accountId, token.sub);
     },
   },
 };

@@ -129,12 +129,12 @@ describe('API keys', () => {
 });
 
 describe('session tokens', () => {
-  it('resolves a valid token to the user with read-write scope', async () => {
+  it('resolves a valid token to the user with read-write scope and their role in the account', async () => {
     const owner = await makeAccount('solo');
     const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
     expect(await resolveBearer(bearer(token), at(T0))).toEqual({
       status: 'valid',
-      actor: { kind: 'session', accountId: owner.accountId, userId: owner.userId, sessionId: expect.any(String), plan: 'solo', creditLimit: 1_500, trial: null, scope: 'read-write' },
+      actor: { kind: 'session', accountId: owner.accountId, userId: owner.userId, role: 'owner', sessionId: expect.any(String), plan: 'solo', creditLimit: 1_500, trial: null, scope: 'read-write' },
       creditsUsed: 0,
       versions: { account: '0', store: expect.any(String), app: null, usage: '0' },
     });

@@ -93,7 +93,7 @@ export async function verifySessionToken(
   const { account } = credential;
   return {
     status: 'valid',
-    actor: { kind: 'session', accountId: account.accountId, userId: credential.userId, sessionId: session.sessionId, scope: 'read-write',
+    actor: { kind: 'session', accountId: account.accountId, userId: credential.userId, role: credential.role, sessionId: session.sessionId, scope: 'read-write',
       ...accessOf({ plan: account.plan as PlanTier, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, now),
     },
     creditsUsed: account.creditsUsed,
@@ -101,9 +101,9 @@ export async function verifySessionToken(
   };
 }
 
-/** At sign-in: a new session of the user; its id goes into every token minted for it. */
-export async function startSession(userId: string, now = new Date()): Promise<string> {
-  const session = await db.session.create({ data: { userId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) } });
+/** At sign-in: a new session of the user, acting for `accountId`; its id goes into every token minted for it. */
+export async function startSession(userId: string, accountId: string, now = new Date()): Promise<string> {
+  const session = await db.session.create({ data: { userId, accountId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) } });
   return session.id;
 }
 
@@ -121,16 +121,22 @@ export async function renewSession(claims: SessionClaims, now = new Date()): Pro
   return count === 1;
 }
 
-/** At sign-out: the session ends, and with it every token minted for it. Sessions long expired are deleted. */
-export async function endSession(claims: SessionClaims | null | undefined, now = new Date()): Promise<void> {
+/**
+ * At sign-out: the session ends, and with it every token minted for it. Sessions long expired are deleted. The account
+ * the session acted for when it ended, if it was live: its security log records the sign-out.
+ */
+export async function endSession(claims: SessionClaims | null | undefined, now = new Date()): Promise<string | null> {
   const session = sessionOf(claims);
-  if (session) await db.session.updateMany({ where: { id: session.sessionId, userId: session.userId, endedAt: null }, data: { endedAt: now } });
+  const [ended] = session
+    ? await db.session.updateManyAndReturn({ where: { id: session.sessionId, userId: session.userId, endedAt: null }, data: { endedAt: now }, select: { accountId: true } })
+    : [];
   await db.session.deleteMany({ where: { expiresAt: { lt: now } } });
+  return ended?.accountId ?? null;
 }
 
 /** A session token in the same format as the sign-in cookie, of a new session: for scripts and tests. */
 export async function issueSessionToken(user: { id: string; email: string; accountId: string }, maxAgeSeconds = SESSION_MAX_AGE_SECONDS) {
-  const sid = await startSession(user.id);
+  const sid = await startSession(user.id, user.accountId);
   return encode({ token: { sub: user.id, sid, email: user.email, accountId: user.accountId }, secret: authSecret(), maxAge: maxAgeSeconds });
 }
 

@@ -3,6 +3,7 @@
 // session of a signed-in user), one round trip returns it with its account's
 // plan (and trial), this month's credit usage and the versions of the data the response cache keys on (./data-versions.ts). The
 // account, usage and version part is written once, here, for both.
+import type { MemberRole } from '@/generated/prisma/enums';
 import { hotQuery } from './index';
 import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from './data-versions';
 
@@ -53,9 +54,10 @@ const OAUTH_TOKEN_STATEMENT = credentialStatement({
   where: `t.kind = 'AccessToken' AND t.id_hash = $1 AND t.consumed_at IS NULL`,
 });
 
+/** A live session, with its user's membership of the account it acts for: none once they were removed or left. */
 const SESSION_STATEMENT = credentialStatement({
-  columns: 'c.id::text AS user_id',
-  from: 'sessions s JOIN users c ON c.id = s.user_id',
+  columns: 'c.user_id::text AS user_id, c.role::text AS role',
+  from: 'sessions s JOIN memberships c ON c.user_id = s.user_id AND c.account_id = s.account_id',
   where: 's.id = $1::uuid AND s.user_id = $4::uuid AND s.ended_at IS NULL',
 });
 
@@ -145,13 +147,16 @@ export async function readOAuthTokenCredential(
   return row ? { token: { expiresAt: row.token_expires_at, audience: row.audience, scope: row.token_scope }, key: keyOf(row), account: accountOf(row) } : null;
 }
 
-/** The user of a live (not ended) session, with their account; null when the session is not live or not theirs. */
+/**
+ * The user of a live (not ended) session, with the account it acts for and their role there; null when the session is
+ * not live or not theirs, or the user is no longer a member of that account.
+ */
 export async function readSessionCredential(
   session: { sessionId: string; userId: string },
   { periodStart, appId }: { periodStart: string; appId: string | null },
-): Promise<{ userId: string; account: CredentialAccount } | null> {
-  const [row] = await hotQuery<AccountColumns & { user_id: string }>(SESSION_STATEMENT, [session.sessionId, periodStart, appId, session.userId]);
-  return row ? { userId: row.user_id, account: accountOf(row) } : null;
+): Promise<{ userId: string; role: MemberRole; account: CredentialAccount } | null> {
+  const [row] = await hotQuery<AccountColumns & { user_id: string; role: MemberRole }>(SESSION_STATEMENT, [session.sessionId, periodStart, appId, session.userId]);
+  return row ? { userId: row.user_id, role: row.role, account: accountOf(row) } : null;
 }
 
 /** The sandbox of a live account, with its plan, this period's usage and its data versions; null when it has none yet. */

@@ -37,8 +37,8 @@ export const PROBLEM_TYPES = {
     slug: 'insufficient-scope',
     title: 'The credential lacks the required scope',
     description:
-      'A read-only key called an endpoint that writes (adding apps, keywords or competitors): write endpoints need a read-write key. A key restricted to chosen apps cannot add an app either (it would be out of its reach). And no API key may call the settings endpoints (keys, webhook endpoints): they take a session token of the account, so that a leaked key never mints another.',
-    remedy: 'Use a read-write key for this call (one that reaches all apps to add an app), or create one under Settings → API access; call the settings endpoints with a session token.',
+      'A read-only key called an endpoint that writes (adding apps, keywords or competitors): write endpoints need a read-write key. A key restricted to chosen apps cannot add an app either (it would be out of its reach). And no API key may call the settings endpoints (keys, webhook endpoints): they take a session token of the account, so that a leaked key never mints another. A session token acts with its member’s role in the account: an analyst’s, for example, reads the data but manages no keys or webhook endpoints, and the detail names the role.',
+    remedy: 'Use a read-write key for this call (one that reaches all apps to add an app), or create one under Settings → API access; call the settings endpoints with a session token of a member whose role allows it (an owner or an admin of the account changes roles).',
   },
   IP_NOT_ALLOWED: {
     status: 403,

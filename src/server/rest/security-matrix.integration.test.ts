@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
 import { dashboardRouter } from '@/server/api/dashboard-router';
 import { appRouter } from '@/server/api/root';
+import type { ProcedureMeta } from '@/server/api/trpc';
 import { authSecret, endSession, issueApiReferenceToken, issueSessionToken, verifySessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
 import { SIGN_IN_LIMITS, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
@@ -23,7 +24,9 @@ import { addApp } from '@/server/services/apps/apps';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { sandboxOf } from '@/server/services/accounts/sandboxes';
 import { checksumOf, formatApiKey, KEY_PREFIXES, randomBase62 } from '@/server/services/api-keys/key-format';
-import { makeAccount, makeApp } from '../../../test/factories';
+import { makeAccount, makeApp, makeMember } from '../../../test/factories';
+import { MEMBER_ROLES, roleAllows, type MemberRole } from '@/server/services/access/roles';
+import { permissionOf } from '@/server/services/access/access-policy';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { callPublicApi } from '../../../test/public-api';
 import { callMcpTool } from '../../../test/mcp';
@@ -115,6 +118,11 @@ beforeAll(async () => {
   const foreign = await encode({ token: { sub: user.id, accountId: owner.accountId }, secret: `${authSecret()}-not-ours`, maxAge: 3600 });
   const stranger = await makeAccount('pro');
   const strangerSession = await issueSessionToken({ id: stranger.userId, email: stranger.email, accountId: stranger.accountId });
+  // Members of the owner's account in every other role, and an analyst of another account (issue 40).
+  const members = await Promise.all(MEMBER_ROLES.filter((role) => role !== 'owner').map(async (role) => ({ role, ...(await makeMember(owner.accountId, role)) })));
+  const strangerAnalyst = await makeMember(stranger.accountId, 'analyst');
+  const roleRefused: Expectation = { status: 403, slug: 'insufficient-scope' };
+  const asMember = (role: MemberRole, expect: (route: RestRoute) => Expectation) => (route: RestRoute) => (roleAllows(role, permissionOf(route.meta)) ? expect(route) : roleRefused);
   secrets.push(managed.secret, toRevoke.secret, endpointSecret, toDeleteSecret, strangerSession);
   secrets.push(readWrite, readOnly, revoked.secret, expired, otherKey, otherAppOnly, elsewhereOnly, spent.secret, freeKey, badChecksum, unknown, session, tampered, expiredSession, foreign);
 
@@ -129,6 +137,20 @@ beforeAll(async () => {
       name: 'another account’s session token',
       authorization: `Bearer ${strangerSession}`,
       expect: (route) => (route.pathParameters.length > 0 ? { status: 404, slug: 'not-found' } : { status: 200 }),
+    },
+    // A key is rolled once and an endpoint deleted once (the owner's session above did): a member allowed to is then
+    // told so, as the owner would be.
+    ...members.map(({ role, session: token }): Credential => ({
+      name: `session token of a member, ${role}`,
+      authorization: `Bearer ${token}`,
+      expect: asMember(role, (route) =>
+        route.template === '/keys/{keyId}/roll' ? { status: 400, slug: 'validation-error' } : route.method === 'DELETE' ? { status: 404, slug: 'not-found' } : { status: 200 },
+      ),
+    })),
+    {
+      name: 'session token of another account’s analyst',
+      authorization: `Bearer ${strangerAnalyst.session}`,
+      expect: asMember('analyst', (route) => (route.pathParameters.length > 0 ? { status: 404, slug: 'not-found' } : { status: 200 })),
     },
     { name: 'no credential', authorization: null, expect: () => unauthorized(/^Bearer realm="public-api"$/), noDatabase: true },
     { name: 'empty bearer', authorization: 'Bearer ', expect: () => unauthorized(), noDatabase: true },
@@ -396,12 +418,13 @@ describe('security matrix: every endpoint × every credential', () => {
 // whole app router, and sessions outlived sign-out). It reads the session cookie only: no API key, no Bearer header,
 // no API reference token, no token of a signed-out session. Another account's ids are not found.
 describe('security matrix: the dashboard endpoint', () => {
-  type Procedure = { _def: { type: 'query' | 'mutation' } };
+  type Procedure = { _def: { type: 'query' | 'mutation'; meta?: ProcedureMeta } };
   const procedures = Object.entries(dashboardRouter._def.procedures as unknown as Record<string, Procedure>).filter(([path]) => path !== 'account.signUp');
   let inputs: Record<string, unknown>;
   let owner: { cookie: string; ids: string[] };
   let billingWithoutStripe: (path: string) => boolean;
   let credentials: { name: string; headers: Record<string, string>; expect: (path: string) => number }[];
+  let members: { role: MemberRole; cookie: string }[];
 
   beforeAll(async () => {
     process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
@@ -492,6 +515,9 @@ describe('security matrix: the dashboard endpoint', () => {
     const expired = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId }, -60);
     const stranger = await makeAccount('pro');
     const strangerSession = await issueSessionToken({ id: stranger.userId, email: stranger.email, accountId: stranger.accountId });
+    members = await Promise.all(MEMBER_ROLES.filter((role) => role !== 'owner').map(async (role) => ({ role, cookie: cookieOf((await makeMember(account.accountId, role)).session).cookie })));
+    const strangerAnalyst = await makeMember(stranger.accountId, 'analyst');
+    const allowed = (role: MemberRole, path: string) => roleAllows(role, permissionOf(procedures.find(([each]) => each === path)![1]._def.meta));
     const byId = (path: string) => {
       const input = inputs[path];
       return typeof input === 'object' && input !== null && Object.keys(input).some((name) => /id$/i.test(name));
@@ -507,6 +533,11 @@ describe('security matrix: the dashboard endpoint', () => {
       { name: 'API key as a Bearer header', headers: { authorization: `Bearer ${apiKey.secret}` }, expect: refused },
       { name: 'session token as a Bearer header', headers: { authorization: `Bearer ${session}` }, expect: refused },
       { name: 'another account’s session', headers: cookieOf(strangerSession), expect: (path) => (byId(path) || billingWithoutStripe(path) ? 404 : 200) },
+      {
+        name: 'another account’s analyst',
+        headers: cookieOf(strangerAnalyst.session),
+        expect: (path) => (!allowed('analyst', path) ? 403 : byId(path) ? 404 : 200),
+      },
     ];
   }, 120_000);
 
@@ -537,6 +568,22 @@ describe('security matrix: the dashboard endpoint', () => {
         for (const id of owner.ids) expect(text.includes(id), `${label} shows ${id}`).toBe(false);
       }
     }
+  }, 120_000);
+
+  it('refuses each member, in every role, every procedure their role does not allow: 403, nothing of the account shown', async () => {
+    let refusals = 0;
+    for (const { role, cookie } of members) {
+      for (const [path, procedure] of procedures) {
+        if (roleAllows(role, permissionOf(procedure._def.meta))) continue;
+        const response = await call(path, procedure._def.type, { cookie });
+        const text = await response.text();
+        expect(response.status, `${role} → ${path}: ${text.slice(0, 200)}`).toBe(403);
+        for (const id of owner.ids) expect(text.includes(id), `${role} → ${path} shows ${id}`).toBe(false);
+        refusals++;
+      }
+    }
+    // The analyst and the billing member are refused most of the dashboard; an admin only the plan.
+    expect(refusals).toBeGreaterThan(40);
   }, 120_000);
 
   it('the owner’s own session is served by every procedure', async () => {

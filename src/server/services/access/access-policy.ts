@@ -22,6 +22,7 @@ import { chargeCredits, creditsUsed, keyCreditsSpent, refundCharge } from '@/ser
 import type { MeteringState } from '@/server/services/metering/headers';
 import { consumeDashboardCall, consumeRequest } from '@/server/services/metering/rate-limit';
 import { storeUnavailable } from '@/server/services/ingest/providers';
+import { roleAllows, roleRefusal, type Permission } from './roles';
 
 /** Where a call came in. */
 export type Channel = 'rest' | 'mcp' | 'dashboard';
@@ -47,7 +48,33 @@ export type OperationAccess = {
    * keyword research) and the API's own writes (docs/api-decisions.md, "What the dashboard may do for free").
    */
   apiOnly?: boolean;
+  /** What a member's role must allow (./roles.ts); none: the one the scope implies (permissionOf). */
+  permission?: Permission;
 };
+
+/**
+ * The permission an operation needs of a member: its own, or the one its scope implies (a read reads the data, a
+ * write changes it). A settings operation (scope 'admin') always names its own.
+ */
+export function permissionOf(access: OperationAccess | undefined): Permission {
+  if (access?.permission) return access.permission;
+  return access?.scope === 'write' ? 'data.write' : 'data.read';
+}
+
+/**
+ * A signed-in member's role against what the operation needs, on every channel: the dashboard, and a session token on
+ * the public API. Keys and connected apps have no role: their scope and restrictions govern them.
+ */
+export function admitRole(actor: Actor, access: OperationAccess | undefined): void {
+  const refusal = roleRefusalOf(actor, access);
+  if (refusal) throw refusal;
+}
+
+function roleRefusalOf(actor: Actor, access: OperationAccess | undefined): AppError | null {
+  if (!actor.role) return null;
+  const permission = permissionOf(access);
+  return roleAllows(actor.role, permission) ? null : new AppError('INSUFFICIENT_SCOPE', roleRefusal(actor.role, permission));
+}
 
 // ---- Before the operation is known or acted on --------------------------------------------------------------------
 
@@ -84,6 +111,8 @@ export function scopeAllows(actor: Actor, access: OperationAccess): boolean {
 }
 
 function scopeRefusal(actor: Actor, access: OperationAccess): AppError | null {
+  const role = roleRefusalOf(actor, access);
+  if (role) return role;
   if (access.scope === 'admin' && actor.kind === 'apiKey') {
     return new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING, { headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="admin"' } });
   }

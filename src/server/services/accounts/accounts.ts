@@ -36,7 +36,8 @@ export interface SignedInUser {
   id: string;
   email: string;
   name: string | null;
-  accountId: string;
+  /** The account the sign-in acts for; null once the user belongs to no account. */
+  accountId: string | null;
 }
 
 /**
@@ -61,8 +62,10 @@ export async function createAccount(
         },
         select: { id: true, accountId: true },
       });
-      await recordPlanChange(tx, { accountId: user.accountId, from: null, to: plan, reason: trial ? 'trial_started' : 'operator', now });
-      return { accountId: user.accountId, userId: user.id };
+      const accountId = user.accountId!;
+      await tx.membership.create({ data: { accountId, userId: user.id, role: 'owner', createdAt: now } });
+      await recordPlanChange(tx, { accountId, from: null, to: plan, reason: trial ? 'trial_started' : 'operator', now });
+      return { accountId, userId: user.id };
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
@@ -93,11 +96,12 @@ export async function getAccountSummary(accountId: string): Promise<AccountSumma
   };
 }
 
-/** The user of an email as typed (any case, spaces around it). */
+/** The user of an email as typed (any case, spaces around it), with the account they act for (the operator's target). */
 export async function findUserIdByEmail(email: string): Promise<{ userId: string; accountId: string }> {
   const normal = normalEmail(email);
   const user = normal && (await db.user.findUnique({ where: { email: normal }, select: { id: true, accountId: true } }));
   if (!user) throw new AppError('NOT_FOUND', `No user with the email ${normal ?? email.trim()}.`);
+  if (!user.accountId) throw new AppError('NOT_FOUND', `The user with the email ${normal} belongs to no account.`);
   return { userId: user.id, accountId: user.accountId };
 }
 

@@ -38,8 +38,10 @@ export const SIGN_IN_LIMITS = {
   perEmail: { windowSeconds: WINDOW_SECONDS, slowAfter: 5, firstDelayMs: 1_000, maxDelayMs: 10_000 },
 } as const;
 
-/** The message next-auth passes to the sign-in form as its error code. */
+/** The messages next-auth passes to the sign-in form as its error code. */
 export const SIGN_IN_BLOCKED = 'TooManySignInAttempts';
+/** The right password of a user who belongs to no account any more (removed from their only one). */
+export const SIGN_IN_NO_ACCOUNT = 'NoAccount';
 
 type Counter = 'pair' | 'address' | 'knownBrowser' | 'email';
 let counters: Record<Counter, RateLimiterPostgres> | undefined;
@@ -97,6 +99,7 @@ export interface SignInAttempt {
 export type SignInOutcome =
   | { kind: 'signed-in'; user: SignedInUser; knownBrowser: KnownBrowserCookie }
   | { kind: 'refused' }
+  | { kind: 'no-account' }
   | { kind: 'blocked'; retryAfterSeconds: number };
 
 export interface SignInOptions {
@@ -132,6 +135,7 @@ export async function signInWithLimit(attempt: SignInAttempt, options: SignInOpt
   }
   // A known browser's success clears its own count only: the pair's failures may be someone else's on its network.
   await (known ? clearCount('knownBrowser', browser) : clearCount('pair', pairKey(email, address)));
+  if (!user.accountId) return { kind: 'no-account' };
   await recordSecurityEvent({
     accountId: user.accountId,
     kind: 'session.signed_in',
@@ -164,7 +168,7 @@ async function logFailedSignIn(email: string | null, failures: number): Promise<
   const wave = startsWave(failures);
   if (failures > slowAfter && !wave) return;
   const user = email ? await db.user.findUnique({ where: { email }, select: { id: true, accountId: true } }) : null;
-  if (!user) return;
+  if (!user?.accountId) return;
   const entry = { accountId: user.accountId, actor: { type: 'anonymous' as const }, target: { type: 'user' as const, id: user.id, label: email! } };
   if (failures <= slowAfter) await recordSecurityEvent({ ...entry, kind: 'session.sign_in_failed', after: { reason: 'wrong password' } });
   if (wave) {

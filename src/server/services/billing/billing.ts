@@ -76,9 +76,9 @@ export interface BillingOwner {
 }
 
 async function ownerEmail(owner: BillingOwner): Promise<string> {
-  const user = await db.user.findFirst({ where: { id: owner.userId, accountId: owner.accountId }, select: { email: true } });
-  if (!user) throw new AppError('NOT_FOUND', 'The user does not exist.');
-  return user.email;
+  const member = await db.membership.findUnique({ where: { accountId_userId: { accountId: owner.accountId, userId: owner.userId } }, select: { user: { select: { email: true } } } });
+  if (!member) throw new AppError('NOT_FOUND', 'The user is not a member of this account.');
+  return member.user.email;
 }
 
 export async function billingOverview(owner: BillingOwner, now = new Date()): Promise<BillingOverview> {

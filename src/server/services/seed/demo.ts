@@ -108,8 +108,13 @@ export async function seedDemoData(options: { password: string }): Promise<void>
     await db.account.upsert({ where: { id: account.id }, create: { id: account.id, name: account.name, plan: account.plan }, update: {} });
     const user = await db.user.findUnique({ where: { email: account.email } });
     if (!user) {
-      await db.user.create({
-        data: { email: account.email, name: account.userName, accountId: account.id, passwordHash: await hashPassword(options.password) },
+      const passwordHash = await hashPassword(options.password);
+      await db.$transaction(async (tx) => {
+        const created = await tx.user.create({
+          data: { email: account.email, name: account.userName, accountId: account.id, passwordHash },
+          select: { id: true },
+        });
+        await tx.membership.create({ data: { accountId: account.id, userId: created.id, role: 'owner' } });
       });
     } else if (!(await verifyPassword(user.passwordHash, options.password))) {
       await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(options.password) } });

@@ -20,7 +20,7 @@ import {
 } from './api-keys.schema';
 
 const SETTINGS = { tags: ['API keys'], protect: true };
-const ADMIN = { scope: 'admin', credits: 0 } as const;
+const ADMIN = { scope: 'admin', credits: 0, permission: 'keys.manage' } as const;
 
 export const listApiKeysProcedure = settingsProcedure
   .meta({
@@ -112,18 +112,18 @@ export const revokeApiKeyProcedure = settingsProcedure
   .mutation(async ({ ctx, input }) => toApiKeyOutput(await revokeApiKey(ctx.actor.accountId, input.keyId, ctx.now)));
 
 /** Dashboard only: the Restrict dialog (the REST surface changes restrictions with PATCH /keys/{keyId}). */
-export const restrictApiKeyProcedure = dashboardProcedure
+export const restrictApiKeyProcedure = dashboardProcedure.meta({ permission: 'keys.manage' })
   .input(restrictApiKeyInput)
   .mutation(async ({ ctx, input }) => toApiKeyOutput((await updateApiKey(ctx.actor.accountId, input, ctx.now)).key));
 
-export const keyExpiryPolicyProcedure = dashboardProcedure.query(({ ctx }) => keyExpiryPolicy(ctx.actor.accountId));
+export const keyExpiryPolicyProcedure = dashboardProcedure.meta({ permission: 'keys.manage' }).query(({ ctx }) => keyExpiryPolicy(ctx.actor.accountId));
 
-export const setKeyExpiryPolicyProcedure = dashboardProcedure
+export const setKeyExpiryPolicyProcedure = dashboardProcedure.meta({ permission: 'account.manage' })
   .input(z.object({ requireKeyExpiry: z.boolean() }))
   .mutation(({ ctx, input }) => setKeyExpiryPolicy(ctx.actor.accountId, input.requireKeyExpiry));
 
 /** A key's calls and credits per day (the last 30 days unless a range is given). */
-export const keyUsageProcedure = dashboardProcedure.input(keyUsageInput).query(({ ctx, input }) => keyUsage(ctx.actor.accountId, input, ctx.now));
+export const keyUsageProcedure = dashboardProcedure.meta({ permission: 'keys.manage' }).input(keyUsageInput).query(({ ctx, input }) => keyUsage(ctx.actor.accountId, input, ctx.now));
 
 /** A page of a key's request log: its last calls, failures included. */
-export const keyCallsProcedure = dashboardProcedure.input(listKeyCallsInput).query(({ ctx, input }) => listKeyCalls(ctx.actor.accountId, input));
+export const keyCallsProcedure = dashboardProcedure.meta({ permission: 'keys.manage' }).input(listKeyCallsInput).query(({ ctx, input }) => listKeyCalls(ctx.actor.accountId, input));

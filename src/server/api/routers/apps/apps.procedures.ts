@@ -69,19 +69,19 @@ export const createAppProcedure = apiProcedure
   });
 
 /** Dashboard only: stops tracking an app and everything recorded about it. */
-export const removeAppProcedure = dashboardProcedure
+export const removeAppProcedure = dashboardProcedure.meta({ permission: 'data.write' })
   .input(removeAppInput)
   .output(removeAppOutput)
   .mutation(({ ctx, input }) => removeApp(ctx.actor.accountId, input.id));
 
 /** Dashboard only: tracks the app in one more storefront. */
-export const addStorefrontProcedure = dashboardProcedure
+export const addStorefrontProcedure = dashboardProcedure.meta({ permission: 'data.write' })
   .input(addStorefrontInput)
   .output(appOutput)
   .mutation(async ({ ctx, input }) => toAppOutput(await addStorefront(ctx.actor.accountId, { appId: input.id, country: input.country })));
 
 /** Dashboard only: each storefront's provider health (when the store last answered, its last failure), for the app page. */
-export const storefrontHealthProcedure = dashboardProcedure
+export const storefrontHealthProcedure = dashboardProcedure.meta({ permission: 'data.read' })
   .input(storefrontHealthInput)
   .output(storefrontHealthOutput)
   .query(async ({ ctx, input }) =>
@@ -94,7 +94,7 @@ export const storefrontHealthProcedure = dashboardProcedure
   );
 
 /** Dashboard only: the store's apps by name, for Add app. */
-export const searchStoreProcedure = dashboardProcedure
+export const searchStoreProcedure = dashboardProcedure.meta({ permission: 'data.write' })
   .input(searchStoreInput)
   .output(searchStoreOutput)
   .query(({ ctx, input }) => searchStore(input, !inTestMode(ctx.actor)));

@@ -5,7 +5,7 @@ import { pageOrigin } from '@/server/core/origin';
 import { billingOverview, openCustomerPortal, startCheckout } from '@/server/services/billing/billing';
 import { billingOverviewOutput, checkoutInput, redirectOutput } from './billing.schema';
 
-export const billingOverviewProcedure = dashboardProcedure.output(billingOverviewOutput).query(async ({ ctx }) => {
+export const billingOverviewProcedure = dashboardProcedure.meta({ permission: 'billing.manage' }).output(billingOverviewOutput).query(async ({ ctx }) => {
   const overview = await billingOverview({ accountId: liveAccountOf(ctx.actor), userId: ctx.actor.userId! }, ctx.now);
   return {
     ...overview,
@@ -16,7 +16,7 @@ export const billingOverviewProcedure = dashboardProcedure.output(billingOvervie
 });
 
 /** A Checkout Session for the tier (or the portal, when a subscription is live): the page sends the browser there. */
-export const checkoutProcedure = dashboardProcedure
+export const checkoutProcedure = dashboardProcedure.meta({ permission: 'billing.manage' })
   .input(checkoutInput)
   .output(redirectOutput)
   .mutation(async ({ ctx, input }) => {
@@ -24,4 +24,4 @@ export const checkoutProcedure = dashboardProcedure
     return { url };
   });
 
-export const portalProcedure = dashboardProcedure.output(redirectOutput).mutation(({ ctx }) => openCustomerPortal(liveAccountOf(ctx.actor), pageOrigin()));
+export const portalProcedure = dashboardProcedure.meta({ permission: 'billing.manage' }).output(redirectOutput).mutation(({ ctx }) => openCustomerPortal(liveAccountOf(ctx.actor), pageOrigin()));

@@ -44,7 +44,7 @@ export const addCompetitorProcedure = apiProcedure
   });
 
 /** Dashboard only: stops following one competitor. */
-export const removeCompetitorProcedure = dashboardProcedure
+export const removeCompetitorProcedure = dashboardProcedure.meta({ permission: 'data.write' })
   .input(z.object({ id: appIdParam, competitorId: z.uuid('Must be a UUID.') }))
   .output(z.object({ removed: z.literal(true), competitorId: z.uuid() }))
   .mutation(({ ctx, input }) => removeCompetitor(ctx.actor.accountId, { appId: input.id, competitorId: input.competitorId }));

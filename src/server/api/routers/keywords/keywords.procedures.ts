@@ -120,13 +120,13 @@ export const addKeywordsProcedure = apiProcedure
   });
 
 /** Dashboard only: stops tracking one keyword. */
-export const removeKeywordProcedure = dashboardProcedure
+export const removeKeywordProcedure = dashboardProcedure.meta({ permission: 'data.write' })
   .input(z.object({ id: appIdParam, keywordId: keywordIdParam }))
   .output(z.object({ removed: z.literal(true), keywordId: z.uuid() }))
   .mutation(({ ctx, input }) => removeKeyword(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId }));
 
 /** Dashboard only: the keyword table's 7-day sparklines, every tracked keyword of a storefront in one read. */
-export const recentRanksProcedure = dashboardProcedure
+export const recentRanksProcedure = dashboardProcedure.meta({ permission: 'data.read' })
   .input(recentRanksInput)
   .output(recentRanksOutput)
   .query(({ ctx, input }) => recentRanks(ctx.actor.accountId, { appId: input.id, country: input.country, days: input.days }));

@@ -30,7 +30,7 @@ import {
 } from './webhooks.schema';
 
 const SETTINGS = { tags: ['Webhook endpoints'], protect: true };
-const ADMIN = { scope: 'admin', credits: 0 } as const;
+const ADMIN = { scope: 'admin', credits: 0, permission: 'webhooks.manage' } as const;
 
 export const listWebhookEndpointsProcedure = settingsProcedure
   .meta({ openapi: { ...SETTINGS, method: 'GET', path: '/webhook-endpoints', summary: 'List webhook endpoints', description: 'Every endpoint of the account, oldest first. Never a signing secret.' }, ...ADMIN })
@@ -154,6 +154,6 @@ export const redeliverProcedure = settingsProcedure
   .mutation(({ ctx, input }) => redeliver(ctx.actor.accountId, input.deliveryId));
 
 /** Dashboard only: the Enable and Disable buttons (the REST surface sends `enabled` with PATCH). */
-export const setWebhookEndpointEnabledProcedure = dashboardProcedure
+export const setWebhookEndpointEnabledProcedure = dashboardProcedure.meta({ permission: 'webhooks.manage' })
   .input(endpointEnabledInput)
   .mutation(({ ctx, input }) => setWebhookEndpointEnabled(ctx.actor.accountId, input.endpointId, input.enabled));
