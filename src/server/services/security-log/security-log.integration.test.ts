@@ -12,6 +12,7 @@ import { recordSignOut } from '@/server/services/accounts/sign-in-limit';
 import { createApiKey, logExpiredKeys, revokeApiKey, rollApiKey, updateApiKey } from '@/server/services/api-keys/api-keys';
 import { createConnectedApp, restrictConnectedApp, revokeConnectedApp } from '@/server/services/oauth/connected-apps';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointEnabled } from '@/server/services/webhooks/endpoints';
+import { acceptInvitation, changeMemberRole, endMembership, inviteMember, revokeInvitation } from '@/server/services/accounts/members';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { listSecurityEvents, purgeSecurityEvents, RETENTION_DAYS, SECURITY_EVENT_KINDS } from './security-log';
 
@@ -49,6 +50,15 @@ describe('the security log', () => {
       const connected = await createConnectedApp({ accountId: owner.accountId, userId: owner.userId, grantId: randomUUID(), clientId: 'logged-client', clientName: 'Logged agent', scope: 'read-only', restrictions: {} });
       await restrictConnectedApp(owner.accountId, { id: connected.id, restrictions: { monthlyBudget: 100 } });
       await revokeConnectedApp(owner.accountId, connected.id);
+      // Members: one invited who joins, changes role and leaves; one removed; an invitation withdrawn.
+      const asOwner = { ...owner, role: 'owner' as const };
+      const [colleague, removed, withdrawn] = await Promise.all([makeAccount('free'), makeAccount('free'), makeAccount('free')]);
+      await acceptInvitation((await inviteMember(asOwner, { email: colleague.email, role: 'analyst' })).token, colleague.userId);
+      await changeMemberRole(asOwner, colleague.userId, 'developer');
+      await endMembership({ accountId: owner.accountId, userId: colleague.userId, role: 'developer' }, colleague.userId);
+      await acceptInvitation((await inviteMember(asOwner, { email: removed.email, role: 'billing' })).token, removed.userId);
+      await endMembership(asOwner, removed.userId);
+      await revokeInvitation(asOwner, (await inviteMember(asOwner, { email: withdrawn.email, role: 'admin' })).invitation.id);
     });
     // Sign-ins: five failed (a wave: new browsers are slowed, without waiting here), one made; the operator ends the
     // user's sessions; a key expires (the hourly job).

@@ -28,6 +28,12 @@ export const SECURITY_EVENT_KINDS = [
   'session.sign_ins_slowed',
   'session.signed_out',
   'session.ended',
+  'member.invited',
+  'member.invitation_revoked',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'member.left',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
@@ -51,6 +57,12 @@ export const SECURITY_EVENT_LABELS: Record<SecurityEventKind, string> = {
   'session.sign_ins_slowed': 'Failed sign-ins: new browsers slowed',
   'session.signed_out': 'Signed out',
   'session.ended': 'Sessions ended',
+  'member.invited': 'Member invited',
+  'member.invitation_revoked': 'Invitation withdrawn',
+  'member.joined': 'Member joined',
+  'member.role_changed': 'Member’s role changed',
+  'member.removed': 'Member removed',
+  'member.left': 'Member left',
 };
 
 /** How long an entry is kept; the job schedule purges older ones (purgeSecurityEvents). */
@@ -61,7 +73,7 @@ type Json = Prisma.InputJsonValue;
 export interface SecurityEventEntry {
   accountId: string;
   kind: SecurityEventKind;
-  target?: { type: 'api_key' | 'oauth_grant' | 'webhook_endpoint' | 'account' | 'user'; id: string; label: string };
+  target?: { type: 'api_key' | 'oauth_grant' | 'webhook_endpoint' | 'account' | 'user' | 'invitation'; id: string; label: string };
   before?: Record<string, Json | null> | null;
   after?: Record<string, Json | null> | null;
   /** Who acted when no request says so (a job: the system); a request's actor wins. */

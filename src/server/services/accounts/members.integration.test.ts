@@ -1,0 +1,131 @@
+// An account's members and invitations (issue 40): seats that hold under concurrent invitations and acceptances, an
+// invitation only its address accepts, once, before it expires; the last owner stays; each change in the security log.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { db } from '@/server/db';
+import { resolveBearer } from '@/server/auth/credentials';
+import { issueSessionToken } from '@/server/auth/session-token';
+import { listSecurityEvents } from '@/server/services/security-log/security-log';
+import { makeAccount } from '../../../../test/factories';
+import { acceptInvitation, changeMemberRole, endMembership, INVITATION_DAYS, INVITATION_REFUSALS, invitationStatus, inviteMember, listMembers, revokeInvitation } from './members';
+
+const ownerOf = async (plan: Parameters<typeof makeAccount>[0] = 'pro') => {
+  const owner = await makeAccount(plan);
+  return { ...owner, role: 'owner' as const };
+};
+
+describe('invitations', () => {
+  it('an invited person accepts from the link, joins with the role, and acts for the account with a session switched to it', async () => {
+    const owner = await ownerOf();
+    const person = await makeAccount('free');
+    const { token, invitation } = await inviteMember(owner, { email: person.email, role: 'developer' });
+    expect(invitation).toMatchObject({ email: person.email, role: 'developer', invitedBy: owner.email });
+    expect(await invitationStatus(token)).toMatchObject({ status: 'pending', role: 'developer', email: person.email });
+    expect(await acceptInvitation(token, person.userId)).toEqual({ accountId: owner.accountId, role: 'developer' });
+    expect((await listMembers(owner.accountId)).members.map((member) => [member.email, member.role])).toEqual([
+      [owner.email, 'owner'],
+      [person.email, 'developer'],
+    ]);
+    // Their own account is still the one a new sign-in acts for.
+    expect((await db.user.findUniqueOrThrow({ where: { id: person.userId } })).accountId).toBe(person.accountId);
+    const session = await issueSessionToken({ id: person.userId, email: person.email, accountId: owner.accountId });
+    expect(await resolveBearer(`Bearer ${session}`, { now: new Date(), ip: null })).toMatchObject({ status: 'valid', actor: { accountId: owner.accountId, role: 'developer' } });
+  });
+
+  it('is accepted once, by its address only, before it expires, and never once withdrawn: each says why', async () => {
+    const owner = await ownerOf('business');
+    const invited = await makeAccount('free');
+    const other = await makeAccount('free');
+    const { token } = await inviteMember(owner, { email: invited.email, role: 'analyst' });
+    await expect(acceptInvitation(token, other.userId)).rejects.toMatchObject({ appCode: 'INSUFFICIENT_SCOPE', message: expect.stringContaining(`This invitation is for ${invited.email}`) });
+    await acceptInvitation(token, invited.userId);
+    await expect(acceptInvitation(token, invited.userId)).rejects.toMatchObject({ appCode: 'NOT_FOUND', message: INVITATION_REFUSALS.accepted });
+    expect(await invitationStatus(token)).toEqual({ status: 'accepted' });
+
+    const late = await makeAccount('free');
+    const sent = new Date(Date.now() - (INVITATION_DAYS + 1) * 86_400_000);
+    const { token: expired } = await inviteMember(owner, { email: late.email, role: 'analyst' }, sent);
+    await expect(acceptInvitation(expired, late.userId)).rejects.toMatchObject({ message: INVITATION_REFUSALS.expired });
+    expect(await invitationStatus(expired)).toEqual({ status: 'expired' });
+
+    const withdrawn = await makeAccount('free');
+    const { token: revoked, invitation } = await inviteMember(owner, { email: withdrawn.email, role: 'analyst' });
+    await revokeInvitation(owner, invitation.id);
+    await expect(acceptInvitation(revoked, withdrawn.userId)).rejects.toMatchObject({ message: INVITATION_REFUSALS.revoked });
+    await expect(acceptInvitation(randomUUID(), withdrawn.userId)).rejects.toMatchObject({ message: INVITATION_REFUSALS.unknown });
+    expect(await invitationStatus('not a token')).toEqual({ status: 'unknown' });
+  });
+
+  it('sent again to the same address replaces the link: the old one no longer works', async () => {
+    const owner = await ownerOf();
+    const person = await makeAccount('free');
+    const first = await inviteMember(owner, { email: person.email, role: 'analyst' });
+    const again = await inviteMember(owner, { email: person.email, role: 'developer' });
+    expect(again).toMatchObject({ resent: true, invitation: { id: first.invitation.id, role: 'developer' } });
+    await expect(acceptInvitation(first.token, person.userId)).rejects.toMatchObject({ message: INVITATION_REFUSALS.unknown });
+    expect(await acceptInvitation(again.token, person.userId)).toMatchObject({ role: 'developer' });
+    await expect(inviteMember(owner, { email: person.email, role: 'analyst' })).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
+  });
+});
+
+describe('seats', () => {
+  it('hold under concurrent invitations: a Pro account (3 seats) with its owner takes two, and refuses the rest with the cap', async () => {
+    const owner = await ownerOf('pro');
+    const people = await Promise.all(Array.from({ length: 6 }, () => makeAccount('free')));
+    const attempts = await Promise.allSettled(people.map((person) => inviteMember(owner, { email: person.email, role: 'analyst' })));
+    expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(2);
+    const refused = attempts.filter((attempt): attempt is PromiseRejectedResult => attempt.status === 'rejected').map((attempt) => attempt.reason);
+    expect(refused).toEqual(Array(4).fill(expect.objectContaining({ appCode: 'LIMIT_REACHED', extras: { cap: 'seats', limit: 3 } })));
+    expect(await db.invitation.count({ where: { accountId: owner.accountId } })).toBe(2);
+  });
+
+  it('refuse acceptances past them once the plan has shrunk since the invitations, concurrent ones alike: nobody joins', async () => {
+    const owner = await ownerOf('business');
+    const [first, second] = await Promise.all([makeAccount('free'), makeAccount('free')]);
+    const invitations = [await inviteMember(owner, { email: first!.email, role: 'analyst' }), await inviteMember(owner, { email: second!.email, role: 'analyst' })];
+    // Down to Pro (3 seats) with two invitations out and a third member: four, one past the seats.
+    const third = await makeAccount('free');
+    await db.membership.create({ data: { accountId: owner.accountId, userId: third.userId, role: 'analyst' } });
+    await db.account.update({ where: { id: owner.accountId }, data: { plan: 'pro' } });
+    const accepted = await Promise.allSettled([acceptInvitation(invitations[0]!.token, first!.userId), acceptInvitation(invitations[1]!.token, second!.userId)]);
+    expect(accepted.map((attempt) => attempt.status)).toEqual(['rejected', 'rejected']);
+    expect(accepted.map((attempt) => (attempt as PromiseRejectedResult).reason)).toEqual(Array(2).fill(expect.objectContaining({ extras: { cap: 'seats', limit: 3 } })));
+    expect(await db.membership.count({ where: { accountId: owner.accountId } })).toBe(2);
+  });
+});
+
+describe('owners and removals', () => {
+  it('the last owner cannot leave, be removed or demoted; an admin changes no owner', async () => {
+    const owner = await ownerOf();
+    await expect(endMembership(owner, owner.userId)).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
+    const admin = await makeAccount('free');
+    const { token } = await inviteMember(owner, { email: admin.email, role: 'admin' });
+    await acceptInvitation(token, admin.userId);
+    const asAdmin = { accountId: owner.accountId, userId: admin.userId, role: 'admin' as const };
+    await expect(endMembership(asAdmin, owner.userId)).rejects.toMatchObject({ appCode: 'INSUFFICIENT_SCOPE' });
+    await expect(changeMemberRole(asAdmin, owner.userId, 'analyst')).rejects.toMatchObject({ appCode: 'INSUFFICIENT_SCOPE' });
+    await expect(changeMemberRole(owner, owner.userId, 'admin')).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
+    expect(await db.membership.findMany({ where: { accountId: owner.accountId }, select: { role: true }, orderBy: { role: 'asc' } })).toEqual([{ role: 'owner' }, { role: 'admin' }]);
+  });
+
+  it('a member removed is refused on their session’s next request; one who joined with no account of their own then has none', async () => {
+    const owner = await ownerOf();
+    const newcomer = await makeAccount('free');
+    // Someone whose only account is this one: as a person who signed up from the invitation.
+    await db.membership.delete({ where: { accountId_userId: { accountId: newcomer.accountId, userId: newcomer.userId } } });
+    await db.user.update({ where: { id: newcomer.userId }, data: { accountId: null } });
+    const { token } = await inviteMember(owner, { email: newcomer.email, role: 'analyst' });
+    await acceptInvitation(token, newcomer.userId);
+    expect((await db.user.findUniqueOrThrow({ where: { id: newcomer.userId } })).accountId).toBe(owner.accountId);
+    const session = await issueSessionToken({ id: newcomer.userId, email: newcomer.email, accountId: owner.accountId });
+    const at = { now: new Date(), ip: null };
+    expect((await resolveBearer(`Bearer ${session}`, at)).status).toBe('valid');
+    await changeMemberRole(owner, newcomer.userId, 'developer');
+    await endMembership(owner, newcomer.userId);
+    expect((await resolveBearer(`Bearer ${session}`, at)).status).toBe('invalid_token');
+    expect((await db.user.findUniqueOrThrow({ where: { id: newcomer.userId } })).accountId).toBeNull();
+
+    const log = await listSecurityEvents(owner.accountId, { page: 1, pageSize: 50 });
+    expect(log.entries.map((entry) => entry.kind).filter((kind) => kind.startsWith('member.')).reverse()).toEqual(['member.invited', 'member.joined', 'member.role_changed', 'member.removed']);
+  });
+});
