@@ -79,7 +79,7 @@ describe('every procedure', () => {
     for (const [path, procedure] of named) {
       const meta = procedure._def.meta;
       if (meta?.scope === 'admin') expect(meta.permission, path).toMatch(/^(keys|webhooks)\.manage$/);
-      if (/\.(remove|add|create|addStorefront|resetTestData)$/.test(path) && !path.startsWith('apiKeys') && !path.startsWith('webhooks')) {
+      if (/^(apps|keywords|competitors)\.(remove|add|create|addStorefront)$|^account\.resetTestData$/.test(path)) {
         expect(permissionOf(meta), path).toBe('data.write');
       }
     }

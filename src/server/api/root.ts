@@ -9,6 +9,7 @@ import { billingRouter } from './routers/billing/router';
 import { competitorsRouter } from './routers/competitors/router';
 import { connectedAppsRouter } from './routers/connected-apps/router';
 import { keywordsRouter } from './routers/keywords/router';
+import { membersRouter } from './routers/members/router';
 import { metadataRouter } from './routers/metadata/router';
 import { reviewsRouter } from './routers/reviews/router';
 import { securityLogRouter } from './routers/security-log/router';
@@ -20,6 +21,7 @@ export const appRouter = router({
   account: accountRouter,
   apiKeys: apiKeysRouter,
   connectedApps: connectedAppsRouter,
+  members: membersRouter,
   apps: appsRouter,
   billing: billingRouter,
   keywords: keywordsRouter,

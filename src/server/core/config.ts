@@ -115,6 +115,15 @@ export const VARIABLES = {
   },
   TRIAL_DAYS: { schema: integer(1, 365).default(14), default: '`14`', meaning: 'How long a trial lasts' },
   TRIAL_CREDITS: { schema: integer(0).default(100), default: '`100`', meaning: 'The monthly credit allowance during a trial, in place of the tier’s' },
+  SMTP_URL: {
+    schema: z
+      .string()
+      .regex(/^smtps?:\/\/[^/]+/, 'Must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465.')
+      .optional(),
+    default: 'unset',
+    meaning: 'Mail server for invitations (nodemailer), e.g. `smtps://user:password@smtp.example.com:465`. Unset: no mail is sent; the inviter copies the invitation link from the dashboard',
+  },
+  MAIL_FROM: { schema: z.string().min(3).optional(), default: '`ASO Analytics <no-reply@HOST>`, HOST the app origin’s', meaning: 'Sender of the mail the app sends' },
   STRIPE_SECRET_KEY: {
     schema: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'Must be a Stripe secret key (sk_test_…, sk_live_…, or a restricted rk_…).').optional(),
     default: 'unset',

@@ -23,6 +23,7 @@ import { periodOf } from '@/server/services/metering/credits';
 import { addApp } from '@/server/services/apps/apps';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { sandboxOf } from '@/server/services/accounts/sandboxes';
+import { inviteMember } from '@/server/services/accounts/members';
 import { checksumOf, formatApiKey, KEY_PREFIXES, randomBase62 } from '@/server/services/api-keys/key-format';
 import { makeAccount, makeApp, makeMember } from '../../../test/factories';
 import { MEMBER_ROLES, roleAllows, type MemberRole } from '@/server/services/access/roles';
@@ -419,7 +420,11 @@ describe('security matrix: every endpoint × every credential', () => {
 // no API reference token, no token of a signed-out session. Another account's ids are not found.
 describe('security matrix: the dashboard endpoint', () => {
   type Procedure = { _def: { type: 'query' | 'mutation'; meta?: ProcedureMeta } };
-  const procedures = Object.entries(dashboardRouter._def.procedures as unknown as Record<string, Procedure>).filter(([path]) => path !== 'account.signUp');
+  // Sign-up and an invitation link's page need no one signed in: the members' tests have the link's.
+  // Leaving is called last: a member who may leave has left.
+  const procedures = Object.entries(dashboardRouter._def.procedures as unknown as Record<string, Procedure>)
+    .filter(([path]) => path !== 'account.signUp' && path !== 'members.invitation')
+    .sort(([a], [b]) => Number(a === 'members.leave') - Number(b === 'members.leave'));
   let inputs: Record<string, unknown>;
   let owner: { cookie: string; ids: string[] };
   let billingWithoutStripe: (path: string) => boolean;
@@ -443,7 +448,21 @@ describe('security matrix: the dashboard endpoint', () => {
     const connect = (clientName: string) =>
       createConnectedApp({ accountId: account.accountId, userId: user.id, grantId: randomUUID(), clientId: `client-${randomUUID()}`, clientName, scope: 'read-only', restrictions: {} });
     const [toDisconnect, toRestrictConnection] = [await connect('matrix agent'), await connect('matrix agent restricted')];
+    // Room for the members below and an invitation more.
+    await db.account.update({ where: { id: account.accountId }, data: { plan: 'business' } });
+    const asOwner = { accountId: account.accountId, userId: user.id, role: 'owner' as const };
+    const [toReassign, toRemove] = [await makeMember(account.accountId, 'analyst'), await makeMember(account.accountId, 'analyst')];
+    const { invitation: toWithdraw } = await inviteMember(asOwner, { email: `matrix-withdrawn-${randomUUID()}@example.test`, role: 'analyst' });
     inputs = {
+      'members.list': undefined,
+      'members.invite': { email: `matrix-invited-${randomUUID()}@example.test`, role: 'analyst' },
+      'members.revokeInvitation': { invitationId: toWithdraw.id },
+      'members.changeRole': { userId: toReassign.userId, role: 'developer' },
+      'members.remove': { userId: toRemove.userId },
+      'members.leave': undefined,
+      'members.memberships': undefined,
+      'members.switchAccount': { accountId: account.accountId },
+      'members.acceptInvitation': { token: 'matrix-no-such-invitation' },
       'connectedApps.list': undefined,
       'connectedApps.revoke': { id: toDisconnect.id },
       'connectedApps.restrict': { id: toRestrictConnection.id, restrictions: { monthlyBudget: 100 } },
@@ -506,7 +525,7 @@ describe('security matrix: the dashboard endpoint', () => {
     billingWithoutStripe = (path: string) => path === 'billing.checkout' || path === 'billing.portal';
     const cookieOf = (token: string) => ({ cookie: `next-auth.session-token=${token}` });
     const session = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
-    owner = { cookie: cookieOf(session).cookie, ids: [app.id, keyword.id, apiKey.key.id, toRoll.key.id, toRestrict.key.id, endpoint.id, deliveryId, removable.app.id, removableKeyword!.id, competitor.id, toDisconnect.id, toRestrictConnection.id] };
+    owner = { cookie: cookieOf(session).cookie, ids: [toReassign.userId, toRemove.userId, toWithdraw.id, app.id, keyword.id, apiKey.key.id, toRoll.key.id, toRestrict.key.id, endpoint.id, deliveryId, removable.app.id, removableKeyword!.id, competitor.id, toDisconnect.id, toRestrictConnection.id] };
     const signedOut = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
     const signedOutClaims = await decode({ token: signedOut, secret: authSecret() });
     await endSession(signedOutClaims);
@@ -523,6 +542,8 @@ describe('security matrix: the dashboard endpoint', () => {
       return typeof input === 'object' && input !== null && Object.keys(input).some((name) => /id$/i.test(name));
     };
     const refused = () => 401;
+    // An account's only owner may not leave it; a link that names no invitation is not found: for every member alike.
+    const lastOwnerOrNoInvitation = (path: string) => (path === 'members.leave' ? 400 : path === 'members.acceptInvitation' ? 404 : null);
     credentials = [
       { name: 'no credential', headers: {}, expect: refused },
       { name: 'tampered cookie', headers: cookieOf(session.slice(0, -4) + (session.endsWith('AAAA') ? 'BBBB' : 'AAAA')), expect: refused },
@@ -532,11 +553,11 @@ describe('security matrix: the dashboard endpoint', () => {
       { name: 'API key as the cookie', headers: cookieOf(apiKey.secret), expect: refused },
       { name: 'API key as a Bearer header', headers: { authorization: `Bearer ${apiKey.secret}` }, expect: refused },
       { name: 'session token as a Bearer header', headers: { authorization: `Bearer ${session}` }, expect: refused },
-      { name: 'another account’s session', headers: cookieOf(strangerSession), expect: (path) => (byId(path) || billingWithoutStripe(path) ? 404 : 200) },
+      { name: 'another account’s session', headers: cookieOf(strangerSession), expect: (path) => lastOwnerOrNoInvitation(path) ?? (byId(path) || billingWithoutStripe(path) ? 404 : 200) },
       {
         name: 'another account’s analyst',
         headers: cookieOf(strangerAnalyst.session),
-        expect: (path) => (!allowed('analyst', path) ? 403 : byId(path) ? 404 : 200),
+        expect: (path) => (!allowed('analyst', path) ? 403 : path === 'members.acceptInvitation' ? 404 : byId(path) ? 404 : 200),
       },
     ];
   }, 120_000);
@@ -589,8 +610,10 @@ describe('security matrix: the dashboard endpoint', () => {
   it('the owner’s own session is served by every procedure', async () => {
     for (const [path, procedure] of procedures) {
       const response = await call(path, procedure._def.type, { cookie: owner.cookie });
-      // webhooks.delete of an id that is not the account's, and billing without Stripe: 404; every other procedure succeeds.
-      expect(response.status, `${path}: ${(await response.text()).slice(0, 200)}`).toBe(path === 'webhooks.delete' || billingWithoutStripe(path) ? 404 : 200);
+      // webhooks.delete of an id that is not the account's, a link that names no invitation, and billing without Stripe:
+      // 404; the only owner leaving: 400; every other procedure succeeds.
+      const expected = path === 'members.leave' ? 400 : path === 'webhooks.delete' || path === 'members.acceptInvitation' || billingWithoutStripe(path) ? 404 : 200;
+      expect(response.status, `${path}: ${(await response.text()).slice(0, 200)}`).toBe(expected);
     }
   }, 120_000);
 });

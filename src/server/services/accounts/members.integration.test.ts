@@ -1,7 +1,10 @@
 // An account's members and invitations (issue 40): seats that hold under concurrent invitations and acceptances, an
 // invitation only its address accepts, once, before it expires; the last owner stays; each change in the security log.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { describe, expect, it, vi } from 'vitest';
+import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
 import { db } from '@/server/db';
 import { resolveBearer } from '@/server/auth/credentials';
 import { issueSessionToken } from '@/server/auth/session-token';
@@ -127,5 +130,61 @@ describe('owners and removals', () => {
 
     const log = await listSecurityEvents(owner.accountId, { page: 1, pageSize: 50 });
     expect(log.entries.map((entry) => entry.kind).filter((kind) => kind.startsWith('member.')).reverse()).toEqual(['member.invited', 'member.joined', 'member.role_changed', 'member.removed']);
+  });
+});
+
+describe('the invitation mail', () => {
+  const ORIGIN = 'http://members.test';
+  const invite = (cookie: string, email: string) =>
+    handleDashboardTrpcRequest(
+      new Request(`${ORIGIN}/api/trpc/members.invite`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ email, role: 'analyst' }) }),
+    );
+  const ownerCookie = async () => {
+    const owner = await ownerOf('business');
+    return { owner, cookie: `next-auth.session-token=${await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId })}` };
+  };
+
+  it('goes through the SMTP server of SMTP_URL, and its link is the one that joins', async () => {
+    const received: { to: string[]; text: string }[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, callback) {
+        let text = '';
+        stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        stream.on('end', () => {
+          // The message as sent, its quoted-printable body decoded (long lines come folded).
+          const decoded = Buffer.from(text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+          received.push({ to: session.envelope.rcptTo.map((recipient) => recipient.address), text: decoded });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    vi.stubEnv('SMTP_URL', `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`);
+    vi.stubEnv('MAIL_FROM', 'ASO Analytics <team@members.test>');
+    try {
+      const { owner, cookie } = await ownerCookie();
+      const person = await makeAccount('free');
+      const answer = (await (await invite(cookie, person.email)).json()) as { result: { data: { mail: string; link: string | null } } };
+      expect(answer.result.data).toMatchObject({ mail: 'sent', link: null });
+      expect(received).toHaveLength(1);
+      expect(received[0]!.to).toEqual([person.email]);
+      expect(received[0]!.text).toContain(`${owner.email} invited you to join`);
+      const token = /\/invitations\/([A-Za-z0-9_-]+)/.exec(received[0]!.text)![1]!;
+      expect(await acceptInvitation(token, person.userId)).toEqual({ accountId: owner.accountId, role: 'analyst' });
+    } finally {
+      vi.unstubAllEnvs();
+      await new Promise<void>((resolve) => smtp.close(resolve));
+    }
+  });
+
+  it('without SMTP_URL is not sent: the inviter gets the link to pass on', async () => {
+    const { owner, cookie } = await ownerCookie();
+    const person = await makeAccount('free');
+    const answer = (await (await invite(cookie, person.email)).json()) as { result: { data: { mail: string; link: string } } };
+    expect(answer.result.data).toMatchObject({ mail: 'not-configured', link: expect.stringMatching(/\/invitations\/[A-Za-z0-9_-]{43}$/) });
+    const token = answer.result.data.link.split('/').at(-1)!;
+    expect(await acceptInvitation(token, person.userId)).toMatchObject({ accountId: owner.accountId });
   });
 });

@@ -97,7 +97,7 @@ export async function inviteMember(
   by: MemberActor,
   input: { email: string; role: InvitableRole },
   now = new Date(),
-): Promise<{ invitation: InvitationView; token: string; resent: boolean }> {
+): Promise<{ invitation: InvitationView; token: string; resent: boolean; accountName: string }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
   const result = await db.$transaction(async (tx) => {
@@ -117,9 +117,13 @@ export async function inviteMember(
     );
     return { invitation, resent: Boolean(existing) };
   });
-  const inviter = await db.user.findUnique({ where: { id: by.userId }, select: { email: true } });
+  const [inviter, account] = await Promise.all([
+    db.user.findUnique({ where: { id: by.userId }, select: { email: true } }),
+    db.account.findUniqueOrThrow({ where: { id: by.accountId }, select: { name: true } }),
+  ]);
   const { invitation } = result;
   return {
+    accountName: account.name,
     invitation: { id: invitation.id, email: invitation.email, role: invitation.role, createdAt: invitation.createdAt, expiresAt: invitation.expiresAt, invitedBy: inviter?.email ?? null },
     token,
     resent: result.resent,
@@ -249,4 +253,25 @@ export async function endMembership(by: MemberActor & { role: MemberRole }, user
     );
   });
   return { removed: true };
+}
+
+/** The accounts a person belongs to, for the account switcher: their role in each. */
+export async function membershipsOf(userId: string): Promise<{ accountId: string; accountName: string; role: MemberRole }[]> {
+  const memberships = await db.membership.findMany({ where: { userId }, include: { account: { select: { name: true } } }, orderBy: { createdAt: 'asc' } });
+  return memberships.map((membership) => ({ accountId: membership.accountId, accountName: membership.account.name, role: membership.role }));
+}
+
+/**
+ * The session acts for another of its user's accounts from its next request, without signing in again; a new
+ * sign-in acts for it too. Not a member of it: 404, as any account not theirs.
+ */
+export async function switchAccount(session: { sessionId: string; userId: string }, accountId: string): Promise<{ accountId: string; role: MemberRole }> {
+  return db.$transaction(async (tx) => {
+    const member = await tx.membership.findUnique({ where: { accountId_userId: { accountId, userId: session.userId } }, select: { role: true } });
+    if (!member) throw new AppError('NOT_FOUND', 'You are not a member of this account.');
+    const switched = await tx.session.updateMany({ where: { id: session.sessionId, userId: session.userId, endedAt: null }, data: { accountId } });
+    if (!switched.count) throw new AppError('UNAUTHORIZED', 'This session has ended: sign in again.');
+    await tx.user.update({ where: { id: session.userId }, data: { accountId } });
+    return { accountId, role: member.role };
+  });
 }

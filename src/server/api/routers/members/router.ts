@@ -1,0 +1,27 @@
+// Settings → Members, invitations and the account switcher.
+import { router } from '@/server/api/trpc';
+import {
+  acceptInvitationProcedure,
+  changeMemberRoleProcedure,
+  invitationStatusProcedure,
+  inviteMemberProcedure,
+  leaveAccountProcedure,
+  listMembersProcedure,
+  membershipsProcedure,
+  removeMemberProcedure,
+  revokeInvitationProcedure,
+  switchAccountProcedure,
+} from './members.procedures';
+
+export const membersRouter = router({
+  list: listMembersProcedure,
+  invite: inviteMemberProcedure,
+  revokeInvitation: revokeInvitationProcedure,
+  changeRole: changeMemberRoleProcedure,
+  remove: removeMemberProcedure,
+  leave: leaveAccountProcedure,
+  memberships: membershipsProcedure,
+  switchAccount: switchAccountProcedure,
+  invitation: invitationStatusProcedure,
+  acceptInvitation: acceptInvitationProcedure,
+});
