@@ -10,6 +10,7 @@ import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { DemoProvider } from '@/server/services/ingest/demo/demo-provider';
 import { useDataProvider } from '@/server/services/ingest/providers';
+import { resetResearchCache } from '@/server/services/aso/research';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { callPublicApi } from '../../../test/public-api';
 import { buildRoutes, type RestRoute } from './routes';
@@ -43,6 +44,8 @@ class DemoStoreOnExamplesDay extends DemoProvider {
 it('answers every endpoint as the committed examples show', async () => {
   const restoreProvider = useDataProvider(new DemoStoreOnExamplesDay());
   onTestFinished(restoreProvider);
+  // The store's answers another file of this worker researched (today's, not the examples' day) are not replayed.
+  resetResearchCache();
   const { owner, app } = await makeAsoApp({ storeId: '1459969523' });
   const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id, term: 'meditation' } });
   const { secret } = await createApiKey(owner, { name: 'examples', scope: 'read-write' });

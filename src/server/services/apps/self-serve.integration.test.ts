@@ -13,7 +13,9 @@ import { MAX_BACKFILL_ATTEMPTS, runNextBackfill } from '@/server/services/ingest
 import { makeAccount } from '../../../../test/factories';
 import { addApp, addKeywords, addStorefront, getApp, removeApp, searchStore } from './apps';
 
-const uniqueUrl = (name: string) => `https://apps.apple.com/us/app/${name}/id${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 1000)}`;
+// Store ids unique within the run: two made in the same millisecond once collided, and the second added the first's app.
+let made = 0;
+const uniqueUrl = (name: string) => `https://apps.apple.com/us/app/${name}/id${String(Date.now()).slice(-9)}${String(made++ % 1000).padStart(3, '0')}`;
 
 /** Leaves `appId`'s backfill the only one the job can claim: earlier tests' are not this test's to run. */
 async function onlyClaimable(appId: string) {
