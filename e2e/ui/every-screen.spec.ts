@@ -16,10 +16,10 @@ const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
-const PUBLIC_PAGES = ['/', '/sign-in', '/sign-up', '/docs', '/docs/webhooks', '/docs/mcp', '/docs/problems', '/docs/problems/validation-error'];
+const PUBLIC_PAGES = ['/', '/sign-in', '/sign-up', '/docs', '/docs/webhooks', '/docs/mcp', '/docs/problems', '/docs/problems/validation-error', '/invitations/no-such-invitation'];
 const APP_VIEWS = ['', '/opportunities', '/competitors', '/ratings', '/category-rank', '/metadata', '/keyword-spy', '/reviews'];
 const APP_PAGES = ['/apps', ...APP_VIEWS.map((view) => `/apps/${DEMO_APP_ID}${view}`)];
-const SETTINGS_PAGES = ['/settings/api', '/settings/webhooks', '/settings/security', '/settings/billing'];
+const SETTINGS_PAGES = ['/settings/api', '/settings/webhooks', '/settings/security', '/settings/members', '/settings/billing'];
 
 async function signInAs(page: Page, email: string, password: string) {
   const session = await signIn(email, password);

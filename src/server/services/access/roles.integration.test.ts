@@ -35,11 +35,13 @@ function rest(session: string, path: string, init: { method?: string; body?: unk
 }
 
 function dashboard(session: string, path: string, input: unknown = undefined, method: 'GET' | 'POST' = 'GET') {
+  // From an address of this file's own: a refused call counts against its address's limit, not the addressless one.
   const cookie = `next-auth.session-token=${session}`;
+  const from = { 'x-forwarded-for': '198.51.100.40' };
   return handleDashboardTrpcRequest(
     method === 'GET'
-      ? new Request(`${ORIGIN}/api/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { headers: { cookie } })
-      : new Request(`${ORIGIN}/api/trpc/${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(input) }),
+      ? new Request(`${ORIGIN}/api/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { headers: { cookie, ...from } })
+      : new Request(`${ORIGIN}/api/trpc/${path}`, { method, headers: { cookie, ...from, 'content-type': 'application/json' }, body: JSON.stringify(input) }),
   );
 }
 

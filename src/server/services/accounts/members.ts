@@ -10,7 +10,8 @@ import { AppError, limitReached } from '@/server/errors/app-error';
 import { validationError } from '@/server/errors/validation';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 import { accessOf, PLANS } from './plans';
-import type { Prisma } from '@/generated/prisma/client';
+import { Prisma } from '@/generated/prisma/client';
+import { hashPassword } from './password';
 
 /** How long an invitation link works; resending it starts the time again. */
 export const INVITATION_DAYS = 7;
@@ -166,16 +167,34 @@ export const INVITATION_REFUSALS: Record<Exclude<InvitationStatus['status'], 'pe
  * Only a user of the invited address may, once, before it expires; the account's seats are counted again under its
  * lock (the plan may have changed since).
  */
+/**
+ * The pending invitation of a link, its account's row locked first and the invitation read again under it (two
+ * acceptances of one link are in turn): a link that no longer works says why.
+ */
+async function pendingInvitationUnderLock(tx: Prisma.TransactionClient, token: string, now: Date) {
+  const found = await tx.invitation.findUnique({ where: { tokenHash: tokenHashOf(token) }, select: { id: true, accountId: true } });
+  if (!found) throw new AppError('NOT_FOUND', INVITATION_REFUSALS.unknown);
+  const account = await lockAccount(tx, found.accountId);
+  const invitation = await tx.invitation.findUniqueOrThrow({ where: { id: found.id } });
+  if (invitation.revokedAt) throw new AppError('NOT_FOUND', INVITATION_REFUSALS.revoked);
+  if (invitation.acceptedAt) throw new AppError('NOT_FOUND', INVITATION_REFUSALS.accepted);
+  if (invitation.expiresAt <= now) throw new AppError('NOT_FOUND', INVITATION_REFUSALS.expired);
+  return { account, invitation };
+}
+
+/** The invitation accepted by `userId`: they are a member from now on, with its role. */
+async function join(tx: Prisma.TransactionClient, invitation: { id: string; accountId: string; role: MemberRole; invitedById: string | null }, user: { id: string; email: string }, now: Date) {
+  await tx.invitation.update({ where: { id: invitation.id }, data: { acceptedAt: now, acceptedById: user.id } });
+  await tx.membership.create({ data: { accountId: invitation.accountId, userId: user.id, role: invitation.role, invitedById: invitation.invitedById, createdAt: now } });
+  await recordSecurityEvent(
+    { accountId: invitation.accountId, kind: 'member.joined', actor: { type: 'user', userId: user.id, label: user.email }, target: { type: 'user', id: user.id, label: user.email }, after: { role: invitation.role } },
+    tx,
+  );
+}
+
 export async function acceptInvitation(token: string, userId: string, now = new Date()): Promise<{ accountId: string; role: MemberRole }> {
   return db.$transaction(async (tx) => {
-    const found = await tx.invitation.findUnique({ where: { tokenHash: tokenHashOf(token) }, select: { id: true, accountId: true } });
-    if (!found) throw new AppError('NOT_FOUND', INVITATION_REFUSALS.unknown);
-    // The account's lock first, then the invitation's row read again under it: two acceptances of one link are in turn.
-    const account = await lockAccount(tx, found.accountId);
-    const invitation = await tx.invitation.findUniqueOrThrow({ where: { id: found.id } });
-    if (invitation.revokedAt) throw new AppError('NOT_FOUND', INVITATION_REFUSALS.revoked);
-    if (invitation.acceptedAt) throw new AppError('NOT_FOUND', INVITATION_REFUSALS.accepted);
-    if (invitation.expiresAt <= now) throw new AppError('NOT_FOUND', INVITATION_REFUSALS.expired);
+    const { account, invitation } = await pendingInvitationUnderLock(tx, token, now);
     const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, accountId: true } });
     if (user.email !== invitation.email) {
       throw new AppError('INSUFFICIENT_SCOPE', `This invitation is for ${invitation.email}; you are signed in as ${user.email}. Sign in as ${invitation.email} to accept it.`);
@@ -184,16 +203,33 @@ export async function acceptInvitation(token: string, userId: string, now = new 
     if (member) throw validationError([{ in: 'body', pointer: '#/token', detail: 'You are already a member of this account.' }]);
     // Its own seat is among those counted: the plan may have shrunk since it was sent.
     await assertSeats(tx, invitation.accountId, account, 0, now);
-    await tx.invitation.update({ where: { id: invitation.id }, data: { acceptedAt: now, acceptedById: userId } });
-    await tx.membership.create({ data: { accountId: invitation.accountId, userId, role: invitation.role, invitedById: invitation.invitedById, createdAt: now } });
+    await join(tx, invitation, { id: userId, email: user.email }, now);
     // A person who belonged to no account acts for this one from now on; another keeps acting for theirs.
     if (!user.accountId) await tx.user.update({ where: { id: userId }, data: { accountId: invitation.accountId } });
-    await recordSecurityEvent(
-      { accountId: invitation.accountId, kind: 'member.joined', actor: { type: 'user', userId, label: user.email }, target: { type: 'user', id: userId, label: user.email }, after: { role: invitation.role } },
-      tx,
-    );
     return { accountId: invitation.accountId, role: invitation.role };
   });
+}
+
+/**
+ * A new person signs up from the link: a user of the invited address, member of the inviting account only (no account
+ * of their own), in one transaction with the acceptance. They then sign in with the password they chose.
+ */
+export async function joinByInvitation(token: string, input: { password: string; name?: string }, now = new Date()): Promise<{ accountId: string; email: string }> {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.$transaction(async (tx) => {
+      const { account, invitation } = await pendingInvitationUnderLock(tx, token, now);
+      await assertSeats(tx, invitation.accountId, account, 0, now);
+      const user = await tx.user.create({ data: { email: invitation.email, name: input.name ?? null, passwordHash, accountId: invitation.accountId, createdAt: now }, select: { id: true, email: true } });
+      await join(tx, invitation, user, now);
+      return { accountId: invitation.accountId, email: user.email };
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      throw validationError([{ in: 'body', pointer: '#/token', detail: 'This address already has a user: sign in, then accept the invitation.' }]);
+    }
+    throw error;
+  }
 }
 
 /** The account's owners, its row locked: the last one may not leave, be removed or demoted. */

@@ -21,6 +21,9 @@ export const getAccountProcedure = dashboardProcedure.meta({ permission: 'accoun
     trial: account.trial && { ...account.trial, endsAt: account.trial.endsAt.toISOString() },
     createdAt: account.createdAt.toISOString(),
     livemode: ctx.actor.liveAccountId === undefined,
+    /** The signed-in member's role here: the pages offer only what it allows. */
+    role: ctx.actor.role ?? null,
+    userId: ctx.actor.userId ?? null,
   };
 });
 

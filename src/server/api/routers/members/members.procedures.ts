@@ -13,12 +13,14 @@ import {
   endMembership,
   invitationStatus,
   inviteMember,
+  joinByInvitation,
   listMembers,
   membershipsOf,
   revokeInvitation,
   switchAccount,
 } from '@/server/services/accounts/members';
 import { sendMail } from '@/server/services/mail/mailer';
+import { countSignUp } from '@/server/services/accounts/sign-up-limit';
 import { MEMBER_ROLES } from '@/server/services/access/roles';
 import {
   changeRoleInput,
@@ -27,6 +29,7 @@ import {
   invitationTokenInput,
   invitedOutput,
   inviteMemberInput,
+  joinByInvitationInput,
   memberIdInput,
   memberOutput,
   membershipOutput,
@@ -110,6 +113,16 @@ export const invitationStatusProcedure = publicProcedure
   .query(async ({ ctx, input }) => {
     const status = await invitationStatus(input.token, ctx.now);
     return status.status === 'pending' ? { ...status, expiresAt: status.expiresAt.toISOString() } : status;
+  });
+
+/** A new person signs up from the link: their user joins the account, with no account of their own; they then sign in. */
+export const joinByInvitationProcedure = publicProcedure
+  .meta({ permission: 'account.read' })
+  .input(joinByInvitationInput)
+  .output(z.object({ accountId: z.uuid(), email: z.string() }))
+  .mutation(async ({ ctx, input }) => {
+    await countSignUp(ctx.clientIp);
+    return joinByInvitation(input.token, { password: input.password, name: input.name }, ctx.now);
   });
 
 /** The signed-in person accepts: they join, and their session acts for the account they joined. */

@@ -1,6 +1,7 @@
 // Settings → Members: the account's members, its pending invitations, and the account switcher's list.
 import { z } from 'zod';
 import { emailAddress } from '@/server/domain/email-addresses';
+import { newAccountInput } from '@/server/api/routers/account/account.schema';
 import { MEMBER_ROLES } from '@/server/services/access/roles';
 import { INVITABLE_ROLES } from '@/server/services/accounts/members';
 
@@ -24,6 +25,7 @@ export const invitationIdInput = z.object({ invitationId: z.uuid('Must be a UUID
 export const memberIdInput = z.object({ userId: z.uuid('Must be a UUID.') });
 export const changeRoleInput = memberIdInput.extend({ role: invitableRole });
 export const invitationTokenInput = z.object({ token: z.string().min(1).max(200) });
+export const joinByInvitationInput = invitationTokenInput.extend({ password: newAccountInput.shape.password, name: newAccountInput.shape.userName });
 
 export const membershipOutput = z.object({ accountId: z.uuid(), accountName: z.string(), role, current: z.boolean() });
 

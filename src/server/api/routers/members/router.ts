@@ -4,6 +4,7 @@ import {
   acceptInvitationProcedure,
   changeMemberRoleProcedure,
   invitationStatusProcedure,
+  joinByInvitationProcedure,
   inviteMemberProcedure,
   leaveAccountProcedure,
   listMembersProcedure,
@@ -24,4 +25,5 @@ export const membersRouter = router({
   switchAccount: switchAccountProcedure,
   invitation: invitationStatusProcedure,
   acceptInvitation: acceptInvitationProcedure,
+  join: joinByInvitationProcedure,
 });
