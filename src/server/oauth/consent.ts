@@ -17,6 +17,7 @@ import { AppError } from '@/server/errors/app-error';
 import { mcpResource } from '@/server/mcp/mcp-endpoint';
 import { readBodyText } from '@/server/rest/request-body';
 import { createConnectedApp } from '@/server/services/oauth/connected-apps';
+import { admitRole } from '@/server/services/access/access-policy';
 import { OAUTH_SCOPES, type OAuthScope } from './scopes';
 
 export const CONSENT_PATH = '/oauth/consent';
@@ -71,6 +72,17 @@ const decisionForm = z.discriminatedUnion('decision', [
   }),
 ]);
 
+/** The access policy's refusal of `check`, in words; null when it passes. */
+function refusalOf(check: () => void): string | null {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    if (error instanceof AppError) return error.message;
+    throw error;
+  }
+}
+
 function formOf(body: string): unknown {
   const form = new URLSearchParams(body);
   return { decision: form.get('decision'), scope: form.get('scope'), apps: form.get('apps'), appIds: form.getAll('appIds'), monthlyBudget: form.get('monthlyBudget') ?? '' };
@@ -102,6 +114,9 @@ export function createConsentHandler(provider: Provider, origin: string) {
       // A connection is the live account's, whichever mode the dashboard is in.
       const actor = await actorFromSessionCookie((name) => cookies.get(name), { mode: 'live' });
       if (!actor?.userId) return redirect(res, `/sign-in?callbackUrl=${encodeURIComponent(`${CONSENT_PATH}/${uid}`)}`);
+      // A connection is a credential of the account: only a member whose role manages keys may make one.
+      const roleRefusal = refusalOf(() => admitRole(actor, { permission: 'keys.manage' }));
+      if (roleRefusal) return backWithError(res, uid, roleRefusal);
       const details = await provider.interactionDetails(req, res).catch(() => null);
       if (!details || details.uid !== uid) {
         res.writeHead(400, { 'Content-Type': 'text/plain' }).end('This sign-in request has expired or belongs to another browser; start again from the app that sent you here.');

@@ -9,7 +9,7 @@ import { db } from '@/server/db';
 import { createMcpEndpoint, MCP_PATH, mcpResource } from '@/server/mcp/mcp-endpoint';
 import { usageReport } from '@/server/services/metering/credits';
 import { listConnectedApps, revokeConnectedApp } from '@/server/services/oauth/connected-apps';
-import { makeAccount, makeApp } from '../../../test/factories';
+import { makeAccount, makeApp, makeMember } from '../../../test/factories';
 import { callPublicApi } from '../../../test/public-api';
 import { createAuthorizationServer } from './authorization-server';
 
@@ -213,6 +213,15 @@ describe('OAuth for the MCP server', () => {
     const clientId = await registerClient();
     const { consentError } = await authorize(owner.browser, clientId, { decision: 'allow', scope: 'read-only', apps: 'all' });
     expect(consentError).toMatch(/paid plans/);
+    expect(await listConnectedApps(owner.accountId)).toEqual([]);
+  });
+
+  it('a member whose role manages no keys cannot connect an app either: the consent says why, and nothing is granted', async () => {
+    const owner = await signedInOwner();
+    const analyst = await makeMember(owner.accountId, 'analyst');
+    const clientId = await registerClient();
+    const { consentError } = await authorize(new Browser(analyst.session), clientId, { decision: 'allow', scope: 'read-only', apps: 'all' });
+    expect(consentError).toMatch(/analyst, does not let you manage API keys and connected apps/);
     expect(await listConnectedApps(owner.accountId)).toEqual([]);
   });
 

@@ -18,7 +18,7 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
   const { error } = await searchParams;
   const path = `/oauth/consent/${encodeURIComponent(uid)}`;
   if (!(await getSignedInActor('live'))) redirect(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
-  const { oauthConsentRequest } = await serverModules();
+  const { oauthConsentRequest, roleAllows, ROLE_LABELS } = await serverModules();
   const request = await oauthConsentRequest(uid);
   if (!request) {
     return (
@@ -28,19 +28,30 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
     );
   }
   const caller = await getDashboardCaller('live');
-  const [account, apps] = await Promise.all([caller.account.get(), caller.apps.list({})]);
+  const account = await caller.account.get();
+  // A connection is a credential of the account: a member whose role manages no keys is told so, and reads no apps.
+  const role = account.role ?? 'owner';
+  const mayConnect = roleAllows(role, 'keys.manage');
+  const apps = mayConnect ? await caller.apps.list({}) : [];
   return (
     <Frame title={`Connect ${request.clientName} to your account`}>
       <p>
         <strong>{request.clientName}</strong> asks to use the ASO Analytics MCP server on the account <strong>{account.name}</strong>. After you
         allow it, you go back to <code>{request.redirectHost}</code>.
       </p>
-      {!account.plan.apiAccess ? (
+      {!account.plan.apiAccess || !mayConnect ? (
         <>
-          <p className="error" role="alert">
-            Your plan ({account.plan.label}) has no API access, which connected apps need. <Link href="/settings/billing">Choose a plan</Link> and
-            then start again from the app.
-          </p>
+          {!mayConnect ? (
+            <p className="error" role="alert">
+              Your role in this account, {ROLE_LABELS[role].toLowerCase()}, does not let you connect apps: ask an owner, an admin or a developer of
+              the account.
+            </p>
+          ) : (
+            <p className="error" role="alert">
+              Your plan ({account.plan.label}) has no API access, which connected apps need. <Link href="/settings/billing">Choose a plan</Link> and
+              then start again from the app.
+            </p>
+          )}
           <form method="post" action={path}>
             <input type="hidden" name="decision" value="deny" />
             <button type="submit">Back to the app</button>
