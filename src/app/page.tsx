@@ -1,4 +1,5 @@
-// The landing page: what the product is, and the way in (a trial, the docs). A signed-in user goes straight to Apps.
+// The landing page: what the product is, and the way in (a trial, the docs). A signed-in user goes straight to Apps,
+// or to Members when their role reads no app data (billing).
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { getSignedInActor, serverModules } from '@/app/server-modules';
@@ -7,8 +8,9 @@ import { PublicHeader } from '@/components/layout/public-header';
 export const dynamic = 'force-dynamic';
 
 export default async function Home() {
-  if (await getSignedInActor()) redirect('/apps');
-  const { newTrial } = await serverModules();
+  const { newTrial, roleAllows } = await serverModules();
+  const actor = await getSignedInActor();
+  if (actor) redirect(roleAllows(actor.role ?? 'owner', 'data.read') ? '/apps' : '/settings/members');
   const now = new Date();
   const trial = newTrial(now);
   const days = trial && Math.round((trial.endsAt.getTime() - now.getTime()) / 86_400_000);
