@@ -40,13 +40,16 @@ interface Props {
   roleLabels: Record<Role, string>;
   seats: number | null;
   invitationDays: number;
+  /** The pending offer of the account's ownership, if any. */
+  offer: { toUserId: string; toEmail: string; fromEmail: string | null } | null;
 }
 
-export function MembersPanel({ members, invitations, manages, isOwner, me, roles, roleLabels, seats, invitationDays }: Props) {
+export function MembersPanel({ members, invitations, manages, isOwner, me, roles, roleLabels, seats, invitationDays, offer }: Props) {
   const { run, pending, error } = useAction();
   const [link, setLink] = useState<{ email: string; url: string; why: string } | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [leaving, setLeaving] = useState(false);
+  const [offering, setOffering] = useState<Member | null>(null);
   const owners = members.filter((member) => member.role === 'owner').length;
   const used = members.length + invitations.length;
 
@@ -77,6 +80,30 @@ export function MembersPanel({ members, invitations, manages, isOwner, me, roles
           webhook endpoints belong to the account: they keep working when the member who made them leaves.
         </p>
         {error && <p className="error" role="alert">{error}</p>}
+        {offer && offer.toUserId === me && (
+          <div className="notice" role="status" data-testid="ownership-offer">
+            <p>{offer.fromEmail ?? 'An owner'} offers you the ownership of this account: you would manage its plan and members, and they would become an admin.</p>
+            <div className="row">
+              <button className="primary" type="button" disabled={pending} onClick={() => void run(async () => {
+                await trpc.members.answerOwnership.mutate({ accept: true });
+                toast.success('You own this account now');
+              })}>Accept ownership</button>
+              <button type="button" disabled={pending} onClick={() => void run(async () => {
+                await trpc.members.answerOwnership.mutate({ accept: false });
+                toast.success('Ownership declined');
+              })}>Decline</button>
+            </div>
+          </div>
+        )}
+        {offer && isOwner && offer.toUserId !== me && (
+          <p className="notice" role="status" data-testid="ownership-offered">
+            Ownership offered to {offer.toEmail}: it passes once they accept it, and you then become an admin.{' '}
+            <button type="button" disabled={pending} onClick={() => void run(async () => {
+              await trpc.members.withdrawOwnershipOffer.mutate();
+              toast.success('Offer withdrawn');
+            })}>Withdraw the offer</button>
+          </p>
+        )}
         <TableScroll label="Members">
           <table data-testid="members-table">
             <thead><tr><th>Member</th><th>Role</th><th>Joined</th><th><span className="visually-hidden">Actions</span></th></tr></thead>
@@ -103,6 +130,9 @@ export function MembersPanel({ members, invitations, manages, isOwner, me, roles
                   </td>
                   <td>{formatInstant(member.joinedAt)}</td>
                   <td>
+                    {isOwner && member.role !== 'owner' && (
+                      <button type="button" onClick={() => setOffering(member)} aria-label={`Offer ownership to ${member.email}`}>Offer ownership</button>
+                    )}
                     {mayChange(member) && <button type="button" className="danger" onClick={() => setRemoving(member)} aria-label={`Remove ${member.email}`}>Remove</button>}
                     {member.userId === me && !(member.role === 'owner' && owners === 1) && <button type="button" className="danger" onClick={() => setLeaving(true)}>Leave this account</button>}
                   </td>
@@ -175,6 +205,21 @@ export function MembersPanel({ members, invitations, manages, isOwner, me, roles
           location.reload();
         }}
         testId="remove-member"
+      />
+      <ConfirmDialog
+        open={offering !== null}
+        onOpenChange={(open) => !open && setOffering(null)}
+        title="Offer ownership?"
+        description={<>{offering?.email} becomes an owner once they accept, and you then become an admin: you keep everything but the plan, billing and ownership. Until then nothing changes, and you may withdraw the offer.</>}
+        confirmLabel="Offer ownership"
+        tone="primary"
+        onConfirm={async () => {
+          await trpc.members.offerOwnership.mutate({ userId: offering!.userId });
+          toast.success(`Ownership offered to ${offering!.email}`);
+          setOffering(null);
+          location.reload();
+        }}
+        testId="offer-ownership"
       />
       <ConfirmDialog
         open={leaving}

@@ -464,6 +464,10 @@ describe('security matrix: the dashboard endpoint', () => {
       'members.memberships': undefined,
       'members.switchAccount': { accountId: account.accountId },
       'members.acceptInvitation': { token: 'matrix-no-such-invitation' },
+      'members.ownershipOffer': undefined,
+      'members.offerOwnership': { userId: toReassign.userId },
+      'members.withdrawOwnershipOffer': undefined,
+      'members.answerOwnership': { accept: false },
       'connectedApps.list': undefined,
       'connectedApps.revoke': { id: toDisconnect.id },
       'connectedApps.restrict': { id: toRestrictConnection.id, restrictions: { monthlyBudget: 100 } },
@@ -543,8 +547,10 @@ describe('security matrix: the dashboard endpoint', () => {
       return typeof input === 'object' && input !== null && Object.keys(input).some((name) => /id$/i.test(name));
     };
     const refused = () => 401;
-    // An account's only owner may not leave it; a link that names no invitation is not found: for every member alike.
-    const lastOwnerOrNoInvitation = (path: string) => (path === 'members.leave' ? 400 : path === 'members.acceptInvitation' ? 404 : null);
+    // An account's only owner may not leave it; a link that names no invitation, and an answer to an offer of ownership
+    // nobody made, are not found: for every member alike.
+    const notOffered = (path: string) => path === 'members.acceptInvitation' || path === 'members.answerOwnership';
+    const lastOwnerOrNoInvitation = (path: string) => (path === 'members.leave' ? 400 : notOffered(path) ? 404 : null);
     credentials = [
       { name: 'no credential', headers: {}, expect: refused },
       { name: 'tampered cookie', headers: cookieOf(session.slice(0, -4) + (session.endsWith('AAAA') ? 'BBBB' : 'AAAA')), expect: refused },
@@ -558,7 +564,7 @@ describe('security matrix: the dashboard endpoint', () => {
       {
         name: 'another account’s analyst',
         headers: cookieOf(strangerAnalyst.session),
-        expect: (path) => (!allowed('analyst', path) ? 403 : path === 'members.acceptInvitation' ? 404 : byId(path) ? 404 : 200),
+        expect: (path) => (!allowed('analyst', path) ? 403 : notOffered(path) || byId(path) ? 404 : 200),
       },
     ];
   }, 120_000);
@@ -616,7 +622,7 @@ describe('security matrix: the dashboard endpoint', () => {
       const response = await call(path, procedure._def.type, { cookie: owner.cookie });
       // webhooks.delete of an id that is not the account's, a link that names no invitation, and billing without Stripe:
       // 404; the only owner leaving: 400; every other procedure succeeds.
-      const expected = path === 'members.leave' ? 400 : path === 'webhooks.delete' || path === 'members.acceptInvitation' || billingWithoutStripe(path) ? 404 : 200;
+      const expected = path === 'members.leave' ? 400 : ['webhooks.delete', 'members.acceptInvitation', 'members.answerOwnership'].includes(path) || billingWithoutStripe(path) ? 404 : 200;
       expect(response.status, `${path}: ${(await response.text()).slice(0, 200)}`).toBe(expected);
     }
   }, 120_000);

@@ -10,7 +10,21 @@ import { resolveBearer } from '@/server/auth/credentials';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { listSecurityEvents } from '@/server/services/security-log/security-log';
 import { makeAccount } from '../../../../test/factories';
-import { acceptInvitation, changeMemberRole, endMembership, INVITATION_DAYS, INVITATION_REFUSALS, invitationStatus, inviteMember, listMembers, revokeInvitation } from './members';
+import {
+  acceptInvitation,
+  acceptOwnership,
+  changeMemberRole,
+  endMembership,
+  INVITATION_DAYS,
+  INVITATION_REFUSALS,
+  invitationStatus,
+  inviteMember,
+  listMembers,
+  offerOwnership,
+  ownershipOffer,
+  revokeInvitation,
+  withdrawOwnershipOffer,
+} from './members';
 
 const ownerOf = async (plan: Parameters<typeof makeAccount>[0] = 'pro') => {
   const owner = await makeAccount(plan);
@@ -130,6 +144,41 @@ describe('owners and removals', () => {
 
     const log = await listSecurityEvents(owner.accountId, { page: 1, pageSize: 50 });
     expect(log.entries.map((entry) => entry.kind).filter((kind) => kind.startsWith('member.')).reverse()).toEqual(['member.invited', 'member.joined', 'member.role_changed', 'member.removed']);
+  });
+});
+
+describe('ownership', () => {
+  it('passes only once the member offered it accepts: they become an owner, the owner who offered it an admin', async () => {
+    const owner = await ownerOf();
+    const heir = await makeAccount('free');
+    await acceptInvitation((await inviteMember(owner, { email: heir.email, role: 'developer' })).token, heir.userId);
+    await expect(acceptOwnership(owner.accountId, heir.userId)).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await offerOwnership(owner, heir.userId);
+    expect(await ownershipOffer(owner.accountId)).toEqual({ toUserId: heir.userId, toEmail: heir.email, fromEmail: owner.email });
+    const roles = async () => Object.fromEntries((await listMembers(owner.accountId)).members.map((member) => [member.email, member.role]));
+    expect(await roles()).toEqual({ [owner.email]: 'owner', [heir.email]: 'developer' });
+    await acceptOwnership(owner.accountId, heir.userId);
+    expect(await roles()).toEqual({ [owner.email]: 'admin', [heir.email]: 'owner' });
+    expect(await ownershipOffer(owner.accountId)).toBeNull();
+    // The former owner, an admin now, cannot take it back alone.
+    await expect(acceptOwnership(owner.accountId, owner.userId)).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    const log = await listSecurityEvents(owner.accountId, { kinds: ['ownership.offered', 'ownership.transferred'], page: 1, pageSize: 10 });
+    expect(log.entries.map((entry) => entry.kind).reverse()).toEqual(['ownership.offered', 'ownership.transferred']);
+  });
+
+  it('an offer withdrawn, or made by an owner who is no longer one, cannot be accepted', async () => {
+    const owner = await ownerOf();
+    const [heir, coOwner] = [await makeAccount('free'), await makeAccount('free')];
+    await acceptInvitation((await inviteMember(owner, { email: heir.email, role: 'analyst' })).token, heir.userId);
+    await offerOwnership(owner, heir.userId);
+    expect(await withdrawOwnershipOffer(owner.accountId)).toEqual({ withdrawn: true });
+    await expect(acceptOwnership(owner.accountId, heir.userId)).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await acceptInvitation((await inviteMember(owner, { email: coOwner.email, role: 'admin' })).token, coOwner.userId);
+    await db.membership.update({ where: { accountId_userId: { accountId: owner.accountId, userId: coOwner.userId } }, data: { role: 'owner' } });
+    await offerOwnership({ accountId: owner.accountId, userId: coOwner.userId }, heir.userId);
+    await changeMemberRole(owner, coOwner.userId, 'admin');
+    await expect(acceptOwnership(owner.accountId, heir.userId)).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await expect(offerOwnership(owner, owner.userId)).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
   });
 });
 

@@ -311,3 +311,56 @@ export async function switchAccount(session: { sessionId: string; userId: string
     return { accountId, role: member.role };
   });
 }
+
+/**
+ * An owner offers the account's ownership to another member. Nothing changes until they accept it
+ * (acceptOwnership); an offer made again replaces the pending one, and the owner may withdraw it.
+ */
+export async function offerOwnership(by: MemberActor, userId: string): Promise<{ offered: true }> {
+  if (by.userId === userId) throw validationError([{ in: 'body', pointer: '#/userId', detail: 'You are an owner already: offer the ownership to another member.' }]);
+  await db.$transaction(async (tx) => {
+    await lockAccount(tx, by.accountId);
+    const member = await memberOf(tx, by.accountId, userId);
+    if (member.role === 'owner') throw validationError([{ in: 'body', pointer: '#/userId', detail: `${member.user.email} is an owner already.` }]);
+    await tx.membership.updateMany({ where: { accountId: by.accountId, ownershipOfferedById: { not: null } }, data: { ownershipOfferedById: null } });
+    await tx.membership.update({ where: { accountId_userId: { accountId: by.accountId, userId } }, data: { ownershipOfferedById: by.userId } });
+    await recordSecurityEvent({ accountId: by.accountId, kind: 'ownership.offered', target: { type: 'user', id: userId, label: member.user.email } }, tx);
+  });
+  return { offered: true };
+}
+
+/** The pending offer of the account's ownership, if any: to whom, and from whom. */
+export async function ownershipOffer(accountId: string): Promise<{ toUserId: string; toEmail: string; fromEmail: string | null } | null> {
+  const offer = await db.membership.findFirst({
+    where: { accountId, ownershipOfferedById: { not: null } },
+    include: { user: { select: { email: true } }, ownershipOfferedBy: { select: { email: true } } },
+  });
+  return offer ? { toUserId: offer.userId, toEmail: offer.user.email, fromEmail: offer.ownershipOfferedBy?.email ?? null } : null;
+}
+
+/** The offer withdrawn by an owner, or declined by the member it was made to. */
+export async function withdrawOwnershipOffer(accountId: string): Promise<{ withdrawn: boolean }> {
+  const { count } = await db.membership.updateMany({ where: { accountId, ownershipOfferedById: { not: null } }, data: { ownershipOfferedById: null } });
+  return { withdrawn: count > 0 };
+}
+
+/**
+ * The member `userId` accepts the ownership offered to them: they become an owner, and the owner who offered it an
+ * admin (if they are still an owner: otherwise the offer lapsed with their role).
+ */
+export async function acceptOwnership(accountId: string, userId: string): Promise<{ role: 'owner' }> {
+  await db.$transaction(async (tx) => {
+    await lockAccount(tx, accountId);
+    const member = await memberOf(tx, accountId, userId);
+    const from = member.ownershipOfferedById;
+    const offering = from ? await tx.membership.findUnique({ where: { accountId_userId: { accountId, userId: from } }, select: { role: true } }) : null;
+    if (!from || offering?.role !== 'owner') throw new AppError('NOT_FOUND', 'No offer of this account’s ownership is pending for you.');
+    await tx.membership.update({ where: { accountId_userId: { accountId, userId } }, data: { role: 'owner', ownershipOfferedById: null } });
+    await tx.membership.update({ where: { accountId_userId: { accountId, userId: from } }, data: { role: 'admin' } });
+    await recordSecurityEvent(
+      { accountId, kind: 'ownership.transferred', actor: { type: 'user', userId, label: member.user.email }, target: { type: 'user', id: userId, label: member.user.email }, before: { role: member.role }, after: { role: 'owner' } },
+      tx,
+    );
+  });
+  return { role: 'owner' };
+}

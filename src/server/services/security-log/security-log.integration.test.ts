@@ -12,7 +12,7 @@ import { recordSignOut } from '@/server/services/accounts/sign-in-limit';
 import { createApiKey, logExpiredKeys, revokeApiKey, rollApiKey, updateApiKey } from '@/server/services/api-keys/api-keys';
 import { createConnectedApp, restrictConnectedApp, revokeConnectedApp } from '@/server/services/oauth/connected-apps';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointEnabled } from '@/server/services/webhooks/endpoints';
-import { acceptInvitation, changeMemberRole, endMembership, inviteMember, revokeInvitation } from '@/server/services/accounts/members';
+import { acceptInvitation, acceptOwnership, changeMemberRole, endMembership, inviteMember, offerOwnership, revokeInvitation } from '@/server/services/accounts/members';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { listSecurityEvents, purgeSecurityEvents, RETENTION_DAYS, SECURITY_EVENT_KINDS } from './security-log';
 
@@ -59,6 +59,11 @@ describe('the security log', () => {
       await acceptInvitation((await inviteMember(asOwner, { email: removed.email, role: 'billing' })).token, removed.userId);
       await endMembership(asOwner, removed.userId);
       await revokeInvitation(asOwner, (await inviteMember(asOwner, { email: withdrawn.email, role: 'admin' })).invitation.id);
+      // Ownership offered to a member, who takes it.
+      const heir = await makeAccount('free');
+      await acceptInvitation((await inviteMember(asOwner, { email: heir.email, role: 'developer' })).token, heir.userId);
+      await offerOwnership(asOwner, heir.userId);
+      await acceptOwnership(owner.accountId, heir.userId);
     });
     // Sign-ins: five failed (a wave: new browsers are slowed, without waiting here), one made; the operator ends the
     // user's sessions; a key expires (the hourly job).

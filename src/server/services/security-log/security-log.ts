@@ -34,6 +34,8 @@ export const SECURITY_EVENT_KINDS = [
   'member.role_changed',
   'member.removed',
   'member.left',
+  'ownership.offered',
+  'ownership.transferred',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
@@ -63,6 +65,8 @@ export const SECURITY_EVENT_LABELS: Record<SecurityEventKind, string> = {
   'member.role_changed': 'Member’s role changed',
   'member.removed': 'Member removed',
   'member.left': 'Member left',
+  'ownership.offered': 'Ownership offered',
+  'ownership.transferred': 'Ownership transferred',
 };
 
 /** How long an entry is kept; the job schedule purges older ones (purgeSecurityEvents). */

@@ -16,6 +16,10 @@ import {
   joinByInvitation,
   listMembers,
   membershipsOf,
+  acceptOwnership,
+  offerOwnership,
+  ownershipOffer,
+  withdrawOwnershipOffer,
   revokeInvitation,
   switchAccount,
 } from '@/server/services/accounts/members';
@@ -104,6 +108,40 @@ export const switchAccountProcedure = dashboardProcedure
   .mutation(({ ctx, input }) => {
     if (!ctx.actor.sessionId) throw new AppError('UNAUTHORIZED', 'Sign in to the dashboard.');
     return switchAccount({ sessionId: ctx.actor.sessionId, userId: ctx.userId }, input.accountId);
+  });
+
+const ownershipOfferOutput = z.object({ toUserId: z.uuid(), toEmail: z.string(), fromEmail: z.string().nullable() }).nullable();
+
+/** The pending offer of the account's ownership, for the members page. */
+export const ownershipOfferProcedure = dashboardProcedure
+  .meta({ permission: 'account.read' })
+  .output(ownershipOfferOutput)
+  .query(({ ctx }) => ownershipOffer(liveAccountOf(ctx.actor)));
+
+/** An owner offers the ownership to a member; it passes when they accept. */
+export const offerOwnershipProcedure = dashboardProcedure
+  .meta({ permission: 'ownership.manage' })
+  .input(memberIdInput)
+  .output(z.object({ offered: z.literal(true) }))
+  .mutation(({ ctx, input }) => offerOwnership(memberActing(ctx.actor), input.userId));
+
+export const withdrawOwnershipOfferProcedure = dashboardProcedure
+  .meta({ permission: 'ownership.manage' })
+  .output(z.object({ withdrawn: z.boolean() }))
+  .mutation(({ ctx }) => withdrawOwnershipOffer(liveAccountOf(ctx.actor)));
+
+/** The member the ownership was offered to takes it, or declines it. */
+export const answerOwnershipProcedure = dashboardProcedure
+  .meta({ permission: 'account.read' })
+  .input(z.object({ accept: z.boolean() }))
+  .output(z.object({ role: z.enum(MEMBER_ROLES) }))
+  .mutation(async ({ ctx, input }) => {
+    const by = memberActing(ctx.actor);
+    const offer = await ownershipOffer(by.accountId);
+    if (offer?.toUserId !== by.userId) throw new AppError('NOT_FOUND', 'No offer of this account’s ownership is pending for you.');
+    if (input.accept) return acceptOwnership(by.accountId, by.userId);
+    await withdrawOwnershipOffer(by.accountId);
+    return { role: by.role };
   });
 
 /** What an invitation link says, for its page: before anyone signs in. */

@@ -2,6 +2,10 @@
 import { router } from '@/server/api/trpc';
 import {
   acceptInvitationProcedure,
+  answerOwnershipProcedure,
+  offerOwnershipProcedure,
+  ownershipOfferProcedure,
+  withdrawOwnershipOfferProcedure,
   changeMemberRoleProcedure,
   invitationStatusProcedure,
   joinByInvitationProcedure,
@@ -26,4 +30,8 @@ export const membersRouter = router({
   invitation: invitationStatusProcedure,
   acceptInvitation: acceptInvitationProcedure,
   join: joinByInvitationProcedure,
+  ownershipOffer: ownershipOfferProcedure,
+  offerOwnership: offerOwnershipProcedure,
+  withdrawOwnershipOffer: withdrawOwnershipOfferProcedure,
+  answerOwnership: answerOwnershipProcedure,
 });
