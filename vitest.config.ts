@@ -39,6 +39,7 @@ const DATABASE_TO_THEMSELVES = [
   'test/webhook-processes.integration.test.ts',
   'src/server/rest/test-mode.integration.test.ts',
   'src/server/services/apps/self-serve.integration.test.ts',
+  'src/server/mcp/mcp-endpoint.integration.test.ts',
 ];
 /** Both integration projects: the cluster test/global-setup.ts starts (one per project), and its address for each file. */
 const onDatabase = {

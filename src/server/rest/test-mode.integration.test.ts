@@ -39,9 +39,10 @@ beforeAll(async () => {
   liveAppId = (await makeApp(pro.accountId)).id;
   liveKey = (await createApiKey(pro, { name: 'live', scope: 'read-write' })).secret;
   testKey = (await createApiKey({ accountId: await sandboxOf(free.accountId), userId: free.userId }, { name: 'test', scope: 'read-write' })).secret;
-  // The sample apps' history, as the background work loads it.
+  // The sample apps' history, as the background work loads it: a year of three apps, the longest wait of this file on
+  // a machine busy with the rest of the suite (a bound, as every wait here).
   while (await runNextBackfill());
-});
+}, 300_000);
 
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
