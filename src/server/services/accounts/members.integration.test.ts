@@ -9,7 +9,7 @@ import { db } from '@/server/db';
 import { resolveBearer } from '@/server/auth/credentials';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { listSecurityEvents } from '@/server/services/security-log/security-log';
-import { makeAccount } from '../../../../test/factories';
+import { makeAccount, makeMember } from '../../../../test/factories';
 import {
   acceptInvitation,
   acceptOwnership,
@@ -144,6 +144,23 @@ describe('owners and removals', () => {
 
     const log = await listSecurityEvents(owner.accountId, { page: 1, pageSize: 50 });
     expect(log.entries.map((entry) => entry.kind).filter((kind) => kind.startsWith('member.')).reverse()).toEqual(['member.invited', 'member.joined', 'member.role_changed', 'member.removed']);
+  });
+});
+
+describe('leaving', () => {
+  it('the session of a member who leaves goes on in another of their accounts, with their role there', async () => {
+    const owner = await ownerOf();
+    const member = await makeMember(owner.accountId, 'analyst');
+    const left = await handleDashboardTrpcRequest(
+      new Request('http://members.test/api/trpc/members.leave', {
+        method: 'POST',
+        headers: { cookie: `next-auth.session-token=${member.session}`, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.41' },
+        body: '{}',
+      }),
+    );
+    expect(left.status).toBe(200);
+    expect(await resolveBearer(`Bearer ${member.session}`, { now: new Date(), ip: null })).toMatchObject({ status: 'valid', actor: { accountId: member.ownAccountId, role: 'owner' } });
+    expect(await db.membership.count({ where: { accountId: owner.accountId, userId: member.userId } })).toBe(0);
   });
 });
 

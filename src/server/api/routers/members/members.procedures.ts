@@ -88,9 +88,13 @@ export const removeMemberProcedure = dashboardProcedure
 export const leaveAccountProcedure = dashboardProcedure
   .meta({ permission: 'account.read' })
   .output(z.object({ removed: z.literal(true) }))
-  .mutation(({ ctx }) => {
+  .mutation(async ({ ctx }) => {
     const by = memberActing(ctx.actor);
-    return endMembership(by, by.userId);
+    const left = await endMembership(by, by.userId);
+    // The session goes on in another of the person's accounts, if they have one, rather than in none.
+    const [next] = await membershipsOf(by.userId);
+    if (next && ctx.actor.sessionId) await switchAccount({ sessionId: ctx.actor.sessionId, userId: by.userId }, next.accountId);
+    return left;
   });
 
 export const membershipsProcedure = dashboardProcedure
