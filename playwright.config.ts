@@ -16,9 +16,13 @@ const port = Number(process.env.E2E_PORT ?? 3210);
  */
 const rateLoop = Number(process.env.E2E_RATE_LOOP ?? 0);
 export const baseURL = `http://localhost:${port}`;
+/** The e2e server's mail server (e2e/mailbox.ts). */
+export const MAILBOX_PORT = port + 25;
 
 export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   testDir: 'e2e',
+  // The e2e server's mail server, for the whole run (e2e/mailbox.ts).
+  globalSetup: './e2e/global-setup.ts',
   // Beside test-results/logs, which the run writes and Playwright would otherwise empty.
   outputDir: 'test-results/e2e',
   fullyParallel: true,
@@ -78,6 +82,9 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
       WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true',
       // e2e/api/operations.spec.ts scrapes /metrics with it.
       METRICS_TOKEN: 'e2e-metrics-token-0123456789',
+      // Invitations are mailed to e2e/mailbox.ts, where the members' tests read them.
+      SMTP_URL: `smtp://127.0.0.1:${MAILBOX_PORT}`,
+      MAIL_FROM: 'ASO Analytics <team@e2e.test>',
     },
   },
 });
