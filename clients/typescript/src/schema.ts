@@ -1528,8 +1528,15 @@ export interface components {
                  * @enum {string}
                  */
                 kind: "api_key" | "connected_app" | "session";
-                /** @description The key’s name, the connected app’s client name, or "Dashboard session". */
+                /** @description The key’s name, the connected app’s client name, or "Session of <email>" for a member’s session tokens. */
                 name: string;
+                /** @description The member whose session tokens (dashboard, API reference, scripts) made the calls; null for a key or a connected app. */
+                member: {
+                    /** Format: uuid */
+                    userId: string;
+                    /** @description null once the user was deleted. */
+                    email: string | null;
+                } | null;
                 /**
                  * @description Display prefix and last four characters of a key; null for a connected app or a session.
                  * @example svc_live_AbCd…x9Z2

@@ -58,12 +58,14 @@ export function readUsageRows(accountId: string, from: string, to: string) {
     app_ids: string[] | null;
     allowed_cidrs: string[] | null;
     monthly_budget: number | null;
+    member_email: string | null;
   }>(
     `SELECT d.day::text AS day, d.endpoint, d.subject, d.calls, d.credits, k.name, k.kind::text AS kind, k.display_prefix, k.last_four,
-            k.all_apps, k.app_ids::text[] AS app_ids, k.allowed_cidrs, k.monthly_budget
+            k.all_apps, k.app_ids::text[] AS app_ids, k.allowed_cidrs, k.monthly_budget, u.email AS member_email
      FROM credit_usage_daily d
-     -- CASE fixes the evaluation order: a session subject ("user:…") is never cast to uuid.
+     -- CASE fixes the evaluation order: a session subject ("user:…") is never cast to uuid, nor a key's to a user's.
      LEFT JOIN api_keys k ON k.id = CASE WHEN d.subject LIKE 'user:%' THEN NULL ELSE d.subject::uuid END
+     LEFT JOIN users u ON u.id = CASE WHEN d.subject LIKE 'user:%' THEN substr(d.subject, 6)::uuid ELSE NULL END
      WHERE d.account_id = $1::uuid AND d.day BETWEEN $2::date AND $3::date AND d.calls > 0
      ORDER BY d.day, d.endpoint, d.subject`,
     [accountId, from, to],

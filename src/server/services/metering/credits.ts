@@ -178,16 +178,19 @@ function restrictionsOfRow(row: { all_apps: boolean | null; app_ids: string[] | 
   return { appIds: row.all_apps ? null : (row.app_ids ?? []), allowedCidrs: row.allowed_cidrs ?? [], monthlyBudget: row.monthly_budget };
 }
 
-/** Who spent a rollup row's credits: a key (by its name and display prefix), or a dashboard session. */
-/** Who spent: a key, a connected app (an OAuth grant, src/server/services/oauth/connected-apps.ts) or a dashboard session. */
-function spenderOf(row: { subject: string; name: string | null; kind: 'api_key' | 'oauth_grant' | null; display_prefix: string | null; last_four: string | null }) {
+/**
+ * Who spent: a key, a connected app (an OAuth grant, src/server/services/oauth/connected-apps.ts), or a member's
+ * session tokens (the dashboard's, the API reference's, a script's), one entry per member.
+ */
+function spenderOf(row: { subject: string; name: string | null; kind: 'api_key' | 'oauth_grant' | null; display_prefix: string | null; last_four: string | null; member_email: string | null }) {
   const session = row.subject.startsWith('user:');
   const connectedApp = row.kind === 'oauth_grant';
   return {
     keyId: session ? null : row.subject,
     kind: session ? ('session' as const) : connectedApp ? ('connected_app' as const) : ('api_key' as const),
-    name: session ? 'Dashboard session' : (row.name ?? 'deleted key'),
+    name: session ? `Session of ${row.member_email ?? 'a deleted user'}` : (row.name ?? 'deleted key'),
     key: row.display_prefix && !connectedApp ? `${row.display_prefix}…${row.last_four}` : null,
+    member: session ? { userId: row.subject.slice('user:'.length), email: row.member_email } : null,
   };
 }
 

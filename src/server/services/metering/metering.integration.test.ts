@@ -117,13 +117,13 @@ describe('charging', () => {
     ]);
     expect(report.daily[0]!.date).toBe('2026-03-01');
 
-    // Calls made with a session token are reported under the session, next to the key.
+    // Calls made with a session token are reported under the member who made them, next to the key.
     const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
     const viaSession = await callPublicApi(new Request(`http://api.test/api/public/v1/apps/${app.id}`, { headers: { Authorization: `Bearer ${token}` } }), () => NOW);
     expect(viaSession.status).toBe(200);
     const withSession = await usageReport(owner.accountId, 5000, NOW);
     expect(withSession.byKey).toEqual(
-      expect.arrayContaining([expect.objectContaining({ keyId: null, name: 'Dashboard session', key: null, calls: 1, credits: 1 })]),
+      expect.arrayContaining([expect.objectContaining({ keyId: null, kind: 'session', name: `Session of ${owner.email}`, member: { userId: owner.userId, email: owner.email }, key: null, calls: 1, credits: 1 })]),
     );
   });
 });

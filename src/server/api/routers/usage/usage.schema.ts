@@ -39,7 +39,11 @@ export const usageOutput = z
         kind: z
           .enum(['api_key', 'connected_app', 'session'])
           .meta({ description: '`api_key`; `connected_app`: an agent connected through OAuth to the MCP server (Settings → API access), its id in `keyId`; `session`: a dashboard session token.' }),
-        name: z.string().meta({ description: 'The key’s name, the connected app’s client name, or "Dashboard session".' }),
+        name: z.string().meta({ description: 'The key’s name, the connected app’s client name, or "Session of <email>" for a member’s session tokens.' }),
+        member: z
+          .object({ userId: z.uuid(), email: z.string().nullable().meta({ description: 'null once the user was deleted.' }) })
+          .nullable()
+          .meta({ description: 'The member whose session tokens (dashboard, API reference, scripts) made the calls; null for a key or a connected app.' }),
         key: z.string().nullable().meta({ description: 'Display prefix and last four characters of a key; null for a connected app or a session.', example: 'svc_live_AbCd…x9Z2' }),
         restrictions: z
           .object({
