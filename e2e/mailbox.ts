@@ -4,33 +4,18 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from '@playwright/test';
-import { SMTPServer } from 'smtp-server';
+import { startMailCatcher } from '../test/mail-catcher';
 import { MAILBOX_PORT } from '../playwright.config';
 
 export const MAILBOX_DIR = '.data/e2e-mail';
 
-/** A message as sent: its quoted-printable body decoded (long lines come folded). */
-function decoded(raw: string): string {
-  return Buffer.from(raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
-}
-
 export async function startMailbox(): Promise<() => Promise<void>> {
   rmSync(MAILBOX_DIR, { recursive: true, force: true });
   mkdirSync(MAILBOX_DIR, { recursive: true });
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('latin1')));
-      stream.on('end', () => {
-        for (const recipient of session.envelope.rcptTo) writeFileSync(path.join(MAILBOX_DIR, `${recipient.address}.eml`), decoded(raw));
-        callback();
-      });
-    },
+  const catcher = await startMailCatcher(MAILBOX_PORT, (mail) => {
+    for (const recipient of mail.to) writeFileSync(path.join(MAILBOX_DIR, `${recipient}.eml`), mail.text);
   });
-  await new Promise<void>((resolve) => server.listen(MAILBOX_PORT, '127.0.0.1', resolve));
-  return () => new Promise<void>((resolve) => server.close(resolve));
+  return catcher.close;
 }
 
 /** The last mail sent to `address`, once it has arrived. */

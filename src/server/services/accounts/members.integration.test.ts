@@ -1,8 +1,6 @@
 // An account's members and invitations (issue 40): seats that hold under concurrent invitations and acceptances, an
 // invitation only its address accepts, once, before it expires; the last owner stays; each change in the security log.
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { describe, expect, it, vi } from 'vitest';
 import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
 import { db } from '@/server/db';
@@ -10,6 +8,7 @@ import { resolveBearer } from '@/server/auth/credentials';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { listSecurityEvents } from '@/server/services/security-log/security-log';
 import { makeAccount, makeMember } from '../../../../test/factories';
+import { startMailCatcher, type CaughtMail } from '../../../../test/mail-catcher';
 import {
   acceptInvitation,
   acceptOwnership,
@@ -211,23 +210,9 @@ describe('the invitation mail', () => {
   };
 
   it('goes through the SMTP server of SMTP_URL, and its link is the one that joins', async () => {
-    const received: { to: string[]; text: string }[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        let text = '';
-        stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        stream.on('end', () => {
-          // The message as sent, its quoted-printable body decoded (long lines come folded).
-          const decoded = Buffer.from(text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
-          received.push({ to: session.envelope.rcptTo.map((recipient) => recipient.address), text: decoded });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    vi.stubEnv('SMTP_URL', `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`);
+    const received: CaughtMail[] = [];
+    const smtp = await startMailCatcher(0, (mail) => received.push(mail));
+    vi.stubEnv('SMTP_URL', smtp.url);
     vi.stubEnv('MAIL_FROM', 'ASO Analytics <team@members.test>');
     try {
       const { owner, cookie } = await ownerCookie();
@@ -241,7 +226,7 @@ describe('the invitation mail', () => {
       expect(await acceptInvitation(token, person.userId)).toEqual({ accountId: owner.accountId, role: 'analyst' });
     } finally {
       vi.unstubAllEnvs();
-      await new Promise<void>((resolve) => smtp.close(resolve));
+      await smtp.close();
     }
   });
 
