@@ -61,6 +61,10 @@ test('the owner invites a developer and an analyst by mail; the developer’s ke
   await expect(analystPage.getByRole('form', { name: 'Invite a member' })).toHaveCount(0);
   await analystPage.goto('/apps');
   await expect(analystPage.getByRole('heading', { level: 1 })).toBeVisible();
+  // A page the role cannot use, opened by its address: Members says why, never an error page.
+  await analystPage.goto('/settings/api');
+  await expect(analystPage).toHaveURL(/\/settings\/members\?denied=keys\.manage$/);
+  await expect(analystPage.getByTestId('role-denied')).toContainText('analyst, does not let you manage API keys and connected apps');
   const cookie = (await analystPage.context().cookies()).find((each) => each.name.endsWith('next-auth.session-token'))!;
   const refused = await analystPage.request.post(`${API}/keys`, { headers: bearer(cookie.value), data: { name: 'by an analyst', scope: 'read-only' } });
   expect(refused.status()).toBe(403);

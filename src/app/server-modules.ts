@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type * as ServerModules from '@/server/index';
+import type { Permission } from '@/server/services/access/roles';
 
 /** Where `npm run build` writes the server's entry for the app; the app's server runs from the project's root. */
 const SERVER_ENTRY = pathToFileURL(path.join(process.cwd(), 'dist/server/index.mjs')).href;
@@ -23,6 +24,17 @@ export async function getSignedInActor(mode: 'switch' | 'live' = 'switch') {
   const { actorFromSessionCookie } = await serverModules();
   const jar = await cookies();
   return actorFromSessionCookie((name) => jar.get(name)?.value, { mode });
+}
+
+/**
+ * For a dashboard page a member's role may not use (the navigation does not offer it; its address still reaches it):
+ * to Members, which says why, rather than the access policy's refusal as an error page.
+ */
+export async function requirePermission(permission: Permission): Promise<void> {
+  const { roleAllows } = await serverModules();
+  const actor = await getSignedInActor();
+  if (!actor) redirect('/sign-in');
+  if (!roleAllows(actor.role ?? 'owner', permission)) redirect(`/settings/members?denied=${encodeURIComponent(permission)}`);
 }
 
 /** For dashboard pages: the caller of the signed-in user, or a redirect to sign-in. */

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { getDashboardCaller, serverModules } from '@/app/server-modules';
+import { getDashboardCaller, requirePermission, serverModules } from '@/app/server-modules';
 import { AddAppForm } from '@/components/apps/add-app-form';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant, formatStore } from '@/components/format';
@@ -8,6 +8,7 @@ import { FirstSteps } from '@/components/onboarding/first-steps';
 export const metadata = { title: 'Apps · ASO Analytics' };
 
 export default async function AppsPage() {
+  await requirePermission('data.read');
   const caller = await getDashboardCaller();
   const [apps, onboarding, { pageOrigin }] = await Promise.all([caller.apps.list({}), caller.account.onboarding(), serverModules()]);
   const setUp = onboarding.appAdded && onboarding.keyCreated && onboarding.firstCall;

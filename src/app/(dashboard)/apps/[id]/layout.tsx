@@ -1,5 +1,6 @@
 // One app: its name and storefronts, what changes it (storefronts, removal), its history's loading, and the tabs of
 // its views. Every view reads through the same procedures as the public API, so its numbers are the API's.
+import { requirePermission } from '@/app/server-modules';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { AddStorefrontForm, RemoveAppButton } from '@/components/apps/app-actions';
@@ -10,6 +11,7 @@ import { formatStore } from '@/components/format';
 import { readApp } from './app-view';
 
 export default async function AppLayout({ params, children }: { params: Promise<{ id: string }>; children: ReactNode }) {
+  await requirePermission('data.read');
   const { app, caller } = await readApp((await params).id);
   const storefronts = await caller.apps.storefrontHealth({ id: app.id });
   return (

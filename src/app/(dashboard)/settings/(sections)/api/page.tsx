@@ -4,11 +4,12 @@ import { ResetTestData } from '@/components/api-keys/reset-test-data';
 import { formatNumber } from '@/components/format';
 import { UsagePanel } from '@/components/usage/usage-panel';
 import { CopyButton } from '@/components/common/copy-button';
-import { getDashboardCaller, serverModules } from '@/app/server-modules';
+import { getDashboardCaller, requirePermission, serverModules } from '@/app/server-modules';
 
 export const metadata = { title: 'API access · ASO Analytics' };
 
 export default async function ApiAccessPage() {
+  await requirePermission('keys.manage');
   const caller = await getDashboardCaller();
   const [account, keys, connectedApps, usage, apps, { pageOrigin, USAGE_LEDGER_DAYS, MCP_PATH }] = await Promise.all([
     caller.account.get(),

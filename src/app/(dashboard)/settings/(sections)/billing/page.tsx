@@ -1,4 +1,4 @@
-import { getDashboardCaller } from '@/app/server-modules';
+import { getDashboardCaller, requirePermission } from '@/app/server-modules';
 import { PlanActions, PortalButton } from '@/components/billing/plan-actions';
 import { CopyButton } from '@/components/common/copy-button';
 import { TableScroll } from '@/components/common/table-scroll';
@@ -10,6 +10,7 @@ const cap = (value: number | null) => (value === null ? 'Unlimited' : formatNumb
 const REASONS = { trial_started: 'Trial started', trial_ended: 'Trial ended', stripe: 'Subscription (Stripe)', operator: 'Set by the operator' } as const;
 
 export default async function BillingPage({ searchParams }: { searchParams: Promise<{ checkout?: string }> }) {
+  await requirePermission('billing.manage');
   const { checkout } = await searchParams;
   const caller = await getDashboardCaller();
   const overview = await caller.billing.overview();

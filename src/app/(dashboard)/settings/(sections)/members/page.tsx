@@ -3,14 +3,24 @@ import { getDashboardCaller, serverModules } from '@/app/server-modules';
 
 export const metadata = { title: 'Members · ASO Analytics' };
 
-export default async function MembersPage() {
-  const { INVITABLE_ROLES, ROLE_LABELS, roleAllows, PLANS, INVITATION_DAYS } = await serverModules();
+export default async function MembersPage({ searchParams }: { searchParams: Promise<{ denied?: string }> }) {
+  const { INVITABLE_ROLES, ROLE_LABELS, roleAllows, PLANS, INVITATION_DAYS, PERMISSIONS } = await serverModules();
+  const { denied } = await searchParams;
   const caller = await getDashboardCaller();
   const [account, { members, invitations }, offer] = await Promise.all([caller.account.get(), caller.members.list(), caller.members.ownershipOffer()]);
   const role = account.role ?? 'owner';
   const manages = roleAllows(role, 'members.manage');
+  // A page the role cannot use sent the member here (requirePermission): say why.
+  const refusedTo = denied && denied in PERMISSIONS ? PERMISSIONS[denied as keyof typeof PERMISSIONS] : null;
   return (
-    <MembersPanel
+    <>
+      {refusedTo && (
+        <p className="notice" role="status" data-testid="role-denied">
+          Your role in this account, {ROLE_LABELS[role].toLowerCase()}, does not let you {refusedTo}: that page is not yours to open. An owner or an admin
+          can change your role.
+        </p>
+      )}
+      <MembersPanel
       members={members}
       invitations={manages ? invitations : []}
       manages={manages}
@@ -21,6 +31,7 @@ export default async function MembersPage() {
       roleLabels={ROLE_LABELS}
       seats={PLANS[account.plan.tier].caps.seats}
       invitationDays={INVITATION_DAYS}
-    />
+      />
+    </>
   );
 }

@@ -1,9 +1,10 @@
 import { WebhooksPanel } from '@/components/webhooks/webhooks-panel';
-import { getDashboardCaller, serverModules } from '@/app/server-modules';
+import { getDashboardCaller, requirePermission, serverModules } from '@/app/server-modules';
 
 export const metadata = { title: 'Webhooks · ASO Analytics' };
 
 export default async function WebhooksPage() {
+  await requirePermission('webhooks.manage');
   const { EVENT_DESCRIPTIONS, EVENT_TYPES } = await serverModules();
   const caller = await getDashboardCaller();
   const [account, endpoints] = await Promise.all([caller.account.get(), caller.webhooks.list()]);
