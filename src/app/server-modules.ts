@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { cache } from 'react';
 import type * as ServerModules from '@/server/index';
 import type { Permission } from '@/server/services/access/roles';
 
@@ -19,12 +20,15 @@ export function serverModules(): Promise<typeof ServerModules> {
   return import(/* webpackIgnore: true */ /* turbopackIgnore: true */ SERVER_ENTRY);
 }
 
-/** `mode` 'live': the live account, whatever the dashboard's test-mode switch says (the OAuth consent). */
-export async function getSignedInActor(mode: 'switch' | 'live' = 'switch') {
+/**
+ * `mode` 'live': the live account, whatever the dashboard's test-mode switch says (the OAuth consent). Read once per
+ * request (React's `cache`): the layout, a page's permission check and its caller share one read of the session.
+ */
+export const getSignedInActor = cache(async (mode: 'switch' | 'live' = 'switch') => {
   const { actorFromSessionCookie } = await serverModules();
   const jar = await cookies();
   return actorFromSessionCookie((name) => jar.get(name)?.value, { mode });
-}
+});
 
 /**
  * For a dashboard page a member's role may not use (the navigation does not offer it; its address still reaches it):
@@ -32,7 +36,7 @@ export async function getSignedInActor(mode: 'switch' | 'live' = 'switch') {
  */
 export async function requirePermission(permission: Permission): Promise<void> {
   const { roleAllows } = await serverModules();
-  const actor = await getSignedInActor();
+  const actor = await getSignedInActor('switch');
   if (!actor) redirect('/sign-in');
   if (!roleAllows(actor.role ?? 'owner', permission)) redirect(`/settings/members?denied=${encodeURIComponent(permission)}`);
 }
