@@ -27,6 +27,10 @@ test('the owner invites a developer and an analyst by mail; the developer’s ke
   await signInWithForm(ownerPage, owner.email, owner.password);
 
   // The developer is new here: joins from the received link with a password of their own, and makes a key.
+  // The page says what each role may do, from the table the access policy enforces.
+  await ownerPage.goto('/settings/members');
+  const keysRow = ownerPage.getByTestId('role-permissions').getByRole('row', { name: /^Manage API keys and connected apps/ });
+  await expect(keysRow.getByRole('cell')).toHaveText(['Yes', 'Yes', 'Yes', 'No', 'No'].map((allowed) => new RegExp(allowed)));
   const developerEmail = `developer-${Date.now()}@example.test`;
   const developerLink = await invite(ownerPage, developerEmail, 'Developer');
   await expect(ownerPage.getByTestId('invitations-table')).toContainText(developerEmail);

@@ -1469,6 +1469,12 @@ export interface components {
             created: boolean;
         };
         Usage: {
+            /** @description The account this usage is of: the one the credential acts for. A key or a connected app acts for the account it was made in; a member’s session token for the account the session was last switched to (the dashboard’s account switcher); in test mode, the account’s test sandbox. */
+            account: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
             /**
              * @description The tier in force: during a trial, the tier tried; once it ends, `free`. `test` for a test key (`svc_test_…`): test mode’s allowance and request rate, whatever the live plan.
              * @enum {string}

@@ -107,3 +107,19 @@ describe('a member removed', () => {
     expect((await rest(made.secret, '/apps')).status).toBe(200);
   });
 });
+
+describe('a member of two accounts', () => {
+  it('acts on REST for the account its session was switched to, and GET /usage says which', async () => {
+    const member = await makeMember(owner.accountId, 'analyst');
+    // Their own account on a plan with API access, as an agency's would be.
+    await db.account.update({ where: { id: member.ownAccountId }, data: { plan: 'pro' } });
+    const names = new Map((await db.account.findMany({ where: { id: { in: [owner.accountId, member.ownAccountId] } } })).map((row) => [row.id, row.name]));
+    const usageAccount = async () => ((await (await rest(member.session, '/usage')).json()) as { account: { id: string; name: string } }).account;
+    expect(await usageAccount()).toEqual({ id: owner.accountId, name: names.get(owner.accountId) });
+    expect((await rest(member.session, `/apps/${appId}`)).status).toBe(200);
+
+    expect((await dashboard(member.session, 'members.switchAccount', { accountId: member.ownAccountId }, 'POST')).status).toBe(200);
+    expect(await usageAccount()).toEqual({ id: member.ownAccountId, name: names.get(member.ownAccountId) });
+    expect((await rest(member.session, `/apps/${appId}`)).status).toBe(404);
+  });
+});

@@ -245,7 +245,11 @@ export function mcpLedgerEndpoint(tool: string): string {
  */
 export async function usageReport(accountId: string, limit: number | null, now: Date, knownUsed?: number) {
   const period = periodOf(now);
-  const [used, rows] = await Promise.all([knownUsed ?? creditsUsed(accountId, now), readUsageRows(accountId, isoDay(period.start), isoDay(addDays(period.end, -1)))]);
+  const [used, rows, account] = await Promise.all([
+    knownUsed ?? creditsUsed(accountId, now),
+    readUsageRows(accountId, isoDay(period.start), isoDay(addDays(period.end, -1))),
+    db.account.findUniqueOrThrow({ where: { id: accountId }, select: { id: true, name: true } }),
+  ]);
   const byEndpoint = new Map<string, { endpoint: string; calls: number; credits: number }>();
   const byKey = new Map<string, ReturnType<typeof spenderOf> & { restrictions: KeyRestrictions | null; calls: number; credits: number }>();
   const byDay = new Map<string, { calls: number; credits: number }>();
@@ -268,6 +272,7 @@ export async function usageReport(accountId: string, limit: number | null, now: 
   const daily: { date: string; calls: number; credits: number }[] = [];
   for (let day = period.start; day <= today; day = addDays(day, 1)) daily.push({ date: isoDay(day), ...(byDay.get(isoDay(day)) ?? { calls: 0, credits: 0 }) });
   return {
+    account,
     periodStart: period.start,
     periodEnd: period.end,
     limit,

@@ -1,10 +1,11 @@
 import { MembersPanel } from '@/components/members/members-panel';
+import { RolePermissionsTable } from '@/components/members/role-permissions-table';
 import { getDashboardCaller, serverModules } from '@/app/server-modules';
 
 export const metadata = { title: 'Members · ASO Analytics' };
 
 export default async function MembersPage({ searchParams }: { searchParams: Promise<{ denied?: string }> }) {
-  const { INVITABLE_ROLES, ROLE_LABELS, roleAllows, PLANS, INVITATION_DAYS, PERMISSIONS } = await serverModules();
+  const { INVITABLE_ROLES, MEMBER_ROLES, ROLE_LABELS, ROLE_PERMISSIONS, roleAllows, PLANS, INVITATION_DAYS, PERMISSIONS } = await serverModules();
   const { denied } = await searchParams;
   const caller = await getDashboardCaller();
   const [account, { members, invitations }, offer] = await Promise.all([caller.account.get(), caller.members.list(), caller.members.ownershipOffer()]);
@@ -31,6 +32,13 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
       roleLabels={ROLE_LABELS}
       seats={PLANS[account.plan.tier].caps.seats}
       invitationDays={INVITATION_DAYS}
+      />
+      <RolePermissionsTable
+        roles={MEMBER_ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))}
+        permissions={Object.entries(PERMISSIONS).map(([permission, phrase]) => ({
+          label: phrase.charAt(0).toUpperCase() + phrase.slice(1),
+          allowedTo: MEMBER_ROLES.filter((role) => ROLE_PERMISSIONS[role].includes(permission as keyof typeof PERMISSIONS)),
+        }))}
       />
     </>
   );
