@@ -1110,6 +1110,8 @@ export interface components {
             category: string;
             /** @constant */
             chart: "top-free";
+            /** @description The first day this storefront’s chart history holds; days before it are null because they were never observed, not because the app was out of the chart. Its first call in a storefront new to the app observes it, and the history starts then. null: never observed there yet. */
+            observedSince: string | null;
             /**
              * Format: date
              * @description UTC calendar day, YYYY-MM-DD.
@@ -1431,6 +1433,11 @@ export interface components {
         };
         MetadataChangelog: {
             country: string;
+            /**
+             * @description The first day of the listing this storefront’s history holds: no change before it can be listed. Its first call in a storefront new to the app observes it, and the history starts then (the live stores show only today). null: no listing seen there yet.
+             * @example 2026-05-30
+             */
+            observedSince: string | null;
             changes: {
                 field: string;
                 before: string | null;

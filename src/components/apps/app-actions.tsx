@@ -1,12 +1,13 @@
 'use client';
 // What the app page changes: track keywords, track the app in one more storefront, and remove the app, a keyword or a
 // competitor (each confirmed, saying what is lost).
-import { useRouter } from 'next/navigation';
+import { usePathname, useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { ConfirmButton } from '@/components/common/confirm-button';
 import { trpc } from '@/components/trpc';
 import { useAction } from '@/components/use-action';
+import { useShownStorefront } from './storefront-select';
 
 export function RemoveAppButton({ appId, name }: { appId: string; name: string }) {
   const router = useRouter();
@@ -56,15 +57,20 @@ export function RemoveCompetitorButton({ appId, competitorId, name }: { appId: s
 }
 
 export function AddStorefrontForm({ appId }: { appId: string }) {
+  const router = useRouter();
+  const pathname = usePathname();
   const { run, pending, error } = useAction();
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const country = String(new FormData(form).get('country')).toUpperCase();
     await run(async () => {
+      // Observed before it answers (the store's time): the page then shows the new storefront.
       await trpc.apps.addStorefront.mutate({ id: appId, country });
-      toast.success(`Now tracked in ${country}: its history loads in the background`);
+      toast.success(`Now tracked in ${country}`);
       form.reset();
+      router.push(`${pathname}?country=${country}`, { scroll: false });
+      router.refresh();
     });
   }
   return (
@@ -73,9 +79,31 @@ export function AddStorefrontForm({ appId }: { appId: string }) {
         Track in storefront
         <input name="country" required pattern="[A-Za-z]{2}" maxLength={2} size={3} placeholder="GB" />
       </label>
-      <button type="submit" disabled={pending}>Add storefront</button>
+      <button type="submit" disabled={pending}>{pending ? 'Observing…' : 'Add storefront'}</button>
       {error && <span className="notice" role="alert">{error}</span>}
     </form>
+  );
+}
+
+/** Stops tracking the app in the storefront the page shows; none for its primary one. */
+export function RemoveStorefrontButton({ appId, storefronts, primary }: { appId: string; storefronts: string[]; primary: string }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const country = useShownStorefront(storefronts, primary);
+  if (country === primary) return null;
+  return (
+    <ConfirmButton
+      label={`Stop tracking ${country}`}
+      title={`Stop tracking the app in ${country}?`}
+      testId="remove-storefront"
+      done={`No longer tracked in ${country}`}
+      consequence={<>Its daily observation there stops, its keywords tracked in {country} stop being tracked, and it frees one of the plan’s storefronts. Its history there stays, and shows again if you track {country} again.</>}
+      onConfirm={async () => {
+        await trpc.apps.removeStorefront.mutate({ id: appId, country });
+        router.push(pathname, { scroll: false });
+        router.refresh();
+      }}
+    />
   );
 }
 

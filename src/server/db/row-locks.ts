@@ -39,10 +39,16 @@ export async function lockAccountApps(tx: Prisma.TransactionClient, accountId: s
   await tx.$queryRaw`SELECT 1 FROM tracked_apps WHERE account_id = ${accountId}::uuid ORDER BY id FOR UPDATE`;
 }
 
-/** Runs `work` while no other process runs work under the same name (a transaction-scoped advisory lock). */
-export function withNamedLock<T>(name: string, work: () => Promise<T>): Promise<T> {
-  return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${name}))`;
-    return work();
-  });
+/**
+ * Runs `work` while no other process runs work under the same name (a transaction-scoped advisory lock). `timeout`
+ * bounds the wait for the lock and the work together (Prisma's interactive transaction, 5 s by default).
+ */
+export function withNamedLock<T>(name: string, work: () => Promise<T>, { timeout }: { timeout?: number } = {}): Promise<T> {
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${name}))`;
+      return work();
+    },
+    timeout === undefined ? undefined : { timeout, maxWait: timeout },
+  );
 }

@@ -336,6 +336,7 @@ describe('fuzzing the dashboard endpoint', () => {
     'apps.create': { storeUrl: 'https://apps.apple.com/us/app/fuzz/id1000000099' },
     'apps.searchStore': { term: 'sleep', country: 'US' },
     'apps.addStorefront': { id: 'mine', country: 'GB' },
+    'apps.removeStorefront': { id: 'mine', country: 'GB' },
     'keywords.add': { id: 'mine', terms: ['fuzz'] },
     'competitors.list': { id: 'mine' },
     'apps.opportunities': { id: 'mine' },

@@ -172,7 +172,7 @@ describe('a Google Play app through the public API, on recorded answers', () => 
       for (const failure of [{ status: 503 }, 'hang'] as const) {
         useDataProvider(storesOn(failingPlayClient(failure)));
         const summary = await refreshApp(appId, { through: new Date(`${DAY_2}T00:00:00Z`) });
-        expect(summary.failures).toEqual([{ country: PLAN.country, error: expect.stringMatching(failure === 'hang' ? /did not answer within/ : /Google Play answered 503/) }]);
+        expect(summary.failures).toEqual([{ country: PLAN.country, error: expect.stringMatching(failure === 'hang' ? /did not answer within/ : /Google Play answered 503/), notSold: false }]);
         const during = await Promise.all(reads().map(get));
         expect(during.map((answer) => answer.status)).toEqual(reads().map(() => 200));
         expect(during.map((answer) => answer.body)).toEqual(before.map((answer) => answer.body));

@@ -511,6 +511,7 @@ describe('security matrix: the dashboard endpoint', () => {
       'apps.create': { storeUrl: 'https://apps.apple.com/us/app/matrix/id1000000001' },
       'apps.remove': { id: removable.app.id },
       'apps.addStorefront': { id: app.id, country: 'GB' },
+      'apps.removeStorefront': { id: app.id, country: 'GB' },
       'apps.searchStore': { term: 'sleep', country: 'US' },
       'apps.storefrontHealth': { id: app.id },
       'keywords.add': { id: app.id, terms: ['matrix added'] },

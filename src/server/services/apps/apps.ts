@@ -51,16 +51,6 @@ export async function getApp(accountId: string, appId: string): Promise<AppView>
   return { ...app, storeUrl: storeUrlOf(app) };
 }
 
-/** Each storefront of the app with its provider health (src/server/services/ingest/provider-health.ts), alphabetical. */
-export async function storefrontHealth(accountId: string, appId: string) {
-  const app = await db.trackedApp.findFirst({
-    where: { id: appId, accountId },
-    select: { storefronts: { orderBy: { country: 'asc' }, select: { country: true, lastObservedAt: true, lastError: true, lastErrorAt: true } } },
-  });
-  if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
-  return app.storefronts;
-}
-
 /**
  * Adds terms to the app's tracked set for one country (the app's primary country by default).
  * Terms are deduplicated case-insensitively; terms already tracked are reported, not duplicated. Safe under
@@ -107,6 +97,8 @@ export async function addKeywords(
         );
       }
     }
+    // Keywords in a storefront new to the app track the app there (a trigger adds it): the storefronts' cap holds too.
+    if (rows.length && storefrontIsNew) await checkStorefrontCap(tx, { id: app.id, accountId }, caps);
     await recordEvents(
       rows.map((row) => ({ accountId, appId: app.id, type: 'keyword.added', data: { appId: app.id, keywordId: row.id, term: row.term, country: row.country } })),
       tx,
@@ -147,6 +139,27 @@ async function capsOf(tx: Prisma.TransactionClient, accountId: string): Promise<
   if (!row) throw new AppError('NOT_FOUND', 'The account does not exist.');
   const plan = PLANS[accessOf({ plan: row.plan as PlanTier, trialEndsAt: row.trialEndsAt, trialCredits: row.trialCredits }, new Date()).plan];
   return { ...plan.caps, label: plan.label };
+}
+
+/**
+ * Refuses a storefront past the tier's cap (PlanCaps.storefrontsPerApp): called under the app's row lock once the
+ * storefront's row is in, so that a concurrent addition of another storefront, waiting for the lock, counts this one.
+ */
+export async function checkStorefrontCap(
+  tx: Prisma.TransactionClient,
+  app: { id: string; accountId: string },
+  known?: PlanCaps & { label: string },
+): Promise<void> {
+  const caps = known ?? (await capsOf(tx, app.accountId));
+  if (caps.storefrontsPerApp === null) return;
+  const count = await tx.appStorefront.count({ where: { appId: app.id } });
+  if (count > caps.storefrontsPerApp) {
+    throw limitReached(
+      'storefronts',
+      caps.storefrontsPerApp,
+      `The ${caps.label} plan tracks each app in at most ${caps.storefrontsPerApp} storefronts, its primary one included, and this app has them all. Remove one on the app's page, or choose a larger plan. Nothing was added.`,
+    );
+  }
 }
 
 function storeUrlProblem(detail: string): AppError {
@@ -235,15 +248,6 @@ export async function removeCompetitor(accountId: string, input: { appId: string
   const deleted = await db.competitor.deleteMany({ where: { id: input.competitorId, appId: input.appId, app: { accountId } } });
   if (!deleted.count) throw new AppError('NOT_FOUND', 'No competitor with this id is followed for this app.');
   return { removed: true, competitorId: input.competitorId };
-}
-
-/** Tracks the app in one more storefront; its history there is ingested before this answers. Idempotent. */
-export async function addStorefront(accountId: string, input: { appId: string; country: string }): Promise<AppView> {
-  const app = await db.trackedApp.findFirst({ where: { id: input.appId, accountId }, select: { id: true, refreshedThrough: true } });
-  if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
-  const added = await db.appStorefront.createMany({ data: [{ appId: app.id, country: input.country }], skipDuplicates: true });
-  if (added.count && app.refreshedThrough) await refreshApp(app.id, { onlyCountries: [input.country] });
-  return getApp(accountId, app.id);
 }
 
 /** The store's apps matching a name, for the dashboard's Add app (in test mode, the sandboxes' demo provider's). */

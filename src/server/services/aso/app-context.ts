@@ -3,6 +3,7 @@ import { readAppContextRow, type AppContextRow } from '@/server/db/app-statement
 import { addDays, startOfUtcDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
+import { storefrontToRead } from '@/server/services/apps/storefronts';
 
 export interface AppContext extends Omit<AppContextRow, 'refreshedThrough'> {
   /** Last day with data; today when the app was never refreshed (its series are then empty). */
@@ -16,6 +17,15 @@ export async function loadApp(accountId: string, appId: string): Promise<AppCont
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
   const { refreshedThrough, ...rest } = app;
   return { ...rest, asOf: refreshedThrough ?? startOfUtcDay(new Date()), refreshed: refreshedThrough !== null };
+}
+
+/**
+ * The app and the storefront a storefront-scoped read is about: `country`, or the app's primary one. A storefront the
+ * app was never observed in is observed first (services/apps/storefronts.ts).
+ */
+export async function loadAppIn(accountId: string, input: { appId: string; country?: string }): Promise<{ app: AppContext; country: string }> {
+  const app = await loadApp(accountId, input.appId);
+  return { app, country: await storefrontToRead(app, input.country) };
 }
 
 /** `days` days ending with the app's last day of data. */

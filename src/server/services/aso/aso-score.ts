@@ -3,7 +3,7 @@
 import { readAsoScoreInputs } from '@/server/db/aso-score-statements';
 import { addDays, daysBetween, isoDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
-import { loadApp } from './app-context';
+import { loadAppIn } from './app-context';
 
 /** Character limits of the listing fields, per store. */
 const LIMITS = {
@@ -24,8 +24,7 @@ const ratio = (value: number, target: number) => Math.max(0, Math.min(1, target 
 const round = (value: number) => Math.round(value * 10) / 10;
 
 export async function asoScore(accountId: string, input: { appId: string; country?: string }) {
-  const app = await loadApp(accountId, input.appId);
-  const country = input.country ?? app.primaryCountry;
+  const { app, country } = await loadAppIn(accountId, input);
   const since = addDays(app.asOf, -29);
   const inputs = await readAsoScoreInputs({ appId: app.id, store: app.store, livemode: app.livemode, country, asOf: app.asOf, since });
   const { listing, keywords: keywordRows, rating } = inputs;

@@ -194,7 +194,9 @@ describe('charts and listing', () => {
     const newestVersion = changes.find((change) => change.field === 'version')!;
     expect(newestVersion.after).toBe(listing.version);
     expect(newestVersion.before).not.toBe(listing.version);
-    await expect(fixture.caller.metadata.get({ id, country: 'JP' })).rejects.toMatchObject({ cause: { appCode: 'NOT_FOUND' } });
+    // A storefront the app was never observed in is observed on its first read (issue 41), and tracked from then on.
+    expect(await fixture.caller.metadata.get({ id, country: 'JP' })).toMatchObject({ country: 'JP', title: expect.any(String) });
+    expect((await fixture.caller.apps.get({ id })).storefronts).toContain('JP');
   });
 });
 

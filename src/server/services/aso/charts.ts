@@ -2,24 +2,27 @@
 import { db } from '@/server/db';
 import type { RatingHistogram } from '@/server/services/ingest/provider';
 import { isoDay } from '@/server/core/dates';
-import { eachDay, loadApp, windowOf } from './app-context';
+import { eachDay, loadApp, loadAppIn, windowOf } from './app-context';
 
 /** Days of rating history returned (GET /rating-history takes no parameters). */
 export const RATING_HISTORY_DAYS = 365;
 
 export async function categoryRankHistory(accountId: string, input: { appId: string; country?: string; days: number }) {
-  const app = await loadApp(accountId, input.appId);
-  const country = input.country ?? app.primaryCountry;
+  const { app, country } = await loadAppIn(accountId, input);
   const window = windowOf(app, input.days);
-  const rows = await db.categoryRank.findMany({
-    where: { appId: app.id, country, date: { gte: window.from, lte: window.to } },
-    select: { date: true, rank: true, category: true },
-  });
+  const [rows, first] = await Promise.all([
+    db.categoryRank.findMany({
+      where: { appId: app.id, country, date: { gte: window.from, lte: window.to } },
+      select: { date: true, rank: true, category: true },
+    }),
+    db.categoryRank.findFirst({ where: { appId: app.id, country }, orderBy: { date: 'asc' }, select: { date: true } }),
+  ]);
   const byDay = new Map(rows.map((row) => [isoDay(row.date), row.rank]));
   return {
     country,
     category: rows.at(-1)?.category ?? app.category,
     chart: 'top-free' as const,
+    observedSince: first ? isoDay(first.date) : null,
     from: isoDay(window.from),
     to: isoDay(window.to),
     points: eachDay(window).map((day) => ({ date: isoDay(day), rank: byDay.get(isoDay(day)) ?? null })),

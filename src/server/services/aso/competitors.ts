@@ -7,7 +7,7 @@ import { AppError } from '@/server/errors/app-error';
 import { recordEvents } from '@/server/services/events/events';
 import { describeInStore } from '@/server/services/ingest/providers';
 import { refreshApp } from '@/server/services/ingest/refresh';
-import { loadApp } from './app-context';
+import { loadApp, loadAppIn } from './app-context';
 
 const competitorSelect = {
   id: true,
@@ -23,8 +23,9 @@ const competitorSelect = {
   createdAt: true,
 } as const;
 
-export async function listCompetitors(accountId: string, input: { appId: string }) {
-  const app = await loadApp(accountId, input.appId);
+/** `country` filters nothing (a competitor is followed in every storefront), but a storefront new to the app is observed. */
+export async function listCompetitors(accountId: string, input: { appId: string; country?: string }) {
+  const { app } = await loadAppIn(accountId, input);
   return db.competitor.findMany({ where: { appId: app.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: competitorSelect });
 }
 

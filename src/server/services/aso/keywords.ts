@@ -3,7 +3,7 @@ import { db } from '@/server/db';
 import { readRankedTermRows, readTrackedKeywordRows } from '@/server/db/keyword-statements';
 import { addDays, isoDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
-import { eachDay, loadApp, windowOf } from './app-context';
+import { eachDay, loadApp, loadAppIn, windowOf } from './app-context';
 
 export const RANK_WINDOWS = { '1d': 1, '7d': 7, '30d': 30, '90d': 90 } as const;
 export type RankWindow = keyof typeof RANK_WINDOWS;
@@ -27,8 +27,7 @@ export async function listKeywords(
   accountId: string,
   input: { appId: string; country?: string; rankWindow: RankWindow },
 ): Promise<{ country: string; items: KeywordListItem[] }> {
-  const app = await loadApp(accountId, input.appId);
-  const country = input.country ?? app.primaryCountry;
+  const { app, country } = await loadAppIn(accountId, input);
   const start = addDays(app.asOf, -RANK_WINDOWS[input.rankWindow]);
   // One statement: the tracked keywords, their rank now and at the window's start, and today's metrics.
   const rows = await readTrackedKeywordRows({ appId: app.id, store: app.store, livemode: app.livemode, country, day: isoDay(app.asOf), windowStart: isoDay(start) });
@@ -52,8 +51,7 @@ export async function listKeywords(
  * sparklines. The same rows as each keyword's history, so the numbers agree with GET …/keywords/{keywordId}/history.
  */
 export async function recentRanks(accountId: string, input: { appId: string; country?: string; days: number }) {
-  const app = await loadApp(accountId, input.appId);
-  const country = input.country ?? app.primaryCountry;
+  const { app, country } = await loadAppIn(accountId, input);
   const window = windowOf(app, input.days);
   const keywords = await db.trackedKeyword.findMany({ where: { appId: app.id, country }, select: { id: true, termKey: true } });
   const rows = await db.keywordRank.findMany({
@@ -118,8 +116,7 @@ export async function keywordMetricsHistory(accountId: string, input: { appId: s
 
 /** Every term the app ranks for on its last day of data, best rank first, with whether it is tracked. */
 export async function keywordSpy(accountId: string, input: { appId: string; country?: string }) {
-  const app = await loadApp(accountId, input.appId);
-  const country = input.country ?? app.primaryCountry;
+  const { app, country } = await loadAppIn(accountId, input);
   const rows = await readRankedTermRows({ appId: app.id, store: app.store, livemode: app.livemode, country, day: isoDay(app.asOf) });
   return {
     country,

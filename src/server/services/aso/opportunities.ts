@@ -1,7 +1,7 @@
 // Keyword opportunities: terms of the app's storefront worth working on, ranked by one documented formula.
 import { readOpportunityRows } from '@/server/db/keyword-statements';
 import { isoDay } from '@/server/core/dates';
-import { loadApp } from './app-context';
+import { loadAppIn } from './app-context';
 
 /**
  * score = 100 × demand × ease × headroom, rounded to one decimal:
@@ -36,8 +36,7 @@ function reasonFor(candidate: { volume: number; difficulty: number; rank: number
 }
 
 export async function keywordOpportunities(accountId: string, input: { appId: string; country?: string; limit: number }) {
-  const app = await loadApp(accountId, input.appId);
-  const country = input.country ?? app.primaryCountry;
+  const { app, country } = await loadAppIn(accountId, input);
   const rows = await readOpportunityRows({ appId: app.id, store: app.store, livemode: app.livemode, country, day: isoDay(app.asOf) });
   const maxVolume = Math.max(1, ...rows.map((row) => row.volume));
   const scored = rows.map((row) => {

@@ -2,6 +2,7 @@
 // failure there. The refresh (./refresh.ts) records a success in the transaction that stores the data, so that the
 // time and the data always agree, and a failure on its own, since nothing else of that storefront is written.
 import { db } from '@/server/db';
+import { statusOf } from './stores/store-calls';
 
 /** Longest provider message kept: enough for a status and a path, never a whole HTML error page. */
 const MAX_ERROR_LENGTH = 300;
@@ -11,6 +12,11 @@ export function providerErrorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const line = message.replace(/\s+/g, ' ').trim() || 'the store failed without a message';
   return line.length > MAX_ERROR_LENGTH ? `${line.slice(0, MAX_ERROR_LENGTH - 1)}…` : line;
+}
+
+/** The store answered that it has no such app in the storefront asked (404): not sold there, not a passing failure. */
+export function isNotSold(error: unknown): boolean {
+  return statusOf(error) === 404;
 }
 
 /** Records the storefronts the provider failed, and the app's last failure (the first storefront's message). */

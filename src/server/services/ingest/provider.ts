@@ -65,6 +65,11 @@ export interface ObservationRequest {
   competitors: CompetitorReference[];
   /** 'keywords': only ranks and metrics of the tracked terms are needed (a keyword was just added). */
   scope: 'full' | 'keywords';
+  /**
+   * Set when a customer's request waits on the observation (a storefront's first read): the longest wait for a turn
+   * under the store's shared rate before a call fails (stores/store-calls.ts). Unset, the background's: as long as it takes.
+   */
+  maxWaitMs?: number;
 }
 
 export interface ResearchResult {

@@ -142,7 +142,7 @@ describe('a refresh of every app', () => {
     });
     const summary = await refreshApp(app.id, { provider, through: addDays(FIXED_DAY, 1) });
 
-    expect(summary.failures).toEqual([{ country: 'DE', error: 'timed out after 10000 ms' }]);
+    expect(summary.failures).toEqual([{ country: 'DE', error: 'timed out after 10000 ms', notSold: false }]);
     expect(await ranksIn('DE')).toBe(before.DE);
     expect(await ranksIn('US')).toBeGreaterThan(before.US);
     const storefronts = await db.appStorefront.findMany({ where: { appId: app.id }, orderBy: { country: 'asc' } });

@@ -17,7 +17,7 @@ import { analyseReview } from '@/server/nlp/text';
 import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
 import { recordEvents, type NewEvent } from '@/server/services/events/events';
 import { emptyObservation, type AppObservation, type DataProvider, type Listing } from './provider';
-import { providerErrorMessage, recordProviderFailures } from './provider-health';
+import { isNotSold, providerErrorMessage, recordProviderFailures } from './provider-health';
 import { dataProviderFor } from './providers';
 
 /** Days of history a newly tracked app gets from a provider that has history. */
@@ -51,6 +51,8 @@ export interface RefreshOptions {
   onProgress?: (daysDone: number, daysTotal: number) => Promise<void>;
   /** Instead of the app's own (the live data's, or for a test sandbox's app the demo one). */
   provider?: DataProvider;
+  /** A customer's request waits on this refresh: the longest wait for each store call's turn (ObservationRequest.maxWaitMs). */
+  maxWaitMs?: number;
 }
 
 export interface RefreshSummary {
@@ -60,8 +62,11 @@ export interface RefreshSummary {
   reviews: number;
   metadataChanges: number;
   events: number;
-  /** Storefronts the data provider failed (their data stays as it was), with the provider's message. */
-  failures: { country: string; error: string }[];
+  /**
+   * Storefronts the data provider failed (their data stays as it was), with the provider's message; `notSold`: the
+   * store answered that it does not sell the app there (not a failure that passes).
+   */
+  failures: { country: string; error: string; notSold: boolean }[];
 }
 
 /** A refresh's failed storefronts for an error message: "US (the store answered 503), DE (…)". */
@@ -104,16 +109,18 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   // Observed storefront by storefront: one the store fails (an outage, a throttle, a timeout) keeps its data as it
   // was, and the others are stored. A storefront failing on any day is left out of every day.
   const failed = new Map<string, string>();
+  const notSold = new Set<string>();
   const observations: { day: Date; observation: AppObservation }[] = [];
   for (const day of days) {
     const observation = emptyObservation();
     for (const country of requested.filter((entry) => !failed.has(entry))) {
       try {
         const terms = trackedTerms.filter((entry) => entry.country === country);
-        const part = await provider.observe(app, { day, countries: [country], trackedTerms: terms, competitors: competitorReferences, scope });
+        const part = await provider.observe(app, { day, countries: [country], trackedTerms: terms, competitors: competitorReferences, scope, maxWaitMs: options.maxWaitMs });
         mergeObservation(observation, part, country === app.primaryCountry);
       } catch (error) {
         failed.set(country, providerErrorMessage(error));
+        if (isNotSold(error)) notSold.add(country);
         logError('the data provider failed for a storefront: its data there stays as it was', error, { appId, country });
       }
     }
@@ -121,7 +128,7 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     await options.onProgress?.(observations.length, days.length);
   }
   const countries = requested.filter((country) => !failed.has(country));
-  summary.failures = [...failed].map(([country, error]) => ({ country, error }));
+  summary.failures = [...failed].map(([country, error]) => ({ country, error, notSold: notSold.has(country) }));
   const observedAt = new Date();
   if (failed.size) await recordProviderFailures(appId, failed, observedAt);
   if (!countries.length) return summary;

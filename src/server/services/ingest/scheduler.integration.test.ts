@@ -22,7 +22,7 @@ describe('the refresh schedule', () => {
     const refresh = async (appId: string) => {
       attempts.set(appId, (attempts.get(appId) ?? 0) + 1);
       if (appId === app.id) return refreshApp(appId);
-      if (appId === failing.id) return { ...nothing(appId), failures: [{ country: 'US', error: 'the store answered 503' }] };
+      if (appId === failing.id) return { ...nothing(appId), failures: [{ country: 'US', error: 'the store answered 503', notSold: false }] };
       return nothing(appId);
     };
     const boss = await startScheduler(process.env.DATABASE_URL!, (line) => lines.push(line), refresh);

@@ -3,7 +3,8 @@
 import { requirePermission } from '@/app/server-modules';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { AddStorefrontForm, RemoveAppButton } from '@/components/apps/app-actions';
+import { AddStorefrontForm, RemoveAppButton, RemoveStorefrontButton } from '@/components/apps/app-actions';
+import { StorefrontSelect } from '@/components/apps/storefront-select';
 import { AppTabs } from '@/components/apps/app-tabs';
 import { BackfillProgress } from '@/components/apps/backfill-progress';
 import { DataFreshness } from '@/components/apps/data-freshness';
@@ -27,6 +28,10 @@ export default async function AppLayout({ params, children }: { params: Promise<
         </p>
         <DataFreshness lastObservedAt={app.lastObservedAt} storefronts={storefronts} now={new Date()} />
         <div className="row" style={{ justifyContent: 'space-between' }}>
+          <div className="row">
+            <StorefrontSelect storefronts={app.storefronts} primary={app.primaryCountry} />
+            <RemoveStorefrontButton appId={app.id} storefronts={app.storefronts} primary={app.primaryCountry} />
+          </div>
           <AddStorefrontForm appId={app.id} />
           <RemoveAppButton appId={app.id} name={app.name} />
         </div>

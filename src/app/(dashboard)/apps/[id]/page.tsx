@@ -3,7 +3,6 @@ import { AsoScorePanel } from '@/components/apps/aso-score-panel';
 import { TrackKeywordsForm } from '@/components/apps/app-actions';
 import { KeywordWorkspace } from '@/components/apps/keyword-workspace';
 import { chartStateOf, daysOf } from '@/components/apps/rank-chart-state';
-import { StorefrontSelect } from '@/components/apps/storefront-select';
 import { readAppView, type AppViewParams } from './app-view';
 
 export const metadata = { title: 'App · ASO Analytics' };
@@ -27,7 +26,6 @@ export default async function AppOverviewPage(props: AppViewParams) {
       <section className="panel" aria-labelledby="keywords-title">
         <div className="row" style={{ justifyContent: 'space-between', alignItems: 'center' }}>
           <h2 id="keywords-title" style={{ margin: 0 }}>Tracked keywords ({country})</h2>
-          <StorefrontSelect storefronts={app.storefronts} current={country} />
         </div>
         <TrackKeywordsForm appId={id} country={country} />
         <KeywordWorkspace

@@ -1,13 +1,14 @@
 // The procedures about tracked apps: the list, one app, and the read endpoints about one app (score, opportunities,
 // chart and rating series, keyword spy).
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
-import { addApp, addStorefront, getApp, listApps, removeApp, searchStore, storefrontHealth } from '@/server/services/apps/apps';
+import { addApp, getApp, listApps, removeApp, searchStore } from '@/server/services/apps/apps';
+import { addStorefront, removeStorefront, storefrontHealth } from '@/server/services/apps/storefronts';
 import { appsWithinReach, inTestMode } from '@/server/services/access/access-policy';
 import { asoScore } from '@/server/services/aso/aso-score';
 import { categoryRankHistory, RATING_HISTORY_DAYS, ratingHistory } from '@/server/services/aso/charts';
 import { keywordSpy } from '@/server/services/aso/keywords';
 import { keywordOpportunities } from '@/server/services/aso/opportunities';
-import { addStorefrontInput, createAppInput, createAppOutput, removeAppInput, removeAppOutput, searchStoreInput, searchStoreOutput } from './apps.schema';
+import { addStorefrontInput, removeStorefrontInput, removeStorefrontOutput, createAppInput, createAppOutput, removeAppInput, removeAppOutput, searchStoreInput, searchStoreOutput } from './apps.schema';
 import { appOutput, asoScoreInput, asoScoreOutput, categoryRankInput, categoryRankOutput, getAppInput, keywordSpyInput, keywordSpyOutput, listAppsInput, listAppsOutput, opportunitiesInput, opportunitiesOutput, ratingHistoryInput, ratingHistoryOutput, storefrontHealthInput, storefrontHealthOutput, toAppOutput } from './apps.schema';
 
 export const listAppsProcedure = apiProcedure
@@ -78,7 +79,16 @@ export const removeAppProcedure = dashboardProcedure.meta({ permission: 'data.wr
 export const addStorefrontProcedure = dashboardProcedure.meta({ permission: 'data.write' })
   .input(addStorefrontInput)
   .output(appOutput)
-  .mutation(async ({ ctx, input }) => toAppOutput(await addStorefront(ctx.actor.accountId, { appId: input.id, country: input.country })));
+  .mutation(async ({ ctx, input }) => {
+    await addStorefront(ctx.actor.accountId, { appId: input.id, country: input.country });
+    return toAppOutput(await getApp(ctx.actor.accountId, input.id));
+  });
+
+/** Dashboard only: stops tracking the app in a storefront other than its primary one, and its keywords there. */
+export const removeStorefrontProcedure = dashboardProcedure.meta({ permission: 'data.write' })
+  .input(removeStorefrontInput)
+  .output(removeStorefrontOutput)
+  .mutation(({ ctx, input }) => removeStorefront(ctx.actor.accountId, { appId: input.id, country: input.country }));
 
 /** Dashboard only: each storefront's provider health (when the store last answered, its last failure), for the app page. */
 export const storefrontHealthProcedure = dashboardProcedure.meta({ permission: 'data.read' })

@@ -66,6 +66,8 @@ export const removeAppInput = z.object({ id: appIdParam });
 export const removeAppOutput = z.object({ removed: z.literal(true), appId: z.uuid(), name: z.string() });
 
 export const addStorefrontInput = z.object({ id: appIdParam, country: countrySchema });
+export const removeStorefrontInput = z.object({ id: appIdParam, country: countrySchema });
+export const removeStorefrontOutput = z.object({ removed: z.literal(true), country: z.string().length(2), keywords: z.int().nonnegative() });
 
 export const searchStoreInput = z.object({ term: z.string().trim().min(2, 'Type at least 2 characters.').max(100), country: countrySchema.default('US') });
 export const searchStoreOutput = z.array(
@@ -130,6 +132,12 @@ export const categoryRankOutput = z
     country: z.string().length(2),
     category: z.string(),
     chart: z.literal('top-free'),
+    observedSince: day
+      .nullable()
+      .meta({
+        description:
+          'The first day this storefront’s chart history holds; days before it are null because they were never observed, not because the app was out of the chart. Its first call in a storefront new to the app observes it, and the history starts then. null: never observed there yet.',
+      }),
     from: day,
     to: day,
     points: z.array(z.object({ date: day, rank: z.int().nullable().meta({ description: 'Position in the chart; null outside the top 200.' }) })),

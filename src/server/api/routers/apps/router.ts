@@ -1,6 +1,7 @@
 import { router } from '@/server/api/trpc';
 import {
   addStorefrontProcedure,
+  removeStorefrontProcedure,
   createAppProcedure,
   removeAppProcedure,
   searchStoreProcedure,
@@ -19,6 +20,7 @@ export const appsRouter = router({
   create: createAppProcedure,
   remove: removeAppProcedure,
   addStorefront: addStorefrontProcedure,
+  removeStorefront: removeStorefrontProcedure,
   searchStore: searchStoreProcedure,
   storefrontHealth: storefrontHealthProcedure,
   get: getAppProcedure,

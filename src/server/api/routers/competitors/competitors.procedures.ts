@@ -16,7 +16,7 @@ export const listCompetitorsProcedure = apiProcedure
   })
   .input(listCompetitorsInput)
   .output(listCompetitorsOutput)
-  .query(async ({ ctx, input }) => (await listCompetitors(ctx.actor.accountId, { appId: input.id })).map(toCompetitorOutput));
+  .query(async ({ ctx, input }) => (await listCompetitors(ctx.actor.accountId, { appId: input.id, country: input.country })).map(toCompetitorOutput));
 
 export const addCompetitorProcedure = apiProcedure
   .meta({

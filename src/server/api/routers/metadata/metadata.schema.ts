@@ -1,6 +1,6 @@
 // The store listing and its changelog: the inputs and answers of their procedures.
 import { z } from 'zod';
-import { appIdParam, countryQuery, isoDateTime } from '@/server/api/schemas';
+import { appIdParam, countryQuery, isoDate, isoDateTime } from '@/server/api/schemas';
 
 export const metadataInput = z.object({ id: appIdParam, country: countryQuery });
 
@@ -25,6 +25,13 @@ export const metadataOutput = z
 export const changelogOutput = z
   .object({
     country: z.string().length(2),
+    observedSince: isoDate
+      .nullable()
+      .meta({
+        description:
+          'The first day of the listing this storefront’s history holds: no change before it can be listed. Its first call in a storefront new to the app observes it, and the history starts then (the live stores show only today). null: no listing seen there yet.',
+        example: '2026-05-30',
+      }),
     changes: z.array(z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable(), changedAt: isoDateTime })),
   })
   .meta({ id: 'MetadataChangelog' });

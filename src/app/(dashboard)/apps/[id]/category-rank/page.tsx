@@ -1,6 +1,5 @@
 // Category rank history, as GET /apps/{id}/category-rank answers, over 30, 90 or 365 days (`days` in the URL).
 import Link from 'next/link';
-import { StorefrontSelect } from '@/components/apps/storefront-select';
 import { TimeSeriesChart } from '@/components/charts/time-series-chart';
 import { param, readAppView, type AppViewParams } from '../app-view';
 
@@ -17,7 +16,6 @@ export default async function CategoryRankPage(props: AppViewParams) {
     <section className="panel" aria-labelledby="category-title">
       <div className="row" style={{ justifyContent: 'space-between', alignItems: 'center' }}>
         <h2 id="category-title" style={{ margin: 0 }}>Category rank: top free {history.category} ({country})</h2>
-        <StorefrontSelect storefronts={app.storefronts} current={country} />
       </div>
       <nav aria-label="Period" className="row" style={{ margin: '0.75rem 0' }}>
         {DAYS.map((option) => (

@@ -1,5 +1,4 @@
 // Every term the app ranks for in one storefront, as GET /apps/{id}/keyword-spy answers.
-import { StorefrontSelect } from '@/components/apps/storefront-select';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatNumber } from '@/components/format';
 import { readAppView, type AppViewParams } from '../app-view';
@@ -12,8 +11,7 @@ export default async function KeywordSpyPage(props: AppViewParams) {
   return (
     <section className="panel" aria-labelledby="spy-title">
       <div className="row" style={{ justifyContent: 'space-between', alignItems: 'center' }}>
-        <h2 id="spy-title" style={{ margin: 0 }}>Every keyword the app ranks for</h2>
-        <StorefrontSelect storefronts={app.storefronts} current={country} />
+        <h2 id="spy-title" style={{ margin: 0 }}>Every keyword the app ranks for ({country})</h2>
       </div>
       <p className="muted">The terms where the app is in the top 200 of search results in {country}{spy ? ` on ${spy.date}` : ''}, best rank first.</p>
       {!spy || spy.keywords.length === 0 ? (

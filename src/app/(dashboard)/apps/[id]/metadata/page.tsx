@@ -1,6 +1,5 @@
 // The store listing as last seen, and its changelog with each change's words marked, as GET /apps/{id}/metadata and
 // GET /apps/{id}/metadata/changelog answer.
-import { StorefrontSelect } from '@/components/apps/storefront-select';
 import { TextDiff } from '@/components/apps/text-diff';
 import { formatInstant } from '@/components/format';
 import { serverModules } from '@/app/server-modules';
@@ -32,7 +31,6 @@ export default async function MetadataPage(props: AppViewParams) {
       <section className="panel" aria-labelledby="listing-title">
         <div className="row" style={{ justifyContent: 'space-between', alignItems: 'center' }}>
           <h2 id="listing-title" style={{ margin: 0 }}>Store listing ({country})</h2>
-          <StorefrontSelect storefronts={app.storefronts} current={country} />
         </div>
         {!listing ? (
           <p className="muted">No listing seen in {country} yet.</p>

@@ -1,5 +1,4 @@
 // Keyword opportunities of one storefront, with the reason for each, as GET /apps/{id}/opportunities answers.
-import { StorefrontSelect } from '@/components/apps/storefront-select';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatNumber } from '@/components/format';
 import { readAppView, type AppViewParams } from '../app-view';
@@ -12,8 +11,7 @@ export default async function OpportunitiesPage(props: AppViewParams) {
   return (
     <section className="panel" aria-labelledby="opportunities-title">
       <div className="row" style={{ justifyContent: 'space-between', alignItems: 'center' }}>
-        <h2 id="opportunities-title" style={{ margin: 0 }}>Keyword opportunities</h2>
-        <StorefrontSelect storefronts={app.storefronts} current={country} />
+        <h2 id="opportunities-title" style={{ margin: 0 }}>Keyword opportunities ({country})</h2>
       </div>
       <p className="muted">
         Terms ranked by score = 100 × demand × ease × headroom: high volume, low difficulty, and room to climb. Candidates are the terms the app ranks

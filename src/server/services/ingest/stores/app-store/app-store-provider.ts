@@ -92,33 +92,34 @@ export class AppStoreProvider implements StoreObserver {
 
   async observe(app: ProviderApp, request: ObservationRequest): Promise<AppObservation> {
     const observation = emptyObservation();
+    const options = { maxWaitMs: request.maxWaitMs };
     for (const country of request.countries) {
       await observeTerms(this.store, app, request, country, observation, async (term) => {
-        const results = await this.search(term, country);
+        const results = await this.search(term, country, MAX_SEARCH_RESULTS, options);
         return { ids: results.map((result) => String(result.trackId)), signals: searchSignals(term, results) };
       });
       if (request.scope === 'keywords') continue;
-      const result = await this.lookup(app.storeId, country);
+      const result = await this.lookup(app.storeId, country, options);
       if (!result) throw new StoreCallError('app_store', `the App Store has no app ${app.storeId} in the ${country} storefront any more`, 404);
       if (country === app.primaryCountry && result.averageUserRating !== undefined) {
         observation.rating = { average: Math.round(result.averageUserRating * 100) / 100, count: result.userRatingCount ?? 0, histogram: null };
       }
       observation.listings.push({ country, listing: listingOf(result) });
       if (result.primaryGenreId) {
-        const chart = chartFeed.parse(await this.fetchJson(chartUrl(result.primaryGenreId, country)));
+        const chart = chartFeed.parse(await this.fetchJson(chartUrl(result.primaryGenreId, country), options));
         const ids = entriesOf(chart.feed.entry).flatMap((entry) => {
           const parsed = chartEntry.safeParse(entry);
           return parsed.success ? [parsed.data.id.attributes['im:id']] : [];
         });
         observation.categoryRanks.push({ country, category: result.primaryGenreName ?? app.category, rank: placeOf(ids, app.storeId) });
       }
-      observation.reviews.push(...(await this.reviews(app.storeId, country)));
+      observation.reviews.push(...(await this.reviews(app.storeId, country, options)));
     }
     return observation;
   }
 
-  private async reviews(id: string, country: string): Promise<ReviewRecord[]> {
-    const feed = reviewsFeed.parse(await this.fetchJson(reviewsUrl(id, country)));
+  private async reviews(id: string, country: string, options?: StoreCallOptions): Promise<ReviewRecord[]> {
+    const feed = reviewsFeed.parse(await this.fetchJson(reviewsUrl(id, country), options));
     return entriesOf(feed.feed.entry).flatMap((entry) => {
       // Older feeds open with an entry describing the app itself; it has no rating and is skipped.
       const parsed = reviewEntry.safeParse(entry);

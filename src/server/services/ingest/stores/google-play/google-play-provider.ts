@@ -141,29 +141,30 @@ export class GooglePlayProvider implements StoreObserver {
 
   async observe(app: ProviderApp, request: ObservationRequest): Promise<AppObservation> {
     const observation = emptyObservation();
+    const options = { maxWaitMs: request.maxWaitMs };
     for (const country of request.countries) {
       const locale = playLocale(country);
       await observeTerms(this.store, app, request, country, observation, async (term) => {
-        const results = await this.search(term, PLAY_SEARCH_DEPTH, locale);
-        return { ids: results.map((result) => result.appId), signals: (await this.signals(term, results, locale)).signals };
+        const results = await this.search(term, PLAY_SEARCH_DEPTH, locale, options);
+        return { ids: results.map((result) => result.appId), signals: (await this.signals(term, results, locale, options)).signals };
       });
       if (request.scope === 'keywords') continue;
-      const details = await this.details(app.storeId, locale, { fresh: true });
+      const details = await this.details(app.storeId, locale, { fresh: true, ...options });
       if (country === app.primaryCountry && typeof details.score === 'number') {
         observation.rating = { average: Math.round(details.score * 100) / 100, count: details.ratings ?? 0, histogram: histogramOf(details) };
       }
       observation.listings.push({ country, listing: listingOf(details) });
       if (details.genreId) {
-        const chart = await this.ask(`top free ${details.genreId} in ${country}`, playListItem.array(), () => this.client.topFree(details.genreId!, CHART_DEPTH, locale));
+        const chart = await this.ask(`top free ${details.genreId} in ${country}`, playListItem.array(), () => this.client.topFree(details.genreId!, CHART_DEPTH, locale), options);
         observation.categoryRanks.push({ country, category: details.genre ?? app.category, rank: placeOf(chart.map((entry) => entry.appId), app.storeId) });
       }
-      observation.reviews.push(...(await this.reviews(app.storeId, locale)));
+      observation.reviews.push(...(await this.reviews(app.storeId, locale, options)));
     }
     return observation;
   }
 
-  private async reviews(appId: string, locale: PlayLocale): Promise<ReviewRecord[]> {
-    const answer = await this.ask(`reviews of ${appId} in ${locale.country}`, playReviews, () => this.client.reviews(appId, REVIEWS_PER_OBSERVATION, locale));
+  private async reviews(appId: string, locale: PlayLocale, options?: StoreCallOptions): Promise<ReviewRecord[]> {
+    const answer = await this.ask(`reviews of ${appId} in ${locale.country}`, playReviews, () => this.client.reviews(appId, REVIEWS_PER_OBSERVATION, locale), options);
     return answer.data.flatMap((entry) => {
       const parsed = playReview.safeParse(entry);
       if (!parsed.success) return [];
