@@ -1,7 +1,7 @@
 // The app page shows the numbers the API answers for the same account.
 import { expect, test } from '@playwright/test';
 import type { Download } from '@playwright/test';
-import { API, bearer, createKey, DEMO, DEMO_APP_ID, signIn, signInWithForm } from '../helpers';
+import { admin, API, bearer, createKey, DEMO, DEMO_APP_ID, newAccount, signIn, signInWithForm } from '../helpers';
 
 type RankPoint = { date: string; rank: number | null };
 
@@ -205,4 +205,41 @@ test('an app of another account is not found in the dashboard either', async ({ 
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { name: 'App not found' })).toBeVisible();
   }
+});
+
+test('a storefront read through the API is on the app page at once; the picker switches every view to it; a storefront is added and removed on the page', async ({ page, request }) => {
+  const owner = await newAccount('pro');
+  const appId = await admin('app', 'add', '--email', owner.email, '--url', 'https://apps.apple.com/us/app/storefront-picker/id1500004201');
+  const key = await createKey(owner.session, 'read-only', 'storefronts');
+  // The first read in GB observes it (issue 41).
+  const listing = await request.get(`${API}/apps/${appId}/metadata?country=GB`, { headers: bearer(key) });
+  expect(listing.status()).toBe(200);
+  const gbTitle = ((await listing.json()) as { title: string }).title;
+
+  await signInWithForm(page, owner.email, owner.password);
+  await page.goto(`/apps/${appId}`);
+  const picker = page.getByTestId('storefront-select');
+  await expect(picker.locator('option')).toHaveText(['GB', 'US (primary)']);
+  await picker.selectOption('GB');
+  await expect(page).toHaveURL(/\?country=GB$/);
+  await expect(page.getByRole('heading', { name: 'Tracked keywords (GB)' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'App views' }).getByRole('link', { name: 'Metadata' }).click();
+  await expect(page.getByRole('heading', { name: 'Store listing (GB)' })).toBeVisible();
+  await expect(page.getByTestId('listing').locator('[data-field="title"]')).toHaveText(gbTitle);
+  await expect(picker).toHaveValue('GB');
+
+  // Add storefront observes it before answering, and the page shows it.
+  const add = page.getByRole('form', { name: 'Add storefront' });
+  await add.getByLabel('Track in storefront').fill('de');
+  await add.getByRole('button', { name: 'Add storefront' }).click();
+  await expect(page).toHaveURL(/\?country=DE$/);
+  await expect(page.getByRole('heading', { name: 'Store listing (DE)' })).toBeVisible();
+  await expect(picker.locator('option')).toHaveText(['DE', 'GB', 'US (primary)']);
+
+  // Removing it frees the plan's storefront; the page goes back to the primary one.
+  await page.getByRole('button', { name: 'Stop tracking DE' }).click();
+  await page.getByRole('alertdialog', { name: 'Stop tracking the app in DE?' }).getByRole('button', { name: 'Stop tracking DE' }).click();
+  await expect(page.getByRole('heading', { name: 'Store listing (US)' })).toBeVisible();
+  await expect(picker.locator('option')).toHaveText(['GB', 'US (primary)']);
+  expect(((await (await request.get(`${API}/apps/${appId}`, { headers: bearer(key) })).json()) as { storefronts: string[] }).storefronts).toEqual(['GB', 'US']);
 });

@@ -1686,7 +1686,7 @@ export interface components {
              * @description The cap reached.
              * @enum {string}
              */
-            cap: "tracked-apps" | "tracked-keywords" | "active-api-keys" | "webhook-endpoints";
+            cap: "tracked-apps" | "tracked-keywords" | "storefronts" | "active-api-keys" | "webhook-endpoints";
             /** @description The cap’s value. */
             limit: number;
         } & (WithRequired<components["schemas"]["Problem"], "code" | "status"> & {
@@ -2404,6 +2404,25 @@ export interface components {
                 "application/problem+json": components["schemas"]["PlanRequiredProblem"] | components["schemas"]["IpNotAllowedProblem"];
             };
         };
+        /** @description `plan-required` (http://localhost:3000/docs/problems/plan-required): A paid plan is required. `ip-not-allowed` (http://localhost:3000/docs/problems/ip-not-allowed): The key may not be used from this address. `limit-reached` (http://localhost:3000/docs/problems/limit-reached): A limit of the account is reached. */
+        PlanRequiredOrIpNotAllowedOrLimitReached: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["PlanRequiredProblem"] | components["schemas"]["IpNotAllowedProblem"] | components["schemas"]["LimitReachedProblem"];
+            };
+        };
     };
     parameters: {
         /**
@@ -2425,7 +2444,7 @@ export interface components {
         KeyId: string;
         /** @description Tracked app id (UUID). */
         AppId: string;
-        /** @description Storefront; default the app’s primary storefront. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
+        /** @description Storefront; default the app’s primary storefront. Any storefront answers from the first call: one the app was never observed in is observed during this call, through the store (it may take the store’s time, a few seconds), and the app is tracked there from then on; 503 store-unavailable when the store fails (nothing charged; call again), 404 when the store does not sell the app there, 403 limit-reached past the plan’s storefronts per app. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
         Country: string;
         /** @description Days of history, ending with the last day of data. Must be a whole number from 1 to 365. Default 30. */
         Days: number;
@@ -3416,7 +3435,7 @@ export interface operations {
     "apps-asoScore": {
         parameters: {
             query?: {
-                /** @description Storefront; default the app’s primary storefront. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
+                /** @description Storefront; default the app’s primary storefront. Any storefront answers from the first call: one the app was never observed in is observed during this call, through the store (it may take the store’s time, a few seconds), and the app is tracked there from then on; 503 store-unavailable when the store fails (nothing charged; call again), 404 when the store does not sell the app there, 403 limit-reached past the plan’s storefronts per app. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: components["parameters"]["Country"];
             };
             header?: {
@@ -3460,7 +3479,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
-            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrLimitReached"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3470,7 +3489,7 @@ export interface operations {
     "apps-opportunities": {
         parameters: {
             query?: {
-                /** @description Storefront; default the app’s primary storefront. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
+                /** @description Storefront; default the app’s primary storefront. Any storefront answers from the first call: one the app was never observed in is observed during this call, through the store (it may take the store’s time, a few seconds), and the app is tracked there from then on; 503 store-unavailable when the store fails (nothing charged; call again), 404 when the store does not sell the app there, 403 limit-reached past the plan’s storefronts per app. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: components["parameters"]["Country"];
                 /** @description Number of opportunities. Must be a whole number from 1 to 200. Default 50. */
                 limit?: number;
@@ -3516,7 +3535,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
-            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrLimitReached"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3526,7 +3545,7 @@ export interface operations {
     "apps-categoryRank": {
         parameters: {
             query?: {
-                /** @description Storefront; default the app’s primary storefront. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
+                /** @description Storefront; default the app’s primary storefront. Any storefront answers from the first call: one the app was never observed in is observed during this call, through the store (it may take the store’s time, a few seconds), and the app is tracked there from then on; 503 store-unavailable when the store fails (nothing charged; call again), 404 when the store does not sell the app there, 403 limit-reached past the plan’s storefronts per app. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: components["parameters"]["Country"];
                 /** @description Days of history, ending with the last day of data. Must be a whole number from 1 to 365. Default 30. */
                 days?: components["parameters"]["Days"];
@@ -3572,7 +3591,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
-            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrLimitReached"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3633,7 +3652,7 @@ export interface operations {
     "apps-keywordSpy": {
         parameters: {
             query?: {
-                /** @description Storefront; default the app’s primary storefront. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
+                /** @description Storefront; default the app’s primary storefront. Any storefront answers from the first call: one the app was never observed in is observed during this call, through the store (it may take the store’s time, a few seconds), and the app is tracked there from then on; 503 store-unavailable when the store fails (nothing charged; call again), 404 when the store does not sell the app there, 403 limit-reached past the plan’s storefronts per app. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: components["parameters"]["Country"];
                 /**
                  * @description Page number, from 1: with it (or with `pageSize`) the answer is that page of the list; without either, the whole list. A page past the last one is empty. Must be a whole number from 1 to 100000.
@@ -3689,7 +3708,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
-            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrLimitReached"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3699,7 +3718,7 @@ export interface operations {
     "keywords-list": {
         parameters: {
             query?: {
-                /** @description Storefront; default the app’s primary storefront. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
+                /** @description Storefront; default the app’s primary storefront. Any storefront answers from the first call: one the app was never observed in is observed during this call, through the store (it may take the store’s time, a few seconds), and the app is tracked there from then on; 503 store-unavailable when the store fails (nothing charged; call again), 404 when the store does not sell the app there, 403 limit-reached past the plan’s storefronts per app. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: components["parameters"]["Country"];
                 /**
                  * @description Period over which rankDelta is measured. One of 1d, 7d, 30d, 90d; default 7d.
@@ -3760,7 +3779,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
-            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrLimitReached"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -4180,7 +4199,7 @@ export interface operations {
     "metadata-get": {
         parameters: {
             query?: {
-                /** @description Storefront; default the app’s primary storefront. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
+                /** @description Storefront; default the app’s primary storefront. Any storefront answers from the first call: one the app was never observed in is observed during this call, through the store (it may take the store’s time, a few seconds), and the app is tracked there from then on; 503 store-unavailable when the store fails (nothing charged; call again), 404 when the store does not sell the app there, 403 limit-reached past the plan’s storefronts per app. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: components["parameters"]["Country"];
             };
             header?: {
@@ -4224,7 +4243,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
-            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrLimitReached"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -4234,7 +4253,7 @@ export interface operations {
     "metadata-changelog": {
         parameters: {
             query?: {
-                /** @description Storefront; default the app’s primary storefront. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
+                /** @description Storefront; default the app’s primary storefront. Any storefront answers from the first call: one the app was never observed in is observed during this call, through the store (it may take the store’s time, a few seconds), and the app is tracked there from then on; 503 store-unavailable when the store fails (nothing charged; call again), 404 when the store does not sell the app there, 403 limit-reached past the plan’s storefronts per app. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: components["parameters"]["Country"];
                 /**
                  * @description Page number, from 1: with it (or with `pageSize`) the answer is that page of the list; without either, the whole list. A page past the last one is empty. Must be a whole number from 1 to 100000.
@@ -4290,7 +4309,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
-            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrLimitReached"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -4300,7 +4319,7 @@ export interface operations {
     "competitors-list": {
         parameters: {
             query?: {
-                /** @description Storefront. Competitors are tracked for all storefronts: the value is validated and does not filter. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
+                /** @description Storefront. Competitors are followed in every storefront: the value does not filter, but a storefront the app was never observed in is observed during this call (the store’s time) and tracked from then on, as for the other reads. An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)). */
                 country?: string;
             };
             header?: {
@@ -4344,7 +4363,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
-            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrLimitReached"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -49,10 +49,18 @@ curl -X POST ${base}/apps/$APP_ID/keywords \\
         </p>
         <p>
           Each plan also caps what an account tracks at once, apps / keywords:{' '}
-          {PLAN_TIERS.map((tier) => PLANS[tier]).map((plan) => `${plan.label} ${capText(plan.caps.trackedApps)} / ${capText(plan.caps.trackedKeywords)}`).join(' · ')}. A request past a cap is refused
-          whole with 403 <code>limit-reached</code>, naming the cap and its value. A new account starts on a trial with its own monthly allowance
+          {PLAN_TIERS.map((tier) => PLANS[tier]).map((plan) => `${plan.label} ${capText(plan.caps.trackedApps)} / ${capText(plan.caps.trackedKeywords)}`).join(' · ')}. Each app is tracked in at most{' '}
+          {PLAN_TIERS.map((tier) => PLANS[tier]).map((plan) => `${plan.label} ${capText(plan.caps.storefrontsPerApp)}`).join(' · ')} storefronts, its primary one
+          included. A request past a cap is refused whole with 403 <code>limit-reached</code>, naming the cap and its value. A new account starts on a trial with its own monthly allowance
           (<code>GET /usage</code> shows <code>trial</code>); at its end the account moves to Free and a <code>plan.changed</code> event fires. Start
           tracking an app with <code>POST /apps</code> and its store URL; its history loads in the background (<code>backfill</code> on the app).
+        </p>
+        <p>
+          Every read that takes <code>country</code> answers for any storefront from the first call: one the app was never observed in is observed
+          during that call, through the store, so that first call may take the store’s time (a few seconds). The app is tracked there from then on
+          (<code>GET /apps/{'{id}'}</code> lists it, the daily refresh observes it), and its history there starts that day (<code>observedSince</code>).
+          If the store fails meanwhile the answer is 503 <code>store-unavailable</code> and nothing is charged; if the store does not sell the app
+          there, 404 says so.
         </p>
 
         <h2>3. Errors</h2>

@@ -7,7 +7,9 @@ export const isoDate = z.iso.date().meta({ description: 'UTC calendar day, YYYY-
 
 export const appIdParam = z.uuid('Must be a UUID.').meta({ description: 'Tracked app id (UUID).', example: '0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11' });
 /** The `country` query parameter of the app endpoints: a storefront, defaulting to the app's primary country. */
-export const countryQuery = storefrontInput('Storefront; default the app’s primary storefront.').optional();
+export const countryQuery = storefrontInput(
+  'Storefront; default the app’s primary storefront. Any storefront answers from the first call: one the app was never observed in is observed during this call, through the store (it may take the store’s time, a few seconds), and the app is tracked there from then on; 503 store-unavailable when the store fails (nothing charged; call again), 404 when the store does not sell the app there, 403 limit-reached past the plan’s storefronts per app.',
+).optional();
 
 /** A store page address in a request body: an app to track, or a competitor. */
 export function storeUrlInput(missing: string) {

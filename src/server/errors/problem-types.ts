@@ -53,7 +53,7 @@ export const PROBLEM_TYPES = {
     slug: 'limit-reached',
     title: 'A limit of the account is reached',
     description:
-      'The account already has as many of something as it may have: active API keys, webhook endpoints, or a plan’s tracked apps or keywords. The body names the cap (`cap`) and its value (`limit`).',
+      'The account already has as many of something as it may have: active API keys, webhook endpoints, or a plan’s tracked apps, keywords or storefronts per app. The body names the cap (`cap`) and its value (`limit`).',
     remedy: 'Remove one first (revoke a key, delete an endpoint, stop tracking an item), or move to a plan with a higher cap.',
   },
   NOT_FOUND: {

@@ -67,7 +67,7 @@ const KIND_MEMBERS: Partial<Record<AppErrorCode, { properties: Json; example: Js
   },
   LIMIT_REACHED: {
     properties: {
-      cap: { type: 'string', enum: ['tracked-apps', 'tracked-keywords', 'active-api-keys', 'webhook-endpoints'], description: 'The cap reached.' },
+      cap: { type: 'string', enum: ['tracked-apps', 'tracked-keywords', 'storefronts', 'active-api-keys', 'webhook-endpoints'], description: 'The cap reached.' },
       limit: { type: 'integer', minimum: 0, description: 'The cap’s value.' },
     },
     example: { cap: 'tracked-keywords', limit: 1000 },

@@ -51,9 +51,17 @@ A session token acts in test mode with \`X-Test-Mode: true\` (the settings endpo
 test webhook endpoints); a live key sending it gets 400.
 
 **Plans' caps.** Each plan caps the apps an account tracks and its tracked keywords (over all apps and storefronts):
-Free 1 / 25, Solo 3 / 200, Pro 10 / 1,000, Business 25 / 2,500, Agency 100 / 10,000, Enterprise none. A request that
-would pass a cap is refused whole with 403 \`limit-reached\`, naming the cap (\`cap\`) and its value (\`limit\`), and
-stores nothing.
+Free 1 / 25, Solo 3 / 200, Pro 10 / 1,000, Business 25 / 2,500, Agency 100 / 10,000, Enterprise none; and the
+storefronts each app is tracked in, its primary one included: Free 2, Solo 3, Pro 5, Business 10, Agency 25,
+Enterprise none. A request that would pass a cap is refused whole with 403 \`limit-reached\`, naming the cap
+(\`cap\`) and its value (\`limit\`), and stores nothing.
+
+**Any storefront.** The reads that take \`country\` answer for any App Store storefront from the first call. A
+storefront the app was never observed in is observed during that call, through the store (it may take the store's
+time, a few seconds), and the app is tracked there from then on: \`GET /apps/{id}\` lists it and the daily refresh
+observes it. The store fails meanwhile: 503 \`store-unavailable\`, nothing stored or charged, and the next call tries
+again. The store does not sell the app there: 404, saying so. History there starts with that first observation
+(\`observedSince\` in the changelog and the category rank).
 
 **HTTP methods.** \`HEAD\` on any GET endpoint answers as the GET without a body, after the same checks, and is
 charged as the GET (it does the same work and tells the same: status, existence, headers; \`HEAD /usage\` is free
@@ -375,6 +383,7 @@ export function buildOpenApiDocument(origin: string): Json {
     monthlyCredits: PLANS[tier].monthlyCredits,
     trackedApps: PLANS[tier].caps.trackedApps,
     trackedKeywords: PLANS[tier].caps.trackedKeywords,
+    storefrontsPerApp: PLANS[tier].caps.storefrontsPerApp,
   }));
   return document;
 }

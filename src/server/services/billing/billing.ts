@@ -22,6 +22,7 @@ export interface TierOffer {
   requestsPerMinute: number;
   trackedApps: number | null;
   trackedKeywords: number | null;
+  storefrontsPerApp: number | null;
   /** Per month, in the currency's major unit; null: on request (Enterprise), or not sold by this deployment. */
   price: { amount: number; currency: string } | null;
   /** Whether the owner can subscribe to it from the plan page. */
@@ -106,6 +107,7 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
       requestsPerMinute: REQUESTS_PER_MINUTE[tier],
       trackedApps: plan.caps.trackedApps,
       trackedKeywords: plan.caps.trackedKeywords,
+      storefrontsPerApp: plan.caps.storefrontsPerApp,
       price: stripe ? (stripePrice ?? (tier === 'free' ? { amount: 0, currency: 'USD' } : null)) : plan.listPriceUsd === null ? null : { amount: plan.listPriceUsd, currency: 'USD' },
       checkout: Boolean(stripe && priceId && stripePrice),
     };

@@ -123,6 +123,7 @@ export const getAsoScoreProcedure = apiProcedure
     scope: 'read',
     appInput: 'id',
     credits: 1,
+    problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
     cache: 'app',
   })
   .input(asoScoreInput)
@@ -143,6 +144,7 @@ export const listOpportunitiesProcedure = apiProcedure
     scope: 'read',
     appInput: 'id',
     credits: 2,
+    problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
     cache: 'app',
   })
   .input(opportunitiesInput)
@@ -162,6 +164,7 @@ export const getCategoryRankProcedure = apiProcedure
     scope: 'read',
     appInput: 'id',
     credits: 1,
+    problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
     cache: 'app',
   })
   .input(categoryRankInput)
@@ -200,6 +203,7 @@ export const getKeywordSpyProcedure = apiProcedure
     scope: 'read',
     appInput: 'id',
     credits: 1,
+    problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
     cache: 'app',
     paging: { list: 'keywords' },
   })

@@ -21,6 +21,7 @@ export const billingOverviewOutput = z.object({
       requestsPerMinute: z.int(),
       trackedApps: z.int().nullable(),
       trackedKeywords: z.int().nullable(),
+      storefrontsPerApp: z.int().nullable(),
       price: z.object({ amount: z.number(), currency: z.string() }).nullable(),
       checkout: z.boolean(),
     }),

@@ -12,6 +12,7 @@ export const listCompetitorsProcedure = apiProcedure
     scope: 'read',
     appInput: 'id',
     credits: 1,
+    problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
     cache: 'app',
   })
   .input(listCompetitorsInput)

@@ -5,7 +5,7 @@ import { storefrontInput } from '@/server/domain/countries';
 
 export const listCompetitorsInput = z.object({
   id: appIdParam,
-  country: storefrontInput('Storefront. Competitors are tracked for all storefronts: the value is validated and does not filter.').optional(),
+  country: storefrontInput('Storefront. Competitors are followed in every storefront: the value does not filter, but a storefront the app was never observed in is observed during this call (the store’s time) and tracked from then on, as for the other reads.').optional(),
 });
 
 export const addCompetitorInput = z.strictObject({ id: appIdParam, storeUrl: storeUrlInput('Give the competitor’s store URL.') });

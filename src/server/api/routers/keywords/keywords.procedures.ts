@@ -22,6 +22,7 @@ export const listKeywordsProcedure = apiProcedure
     scope: 'read',
     appInput: 'id',
     credits: 1,
+    problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
     cache: 'app',
     paging: { list: '' },
   })

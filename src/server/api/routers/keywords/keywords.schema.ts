@@ -22,7 +22,7 @@ export const addKeywordsInput = z.strictObject({
       description: `1 to ${MAX_TERMS_PER_REQUEST} search terms, each trimmed to 1–${MAX_TERM_LENGTH} characters. Duplicates (ignoring case) count once.`,
       example: ['meditation', 'sleep sounds'],
     }),
-  country: storefrontInput('Storefront to track the terms in; omitted or null: the app’s primary storefront.').nullish(),
+  country: storefrontInput('Storefront to track the terms in; omitted or null: the app’s primary storefront. A storefront new to the app is tracked with them (its history observed during this call), within the plan’s storefronts per app.').nullish(),
 });
 
 export const trackedKeywordOutput = z

@@ -9,6 +9,7 @@ export const getMetadataProcedure = apiProcedure
     scope: 'read',
     appInput: 'id',
     credits: 1,
+    problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
     cache: 'app',
   })
   .input(metadataInput)
@@ -31,6 +32,7 @@ export const metadataChangelogProcedure = apiProcedure
     scope: 'read',
     appInput: 'id',
     credits: 1,
+    problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
     cache: 'app',
     paging: { list: 'changes' },
   })

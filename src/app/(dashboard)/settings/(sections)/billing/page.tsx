@@ -71,6 +71,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
                 <th scope="col">Requests a minute</th>
                 <th scope="col">Tracked apps</th>
                 <th scope="col">Tracked keywords</th>
+                <th scope="col">Storefronts per app</th>
                 <th scope="col"><span className="visually-hidden">Choose</span></th>
               </tr>
             </thead>
@@ -87,6 +88,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
                     <td>{tier.tier === 'free' ? '—' : formatNumber(tier.requestsPerMinute)}</td>
                     <td>{cap(tier.trackedApps)}</td>
                     <td>{cap(tier.trackedKeywords)}</td>
+                    <td>{cap(tier.storefrontsPerApp)}</td>
                     <td>{overview.billing === 'stripe' && tier.checkout && (!isCurrent || overview.trial) && <PlanActions tier={tier.tier} label={tier.label} />}</td>
                   </tr>
                 );
