@@ -1,11 +1,12 @@
 // A second web process started on the e2e server's database (the embedded default, the shared counts in PostgreSQL):
 // a key made on one works on the other, and its revocation holds there from its next request; credits stay exact
 // under 300 concurrent requests spread over both, and under 300 concurrent MCP tool calls; and a key's requests per
-// minute hold across both (600 for a Solo key, instead of 600 on each). The same on an external PostgreSQL and behind PgBouncer: e2e/external/.
+// minute hold across both (600 for a Solo key, instead of 600 on each); concurrent first reads of a new storefront
+// on both track it once and charge each call once. The same on an external PostgreSQL and behind PgBouncer: e2e/external/.
 import type { ChildProcess } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { accountWithHundredCreditsLeft, API, bearer, burstsOfFreeCalls, createKey, expectExactlyHundredCharged, newAccount, trpcQuery } from '../helpers';
+import { accountWithHundredCreditsLeft, admin, API, bearer, burstsOfFreeCalls, createKey, expectExactlyHundredCharged, newAccount, trpcQuery } from '../helpers';
 import { startSecondApp } from '../environment';
 import { baseURL } from '../../playwright.config';
 
@@ -32,6 +33,21 @@ test('a key made on the first process works on the second at once, and its revoc
   const { id } = (await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list')).find((each) => each.name === 'second process key')!;
   expect((await other.post(`${API}/keys/${id}/revoke`, { headers: bearer(session.token) })).status()).toBe(200);
   for (const context of [request, other]) expect((await context.get(`${API}/usage`, { headers: bearer(key) })).status()).toBe(401);
+});
+
+test('20 concurrent first reads of a storefront new to the app, spread over both processes, answer 200, are each charged once, and track it once', async ({ request }) => {
+  const other = second!.request;
+  const { email, session } = await newAccount('pro');
+  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/two-processes/id1500004301');
+  const key = await createKey(session, 'read-only', 'storefront on demand');
+  const used = async () => ((await (await request.get(`${API}/usage`, { headers: bearer(key) })).json()) as { used: number }).used;
+  const before = await used();
+  const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? request : other).get(`${API}/apps/${appId}/metadata?country=GB`, { headers: bearer(key) })));
+  expect(responses.map((response) => response.status())).toEqual(Array(20).fill(200));
+  expect(await used()).toBe(before + 20);
+  for (const context of [request, other]) {
+    expect(((await (await context.get(`${API}/apps/${appId}`, { headers: bearer(key) })).json()) as { storefronts: string[] }).storefronts).toEqual(['GB', 'US']);
+  }
 });
 
 test('300 concurrent requests with 100 credits left, spread over both processes, charge exactly 100', async ({ request }) => {
