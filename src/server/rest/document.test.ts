@@ -168,6 +168,20 @@ describe('the OpenAPI document', () => {
     expect(document['x-webhook-signature']).toMatchObject({ header: 'X-Service-Signature', algorithm: 'HMAC-SHA256', toleranceSeconds: 300 });
   });
 
+  it('says on each storefront-scoped read that a storefront new to the app is observed on its first call, in the store’s time', () => {
+    type Parameter = { name?: string; description?: string; $ref?: string };
+    const paths = document.paths as Record<string, Record<string, { parameters?: Parameter[]; responses: Record<string, { content: Record<string, { examples: Record<string, { summary: string }> }> }> }>>;
+    const shared = (document.components as { parameters: Record<string, Parameter> }).parameters;
+    const resolved = (parameter: Parameter) => (parameter.$ref ? shared[parameter.$ref.split('/').at(-1)!]! : parameter);
+    const scoped = ['/apps/{id}/metadata', '/apps/{id}/metadata/changelog', '/apps/{id}/aso-score', '/apps/{id}/category-rank', '/apps/{id}/keyword-spy', '/apps/{id}/competitors', '/apps/{id}/opportunities', '/apps/{id}/keywords'];
+    for (const path of scoped) {
+      const operation = paths[path]!.get!;
+      expect(operation.parameters?.map(resolved).find((parameter) => parameter.name === 'country')?.description, path).toMatch(/observed during this call/);
+      expect(operation.responses['200']!.content['application/json']!.examples.demo!.summary, path).toMatch(/may take the store’s time/);
+      expect(Object.keys(operation.responses), path).toEqual(expect.arrayContaining(['403', '404', '503']));
+    }
+  });
+
   it('states each plan’s request rate, credits and caps as data', () => {
     expect(document['x-plans']).toContainEqual({ plan: 'pro', apiAccess: true, requestsPerMinute: 1200, monthlyCredits: 5000, trackedApps: 10, trackedKeywords: 1000, storefrontsPerApp: 5 });
   });

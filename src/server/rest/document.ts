@@ -317,8 +317,12 @@ export function buildOpenApiDocument(origin: string): Json {
       const ok = (operation.responses as Record<string, Json>)['200']!;
       const example = (SUCCESS_EXAMPLES as Record<string, unknown>)[`${route.method} ${path}`];
       if (example === undefined) throw new Error(`no example for ${route.method} ${path}: run src/server/rest/examples.integration.test.ts with -u`);
+      // A read that takes a storefront says, where its example is, what a first call in a new storefront costs in time.
+      const storefrontScoped =
+        route.method === 'GET' && parameters.some((parameter) => (parameter.name === 'country' && parameter.in === 'query') || parameter.$ref === '#/components/parameters/Country');
+      const summary = `An answer for the demo app (lists cut to three items)${storefrontScoped ? '. With `country` naming a storefront the app was never observed in, the first call observes it first and may take the store’s time (a few seconds); the answer has the same shape' : ''}`;
       for (const media of Object.values(ok.content as Record<string, Json>)) {
-        media.examples = { demo: { summary: 'An answer for the demo app (lists cut to three items)', value: example } };
+        media.examples = { demo: { summary, value: example } };
       }
       const base = String(operation.description ?? operation.summary ?? '');
       const needs = admin ? ' Needs a session token of the account: an API key gets 403 `insufficient-scope`.' : write && !base.includes('read-write key') ? ' Needs a read-write key.' : '';
