@@ -28,7 +28,9 @@ it('records every kind of event with data of its documented shape', async () => 
   const rolled = await rollApiKey(owner.accountId, { keyId: key.id, gracePeriod: '1h' });
   await revokeApiKey(owner.accountId, rolled.key.id);
   await createApiKey(owner, { name: 'expiring', scope: 'read-only', expiresAt: new Date(Date.now() + 3 * 86_400_000) });
-  expect(await notifyExpiringKeys()).toBeGreaterThanOrEqual(1);
+  // Another file's run of the hourly job may notify this key first (it sweeps every account): the event is recorded
+  // either way, and the kinds recorded are checked below.
+  await notifyExpiringKeys();
   const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hook' });
   await sendTestEvent(owner.accountId, endpoint.id);
   await db.$transaction((tx) => changePlan(tx, { accountId: owner.accountId, to: 'business', reason: 'operator', now: new Date() }));
