@@ -15,7 +15,7 @@ import { appRouter } from '@/server/api/root';
 import { answerableError } from '@/server/api/errors';
 import type { Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
-import { credentialRefused, readBearer } from '@/server/auth/bearer';
+import { credentialRefused, readBearer, type BearerReading } from '@/server/auth/bearer';
 import { resolveCredential } from '@/server/auth/credentials';
 import { clientIpOf } from '@/server/core/client-ip';
 import { logRequest } from '@/server/core/log';
@@ -82,23 +82,27 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
       path: queryAt === -1 ? target : target.slice(0, queryAt),
     };
     const search = queryAt === -1 ? '' : target.slice(queryAt);
+    // A credential refused on its shape alone (none, or not one of ours) is answered here, before any asynchronous
+    // step: nothing deeper runs for it, so it needs neither the request's context nor a promise. The same answer as
+    // step 1 of respond gives it (headers, problem body, log line, metrics); a published document needs no credential.
+    const shape = DOCUMENTS[trace.path] ? null : readBearer(header(req, 'authorization'));
+    if (shape?.kind === 'missing' || shape?.kind === 'malformed') return send(req, res, problemOf(credentialRefused(shape.kind), trace, origin), trace, startedAt);
     let answer: Answer;
     try {
       // What the request causes deeper down (a domain event, a log line) carries its id (core/request-context.ts).
-      answer = await withRequest({ requestId: trace.requestId, clientAddress: clientIpOf(req.headers['x-forwarded-for']), userAgent: header(req, 'user-agent') }, async () => (await publishedDocument(trace, origin)) ?? (await respond(req, trace, search)));
+      answer = await withRequest({ requestId: trace.requestId, clientAddress: clientIpOf(req.headers['x-forwarded-for']), userAgent: header(req, 'user-agent') }, async () => (await publishedDocument(trace, origin)) ?? (await respond(req, trace, search, shape ?? readBearer(header(req, 'authorization')))));
     } catch (thrown) {
       answer = problemOf(thrown, trace, origin);
     }
     send(req, res, answer, trace, startedAt);
   };
 
-  async function respond(req: IncomingMessage, trace: Trace, search: string): Promise<Answer> {
+  async function respond(req: IncomingMessage, trace: Trace, search: string, bearer: BearerReading): Promise<Answer> {
     const { method, now } = trace;
     const apiPath = trace.path.slice(PUBLIC_API_BASE_PATH.length) || '/';
 
     // 1. Credential. One refused on its shape alone costs no lookup. The route is matched first, not yet acted on:
     //    the credential's statement also reads the data version of the app the path names, for the cache (9).
-    const bearer = readBearer(header(req, 'authorization'));
     if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind);
     const match = matchRoute(routes, method, apiPath);
     const ip = (trace.clientAddress = clientIpOf(req.headers['x-forwarded-for']));
