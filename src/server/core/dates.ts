@@ -10,8 +10,17 @@ export function addDays(day: Date, days: number): Date {
 }
 
 /** "YYYY-MM-DD" */
+/** The last day isoDay wrote, and how: the serving path asks for today's several times a request. */
+let lastDay = Number.NaN;
+let lastDayText = '';
+
 export function isoDay(day: Date): string {
-  return day.toISOString().slice(0, 10);
+  const days = Math.floor(day.getTime() / DAY_MS);
+  if (days !== lastDay) {
+    lastDayText = day.toISOString().slice(0, 10);
+    lastDay = days;
+  }
+  return lastDayText;
 }
 
 export function daysBetween(from: Date, to: Date): number {
