@@ -163,11 +163,14 @@ async function startServer(serverPort: number, args: string[], ready: string): P
   if (await fetch(`${base}${ready}`).then(() => true, () => false)) {
     throw new Error(`port ${serverPort} is already in use (a server left over?): stop it or set BENCH_PORT`);
   }
+  // Its stdout is a pipe the bench drains, as a deployment's log collector reads one, and the request log is on as by
+  // default (BENCH_LOG_REQUESTS=false measures without it): the log line is part of what a request costs.
   const child = spawn(process.execPath, args, {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
     detached: true,
-    env: { ...process.env, DATABASE_URL: database.url, LOG_REQUESTS: 'false', NODE_ENV: 'production', BENCH_BODY_DIR: bodyDir, PORT: String(serverPort) },
+    env: { ...process.env, DATABASE_URL: database.url, LOG_REQUESTS: process.env.BENCH_LOG_REQUESTS ?? 'true', NODE_ENV: 'production', BENCH_BODY_DIR: bodyDir, PORT: String(serverPort) },
   });
+  child.stdout!.resume();
   // Should the bench fail half-way, its servers do not outlive it (the normal end stops them gracefully, below).
   process.on('exit', () => {
     if (child.exitCode === null) {
@@ -665,7 +668,7 @@ if (webhooks) {
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version, platform: process.platform },
-  settings: { connections, seconds, rounds, only: only?.source ?? null, nodeArgs, responseCacheMb, researchMaxAgeSeconds: researchMaxAgeSeconds() },
+  settings: { connections, seconds, rounds, only: only?.source ?? null, nodeArgs, responseCacheMb, researchMaxAgeSeconds: researchMaxAgeSeconds(), logRequests: process.env.BENCH_LOG_REQUESTS ?? 'true' },
   data: { trackedKeywords: trackedCount, daysOfHistory: days },
   rows,
   aims,
