@@ -74,7 +74,8 @@ export const VARIABLES = {
   LOG_REQUESTS: {
     schema: flag.default(true),
     default: '`true`',
-    meaning: 'One JSON line per API request on stdout, in pino’s shape (request id, route, status, duration, account/key id, `cache: hit/miss` for cacheable reads; never a credential)',
+    meaning:
+      'One JSON line per API request on stdout, in pino’s shape (request id, route, status, duration, account/key id, `cache: hit/miss` for cacheable reads; never a credential). A turn of the event loop’s lines go out in one write at its end: a process killed outright (SIGKILL, out of memory) loses that turn’s; any other exit writes them first',
   },
   RESPONSE_CACHE_MB: {
     schema: amount.default(64),

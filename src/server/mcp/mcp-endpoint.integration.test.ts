@@ -202,7 +202,7 @@ describe('the response cache', () => {
   it('replays a read computed from the same data, charged like a computed one, and never answers from older data', async () => {
     const secret = await keyOf('read-write');
     const client = await connect(secret);
-    const lines = captureLogs();
+    const logLines = captureLogs();
     const before = await creditsUsed();
     const first = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id } });
     const again = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id } });
@@ -212,7 +212,7 @@ describe('the response cache', () => {
     const after = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id } });
     vi.restoreAllMocks();
     expect((after.structuredContent as { items: { term: string }[] }).items.map((keyword) => keyword.term)).toContain('mcp cache term');
-    const caches = lines.map((line) => JSON.parse(line)).filter((line) => line.route === 'mcp:keywords_list').map((line) => line.cache);
+    const caches = logLines().map((line) => JSON.parse(line)).filter((line) => line.route === 'mcp:keywords_list').map((line) => line.cache);
     expect(caches).toEqual(['miss', 'hit', 'miss']);
   });
 });

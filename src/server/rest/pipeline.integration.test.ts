@@ -20,7 +20,7 @@ describe('request logging', () => {
     const owner = await makeAccount();
     const app = await makeApp(owner.accountId);
     const { key, secret } = await createApiKey(owner, { name: 'log test', scope: 'read-write' });
-    const lines = captureLogs();
+    const logLines = captureLogs();
 
     const ok = await callPublicApi(new Request(`${origin}/api/public/v1/apps/${app.id}`, { headers: { Authorization: `Bearer ${secret}` } }));
     const refused = await callPublicApi(
@@ -30,6 +30,7 @@ describe('request logging', () => {
         body: JSON.stringify({ terms: ['secret-looking term'] }),
       }),
     );
+    const lines = logLines();
     vi.restoreAllMocks();
 
     expect(ok.status).toBe(200);
@@ -64,7 +65,7 @@ describe('request logging', () => {
     const app = await makeApp(owner.accountId);
     const { secret } = await createApiKey(owner, { name: 'trace', scope: 'read-write' });
     const endpoint = await db.webhookEndpoint.create({ data: { accountId: owner.accountId, url: 'https://hooks.example.test/aso', secret: 'whsec_trace', eventTypes: ['keyword.added'] } });
-    const lines = captureLogs();
+    const logLines = captureLogs();
     const response = await callPublicApi(
       new Request(`${origin}/api/public/v1/apps/${app.id}/keywords`, {
         method: 'POST',
@@ -72,6 +73,7 @@ describe('request logging', () => {
         body: JSON.stringify({ terms: ['trace term'] }),
       }),
     );
+    const lines = logLines();
     vi.restoreAllMocks();
 
     expect(response.status).toBe(200);
@@ -129,18 +131,18 @@ describe('request logging', () => {
       errors.push(String(chunk));
       return true;
     });
-    const lines = captureLogs();
+    const logLines = captureLogs();
     // On a real socket: the client promises 1,000 bytes, sends a few, and leaves.
     const server = createServer(createRestPipeline({ origin }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const socket = connect((server.address() as { port: number }).port, '127.0.0.1');
     const path = `/api/public/v1/apps/${app.id}/keywords`;
     socket.end(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"terms": ["sle`);
-    await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 60_000 });
+    await vi.waitFor(() => expect(logLines()).toHaveLength(1), { timeout: 60_000 });
     await new Promise<void>((resolve) => server.close(() => resolve()));
     vi.restoreAllMocks();
 
-    expect(JSON.parse(lines[0]!)).toMatchObject({ route: '/apps/{id}/keywords', status: 400, credits: 0 });
+    expect(JSON.parse(logLines()[0]!)).toMatchObject({ route: '/apps/{id}/keywords', status: 400, credits: 0 });
     expect(await db.creditLedger.count({ where: { accountId: owner.accountId } })).toBe(0);
     expect(errors).toEqual([]);
   });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { db, hotQuery } from '@/server/db';
 import { addDays } from '@/server/core/dates';
+import { flushRequestLog } from '@/server/core/log';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { periodOf, refundCharge } from '@/server/services/metering/credits';
@@ -38,10 +39,12 @@ function client(secret: string) {
           headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', ...(init.headers as Record<string, string>) },
         }),
       );
+      // The request log's line waits for the end of the event loop's turn (core/log.ts).
+      flushRequestLog();
     } finally {
       write.mockRestore();
     }
-    const log = JSON.parse(lines.find((line) => line.includes('"msg":"request"'))!) as { cache?: string; credits?: number };
+    const log = JSON.parse(lines.join('').split('\n').find((line) => line.includes('"msg":"request"'))!) as { cache?: string; credits?: number };
     return { status: response.status, headers: response.headers, body: await response.text(), cache: log.cache };
   };
 }
