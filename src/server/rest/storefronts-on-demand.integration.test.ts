@@ -13,6 +13,7 @@ import { db } from '@/server/db';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { trackApp } from '@/server/services/apps/apps';
+import { removeStorefront } from '@/server/services/apps/storefronts';
 import { creditsUsed } from '@/server/services/metering/credits';
 import { DemoProvider } from '@/server/services/ingest/demo/demo-provider';
 import type { DataProvider, ObservationRequest, ProviderApp, StoreReference } from '@/server/services/ingest/provider';
@@ -181,6 +182,26 @@ describe('on the demo provider', () => {
     expect(await used()).toBe(spent);
     expect(await storefrontsOf(app.id)).toEqual(['JP', 'KR', 'US']);
     expect(await db.trackedKeyword.count({ where: { appId: app.id, country: 'BR' } })).toBe(0);
+  }, 120_000);
+});
+
+describe('stopping tracking a storefront', () => {
+  it('frees it with its keywords there, keeps its history, refuses the primary one and one not tracked', async () => {
+    provide(new CountingProvider());
+    const { owner, call } = await customer('solo');
+    const app = await trackApp(owner.accountId, { storeUrl: 'https://apps.apple.com/us/app/storefronts/id1500004106' });
+    expect((await call(`/apps/${app.id}/keywords`, { method: 'POST', body: { terms: ['sleep'], country: 'GB' } })).status).toBe(200);
+    const history = await db.categoryRank.count({ where: { appId: app.id, country: 'GB' } });
+    expect(history).toBeGreaterThan(0);
+
+    expect(await removeStorefront(owner.accountId, { appId: app.id, country: 'GB' })).toEqual({ removed: true, country: 'GB', keywords: 1 });
+    expect(await storefrontsOf(app.id)).toEqual(['US']);
+    expect(await db.trackedKeyword.count({ where: { appId: app.id, country: 'GB' } })).toBe(0);
+    expect(await db.categoryRank.count({ where: { appId: app.id, country: 'GB' } })).toBe(history);
+    await expect(removeStorefront(owner.accountId, { appId: app.id, country: 'US' })).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
+    await expect(removeStorefront(owner.accountId, { appId: app.id, country: 'DE' })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    const other = await makeAccount('solo');
+    await expect(removeStorefront(other.accountId, { appId: app.id, country: 'US' })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
   }, 120_000);
 });
 
