@@ -1,31 +1,20 @@
 'use client';
-import { signIn } from 'next-auth/react';
-import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
-import { errorMessage, trpc } from '@/components/trpc';
+import type { FormEvent } from 'react';
+import { trpc } from '@/components/trpc';
+import { signInWithNewPassword, useCallThenGo } from '@/components/use-call-then-go';
 
 export function SignUpForm() {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { run, pending, error } = useCallThenGo();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const email = String(form.get('email'));
     const password = String(form.get('password'));
-    setPending(true);
-    setError(null);
-    try {
+    await run(async () => {
       await trpc.account.signUp.mutate({ email, password, userName: String(form.get('name') || '') || undefined });
-      const result = await signIn('credentials', { email, password, redirect: false });
-      if (!result || result.error) throw new Error('sign-in after sign-up failed');
-      router.replace('/apps');
-      router.refresh();
-    } catch (caught) {
-      setError(errorMessage(caught));
-      setPending(false);
-    }
+      await signInWithNewPassword(email, password, 'sign-in after sign-up failed');
+    }, '/apps');
   }
 
   return (
