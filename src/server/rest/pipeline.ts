@@ -85,12 +85,14 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     // A credential refused on its shape alone (none, or not one of ours) is answered here, before any asynchronous
     // step: nothing deeper runs for it, so it needs neither the request's context nor a promise. The same answer as
     // step 1 of respond gives it (headers, problem body, log line, metrics); a published document needs no credential.
-    const shape = DOCUMENTS[trace.path] ? null : readBearer(header(req, 'authorization'));
-    if (shape?.kind === 'missing' || shape?.kind === 'malformed') return send(req, res, problemOf(credentialRefused(shape.kind), trace, origin), trace, startedAt);
+    const bearer = readBearer(header(req, 'authorization'));
+    if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && !DOCUMENTS[trace.path]) {
+      return send(req, res, problemOf(credentialRefused(bearer.kind), trace, origin), trace, startedAt);
+    }
     let answer: Answer;
     try {
       // What the request causes deeper down (a domain event, a log line) carries its id (core/request-context.ts).
-      answer = await withRequest({ requestId: trace.requestId, clientAddress: clientIpOf(req.headers['x-forwarded-for']), userAgent: header(req, 'user-agent') }, async () => (await publishedDocument(trace, origin)) ?? (await respond(req, trace, search, shape ?? readBearer(header(req, 'authorization')))));
+      answer = await withRequest({ requestId: trace.requestId, clientAddress: clientIpOf(req.headers['x-forwarded-for']), userAgent: header(req, 'user-agent') }, async () => (await publishedDocument(trace, origin)) ?? (await respond(req, trace, search, bearer)));
     } catch (thrown) {
       answer = problemOf(thrown, trace, origin);
     }
@@ -101,8 +103,9 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     const { method, now } = trace;
     const apiPath = trace.path.slice(PUBLIC_API_BASE_PATH.length) || '/';
 
-    // 1. Credential. One refused on its shape alone costs no lookup. The route is matched first, not yet acted on:
-    //    the credential's statement also reads the data version of the app the path names, for the cache (9).
+    // 1. Credential. One refused on its shape alone was answered before this (serveRestRequest); the check stays for
+    //    the types. The route is matched first, not yet acted on: the credential's statement also reads the data
+    //    version of the app the path names, for the cache (9).
     if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind);
     const match = matchRoute(routes, method, apiPath);
     const ip = (trace.clientAddress = clientIpOf(req.headers['x-forwarded-for']));
