@@ -3,6 +3,7 @@
 // account's (a refresh, a backfill's progress, a removal), so every lock here is taken in that order too: an app's
 // first, then its account's. Taken the other way round, two transactions can deadlock.
 import type { Prisma } from '@/generated/prisma/client';
+import type { PlanTier } from '@/generated/prisma/enums';
 import { db } from './index';
 
 /**
@@ -23,8 +24,8 @@ export function withAccountLock<T>(accountId: string, work: (tx: Prisma.Transact
 export async function lockAccountPlan(
   tx: Prisma.TransactionClient,
   accountId: string,
-): Promise<{ plan: string; trialEndsAt: Date | null; trialCredits: number | null } | undefined> {
-  const [row] = await tx.$queryRaw<{ plan: string; trialEndsAt: Date | null; trialCredits: number | null }[]>`
+): Promise<{ plan: PlanTier; trialEndsAt: Date | null; trialCredits: number | null } | undefined> {
+  const [row] = await tx.$queryRaw<{ plan: PlanTier; trialEndsAt: Date | null; trialCredits: number | null }[]>`
     SELECT plan::text AS plan, trial_ends_at AS "trialEndsAt", trial_credits AS "trialCredits" FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
   return row;
 }

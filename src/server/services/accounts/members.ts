@@ -3,13 +3,13 @@
 // seats under concurrent invitations and acceptances (counted under the account's row lock, as the other caps),
 // at least one owner at all times, and an invitation that only its address can accept, once, before it expires.
 import { createHash, randomBytes } from 'node:crypto';
-import type { MemberRole, PlanTier } from '@/generated/prisma/enums';
+import type { MemberRole } from '@/generated/prisma/enums';
 import { db } from '@/server/db';
 import { lockAccountPlan } from '@/server/db/row-locks';
 import { AppError, limitReached } from '@/server/errors/app-error';
 import { validationError } from '@/server/errors/validation';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
-import { accessOf, PLANS } from './plans';
+import { planInForce } from './plans';
 import { Prisma } from '@/generated/prisma/client';
 import { hashPassword } from './password';
 
@@ -77,7 +77,7 @@ async function lockAccount(tx: Prisma.TransactionClient, accountId: string) {
  * invitations: a refusal says what fills them.
  */
 async function assertSeats(tx: Prisma.TransactionClient, accountId: string, account: Awaited<ReturnType<typeof lockAccount>>, adding: number, now: Date): Promise<void> {
-  const plan = PLANS[accessOf({ plan: account.plan as PlanTier, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, now).plan];
+  const plan = planInForce(account, now);
   const seats = plan.caps.seats;
   if (seats === null) return;
   const [members, invitations] = await Promise.all([tx.membership.count({ where: { accountId } }), tx.invitation.count({ where: { accountId, ...pending(now) } })]);

@@ -53,7 +53,7 @@ export async function changePlan(
   const before = await lockAccountPlan(tx, change.accountId);
   if (!before) throw new Error(`account ${change.accountId} does not exist`);
   // A trial that has ended is Free, whatever its row says until the job that ends trials has run.
-  const from = (before.trialEndsAt && before.trialEndsAt <= change.now ? 'free' : before.plan) as PlanTier;
+  const from = before.trialEndsAt && before.trialEndsAt <= change.now ? 'free' : before.plan;
   await tx.account.update({ where: { id: change.accountId }, data: { plan: change.to, trialEndsAt: null, trialCredits: null, ...change.billing } });
   if (from !== change.to || before.trialEndsAt) await recordPlanChange(tx, { ...change, from });
   return from;

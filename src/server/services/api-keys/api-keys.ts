@@ -8,7 +8,7 @@ import { isoDay } from '@/server/core/dates';
 import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
 import { withAccountLock } from '@/server/db/row-locks';
-import { accessOf, PLANS, type Access } from '@/server/services/accounts/plans';
+import { accessOf, planInForce, type Access } from '@/server/services/accounts/plans';
 import { recordEvents } from '@/server/services/events/events';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 import { periodOf } from '@/server/services/metering/credits';
@@ -166,7 +166,7 @@ function assertExpiryWithinBounds(expiresAt: Date, now: Date): void {
 export async function assertApiAccess(accountId: string): Promise<{ requireKeyExpiry: boolean; mode: KeyMode }> {
   const account = await db.account.findUnique({ where: { id: accountId }, select: { plan: true, trialEndsAt: true, trialCredits: true, requireKeyExpiry: true } });
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
-  if (!PLANS[accessOf(account, new Date()).plan].apiAccess) {
+  if (!planInForce(account, new Date()).apiAccess) {
     throw new AppError('PLAN_REQUIRED', 'API keys are part of the paid plans. Choose a plan under Settings → Plan & billing to create live keys; test keys are open to every plan.');
   }
   return { requireKeyExpiry: account.requireKeyExpiry, mode: account.plan === 'test' ? 'test' : 'live' };

@@ -7,14 +7,13 @@ import { readAppRow, readAppRows, type AppRow } from '@/server/db/app-statements
 import { lockAccountPlan, lockTrackedApp } from '@/server/db/row-locks';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
-import { accessOf, PLANS, type PlanCaps } from '@/server/services/accounts/plans';
+import { planInForce, type PlanCaps } from '@/server/services/accounts/plans';
 import { backfillRow } from '@/server/services/ingest/backfill-worker';
 import { isLiveAccount } from '@/server/services/accounts/sandboxes';
 import { logError } from '@/server/core/log';
 import { recordEvents } from '@/server/services/events/events';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
 import { storeNameAtStart } from '@/server/domain/stores';
-import type { PlanTier } from '@/generated/prisma/enums';
 import type { StoreSearchResult } from '@/server/services/ingest/provider';
 import { describeInStore, searchStores } from '@/server/services/ingest/providers';
 import { refreshApp } from '@/server/services/ingest/refresh';
@@ -137,7 +136,7 @@ export async function addKeywords(
 async function capsOf(tx: Prisma.TransactionClient, accountId: string): Promise<PlanCaps & { label: string }> {
   const row = await lockAccountPlan(tx, accountId);
   if (!row) throw new AppError('NOT_FOUND', 'The account does not exist.');
-  const plan = PLANS[accessOf({ plan: row.plan as PlanTier, trialEndsAt: row.trialEndsAt, trialCredits: row.trialCredits }, new Date()).plan];
+  const plan = planInForce(row, new Date());
   return { ...plan.caps, label: plan.label };
 }
 
