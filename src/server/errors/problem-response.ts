@@ -61,6 +61,20 @@ export function problemAnswer(error: Problem, context: ProblemContext): PlainAns
   };
 }
 
+/**
+ * The answer of a problem given often with nothing but its instance and request id changing (a credential refused on
+ * its shape, on every request of a client that sends none): what does not change is serialised once, and each answer
+ * is the same bytes as problemAnswer's (problem-response.test.ts). Its headers object is shared: read it, never write it.
+ */
+export function problemTemplate(error: Problem, origin: string): (instance: string, requestId: string) => PlainAnswer {
+  if (Object.keys(error.extras).length) throw new Error('problemTemplate: a problem with extra members is built by problemAnswer');
+  const type = PROBLEM_TYPES[error.appCode];
+  const constant = { type: problemTypeUri(origin, error.appCode), code: type.slug, title: type.title, status: type.status, detail: error.message };
+  const head = `${JSON.stringify(constant).slice(0, -1)},"instance":`;
+  const headers = Object.freeze({ 'Content-Type': PROBLEM_CONTENT_TYPE, ...error.headers });
+  return (instance, requestId) => ({ status: type.status, headers, body: `${head}${JSON.stringify(instance)},"requestId":${JSON.stringify(requestId)}}` });
+}
+
 export function responseOf(answer: PlainAnswer): Response {
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }

@@ -22,7 +22,7 @@ import { logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { AppError } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
-import { methodNotAllowedProblem, problemAnswer } from '@/server/errors/problem-response';
+import { methodNotAllowedProblem, problemAnswer, problemTemplate } from '@/server/errors/problem-response';
 import { admitClientAddress, admitRequest, admitTestModeHeader, authorize, idempotent, inTestMode, metered, readTestTrigger, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
 import { periodOf } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
@@ -70,6 +70,8 @@ export type RestHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 
 export function createRestPipeline({ origin, clock = () => new Date() }: RestPipelineOptions): RestHandler {
   const routes = buildRoutes(appRouter);
+  // The answers of a credential refused on its shape: the commonest refusal, so built once.
+  const refusedOnShape = { missing: problemTemplate(credentialRefused('missing'), origin), malformed: problemTemplate(credentialRefused('malformed'), origin) };
 
   return async function serveRestRequest(req, res) {
     const startedAt = performance.now();
@@ -87,7 +89,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     // step 1 of respond gives it (headers, problem body, log line, metrics); a published document needs no credential.
     const bearer = readBearer(header(req, 'authorization'));
     if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && !DOCUMENTS[trace.path]) {
-      return send(req, res, problemOf(credentialRefused(bearer.kind), trace, origin), trace, startedAt);
+      return send(req, res, refusedOnShape[bearer.kind](trace.path, trace.requestId), trace, startedAt);
     }
     let answer: Answer;
     try {
