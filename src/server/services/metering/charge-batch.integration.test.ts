@@ -1,6 +1,6 @@
 // Group commit of charges: concurrent charges of one process share statements, and each is still decided in order
 // as if it ran alone.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
@@ -53,6 +53,38 @@ describe('batched charges', () => {
     const second = await makeAccount('solo');
     const charges = [chargeOf(first.accountId, 3, 4), chargeOf(second.accountId, 4, 4), chargeOf(first.accountId, 3, 4), chargeOf(second.accountId, 1, null)];
     expect(await Promise.all(charges.map(chargeCredits))).toEqual([3, 4, null, 5]);
+  });
+
+  it('decides a budgeted key\'s charges in order too, and a batch that spans two periods in each period', async () => {
+    const { accountId } = await makeAccount('solo');
+    const key = await db.apiKey.create({
+      data: { accountId, name: 'budgeted', scope: 'read_only', secretHash: randomBytes(32), displayPrefix: 'svc_live_', lastFour: 'abcd', monthlyBudget: 5 },
+    });
+    const keyed = (cost: number, now = NOW): Charge => ({ ...chargeOf(accountId, cost, 10), keyId: key.id, keyBudget: 5, now });
+    // The key's 5: 3 passes, 3 does not fit its budget (the account's 10 would take it), 2 passes; then the account's
+    // limit: 4 passes (9 of 10), 2 does not fit. A charge dated in the next month starts that period's usage afresh.
+    const nextMonth = new Date('2026-06-01T00:00:01.000Z');
+    const charges = [keyed(3), keyed(3), keyed(2), chargeOf(accountId, 4, 10), chargeOf(accountId, 2, 10), { ...chargeOf(accountId, 7, 10), now: nextMonth }];
+    const outcomes = await Promise.all(charges.map(charge));
+    expect(outcomes).toEqual([
+      { charged: true, used: 3 },
+      { charged: false, refused: 'key_budget' },
+      { charged: true, used: 5 },
+      { charged: true, used: 9 },
+      { charged: false, refused: 'credits' },
+      { charged: true, used: 7 },
+    ]);
+    const usage = await db.creditUsage.findMany({ where: { accountId }, orderBy: { periodStart: 'asc' }, select: { used: true } });
+    expect(usage.map((row) => row.used)).toEqual([9, 7]);
+    expect((await db.keyCreditUsage.findFirstOrThrow({ where: { keyId: key.id } })).used).toBe(5);
+    const ledger = await db.creditLedger.findMany({ where: { accountId }, orderBy: { id: 'asc' }, select: { cost: true, keyId: true } });
+    expect(ledger.map((row) => row.cost).sort()).toEqual([2, 3, 4, 7]);
+    const rollup = await db.creditUsageDaily.findMany({ where: { accountId }, orderBy: [{ day: 'asc' }, { subject: 'asc' }], select: { subject: true, calls: true, credits: true } });
+    expect(rollup).toEqual([
+      { subject: key.id, calls: 2, credits: 5 },
+      { subject: 'user:unknown', calls: 1, credits: 4 },
+      { subject: 'user:unknown', calls: 1, credits: 7 },
+    ]);
   });
 
   it('fails only the charge that cannot be written, not the others of its batch', async () => {
