@@ -7,12 +7,12 @@ import type { MemberRole } from '@/generated/prisma/enums';
 import { hotQuery } from './index';
 import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from './data-versions';
 
-/** What every credential's row carries besides its own columns. */
+/** What every credential's row carries besides its own columns. Times are JSON's (ISO 8601 text): see credentialRow. */
 interface AccountColumns extends DataVersionColumns {
   account_id: string;
   /** The enum's database value. */
   plan: string;
-  trial_ends_at: Date | null;
+  trial_ends_at: string | null;
   trial_credits: number | null;
   used: number | null;
 }
@@ -30,14 +30,30 @@ export interface CredentialAccount {
 /**
  * `source`: the credential's tables, aliased `c` for the one that names the account (`c.account_id`), with its own
  * select-list items and WHERE clause; $1 and what follows $3 are its parameters, $2 the period's first day, $3 the app.
+ *
+ * The row comes back as one json column: node-postgres builds a parser and a row template for every column of every
+ * result, and for this statement's twenty-odd columns that cost more of the request than reading one JSON text
+ * (docs/benchmarks.md, "Issue 42").
  */
 function credentialStatement(source: { columns: string; from: string; where: string }): string {
-  return `SELECT ${source.columns}, c.account_id::text AS account_id, a.plan::text AS plan, a.trial_ends_at, a.trial_credits, u.used,
+  return `SELECT row_to_json(credential) AS credential FROM (
+     SELECT ${source.columns}, c.account_id::text AS account_id, a.plan::text AS plan, a.trial_ends_at, a.trial_credits, u.used,
             ${dataVersionColumns({ app: '$3', usage: 'u' })}
      FROM ${source.from}
      JOIN accounts a ON a.id = c.account_id
      LEFT JOIN credit_usage u ON u.account_id = c.account_id AND u.period_start = $2::date
-     WHERE ${source.where}`;
+     WHERE ${source.where}) credential`;
+}
+
+/** The credential statement's row, if any. */
+async function credentialRow<Row>(statement: string, values: unknown[]): Promise<Row | undefined> {
+  const [row] = await hotQuery<{ credential: Row }>(statement, values);
+  return row?.credential;
+}
+
+/** A timestamptz as row_to_json writes it (ISO 8601 with its offset). */
+function timeOf(value: string | null): Date | null {
+  return value === null ? null : new Date(value);
 }
 
 /** A credential row of api_keys (a key, or a connected app) with what it spent this period. */
@@ -69,7 +85,7 @@ const SANDBOX_STATEMENT = credentialStatement({
 });
 
 function accountOf(row: AccountColumns): CredentialAccount {
-  return { accountId: row.account_id, plan: row.plan, trialEndsAt: row.trial_ends_at, trialCredits: row.trial_credits, creditsUsed: row.used ?? 0, versions: dataVersionsOf(row) };
+  return { accountId: row.account_id, plan: row.plan, trialEndsAt: timeOf(row.trial_ends_at), trialCredits: row.trial_credits, creditsUsed: row.used ?? 0, versions: dataVersionsOf(row) };
 }
 
 export interface ApiKeyRow {
@@ -92,9 +108,9 @@ export interface ApiKeyRow {
 type KeyColumns = AccountColumns & {
   id: string;
   scope: string;
-  revoked_at: Date | null;
-  expires_at: Date | null;
-  last_used_at: Date | null;
+  revoked_at: string | null;
+  expires_at: string | null;
+  last_used_at: string | null;
   last_used_ip: string | null;
   all_apps: boolean;
   app_ids: string[] | null;
@@ -107,9 +123,9 @@ function keyOf(row: KeyColumns): ApiKeyRow {
   return {
     id: row.id,
     scope: row.scope,
-    revokedAt: row.revoked_at,
-    expiresAt: row.expires_at,
-    lastUsedAt: row.last_used_at,
+    revokedAt: timeOf(row.revoked_at),
+    expiresAt: timeOf(row.expires_at),
+    lastUsedAt: timeOf(row.last_used_at),
     lastUsedIp: row.last_used_ip,
     appIds: row.all_apps ? null : (row.app_ids ?? []),
     allowedCidrs: row.allowed_cidrs ?? [],
@@ -123,7 +139,7 @@ export async function readApiKeyCredential(
   secretHash: Uint8Array,
   { periodStart, appId }: { periodStart: string; appId: string | null },
 ): Promise<{ key: ApiKeyRow; account: CredentialAccount } | null> {
-  const [row] = await hotQuery<KeyColumns>(API_KEY_STATEMENT, [Buffer.from(secretHash), periodStart, appId]);
+  const row = await credentialRow<KeyColumns>(API_KEY_STATEMENT, [Buffer.from(secretHash), periodStart, appId]);
   return row ? { key: keyOf(row), account: accountOf(row) } : null;
 }
 
@@ -143,8 +159,8 @@ export async function readOAuthTokenCredential(
   tokenHash: string,
   { periodStart, appId }: { periodStart: string; appId: string | null },
 ): Promise<{ token: OAuthTokenRow; key: ApiKeyRow; account: CredentialAccount } | null> {
-  const [row] = await hotQuery<KeyColumns & { token_expires_at: Date | null; audience: string | null; token_scope: string | null }>(OAUTH_TOKEN_STATEMENT, [tokenHash, periodStart, appId]);
-  return row ? { token: { expiresAt: row.token_expires_at, audience: row.audience, scope: row.token_scope }, key: keyOf(row), account: accountOf(row) } : null;
+  const row = await credentialRow<KeyColumns & { token_expires_at: string | null; audience: string | null; token_scope: string | null }>(OAUTH_TOKEN_STATEMENT, [tokenHash, periodStart, appId]);
+  return row ? { token: { expiresAt: timeOf(row.token_expires_at), audience: row.audience, scope: row.token_scope }, key: keyOf(row), account: accountOf(row) } : null;
 }
 
 /**
@@ -155,12 +171,12 @@ export async function readSessionCredential(
   session: { sessionId: string; userId: string },
   { periodStart, appId }: { periodStart: string; appId: string | null },
 ): Promise<{ userId: string; role: MemberRole; account: CredentialAccount } | null> {
-  const [row] = await hotQuery<AccountColumns & { user_id: string; role: MemberRole }>(SESSION_STATEMENT, [session.sessionId, periodStart, appId, session.userId]);
+  const row = await credentialRow<AccountColumns & { user_id: string; role: MemberRole }>(SESSION_STATEMENT, [session.sessionId, periodStart, appId, session.userId]);
   return row ? { userId: row.user_id, role: row.role, account: accountOf(row) } : null;
 }
 
 /** The sandbox of a live account, with its plan, this period's usage and its data versions; null when it has none yet. */
 export async function readSandboxCredential(liveAccountId: string, { periodStart, appId }: { periodStart: string; appId: string | null }): Promise<CredentialAccount | null> {
-  const [row] = await hotQuery<AccountColumns>(SANDBOX_STATEMENT, [liveAccountId, periodStart, appId]);
+  const row = await credentialRow<AccountColumns>(SANDBOX_STATEMENT, [liveAccountId, periodStart, appId]);
   return row ? accountOf(row) : null;
 }
