@@ -7,6 +7,14 @@ describe('isoDay', () => {
     for (const instant of [...instants, ...instants.reverse()]) expect(isoDay(new Date(instant)), instant).toBe(instant.slice(0, 10));
   });
 
+  it('is right when two days alternate, as today and the month\'s first do on a request', () => {
+    for (let turn = 0; turn < 3; turn++) {
+      for (const instant of ['2026-11-01T00:00:00.000Z', '2026-11-26T08:00:00.000Z', '2026-12-01T00:00:00.000Z', '2026-11-26T09:00:00.000Z']) {
+        expect(isoDay(new Date(instant)), instant).toBe(instant.slice(0, 10));
+      }
+    }
+  });
+
   it('refuses an invalid date, as toISOString does', () => {
     expect(() => isoDay(new Date(Number.NaN))).toThrow(RangeError);
     expect(isoDay(new Date('2026-11-26T08:00:00Z'))).toBe('2026-11-26');

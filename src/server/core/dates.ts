@@ -9,18 +9,25 @@ export function addDays(day: Date, days: number): Date {
   return new Date(day.getTime() + days * DAY_MS);
 }
 
-/** "YYYY-MM-DD" */
-/** The last day isoDay wrote, and how: the serving path asks for today's several times a request. */
-let lastDay = Number.NaN;
-let lastDayText = '';
+/**
+ * The last two days isoDay wrote, and how: the serving path asks for today's and the month's first several times a
+ * request, in turns (the credential's period, a charge's day and period), so one remembered day would be written anew
+ * at every turn.
+ */
+const written: [{ day: number; text: string }, { day: number; text: string }] = [
+  { day: Number.NaN, text: '' },
+  { day: Number.NaN, text: '' },
+];
 
+/** "YYYY-MM-DD" */
 export function isoDay(day: Date): string {
   const days = Math.floor(day.getTime() / DAY_MS);
-  if (days !== lastDay) {
-    lastDayText = day.toISOString().slice(0, 10);
-    lastDay = days;
-  }
-  return lastDayText;
+  if (written[0].day === days) return written[0].text;
+  if (written[1].day === days) return written[1].text;
+  const text = day.toISOString().slice(0, 10);
+  written[1] = written[0];
+  written[0] = { day: days, text };
+  return text;
 }
 
 export function daysBetween(from: Date, to: Date): number {
