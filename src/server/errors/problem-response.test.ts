@@ -17,6 +17,6 @@ describe('problemTemplate', () => {
   });
 
   it('refuses a problem with members of its own, whose order problemAnswer sets', () => {
-    expect(() => problemTemplate(limitReached('apps', 3, 'Three apps at most.'), origin)).toThrow(/extra members/);
+    expect(() => problemTemplate(limitReached('apps', 3, 'Three apps at most.'), origin)).toThrow(/members of its own/);
   });
 });

@@ -67,12 +67,14 @@ export function problemAnswer(error: Problem, context: ProblemContext): PlainAns
  * is the same bytes as problemAnswer's (problem-response.test.ts). Its headers object is shared: read it, never write it.
  */
 export function problemTemplate(error: Problem, origin: string): (instance: string, requestId: string) => PlainAnswer {
-  if (Object.keys(error.extras).length) throw new Error('problemTemplate: a problem with extra members is built by problemAnswer');
-  const type = PROBLEM_TYPES[error.appCode];
-  const constant = { type: problemTypeUri(origin, error.appCode), code: type.slug, title: type.title, status: type.status, detail: error.message };
-  const head = `${JSON.stringify(constant).slice(0, -1)},"instance":`;
+  // The body with both left empty ends with them, unless the problem has members of its own (they come after).
+  const blank = JSON.stringify(problemBody(error, { origin, instance: '', requestId: '' }));
+  const blanks = ',"instance":"","requestId":""}';
+  if (!blank.endsWith(blanks)) throw new Error('problemTemplate: a problem with members of its own is built by problemAnswer');
+  const head = `${blank.slice(0, -blanks.length)},"instance":`;
+  const { status } = PROBLEM_TYPES[error.appCode];
   const headers = Object.freeze({ 'Content-Type': PROBLEM_CONTENT_TYPE, ...error.headers });
-  return (instance, requestId) => ({ status: type.status, headers, body: `${head}${JSON.stringify(instance)},"requestId":${JSON.stringify(requestId)}}` });
+  return (instance, requestId) => ({ status, headers, body: `${head}${JSON.stringify(instance)},"requestId":${JSON.stringify(requestId)}}` });
 }
 
 export function responseOf(answer: PlainAnswer): Response {
