@@ -17,6 +17,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { serverArgs } from '../src/server/runtime/server-process';
 import { benchRateLimit } from './bench-rate-limit';
+import { STATEMENT_STATISTICS_SETTINGS, statementStatistics, type StatementShare } from './bench-statements';
 import { benchWebhooks, type WebhookBench } from './bench-webhooks';
 
 const fresh = process.argv.includes('--fresh');
@@ -59,7 +60,10 @@ const { responseCacheMegabytes } = await import('../src/server/rest/response-cac
 // unchanged, so the reads below measure replays after their first call: RESPONSE_CACHE_MB=0 measures computed answers.
 const responseCacheMb = responseCacheMegabytes();
 const { researchMaxAgeSeconds } = await import('../src/server/services/aso/research');
-const database = await prepareDatabase(log);
+// BENCH_PG_STATS=1: each endpoint's statements, counted per request (./bench-statements.ts).
+const countStatements = process.env.BENCH_PG_STATS === '1';
+const database = await prepareDatabase(log, countStatements ? { settings: STATEMENT_STATISTICS_SETTINGS } : {});
+const statements = countStatements ? await statementStatistics(database.url) : null;
 await ensureAuthSecret();
 
 const EMAIL = 'bench@example.com';
@@ -467,6 +471,8 @@ interface Row {
   limitP99: number;
   /** Against the target it is paired with (Target.pairedWith): the median of the rounds' req/s ratios. */
   versus: { name: string; ratio: number } | null;
+  /** BENCH_PG_STATS=1: the database statements of its measured rounds, per request answered. */
+  statements: StatementShare[] | null;
   rounds: (Measurement & { baseline: Measurement; ratio: number; limit: Measurement; limitRatio: number })[];
 }
 
@@ -495,6 +501,8 @@ for (const [index, target] of targets.entries()) {
   const paired = target.pairedWith ? allTargets.find((other) => other.name === target.pairedWith)! : null;
   const runs: Row['rounds'] = [];
   const versus: number[] = [];
+  let pairedRequests = 0;
+  await statements?.reset();
   for (let round = 0; round < rounds; round++) {
     // The paired target goes before the target in every other round: neither gains from going first.
     const pairedFirst = paired && round % 2 ? await measure(paired, seconds) : null;
@@ -502,7 +510,11 @@ for (const [index, target] of targets.entries()) {
     const baseline = await measure(baselineTarget, seconds, viaNext);
     const run = await measure(target, seconds);
     runs.push({ ...run, baseline, ratio: run.rps / baseline.rps, limit, limitRatio: run.rps / limit.rps });
-    if (paired) versus.push(run.rps / (pairedFirst ?? (await measure(paired, seconds))).rps);
+    if (paired) {
+      const pairedRun = pairedFirst ?? (await measure(paired, seconds));
+      versus.push(run.rps / pairedRun.rps);
+      pairedRequests += pairedRun.requests;
+    }
   }
   const medianOf = (value: (run: Row['rounds'][number]) => number) => median(runs.map(value));
   const medianCpu = (value: (run: Row['rounds'][number]) => number | null) => medianOrNull(runs.map(value));
@@ -526,6 +538,8 @@ for (const [index, target] of targets.entries()) {
     dbCpu: medianCpu((run) => run.dbCpu),
     unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
     versus: paired ? { name: paired.name, ratio: median(versus) } : null,
+    // A paired target's statements are counted with its pair's, in the same window, per request of both.
+    statements: statements ? await statements.perRequest(runs.reduce((sum, run) => sum + run.requests, pairedRequests)) : null,
     rounds: runs,
   };
   rows.push(row);
@@ -546,6 +560,7 @@ await Promise.all(
       }),
   ),
 );
+await statements?.close();
 await disconnectDb();
 await database.stop();
 
@@ -652,6 +667,14 @@ if (testModeRead?.versus) {
 }
 if (toolCall && oauthToolCall) {
   console.log(`The same tool call on an OAuth token at ${relative(oauthToolCall, toolCall).toFixed(2)} × on a key (aim ≥ 0.9), p99 ${oauthToolCall.p99} ms.`);
+}
+for (const row of rows.filter((each) => each.statements?.length && each.meteredRead)) {
+  console.log(`\nDatabase statements per ${row.name} (pg_stat_statements over its measured rounds: runs per request × execution time per request; indented: run inside a function):`);
+  for (const share of row.statements!) {
+    // A statement run once a second (the keys' request log) is a few ten-thousandths of a run per request.
+    const runs = share.perRequest.toFixed(share.perRequest < 0.01 ? 4 : 2);
+    console.log(`  ${runs.padStart(6)} × ${share.microsecondsPerRequest.toFixed(1).padStart(6)} µs  ${share.topLevel ? '' : '  '}${share.statement}`);
+  }
 }
 if (rateLimit) {
   console.log(`\nRate limiter (a Pro key's 1,200 a minute, shared in PostgreSQL): ${rateLimit.sharedMicroseconds.toFixed(1)} µs a request, against ${rateLimit.memoryMicroseconds.toFixed(1)} µs counted in one process's memory alone; ${rateLimit.storeRoundTrips.toLocaleString('en-US')} store round trips for ${rateLimit.requests.toLocaleString('en-US')} requests.`);

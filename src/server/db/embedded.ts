@@ -59,6 +59,8 @@ export interface EnsureOptions {
    * manager to take over.
    */
   onGiveUp?: (error: Error) => void;
+  /** Server settings for the embedded cluster (`name=value`), on top of its own: the bench's statement statistics. */
+  settings?: string[];
 }
 
 export async function ensureDatabase(options: EnsureOptions = {}): Promise<DatabaseHandle> {
@@ -91,6 +93,7 @@ export async function ensureDatabase(options: EnsureOptions = {}): Promise<Datab
       '-c',
       'max_connections=200',
       ...(socketDir ? ['-c', `unix_socket_directories=${socketDir}`] : []),
+      ...(options.settings ?? []).flatMap((setting) => ['-c', setting]),
     ],
     onLog: () => {},
     onError: (error) => log(`embedded PostgreSQL: ${String(error)}`),

@@ -20,8 +20,11 @@ export function settleDataProvider(): void {
   if (!config().DATA_PROVIDER) exportToEnvironment({ DATA_PROVIDER: config().DATABASE_URL ? 'stores' : 'demo' });
 }
 
-/** `onGiveUp`: the embedded cluster this process starts is kept running (src/server/db/embedded.ts, supervise). */
-export async function prepareDatabase(log: (line: string) => void, options: Pick<EnsureOptions, 'onGiveUp'> = {}): Promise<DatabaseHandle> {
+/**
+ * `onGiveUp`: the embedded cluster this process starts is kept running (src/server/db/embedded.ts, supervise);
+ * `settings`: server settings for it.
+ */
+export async function prepareDatabase(log: (line: string) => void, options: Pick<EnsureOptions, 'onGiveUp' | 'settings'> = {}): Promise<DatabaseHandle> {
   settleDataProvider();
   const database = await ensureDatabase({ log, ...options });
   try {
