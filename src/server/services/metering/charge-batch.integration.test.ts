@@ -77,8 +77,10 @@ describe('batched charges', () => {
     const usage = await db.creditUsage.findMany({ where: { accountId }, orderBy: { periodStart: 'asc' }, select: { used: true } });
     expect(usage.map((row) => row.used)).toEqual([9, 7]);
     expect((await db.keyCreditUsage.findFirstOrThrow({ where: { keyId: key.id } })).used).toBe(5);
-    const ledger = await db.creditLedger.findMany({ where: { accountId }, orderBy: { id: 'asc' }, select: { cost: true, keyId: true } });
-    expect(ledger.map((row) => row.cost).sort()).toEqual([2, 3, 4, 7]);
+    // Each ledger row is its own charge's: its cost, its key (or none), its request.
+    const ledger = await db.creditLedger.findMany({ where: { accountId }, select: { cost: true, keyId: true, requestId: true } });
+    const accepted = [charges[0]!, charges[2]!, charges[3]!, charges[5]!];
+    expect(new Set(ledger.map((row) => `${row.requestId} ${row.cost} ${row.keyId}`))).toEqual(new Set(accepted.map((made) => `${made.requestId} ${made.cost} ${made.keyId}`)));
     const rollup = await db.creditUsageDaily.findMany({ where: { accountId }, orderBy: [{ day: 'asc' }, { subject: 'asc' }], select: { subject: true, calls: true, credits: true } });
     expect(rollup).toEqual([
       { subject: key.id, calls: 2, credits: 5 },
