@@ -61,7 +61,7 @@ function shapeOf(input: ZodType): Record<string, ZodType> {
  */
 export function matchRoute(routes: readonly RestRoute[], method: string, path: string): RouteMatch {
   const normalized = normalizePath(path);
-  const onPath = routes.filter((route) => route.pattern.test(normalized));
+  const onPath = (bySlashes(routes).get(slashesIn(normalized)) ?? []).filter((route) => route.pattern.test(normalized));
   const wanted = method === 'HEAD' ? 'GET' : method;
   const route = onPath.find((candidate) => candidate.method === wanted);
   if (route) return { kind: 'found', route, params: { ...route.pattern.exec(normalized)?.groups } };
@@ -71,6 +71,32 @@ export function matchRoute(routes: readonly RestRoute[], method: string, path: s
     return { kind: 'method-not-allowed', allowed: [...allowed, 'OPTIONS'] };
   }
   return { kind: 'not-found' };
+}
+
+/**
+ * The routes by the number of slashes in their template, in the table's order. A template's pattern matches no slash
+ * but its own (a path parameter is one segment, `[^/]+`), so only the routes of a path's count can match it: a request
+ * tests those few patterns, not the whole table.
+ */
+const routesBySlashes = new WeakMap<readonly RestRoute[], Map<number, RestRoute[]>>();
+
+function bySlashes(routes: readonly RestRoute[]): Map<number, RestRoute[]> {
+  let index = routesBySlashes.get(routes);
+  if (!index) {
+    index = new Map();
+    for (const route of routes) {
+      const count = slashesIn(route.template);
+      index.set(count, [...(index.get(count) ?? []), route]);
+    }
+    routesBySlashes.set(routes, index);
+  }
+  return index;
+}
+
+function slashesIn(path: string): number {
+  let count = 0;
+  for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) count++;
+  return count;
 }
 
 type ProcedureCall = (input: unknown) => Promise<unknown>;
