@@ -29,6 +29,10 @@ export async function statementStatistics(databaseUrl: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  // The extension's view answers only when the server loaded its library at start.
+  await client.query('SELECT 1 FROM pg_stat_statements LIMIT 1').catch((error: unknown) => {
+    throw new Error(`BENCH_PG_STATS=1 needs pg_stat_statements in the server's shared_preload_libraries: ${String(error)}`);
+  });
   return {
     reset: async (): Promise<void> => {
       await client.query('SELECT pg_stat_statements_reset()');
