@@ -16,6 +16,9 @@ import { createMcpEndpoint, MCP_PATH } from './mcp-endpoint';
 
 let server: Server;
 let origin: string;
+/** The same endpoint with every tool call through the SDK's stateless leg: the reference of the exchange path. */
+let sdkServer: Server;
+let sdkOrigin: string;
 let fixture: Awaited<ReturnType<typeof makeAsoApp>>;
 
 beforeAll(async () => {
@@ -24,10 +27,17 @@ beforeAll(async () => {
   server = createServer((req, res) => void (req.url?.startsWith(MCP_PATH) ? mcp(req, res) : rest(req, res)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const sdkMcp = createMcpEndpoint({ origin: 'http://mcp.test', toolCallPath: 'sdk' });
+  sdkServer = createServer((req, res) => void sdkMcp(req, res));
+  await new Promise<void>((resolve) => sdkServer.listen(0, '127.0.0.1', resolve));
+  sdkOrigin = `http://127.0.0.1:${(sdkServer.address() as AddressInfo).port}`;
   fixture = await makeAsoApp();
 });
 
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(async () => {
+  await new Promise((resolve) => sdkServer.close(resolve));
+  await new Promise((resolve) => server.close(resolve));
+});
 
 async function connect(secret: string): Promise<Client> {
   const client = new Client({ name: 'mcp-endpoint test', version: '1.0.0' });
@@ -181,6 +191,55 @@ describe('refusals are tool errors carrying the problem, and free', () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     expect(await creditsUsed()).toBe(before);
+  });
+});
+
+describe('a plain tool call, served by one long-lived Server rather than the SDK’s per-request leg', () => {
+  /** A tool call as a 2025-era client posts it, its answer's status, headers and SSE body (the request id and the credits used, which differ from call to call, left out). */
+  async function post(at: string, secret: string, message: unknown) {
+    const response = await fetch(`${at}${MCP_PATH}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
+      body: JSON.stringify(message),
+    });
+    const requestId = response.headers.get('x-request-id')!;
+    const body = (await response.text()).replaceAll(requestId, '<request id>');
+    const headers = [...response.headers].filter(([name]) => !['x-request-id', 'date', 'keep-alive'].includes(name));
+    const event = /^event: message\ndata: (.+)\n\n$/.exec(body);
+    const message_ = event ? (JSON.parse(event[1]!) as { result?: { _meta?: { credits?: Record<string, unknown> } } }) : null;
+    delete message_?.result?._meta?.credits?.used;
+    delete message_?.result?._meta?.credits?.remaining;
+    return { status: response.status, headers, framed: event !== null, message: message_ ?? body };
+  }
+
+  it('answers byte for byte as the SDK’s leg: a result, a tool error, a protocol error, ids of either type', async () => {
+    const secret = await keyOf('read-only');
+    const call = (id: number | string, name: unknown, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    for (const message of [
+      call(7, 'apps_get', { id: fixture.app.id }),
+      call('call-a', 'apps_get', { id: fixture.app.id }),
+      call(8, 'reviews_list', { id: 'not-a-uuid' }),
+      call(9, 'keywords_add', { id: fixture.app.id, terms: ['never added'] }),
+      call(10, 'no_such_tool', {}),
+      call(11, 5, {}),
+    ]) {
+      const exchange = await post(origin, secret, message);
+      const sdk = await post(sdkOrigin, secret, message);
+      expect(exchange.framed, JSON.stringify(message)).toBe(true);
+      expect(JSON.stringify(exchange), JSON.stringify(message)).toBe(JSON.stringify(sdk));
+    }
+  });
+
+  it('keeps concurrent calls of the same JSON-RPC id apart: each gets its own answer under its own id', async () => {
+    const secret = await keyOf('read-only');
+    const calls = Array.from({ length: 12 }, (_, n) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: n % 2 ? { name: 'usage_get', arguments: {} } : { name: 'apps_get', arguments: { id: fixture.app.id } } }));
+    const answers = await Promise.all(calls.map((message) => post(origin, secret, message)));
+    answers.forEach((answer, n) => {
+      const { id, result } = answer.message as { id: number; result: { structuredContent: Record<string, unknown> } };
+      expect(id).toBe(1);
+      if (n % 2) expect(result.structuredContent).toHaveProperty('byEndpoint');
+      else expect(result.structuredContent).toMatchObject({ id: fixture.app.id });
+    });
   });
 });
 

@@ -10,7 +10,20 @@
 // key's reach, invalid arguments) is a tool error (`isError: true`) carrying the problem as REST would answer it.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  isJSONRPCRequest,
+  isJsonContentType,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type AuthInfo,
+  type CallToolResult,
+  type JSONRPCRequest,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { appRouter } from '@/server/api/root';
 import { answerableError } from '@/server/api/errors';
 import type { Context } from '@/server/api/trpc';
@@ -34,6 +47,7 @@ import { leavesBodyUnread } from '@/server/rest/pipeline';
 import { readBodyText } from '@/server/rest/request-body';
 import { answerCacheKey, cachedAnswer, cachedReadAppId, freshUntilOf, rememberAnswer } from '@/server/rest/response-cache';
 import { callRouteProcedure } from '@/server/rest/routes';
+import { eventStreamAnswer, ExchangeTransport } from './exchange-transport';
 import { PROMPTS, promptMessages } from './prompts';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type Tool } from './tools';
 
@@ -50,6 +64,12 @@ export interface McpEndpointOptions {
   /** The origin the public sees, in problem type URIs. */
   origin: string;
   clock?: () => Date;
+  /**
+   * The path of a plain tool call: `exchange` (the default: one long-lived Server, ./exchange-transport.ts) or `sdk`,
+   * the SDK's stateless leg every other request takes. The second is the reference the first is held to, byte for byte
+   * (mcp-endpoint.integration.test.ts).
+   */
+  toolCallPath?: 'exchange' | 'sdk';
 }
 
 /** One HTTP request's exchange, as the tool handlers see it. */
@@ -74,23 +94,31 @@ const INSTRUCTIONS = `The ASO analytics service's public data API as tools: trac
 
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpointOptions): McpHandler {
+export function createMcpEndpoint({ origin, clock = () => new Date(), toolCallPath = 'exchange' }: McpEndpointOptions): McpHandler {
   const resource = mcpResource(origin);
   const resourceMetadata = `${origin}${MCP_RESOURCE_METADATA_PATH}`;
   const tools = buildTools(appRouter);
-  const handler = createMcpHandler(({ authInfo }) => serverFor(authInfo?.extra?.exchange as Exchange), {
+  const handler = createMcpHandler(() => newServer(), {
     legacy: 'stateless',
     onerror: (error) => logError('the MCP handler failed', error),
   });
+  // A plain tool call of a 2025-era client (./exchange-transport.ts): one Server for the process's lifetime, which
+  // never sees an initialize, so it answers as the SDK's stateless leg's fresh Server does.
+  const toolCalls = new ExchangeTransport();
+  const toolCallServer = newServer();
+  toolCallServer.onerror = (error) => logError('the MCP tool call server failed', error);
+  void toolCallServer.connect(toolCalls);
 
-  function serverFor(exchange: Exchange): Server {
+  /** A Server with the endpoint's handlers; each request's exchange comes with its authInfo. */
+  function newServer(): Server {
     const server = new Server({ name: 'aso-public-api', title: 'ASO analytics', version: API_VERSION }, { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS });
     // A credential is offered the tools it may call: a read-only key no write tool, a key restricted to some apps no
     // tool that adds one. Calling another anyway gets the same refusal as on REST.
-    server.setRequestHandler('tools/list', () => ({
-      tools: [...tools.values()].filter((tool) => scopeAllows(exchange.actor, tool.route.meta)).map((tool) => tool.definition),
-    }));
-    server.setRequestHandler('tools/call', (request) => callTool(exchange, request.params.name, request.params.arguments));
+    server.setRequestHandler('tools/list', (_request, context) => {
+      const { actor } = exchangeOf(context);
+      return { tools: [...tools.values()].filter((tool) => scopeAllows(actor, tool.route.meta)).map((tool) => tool.definition) };
+    });
+    server.setRequestHandler('tools/call', (request, context) => callTool(exchangeOf(context), request.params.name, request.params.arguments));
     server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS.map((prompt) => prompt.definition) }));
     server.setRequestHandler('prompts/get', (request) => {
       const prompt = PROMPTS.find((each) => each.definition.name === request.params.name);
@@ -201,8 +229,10 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
         // One JSON-RPC message per request, as MCP has had since 2025-06-18: each call then has its own log line, rate
         // count and credit headers' worth of _meta. A batch (2025-03-26) is refused whole, before anything runs.
         if (body?.trimStart().startsWith('[')) return batchRefused();
+        const authInfo: AuthInfo = { token: bearer.token, clientId: actor.keyId ?? actor.userId ?? '', scopes: [actor.scope], extra: { exchange } };
+        const toolCall = toolCallPath === 'exchange' ? plainToolCall(req, parsedBody) : null;
+        if (toolCall) return eventStreamAnswer(await toolCalls.exchange(toolCall, authInfo));
         const request = new Request(new URL(req.url ?? MCP_PATH, origin), { method, headers: webHeaders(req), body: parsedBody === undefined ? body : undefined });
-        const authInfo = { token: bearer.token, clientId: actor.keyId ?? actor.userId ?? '', scopes: [actor.scope], extra: { exchange } };
         const response = await handler.fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });
         return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
       });
@@ -216,6 +246,32 @@ export function createMcpEndpoint({ origin, clock = () => new Date() }: McpEndpo
     res.end(answer.body);
     record(req, answer, exchange, requestId, startedAt);
   };
+}
+
+/** The request's exchange, which serveMcpRequest passes with the authInfo. */
+function exchangeOf(context: ServerContext): Exchange {
+  return context.http?.authInfo?.extra?.exchange as Exchange;
+}
+
+/**
+ * The message of a request the SDK's stateless leg would hand, unchanged, to a fresh Server as a tool call: a POST of
+ * JSON, accepting the event stream, one JSON-RPC request of `tools/call`, 2025-era by the SDK's own classifier, with a
+ * protocol version it serves. Anything else (initialize, a list, a modern request, a malformed one) goes to the SDK.
+ */
+function plainToolCall(req: IncomingMessage, body: unknown): JSONRPCRequest | null {
+  if (req.method !== 'POST' || !isJSONRPCRequest(body) || body.method !== 'tools/call') return null;
+  const accept = req.headers.accept;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(req.headers['content-type'] ?? null)) return null;
+  const protocolVersionHeader = header(req, 'mcp-protocol-version') ?? undefined;
+  if (protocolVersionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersionHeader)) return null;
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader,
+    mcpMethodHeader: header(req, 'mcp-method') ?? undefined,
+    mcpNameHeader: header(req, 'mcp-name') ?? undefined,
+    body,
+  });
+  return route.kind === 'legacy' ? body : null;
 }
 
 function batchRefused(): PlainAnswer {
