@@ -212,20 +212,23 @@ describe('a plain tool call, served by one long-lived Server rather than the SDK
     return { status: response.status, headers, framed: event !== null, message: message_ ?? body };
   }
 
-  it('answers byte for byte as the SDK’s leg: a result, a tool error, a protocol error, ids of either type', async () => {
+  it('answers byte for byte as the SDK’s leg: a result, a tool error, a protocol error, ids of either type, malformed messages', async () => {
     const secret = await keyOf('read-only');
-    const call = (id: number | string, name: unknown, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
-    for (const message of [
-      call(7, 'apps_get', { id: fixture.app.id }),
-      call('call-a', 'apps_get', { id: fixture.app.id }),
-      call(8, 'reviews_list', { id: 'not-a-uuid' }),
-      call(9, 'keywords_add', { id: fixture.app.id, terms: ['never added'] }),
-      call(10, 'no_such_tool', {}),
-      call(11, 5, {}),
-    ]) {
+    const call = (id: unknown, name: unknown, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    for (const [message, framed] of [
+      [call(7, 'apps_get', { id: fixture.app.id }), true],
+      [call('call-a', 'apps_get', { id: fixture.app.id }), true],
+      [call(8, 'reviews_list', { id: 'not-a-uuid' }), true],
+      [call(9, 'keywords_add', { id: fixture.app.id, terms: ['never added'] }), true],
+      [call(10, 'no_such_tool', {}), true],
+      [call(11, 5, {}), true],
+      // Not JSON-RPC requests: the SDK's parse error, on either path.
+      [call(1.5, 'apps_get', { id: fixture.app.id }), false],
+      [{ ...call(12, 'apps_get', { id: fixture.app.id }), jsonrpc: '1.0' }, false],
+    ] as const) {
       const exchange = await post(origin, secret, message);
       const sdk = await post(sdkOrigin, secret, message);
-      expect(exchange.framed, JSON.stringify(message)).toBe(true);
+      expect(exchange.framed, JSON.stringify(message)).toBe(framed);
       expect(JSON.stringify(exchange), JSON.stringify(message)).toBe(JSON.stringify(sdk));
     }
   });

@@ -13,7 +13,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   classifyInboundRequest,
   createMcpHandler,
-  isJSONRPCRequest,
   isJsonContentType,
   ProtocolError,
   ProtocolErrorCode,
@@ -255,11 +254,12 @@ function exchangeOf(context: ServerContext): Exchange {
 
 /**
  * The message of a request the SDK's stateless leg would hand, unchanged, to a fresh Server as a tool call: a POST of
- * JSON, accepting the event stream, one JSON-RPC request of `tools/call`, 2025-era by the SDK's own classifier, with a
- * protocol version it serves. Anything else (initialize, a list, a modern request, a malformed one) goes to the SDK.
+ * JSON, accepting the event stream, with a protocol version it serves, and a JSON-RPC request of `tools/call` that the
+ * SDK's own classifier (which checks it is a JSON-RPC request) finds 2025-era. Anything else (initialize, a list, a
+ * modern request, a malformed one) goes to the SDK.
  */
 function plainToolCall(req: IncomingMessage, body: unknown): JSONRPCRequest | null {
-  if (req.method !== 'POST' || !isJSONRPCRequest(body) || body.method !== 'tools/call') return null;
+  if (req.method !== 'POST' || (body as { method?: unknown } | null)?.method !== 'tools/call') return null;
   const accept = req.headers.accept;
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(req.headers['content-type'] ?? null)) return null;
   const protocolVersionHeader = header(req, 'mcp-protocol-version') ?? undefined;
@@ -271,7 +271,7 @@ function plainToolCall(req: IncomingMessage, body: unknown): JSONRPCRequest | nu
     mcpNameHeader: header(req, 'mcp-name') ?? undefined,
     body,
   });
-  return route.kind === 'legacy' ? body : null;
+  return route.kind === 'legacy' && route.reason === 'no-claim' ? (body as JSONRPCRequest) : null;
 }
 
 function batchRefused(): PlainAnswer {
