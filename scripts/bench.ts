@@ -278,13 +278,15 @@ const allTargets: Target[] = [
     method: 'POST',
     body: () => JSON.stringify({ terms: [`bench ${runTag} ${termCounter++}`] }),
   },
-  // The same metered read as a tool of the MCP server (src/server/mcp/mcp-endpoint.ts): one JSON-RPC request per call.
+  // The same metered read as a tool of the MCP server (src/server/mcp/mcp-endpoint.ts): one JSON-RPC request per call,
+  // measured beside the REST read in every round, as the test-mode read is.
   {
     name: MCP_TOOL_CALL,
     path: '/api/mcp',
     status: 200,
     authorized: true,
     meteredRead: false,
+    pairedWith: METERED_READ,
     method: 'POST',
     headers: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
     body: () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'apps_get', arguments: { id: data.appId } } }),
@@ -629,7 +631,6 @@ for (const row of rows) {
 // Two measurements of the app against each other: each as its ratio to the baseline measured just before it, so that
 // the machine's speed between the two (which moves by half on a busy machine) does not count.
 const relative = (row: { ratio: number }, to: { ratio: number }) => row.ratio / to.ratio;
-// A tool call of the MCP server against the same read on REST (issue 37): at least 0.7 of its throughput.
 const toolCall = rows.find((row) => row.name === MCP_TOOL_CALL);
 // The same tool call on an OAuth token against it on a key (issue 38): at least 0.9.
 const oauthToolCall = rows.find((row) => row.name === MCP_OAUTH_TOOL_CALL);
@@ -645,8 +646,10 @@ if (testModeRead?.versus) {
   const share = testModeRead.versus.ratio;
   aims.push({ aim: `throughput ≥ 0.95 × ${METERED_READ} with a live key`, endpoint: TEST_MODE_READ, value: share, meets: share >= 0.95, ratio: true });
 }
-if (toolCall && restRead) {
-  const share = relative(toolCall, restRead);
+// The tool call against the REST read, measured beside it in each round (issue 37): at least 0.7 of its throughput.
+const toolCallShare = toolCall?.versus?.ratio ?? (toolCall && restRead ? relative(toolCall, restRead) : undefined);
+if (toolCall && toolCallShare !== undefined) {
+  const share = toolCallShare;
   aims.push({ aim: `throughput ≥ 0.7 × ${METERED_READ} on REST`, endpoint: MCP_TOOL_CALL, value: share, meets: share >= 0.7, ratio: true });
 }
 console.log(`\nAims: ${aims.filter((aim) => aim.meets).length} of ${aims.length} met.`);
@@ -658,9 +661,8 @@ if (meteredRead) {
     `\nMetered 1-credit read (${METERED_READ}: ${steps}) at ${meteredRead.ratio.toFixed(2)} × Next.js's bare route and ${meteredRead.limitRatio.toFixed(3)} × a bare node:http server, p99 ${meteredRead.p99} ms (the route's ${meteredRead.baselineP99} ms, node:http's ${meteredRead.limitP99} ms).`,
   );
 }
-if (toolCall && meteredRead) {
-  const share = relative(toolCall, meteredRead);
-  console.log(`MCP tool call (${MCP_TOOL_CALL}, the same read) at ${share.toFixed(2)} × its REST twin's throughput (aim ≥ 0.7), p99 ${toolCall.p99} ms.`);
+if (toolCall && toolCallShare !== undefined) {
+  console.log(`MCP tool call (${MCP_TOOL_CALL}, the same read) at ${toolCallShare.toFixed(2)} × its REST twin's throughput, measured in the same rounds (aim ≥ 0.7), p99 ${toolCall.p99} ms.`);
 }
 if (testModeRead?.versus) {
   console.log(`The same read in test mode at ${testModeRead.versus.ratio.toFixed(2)} × with a live key, measured in the same rounds (aim ≥ 0.95), p99 ${testModeRead.p99} ms.`);
