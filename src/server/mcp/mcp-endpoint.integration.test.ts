@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
@@ -231,6 +232,20 @@ describe('a plain tool call, served by one long-lived Server rather than the SDK
       expect(exchange.framed, JSON.stringify(message)).toBe(framed);
       expect(JSON.stringify(exchange), JSON.stringify(message)).toBe(JSON.stringify(sdk));
     }
+  });
+
+  it('leaves a 2026-07-28 request (its envelope in _meta) to the SDK’s handler, which answers it with the same result', async () => {
+    const secret = await keyOf('read-only');
+    const envelope = { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', [CLIENT_INFO_META_KEY]: { name: 'modern client', version: '1.0.0' }, [CLIENT_CAPABILITIES_META_KEY]: {} };
+    const response = await fetch(`${origin}${MCP_PATH}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'apps_get' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'apps_get', arguments: { id: fixture.app.id }, _meta: envelope } }),
+    });
+    const body = await response.text();
+    expect(response.status, body).toBe(200);
+    const data = /^data: (.+)$/m.exec(body)?.[1] ?? body;
+    expect(JSON.parse(data)).toMatchObject({ id: 3, result: { structuredContent: { id: fixture.app.id } } });
   });
 
   it('keeps concurrent calls of the same JSON-RPC id apart: each gets its own answer under its own id', async () => {
