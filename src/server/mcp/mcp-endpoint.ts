@@ -1,6 +1,7 @@
 // The MCP server at /api/mcp: Streamable HTTP, stateless (any web process answers any request; nothing is kept between
-// requests, so it holds behind a pooler and a load balancer), on the official SDK's per-request handler
-// (@modelcontextprotocol/server's createMcpHandler). Like the REST pipeline (src/server/rest/pipeline.ts) this file
+// requests, so it holds behind a pooler and a load balancer), on the official SDK (@modelcontextprotocol/server): a
+// plain tool call on one long-lived Server (./exchange-transport.ts), everything else on its per-request handler
+// (createMcpHandler). Like the REST pipeline (src/server/rest/pipeline.ts) this file
 // is transport only: the credential from the header, the body, the JSON-RPC exchange, the log line. Who may call
 // which tool, and what it costs, is the access policy's (src/server/services/access/access-policy.ts), asked in the
 // same order as REST asks it; the tools are generated from the same procedures (./tools.ts).
