@@ -120,9 +120,9 @@ test('the API reference embeds no dashboard credential: its token calls the publ
 
 /**
  * Sends a body of `size` bytes (declared, or chunked when `declared` is false) and returns the answer's status line.
- * `waitFirst`: like a client sending `Expect: 100-continue`, wait a moment for an early answer before the body. A
- * client that sends at once may lose the answer: the server closes a connection whose body it will not read, and a
- * reset discards what the client had not yet read.
+ * `waitFirst`: like a client sending `Expect: 100-continue`, wait for an early answer before the body (up to 30 s, a
+ * bound for a busy machine: a fixed moment was too short for one). A client that sends at once may lose the answer:
+ * the server closes a connection whose body it will not read, and a reset discards what the client had not yet read.
  */
 function sendLargeBody(port: number, path: string, size: number, declared: boolean, waitFirst: boolean): Promise<string> {
   return new Promise((resolve) => {
@@ -140,8 +140,10 @@ function sendLargeBody(port: number, path: string, size: number, declared: boole
     };
     socket.on('connect', () => {
       socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`);
-      if (waitFirst) setTimeout(pump, 1_000);
-      else pump();
+      if (waitFirst) {
+        const later = setTimeout(pump, 30_000);
+        socket.on('close', () => clearTimeout(later));
+      } else pump();
     });
     socket.on('data', (data) => {
       answer += String(data);
