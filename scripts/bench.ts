@@ -638,7 +638,6 @@ if (toolCall && oauthToolCall) {
   const share = relative(oauthToolCall, toolCall);
   aims.push({ aim: `throughput ≥ 0.9 × ${MCP_TOOL_CALL} on a key`, endpoint: MCP_OAUTH_TOOL_CALL, value: share, meets: share >= 0.9, ratio: true });
 }
-const restRead = rows.find((row) => row.name === METERED_READ);
 // The same read in test mode against live, measured right after it in each round (issue 39): at least as fast. Two
 // measurements of one path a few seconds apart differ by a few per cent, so "as fast" is read as at least 0.95 of it.
 const testModeRead = rows.find((row) => row.name === TEST_MODE_READ);
@@ -647,10 +646,9 @@ if (testModeRead?.versus) {
   aims.push({ aim: `throughput ≥ 0.95 × ${METERED_READ} with a live key`, endpoint: TEST_MODE_READ, value: share, meets: share >= 0.95, ratio: true });
 }
 // The tool call against the REST read, measured beside it in each round (issue 37): at least 0.7 of its throughput.
-const toolCallShare = toolCall?.versus?.ratio ?? (toolCall && restRead ? relative(toolCall, restRead) : undefined);
-if (toolCall && toolCallShare !== undefined) {
-  const share = toolCallShare;
-  aims.push({ aim: `throughput ≥ 0.7 × ${METERED_READ} on REST`, endpoint: MCP_TOOL_CALL, value: share, meets: share >= 0.7, ratio: true });
+const toolCallShare = toolCall?.versus?.ratio;
+if (toolCallShare !== undefined) {
+  aims.push({ aim: `throughput ≥ 0.7 × ${METERED_READ} on REST`, endpoint: MCP_TOOL_CALL, value: toolCallShare, meets: toolCallShare >= 0.7, ratio: true });
 }
 console.log(`\nAims: ${aims.filter((aim) => aim.meets).length} of ${aims.length} met.`);
 for (const aim of aims.filter((entry) => !entry.meets)) console.log(`  below: ${aim.endpoint}: ${aim.aim} (${aim.ratio ? `${aim.value.toFixed(2)} ×` : `${aim.value} ms`})`);
