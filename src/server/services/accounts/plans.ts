@@ -75,15 +75,15 @@ export interface AccountPlanColumns {
   trialCredits: number | null;
 }
 
-/**
- * The account's access at `now`. A trial that has ended is Free at once, before the job that ends trials has moved
- * the account (src/server/services/accounts/trials.ts), so that access never outlasts it.
- */
 /** The plan in force for an account: its tier's, or Free's once its trial has ended (accessOf). */
 export function planInForce(account: AccountPlanColumns, now: Date): Plan {
   return PLANS[accessOf(account, now).plan];
 }
 
+/**
+ * The account's access at `now`. A trial that has ended is Free at once, before the job that ends trials has moved
+ * the account (src/server/services/accounts/trials.ts), so that access never outlasts it.
+ */
 export function accessOf(account: AccountPlanColumns, now: Date): Access {
   if (account.trialEndsAt) {
     if (account.trialEndsAt <= now) return { plan: 'free', creditLimit: PLANS.free.monthlyCredits, trial: null };
