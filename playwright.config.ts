@@ -1,5 +1,7 @@
 // End-to-end tests against the production build (`npm start`) on a fresh embedded PostgreSQL in .data/e2e.
-// Browsers: Debian's Chromium only (never a downloaded build); see scripts/ensure-packages.mjs.
+// Browsers: Debian's Chromium only (never a downloaded build); see scripts/ensure-packages.mjs. Its headless shell,
+// which is Playwright's own headless default: the full browser in its headless mode costs far more CPU, and the suite's
+// length is its CPU.
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { E2E_SERVER_LOG } from './e2e/log-locations-reporter';
@@ -38,7 +40,7 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   use: {
     baseURL,
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: '/usr/bin/chromium-headless-shell',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },

@@ -1,4 +1,4 @@
-// The tests use Debian's packages: Chromium (browser tests), redis-server (the rate limits' Redis store), and the
+// The tests use Debian's packages: Chromium's headless shell (browser tests), redis-server (the rate limits' Redis store), and the
 // PostgreSQL server and PgBouncer (the deployment of e2e/external). Each one missing is installed (as root, with apt),
 // once, before the tests that need it.
 import { execSync } from 'node:child_process';
@@ -9,7 +9,7 @@ const postgresServer = () =>
   existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((version) => existsSync(`/usr/lib/postgresql/${version}/bin/postgres`));
 
 const PACKAGES = [
-  { binary: '/usr/bin/chromium', name: 'chromium', for: 'the browser tests' },
+  { binary: '/usr/bin/chromium-headless-shell', name: 'chromium-headless-shell', for: 'the browser tests' },
   { binary: '/usr/bin/redis-server', name: 'redis-server', for: 'the tests of the rate limits’ Redis store' },
   { installed: postgresServer, name: 'postgresql', for: 'the tests on an external PostgreSQL' },
   { binary: '/usr/sbin/pgbouncer', name: 'pgbouncer', for: 'the tests behind PgBouncer' },

@@ -9,10 +9,14 @@ test('the API reference renders every endpoint of the document', async ({ page, 
     Object.entries(item).map(([method, operation]) => `#tag/${operation.tags[0]!.toLowerCase().replaceAll(' ', '-')}/${method}${path}`),
   );
   expect(anchors).toHaveLength(35);
+  // The reference is the heaviest page: on a loaded machine Scalar renders its sidebar well after its title.
+  test.setTimeout(180_000);
   await page.goto('/docs/api');
   await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible({ timeout: 30_000 });
-  // Each operation has its link (collapsed tags list theirs as "get /path").
-  for (const anchor of anchors) await expect(page.locator(`a[href="${anchor}"]`).first(), anchor).toBeAttached();
+  // Each operation has its link (collapsed tags list theirs as "get /path"); the first waits for the sidebar.
+  for (const [index, anchor] of anchors.entries()) {
+    await expect(page.locator(`a[href="${anchor}"]`).first(), anchor).toBeAttached({ timeout: index === 0 ? 60_000 : undefined });
+  }
 });
 
 test('a signed-in user sends a test request from the reference, already authorised', async ({ page }) => {

@@ -106,6 +106,8 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('the API reference fits the screen; our frame around it passes axe', async ({ page }) => {
+      // The heaviest page, and axe on Scalar's whole page for its colours: minutes on a loaded machine.
+      test.setTimeout(180_000);
       await page.goto('/docs/api');
       await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible({ timeout: 30_000 });
       await expectNoSidewaysScroll(page, '/docs/api');
