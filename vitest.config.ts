@@ -46,7 +46,7 @@ const onDatabase = {
   globalSetup: ['test/global-setup.ts'],
   setupFiles: ['test/setup-logs.ts', 'test/setup-environment.ts', 'test/setup-database.ts'],
 };
-const waits = { testTimeout: 60_000, hookTimeout: 120_000, expect: { poll: { timeout: 30_000 } } };
+const waits = { testTimeout: 120_000, hookTimeout: 120_000, expect: { poll: { timeout: 30_000 } } };
 
 export default defineConfig({
   ...shared,
