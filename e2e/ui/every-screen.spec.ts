@@ -7,8 +7,8 @@
 // kind, and the rules axe checks on a page's content (names, labels, roles, colours) do not depend on the width. Axe
 // is the most expensive step of the suite's most expensive file; every page is still checked at both sizes for
 // sideways scrolling.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeOn, seriousViolations } from '../axe';
 import { API, bearer, createKey, DEMO, DEMO_APP_ID, signIn, trpcQuery } from '../helpers';
 
 const VIEWPORTS = [
@@ -43,15 +43,6 @@ async function horizontalOverflow(page: Page): Promise<{ by: number; widest: str
 async function expectNoSidewaysScroll(page: Page, path: string) {
   const overflow = await horizontalOverflow(page);
   expect.soft(overflow.by, `${path} scrolls sideways: ${overflow.widest.join(', ')}`).toBeLessThanOrEqual(0);
-}
-
-async function seriousViolations(page: Page, exclude: string[] = []) {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
-  for (const selector of exclude) builder = builder.exclude(selector);
-  const { violations } = await builder.analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(' | ')}`);
 }
 
 /** Whether axe runs on the page at this size: at every page on a desktop, on the first of each kind on a phone. */
@@ -114,7 +105,7 @@ for (const viewport of VIEWPORTS) {
       expect(await seriousViolations(page, ['.scalar-app'])).toEqual([]);
       // Inside Scalar's page, what our theme can fix: its text colours, the same at every width.
       if (viewport.name !== 'desktop') return;
-      const contrast = await new AxeBuilder({ page }).include('.scalar-app').withRules(['color-contrast']).analyze();
+      const contrast = await axeOn(page).include('.scalar-app').withRules(['color-contrast']).analyze();
       expect(contrast.violations.flatMap((violation) => violation.nodes.slice(0, 5).map((node) => node.target.join(' ')))).toEqual([]);
     });
   });

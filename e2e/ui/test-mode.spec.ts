@@ -1,14 +1,9 @@
 // Test mode in the dashboard, in Chromium, on a Free account (no live API access): the switch, its banner, a test key
 // made and used on the sandbox's sample apps, the settings pages saying they are test mode's (and passing axe), an
 // error asked for and seen in the key's request log, the reset, and live mode untouched afterwards.
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { seriousViolations } from '../axe';
 import { API, bearer, newAccount, signInWithForm } from '../helpers';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
-}
 
 test('a Free account switches to test mode, makes a test key, calls the sandbox and asks for an error, and live mode stays as it was', async ({ page, request }) => {
   test.setTimeout(180_000);
