@@ -14,7 +14,8 @@ COPY prisma.config.ts ./
 COPY scripts/prisma-generate.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build
+# Turbopack's cache (hundreds of MB) serves the next build, never a request: the image leaves it out.
+RUN npm run build && rm -rf .next/cache
 
 # ---- runtime: production dependencies and the build's output, owned by root, run by `node` ---------------------
 FROM node:20.19-bookworm-slim AS runtime

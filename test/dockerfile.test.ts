@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { validate, type ValidatorSettings } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
-import { runtimeStage } from './dockerfile';
+import { removedByBuild, runtimeStage } from './dockerfile';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
@@ -43,5 +43,9 @@ describe('Dockerfile', () => {
     // What the launcher is: `npm start`.
     expect(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start).toBe('node dist/start.mjs');
     expect(stage.some((step) => step.instruction === 'HEALTHCHECK' && step.argument.includes('/api/health'))).toBe(true);
+  });
+
+  it('leaves the build’s cache out of the image', () => {
+    expect(removedByBuild(dockerfile)).toContain('.next/cache');
   });
 });

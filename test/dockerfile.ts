@@ -1,4 +1,4 @@
-// The steps of the Dockerfile's last stage, for the tests that check it (test/dockerfile.test.ts) and run what it
+// The steps of the Dockerfile's last stage, and what its build stage removes, for the tests that check it (test/dockerfile.test.ts) and run what it
 // holds without Docker (e2e/api/production-image.spec.ts). Continuation lines are joined; comments are left out.
 
 export interface Step {
@@ -20,6 +20,16 @@ export function steps(dockerfile: string): Step[] {
       const space = line.indexOf(' ');
       return { instruction: line.slice(0, space).toUpperCase(), argument: line.slice(space + 1).trim() };
     });
+}
+
+/** The paths the build stage (before the last FROM) removes with `rm -rf` once built: never copied from it. */
+export function removedByBuild(dockerfile: string): string[] {
+  const all = steps(dockerfile);
+  const build = all.slice(0, all.map((step) => step.instruction).lastIndexOf('FROM'));
+  return build
+    .filter((step) => step.instruction === 'RUN')
+    .flatMap((step) => step.argument.split('&&').map((command) => command.trim()))
+    .flatMap((command) => (command.startsWith('rm -rf ') ? command.slice('rm -rf '.length).split(/\s+/) : []));
 }
 
 /** The steps after the last FROM. */

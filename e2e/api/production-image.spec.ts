@@ -15,7 +15,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
 import { ensureDatabase, freePort } from '../../src/server/db/embedded';
-import { runtimeStage } from '../../test/dockerfile';
+import { removedByBuild, runtimeStage } from '../../test/dockerfile';
 import { setEnvironment } from '../environment';
 import { DEMO, signIn } from '../helpers';
 
@@ -69,7 +69,11 @@ test('what the image’s last stage holds serves the app on a DATABASE_URL', asy
   mkdirSync(directory, { recursive: true });
   const environment: Record<string, string> = {};
   let command: string[] | undefined;
-  for (const { instruction, argument } of runtimeStage(readFileSync('Dockerfile', 'utf8'))) {
+  const dockerfile = readFileSync('Dockerfile', 'utf8');
+  // This clone's build still has what the image's build stage removes once built.
+  const removed = removedByBuild(dockerfile).map((each) => path.resolve(each));
+  const kept = (source: string) => !removed.some((gone) => path.resolve(source) === gone || path.resolve(source).startsWith(gone + path.sep));
+  for (const { instruction, argument } of runtimeStage(dockerfile)) {
     if (instruction === 'COPY') {
       const words = argument.split(/\s+/);
       const fromBuild = words[0] === '--from=build';
@@ -77,7 +81,7 @@ test('what the image’s last stage holds serves the app on a DATABASE_URL', asy
       for (const source of sources.reverse()) {
         const from = fromBuild ? source.replace(/^\/app\//, '') : source;
         const to = destination!.endsWith('/') ? path.join(directory, destination!, path.basename(from)) : path.join(directory, destination!);
-        cpSync(from, to, { recursive: true });
+        cpSync(from, to, { recursive: true, filter: fromBuild ? kept : undefined });
       }
     } else if (instruction === 'ENV') {
       for (const [, name, value] of argument.matchAll(/(\w+)=(\S+)/g)) environment[name!] = value!;
