@@ -16,7 +16,6 @@ test('GET /openapi.json serves the v1 document without a credential', async ({ r
 });
 
 test('the Postman collection runs clean under newman, with its own tests, against every demo app', async ({ request }) => {
-  test.setTimeout(180_000);
   const collection = await (await request.get(`${API}/collection.json`)).json();
   expect(collection.info.schema).toContain('v2.1.0');
   expect(collection.item.map((folder: { name: string }) => folder.name)).toEqual(['Apps', 'Competitors', 'Keywords', 'Metadata', 'Reviews', 'Usage', 'API keys', 'Webhook endpoints']);
@@ -65,7 +64,6 @@ test('the Postman collection runs clean under newman, with its own tests, agains
 });
 
 test('in test mode, a new Free account runs the Postman collection clean with a test key, spending no live credit', async ({ request }) => {
-  test.setTimeout(180_000);
   const collection = await (await request.get(`${API}/collection.json`)).json();
   const { session } = await newAccount('free');
   const testMode = { ...bearer(session.token), 'X-Test-Mode': 'true' };

@@ -30,7 +30,6 @@ interface Outcome {
 }
 
 test('requests answer 503 while the database is down and recover without a restart; no credit lost or double-charged', async () => {
-  test.setTimeout(180_000);
   // A cluster of its own (the other specs' server keeps its database), on a fixed port so that it comes back where
   // the app expects it.
   setEnvironment({ DATA_DIR: '.data/e2e-restart', EMBEDDED_PG_PORT: String(await freePort()), DATABASE_URL: undefined });

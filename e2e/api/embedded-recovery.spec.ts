@@ -70,7 +70,6 @@ interface Outcome {
 }
 
 test('the postmaster killed under load: 503 meanwhile, 200 again within seconds, each success charged once', async ({ playwright }) => {
-  test.setTimeout(180_000);
   const email = `recovery-${Date.now()}@example.test`;
   await adminOn(target, 'account', 'create', '--email', email, '--password', 'recovery-password-123', '--plan', 'agency');
   const appId = await adminOn(target, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
@@ -159,7 +158,6 @@ test('the launcher SIGKILLed in the middle of a webhook delivery: started again,
 });
 
 test('a cluster that cannot be started again: the launcher gives up after its attempts and exits non-zero', async () => {
-  test.setTimeout(120_000);
   const { pid, port } = postmaster();
   const exited = new Promise<number | null>((resolve) => launcher!.once('exit', (code) => resolve(code)));
   process.kill(pid, 'SIGKILL');

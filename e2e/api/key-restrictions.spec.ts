@@ -73,7 +73,6 @@ test('a key restricted to client addresses is refused elsewhere with 403 ip-not-
 });
 
 test('a key’s monthly budget is exact under 200 concurrent calls, and the account’s other keys keep working', async ({ request }) => {
-  test.setTimeout(120_000);
   const { session, appIds } = await accountWithTwoApps();
   const budgeted = await restrictedKey(session, 'read-only', { monthlyBudget: 100 });
   const other = await createKey(session, 'read-only', 'unbudgeted');

@@ -55,7 +55,6 @@ test('a read-write key is offered the 20 data tools, a read-only key the 17 read
 });
 
 test('every read tool answers what its REST endpoint answers for the same input, charged the same credits', async ({ request }) => {
-  test.setTimeout(120_000);
   const { appId, writer, keywordId } = await trackedApp(request);
   const client = await connect(writer);
   const argumentsOf: Record<string, Record<string, unknown>> = {
@@ -135,7 +134,6 @@ test('a key’s budget, then the plan’s allowance, run out mid-way: exact, eac
 });
 
 test('past the key’s requests per minute: a tool error with the seconds to wait, like a 429’s Retry-After', async () => {
-  test.setTimeout(120_000);
   const { session } = await newAccount('solo');
   const client = await connect(await createKey(session, 'read-only', 'mcp rate'));
   const results: Result[] = [];

@@ -16,7 +16,6 @@ test.beforeAll(async () => {
 });
 
 test('no method on any path answers 5xx; every error on an API path is problem+json', async () => {
-  test.setTimeout(120_000);
   const paths = [
     `${API}/apps`,
     `${API}/apps/${DEMO_APP_ID}/keywords`,

@@ -16,7 +16,6 @@ let second: { process: ChildProcess; request: APIRequestContext } | undefined;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ playwright }) => {
-  test.setTimeout(120_000);
   second = await startSecondApp(SECOND_PORT, playwright.request);
 });
 
@@ -86,7 +85,6 @@ test('300 concurrent MCP tool calls with 100 credits left, spread over both proc
 });
 
 test('a key’s requests per minute hold across both processes', async ({ request }) => {
-  test.setTimeout(120_000);
   const other = second!.request;
   const { session } = await newAccount('solo');
   const key = await createKey(session, 'read-only', 'second process rate');

@@ -37,7 +37,6 @@ async function signInRaw(base: string, email: string, password: string) {
 }
 
 test('the session cookie is HttpOnly and SameSite=Lax; Secure (with the __Secure- prefix) when the app is served over HTTPS', async () => {
-  test.setTimeout(120_000);
   const { email, password } = await newAccount('pro');
   const plain = await signInRaw(baseURL, email, password);
   const session = plain.cookies.find((line) => line.startsWith('next-auth.session-token='));
@@ -156,7 +155,6 @@ function sendLargeBody(port: number, path: string, size: number, declared: boole
 }
 
 test('twenty concurrent 50 MB bodies to the dashboard and sign-in endpoints leave the server’s memory as it was', async ({ playwright }) => {
-  test.setTimeout(180_000);
   // A web process of its own: the e2e server's memory moves with whatever the other tests send it meanwhile.
   const own = await startSecondApp(MEMORY_PORT, playwright.request);
   try {

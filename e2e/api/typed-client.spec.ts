@@ -165,7 +165,6 @@ test('works unchanged with a test key: the sandbox, test mode’s allowance, and
 });
 
 test('retries a 429 after its Retry-After, and answers once the minute has passed', async ({ request }) => {
-  test.setTimeout(150_000);
   const { session } = await newAccount('solo');
   const apiKey = await createKey(session, 'read-only', 'typed client 429');
   // A Solo key makes 600 requests a minute: spend them on the free GET /usage.

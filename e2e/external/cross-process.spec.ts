@@ -64,7 +64,6 @@ test('a key made on one web process works on the other at once, and its revocati
 });
 
 test('credits are exact under 300 concurrent requests spread over both web processes', async ({ deployment, web }) => {
-  test.setTimeout(120_000);
   const { session, email } = await newAccount('solo', deployment);
   const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   const key = await createKey(session, 'read-write', 'cross-process credits');
@@ -92,7 +91,6 @@ test('credits are exact under 300 concurrent requests spread over both web proce
 });
 
 test('a key’s requests per minute hold across both web processes', async ({ deployment, web }) => {
-  test.setTimeout(120_000);
   const { session } = await newAccount('solo', deployment);
   const key = await createKey(session, 'read-only', 'cross-process rate');
   const statuses = (await burstsOfFreeCalls(web, key)).map((answer) => answer.status);
@@ -104,7 +102,6 @@ test('a key’s requests per minute hold across both web processes', async ({ de
 });
 
 test('the worker delivers each webhook event once, whichever web process caused it', async ({ deployment, web }) => {
-  test.setTimeout(120_000);
   const receiver = await startWebhookReceiver();
   const events = () => receiver.received.map((delivery) => JSON.parse(delivery.body) as { id: string; type: string });
   try {
@@ -134,7 +131,6 @@ test('the worker delivers each webhook event once, whichever web process caused 
 });
 
 test('MCP tool calls on both web processes: a key’s budget exact under 100 concurrent calls, an idempotent write replayed by the other process', async ({ deployment, web }) => {
-  test.setTimeout(120_000);
   const { session, email } = await newAccount('pro', deployment);
   const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   const { secret } = await trpc<{ secret: string }>(session, 'apiKeys.create', { name: 'cross-process mcp', scope: 'read-write', restrictions: { monthlyBudget: 60 } });
@@ -168,7 +164,6 @@ test('MCP tool calls on both web processes: a key’s budget exact under 100 con
 });
 
 test('no web process serves a cached answer the other one made stale', async ({ deployment, web }) => {
-  test.setTimeout(120_000);
   const { session, email } = await newAccount('pro', deployment);
   const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   const key = await createKey(session, 'read-write', 'cross-process cache');
@@ -192,7 +187,6 @@ test('no web process serves a cached answer the other one made stale', async ({ 
 
 test('the rate limit’s store stops answering: each web process lets through its share, together never more than the limit', async ({ deployment, web }) => {
   test.skip(!deployment.redis, 'the request rates count in PostgreSQL here, which the app cannot do without');
-  test.setTimeout(120_000);
   const { session } = await newAccount('solo', deployment);
   const key = await createKey(session, 'read-only', 'store unreachable');
   deployment.pauseRedis();
@@ -213,7 +207,6 @@ test('the rate limit’s store stops answering: each web process lets through it
 });
 
 test('PostgreSQL killed under load: 503 meanwhile on both web processes, never a 500 or a dropped connection, 200 again once it is back', async ({ deployment, web }) => {
-  test.setTimeout(180_000);
   const { session, email } = await newAccount('agency', deployment);
   const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   const key = await createKey(session, 'read-only', 'database killed');

@@ -108,9 +108,6 @@ test('roll with grace "now" ends the old secret at once; the new key keeps the e
 });
 
 test('restrictions: a key made for one app with a budget, another restricted to other addresses afterwards', async ({ page, request }) => {
-  // A long walk through the dialogs (two apps added, two keys, four saves): a bound for a machine busy with the rest
-  // of the suite, as the others'.
-  test.setTimeout(180_000);
   const { email, password } = await newAccount('pro');
   const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   const otherAppId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/habit-loop/id1500000002');
@@ -205,9 +202,6 @@ test('wrong credentials are refused with a message', async ({ page }) => {
 });
 
 test('per-key usage: calls and credits per day, and the request log with its failures, filtered', async ({ page, request }) => {
-  // A sign-up, an app added, a key made in the dialog, then the key's page filtered three times: a bound for a machine
-  // busy with the rest of the suite (90 s ran out on one), as the others'.
-  test.setTimeout(180_000);
   const { email, password } = await newAccount('pro');
   const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   await signInWithForm(page, email, password);

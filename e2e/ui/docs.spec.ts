@@ -9,8 +9,6 @@ test('the API reference renders every endpoint of the document', async ({ page, 
     Object.entries(item).map(([method, operation]) => `#tag/${operation.tags[0]!.toLowerCase().replaceAll(' ', '-')}/${method}${path}`),
   );
   expect(anchors).toHaveLength(35);
-  // The reference is the heaviest page: on a loaded machine Scalar renders its sidebar well after its title.
-  test.setTimeout(180_000);
   await page.goto('/docs/api');
   await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible({ timeout: 30_000 });
   // Each operation has its link (collapsed tags list theirs as "get /path"); the first waits for the sidebar.

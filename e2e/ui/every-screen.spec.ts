@@ -74,13 +74,11 @@ for (const viewport of VIEWPORTS) {
 
     // The dashboard in two tests, which run at once: the apps' pages, and the settings'.
     test('the apps’ pages fit the screen and pass axe', async ({ page }) => {
-      test.setTimeout(180_000);
       await signInAs(page, DEMO.email, DEMO.password);
       await expectDashboardPagesFitAndPassAxe(page, APP_PAGES, viewport);
     });
 
     test('the settings’ pages and a key’s page fit the screen and pass axe', async ({ page }) => {
-      test.setTimeout(180_000);
       // The widest content people give these pages: a key named at length, with calls to several endpoints.
       const name = 'The reporting warehouse’s nightly export job, production';
       const session = await signIn(DEMO.email, DEMO.password);
@@ -97,8 +95,6 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('the API reference fits the screen; our frame around it passes axe', async ({ page }) => {
-      // The heaviest page, and axe on Scalar's whole page for its colours: minutes on a loaded machine.
-      test.setTimeout(180_000);
       await page.goto('/docs/api');
       await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible({ timeout: 30_000 });
       await expectNoSidewaysScroll(page, '/docs/api');

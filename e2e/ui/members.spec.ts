@@ -21,7 +21,6 @@ async function invite(page: Page, email: string, role: string): Promise<string> 
 }
 
 test('the owner invites a developer and an analyst by mail; the developer’s key outlives their removal; the analyst reads, is refused keys, and switches accounts', async ({ browser }) => {
-  test.setTimeout(180_000);
   const owner = await newAccount('business');
   const ownerPage = await (await browser.newContext()).newPage();
   await signInWithForm(ownerPage, owner.email, owner.password);

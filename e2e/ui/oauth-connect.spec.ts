@@ -59,7 +59,6 @@ const transportFor = (oauth: AgentOAuth) => new StreamableHTTPClientTransport(ne
 const problemOf = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((result.content as { text: string }[])[0]!.text) as { code: string };
 
 test('an agent connects with the owner’s sign-in and consent, works under its restrictions, and is refused once revoked', async ({ page, request }) => {
-  test.setTimeout(120_000);
   const { email, password, session } = await newAccount('pro');
   const mine = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   const other = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/habit-loop/id1500000002');

@@ -10,7 +10,6 @@ function row(page: Page, kind: string) {
 }
 
 test('the dashboard’s and the operator’s changes of access are each logged, filtered and exported', async ({ page }) => {
-  test.setTimeout(120_000);
   const { email, password } = await newAccount('pro');
   // A failed sign-in first, then the real one.
   await page.goto('/sign-in');
@@ -78,7 +77,6 @@ test('the dashboard’s and the operator’s changes of access are each logged, 
 });
 
 test('keys rolled and revoked (in the dashboard and by the operator) and a webhook endpoint’s whole life are each logged', async ({ page }) => {
-  test.setTimeout(120_000);
   const { email, password } = await newAccount('pro');
   await signInWithForm(page, email, password);
 

@@ -5,7 +5,6 @@ import { expect, test } from '@playwright/test';
 import { newAccount, signInWithForm, trpc } from '../helpers';
 
 test('sign up, trial, add an app, its backfill, keywords, a key, the shown curl, the checklist', async ({ page, request }) => {
-  test.setTimeout(120_000);
   const email = `self-serve-${Date.now()}@example.test`;
   await page.goto('/sign-up');
   await expect(page.getByTestId('trial-offer')).toContainText('14-day trial of Solo');

@@ -6,7 +6,6 @@ import { seriousViolations } from '../axe';
 import { API, bearer, newAccount, signInWithForm } from '../helpers';
 
 test('a Free account switches to test mode, makes a test key, calls the sandbox and asks for an error, and live mode stays as it was', async ({ page, request }) => {
-  test.setTimeout(180_000);
   const { email, password } = await newAccount('free');
   await signInWithForm(page, email, password);
   await page.goto('/settings/api');
