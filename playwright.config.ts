@@ -34,9 +34,9 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   workers: Number(process.env.E2E_WORKERS ?? 6),
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['./e2e/log-locations-reporter.ts']],
-  // Sized for a busy machine: bounds that catch a hang, never measurements. A test that took 20 s on a quiet machine
-  // has taken 100 s inside npm test (about fourteen processes runnable on two cores); tests that wait on minutes of
-  // their own (a rate's window, a restart's backoff) say more.
+  // Sized for a busy machine: bounds that catch a hang, never measurements. Inside npm test a test takes several times
+  // as long as on a quiet machine (both suites' processes share two cores); tests that wait out minutes of their own (a
+  // rate's window, a restart's backoff) say more.
   timeout: 180_000,
   expect: { timeout: 15_000 },
   use: {

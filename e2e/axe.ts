@@ -4,8 +4,8 @@ import type { Page } from '@playwright/test';
 
 /**
  * axe on the page, run inside the page itself ("legacy mode"): by default each analysis opens a blank page of its own
- * to merge the results of cross-origin frames, which our pages do not have; that page was a third of each analysis's
- * time, on a suite whose length is its CPU.
+ * to merge the results of cross-origin frames, which our pages do not have, and that page is a large part of each
+ * analysis's cost, on a suite whose length is its CPU.
  */
 export const axeOn = (page: Page) => new AxeBuilder({ page }).setLegacyMode(true);
 
