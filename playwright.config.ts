@@ -38,7 +38,7 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   // as long as on a quiet machine (both suites' processes share two cores); tests that wait out minutes of their own (a
   // rate's window, a restart's backoff) say more.
   timeout: 180_000,
-  expect: { timeout: 15_000 },
+  expect: { timeout: 30_000 },
   use: {
     baseURL,
     launchOptions: {

@@ -30,7 +30,7 @@ export async function mailTo(address: string): Promise<string> {
         text = '';
       }
       return text.length > 0;
-    }, { timeout: 30_000 })
+    })
     .toBe(true);
   return text;
 }

@@ -10,7 +10,7 @@ test('the API reference renders every endpoint of the document', async ({ page, 
   );
   expect(anchors).toHaveLength(35);
   await page.goto('/docs/api');
-  await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible();
   // Each operation has its link (collapsed tags list theirs as "get /path"); the first waits for the sidebar.
   for (const [index, anchor] of anchors.entries()) {
     await expect(page.locator(`a[href="${anchor}"]`).first(), anchor).toBeAttached({ timeout: index === 0 ? 60_000 : undefined });
@@ -21,8 +21,7 @@ test('a signed-in user sends a test request from the reference, already authoris
   const { email, password } = await newAccount('pro');
   await signInWithForm(page, email, password);
   await page.getByRole('link', { name: 'API reference' }).click();
-  // The reference is the heaviest page: on a loaded machine it takes longer than the default wait to render.
-  await expect(page.getByText('Test requests are sent as you')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Test requests are sent as you')).toBeVisible();
   const sent = page.waitForResponse((response) => response.url().endsWith('/api/public/v1/apps') && response.request().method() === 'GET');
   const testRequest = page.getByRole('button', { name: 'Test Request (get /apps)' });
   // Centred, so that Scalar's sticky toolbar does not cover it.

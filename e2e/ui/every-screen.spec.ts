@@ -96,7 +96,7 @@ for (const viewport of VIEWPORTS) {
 
     test('the API reference fits the screen; our frame around it passes axe', async ({ page }) => {
       await page.goto('/docs/api');
-      await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible();
       await expectNoSidewaysScroll(page, '/docs/api');
       expect(await seriousViolations(page, ['.scalar-app'])).toEqual([]);
       // Inside Scalar's page, what our theme can fix: its text colours, the same at every width.

@@ -24,7 +24,7 @@ test('add an endpoint, send a test event, see it delivered, redeliver it', async
     const endpoint = page.locator(`[data-endpoint-url="${url}"]`);
     await expect(endpoint.getByTestId('webhook-status')).toHaveText('enabled');
     await endpoint.getByRole('button', { name: 'Send test event' }).click();
-    await expect.poll(() => received.length, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => received.length).toBe(1);
     const [first] = received;
     expect(first!.headers['x-service-event']).toBe('webhook.test');
     expect(verifySignature(String(first!.headers['x-service-signature']), first!.body, secret)).toMatchObject({ ok: true });
@@ -33,19 +33,19 @@ test('add an endpoint, send a test event, see it delivered, redeliver it', async
     await expect(async () => {
       await page.reload();
       await expect(page.locator(`tr[data-delivery-id="${deliveryId}"]`).getByTestId('delivery-status')).toHaveText('succeeded', { timeout: 1_000 });
-    }).toPass({ timeout: 15_000 });
+    }).toPass({ timeout: 30_000 });
     const row = page.locator(`tr[data-delivery-id="${deliveryId}"]`);
     await expect(row.getByTestId('delivery-attempt')).toHaveCount(1);
     await expect(row.getByTestId('delivery-attempt').first()).toContainText('200');
 
     await row.getByRole('button', { name: 'Redeliver' }).click();
-    await expect.poll(() => received.length, { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => received.length).toBe(2);
     expect(received[1]!.headers['x-service-delivery']).toBe(deliveryId);
     expect(received[1]!.body).toBe(first!.body);
     await expect(async () => {
       await page.reload();
       await expect(page.locator(`tr[data-delivery-id="${deliveryId}"]`).getByTestId('delivery-attempt')).toHaveCount(2, { timeout: 1_000 });
-    }).toPass({ timeout: 15_000 });
+    }).toPass({ timeout: 30_000 });
   } finally {
     await receiver.close();
   }
