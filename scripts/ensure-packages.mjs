@@ -1,6 +1,6 @@
-// The tests use Debian's packages: Chromium's headless shell (browser tests), redis-server (the rate limits' Redis store), and the
-// PostgreSQL server and PgBouncer (the deployment of e2e/external). Each one missing is installed (as root, with apt),
-// once, before the tests that need it.
+// The tests use Debian's packages: Chromium's headless shell (browser tests), redis-server (the rate limits' Redis
+// store), and the PostgreSQL server and PgBouncer (the deployment of e2e/external). Each one missing is installed (as
+// root, with apt), once, before the tests that need it.
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 

@@ -1,5 +1,6 @@
-// The steps of the Dockerfile's last stage, and what its build stage removes, for the tests that check it (test/dockerfile.test.ts) and run what it
-// holds without Docker (e2e/api/production-image.spec.ts). Continuation lines are joined; comments are left out.
+// The steps of the Dockerfile's last stage, and what its build stage removes, for the tests that check it
+// (test/dockerfile.test.ts) and run what it holds without Docker (e2e/api/production-image.spec.ts). Continuation lines
+// are joined; comments are left out.
 
 export interface Step {
   instruction: string;

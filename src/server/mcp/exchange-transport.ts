@@ -51,7 +51,10 @@ export class ExchangeTransport implements Transport {
   }
 }
 
-/** The SSE answer the SDK's streamable HTTP transport writes for one JSON-RPC response, headers in the order it sends them. */
+/**
+ * The SSE answer the SDK's streamable HTTP transport writes for one JSON-RPC response, headers in the order it sends
+ * them.
+ */
 export function eventStreamAnswer(response: JSONRPCResponse): { status: number; headers: Record<string, string>; body: string } {
   return {
     status: 200,

@@ -196,7 +196,10 @@ describe('refusals are tool errors carrying the problem, and free', () => {
 });
 
 describe('a plain tool call, served by one long-lived Server rather than the SDK’s per-request leg', () => {
-  /** A tool call as a 2025-era client posts it, its answer's status, headers and SSE body (the request id and the credits used, which differ from call to call, left out). */
+  /**
+   * A tool call as a 2025-era client posts it, its answer's status, headers and SSE body (the request id and the credits
+   * used, which differ from call to call, left out).
+   */
   async function post(at: string, secret: string, message: unknown) {
     const response = await fetch(`${at}${MCP_PATH}`, {
       method: 'POST',
