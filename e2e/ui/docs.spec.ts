@@ -1,5 +1,8 @@
-// The published docs in Chromium: the API reference renders every endpoint of the document, getting started links
-// every problem page, and each resolves.
+// The published docs in Chromium: the API reference renders every endpoint of the document from Scalar's browser
+// script, getting started links every problem page, and each resolves.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
 import { API, newAccount, signInWithForm } from '../helpers';
 
@@ -15,6 +18,24 @@ test('the API reference renders every endpoint of the document', async ({ page, 
   for (const [index, anchor] of anchors.entries()) {
     await expect(page.locator(`a[href="${anchor}"]`).first(), anchor).toBeAttached({ timeout: index === 0 ? 60_000 : undefined });
   }
+});
+
+test('the reference’s script is the installed Scalar’s, named by its content, cached for good and gzipped when taken', async ({ request }) => {
+  const installed = readFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'));
+  const url = /\/docs\/api\/scalar\.js\?v=[0-9a-f]+/.exec(await (await request.get('/docs/api')).text())?.[0];
+  expect(url).toBe(`/docs/api/scalar.js?v=${createHash('sha256').update(installed).digest('hex').slice(0, 16)}`);
+  for (const [acceptEncoding, encoding] of [['gzip, deflate, br', 'gzip'], ['identity', undefined], ['gzip;q=0, deflate', undefined]] as const) {
+    const response = await request.get(url!, { headers: { 'Accept-Encoding': acceptEncoding } });
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-encoding'], acceptEncoding).toBe(encoding);
+    expect(response.headers()['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers()['vary']).toContain('Accept-Encoding');
+    // Playwright decodes a gzipped body.
+    expect((await response.body()).equals(installed), acceptEncoding).toBe(true);
+  }
+  const head = await request.head(url!, { headers: { 'Accept-Encoding': 'gzip' } });
+  expect([head.status(), head.headers()['content-encoding'], (await head.body()).length]).toEqual([200, 'gzip', 0]);
 });
 
 test('a signed-in user sends a test request from the reference, already authorised', async ({ page }) => {

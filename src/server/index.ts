@@ -10,6 +10,7 @@ export { actorFromSessionCookie } from './auth/dashboard';
 export { issueApiReferenceToken } from './auth/session-token';
 export { clientIp } from './core/client-ip';
 export { pageOrigin } from './core/origin';
+export { apiReferenceScriptUrl } from './http/api-reference-script';
 export { databaseHealth, readiness } from './db/health';
 export { PROBLEM_TYPES, problemTypeBySlug } from './errors/problem-types';
 export { MCP_PATH } from './mcp/mcp-endpoint';

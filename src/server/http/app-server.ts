@@ -1,8 +1,9 @@
 // The app's HTTP server: Node's server with the public API mounted on it. A request to /api/public/v1 goes to the
 // REST pipeline (src/server/rest/pipeline.ts), one to /api/mcp to the MCP server (src/server/mcp/mcp-endpoint.ts),
 // one to /oauth/… or an OAuth metadata document to the authorization server (src/server/oauth/authorization-server.ts,
-// the consent page aside), any other to Next.js's request handler (the dashboard, its tRPC endpoint, sign-in, the
-// docs, the consent page). Before either, every request gets what neither would give it:
+// the consent page aside), the API reference's script to ./api-reference-script.ts, any other to Next.js's request
+// handler (the dashboard, its tRPC endpoint, sign-in, the docs, the consent page). Before either, every request gets
+// what neither would give it:
 //
 // - who the client is: the forwarding headers are settled once, believed from trusted proxies only
 //   (./client-address.ts), so that every later reader of the client's address gets the same, unforgeable answer;
@@ -19,6 +20,7 @@ import { MAX_BODY_BYTES, methodNotAllowedProblem, payloadTooLargeProblem, proble
 import { MCP_PATH, type McpHandler } from '@/server/mcp/mcp-endpoint';
 import { leavesBodyUnread, type RestHandler } from '@/server/rest/pipeline';
 import { PUBLIC_API_BASE_PATH } from '@/server/rest/routes';
+import { API_REFERENCE_SCRIPT_PATH, serveApiReferenceScript } from './api-reference-script';
 import { settleForwarding, type TrustedProxies } from './client-address';
 import { METRICS_PATH, serveMetrics } from './metrics-endpoint';
 
@@ -62,6 +64,12 @@ export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin
     if (path === MCP_PATH) return void mcp(req, res);
     if (path === METRICS_PATH && (method === 'GET' || method === 'HEAD') && serveMetrics(req, res)) return;
     if ((path.startsWith('/oauth/') || path.startsWith('/.well-known/')) && oauth(req, res, path)) return;
+    if (path === API_REFERENCE_SCRIPT_PATH && (method === 'GET' || method === 'HEAD')) {
+      return void serveApiReferenceScript(req, res).catch((error: unknown) => {
+        logError('the API reference’s script could not be read', error, { path });
+        sendAnswer(res, { status: 500, headers: { 'Content-Type': 'text/plain' }, body: 'Internal Server Error' });
+      });
+    }
 
     if (!SERVED_METHODS.includes(method)) return sendAnswer(res, problem(methodNotAllowedProblem(method, SERVED_METHODS), path, origin));
     const refusal = bodyRefusal(req);
