@@ -23,16 +23,19 @@ interface Script {
 
 let loaded: Promise<Script> | undefined;
 
-function script(): Promise<Script> {
+async function readScript(): Promise<Script> {
   // Resolved from the project's root, where the app's server runs (as src/app/server-modules.ts finds dist/).
   const file = createRequire(path.join(process.cwd(), 'package.json')).resolve('@scalar/api-reference/browser/standalone.js');
-  loaded ??= readFile(file).then(
-    async (body) => ({ body, gzipped: await promisify(gzip)(body), version: createHash('sha256').update(body).digest('hex').slice(0, 16) }),
-    (error: unknown) => {
-      loaded = undefined;
-      throw error;
-    },
-  );
+  const body = await readFile(file);
+  return { body, gzipped: await promisify(gzip)(body), version: createHash('sha256').update(body).digest('hex').slice(0, 16) };
+}
+
+/** Read once per process; a failed read is tried again on the next request. */
+function script(): Promise<Script> {
+  loaded ??= readScript().catch((error: unknown) => {
+    loaded = undefined;
+    throw error;
+  });
   return loaded;
 }
 
