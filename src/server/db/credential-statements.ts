@@ -29,19 +29,21 @@ export interface CredentialAccount {
 
 /**
  * `source`: the credential's tables, aliased `c` for the one that names the account (`c.account_id`), with its own
- * select-list items and WHERE clause; $1 and what follows $3 are its parameters, $2 the period's first day, $3 the app.
+ * select-list items and WHERE clause. `period` and `app` are the expressions of the period's first day and of the
+ * app's id: $2 and $3 in a statement of one credential, whose $1 and what follows $3 are the source's parameters; a
+ * column of the requests' list in the batched statement of keys (API_KEY_BATCH_STATEMENT).
  *
  * The row comes back as one json column: node-postgres builds a parser and a row template for every column of every
  * result, and for this statement's twenty-odd columns that cost more of the request than reading one JSON text
  * (docs/benchmarks.md, "Issue 42").
  */
-function credentialStatement(source: { columns: string; from: string; where: string }): string {
+function credentialStatement(source: { columns: string; from: string; where: string }, { period, app } = { period: '$2', app: '$3' }): string {
   return `SELECT row_to_json(credential) AS credential FROM (
      SELECT ${source.columns}, c.account_id::text AS account_id, a.plan::text AS plan, a.trial_ends_at, a.trial_credits, u.used,
-            ${dataVersionColumns({ app: '$3', usage: 'u' })}
+            ${dataVersionColumns({ app, usage: 'u' })}
      FROM ${source.from}
      JOIN accounts a ON a.id = c.account_id
-     LEFT JOIN credit_usage u ON u.account_id = c.account_id AND u.period_start = $2::date
+     LEFT JOIN credit_usage u ON u.account_id = c.account_id AND u.period_start = ${period}::date
      WHERE ${source.where}) credential`;
 }
 
@@ -59,9 +61,19 @@ function timeOf(value: string | null): Date | null {
 /** A credential row of api_keys (a key, or a connected app) with what it spent this period. */
 const KEY_COLUMNS = `c.id::text AS id, c.scope::text AS scope, c.revoked_at, c.expires_at, c.last_used_at, c.last_used_ip,
             c.all_apps, c.app_ids::text[] AS app_ids, c.allowed_cidrs, c.monthly_budget, ku.used AS key_spent`;
-const KEY_SPENT = 'LEFT JOIN key_credit_usage ku ON ku.key_id = c.id AND ku.period_start = $2::date';
+const keySpent = (period: string) => `LEFT JOIN key_credit_usage ku ON ku.key_id = c.id AND ku.period_start = ${period}::date`;
+const KEY_SPENT = keySpent('$2');
 
-const API_KEY_STATEMENT = credentialStatement({ columns: KEY_COLUMNS, from: `api_keys c ${KEY_SPENT}`, where: 'c.secret_hash = $1' });
+/**
+ * The keys of the requests waiting (readApiKeyCredential): their hashes, periods and apps as three arrays, a row for
+ * each key found, numbered as it was asked for.
+ */
+const API_KEY_BATCH_STATEMENT = `SELECT r.n::int AS n, k.credential
+  FROM unnest($1::bytea[], $2::date[], $3::uuid[]) WITH ORDINALITY AS r(secret_hash, period_start, app_id, n)
+  CROSS JOIN LATERAL (${credentialStatement(
+    { columns: KEY_COLUMNS, from: `api_keys c ${keySpent('r.period_start')}`, where: 'c.secret_hash = r.secret_hash' },
+    { period: 'r.period_start', app: 'r.app_id' },
+  )}) k`;
 
 /** An OAuth access token (by the SHA-256 of its value, src/server/db/oauth-records.ts) and its connected app. */
 const OAUTH_TOKEN_STATEMENT = credentialStatement({
@@ -134,13 +146,61 @@ function keyOf(row: KeyColumns): ApiKeyRow {
   };
 }
 
-/** The key whose secret hashes to `secretHash`, whatever its status, with its account; null when there is none. */
-export async function readApiKeyCredential(
+interface KeyRead {
+  secretHash: Buffer;
+  periodStart: string;
+  appId: string | null;
+  resolve: (credential: { key: ApiKeyRow; account: CredentialAccount } | null) => void;
+  reject: (error: unknown) => void;
+}
+
+/** At most this many keys in one statement: its arrays stay small, and so does what one failed read sends back. */
+const MAX_KEYS_READ_AT_ONCE = 64;
+const keysWaiting: KeyRead[] = [];
+let readingKeys = false;
+
+/**
+ * The key whose secret hashes to `secretHash`, whatever its status, with its account; null when there is none.
+ *
+ * Read with the keys of this process's other requests that wait meanwhile: a read that finds no statement on its way
+ * goes at once, so an idle process adds no wait, and while one is on its way the next requests' keys queue and go in
+ * one statement (as the charges do, src/server/services/metering/credits.ts). Each key is still read from the
+ * database after its request arrived: a revocation committed before holds for it.
+ */
+export function readApiKeyCredential(
   secretHash: Uint8Array,
   { periodStart, appId }: { periodStart: string; appId: string | null },
 ): Promise<{ key: ApiKeyRow; account: CredentialAccount } | null> {
-  const row = await credentialRow<KeyColumns>(API_KEY_STATEMENT, [Buffer.from(secretHash), periodStart, appId]);
-  return row ? { key: keyOf(row), account: accountOf(row) } : null;
+  return new Promise((resolve, reject) => {
+    keysWaiting.push({ secretHash: Buffer.from(secretHash), periodStart, appId, resolve, reject });
+    if (!readingKeys) void readWaitingKeys();
+  });
+}
+
+async function readWaitingKeys(): Promise<void> {
+  readingKeys = true;
+  try {
+    while (keysWaiting.length) await readKeys(keysWaiting.splice(0, MAX_KEYS_READ_AT_ONCE));
+  } finally {
+    readingKeys = false;
+  }
+}
+
+async function readKeys(reads: KeyRead[]): Promise<void> {
+  let rows: { n: number; credential: KeyColumns }[];
+  try {
+    rows = await hotQuery(API_KEY_BATCH_STATEMENT, [reads.map((read) => read.secretHash), reads.map((read) => read.periodStart), reads.map((read) => read.appId)]);
+  } catch (error) {
+    if (reads.length === 1) return reads[0]!.reject(error);
+    // Whatever failed the statement fails each request alone, never its neighbours': each is read again on its own.
+    await Promise.all(reads.map((read) => readKeys([read])));
+    return;
+  }
+  const found = new Map(rows.map((row) => [row.n, row.credential]));
+  reads.forEach((read, index) => {
+    const row = found.get(index + 1);
+    read.resolve(row ? { key: keyOf(row), account: accountOf(row) } : null);
+  });
 }
 
 export interface OAuthTokenRow {
