@@ -1,8 +1,9 @@
 // The credential statement: the one database read of every public API request. Whatever the credential (an API key
 // by the SHA-256 of its secret, an OAuth access token by the SHA-256 of its value with its connected app, or a live
-// session of a signed-in user), one round trip returns it with its account's
-// plan (and trial), this month's credit usage and the versions of the data the response cache keys on (./data-versions.ts). The
-// account, usage and version part is written once, here, for both.
+// session of a signed-in user), one round trip returns it with its account's plan (and trial), this month's credit
+// usage and the versions of the data the response cache keys on (./data-versions.ts). The account, usage and version
+// part is written once, here, for all of them. Keys and tokens, the credentials of programs under load, are read
+// together with those of the process's other requests waiting meanwhile (batchedCredentialReads).
 import type { MemberRole } from '@/generated/prisma/enums';
 import { hotQuery } from './index';
 import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from './data-versions';
@@ -30,8 +31,8 @@ export interface CredentialAccount {
 /**
  * `source`: the credential's tables, aliased `c` for the one that names the account (`c.account_id`), with its own
  * select-list items and WHERE clause. `period` and `app` are the expressions of the period's first day and of the
- * app's id: $2 and $3 in a statement of one credential, whose $1 and what follows $3 are the source's parameters; a
- * column of the requests' list in the batched statement of keys (API_KEY_BATCH_STATEMENT).
+ * app's id: $2 and $3 in a statement of one credential, whose $1 and what follows $3 are the source's parameters;
+ * columns of the requests' list in a statement of the credentials of several requests (batchedCredentialStatement).
  *
  * The row comes back as one json column: node-postgres builds a parser and a row template for every column of every
  * result, and for this statement's twenty-odd columns that cost more of the request than reading one JSON text
@@ -62,24 +63,28 @@ function timeOf(value: string | null): Date | null {
 const KEY_COLUMNS = `c.id::text AS id, c.scope::text AS scope, c.revoked_at, c.expires_at, c.last_used_at, c.last_used_ip,
             c.all_apps, c.app_ids::text[] AS app_ids, c.allowed_cidrs, c.monthly_budget, ku.used AS key_spent`;
 const keySpent = (period: string) => `LEFT JOIN key_credit_usage ku ON ku.key_id = c.id AND ku.period_start = ${period}::date`;
-const KEY_SPENT = keySpent('$2');
 
 /**
- * The keys of the requests waiting (readApiKeyCredential): their hashes, periods and apps as three arrays, a row for
- * each key found, numbered as it was asked for.
+ * A credential statement for the requests waiting (batchedCredentialReads): their credentials' hashes (of type
+ * `hashType`), periods and apps as three arrays, a row for each credential found, numbered as it was asked for. `source`
+ * names the request's hash `r.hash`.
  */
-const API_KEY_BATCH_STATEMENT = `SELECT r.n::int AS n, k.credential
-  FROM unnest($1::bytea[], $2::date[], $3::uuid[]) WITH ORDINALITY AS r(secret_hash, period_start, app_id, n)
+function batchedCredentialStatement(hashType: string, source: { columns: string; from: (period: string) => string; where: string }): string {
+  return `SELECT r.n::int AS n, k.credential
+  FROM unnest($1::${hashType}[], $2::date[], $3::uuid[]) WITH ORDINALITY AS r(hash, period_start, app_id, n)
   CROSS JOIN LATERAL (${credentialStatement(
-    { columns: KEY_COLUMNS, from: `api_keys c ${keySpent('r.period_start')}`, where: 'c.secret_hash = r.secret_hash' },
+    { columns: source.columns, from: source.from('r.period_start'), where: source.where },
     { period: 'r.period_start', app: 'r.app_id' },
   )}) k`;
+}
+
+const API_KEY_STATEMENT = batchedCredentialStatement('bytea', { columns: KEY_COLUMNS, from: (period) => `api_keys c ${keySpent(period)}`, where: 'c.secret_hash = r.hash' });
 
 /** An OAuth access token (by the SHA-256 of its value, src/server/db/oauth-records.ts) and its connected app. */
-const OAUTH_TOKEN_STATEMENT = credentialStatement({
+const OAUTH_TOKEN_STATEMENT = batchedCredentialStatement('text', {
   columns: `${KEY_COLUMNS}, t.expires_at AS token_expires_at, t.payload->>'aud' AS audience, t.payload->>'scope' AS token_scope`,
-  from: `oauth_records t JOIN api_keys c ON c.oauth_grant_id = t.grant_id AND c.kind = 'oauth_grant' ${KEY_SPENT}`,
-  where: `t.kind = 'AccessToken' AND t.id_hash = $1 AND t.consumed_at IS NULL`,
+  from: (period) => `oauth_records t JOIN api_keys c ON c.oauth_grant_id = t.grant_id AND c.kind = 'oauth_grant' ${keySpent(period)}`,
+  where: `t.kind = 'AccessToken' AND t.id_hash = r.hash AND t.consumed_at IS NULL`,
 });
 
 /** A live session, with its user's membership of the account it acts for: none once they were removed or left. */
@@ -146,61 +151,67 @@ function keyOf(row: KeyColumns): ApiKeyRow {
   };
 }
 
-interface KeyRead {
-  secretHash: Buffer;
+interface CredentialRead<Row> {
+  hash: Buffer | string;
   periodStart: string;
   appId: string | null;
-  resolve: (credential: { key: ApiKeyRow; account: CredentialAccount } | null) => void;
+  resolve: (row: Row | null) => void;
   reject: (error: unknown) => void;
 }
 
-/** At most this many keys in one statement: its arrays stay small, and so does what one failed read sends back. */
-const MAX_KEYS_READ_AT_ONCE = 64;
-const keysWaiting: KeyRead[] = [];
-let readingKeys = false;
+/** At most this many credentials in one statement: its arrays stay small, and so does what one failed read sends back. */
+const MAX_READ_AT_ONCE = 64;
 
 /**
- * The key whose secret hashes to `secretHash`, whatever its status, with its account; null when there is none.
- *
- * Read with the keys of this process's other requests that wait meanwhile: a read that finds no statement on its way
- * goes at once, so an idle process adds no wait, and while one is on its way the next requests' keys queue and go in
- * one statement (as the charges do, src/server/services/metering/credits.ts). Each key is still read from the
- * database after its request arrived: a revocation committed before holds for it.
+ * Reads credentials of one kind with `statement` (batchedCredentialStatement) together with those of this process's
+ * other requests that wait meanwhile. A read that finds no statement on its way goes at once, so an idle process adds
+ * no wait; while one is on its way, the next requests' credentials queue and go in one statement (as the charges do,
+ * src/server/services/metering/credits.ts). Each is still read from the database after its request arrived: a
+ * revocation committed before holds for it. A statement that fails is tried again for each request alone, so that
+ * whatever failed it fails its own request only.
  */
-export function readApiKeyCredential(
+function batchedCredentialReads<Row>(statement: string): (hash: Buffer | string, ask: { periodStart: string; appId: string | null }) => Promise<Row | null> {
+  const waiting: CredentialRead<Row>[] = [];
+  let reading = false;
+
+  async function read(reads: CredentialRead<Row>[]): Promise<void> {
+    let rows: { n: number; credential: Row }[];
+    try {
+      rows = await hotQuery(statement, [reads.map((each) => each.hash), reads.map((each) => each.periodStart), reads.map((each) => each.appId)]);
+    } catch (error) {
+      if (reads.length === 1) return reads[0]!.reject(error);
+      await Promise.all(reads.map((each) => read([each])));
+      return;
+    }
+    const found = new Map(rows.map((row) => [row.n, row.credential]));
+    reads.forEach((each, index) => each.resolve(found.get(index + 1) ?? null));
+  }
+
+  async function readWaiting(): Promise<void> {
+    reading = true;
+    try {
+      while (waiting.length) await read(waiting.splice(0, MAX_READ_AT_ONCE));
+    } finally {
+      reading = false;
+    }
+  }
+
+  return (hash, { periodStart, appId }) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ hash, periodStart, appId, resolve, reject });
+      if (!reading) void readWaiting();
+    });
+}
+
+const readApiKeyRow = batchedCredentialReads<KeyColumns>(API_KEY_STATEMENT);
+
+/** The key whose secret hashes to `secretHash`, whatever its status, with its account; null when there is none. */
+export async function readApiKeyCredential(
   secretHash: Uint8Array,
-  { periodStart, appId }: { periodStart: string; appId: string | null },
+  ask: { periodStart: string; appId: string | null },
 ): Promise<{ key: ApiKeyRow; account: CredentialAccount } | null> {
-  return new Promise((resolve, reject) => {
-    keysWaiting.push({ secretHash: Buffer.from(secretHash), periodStart, appId, resolve, reject });
-    if (!readingKeys) void readWaitingKeys();
-  });
-}
-
-async function readWaitingKeys(): Promise<void> {
-  readingKeys = true;
-  try {
-    while (keysWaiting.length) await readKeys(keysWaiting.splice(0, MAX_KEYS_READ_AT_ONCE));
-  } finally {
-    readingKeys = false;
-  }
-}
-
-async function readKeys(reads: KeyRead[]): Promise<void> {
-  let rows: { n: number; credential: KeyColumns }[];
-  try {
-    rows = await hotQuery(API_KEY_BATCH_STATEMENT, [reads.map((read) => read.secretHash), reads.map((read) => read.periodStart), reads.map((read) => read.appId)]);
-  } catch (error) {
-    if (reads.length === 1) return reads[0]!.reject(error);
-    // Whatever failed the statement fails each request alone, never its neighbours': each is read again on its own.
-    await Promise.all(reads.map((read) => readKeys([read])));
-    return;
-  }
-  const found = new Map(rows.map((row) => [row.n, row.credential]));
-  reads.forEach((read, index) => {
-    const row = found.get(index + 1);
-    read.resolve(row ? { key: keyOf(row), account: accountOf(row) } : null);
-  });
+  const row = await readApiKeyRow(Buffer.from(secretHash), ask);
+  return row ? { key: keyOf(row), account: accountOf(row) } : null;
 }
 
 export interface OAuthTokenRow {
@@ -211,15 +222,19 @@ export interface OAuthTokenRow {
   scope: string | null;
 }
 
+type TokenColumns = KeyColumns & { token_expires_at: string | null; audience: string | null; token_scope: string | null };
+
+const readOAuthTokenRow = batchedCredentialReads<TokenColumns>(OAUTH_TOKEN_STATEMENT);
+
 /**
  * The access token whose value hashes to `tokenHash` (unused, whatever its expiry) with its connected app (whatever
  * its status) and that app's account; null when there is none, as after its grant was revoked.
  */
 export async function readOAuthTokenCredential(
   tokenHash: string,
-  { periodStart, appId }: { periodStart: string; appId: string | null },
+  ask: { periodStart: string; appId: string | null },
 ): Promise<{ token: OAuthTokenRow; key: ApiKeyRow; account: CredentialAccount } | null> {
-  const row = await credentialRow<KeyColumns & { token_expires_at: string | null; audience: string | null; token_scope: string | null }>(OAUTH_TOKEN_STATEMENT, [tokenHash, periodStart, appId]);
+  const row = await readOAuthTokenRow(tokenHash, ask);
   return row ? { token: { expiresAt: timeOf(row.token_expires_at), audience: row.audience, scope: row.token_scope }, key: keyOf(row), account: accountOf(row) } : null;
 }
 
