@@ -1,7 +1,7 @@
 // GET /docs/api/scalar.js: the API reference's script (src/components/docs/api-reference.tsx), as Scalar's package
 // ships it for browsers, served by the app's server itself. Compiled into Next.js's bundles instead, it was more than
 // half of the build (docs/testing.md). It is not a route handler of Next.js's, which drops a Content-Encoding and
-// compresses no answer of a route handler: this script is the largest the app sends.
+// compresses no answer of a route handler (vercel/next.js#98007): this script is the largest the app sends.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
