@@ -5,6 +5,7 @@
 // part is written once, here, for all of them. Keys and tokens, the credentials of programs under load, are read
 // together with those of the process's other requests waiting meanwhile (batchedCredentialReads).
 import type { MemberRole } from '@/generated/prisma/enums';
+import { groupCommit } from '@/server/core/group-commit';
 import { hotQuery } from './index';
 import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from './data-versions';
 
@@ -151,56 +152,27 @@ function keyOf(row: KeyColumns): ApiKeyRow {
   };
 }
 
-interface CredentialRead<Row> {
+/** A credential asked for by its hash, with the period and app its request names. */
+interface CredentialAsk {
   hash: Buffer | string;
   periodStart: string;
   appId: string | null;
-  resolve: (row: Row | null) => void;
-  reject: (error: unknown) => void;
 }
 
 /** At most this many credentials in one statement: its arrays stay small, and so does what one failed read sends back. */
 const MAX_READ_AT_ONCE = 64;
 
 /**
- * Reads credentials of one kind with `statement` (batchedCredentialStatement) together with those of this process's
- * other requests that wait meanwhile. A read that finds no statement on its way goes at once, so an idle process adds
- * no wait; while one is on its way, the next requests' credentials queue and go in one statement (as the charges do,
- * src/server/services/metering/credits.ts). Each is still read from the database after its request arrived: a
- * revocation committed before holds for it. A statement that fails is tried again for each request alone, so that
- * whatever failed it fails its own request only.
+ * Reads credentials of one kind with `statement` (batchedCredentialStatement), by group commit
+ * (src/server/core/group-commit.ts): with those of this process's other requests that arrive while a statement is on
+ * its way. Each is still read from the database after its request arrived, so a revocation committed before holds.
  */
-function batchedCredentialReads<Row>(statement: string): (hash: Buffer | string, ask: { periodStart: string; appId: string | null }) => Promise<Row | null> {
-  const waiting: CredentialRead<Row>[] = [];
-  let reading = false;
-
-  async function read(reads: CredentialRead<Row>[]): Promise<void> {
-    let rows: { n: number; credential: Row }[];
-    try {
-      rows = await hotQuery(statement, [reads.map((each) => each.hash), reads.map((each) => each.periodStart), reads.map((each) => each.appId)]);
-    } catch (error) {
-      if (reads.length === 1) return reads[0]!.reject(error);
-      await Promise.all(reads.map((each) => read([each])));
-      return;
-    }
+function batchedCredentialReads<Row>(statement: string): (ask: CredentialAsk) => Promise<Row | null> {
+  return groupCommit(async (asks: CredentialAsk[]) => {
+    const rows = await hotQuery<{ n: number; credential: Row }>(statement, [asks.map((ask) => ask.hash), asks.map((ask) => ask.periodStart), asks.map((ask) => ask.appId)]);
     const found = new Map(rows.map((row) => [row.n, row.credential]));
-    reads.forEach((each, index) => each.resolve(found.get(index + 1) ?? null));
-  }
-
-  async function readWaiting(): Promise<void> {
-    reading = true;
-    try {
-      while (waiting.length) await read(waiting.splice(0, MAX_READ_AT_ONCE));
-    } finally {
-      reading = false;
-    }
-  }
-
-  return (hash, { periodStart, appId }) =>
-    new Promise((resolve, reject) => {
-      waiting.push({ hash, periodStart, appId, resolve, reject });
-      if (!reading) void readWaiting();
-    });
+    return asks.map((_, index) => found.get(index + 1) ?? null);
+  }, MAX_READ_AT_ONCE);
 }
 
 const readApiKeyRow = batchedCredentialReads<KeyColumns>(API_KEY_STATEMENT);
@@ -210,7 +182,7 @@ export async function readApiKeyCredential(
   secretHash: Uint8Array,
   ask: { periodStart: string; appId: string | null },
 ): Promise<{ key: ApiKeyRow; account: CredentialAccount } | null> {
-  const row = await readApiKeyRow(Buffer.from(secretHash), ask);
+  const row = await readApiKeyRow({ hash: Buffer.from(secretHash), ...ask });
   return row ? { key: keyOf(row), account: accountOf(row) } : null;
 }
 
@@ -234,7 +206,7 @@ export async function readOAuthTokenCredential(
   tokenHash: string,
   ask: { periodStart: string; appId: string | null },
 ): Promise<{ token: OAuthTokenRow; key: ApiKeyRow; account: CredentialAccount } | null> {
-  const row = await readOAuthTokenRow(tokenHash, ask);
+  const row = await readOAuthTokenRow({ hash: tokenHash, ...ask });
   return row ? { token: { expiresAt: timeOf(row.token_expires_at), audience: row.audience, scope: row.token_scope }, key: keyOf(row), account: accountOf(row) } : null;
 }
 

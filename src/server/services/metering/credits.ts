@@ -6,6 +6,7 @@
 import { db } from '@/server/db';
 import { applyCharges, readUsageRows, refundRequestCharge } from '@/server/db/credit-statements';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
+import { groupCommit } from '@/server/core/group-commit';
 import { logError } from '@/server/core/log';
 import { AppError } from '@/server/errors/app-error';
 import type { KeyRestrictions } from '@/server/services/api-keys/restrictions';
@@ -48,61 +49,24 @@ const MAX_BATCH = 200;
 /** A charge made (the period's usage after it), or refused by the account's allowance or the key's budget. */
 export type ChargeOutcome = { charged: true; used: number } | { charged: false; refused: 'credits' | 'key_budget' };
 
-interface PendingCharge {
-  charge: Charge;
-  resolve: (outcome: ChargeOutcome) => void;
-  reject: (error: unknown) => void;
-}
-
-const pending: PendingCharge[] = [];
-let flushing = false;
-
 /**
  * Charges `cost` credits if they fit in what remains of the account's allowance and of the key's monthly budget.
  *
- * Group commit: while one statement is on its way, the charges of this process's other requests queue up and go
- * together in the next one (the `charge_credits` function decides each in order, exactly as separate statements
- * would). A charge that finds no statement in flight goes at once, so an idle process adds no wait; a busy one
- * spends one round trip and one commit on many requests.
+ * Group commit (src/server/core/group-commit.ts): the charges of this process's requests that arrive while one
+ * statement is on its way go together in the next (the `charge_credits` function decides each in order, exactly as
+ * separate statements would). A charge whose statement fails (its account deleted meanwhile, say) fails alone.
  */
-export function chargeCredits(charge: Charge): Promise<ChargeOutcome> {
-  return new Promise((resolve, reject) => {
-    pending.push({ charge, resolve, reject });
-    if (!flushing) void flush();
-  });
-}
-
-async function flush(): Promise<void> {
-  flushing = true;
-  try {
-    while (pending.length) await settle(pending.splice(0, MAX_BATCH));
-  } finally {
-    flushing = false;
+export async function chargeCredits(charge: Charge): Promise<ChargeOutcome> {
+  const outcome = await chargeTogether(charge);
+  if (!outcome.charged || charge.limit === null) return outcome;
+  const crossed = thresholdsCrossed(charge.cost, outcome.used, charge.limit);
+  // The request answers once its threshold event is recorded; the other charges of its batch do not wait for it.
+  if (crossed.length) {
+    await recordThresholds(charge, outcome.used, charge.limit, crossed).catch((error: unknown) =>
+      logError('recording a usage threshold failed', error, { requestId: charge.requestId }),
+    );
   }
-}
-
-async function settle(batch: PendingCharge[]): Promise<void> {
-  let results: ChargeOutcome[];
-  try {
-    results = await runCharges(batch.map((entry) => entry.charge));
-  } catch (error) {
-    if (batch.length === 1) return batch[0]!.reject(error);
-    // One failing charge (its account deleted meanwhile, say) must not fail the others: each goes on its own.
-    await Promise.all(batch.map((entry) => settle([entry])));
-    return;
-  }
-  batch.forEach((entry, index) => {
-    const outcome = results[index]!;
-    const { charge } = entry;
-    if (!outcome.charged || charge.limit === null) return entry.resolve(outcome);
-    const used = outcome.used;
-    const crossed = thresholdsCrossed(charge.cost, used, charge.limit);
-    if (!crossed.length) return entry.resolve(outcome);
-    // The request answers once its threshold event is recorded; the batch does not wait for it.
-    recordThresholds(charge, used, charge.limit, crossed)
-      .catch((error: unknown) => logError('recording a usage threshold failed', error, { requestId: charge.requestId }))
-      .finally(() => entry.resolve(outcome));
-  });
+  return outcome;
 }
 
 async function runCharges(charges: Charge[]): Promise<ChargeOutcome[]> {
@@ -128,6 +92,8 @@ async function runCharges(charges: Charge[]): Promise<ChargeOutcome[]> {
   }
   return results;
 }
+
+const chargeTogether = groupCommit(runCharges, MAX_BATCH);
 
 /** The caller a charge is attributed to in the rollup: the key, or the signed-in user of a session token. */
 function subjectOf(charge: Pick<Charge, 'keyId' | 'userId'>): string {
