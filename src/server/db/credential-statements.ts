@@ -1,6 +1,6 @@
 // The credential statement: the one database read of every public API request. Whatever the credential (an API key
 // by the SHA-256 of its secret, an OAuth access token by the SHA-256 of its value with its connected app, or a live
-// session of a signed-in user), one round trip returns it with its account's plan (and trial), this month's credit
+// session of a signed-in user), one statement returns it with its account's plan (and trial), this month's credit
 // usage and the versions of the data the response cache keys on (./data-versions.ts). The account, usage and version
 // part is written once, here, for all of them. Keys and tokens, the credentials of programs under load, are read
 // together with those of the process's other requests waiting meanwhile (batchedCredentialReads).
