@@ -120,7 +120,7 @@ async function recordThresholds(charge: Charge, used: number, limit: number, cro
       accountId: charge.accountId,
       type: 'usage.threshold_reached' as const,
       occurredAt: charge.now,
-      // Charges are committed in groups: the group's flush may run for another request than this charge's.
+      // Named rather than read from the request's context: the event is the charge's, wherever it is recorded from.
       requestId: charge.requestId,
       data: { percent, used, limit, periodStart: period.start.toISOString(), resetsAt: period.end.toISOString() },
     })),
