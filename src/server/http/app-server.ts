@@ -67,7 +67,7 @@ export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin
     if (path === API_REFERENCE_SCRIPT_PATH && (method === 'GET' || method === 'HEAD')) {
       return void serveApiReferenceScript(req, res).catch((error: unknown) => {
         logError('the API reference’s script could not be read', error, { path });
-        sendAnswer(res, { status: 500, headers: { 'Content-Type': 'text/plain' }, body: 'Internal Server Error' });
+        answerFault(res);
       });
     }
 
@@ -77,8 +77,7 @@ export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin
     next(req, res).catch((error: unknown) => {
       // As `next start` does: Next.js's handler answers its own errors, so this is a fault in Next.js itself.
       logError('Next.js failed to handle a request', error, { path });
-      if (!res.headersSent) sendAnswer(res, { status: 500, headers: { 'Content-Type': 'text/plain' }, body: 'Internal Server Error' });
-      else res.destroy();
+      answerFault(res);
     });
   });
   server.keepAliveTimeout = KEEP_ALIVE_MS;
@@ -133,6 +132,12 @@ function bodyRefusal(req: IncomingMessage): Problem | null {
 function problem(refusal: Problem, path: string, origin: string): PlainAnswer {
   const requestId = crypto.randomUUID();
   return problemAnswer(refusal, { origin, instance: path, requestId, headers: { 'X-Request-Id': requestId } });
+}
+
+/** A fault of the server's own, logged by the caller: a plain 500, or the connection closed once an answer has begun. */
+function answerFault(res: ServerResponse): void {
+  if (!res.headersSent) sendAnswer(res, { status: 500, headers: { 'Content-Type': 'text/plain' }, body: 'Internal Server Error' });
+  else res.destroy();
 }
 
 /** Writes an answer with its Content-Length (none for a 204); a refusal that leaves a body unread closes the connection. */
