@@ -23,19 +23,22 @@ export function steps(dockerfile: string): Step[] {
     });
 }
 
+/** The steps before the last FROM (the stages that build), and after it (the last stage's). */
+function stages(dockerfile: string): { building: Step[]; last: Step[] } {
+  const all = steps(dockerfile);
+  const from = all.map((step) => step.instruction).lastIndexOf('FROM');
+  return { building: all.slice(0, from), last: all.slice(from + 1) };
+}
+
 /** The paths the build stage (before the last FROM) removes with `rm -rf` once built: never copied from it. */
 export function removedByBuild(dockerfile: string): string[] {
-  const all = steps(dockerfile);
-  const build = all.slice(0, all.map((step) => step.instruction).lastIndexOf('FROM'));
-  return build
-    .filter((step) => step.instruction === 'RUN')
+  return stages(dockerfile)
+    .building.filter((step) => step.instruction === 'RUN')
     .flatMap((step) => step.argument.split('&&').map((command) => command.trim()))
     .flatMap((command) => (command.startsWith('rm -rf ') ? command.slice('rm -rf '.length).split(/\s+/) : []));
 }
 
 /** The steps after the last FROM. */
 export function runtimeStage(dockerfile: string): Step[] {
-  const all = steps(dockerfile);
-  const from = all.map((step) => step.instruction).lastIndexOf('FROM');
-  return all.slice(from + 1);
+  return stages(dockerfile).last;
 }

@@ -72,7 +72,10 @@ test('what the image’s last stage holds serves the app on a DATABASE_URL', asy
   const dockerfile = readFileSync('Dockerfile', 'utf8');
   // This clone's build still has what the image's build stage removes once built.
   const removed = removedByBuild(dockerfile).map((each) => path.resolve(each));
-  const kept = (source: string) => !removed.some((gone) => path.resolve(source) === gone || path.resolve(source).startsWith(gone + path.sep));
+  const kept = (source: string) => {
+    const resolved = path.resolve(source);
+    return !removed.some((gone) => resolved === gone || resolved.startsWith(gone + path.sep));
+  };
   for (const { instruction, argument } of runtimeStage(dockerfile)) {
     if (instruction === 'COPY') {
       const words = argument.split(/\s+/);
