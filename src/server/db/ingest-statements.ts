@@ -1,6 +1,9 @@
 // The bulk inserts of a refresh. Keyword ranks and metrics (and competitors' ranks) are the bulk of every refresh (a new keyword: 365 of each;
 // a backfill: hundreds of thousands), written as one statement per chunk of column arrays (unnest). Prisma's
-// createMany builds its query row by row, several times the app's CPU for the same insert (docs/benchmarks.md).
+// createMany builds its query row by row, several times the app's CPU for the same insert (docs/benchmarks.md); its
+// query compiler, on a backfill's reviews, ratings, chart positions and listings, most of a refresh's CPU
+// (docs/testing.md). Those rows go as one JSON array per chunk (jsonb_to_recordset): a review's topics and feature
+// requests are lists of any length, which column arrays cannot carry.
 import type { Prisma } from '@/generated/prisma/client';
 import type { Store } from '@/generated/prisma/enums';
 import { isoDay } from '@/server/core/dates';
@@ -11,7 +14,7 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
 }
 
 /** The database, or a transaction of it. */
-type RawClient = Pick<Prisma.TransactionClient, '$executeRawUnsafe'>;
+type RawClient = Pick<Prisma.TransactionClient, '$executeRawUnsafe' | '$queryRawUnsafe'>;
 export type KeywordRankRow = { appId: string; country: string; termKey: string; term: string; date: Date; rank: number | null };
 export type CompetitorRankRow = { competitorId: string; appId: string; country: string; termKey: string; date: Date; rank: number | null };
 export type KeywordMetricRow = { store: Store; country: string; termKey: string; date: Date; volume: number; difficulty: number };
@@ -65,4 +68,153 @@ export function insertKeywordMetrics(client: RawClient, rows: KeywordMetricRow[]
       livemode,
     ),
   );
+}
+
+export type ReviewRow = {
+  appId: string;
+  storeReviewId: string;
+  country: string;
+  rating: number;
+  title: string;
+  body: string;
+  author: string;
+  version: string | null;
+  reviewedAt: Date;
+  sentiment: number;
+  topics: string[];
+  bugReport: boolean;
+  featureRequests: string[];
+};
+export type RatingSnapshotRow = { appId: string; date: Date; average: number; count: number; histogram: Record<string, number> | null };
+export type CategoryRankRow = { appId: string; country: string; date: Date; category: string; rank: number | null };
+export type MetadataSnapshotRow = {
+  appId: string;
+  country: string;
+  capturedAt: Date;
+  title: string;
+  subtitle: string | null;
+  description: string;
+  keywordField: string | null;
+  promotionalText: string | null;
+  whatsNew: string | null;
+  screenshotsCount: number;
+  hasVideo: boolean;
+  price: string;
+  currency: string;
+  version: string;
+};
+export type MetadataChangeRow = { appId: string; country: string; field: string; before: string | null; after: string | null; changedAt: Date };
+
+/** The reviews not stored yet (a review already stored, by its store id, is left as it is): each new one's id and what its event names. */
+export async function insertReviews(client: RawClient, rows: ReviewRow[]): Promise<{ id: string; rating: number; country: string; reviewedAt: Date }[]> {
+  const inserted: { id: string; rating: number; country: string; reviewedAt: Date }[] = [];
+  await inChunks(rows, async (chunk) => {
+    inserted.push(
+      ...(await client.$queryRawUnsafe<typeof inserted>(
+        `INSERT INTO reviews (id, app_id, store_review_id, country, rating, title, body, author, version, reviewed_at, sentiment, topics, bug_report, feature_requests)
+         SELECT gen_random_uuid(), r.* FROM jsonb_to_recordset($1::jsonb) AS r(app_id uuid, store_review_id text, country text, rating smallint, title text,
+           body text, author text, version text, reviewed_at timestamptz, sentiment real, topics text[], bug_report boolean, feature_requests text[])
+         ON CONFLICT (app_id, store_review_id) DO NOTHING
+         RETURNING id::text, rating::int, country::text, reviewed_at AS "reviewedAt"`,
+        recordsJson(
+          chunk.map((row) => ({
+            app_id: row.appId,
+            store_review_id: row.storeReviewId,
+            country: row.country,
+            rating: row.rating,
+            title: row.title,
+            body: row.body,
+            author: row.author,
+            version: row.version,
+            reviewed_at: row.reviewedAt,
+            sentiment: row.sentiment,
+            topics: row.topics,
+            bug_report: row.bugReport,
+            feature_requests: row.featureRequests,
+          })),
+        ),
+      )),
+    );
+  });
+  return inserted;
+}
+
+export function insertRatingSnapshots(client: RawClient, rows: RatingSnapshotRow[]): Promise<void> {
+  return inChunks(rows, (chunk) =>
+    client.$executeRawUnsafe(
+      `INSERT INTO rating_snapshots (app_id, date, average, count, histogram)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(app_id uuid, date date, average real, count int, histogram jsonb)`,
+      recordsJson(chunk.map((row) => ({ app_id: row.appId, date: isoDay(row.date), average: row.average, count: row.count, histogram: row.histogram }))),
+    ),
+  );
+}
+
+export function insertCategoryRanks(client: RawClient, rows: CategoryRankRow[]): Promise<void> {
+  return inChunks(rows, (chunk) =>
+    client.$executeRawUnsafe(
+      `INSERT INTO category_ranks (app_id, country, date, category, rank)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::text[], $5::smallint[])`,
+      chunk.map((row) => row.appId),
+      chunk.map((row) => row.country),
+      chunk.map((row) => isoDay(row.date)),
+      chunk.map((row) => row.category),
+      chunk.map((row) => row.rank),
+    ),
+  );
+}
+
+export function insertMetadataSnapshots(client: RawClient, rows: MetadataSnapshotRow[]): Promise<void> {
+  return inChunks(rows, (chunk) =>
+    client.$executeRawUnsafe(
+      `INSERT INTO metadata_snapshots (id, app_id, country, captured_at, title, subtitle, description, keyword_field, promotional_text, whats_new,
+         screenshots_count, has_video, price, currency, version)
+       SELECT gen_random_uuid(), r.* FROM jsonb_to_recordset($1::jsonb) AS r(app_id uuid, country text, captured_at timestamptz, title text,
+         subtitle text, description text, keyword_field text, promotional_text text, whats_new text, screenshots_count smallint, has_video boolean,
+         price text, currency text, version text)`,
+      recordsJson(
+        chunk.map((row) => ({
+          app_id: row.appId,
+          country: row.country,
+          captured_at: row.capturedAt,
+          title: row.title,
+          subtitle: row.subtitle,
+          description: row.description,
+          keyword_field: row.keywordField,
+          promotional_text: row.promotionalText,
+          whats_new: row.whatsNew,
+          screenshots_count: row.screenshotsCount,
+          has_video: row.hasVideo,
+          price: row.price,
+          currency: row.currency,
+          version: row.version,
+        })),
+      ),
+    ),
+  );
+}
+
+export function insertMetadataChanges(client: RawClient, rows: MetadataChangeRow[]): Promise<void> {
+  return inChunks(rows, (chunk) =>
+    client.$executeRawUnsafe(
+      `INSERT INTO metadata_changes (id, app_id, country, field, before, after, changed_at)
+       SELECT gen_random_uuid(), * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])`,
+      chunk.map((row) => row.appId),
+      chunk.map((row) => row.country),
+      chunk.map((row) => row.field),
+      chunk.map((row) => row.before),
+      chunk.map((row) => row.after),
+      chunk.map((row) => row.changedAt.toISOString()),
+    ),
+  );
+}
+
+/**
+ * An unpaired UTF-16 surrogate (a store's text may carry one): UTF-8 cannot encode it, so it is stored as U+FFFD, as
+ * node-postgres's UTF-8 encoding of a text parameter writes it; PostgreSQL's JSON parser would refuse its escape.
+ */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Rows as one JSON array of objects, for jsonb_to_recordset. */
+function recordsJson(rows: object[]): string {
+  return JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'string' ? value.replace(UNPAIRED_SURROGATE, '\uFFFD') : value));
 }

@@ -2,16 +2,23 @@
 // snapshots, derives the metadata changelog and rank movements, and records domain events. Idempotent: a day
 // ingested twice gives the same rows. The first refresh of an app backfills its history quietly (no events).
 import {
+  insertCategoryRanks,
   insertCompetitorRanks,
   insertKeywordMetrics,
   insertKeywordRanks,
+  insertMetadataChanges,
+  insertMetadataSnapshots,
+  insertRatingSnapshots,
+  insertReviews,
   type CompetitorRankRow,
   type KeywordMetricRow,
   type KeywordRankRow,
+  type MetadataChangeRow,
+  type MetadataSnapshotRow,
 } from '@/server/db/ingest-statements';
 import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
-import { Prisma } from '@/generated/prisma/client';
+import type { Prisma } from '@/generated/prisma/client';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { analyseReview } from '@/server/nlp/text';
 import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
@@ -187,20 +194,22 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       // Ratings (the store's, read in the primary storefront) and chart positions.
       if (!onlyCountries && primaryObserved) {
         await tx.ratingSnapshot.deleteMany({ where: { appId, date: { gte: first, lte: last } } });
-        await tx.ratingSnapshot.createMany({
-          data: observations.flatMap(({ day, observation }) =>
-            observation.rating ? [{ appId, date: day, ...observation.rating, histogram: observation.rating.histogram ?? Prisma.DbNull }] : [],
-          ),
-        });
+        await insertRatingSnapshots(
+          tx,
+          observations.flatMap(({ day, observation }) => (observation.rating ? [{ appId, date: day, ...observation.rating }] : [])),
+        );
       }
       await tx.categoryRank.deleteMany({ where: { appId, date: { gte: first, lte: last }, ...observedCountries } });
-      await tx.categoryRank.createMany({
-        data: observations.flatMap(({ day, observation }) => observation.categoryRanks.map((entry) => ({ appId, date: day, ...entry }))),
-      });
+      await insertCategoryRanks(
+        tx,
+        observations.flatMap(({ day, observation }) => observation.categoryRanks.map((entry) => ({ appId, date: day, ...entry }))),
+      );
 
       // Listings: a snapshot when something changed, and one changelog row per changed field.
       await tx.metadataChange.deleteMany({ where: { appId, changedAt: { gte: first }, ...observedCountries } });
       await tx.metadataSnapshot.deleteMany({ where: { appId, capturedAt: { gte: first }, ...observedCountries } });
+      const snapshots: MetadataSnapshotRow[] = [];
+      const changes: MetadataChangeRow[] = [];
       for (const country of countries) {
         const previousRow = await tx.metadataSnapshot.findFirst({ where: { appId, country }, orderBy: { capturedAt: 'desc' } });
         let previous: Listing | null = previousRow;
@@ -209,11 +218,9 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
           if (!listing) continue;
           const changed = previous ? LISTING_FIELDS.filter((field) => listingValue(previous!, field) !== listingValue(listing, field)) : null;
           if (changed && !changed.length) continue;
-          await tx.metadataSnapshot.create({ data: { appId, country, capturedAt: day, ...listing } });
+          snapshots.push({ appId, country, capturedAt: day, ...listing });
           if (changed) {
-            await tx.metadataChange.createMany({
-              data: changed.map((field) => ({ appId, country, field, before: listingValue(previous!, field), after: listingValue(listing, field), changedAt: day })),
-            });
+            changes.push(...changed.map((field) => ({ appId, country, field, before: listingValue(previous!, field), after: listingValue(listing, field), changedAt: day })));
             summary.metadataChanges += changed.length;
             if (isNewDay(day)) {
               events.push({ accountId: app.accountId, appId, type: 'app.metadata_changed', occurredAt: day, data: { appId, country, fields: changed, version: listing.version } });
@@ -222,14 +229,15 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
           previous = listing;
         }
       }
+      await insertMetadataSnapshots(tx, snapshots);
+      await insertMetadataChanges(tx, changes);
 
       // Reviews, with their sentiment; only the new ones are events.
       const reviews = observations.flatMap(({ observation }) => observation.reviews);
-      const inserted = await tx.review.createManyAndReturn({
-        data: reviews.map((review) => ({ appId, ...review, ...analyseReview(review.title, review.body) })),
-        skipDuplicates: true,
-        select: { id: true, rating: true, country: true, reviewedAt: true },
-      });
+      const inserted = await insertReviews(
+        tx,
+        reviews.map((review) => ({ appId, ...review, ...analyseReview(review.title, review.body) })),
+      );
       summary.reviews = inserted.length;
       for (const review of inserted) {
         events.push({ accountId: app.accountId, appId, type: 'review.created', occurredAt: review.reviewedAt, data: { appId, reviewId: review.id, rating: review.rating, country: review.country } });
