@@ -53,7 +53,7 @@ interface Trace {
   path: string;
   route?: RestRoute;
   actor?: Actor;
-  /** The trusted client address, once the credential is read. */
+  /** The trusted client address (X-Forwarded-For's first), once past a refusal on the credential's shape. */
   clientAddress?: string | null;
   metering?: MeteringState;
   cache?: 'hit' | 'miss';
@@ -94,7 +94,8 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     let answer: Answer;
     try {
       // What the request causes deeper down (a domain event, a log line) carries its id (core/request-context.ts).
-      answer = await withRequest({ requestId: trace.requestId, clientAddress: clientIpOf(req.headers['x-forwarded-for']), userAgent: header(req, 'user-agent') }, async () => (await publishedDocument(trace, origin)) ?? (await respond(req, trace, search, bearer)));
+      trace.clientAddress = clientIpOf(req.headers['x-forwarded-for']);
+      answer = await withRequest({ requestId: trace.requestId, clientAddress: trace.clientAddress, userAgent: header(req, 'user-agent') }, () => (DOCUMENTS[trace.path] ? publishedDocument(trace, origin) : respond(req, trace, search, bearer)));
     } catch (thrown) {
       answer = problemOf(thrown, trace, origin);
     }
@@ -110,7 +111,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     //    version of the app the path names, for the cache (9).
     if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind);
     const match = matchRoute(routes, method, apiPath);
-    const ip = (trace.clientAddress = clientIpOf(req.headers['x-forwarded-for']));
+    const ip = trace.clientAddress ?? null;
     const testMode = header(req, 'x-test-mode');
     const credential = await resolveCredential(bearer, { now, ip, appId: cachedAppId(match), testMode: testMode === 'true' });
     if (credential.status !== 'valid') throw credentialRefused(credential.status);
@@ -301,10 +302,9 @@ const DOCUMENTS: Record<string, (origin: string) => string | Promise<string>> = 
   [`${PUBLIC_API_BASE_PATH}/collection.json`]: collectionJson,
 };
 
-/** GET or HEAD of the OpenAPI document or the request collection; another method there is 405. Null for any other path. */
-async function publishedDocument(trace: Trace, origin: string): Promise<Answer | null> {
-  const document = DOCUMENTS[trace.path];
-  if (!document) return null;
+/** GET or HEAD of the OpenAPI document or the request collection (a path of DOCUMENTS); another method there is 405. */
+async function publishedDocument(trace: Trace, origin: string): Promise<Answer> {
+  const document = DOCUMENTS[trace.path]!;
   const allowed = ['GET', 'HEAD', 'OPTIONS'];
   if (trace.method === 'OPTIONS') return { status: 204, headers: { Allow: allowed.join(', ') }, body: null };
   if (trace.method !== 'GET' && trace.method !== 'HEAD') {

@@ -2,7 +2,7 @@
 // base62 characters + 6 base62 characters of the CRC32 of the random part. The checksum lets the server (and secret
 // scanners) reject a mistyped or made-up key without a database lookup. Keys are stored only as the SHA-256 of the
 // whole key.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /** Which data a key reaches: the account's own (live), or its test sandbox's. */
@@ -47,7 +47,7 @@ export function formatApiKey(randomPart: string, mode: KeyMode = 'live'): string
 }
 
 export function hashApiKey(secret: string): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(createHash('sha256').update(secret, 'utf8').digest());
+  return new Uint8Array(hash('sha256', secret, 'buffer'));
 }
 
 export function displayPrefixOf(secret: string): string {

@@ -18,11 +18,22 @@ export interface Period {
   end: Date;
 }
 
-export function periodOf(now: Date): Period {
-  return {
-    start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
-    end: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),
-  };
+/**
+ * The period of the last month asked for, kept: every metered request asks for it several times (its credential's
+ * usage, its charge, its headers). Shared between callers, so never mutated (frozen; its dates are not).
+ */
+let lastPeriod: { month: number; period: Readonly<Period> } = { month: Number.NaN, period: { start: new Date(0), end: new Date(0) } };
+
+export function periodOf(now: Date): Readonly<Period> {
+  const month = now.getUTCFullYear() * 12 + now.getUTCMonth();
+  if (lastPeriod.month !== month) {
+    const period = Object.freeze({
+      start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
+      end: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),
+    });
+    lastPeriod = { month, period };
+  }
+  return lastPeriod.period;
 }
 
 export interface Charge {
