@@ -28,4 +28,10 @@ describe('review analysis', () => {
     expect(topics).toEqual(expect.arrayContaining(['story', 'subscription']));
     expect(topics).not.toContain('update');
   });
+
+  it('scores a review as its whole text scores', () => {
+    const analysis = analyseReview('Broken', 'Lost all my data after the update. The timer shows an error.');
+    expect(analysis).toMatchObject({ bugReport: true, sentiment: sentimentOf('Broken. Lost all my data after the update. The timer shows an error.') });
+    expect(analysis.sentiment).toBeLessThan(0);
+  });
 });

@@ -13,19 +13,22 @@ function nlp(): Nlp {
 
 /** −1 (negative) … 1 (positive). */
 export function sentimentOf(text: string): number {
-  const engine = nlp();
-  return Math.round(Number(engine.readDoc(text).out(engine.its.sentiment)) * 1000) / 1000;
+  return analyse(text).sentiment;
 }
 
 export interface AnalysedText {
   sentences: string[];
   /** Lemmas of the nouns (and proper nouns), lower-case. */
   nouns: string[];
+  /** −1 (negative) … 1 (positive). */
+  sentiment: number;
 }
 
+/** One reading of the text (wink-nlp's tokenising and tagging is the costly part) for all it yields. */
 export function analyse(text: string): AnalysedText {
   const engine = nlp();
   const doc = engine.readDoc(text);
+  const sentiment = Math.round(Number(doc.out(engine.its.sentiment)) * 1000) / 1000;
   const sentences = doc.sentences().out() as string[];
   const nouns: string[] = [];
   const pos = doc.tokens().out(engine.its.pos) as string[];
@@ -35,7 +38,7 @@ export function analyse(text: string): AnalysedText {
   pos.forEach((tag, index) => {
     if (tag === 'NOUN' || tag === 'PROPN') nouns.push(lemmas[index]!.toLowerCase());
   });
-  return { sentences, nouns };
+  return { sentences, nouns, sentiment };
 }
 
 // Words too general to be a topic of a review.
@@ -63,7 +66,7 @@ export interface ReviewAnalysis {
 /** What insights need from one review, computed once when it is stored. */
 export function analyseReview(title: string, body: string): ReviewAnalysis {
   const text = `${title}. ${body}`;
-  const { sentences, nouns } = analyse(text);
+  const { sentences, nouns, sentiment } = analyse(text);
   const featureRequests: string[] = [];
   for (const sentence of sentences) {
     const match = REQUEST_PATTERN.exec(sentence);
@@ -76,7 +79,7 @@ export function analyseReview(title: string, body: string): ReviewAnalysis {
     if (request.length >= 3 && request.length <= 60) featureRequests.push(request);
   }
   return {
-    sentiment: sentimentOf(text),
+    sentiment,
     topics: [...new Set(nouns.filter((noun) => noun.length > 2 && !NOT_TOPICS.has(noun) && /^[\p{L}][\p{L}-]*$/u.test(noun)))].slice(0, 12),
     bugReport: sentences.some((sentence) => BUG_PATTERN.test(sentence)),
     featureRequests: [...new Set(featureRequests)],
