@@ -4,7 +4,7 @@
 // query compiler, on a backfill's reviews, ratings, chart positions and listings, most of a refresh's CPU
 // (docs/testing.md). Those rows go as one JSON array per chunk (jsonb_to_recordset): a review's topics and feature
 // requests are lists of any length, which column arrays cannot carry.
-import type { Prisma } from '@/generated/prisma/client';
+import type { CategoryRank, MetadataChange, MetadataSnapshot, Prisma, RatingSnapshot, Review } from '@/generated/prisma/client';
 import type { Store } from '@/generated/prisma/enums';
 import { isoDay } from '@/server/core/dates';
 
@@ -70,40 +70,12 @@ export function insertKeywordMetrics(client: RawClient, rows: KeywordMetricRow[]
   );
 }
 
-export type ReviewRow = {
-  appId: string;
-  storeReviewId: string;
-  country: string;
-  rating: number;
-  title: string;
-  body: string;
-  author: string;
-  version: string | null;
-  reviewedAt: Date;
-  sentiment: number;
-  topics: string[];
-  bugReport: boolean;
-  featureRequests: string[];
-};
-export type RatingSnapshotRow = { appId: string; date: Date; average: number; count: number; histogram: Record<string, number> | null };
-export type CategoryRankRow = { appId: string; country: string; date: Date; category: string; rank: number | null };
-export type MetadataSnapshotRow = {
-  appId: string;
-  country: string;
-  capturedAt: Date;
-  title: string;
-  subtitle: string | null;
-  description: string;
-  keywordField: string | null;
-  promotionalText: string | null;
-  whatsNew: string | null;
-  screenshotsCount: number;
-  hasVideo: boolean;
-  price: string;
-  currency: string;
-  version: string;
-};
-export type MetadataChangeRow = { appId: string; country: string; field: string; before: string | null; after: string | null; changedAt: Date };
+/** The rows as their tables hold them, each made here with its id. */
+export type ReviewRow = Omit<Review, 'id'>;
+export type RatingSnapshotRow = Omit<RatingSnapshot, 'histogram'> & { histogram: Record<string, number> | null };
+export type CategoryRankRow = CategoryRank;
+export type MetadataSnapshotRow = Omit<MetadataSnapshot, 'id'>;
+export type MetadataChangeRow = Omit<MetadataChange, 'id'>;
 
 /** The reviews not stored yet (a review already stored, by its store id, is left as it is): each new one's id and what its event names. */
 export async function insertReviews(client: RawClient, rows: ReviewRow[]): Promise<{ id: string; rating: number; country: string; reviewedAt: Date }[]> {
