@@ -2,8 +2,9 @@
 // a backfill: hundreds of thousands), written as one statement per chunk of column arrays (unnest). Prisma's
 // createMany builds its query row by row, several times the app's CPU for the same insert (docs/benchmarks.md); its
 // query compiler, on a backfill's reviews, ratings, chart positions and listings, most of a refresh's CPU
-// (docs/testing.md). Those rows go as one JSON array per chunk (jsonb_to_recordset): a review's topics and feature
-// requests are lists of any length, which column arrays cannot carry.
+// (docs/testing.md). Those go as column arrays too, but for the rows with a list or an object in them (a review's
+// topics and feature requests, a rating's histogram), which go as one JSON array per chunk (jsonb_to_recordset):
+// column arrays cannot carry lists of any length.
 import type { CategoryRank, MetadataChange, MetadataSnapshot, Prisma, RatingSnapshot, Review } from '@/generated/prisma/client';
 import type { Store } from '@/generated/prisma/enums';
 import { isoDay } from '@/server/core/dates';
@@ -140,27 +141,22 @@ export function insertMetadataSnapshots(client: RawClient, rows: MetadataSnapsho
     client.$executeRawUnsafe(
       `INSERT INTO metadata_snapshots (id, app_id, country, captured_at, title, subtitle, description, keyword_field, promotional_text, whats_new,
          screenshots_count, has_video, price, currency, version)
-       SELECT gen_random_uuid(), r.* FROM jsonb_to_recordset($1::jsonb) AS r(app_id uuid, country text, captured_at timestamptz, title text,
-         subtitle text, description text, keyword_field text, promotional_text text, whats_new text, screenshots_count smallint, has_video boolean,
-         price text, currency text, version text)`,
-      recordsJson(
-        chunk.map((row) => ({
-          app_id: row.appId,
-          country: row.country,
-          captured_at: row.capturedAt,
-          title: row.title,
-          subtitle: row.subtitle,
-          description: row.description,
-          keyword_field: row.keywordField,
-          promotional_text: row.promotionalText,
-          whats_new: row.whatsNew,
-          screenshots_count: row.screenshotsCount,
-          has_video: row.hasVideo,
-          price: row.price,
-          currency: row.currency,
-          version: row.version,
-        })),
-      ),
+       SELECT gen_random_uuid(), * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+         $9::text[], $10::smallint[], $11::boolean[], $12::text[], $13::text[], $14::text[])`,
+      chunk.map((row) => row.appId),
+      chunk.map((row) => row.country),
+      chunk.map((row) => row.capturedAt.toISOString()),
+      chunk.map((row) => row.title),
+      chunk.map((row) => row.subtitle),
+      chunk.map((row) => row.description),
+      chunk.map((row) => row.keywordField),
+      chunk.map((row) => row.promotionalText),
+      chunk.map((row) => row.whatsNew),
+      chunk.map((row) => row.screenshotsCount),
+      chunk.map((row) => row.hasVideo),
+      chunk.map((row) => row.price),
+      chunk.map((row) => row.currency),
+      chunk.map((row) => row.version),
     ),
   );
 }
