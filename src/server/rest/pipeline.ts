@@ -88,14 +88,15 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     // step: nothing deeper runs for it, so it needs neither the request's context nor a promise. The same answer as
     // step 1 of respond gives it (headers, problem body, log line, metrics); a published document needs no credential.
     const bearer = readBearer(header(req, 'authorization'));
-    if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && !DOCUMENTS[trace.path]) {
+    const document = DOCUMENTS[trace.path];
+    if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && !document) {
       return send(req, res, refusedOnShape[bearer.kind](trace.path, trace.requestId), trace, startedAt);
     }
     let answer: Answer;
     try {
       // What the request causes deeper down (a domain event, a log line) carries its id (core/request-context.ts).
       trace.clientAddress = clientIpOf(req.headers['x-forwarded-for']);
-      answer = await withRequest({ requestId: trace.requestId, clientAddress: trace.clientAddress, userAgent: header(req, 'user-agent') }, () => (DOCUMENTS[trace.path] ? publishedDocument(trace, origin) : respond(req, trace, search, bearer)));
+      answer = await withRequest({ requestId: trace.requestId, clientAddress: trace.clientAddress, userAgent: header(req, 'user-agent') }, () => (document ? publishedDocument(document, trace, origin) : respond(req, trace, search, bearer)));
     } catch (thrown) {
       answer = problemOf(thrown, trace, origin);
     }
@@ -297,14 +298,15 @@ function header(req: IncomingMessage, name: string): string | null {
 
 // ---- The published documents: no credential, no charge ---------------------------------------------------------
 
-const DOCUMENTS: Record<string, (origin: string) => string | Promise<string>> = {
+type PublishedDocument = (origin: string) => string | Promise<string>;
+
+const DOCUMENTS: Record<string, PublishedDocument | undefined> = {
   [`${PUBLIC_API_BASE_PATH}/openapi.json`]: openApiDocumentJson,
   [`${PUBLIC_API_BASE_PATH}/collection.json`]: collectionJson,
 };
 
-/** GET or HEAD of the OpenAPI document or the request collection (a path of DOCUMENTS); another method there is 405. */
-async function publishedDocument(trace: Trace, origin: string): Promise<Answer> {
-  const document = DOCUMENTS[trace.path]!;
+/** GET or HEAD of the OpenAPI document or the request collection (DOCUMENTS); another method there is 405. */
+async function publishedDocument(document: PublishedDocument, trace: Trace, origin: string): Promise<Answer> {
   const allowed = ['GET', 'HEAD', 'OPTIONS'];
   if (trace.method === 'OPTIONS') return { status: 204, headers: { Allow: allowed.join(', ') }, body: null };
   if (trace.method !== 'GET' && trace.method !== 'HEAD') {
