@@ -41,6 +41,17 @@ describe('ExchangeTransport', () => {
     expect(unknown).toMatchObject({ jsonrpc: '2.0', id: 'call-8', error: { code: -32601 } });
   });
 
+  it('refuses the exchanges still waiting when it closes, and any asked after', async () => {
+    const { transport, releases } = await connectedServer();
+    const waiting = transport.exchange(call(1, 'd'), auth('client d'));
+    await expect.poll(() => releases.size).toBe(1);
+    await transport.close();
+    await expect(waiting).rejects.toThrow(/closed/);
+    await expect(transport.exchange(call(2, 'e'), auth('client e'))).rejects.toThrow(/closed/);
+    // The Server's late answer to a refused exchange goes nowhere.
+    releases.get('d')!();
+  });
+
   it('frames the answer as one SSE message event', () => {
     const answer = eventStreamAnswer({ result: {}, jsonrpc: '2.0', id: 1 });
     expect(answer.body).toBe('event: message\ndata: {"result":{},"jsonrpc":"2.0","id":1}\n\n');

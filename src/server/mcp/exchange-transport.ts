@@ -13,19 +13,27 @@ import type { AuthInfo, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse, Transpo
 interface PendingExchange {
   clientId: JSONRPCRequest['id'];
   answer: (response: JSONRPCResponse) => void;
+  refuse: (error: Error) => void;
 }
+
+const closed = () => new Error('The MCP server closed before it answered.');
 
 export class ExchangeTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
   #lastId = 0;
+  #closed = false;
   readonly #pending = new Map<number, PendingExchange>();
 
   async start(): Promise<void> {}
 
+  /** Refuses the exchanges still waiting, and any asked after: a caller never waits on a server that is gone. */
   async close(): Promise<void> {
+    this.#closed = true;
+    const pending = [...this.#pending.values()];
     this.#pending.clear();
+    for (const exchange of pending) exchange.refuse(closed());
     this.onclose?.();
   }
 
@@ -34,9 +42,10 @@ export class ExchangeTransport implements Transport {
    * (a notification or request of the server's would have no stream to go to: such exchanges take the SDK's leg).
    */
   exchange(request: JSONRPCRequest, authInfo: AuthInfo): Promise<JSONRPCResponse> {
+    if (this.#closed) return Promise.reject(closed());
     const id = (this.#lastId = this.#lastId === Number.MAX_SAFE_INTEGER ? 1 : this.#lastId + 1);
-    return new Promise((answer) => {
-      this.#pending.set(id, { clientId: request.id, answer });
+    return new Promise((answer, refuse) => {
+      this.#pending.set(id, { clientId: request.id, answer, refuse });
       this.onmessage?.({ ...request, id }, { authInfo });
     });
   }
