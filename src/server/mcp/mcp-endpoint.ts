@@ -35,7 +35,7 @@ import { logError, logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { fieldErrorsFromIssues, unrepresentableTextIssues, validationError } from '@/server/errors/validation';
-import { admitClientAddress, admitRequest, admitTestModeHeader, authorize, idempotent, inTestMode, metered, readTestTrigger, scopeAllows, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
+import { admitClientAddress, admitRequest, admitTestModeHeader, appLookupOf, authorize, idempotent, inTestMode, metered, readTestTrigger, scopeAllows, TEST_MODE_HEADER, type AppLookup } from '@/server/services/access/access-policy';
 import { recordKeyCall } from '@/server/services/api-keys/key-calls';
 import { requestHash } from '@/server/services/idempotency/idempotency-keys';
 import { mcpLedgerEndpoint, periodOf } from '@/server/services/metering/credits';
@@ -83,6 +83,8 @@ interface Exchange {
   metering: MeteringState;
   /** The request's X-Test-Trigger, for a tool call of a test key (the access policy's readTestTrigger). */
   triggerHeader: string | null;
+  /** What the credential's statement found of the app the tool call names, if it looked one up. */
+  app?: AppLookup;
   /** The tool called, its outcome's status (a problem's, or 200) and what it charged: for the log line. */
   tool?: string;
   status?: number;
@@ -150,7 +152,7 @@ export function createMcpEndpoint({ origin, clock = () => new Date(), toolCallPa
         async () => {
           const valid = validArguments(tool, input);
           await admitRequest(actor);
-          const call = { actor, access: tool.route.meta, operation: mcpLedgerEndpoint(name), input: valid.input, metering, requestId, now, trigger };
+          const call = { actor, access: tool.route.meta, operation: mcpLedgerEndpoint(name), input: valid.input, metering, requestId, now, trigger, app: exchange.app };
           return metered(call, async () => {
             // A read's result computed from the same data is replayed (and charged as a computed one), as on REST.
             const cacheKey = answerCacheKey(tool.route.meta, exchange.credential, now, `mcp:${name}?${canonicalJson(valid.input)}`);
@@ -211,7 +213,8 @@ export function createMcpEndpoint({ origin, clock = () => new Date(), toolCallPa
         // that is not JSON goes as it is, for the SDK's parse error.
         const parsedBody = body === undefined ? undefined : parseJson(body);
         const testMode = header(req, 'x-test-mode');
-        const credential = await resolveCredential(bearer, { now, ip: clientAddress, appId: cachedAppId(parsedBody), resource, testMode: testMode === 'true' });
+        const appId = cachedAppId(parsedBody);
+        const credential = await resolveCredential(bearer, { now, ip: clientAddress, appId, resource, testMode: testMode === 'true' });
         if (credential.status !== 'valid') throw credentialRefused(credential.status, resourceMetadata);
         const { actor } = credential;
         setRequestActor(actor.kind === 'apiKey' ? { kind: 'apiKey', keyId: actor.keyId! } : { kind: 'user', userId: actor.userId!, via: 'api' });
@@ -225,6 +228,7 @@ export function createMcpEndpoint({ origin, clock = () => new Date(), toolCallPa
           clientAddress,
           metering: { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) },
           triggerHeader: header(req, 'x-test-trigger'),
+          app: appLookupOf(appId, credential.versions),
         };
         // One JSON-RPC message per request, as MCP has had since 2025-06-18: each call then has its own log line, rate
         // count and credit headers' worth of _meta. A batch (2025-03-26) is refused whole, before anything runs.

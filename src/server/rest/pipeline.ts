@@ -23,7 +23,7 @@ import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { AppError } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
 import { methodNotAllowedProblem, problemAnswer, problemTemplate } from '@/server/errors/problem-response';
-import { admitClientAddress, admitRequest, admitTestModeHeader, authorize, idempotent, inTestMode, metered, readTestTrigger, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
+import { admitClientAddress, admitRequest, admitTestModeHeader, appLookupOf, authorize, idempotent, inTestMode, metered, readTestTrigger, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
 import { periodOf } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
 import { recordKeyCall } from '@/server/services/api-keys/key-calls';
@@ -114,7 +114,8 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
     const match = matchRoute(routes, method, apiPath);
     const ip = trace.clientAddress ?? null;
     const testMode = header(req, 'x-test-mode');
-    const credential = await resolveCredential(bearer, { now, ip, appId: cachedAppId(match), testMode: testMode === 'true' });
+    const appId = cachedAppId(match);
+    const credential = await resolveCredential(bearer, { now, ip, appId, testMode: testMode === 'true' });
     if (credential.status !== 'valid') throw credentialRefused(credential.status);
     const actor = (trace.actor = credential.actor);
     setRequestActor(actor.kind === 'apiKey' ? { kind: 'apiKey', keyId: actor.keyId! } : { kind: 'user', userId: actor.userId!, via: 'api' });
@@ -148,7 +149,7 @@ export function createRestPipeline({ origin, clock = () => new Date() }: RestPip
         const input = validInput(route, match.params, search, body);
         // 7. Rate limit, then credits around 8 and 9 (an app out of a restricted key's reach is refused in between).
         await admitRequest(actor);
-        const call = { actor, access: route.meta, operation: `${route.method} ${route.template}`, input: input.procedureInput, metering, requestId: trace.requestId, now, trigger };
+        const call = { actor, access: route.meta, operation: `${route.method} ${route.template}`, input: input.procedureInput, metering, requestId: trace.requestId, now, trigger, app: appLookupOf(appId, credential.versions) };
         return metered(call, async () => {
           // 9. Cache: an answer computed from the same data is replayed (and charged as a computed one).
           const cacheKey = answerCacheKey(route.meta, credential, now, `${apiPath}${search}`);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Actor } from '@/server/auth/actor';
 import { AppError } from '@/server/errors/app-error';
 import { UNRESTRICTED } from '@/server/services/api-keys/restrictions';
-import { admitClientAddress, appsWithinReach, authorize, dashboardServes, reachApp, scopeAllows, settingsActor, type OperationAccess } from './access-policy';
+import { admitClientAddress, appLookupOf, appsWithinReach, authorize, dashboardServes, reachApp, scopeAllows, settingsActor, type OperationAccess } from './access-policy';
 
 const APP = '0b5f3c52-4d1e-4b8f-9d8e-2f3c4a5b6c7d';
 const OTHER_APP = '7e6d5c4b-3a2f-4e1d-8c0b-9a8f7e6d5c4b';
@@ -69,6 +69,17 @@ describe('a key’s apps and addresses', () => {
     expect(refusal(() => reachApp(restricted, { scope: 'read', credits: 1 }, {}))).toBeNull();
     expect(appsWithinReach(restricted, [{ id: APP }, { id: OTHER_APP }])).toEqual([{ id: APP }]);
     expect(appsWithinReach(key(), [{ id: APP }, { id: OTHER_APP }])).toHaveLength(2);
+  });
+
+  it('an app the credential’s statement found the account does not track is not found, before the operation runs', () => {
+    const untracked = appLookupOf(APP, { app: null });
+    expect(refusal(() => reachApp(key(), read, { id: APP }, untracked))).toEqual({ code: 'NOT_FOUND', detail: 'No app with this id is tracked by your account.' });
+    expect(refusal(() => reachApp(session, write, { id: APP }, untracked))?.code).toBe('NOT_FOUND');
+    // A tracked app, an app other than the one looked up, or no lookup at all: the operation's own lookup decides.
+    expect(refusal(() => reachApp(key(), read, { id: APP }, appLookupOf(APP, { app: '3' })))).toBeNull();
+    expect(refusal(() => reachApp(key(), read, { id: OTHER_APP }, untracked))).toBeNull();
+    expect(refusal(() => reachApp(key(), read, { id: APP }, appLookupOf(null, { app: null })))).toBeNull();
+    expect(refusal(() => reachApp(key(), { scope: 'read', credits: 1 }, { id: APP }, untracked))).toBeNull();
   });
 
   it('calls from its ranges only; an unknown address is refused when it has ranges', () => {

@@ -176,13 +176,31 @@ export async function admitDashboardCall(actor: Actor | null, clientAddress: str
 // ---- Apps within a key's reach -------------------------------------------------------------------------------------
 
 /**
- * The app the input names is within the key's reach. One out of it is answered as an app of another account is
- * (404), where the operation would have answered it: after every check and, for a write, its charge and refund.
+ * What the credential's statement found of the app a call names (src/server/db/credential-statements.ts reads the data
+ * version of the app a cached read is about): whether the account tracks it.
  */
-export function reachApp(actor: Actor, access: OperationAccess, input: unknown): void {
-  const appIds = actor.restrictions?.appIds ?? null;
-  if (appIds === null || access.appInput === undefined) return;
+export interface AppLookup {
+  id: string;
+  tracked: boolean;
+}
+
+/** The lookup of `appId` in a credential's data versions (`versions.app` is null when the account has no such app). */
+export function appLookupOf(appId: string | null, versions: { app: string | null }): AppLookup | undefined {
+  return appId === null ? undefined : { id: appId, tracked: versions.app !== null };
+}
+
+/**
+ * The app the input names is within the key's reach. One out of it is answered as an app of another account is
+ * (404), where the operation would have answered it: after every check and, for a write, its charge and refund. An
+ * app the credential's statement found the account does not track is answered so here too, as the operation's own
+ * lookup would (every per-app operation starts with it, src/server/services/aso/app-context.ts), without running it.
+ */
+export function reachApp(actor: Actor, access: OperationAccess, input: unknown, lookup?: AppLookup): void {
+  if (access.appInput === undefined) return;
   const id = (input as Record<string, unknown> | undefined)?.[access.appInput];
+  if (lookup && !lookup.tracked && id === lookup.id) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
+  const appIds = actor.restrictions?.appIds ?? null;
+  if (appIds === null) return;
   if (typeof id !== 'string' || !appAllowed(appIds, id)) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
 }
 
@@ -207,6 +225,8 @@ export interface MeteredCall {
   now: Date;
   /** A test key's X-Test-Trigger (`readTestTrigger`), acted on before anything is charged. */
   trigger?: TestTrigger | null;
+  /** What the credential's statement found of the app the input names (`appLookupOf`), if it looked one up. */
+  app?: AppLookup;
 }
 
 /**
@@ -220,7 +240,7 @@ export async function metered<T>(call: MeteredCall, work: () => Promise<T>): Pro
   const cost = access.credits ?? 0;
   if (call.trigger) await pullTrigger(call.trigger, call, cost);
   if (cost === 0) {
-    reachApp(actor, access, call.input);
+    reachApp(actor, access, call.input, call.app);
     return work();
   }
   if (metering.limit !== null && metering.limit - metering.used < cost) throw creditsExhausted(metering, cost);
@@ -247,14 +267,14 @@ export async function metered<T>(call: MeteredCall, work: () => Promise<T>): Pro
     metering.cost = cost;
   };
   if (access.scope !== 'write') {
-    reachApp(actor, access, call.input);
+    reachApp(actor, access, call.input, call.app);
     const result = await work();
     await charge();
     return result;
   }
   await charge();
   try {
-    reachApp(actor, access, call.input);
+    reachApp(actor, access, call.input, call.app);
     return await work();
   } catch (error) {
     await refundCharge(actor.accountId, call.requestId);
