@@ -92,37 +92,28 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * Every dashboard call, a page's read or a call to /api/trpc (each call of a batch), counts against the caller's
- * per-minute limit: the signed-in user's, or the client address's before sign-in (the access policy's; the REST
- * pipeline asks it about the public API's requests).
+ * What every procedure checks before its own work, in this order. One middleware, not one per check: tRPC copies the
+ * call's options (twice or more) for each middleware it passes through, and that was a visible part of a computed
+ * answer's cost (docs/benchmarks.md, "Issue 42").
+ *
+ * 1. Every dashboard call, a page's read or a call to /api/trpc (each call of a batch), counts against the caller's
+ *    per-minute limit: the signed-in user's, or the client address's before sign-in (the access policy's; the REST
+ *    pipeline asks it about the public API's requests).
+ * 2. Text that cannot be stored (NUL, an unpaired surrogate), anywhere in the input, is a validation error with its
+ *    place (400), on the public API and the dashboard alike, before any schema or service sees it.
+ * 3. A member's role against the permission the procedure needs (the access policy's), for the dashboard's calls; the
+ *    REST pipeline asks the same at its scope step, before anything is replayed or charged.
  */
-const dashboardRateLimit = t.middleware(async ({ ctx, next }) => {
-  if (ctx.transport !== 'dashboard') return next();
-  await admitDashboardCall(ctx.actor, ctx.clientIp);
-  return next();
-});
-
-/**
- * Text that cannot be stored (NUL, an unpaired surrogate), anywhere in the input, is a validation error with its
- * place (400), on the public API and the dashboard alike, before any schema or service sees it.
- */
-const representableInput = t.middleware(async ({ getRawInput, next }) => {
+const procedureChecks = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+  if (ctx.transport === 'dashboard') await admitDashboardCall(ctx.actor, ctx.clientIp);
   const issues = unrepresentableTextIssues(await getRawInput());
   // As a schema's own failure: a BAD_REQUEST caused by a ZodError (the one that is an Error, as parse throws it).
   if (issues.length) throw new TRPCError({ code: 'BAD_REQUEST', message: issues[0]!.message, cause: new ZodRealError(issues) });
-  return next();
-});
-
-/**
- * A member's role against the permission the procedure needs (the access policy's), for the dashboard's calls; the
- * REST pipeline asks the same at its scope step, before anything is replayed or charged.
- */
-const roleAllowed = t.middleware(({ ctx, meta, next }) => {
   if (ctx.transport === 'dashboard' && ctx.actor) admitRole(ctx.actor, meta);
   return next();
 });
 
-const procedure = t.procedure.use(dashboardRateLimit).use(representableInput).use(roleAllowed);
+const procedure = t.procedure.use(procedureChecks);
 
 /** Sign-up and other calls that need no one signed in. */
 export const publicProcedure = procedure;
