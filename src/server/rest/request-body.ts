@@ -51,29 +51,50 @@ const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', payloadTooLargeProblem(
 export async function readBodyText(req: IncomingMessage): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
-
-  const chunks: Buffer[] = [];
-  let size = 0;
+  const bytes = await readBodyBytes(req);
   try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.byteLength;
-      if (size > MAX_BODY_BYTES) throw tooLarge();
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    // The client closed the connection before sending its whole body: its fault, not a server error.
-    throw new AppError('VALIDATION_ERROR', 'The request body ended before it was complete (the connection closed).', {
-      errors: [{ in: 'body', pointer: '#', detail: 'The body was cut short.' }],
-    });
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new AppError('VALIDATION_ERROR', 'The request body is not valid UTF-8.', {
       errors: [{ in: 'body', pointer: '#', detail: 'The body contains bytes that are not UTF-8.' }],
     });
   }
+}
+
+/**
+ * The body's bytes, read with the stream's events rather than its async iterator, which wraps the stream (end of
+ * stream, a promise per chunk) at more cost than a small body's reading. A request emits 'error' only while it has a
+ * listener, so none is left behind once the body is read or refused.
+ */
+function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (refusal: AppError | null) => {
+      req.off('data', onData).off('end', onEnd).off('error', onCutShort).off('close', onCutShort);
+      if (refusal) reject(refusal);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        // Nothing more is read: the answer closes the connection (the pipeline's leavesBodyUnread).
+        req.pause();
+        settle(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => settle(null);
+    // The client closed the connection before sending its whole body: its fault, not a server error.
+    const onCutShort = () =>
+      settle(
+        new AppError('VALIDATION_ERROR', 'The request body ended before it was complete (the connection closed).', {
+          errors: [{ in: 'body', pointer: '#', detail: 'The body was cut short.' }],
+        }),
+      );
+    req.on('data', onData).on('end', onEnd).on('error', onCutShort).on('close', onCutShort);
+  });
 }
 
 /**
