@@ -60,9 +60,12 @@ export function flushRequestLog(): void {
   process.stdout.write(text);
 }
 
-export function logRequest(fields: Fields): void {
+/** The request log's options: its lines carry their request's id themselves, so they need no mixin to look it up. */
+const requestLogOptions: pino.LoggerOptions = { ...options, mixin: undefined };
+
+export function logRequest(fields: Fields & { requestId: string }): void {
   if (!config().LOG_REQUESTS) return;
-  requests ??= pino(options, requestLines);
+  requests ??= pino(requestLogOptions, requestLines);
   requests.info(fields, 'request');
 }
 
