@@ -44,6 +44,12 @@ function nestingDepth(text: string): number {
 
 const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', payloadTooLargeProblem().message);
 
+/** The client closed the connection before sending its whole body: its fault, not a server error. */
+const cutShort = () =>
+  new AppError('VALIDATION_ERROR', 'The request body ended before it was complete (the connection closed).', {
+    errors: [{ in: 'body', pointer: '#', detail: 'The body was cut short.' }],
+  });
+
 /**
  * The body's bytes as UTF-8 text, reading at most MAX_BODY_BYTES whatever Content-Length claims (the rest is left
  * unread, and the answer closes the connection). Shared by the REST pipeline and the MCP endpoint.
@@ -64,9 +70,12 @@ export async function readBodyText(req: IncomingMessage): Promise<string> {
 /**
  * The body's bytes, read with the stream's events rather than its async iterator, which wraps the stream (end of
  * stream, a promise per chunk) at more cost than a small body's reading. A request emits 'error' only while it has a
- * listener, so none is left behind once the body is read or refused.
+ * listener, so none is left behind once the body is read or refused. The pipeline reads a body after the credential's
+ * statement: a connection the client closed meanwhile has had its last event, so its state is read first.
  */
 function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  if (req.destroyed) return Promise.reject(cutShort());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -86,13 +95,7 @@ function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
       chunks.push(chunk);
     };
     const onEnd = () => settle(null);
-    // The client closed the connection before sending its whole body: its fault, not a server error.
-    const onCutShort = () =>
-      settle(
-        new AppError('VALIDATION_ERROR', 'The request body ended before it was complete (the connection closed).', {
-          errors: [{ in: 'body', pointer: '#', detail: 'The body was cut short.' }],
-        }),
-      );
+    const onCutShort = () => settle(cutShort());
     req.on('data', onData).on('end', onEnd).on('error', onCutShort).on('close', onCutShort);
   });
 }
