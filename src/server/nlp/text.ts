@@ -11,11 +11,6 @@ function nlp(): Nlp {
   return instance;
 }
 
-/** −1 (negative) … 1 (positive). */
-export function sentimentOf(text: string): number {
-  return analyse(text).sentiment;
-}
-
 export interface AnalysedText {
   sentences: string[];
   /** Lemmas of the nouns (and proper nouns), lower-case. */
