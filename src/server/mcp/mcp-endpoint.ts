@@ -94,6 +94,12 @@ interface Exchange {
 
 const INSTRUCTIONS = `The ASO analytics service's public data API as tools: tracked apps, keyword ranks and metrics, reviews, listing metadata, competitors and credit usage. Each tool states its credit cost; refusals and failures are free. A paged list says in its result how to get the next page. Ids come from apps_list (apps) and keywords_list (keywords).`;
 
+/**
+ * How the SDK reports a request it refused as malformed (it answers the client a 4xx with the reason): the client's
+ * mistake, in the request log with its status, and no error of ours.
+ */
+const REJECTED_BY_SDK = /^Rejected inbound request \(/;
+
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export function createMcpEndpoint({ origin, clock = () => new Date(), toolCallPath = 'exchange' }: McpEndpointOptions): McpHandler {
@@ -102,7 +108,9 @@ export function createMcpEndpoint({ origin, clock = () => new Date(), toolCallPa
   const tools = buildTools(appRouter);
   const handler = createMcpHandler(() => newServer(), {
     legacy: 'stateless',
-    onerror: (error) => logError('the MCP handler failed', error),
+    onerror: (error) => {
+      if (!REJECTED_BY_SDK.test(error.message)) logError('the MCP handler failed', error);
+    },
   });
   // A plain tool call of a 2025-era client (./exchange-transport.ts): one Server for the process's lifetime, which
   // never sees an initialize, so it answers as the SDK's stateless leg's fresh Server does.
