@@ -180,6 +180,25 @@ describe('refusals are tool errors carrying the problem, and free', () => {
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
   });
 
+  it('a body that is JSON but no JSON-RPC message is the client’s mistake: 400, and no error of ours in the log', async () => {
+    const secret = await keyOf('read-only');
+    const errorLines: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (errorLines.push(String(chunk)), true));
+    try {
+      for (const body of ['{}', '{"jsonrpc":"2.0","id":1}']) {
+        const response = await fetch(`${origin}${MCP_PATH}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+          body,
+        });
+        expect(response.status, body).toBe(400);
+      }
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(errorLines).toEqual([]);
+  });
+
   it('a JSON-RPC batch is refused whole before anything runs (one message per request, as MCP has had since 2025-06-18)', async () => {
     const secret = await keyOf('read-only');
     const before = await creditsUsed();
