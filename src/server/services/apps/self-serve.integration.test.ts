@@ -10,6 +10,8 @@ import { currentMetadata } from '@/server/services/aso/metadata';
 import { categoryRankHistory } from '@/server/services/aso/charts';
 import { recordEvents } from '@/server/services/events/events';
 import { MAX_BACKFILL_ATTEMPTS, runNextBackfill } from '@/server/services/ingest/backfill-worker';
+import { claimNextBackfill } from '@/server/db/backfill-statements';
+import { sandboxOf } from '@/server/services/accounts/sandboxes';
 import { makeAccount } from '../../../../test/factories';
 import { addApp, addKeywords, getApp, removeApp, searchStore } from './apps';
 import { addStorefront } from './storefronts';
@@ -87,6 +89,30 @@ describe('adding an app', () => {
     }
     const backfill = await db.appBackfill.findUniqueOrThrow({ where: { appId: app.id } });
     expect(backfill).toMatchObject({ attempts: MAX_BACKFILL_ATTEMPTS, lastError: 'the store is down', finishedAt: expect.any(Date) });
+  });
+});
+
+describe('the backfill queue', () => {
+  it('serves live apps before test sandboxes’, and every account’s next app before one account’s many', async () => {
+    const now = new Date();
+    // Earlier tests' entries are held back: the claims below are the order of this test's entries alone.
+    await db.appBackfill.updateMany({ where: { finishedAt: null }, data: { claimedAt: now } });
+    const [busy, other, tester] = await Promise.all([makeAccount('agency'), makeAccount('pro'), makeAccount('free')]);
+    // Queued first: a test sandbox's sample apps, then three apps of one account, then one app of another.
+    const sandboxId = await sandboxOf(tester.accountId);
+    const sandboxApps = (await db.trackedApp.findMany({ where: { accountId: sandboxId }, select: { id: true } })).map(({ id }) => id);
+    const busyApps: string[] = [];
+    for (const name of ['first-of-many', 'second-of-many', 'third-of-many']) busyApps.push((await addApp(busy.accountId, { storeUrl: uniqueUrl(name) })).app.id);
+    const otherApp = (await addApp(other.accountId, { storeUrl: uniqueUrl('only-one') })).app.id;
+    const queued = [...sandboxApps, ...busyApps, otherApp];
+    // In that order, a second apart: the queue's own clock is not this test's to race.
+    for (const [index, appId] of queued.entries()) {
+      await db.appBackfill.update({ where: { appId }, data: { createdAt: new Date(now.getTime() - (queued.length - index) * 1000), claimedAt: null } });
+    }
+
+    const claimed: string[] = [];
+    for (let claim = await claimNextBackfill(now, 600); claim; claim = await claimNextBackfill(now, 600)) claimed.push(claim.appId);
+    expect(claimed).toEqual([busyApps[0], otherApp, busyApps[1], busyApps[2], ...sandboxApps]);
   });
 });
 
