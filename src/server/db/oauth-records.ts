@@ -99,6 +99,31 @@ export async function purgeExpiredOAuthRecords(now = new Date()): Promise<number
 }
 
 /**
+ * Days a dynamically registered client (RFC 7591) is kept when no one connects it. Registration needs no account (20
+ * an hour per client address, src/server/oauth/authorization-server.ts), so without an end the table would keep every
+ * registration anyone ever made. An agent registers right before its authorization request; one whose client was
+ * purged gets `invalid_client` and registers again, as the MCP SDK's client does.
+ */
+export const UNUSED_CLIENT_DAYS = 7;
+
+/**
+ * Deletes the dynamically registered clients (those with a `client_id_issued_at`) registered more than
+ * UNUSED_CLIENT_DAYS ago that no consent ever connected: no connected app, revoked or not (api_keys.oauth_client_id),
+ * and no grant (a consent being recorded). Run by the background work with the expired records' purge; returns how
+ * many. A client fetched from its metadata document has no issue date and is not touched.
+ */
+export async function purgeUnusedOAuthClients(now = new Date()): Promise<number> {
+  const registeredBefore = Math.floor(now.getTime() / 1000) - UNUSED_CLIENT_DAYS * 86_400;
+  return db.$executeRaw`
+    DELETE FROM oauth_records client
+    WHERE client.kind = 'Client'
+      AND CASE WHEN jsonb_typeof(client.payload -> 'client_id_issued_at') = 'number'
+               THEN (client.payload ->> 'client_id_issued_at')::numeric < ${registeredBefore} END
+      AND NOT EXISTS (SELECT 1 FROM api_keys connected WHERE connected.oauth_client_id = client.payload ->> 'client_id')
+      AND NOT EXISTS (SELECT 1 FROM oauth_records grant_record WHERE grant_record.kind = 'Grant' AND grant_record.payload ->> 'clientId' = client.payload ->> 'client_id')`;
+}
+
+/**
  * Seals anew every sealed value of the records (a payload's jti and client_secret, a signing key) that another data key
  * sealed: after a rotation of DATA_ENCRYPTION_KEY (`npm run admin -- secrets reseal`), before the previous key is
  * dropped. A record is rewritten only if it is still the one read. Returns how many records were resealed.

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpResource } from '@/server/mcp/mcp-endpoint';
+import { purgeUnusedOAuthClients, UNUSED_CLIENT_DAYS } from '@/server/db/oauth-records';
+import { OAuthAdapter } from './oauth-adapter';
 import { clientMetadataFetchAllowed, createAuthorizationServer, redirectUriRefusal, REGISTRATIONS_PER_HOUR } from './authorization-server';
 
 let server: Server;
@@ -63,6 +65,24 @@ describe('the authorization server', () => {
       expect(refused.status, uri).toBe(400);
       expect(await refused.json(), uri).toMatchObject({ error: 'invalid_redirect_uri' });
     }
+  });
+
+  it('forgets a registration no one connected, days after it was made', async () => {
+    const registered = await register({ client_name: 'Forgotten agent', redirect_uris: ['https://agent.example/callback'] });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const clients = new OAuthAdapter('Client');
+    await purgeUnusedOAuthClients();
+    const stored = await clients.find(clientId);
+    expect(stored).toMatchObject({ client_id: clientId, client_id_issued_at: expect.any(Number) });
+    // Made days ago, as stored: a purge dated in the future would take other files' clients, registered a moment ago.
+    await clients.upsert(clientId, { ...stored, client_id_issued_at: (stored!.client_id_issued_at as number) - (UNUSED_CLIENT_DAYS + 1) * 86_400 });
+    await purgeUnusedOAuthClients();
+    expect(await clients.find(clientId)).toBeUndefined();
+    // The agent's next sign-in request lands on a page that says why, and what to do.
+    const query = { client_id: clientId, response_type: 'code', redirect_uri: 'https://agent.example/callback', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' };
+    const page = await fetch(`${origin}/oauth/authorize?${new URLSearchParams(query)}`, { redirect: 'manual' });
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('the app then registers anew');
   });
 
   it('limits registrations per client address', async () => {

@@ -1,9 +1,10 @@
 // The credentials' hourly job, one process at a time across those sharing the database: each key that expires within
 // a week gets its `api_key.expiring` notice, each key that expired since the last run is logged, the security log's
-// entries past their retention are deleted, and so are the OAuth records (codes, tokens, interactions) expired a day ago.
+// entries past their retention are deleted, and so are the OAuth records (codes, tokens, interactions) expired a day ago
+// and the registered OAuth clients no one connected (src/server/db/oauth-records.ts).
 import type PgBoss from 'pg-boss';
 import { logExpiredKeys, notifyExpiringKeys } from '@/server/services/api-keys/api-keys';
-import { purgeExpiredOAuthRecords } from '@/server/db/oauth-records';
+import { purgeExpiredOAuthRecords, purgeUnusedOAuthClients } from '@/server/db/oauth-records';
 import { scheduleCronJob } from '@/server/services/jobs/cron-job';
 import { purgeSecurityEvents } from './security-log';
 
@@ -19,9 +20,15 @@ export function scheduleSecurityLogJob(boss: PgBoss, log: (line: string) => void
       retryDelaySeconds: 60,
       failure: 'security log job failed',
       run: async () => {
-        const [expiring, expired, purged, oauth] = [await notifyExpiringKeys(), await logExpiredKeys(), await purgeSecurityEvents(), await purgeExpiredOAuthRecords()];
-        return expiring || expired || purged || oauth
-          ? `keys: ${expiring} expiring soon notified, ${expired} expired logged; security log: ${purged} entries past retention deleted; OAuth: ${oauth} expired records deleted`
+        const [expiring, expired, purged, oauth, clients] = [
+          await notifyExpiringKeys(),
+          await logExpiredKeys(),
+          await purgeSecurityEvents(),
+          await purgeExpiredOAuthRecords(),
+          await purgeUnusedOAuthClients(),
+        ];
+        return expiring || expired || purged || oauth || clients
+          ? `keys: ${expiring} expiring soon notified, ${expired} expired logged; security log: ${purged} entries past retention deleted; OAuth: ${oauth} expired records and ${clients} clients no one connected deleted`
           : null;
       },
     },
