@@ -13,7 +13,6 @@ import { db } from '@/server/db';
 import { readSessionCredential } from '@/server/db/credential-statements';
 import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/core/dates';
-import type { PlanTier } from '@/generated/prisma/enums';
 import { accessOf } from '@/server/services/accounts/plans';
 import { periodOf } from '@/server/services/metering/credits';
 import type { Actor } from './actor';
@@ -94,7 +93,7 @@ export async function verifySessionToken(
   return {
     status: 'valid',
     actor: { kind: 'session', accountId: account.accountId, userId: credential.userId, role: credential.role, sessionId: session.sessionId, scope: 'read-write',
-      ...accessOf({ plan: account.plan as PlanTier, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, now),
+      ...accessOf({ plan: account.plan, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, now),
     },
     creditsUsed: account.creditsUsed,
     versions: account.versions,

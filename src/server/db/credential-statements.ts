@@ -4,7 +4,7 @@
 // usage and the versions of the data the response cache keys on (./data-versions.ts). The account, usage and version
 // part is written once, here, for all of them. Keys and tokens, the credentials of programs under load, are read
 // together with those of the process's other requests waiting meanwhile (batchedCredentialReads).
-import type { MemberRole } from '@/generated/prisma/enums';
+import type { MemberRole, PlanTier } from '@/generated/prisma/enums';
 import { groupCommit } from '@/server/core/group-commit';
 import { hotQuery } from './index';
 import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from './data-versions';
@@ -12,8 +12,8 @@ import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataV
 /** What every credential's row carries besides its own columns. Times are JSON's (ISO 8601 text): see credentialRow. */
 interface AccountColumns extends DataVersionColumns {
   account_id: string;
-  /** The enum's database value. */
-  plan: string;
+  /** The enum's database value, which is the PlanTier's own. */
+  plan: PlanTier;
   trial_ends_at: string | null;
   trial_credits: number | null;
   used: number | null;
@@ -21,7 +21,7 @@ interface AccountColumns extends DataVersionColumns {
 
 export interface CredentialAccount {
   accountId: string;
-  plan: string;
+  plan: PlanTier;
   trialEndsAt: Date | null;
   trialCredits: number | null;
   /** Credits used this period: 0 before the period's first charge. */

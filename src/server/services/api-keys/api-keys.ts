@@ -5,7 +5,7 @@ import { readApiKeyCredential, type ApiKeyRow, type CredentialAccount } from '@/
 import { seedKeySpending } from '@/server/db/credit-statements';
 import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/core/dates';
-import type { ApiKeyScope as DbScope, PlanTier } from '@/generated/prisma/enums';
+import type { ApiKeyScope as DbScope } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
 import { withAccountLock } from '@/server/db/row-locks';
 import { accessOf, planInForce, type Access } from '@/server/services/accounts/plans';
@@ -440,7 +440,7 @@ export function verifiedCredential(
     status: 'valid',
     keyId: key.id,
     accountId: account.accountId,
-    ...accessOf({ plan: account.plan as PlanTier, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, context.now),
+    ...accessOf({ plan: account.plan, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, context.now),
     scope,
     restrictions: { appIds: key.appIds, allowedCidrs: key.allowedCidrs, monthlyBudget: key.monthlyBudget },
     keySpent: key.spent,
