@@ -101,8 +101,9 @@ export async function purgeExpiredOAuthRecords(now = new Date()): Promise<number
 /**
  * Days a dynamically registered client (RFC 7591) is kept when no one connects it. Registration needs no account (20
  * an hour per client address, src/server/oauth/authorization-server.ts), so without an end the table would keep every
- * registration anyone ever made. An agent registers right before its authorization request; one whose client was
- * purged gets `invalid_client` and registers again, as the MCP SDK's client does.
+ * registration anyone ever made. An agent registers right before its authorization request. One whose registration was
+ * purged is told so on the sign-in page (`invalid_client`, with what to do) and registers again once re-added; at the
+ * token endpoint the MCP SDK's client registers again by itself on `invalid_client`.
  */
 export const UNUSED_CLIENT_DAYS = 7;
 

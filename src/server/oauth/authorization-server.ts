@@ -13,12 +13,12 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import { clientIpOf } from '@/server/core/client-ip';
 import { config } from '@/server/core/config';
 import { logError } from '@/server/core/log';
+import { UNUSED_CLIENT_DAYS } from '@/server/db/oauth-records';
 import { MCP_RESOURCE_METADATA_PATH, mcpResource } from '@/server/mcp/mcp-endpoint';
 import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
 import { CONNECTION_SECONDS, revokeConnectedAppOfGrant } from '@/server/services/oauth/connected-apps';
 import { checkDestinationUrl, resolveDestination } from '@/server/services/webhooks/destinations';
 import { CONSENT_PATH, consentRequestOf, createConsentHandler, type ConsentRequest } from './consent';
-import { UNUSED_CLIENT_DAYS } from '@/server/db/oauth-records';
 import { OAuthAdapter } from './oauth-adapter';
 import { OAUTH_SCOPES } from './scopes';
 import { signingKeys } from './signing-keys';
@@ -293,10 +293,10 @@ export function protectedResourceMetadata(origin: string) {
 
 const escapeHtml = (text: unknown) => String(text).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-/** The page a browser gets when the authorization request itself is wrong (an unknown client, a redirect URI not registered). */
 /** An agent that registered long ago and was never connected has had its registration deleted (purgeUnusedOAuthClients). */
 const UNKNOWN_CLIENT_ADVICE = `<p>A registration that no one connects within ${UNUSED_CLIENT_DAYS} days is deleted. Remove this server from the app and add it again: the app then registers anew.</p>`;
 
+/** The page a browser gets when the authorization request itself is wrong (an unknown client, a redirect URI not registered). */
 function errorPage(out: { error?: string; error_description?: string }): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in request refused · ASO Analytics</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f8fafc;color:#0f172a}main{max-width:36rem;margin:10vh auto;padding:2rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem}code{background:#f1f5f9;padding:0 .25rem;border-radius:.25rem}a{color:#1d4ed8}</style></head>
