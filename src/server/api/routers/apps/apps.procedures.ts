@@ -52,7 +52,7 @@ export const createAppProcedure = apiProcedure
       path: '/apps',
       summary: 'Track an app',
       description:
-        'Starts tracking an app from its App Store or Google Play page. Idempotent by store and store id: an app the account already tracks is answered as it is, with `created: false` (and charged like any success). A URL of another shape is a 400; an app the store does not know, a 404; past the plan’s cap on tracked apps, a 403 `limit-reached` naming the cap, and nothing is stored. Its history then loads in the background: `backfill` shows the progress, and the per-app reads answer empty series until it completes. Needs a read-write key.',
+        'Starts tracking an app from its App Store or Google Play page. Idempotent by store and store id: an app the account already tracks is answered as it is, with `created: false` (and charged like any success). A URL of another shape is a 400; an app the store does not know, a 404; past the plan’s cap on tracked apps, a 403 `limit-reached` naming the cap, and nothing is stored. Its history then loads in the background: `backfill` shows the progress, and the per-app reads answer empty series until it completes. Backfills are served across accounts in turn (an account’s second waits for every other account’s first), so another customer adding many apps does not hold yours back. Needs a read-write key.',
       tags: ['Apps'],
       protect: true,
       contentTypes: ['application/json'],
