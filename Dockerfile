@@ -1,10 +1,11 @@
 # The production image: `docker build -t aso-api .`, then run it with DATABASE_URL (and the settings of
 # docs/deploy.md). It serves on PORT (3000), runs as the unprivileged `node` user, and holds only what `npm start`
 # needs: the build's output, the migrations and the production dependencies. The embedded PostgreSQL of a
-# development machine is not for containers: give it a DATABASE_URL.
+# development machine is not for containers: give it a DATABASE_URL. Node 24, a supported LTS: Node 20 reached its end
+# of life on 30 April 2026, and oidc-provider (the MCP server's authorization server) supports Node 22 and later only.
 
 # ---- build: every dependency, the server's bundle (dist/) and Next.js's build (.next/) -------------------------
-FROM node:20.19-bookworm-slim AS build
+FROM node:24.21-bookworm-slim AS build
 WORKDIR /app
 # npm 11 runs only the install scripts package.json allows (allowScripts), as on a developer's machine.
 RUN npm install --global npm@11.19.1
@@ -18,7 +19,7 @@ COPY . .
 RUN npm run build && rm -rf .next/cache
 
 # ---- runtime: production dependencies and the build's output, owned by root, run by `node` ---------------------
-FROM node:20.19-bookworm-slim AS runtime
+FROM node:24.21-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
     PORT=3000 \
