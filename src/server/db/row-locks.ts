@@ -2,6 +2,11 @@
 // for a change of tier; a tracked app's, for what changes it. The database's triggers lock an app's row before its
 // account's (a refresh, a backfill's progress, a removal), so every lock here is taken in that order too: an app's
 // first, then its account's. Taken the other way round, two transactions can deadlock.
+//
+// The account's lock is FOR NO KEY UPDATE, the lock an UPDATE of the row takes: it excludes the other holders of the
+// account's lock, as the caps need, but not the foreign-key checks of rows written for the account (FOR KEY SHARE).
+// FOR UPDATE excluded those too: a charge, holding the account's usage row, waited for it to write its ledger row,
+// and a holder that then asked for the usage row (a key's first budget seeds its spending) deadlocked with it.
 import type { Prisma } from '@/generated/prisma/client';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { db } from './index';
@@ -12,7 +17,7 @@ import { db } from './index';
  */
 export function withAccountLock<T>(accountId: string, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
   return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT 1 FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+    await tx.$queryRaw`SELECT 1 FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
     return work(tx);
   });
 }
@@ -26,7 +31,7 @@ export async function lockAccountPlan(
   accountId: string,
 ): Promise<{ plan: PlanTier; trialEndsAt: Date | null; trialCredits: number | null } | undefined> {
   const [row] = await tx.$queryRaw<{ plan: PlanTier; trialEndsAt: Date | null; trialCredits: number | null }[]>`
-    SELECT plan::text AS plan, trial_ends_at AS "trialEndsAt", trial_credits AS "trialCredits" FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+    SELECT plan::text AS plan, trial_ends_at AS "trialEndsAt", trial_credits AS "trialCredits" FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
   return row;
 }
 

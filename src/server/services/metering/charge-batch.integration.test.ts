@@ -4,6 +4,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
+import { seedKeySpending } from '@/server/db/credit-statements';
+import { withAccountLock } from '@/server/db/row-locks';
 import { makeAccount } from '../../../../test/factories';
 import { chargeCredits as charge, periodOf, type Charge } from './credits';
 
@@ -102,4 +104,34 @@ describe('batched charges', () => {
     expect(results.filter((result) => result.status === 'fulfilled').map((result) => result.value).sort()).toEqual([1, 2, 3]);
     expect((await db.creditUsage.findFirstOrThrow({ where: { accountId } })).used).toBe(3);
   });
+});
+
+// A transaction under the account's row lock (withAccountLock: a key's change, a cap counted) that then asks for the
+// account's usage row (a key's first budget seeds its spending) while a charge of the account holds that row and
+// writes its ledger (whose foreign key checks the account's row): a CI run's e2e server answered such a charge 500
+// with "deadlock detected".
+describe('a charge beside a transaction holding the account’s row lock', () => {
+  it('neither waits for the other’s lock in turn: both finish', async () => {
+    const { accountId } = await makeAccount('solo');
+    const key = await db.apiKey.create({
+      data: { accountId, name: 'to budget', scope: 'read_only', secretHash: randomBytes(32), displayPrefix: 'svc_live_', lastFour: 'efgh' },
+    });
+    await db.creditUsage.create({ data: { accountId, periodStart: periodOf(new Date()).start, used: 5 } });
+    let charged!: Promise<number | null>;
+    await withAccountLock(accountId, async (tx) => {
+      charged = chargeCredits({ ...chargeOf(accountId, 1, 100), now: new Date(), keyId: key.id });
+      let settled = false;
+      void charged.finally(() => (settled = true)).catch(() => undefined);
+      // Until the charge is written, or waits for a lock (it would wait for this transaction's to write its ledger).
+      for (let tries = 0; !settled && tries < 200; tries++) {
+        const [waiting] = await db.$queryRaw<{ count: number }[]>`
+          SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%charge_credits%' AND pid <> pg_backend_pid()`;
+        if (waiting!.count > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await seedKeySpending(tx, key, periodOf(new Date()).start);
+    });
+    expect(await charged).toBe(6);
+    expect((await db.creditUsage.findFirstOrThrow({ where: { accountId } })).used).toBe(6);
+  }, 30_000);
 });
