@@ -135,3 +135,39 @@ describe('a charge beside a transaction holding the account’s row lock', () =>
     expect((await db.creditUsage.findFirstOrThrow({ where: { accountId } })).used).toBe(6);
   }, 30_000);
 });
+
+describe('a charge PostgreSQL aborts to break a deadlock', () => {
+  it('is run again, and charged once', async () => {
+    const { accountId } = await makeAccount('solo');
+    const key = await db.apiKey.create({
+      data: { accountId, name: 'budgeted', scope: 'read_only', secretHash: randomBytes(32), displayPrefix: 'svc_live_', lastFour: 'ijkl', monthlyBudget: 50 },
+    });
+    const period = periodOf(NOW).start;
+    await db.creditUsage.create({ data: { accountId, periodStart: period, used: 5 } });
+    await db.keyCreditUsage.create({ data: { keyId: key.id, periodStart: period, used: 2 } });
+    // The other transaction takes the key's spending row, then (once the charge waits for it, holding the account's
+    // usage row) the usage row: a cycle. It checks for deadlocks only after a minute, so the charge's check (after
+    // the default second) finds it, and PostgreSQL aborts the charge.
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    await other.query('BEGIN');
+    await other.query("SET LOCAL deadlock_timeout = '60s'");
+    await other.query('SELECT 1 FROM key_credit_usage WHERE key_id = $1 FOR UPDATE', [key.id]);
+    const charged = chargeCredits({ ...chargeOf(accountId, 3, 100), keyId: key.id, keyBudget: 50 });
+    for (let tries = 0; tries < 400; tries++) {
+      const [waiting] = await db.$queryRaw<{ count: number }[]>`
+        SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%charge_credits%' AND pid <> pg_backend_pid()`;
+      if (waiting!.count > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const otherDone = (async () => {
+      await other.query('SELECT 1 FROM credit_usage WHERE account_id = $1 FOR UPDATE', [accountId]);
+      await other.query('COMMIT');
+    })();
+    expect(await charged).toBe(8);
+    await otherDone;
+    await other.end();
+    expect((await db.keyCreditUsage.findFirstOrThrow({ where: { keyId: key.id } })).used).toBe(5);
+    expect(await db.creditLedger.count({ where: { accountId } })).toBe(1);
+  }, 30_000);
+});

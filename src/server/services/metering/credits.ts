@@ -3,7 +3,7 @@
 // and the daily rollup. Concurrent requests and several app processes sharing the database therefore never charge
 // more than the allowance, and the ledger always sums to `used`. The period is the calendar month (UTC) of the request, so the allowance
 // resets by itself: a new month is a new row.
-import { db } from '@/server/db';
+import { db, retryOnConflict } from '@/server/db';
 import { applyCharges, readUsageRows, refundRequestCharge } from '@/server/db/credit-statements';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { groupCommit } from '@/server/core/group-commit';
@@ -80,25 +80,28 @@ export async function chargeCredits(charge: Charge): Promise<ChargeOutcome> {
   return outcome;
 }
 
+/**
+ * One statement for the batch. A statement PostgreSQL aborted to break a deadlock wrote nothing (the function is
+ * atomic), so it is run again rather than failing every request of the batch.
+ */
 async function runCharges(charges: Charge[]): Promise<ChargeOutcome[]> {
-  const rows = await applyCharges(
-    charges.map((charge) => ({
-      account_id: charge.accountId,
-      period_start: isoDay(periodOf(charge.now).start),
-      cost: charge.cost,
-      limit: charge.limit,
-      key_id: charge.keyId,
-      key_budget: charge.keyBudget ?? null,
-      user_id: charge.userId,
-      endpoint: charge.endpoint,
-      request_id: charge.requestId,
-      created_at: charge.now.toISOString(),
-      day: isoDay(charge.now),
-      subject: subjectOf(charge),
-    })),
-  );
+  const rows = charges.map((charge) => ({
+    account_id: charge.accountId,
+    period_start: isoDay(periodOf(charge.now).start),
+    cost: charge.cost,
+    limit: charge.limit,
+    key_id: charge.keyId,
+    key_budget: charge.keyBudget ?? null,
+    user_id: charge.userId,
+    endpoint: charge.endpoint,
+    request_id: charge.requestId,
+    created_at: charge.now.toISOString(),
+    day: isoDay(charge.now),
+    subject: subjectOf(charge),
+  }));
+  const outcomes = await retryOnConflict(() => applyCharges(rows));
   const results: ChargeOutcome[] = [];
-  for (const row of rows) {
+  for (const row of outcomes) {
     results[row.position - 1] = row.used_after === null ? { charged: false, refused: row.refused ?? 'credits' } : { charged: true, used: row.used_after };
   }
   return results;
@@ -111,9 +114,12 @@ function subjectOf(charge: Pick<Charge, 'keyId' | 'userId'>): string {
   return charge.keyId ?? `user:${charge.userId ?? 'unknown'}`;
 }
 
-/** Gives back a charge whose call then failed (a write is charged before it runs): usage, ledger and rollup. */
+/**
+ * Gives back a charge whose call then failed (a write is charged before it runs): usage, ledger and rollup. Run again
+ * if PostgreSQL aborted it to break a deadlock, as a charge is: a failed call must not stay charged.
+ */
 export async function refundCharge(accountId: string, requestId: string): Promise<void> {
-  await refundRequestCharge(accountId, requestId);
+  await retryOnConflict(() => refundRequestCharge(accountId, requestId));
 }
 
 /** Exactly one charge crosses each threshold, since charges are serialised on the usage row. */
