@@ -34,6 +34,16 @@ function countChargeStatements() {
 
 afterEach(() => vi.restoreAllMocks());
 
+/** Waits (up to 10 s) until a charge's statement waits for a lock `blocker` (a backend's pid) holds, or `done()`. */
+async function untilChargeWaitsFor(blocker: number, done: () => boolean = () => false): Promise<void> {
+  for (let tries = 0; !done() && tries < 400; tries++) {
+    const [waiting] = await db.$queryRaw<{ count: number }[]>`
+      SELECT count(*)::int AS count FROM pg_stat_activity WHERE query LIKE '%charge_credits($1%' AND ${blocker}::int = ANY (pg_blocking_pids(pid))`;
+    if (waiting!.count > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 describe('batched charges', () => {
   it('decides each charge in order, as separate statements would, while sharing statements', async () => {
     const { accountId } = await makeAccount('solo');
@@ -122,13 +132,9 @@ describe('a charge beside a transaction holding the account’s row lock', () =>
       charged = chargeCredits({ ...chargeOf(accountId, 1, 100), now: new Date(), keyId: key.id });
       let settled = false;
       void charged.finally(() => (settled = true)).catch(() => undefined);
-      // Until the charge is written, or waits for a lock (it would wait for this transaction's to write its ledger).
-      for (let tries = 0; !settled && tries < 200; tries++) {
-        const [waiting] = await db.$queryRaw<{ count: number }[]>`
-          SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%charge_credits%' AND pid <> pg_backend_pid()`;
-        if (waiting!.count > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      // Until the charge is written, or waits for this transaction's lock (to write its ledger, before the change).
+      const [{ pid }] = (await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`) as [{ pid: number }];
+      await untilChargeWaitsFor(pid, () => settled);
       await seedKeySpending(tx, key, periodOf(new Date()).start);
     });
     expect(await charged).toBe(6);
@@ -154,12 +160,7 @@ describe('a charge PostgreSQL aborts to break a deadlock', () => {
     await other.query("SET LOCAL deadlock_timeout = '60s'");
     await other.query('SELECT 1 FROM key_credit_usage WHERE key_id = $1 FOR UPDATE', [key.id]);
     const charged = chargeCredits({ ...chargeOf(accountId, 3, 100), keyId: key.id, keyBudget: 50 });
-    for (let tries = 0; tries < 400; tries++) {
-      const [waiting] = await db.$queryRaw<{ count: number }[]>`
-        SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%charge_credits%' AND pid <> pg_backend_pid()`;
-      if (waiting!.count > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await untilChargeWaitsFor((await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
     const otherDone = (async () => {
       await other.query('SELECT 1 FROM credit_usage WHERE account_id = $1 FOR UPDATE', [accountId]);
       await other.query('COMMIT');
