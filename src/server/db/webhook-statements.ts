@@ -12,6 +12,26 @@ export function lockUndispatchedEvents(tx: Prisma.TransactionClient, limit: numb
     WHERE e.dispatched_at IS NULL ORDER BY e.occurred_at, e.id LIMIT ${limit} FOR UPDATE OF e SKIP LOCKED`;
 }
 
+/**
+ * The enabled endpoints of the accounts whose events are fanned out, each held (FOR KEY SHARE) until the transaction
+ * ends: an endpoint deleted meanwhile is deleted once its deliveries are written, and takes them with it, rather than
+ * failing the whole fan-out on their foreign key. An edit of the endpoint (FOR NO KEY UPDATE) does not wait.
+ */
+export async function lockFanOutEndpoints(tx: Prisma.TransactionClient, accountIds: string[]): Promise<{ id: string; accountId: string; eventTypes: string[] }[]> {
+  return tx.$queryRaw<{ id: string; accountId: string; eventTypes: string[] }[]>`
+    SELECT id::text, account_id::text AS "accountId", event_types AS "eventTypes"
+    FROM webhook_endpoints WHERE account_id = ANY (${accountIds}::uuid[]) AND enabled FOR KEY SHARE`;
+}
+
+/**
+ * Holds an endpoint (FOR KEY SHARE) until the transaction ends, so that a delivery written for it in the transaction
+ * cannot lose it to a deletion; false if it is gone (a deletion under way is waited for).
+ */
+export async function holdEndpoint(tx: Prisma.TransactionClient, endpointId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
+  return rows.length > 0;
+}
+
 /** Takes up to 100 deliveries asked for from the dashboard (test events, redeliveries), oldest request first: each once. */
 export function takeRequestedDeliveries() {
   return db.$queryRaw<{ id: string; attempts: number }[]>`

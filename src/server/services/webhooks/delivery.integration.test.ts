@@ -2,12 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
+import * as webhookStatements from '@/server/db/webhook-statements';
 import { recordEvents } from '@/server/services/events/events';
 import { makeAccount } from '../../../../test/factories';
 import { attemptDelivery, DISABLE_AFTER_MS, dispatchEvents, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from './delivery';
-import { createWebhookEndpoint, rotateWebhookSecret } from './endpoints';
+import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret } from './endpoints';
 import { verifySignature } from './signing';
 import { ATTEMPT_QUEUE, queueOverdueDeliveries, startWebhookWorker } from './worker';
 import PgBoss from 'pg-boss';
@@ -41,6 +42,8 @@ beforeAll(async () => {
   process.env.WEBHOOK_SLACK_HOSTS = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.WEBHOOK_DISCORD_HOSTS = `127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
+
+afterEach(() => vi.restoreAllMocks());
 
 afterAll(async () => {
   delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
@@ -166,6 +169,35 @@ describe('webhook delivery', () => {
     expect(await count(disabled.endpoint.id)).toBe(0);
     expect(await count(foreign.endpoint.id)).toBe(0);
     expect((await dispatchEvents()).deliveryIds).toEqual([]); // dispatched once
+  });
+
+  it('fans out while an endpoint of the account is deleted: the deletion waits, then takes its delivery with it', async () => {
+    const owner = await makeAccount();
+    const { endpoint: kept } = await createWebhookEndpoint(owner.accountId, { url: `${base}/kept-during-deletion` });
+    const { endpoint: deleted } = await createWebhookEndpoint(owner.accountId, { url: `${base}/deleted-during-fan-out` });
+    await recordEvents([{ accountId: owner.accountId, type: 'keyword.added', data: { appId: randomUUID(), keywordId: randomUUID(), term: 'sleep', country: 'US' } }]);
+    const readEndpoints = webhookStatements.lockFanOutEndpoints;
+    let deletion: Promise<void> | undefined;
+    vi.spyOn(webhookStatements, 'lockFanOutEndpoints').mockImplementationOnce(async (tx, accountIds) => {
+      const endpoints = await readEndpoints(tx, accountIds);
+      // The owner deletes an endpoint after the fan-out read it, before its deliveries are written: the deletion
+      // either waits for the fan-out or commits first (and the deliveries' foreign key then fails the fan-out).
+      let settled = false;
+      deletion = deleteWebhookEndpoint(owner.accountId, deleted.id).finally(() => (settled = true));
+      for (let tries = 0; !settled && tries < 400; tries++) {
+        const [waiting] = await db.$queryRaw<{ count: number }[]>`
+          SELECT count(*)::int AS count FROM pg_stat_activity
+          WHERE query ILIKE 'DELETE%webhook_endpoints%' AND cardinality(pg_blocking_pids(pid)) > 0`;
+        if (waiting!.count > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return endpoints;
+    });
+    await dispatchEvents();
+    await deletion;
+    expect(await db.webhookDelivery.count({ where: { endpointId: kept.id } })).toBe(1);
+    expect(await db.webhookEndpoint.count({ where: { id: deleted.id } })).toBe(0);
+    expect(await db.webhookDelivery.count({ where: { endpointId: deleted.id } })).toBe(0);
   });
 
   it('refuses destinations that are not public HTTPS when they are saved', async () => {

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { db } from '@/server/db';
-import { lockUndispatchedEvents } from '@/server/db/webhook-statements';
+import { lockFanOutEndpoints, lockUndispatchedEvents } from '@/server/db/webhook-statements';
 import { discordMessage, slackMessage, type EventEnvelope } from './chat-formats';
 import { checkDestinationUrl, resolveDestination } from './destinations';
 import { openSecret } from './secrets';
@@ -37,10 +37,7 @@ export async function dispatchEvents(limit = 500): Promise<{ events: number; del
   return db.$transaction(async (tx) => {
     const events = await lockUndispatchedEvents(tx, limit);
     if (!events.length) return { events: 0, deliveryIds: [] };
-    const endpoints = await tx.webhookEndpoint.findMany({
-      where: { accountId: { in: [...new Set(events.map((event) => event.account_id))] }, enabled: true },
-      select: { id: true, accountId: true, eventTypes: true },
-    });
+    const endpoints = await lockFanOutEndpoints(tx, [...new Set(events.map((event) => event.account_id))]);
     const rows = events.flatMap((event) =>
       endpoints
         .filter((endpoint) => endpoint.accountId === event.account_id && (!endpoint.eventTypes.length || endpoint.eventTypes.includes(event.type)))

@@ -6,6 +6,7 @@ import { db, retryOnConflict } from '@/server/db';
 import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
 import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
 import { withAccountLock } from '@/server/db/row-locks';
+import { holdEndpoint } from '@/server/db/webhook-statements';
 import { isLiveAccount } from '@/server/services/accounts/sandboxes';
 import type { EventType } from '@/server/services/events/event-kinds';
 import { checkDestinationUrl, resolveDestination } from './destinations';
@@ -23,6 +24,8 @@ export const MAX_WEBHOOK_ENDPOINTS = 16;
  * server on demand, which must not become a way to flood it.
  */
 export const TEST_DELIVERIES_PER_MINUTE = 10;
+
+const ENDPOINT_NOT_FOUND = 'No such webhook endpoint.';
 
 /** An endpoint to create, as webhooks.schema.ts parses it. */
 export interface NewWebhookEndpoint {
@@ -74,7 +77,7 @@ function endpointTarget(endpoint: { id: string; url: string }) {
 
 async function ownEndpoint(accountId: string, endpointId: string) {
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, accountId } });
-  if (!endpoint) throw new AppError('NOT_FOUND', 'No such webhook endpoint.');
+  if (!endpoint) throw new AppError('NOT_FOUND', ENDPOINT_NOT_FOUND);
   return endpoint;
 }
 
@@ -197,25 +200,32 @@ async function countTestDelivery(endpointId: string): Promise<void> {
   }
 }
 
-/** A `webhook.test` event to this endpoint only, delivered within about a second. */
+/**
+ * A `webhook.test` event to this endpoint only, delivered within about a second. An endpoint deleted meanwhile (in
+ * another tab, by a script) is 404, and no event is left behind.
+ */
 export async function sendTestEvent(accountId: string, endpointId: string) {
   const endpoint = await ownEndpoint(accountId, endpointId);
   await countTestDelivery(endpoint.id);
   const now = new Date();
-  const event = await db.domainEvent.create({
-    data: {
-      accountId,
-      type: 'webhook.test',
-      data: { endpointId: endpoint.id, message: 'Test event from ASO Analytics' },
-      occurredAt: now,
-      dispatchedAt: now,
-      requestId: currentRequestId(),
-    },
+  const livemode = await isLiveAccount(accountId);
+  return db.$transaction(async (tx) => {
+    if (!(await holdEndpoint(tx, endpoint.id))) throw new AppError('NOT_FOUND', ENDPOINT_NOT_FOUND);
+    const event = await tx.domainEvent.create({
+      data: {
+        accountId,
+        type: 'webhook.test',
+        data: { endpointId: endpoint.id, message: 'Test event from ASO Analytics' },
+        occurredAt: now,
+        dispatchedAt: now,
+        requestId: currentRequestId(),
+      },
+    });
+    const delivery = await tx.webhookDelivery.create({
+      data: { endpointId: endpoint.id, eventId: event.id, eventType: event.type, body: JSON.stringify(envelopeOf({ ...event, livemode })), requestedAt: now },
+    });
+    return { deliveryId: delivery.id };
   });
-  const delivery = await db.webhookDelivery.create({
-    data: { endpointId: endpoint.id, eventId: event.id, eventType: event.type, body: JSON.stringify(envelopeOf({ ...event, livemode: await isLiveAccount(accountId) })), requestedAt: now },
-  });
-  return { deliveryId: delivery.id };
 }
 
 /** Sends a delivery again (same delivery id), whatever its state. */
@@ -223,6 +233,8 @@ export async function redeliver(accountId: string, deliveryId: string) {
   const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpoint: { accountId } } });
   if (!delivery) throw new AppError('NOT_FOUND', 'No such delivery.');
   await countTestDelivery(delivery.endpointId);
-  await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'pending', requestedAt: new Date(), completedAt: null, nextAttemptAt: null } });
+  // Gone if its endpoint was deleted meanwhile (the deletion takes its deliveries).
+  const { count } = await db.webhookDelivery.updateMany({ where: { id: delivery.id }, data: { status: 'pending', requestedAt: new Date(), completedAt: null, nextAttemptAt: null } });
+  if (!count) throw new AppError('NOT_FOUND', 'No such delivery.');
   return { deliveryId: delivery.id };
 }
