@@ -35,9 +35,13 @@ export async function lockAccountPlan(
   return row;
 }
 
-/** Locks a tracked app's row until the transaction ends; before the account's, if both are needed (see above). */
-export async function lockTrackedApp(tx: Prisma.TransactionClient, appId: string): Promise<void> {
-  await tx.$queryRaw`SELECT 1 FROM tracked_apps WHERE id = ${appId}::uuid FOR UPDATE`;
+/**
+ * Locks a tracked app's row until the transaction ends; before the account's, if both are needed (see above). False
+ * if the app is gone: removed meanwhile (a removal under way is waited for), so that nothing is written for it.
+ */
+export async function lockTrackedApp(tx: Prisma.TransactionClient, appId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM tracked_apps WHERE id = ${appId}::uuid FOR UPDATE`;
+  return rows.length > 0;
 }
 
 /** Locks every tracked app's row of the account, in one order (by id); before the account's, if both are needed. */

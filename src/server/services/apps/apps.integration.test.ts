@@ -1,8 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DemoProvider } from '@/server/services/ingest/demo/demo-provider';
+import { duringDeletion } from '../../../../test/deletion-race';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { db } from '@/server/db';
 import { addKeywords, getApp, listApps } from './apps';
+import { addStorefront } from './storefronts';
 import { normalizeTerm, termKeyOf } from './terms';
 
 describe('term normalisation', () => {
@@ -53,6 +55,25 @@ describe('adding keywords', () => {
     expect(addedCount).toBe(terms.length);
     for (const result of results) expect(result.added.length + result.alreadyTracked.length).toBe(terms.length);
     expect((await getApp(owner.accountId, app.id)).trackedKeywords).toBe(3);
+  });
+});
+
+describe('an app removed while keywords are added to it', () => {
+  it('answers 404 and adds nothing', async () => {
+    const { accountId } = await makeAccount('pro');
+    const app = await makeApp(accountId);
+    const outcome = await duringDeletion('tracked_apps', app.id, () => addKeywords(accountId, { appId: app.id, terms: ['white noise'] }));
+    expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
+    expect(await db.domainEvent.count({ where: { accountId, type: 'keyword.added' } })).toBe(0);
+  });
+});
+
+describe('an app removed while a storefront is added to it', () => {
+  it('answers 404', async () => {
+    const { accountId } = await makeAccount('pro');
+    const app = await makeApp(accountId);
+    const outcome = await duringDeletion('tracked_apps', app.id, () => addStorefront(accountId, { appId: app.id, country: 'FR' }));
+    expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
   });
 });
 

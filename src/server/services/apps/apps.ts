@@ -78,7 +78,7 @@ export async function addKeywords(
   // their events are stored together or not at all.
   const storefrontIsNew = (await db.appStorefront.count({ where: { appId: app.id, country } })) === 0;
   const inserted = await db.$transaction(async (tx) => {
-    await lockTrackedApp(tx, app.id);
+    if (!(await lockTrackedApp(tx, app.id))) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
     const caps = await capsOf(tx, accountId);
     const rows = await tx.trackedKeyword.createManyAndReturn({
       data: keys.map((key) => ({ appId: app.id, country, term: byKey.get(key)!, termKey: key })),

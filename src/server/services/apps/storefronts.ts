@@ -103,7 +103,7 @@ async function wasObserved(appId: string, country: string): Promise<boolean> {
 async function observeFirstTime(app: StorefrontApp, country: string): Promise<void> {
   if (await wasObserved(app.id, country)) return;
   const added = await db.$transaction(async (tx) => {
-    await lockTrackedApp(tx, app.id);
+    if (!(await lockTrackedApp(tx, app.id))) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
     const inserted = await tx.appStorefront.createMany({ data: [{ appId: app.id, country }], skipDuplicates: true });
     if (inserted.count) await checkStorefrontCap(tx, app);
     return inserted.count > 0;

@@ -2,8 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@/server/core/dates';
 import { db } from '@/server/db';
 import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
+import { duringDeletion } from '../../../../test/deletion-race';
+import { makeAccount, makeApp } from '../../../../test/factories';
 import { parseStoreUrl } from '@/server/domain/store-urls';
 import { addKeywords } from '@/server/services/apps/apps';
+import { addCompetitor } from './competitors';
 import { dataProvider } from '@/server/services/ingest/providers';
 import { refreshApp } from '@/server/services/ingest/refresh';
 
@@ -63,6 +66,29 @@ describe('competitors', () => {
     await expect(fixture.caller.competitors.add({ id, storeUrl: 'https://apps.apple.com/us/app/breathe/id700000010' })).rejects.toMatchObject({
       cause: { appCode: 'VALIDATION_ERROR' },
     });
+  });
+});
+
+describe('a competitor added by two calls at once', () => {
+  it('is added once: the other call answers it as already there', async () => {
+    const { accountId } = await makeAccount('pro');
+    const app = await makeApp(accountId);
+    const storeUrl = 'https://apps.apple.com/us/app/calm-sleep-meditation/id571800810';
+    const [first, second] = await Promise.all([addCompetitor(accountId, { appId: app.id, storeUrl }), addCompetitor(accountId, { appId: app.id, storeUrl })]);
+    expect([first.created, second.created].sort()).toEqual([false, true]);
+    expect(second.competitor).toEqual(first.competitor);
+    expect(await db.domainEvent.count({ where: { accountId, type: 'competitor.added' } })).toBe(1);
+  });
+});
+
+describe('a competitor added while its app is removed', () => {
+  it('answers 404 and keeps nothing', async () => {
+    const { accountId } = await makeAccount('pro');
+    const app = await makeApp(accountId);
+    const storeUrl = 'https://apps.apple.com/us/app/calm-sleep-meditation/id571800810';
+    const outcome = await duringDeletion('tracked_apps', app.id, () => addCompetitor(accountId, { appId: app.id, storeUrl }));
+    expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
+    expect(await db.domainEvent.count({ where: { accountId, type: 'competitor.added' } })).toBe(0);
   });
 });
 

@@ -2,8 +2,10 @@
 import { Prisma } from '@/generated/prisma/client';
 import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
+import { lockTrackedApp } from '@/server/db/row-locks';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
 import { AppError } from '@/server/errors/app-error';
+import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { recordEvents } from '@/server/services/events/events';
 import { describeInStore } from '@/server/services/ingest/providers';
 import { refreshApp } from '@/server/services/ingest/refresh';
@@ -44,13 +46,19 @@ export async function addCompetitor(accountId: string, input: { appId: string; s
   if (existing) return { competitor: existing, created: false };
   const details = await describeInStore(reference, reference.country ?? app.primaryCountry, app.livemode);
   try {
-    const competitor = await db.competitor.create({
-      data: { appId: app.id, store: reference.store, storeId: reference.storeId, storeUrl: reference.canonicalUrl, ...details },
-      select: competitorSelect,
+    // The competitor and its event together, under the app's lock: an app removed during the store's answer is 404.
+    const competitor = await db.$transaction(async (tx) => {
+      if (!(await lockTrackedApp(tx, app.id))) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
+      const created = await tx.competitor.create({
+        data: { appId: app.id, store: reference.store, storeId: reference.storeId, storeUrl: reference.canonicalUrl, ...details },
+        select: competitorSelect,
+      });
+      await recordEvents(
+        [{ accountId, appId: app.id, type: 'competitor.added', data: { appId: app.id, competitorId: created.id, store: created.store, storeId: created.storeId, name: created.name } }],
+        tx,
+      );
+      return created;
     });
-    await recordEvents([
-      { accountId, appId: app.id, type: 'competitor.added', data: { appId: app.id, competitorId: competitor.id, store: competitor.store, storeId: competitor.storeId, name: competitor.name } },
-    ]);
     // Its ranks for the tracked terms over the app's history, as a new keyword gets its own at once. The competitor is
     // tracked whether or not that works: the daily refresh observes it from then on.
     if (app.refreshed) {

@@ -1,6 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
+import { duringDeletion } from '../../../../test/deletion-race';
 import { makeAccount } from '../../../../test/factories';
 import {
   createWebhookEndpoint,
@@ -62,37 +62,11 @@ describe('webhook endpoints', () => {
   });
 });
 
-/**
- * Runs `call` while another connection deletes the endpoint (as the owner might in another tab, or a script): the
- * deletion is under way when the call reads the endpoint, and commits once the call waits for it.
- */
-async function duringDeletion<T>(endpointId: string, call: () => Promise<T>): Promise<PromiseSettledResult<T>> {
-  const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await other.connect();
-  try {
-    await other.query('BEGIN');
-    await other.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpointId]);
-    const { pid } = (await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!;
-    let settled = false;
-    const result = call().finally(() => (settled = true));
-    void result.catch(() => undefined);
-    for (let tries = 0; !settled && tries < 400; tries++) {
-      const [waiting] = await db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM pg_stat_activity WHERE ${pid}::int = ANY (pg_blocking_pids(pid))`;
-      if (waiting!.count > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    await other.query('COMMIT');
-    return (await Promise.allSettled([result]))[0]!;
-  } finally {
-    await other.end();
-  }
-}
-
 describe('an endpoint deleted while it is called', () => {
   it('answers a test event 404 and records no event', async () => {
     const owner = await makeAccount();
     const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/deleted-meanwhile' });
-    const outcome = await duringDeletion(endpoint.id, () => sendTestEvent(owner.accountId, endpoint.id));
+    const outcome = await duringDeletion('webhook_endpoints', endpoint.id, () => sendTestEvent(owner.accountId, endpoint.id));
     expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
     expect(await db.domainEvent.count({ where: { accountId: owner.accountId, type: 'webhook.test' } })).toBe(0);
   });
@@ -101,7 +75,7 @@ describe('an endpoint deleted while it is called', () => {
     const owner = await makeAccount();
     const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/deleted-meanwhile' });
     const { deliveryId } = await sendTestEvent(owner.accountId, endpoint.id);
-    const outcome = await duringDeletion(endpoint.id, () => redeliver(owner.accountId, deliveryId));
+    const outcome = await duringDeletion('webhook_endpoints', endpoint.id, () => redeliver(owner.accountId, deliveryId));
     expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
   });
 });
