@@ -32,6 +32,12 @@ export async function holdEndpoint(tx: Prisma.TransactionClient, endpointId: str
   return rows.length > 0;
 }
 
+/** Locks an endpoint's row for a change until the transaction ends; false if it is gone (deleted meanwhile). */
+export async function lockEndpoint(tx: Prisma.TransactionClient, endpointId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR NO KEY UPDATE`;
+  return rows.length > 0;
+}
+
 /** Takes up to 100 deliveries asked for from the dashboard (test events, redeliveries), oldest request first: each once. */
 export function takeRequestedDeliveries() {
   return db.$queryRaw<{ id: string; attempts: number }[]>`

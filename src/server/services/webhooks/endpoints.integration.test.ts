@@ -8,6 +8,7 @@ import {
   listDeliveries,
   listWebhookEndpoints,
   redeliver,
+  rotateWebhookSecret,
   sendTestEvent,
   setWebhookEndpointEnabled,
 } from './endpoints';
@@ -69,6 +70,18 @@ describe('an endpoint deleted while it is called', () => {
     const outcome = await duringDeletion('webhook_endpoints', endpoint.id, () => sendTestEvent(owner.accountId, endpoint.id));
     expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
     expect(await db.domainEvent.count({ where: { accountId: owner.accountId, type: 'webhook.test' } })).toBe(0);
+  });
+
+  it('answers a change or a secret rotation 404, and logs neither', async () => {
+    const owner = await makeAccount();
+    const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/deleted-meanwhile' });
+    const changed = await duringDeletion('webhook_endpoints', endpoint.id, () => setWebhookEndpointEnabled(owner.accountId, endpoint.id, false));
+    expect(changed).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
+    const again = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/deleted-meanwhile-too' });
+    const rotated = await duringDeletion('webhook_endpoints', again.endpoint.id, () => rotateWebhookSecret(owner.accountId, again.endpoint.id));
+    expect(rotated).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
+    const logged = await db.securityEvent.count({ where: { accountId: owner.accountId, kind: { in: ['webhook_endpoint.changed', 'webhook_endpoint.secret_rotated'] } } });
+    expect(logged).toBe(0);
   });
 
   it('answers a redelivery 404', async () => {

@@ -1,12 +1,13 @@
 // Webhook endpoints of an account: create (the signing secret is returned once), rotate the secret (the old one
 // keeps signing for 24 hours), enable or disable, delete.
+import type { Prisma } from '@/generated/prisma/client';
 import { currentRequestId } from '@/server/core/request-context';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 import { db, retryOnConflict } from '@/server/db';
 import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
 import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
 import { withAccountLock } from '@/server/db/row-locks';
-import { holdEndpoint } from '@/server/db/webhook-statements';
+import { holdEndpoint, lockEndpoint } from '@/server/db/webhook-statements';
 import { isLiveAccount } from '@/server/services/accounts/sandboxes';
 import type { EventType } from '@/server/services/events/event-kinds';
 import { checkDestinationUrl, resolveDestination } from './destinations';
@@ -55,11 +56,13 @@ export async function createWebhookEndpoint(accountId: string, input: NewWebhook
 }
 
 export async function rotateWebhookSecret(accountId: string, endpointId: string, now = new Date()) {
-  const endpoint = await ownEndpoint(accountId, endpointId);
+  const { id } = await ownEndpoint(accountId, endpointId);
   const secret = generateWebhookSecret();
   await db.$transaction(async (tx) => {
+    // The secret it replaces is read under the lock: of two rotations at once, the second keeps the first's as previous.
+    const endpoint = await lockedEndpoint(tx, id);
     await tx.webhookEndpoint.update({
-      where: { id: endpoint.id },
+      where: { id },
       data: { secret: sealSecret(secret), previousSecret: endpoint.secret, previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS) },
     });
     await recordSecurityEvent(
@@ -79,6 +82,15 @@ async function ownEndpoint(accountId: string, endpointId: string) {
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, accountId } });
   if (!endpoint) throw new AppError('NOT_FOUND', ENDPOINT_NOT_FOUND);
   return endpoint;
+}
+
+/**
+ * The endpoint as it is now, its row locked until the transaction ends: a change builds on the last one rather than
+ * overwriting it, and an endpoint deleted since it was read is 404 (a deletion under way is waited for).
+ */
+async function lockedEndpoint(tx: Prisma.TransactionClient, endpointId: string) {
+  if (!(await lockEndpoint(tx, endpointId))) throw new AppError('NOT_FOUND', ENDPOINT_NOT_FOUND);
+  return tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
 }
 
 /** What the dashboard shows of an endpoint: never its secret, only the start of it. */
@@ -130,16 +142,17 @@ async function assertDestination(url: string): Promise<void> {
  * again clears the reason the service disabled it for. The security log gets the fields that changed.
  */
 export async function updateWebhookEndpoint(accountId: string, endpointId: string, input: WebhookEndpointChange) {
-  const endpoint = await ownEndpoint(accountId, endpointId);
-  if (input.url !== undefined && input.url !== endpoint.url) await assertDestination(input.url);
-  const next = {
-    url: input.url ?? endpoint.url,
-    description: input.description === undefined ? endpoint.description : input.description || null,
-    eventTypes: input.eventTypes === undefined ? endpoint.eventTypes : [...new Set(input.eventTypes)],
-    enabled: input.enabled ?? endpoint.enabled,
-  };
-  const changed = (Object.keys(next) as (keyof typeof next)[]).filter((field) => JSON.stringify(next[field]) !== JSON.stringify(endpoint[field]));
+  const read = await ownEndpoint(accountId, endpointId);
+  if (input.url !== undefined && input.url !== read.url) await assertDestination(input.url);
   const updated = await db.$transaction(async (tx) => {
+    const endpoint = await lockedEndpoint(tx, read.id);
+    const next = {
+      url: input.url ?? endpoint.url,
+      description: input.description === undefined ? endpoint.description : input.description || null,
+      eventTypes: input.eventTypes === undefined ? endpoint.eventTypes : [...new Set(input.eventTypes)],
+      enabled: input.enabled ?? endpoint.enabled,
+    };
+    const changed = (Object.keys(next) as (keyof typeof next)[]).filter((field) => JSON.stringify(next[field]) !== JSON.stringify(endpoint[field]));
     const row = await tx.webhookEndpoint.update({
       where: { id: endpoint.id },
       data: { ...next, ...(input.enabled === true && { disabledReason: null, failingSince: null }) },
