@@ -3,7 +3,7 @@ import { DemoProvider } from '@/server/services/ingest/demo/demo-provider';
 import { duringDeletion } from '../../../../test/deletion-race';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { db } from '@/server/db';
-import { addKeywords, getApp, listApps } from './apps';
+import { addKeywords, getApp, listApps, removeApp } from './apps';
 import { addStorefront } from './storefronts';
 import { normalizeTerm, termKeyOf } from './terms';
 
@@ -73,6 +73,15 @@ describe('an app removed while a storefront is added to it', () => {
     const { accountId } = await makeAccount('pro');
     const app = await makeApp(accountId);
     const outcome = await duringDeletion('tracked_apps', app.id, () => addStorefront(accountId, { appId: app.id, country: 'FR' }));
+    expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
+  });
+});
+
+describe('an app removed twice at once (two tabs, a retried call)', () => {
+  it('is removed by one; the other answers 404', async () => {
+    const { accountId } = await makeAccount('pro');
+    const app = await makeApp(accountId);
+    const outcome = await duringDeletion('tracked_apps', app.id, () => removeApp(accountId, app.id));
     expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
   });
 });

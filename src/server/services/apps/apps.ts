@@ -228,6 +228,8 @@ export async function removeApp(accountId: string, appId: string): Promise<{ rem
   const app = await db.trackedApp.findFirst({ where: { id: appId, accountId }, select: { id: true, name: true } });
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
   await db.$transaction(async (tx) => {
+    // Removed meanwhile (another tab, a retried call): 404, as for any app the account does not track.
+    if (!(await lockTrackedApp(tx, app.id))) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
     // Undelivered events about it are dropped with it: its refresh and its events end here.
     await tx.domainEvent.deleteMany({ where: { accountId, appId, dispatchedAt: null } });
     await tx.trackedApp.delete({ where: { id: app.id } });

@@ -200,6 +200,34 @@ describe('webhook delivery', () => {
     expect(await db.webhookDelivery.count({ where: { endpointId: deleted.id } })).toBe(0);
   });
 
+  it('skips recording an attempt whose endpoint was deleted while it was being sent', async () => {
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
+    let answer!: () => void;
+    const slow = http.createServer((request, response) => {
+      request.resume();
+      arrived();
+      answer = () => response.writeHead(200).end('ok');
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const owner = await makeAccount();
+      const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow` });
+      await recordEvents([{ accountId: owner.accountId, type: 'keyword.added', data: { appId: randomUUID(), keywordId: randomUUID(), term: 'sleep', country: 'US' } }]);
+      await dispatchEvents();
+      const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
+      const attempt = attemptDelivery(delivery.id, 1);
+      await requestArrived;
+      await deleteWebhookEndpoint(owner.accountId, endpoint.id);
+      answer();
+      await expect(attempt).resolves.toEqual({ status: 'skipped' });
+      expect(await db.webhookAttempt.count({ where: { deliveryId: delivery.id } })).toBe(0);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+
   it('refuses destinations that are not public HTTPS when they are saved', async () => {
     delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
     const owner = await makeAccount();

@@ -152,23 +152,29 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
     outcome = { status: 'retry', attempt, delaySeconds: Math.max(1, Math.round(base * jitter)) };
   }
 
-  await db.$transaction([
-    db.webhookAttempt.create({
-      data: { deliveryId: delivery.id, attemptedAt: startedAt, statusCode: result.statusCode, durationMs, responseExcerpt: result.excerpt, error },
-    }),
-    db.webhookDelivery.update({
-      where: { id: delivery.id },
-      data: {
-        attempts: attempt,
-        status: outcome.status === 'succeeded' ? 'succeeded' : outcome.status === 'failed' ? 'failed' : 'pending',
-        nextAttemptAt: outcome.status === 'retry' ? new Date(startedAt.getTime() + outcome.delaySeconds * 1000) : null,
-        completedAt: outcome.status === 'retry' ? null : startedAt,
-      },
-    }),
-    db.webhookEndpoint.update({
-      where: { id: endpoint.id },
-      data: disable && outcome.status === 'failed' ? { failingSince, enabled: false, disabledReason: outcome.reason } : { failingSince },
-    }),
-  ]);
+  try {
+    await db.$transaction([
+      db.webhookAttempt.create({
+        data: { deliveryId: delivery.id, attemptedAt: startedAt, statusCode: result.statusCode, durationMs, responseExcerpt: result.excerpt, error },
+      }),
+      db.webhookDelivery.update({
+        where: { id: delivery.id },
+        data: {
+          attempts: attempt,
+          status: outcome.status === 'succeeded' ? 'succeeded' : outcome.status === 'failed' ? 'failed' : 'pending',
+          nextAttemptAt: outcome.status === 'retry' ? new Date(startedAt.getTime() + outcome.delaySeconds * 1000) : null,
+          completedAt: outcome.status === 'retry' ? null : startedAt,
+        },
+      }),
+      db.webhookEndpoint.update({
+        where: { id: endpoint.id },
+        data: disable && outcome.status === 'failed' ? { failingSince, enabled: false, disabledReason: outcome.reason } : { failingSince },
+      }),
+    ]);
+  } catch (recording) {
+    // The endpoint was deleted while the attempt was on its way (its deliveries with it): nothing is left to record.
+    if (!(await db.webhookDelivery.count({ where: { id: delivery.id } }))) return { status: 'skipped' };
+    throw recording;
+  }
   return outcome;
 }
