@@ -7,6 +7,7 @@ import { db } from '@/server/db';
 import { resolveBearer } from '@/server/auth/credentials';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { listSecurityEvents } from '@/server/services/security-log/security-log';
+import { duringChange } from '../../../../test/concurrent-change';
 import { makeAccount, makeMember } from '../../../../test/factories';
 import { startMailCatcher, type CaughtMail } from '../../../../test/mail-catcher';
 import {
@@ -70,6 +71,17 @@ describe('invitations', () => {
     await expect(acceptInvitation(revoked, withdrawn.userId)).rejects.toMatchObject({ message: INVITATION_REFUSALS.revoked });
     await expect(acceptInvitation(randomUUID(), withdrawn.userId)).rejects.toMatchObject({ message: INVITATION_REFUSALS.unknown });
     expect(await invitationStatus('not a token')).toEqual({ status: 'unknown' });
+  });
+
+  it('withdrawn while it is being accepted: the withdrawal answers 404 and logs nothing', async () => {
+    const owner = await ownerOf();
+    const person = await makeAccount('free');
+    const { invitation } = await inviteMember(owner, { email: person.email, role: 'analyst' });
+    const accepting = [{ text: 'UPDATE invitations SET accepted_at = now(), accepted_by_id = $2 WHERE id = $1', values: [invitation.id, person.userId] }];
+    const outcome = await duringChange(accepting, () => revokeInvitation(owner, invitation.id));
+    expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
+    expect(await db.invitation.findUniqueOrThrow({ where: { id: invitation.id }, select: { revokedAt: true } })).toEqual({ revokedAt: null });
+    expect(await db.securityEvent.count({ where: { accountId: owner.accountId, kind: 'member.invitation_revoked' } })).toBe(0);
   });
 
   it('sent again to the same address replaces the link: the old one no longer works', async () => {

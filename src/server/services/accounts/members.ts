@@ -135,7 +135,9 @@ export async function revokeInvitation(by: MemberActor, invitationId: string, no
   const invitation = await db.invitation.findFirst({ where: { id: invitationId, accountId: by.accountId, acceptedAt: null, revokedAt: null } });
   if (!invitation) throw new AppError('NOT_FOUND', 'No pending invitation with this id.');
   await db.$transaction(async (tx) => {
-    await tx.invitation.update({ where: { id: invitation.id }, data: { revokedAt: now } });
+    // Still pending when written: an acceptance or a withdrawal that got there first is not overwritten (404).
+    const { count } = await tx.invitation.updateMany({ where: { id: invitation.id, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
+    if (!count) throw new AppError('NOT_FOUND', 'No pending invitation with this id.');
     await recordSecurityEvent({ accountId: by.accountId, kind: 'member.invitation_revoked', target: { type: 'invitation', id: invitation.id, label: invitation.email }, before: { role: invitation.role } }, tx);
   });
   return { revoked: true };

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DemoProvider } from '@/server/services/ingest/demo/demo-provider';
-import { duringDeletion } from '../../../../test/deletion-race';
+import { duringDeletion } from '../../../../test/concurrent-change';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { db } from '@/server/db';
 import { addKeywords, getApp, listApps, removeApp } from './apps';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@/server/core/dates';
 import { db } from '@/server/db';
 import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
-import { duringDeletion } from '../../../../test/deletion-race';
+import { duringDeletion } from '../../../../test/concurrent-change';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { parseStoreUrl } from '@/server/domain/store-urls';
 import { addKeywords } from '@/server/services/apps/apps';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
-import { duringDeletion } from '../../../../test/deletion-race';
+import { duringDeletion } from '../../../../test/concurrent-change';
 import { makeAccount } from '../../../../test/factories';
 import {
   createWebhookEndpoint,
