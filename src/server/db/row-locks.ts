@@ -38,13 +38,29 @@ export async function lockAccountPlan(
 /**
  * Locks a tracked app's row until the transaction ends; before the account's, if both are needed (see above). False
  * if the app is gone: removed meanwhile (a removal under way is waited for), so that nothing is written for it.
+ *
+ * FOR NO KEY UPDATE, as for the account and for the same reason: it is the lock the triggers' update of the app's row
+ * takes after each write of its data, whose foreign-key checks hold FOR KEY SHARE until then. A waiting FOR UPDATE
+ * conflicts with those, and deadlocked with a second writer of the app queued behind it (adding keywords while the
+ * app's backfill and a new competitor's ranks were written).
  */
 export async function lockTrackedApp(tx: Prisma.TransactionClient, appId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM tracked_apps WHERE id = ${appId}::uuid FOR NO KEY UPDATE`;
+  return rows.length > 0;
+}
+
+/**
+ * Locks a tracked app's row to delete it (FOR UPDATE, which its deletion takes: taken at once rather than after the
+ * app's lock, so that the deletion does not wait for writers of the app while holding a lock they need). False if the
+ * app is gone. Writers of the app queued behind one another can still deadlock with it: run its transaction with
+ * retryOnConflict.
+ */
+export async function lockTrackedAppToRemove(tx: Prisma.TransactionClient, appId: string): Promise<boolean> {
   const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM tracked_apps WHERE id = ${appId}::uuid FOR UPDATE`;
   return rows.length > 0;
 }
 
-/** Locks every tracked app's row of the account, in one order (by id); before the account's, if both are needed. */
+/** Locks every tracked app's row of the account to delete them (FOR UPDATE, see lockTrackedAppToRemove), in one order (by id); before the account's. */
 export async function lockAccountApps(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
   await tx.$queryRaw`SELECT 1 FROM tracked_apps WHERE account_id = ${accountId}::uuid ORDER BY id FOR UPDATE`;
 }

@@ -2,9 +2,9 @@
 // account is not found, exactly like an unknown one. Adding an app or keywords respects the plan's caps (plans.ts),
 // counted under the account's row lock so that concurrent additions cannot pass them, and stores nothing when refused.
 import type { Prisma } from '@/generated/prisma/client';
-import { db } from '@/server/db';
+import { db, retryOnConflict } from '@/server/db';
 import { readAppRow, readAppRows, type AppRow } from '@/server/db/app-statements';
-import { lockAccountPlan, lockTrackedApp } from '@/server/db/row-locks';
+import { lockAccountPlan, lockTrackedApp, lockTrackedAppToRemove } from '@/server/db/row-locks';
 import type { Store } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
 import { planInForce, type PlanCaps } from '@/server/services/accounts/plans';
@@ -16,7 +16,7 @@ import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
 import { storeNameAtStart } from '@/server/domain/stores';
 import type { StoreSearchResult } from '@/server/services/ingest/provider';
 import { describeInStore, searchStores } from '@/server/services/ingest/providers';
-import { refreshApp } from '@/server/services/ingest/refresh';
+import { AppRemovedDuringRefresh, refreshApp } from '@/server/services/ingest/refresh';
 import { normalizeTerm, termKeyOf } from './terms';
 
 /** An app as the API answers it: its row, and its address in its store. */
@@ -116,7 +116,7 @@ export async function addKeywords(
     try {
       await refreshApp(app.id, storefrontIsNew ? { onlyCountries: [country] } : { onlyTerms: inserted.map((row) => ({ country: row.country, term: row.term })) });
     } catch (error) {
-      logError('history of new keywords not filled; the next refresh fills it', error, { appId: app.id });
+      if (!(error instanceof AppRemovedDuringRefresh)) logError('history of new keywords not filled; the next refresh fills it', error, { appId: app.id });
     }
   }
   const rowByKey = new Map([...inserted, ...existing].map((row) => [row.termKey, row]));
@@ -227,13 +227,15 @@ export async function trackApp(accountId: string, input: { storeUrl: string; cou
 export async function removeApp(accountId: string, appId: string): Promise<{ removed: true; appId: string; name: string }> {
   const app = await db.trackedApp.findFirst({ where: { id: appId, accountId }, select: { id: true, name: true } });
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
-  await db.$transaction(async (tx) => {
-    // Removed meanwhile (another tab, a retried call): 404, as for any app the account does not track.
-    if (!(await lockTrackedApp(tx, app.id))) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
-    // Undelivered events about it are dropped with it: its refresh and its events end here.
-    await tx.domainEvent.deleteMany({ where: { accountId, appId, dispatchedAt: null } });
-    await tx.trackedApp.delete({ where: { id: app.id } });
-  });
+  await retryOnConflict(() =>
+    db.$transaction(async (tx) => {
+      // Removed meanwhile (another tab, a retried call): 404, as for any app the account does not track.
+      if (!(await lockTrackedAppToRemove(tx, app.id))) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
+      // Undelivered events about it are dropped with it: its refresh and its events end here.
+      await tx.domainEvent.deleteMany({ where: { accountId, appId, dispatchedAt: null } });
+      await tx.trackedApp.delete({ where: { id: app.id } });
+    }),
+  );
   return { removed: true, appId: app.id, name: app.name };
 }
 

@@ -2,6 +2,7 @@
 // removing it; and the trial a sign-up starts on. On a database of its own: it runs the backfill job, which takes any
 // account's backfill, and holds back the others'; another file's app would see its backfill claimed.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { createAccount } from '@/server/services/accounts/accounts';
@@ -113,6 +114,39 @@ describe('the backfill queue', () => {
     const claimed: string[] = [];
     for (let claim = await claimNextBackfill(now, 600); claim; claim = await claimNextBackfill(now, 600)) claimed.push(claim.appId);
     expect(claimed).toEqual([busyApps[0], otherApp, busyApps[1], busyApps[2], ...sandboxApps]);
+  });
+});
+
+describe('the backfill queue beside an app being removed', () => {
+  it('skips the app rather than deadlock with its removal', async () => {
+    const now = new Date();
+    await db.appBackfill.updateMany({ where: { finishedAt: null }, data: { claimedAt: now } });
+    const owner = await makeAccount('pro');
+    const { app } = await addApp(owner.accountId, { storeUrl: uniqueUrl('removed-while-queued') });
+    // The removal holds the app's row (removeApp), then deletes it and so its backfill; the claim, had it taken the
+    // backfill first, would wait for the app's row (its update moves the app's data version) while the removal waits
+    // for the backfill's.
+    const removal = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await removal.connect();
+    try {
+      await removal.query('BEGIN');
+      await removal.query('SELECT 1 FROM tracked_apps WHERE id = $1 FOR UPDATE', [app.id]);
+      const { pid } = (await removal.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!;
+      let settled = false;
+      const claim = claimNextBackfill(now, 600).finally(() => (settled = true));
+      void claim.catch(() => undefined);
+      for (let tries = 0; !settled && tries < 400; tries++) {
+        const [waiting] = await db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM pg_stat_activity WHERE ${pid}::int = ANY (pg_blocking_pids(pid))`;
+        if (waiting!.count > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await removal.query('DELETE FROM tracked_apps WHERE id = $1', [app.id]);
+      await removal.query('COMMIT');
+      await expect(claim).resolves.toBeUndefined();
+    } finally {
+      await removal.end();
+    }
+    expect(await db.trackedApp.count({ where: { id: app.id } })).toBe(0);
   });
 });
 

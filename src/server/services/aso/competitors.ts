@@ -8,7 +8,7 @@ import { AppError } from '@/server/errors/app-error';
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { recordEvents } from '@/server/services/events/events';
 import { describeInStore } from '@/server/services/ingest/providers';
-import { refreshApp } from '@/server/services/ingest/refresh';
+import { AppRemovedDuringRefresh, refreshApp } from '@/server/services/ingest/refresh';
 import { loadApp, loadAppIn } from './app-context';
 
 const competitorSelect = {
@@ -65,7 +65,7 @@ export async function addCompetitor(accountId: string, input: { appId: string; s
       try {
         await refreshApp(app.id, { onlyCompetitors: [competitor.id] });
       } catch (error) {
-        logError('rank history of a new competitor not filled', error, { appId: app.id, competitorId: competitor.id });
+        if (!(error instanceof AppRemovedDuringRefresh)) logError('rank history of a new competitor not filled', error, { appId: app.id, competitorId: competitor.id });
       }
     }
     return { competitor, created: true };

@@ -18,6 +18,8 @@ import {
 } from '@/server/db/ingest-statements';
 import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
+import { lockTrackedApp } from '@/server/db/row-locks';
+import { AppError } from '@/server/errors/app-error';
 import type { Prisma } from '@/generated/prisma/client';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { analyseReview } from '@/server/nlp/text';
@@ -86,11 +88,18 @@ function listingValue(listing: Listing, field: (typeof LISTING_FIELDS)[number]):
   return value === null ? null : String(value);
 }
 
+/** The app was removed before or while it was refreshed: nothing was written for it, and there is nothing to fill. */
+export class AppRemovedDuringRefresh extends AppError {
+  constructor() {
+    super('NOT_FOUND', 'The app was removed while it was being refreshed.');
+  }
+}
+
 export async function refreshApp(appId: string, options: RefreshOptions = {}): Promise<RefreshSummary> {
   const { onlyTerms, onlyCountries, onlyCompetitors } = options;
   const inCountries = onlyCountries && { country: { in: onlyCountries } };
   const [{ account, ...row }, keywords, storefronts, competitors] = await Promise.all([
-    db.trackedApp.findUniqueOrThrow({ where: { id: appId }, include: { account: { select: { liveAccountId: true } } } }),
+    db.trackedApp.findUnique({ where: { id: appId }, include: { account: { select: { liveAccountId: true } } } }).then((found) => found ?? Promise.reject(new AppRemovedDuringRefresh())),
     // A keyword just added needs its own history only, not the app's other keywords (up to thousands).
     onlyTerms ? [] : db.trackedKeyword.findMany({ where: { appId, ...inCountries }, select: { term: true, country: true } }),
     // Only a full refresh observes every storefront of the app.
@@ -181,6 +190,9 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
 
   await db.$transaction(
     async (tx) => {
+      // The app's row first, as every writer of the app takes it (src/server/db/row-locks.ts): refreshes of one app
+      // write one after the other, and one of an app removed meanwhile writes nothing.
+      if (!(await lockTrackedApp(tx, appId))) throw new AppRemovedDuringRefresh();
       const termsObserved = onlyTerms?.filter((entry) => countries.includes(entry.country));
       const rankScope = { appId, date: { gte: first, lte: last }, ...observedCountries, ...(termsObserved && { OR: termsObserved.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) })) }) };
       if (!onlyCompetitors) {
@@ -371,6 +383,7 @@ export async function refreshAllApps(options: Omit<RefreshOptions, 'onlyTerms' |
       run.summaries.push(summary);
       if (summary.failures.length) run.failures.push({ appId: app.id, error: new Error(summary.failures.map((failure) => `${failure.country}: ${failure.error}`).join('; ')) });
     } catch (error) {
+      if (error instanceof AppRemovedDuringRefresh) continue;
       run.failures.push({ appId: app.id, error });
       logError('the refresh of an app failed: its data stays as it was', error, { appId: app.id });
     }

@@ -9,7 +9,7 @@ import type { Store } from '@/generated/prisma/enums';
 import { config } from '@/server/core/config';
 import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
-import { refreshApp, failedStorefronts, type RefreshSummary } from './refresh';
+import { AppRemovedDuringRefresh, refreshApp, failedStorefronts, type RefreshSummary } from './refresh';
 
 export const REFRESH_QUEUE = 'refresh-apps';
 /** One queue per store: the apps observed one at a time, each its own job. */
@@ -83,7 +83,11 @@ export async function startScheduler(
       const app = await db.trackedApp.findUnique({ where: { id: appId }, select: { lastObservedAt: true } });
       // Removed meanwhile, or observed since it was handed out (a catch-up and the cron the same day): nothing to do.
       if (!app || (app.lastObservedAt && app.lastObservedAt >= new Date(handedOutAt))) return;
-      const summary = await refresh(appId);
+      const summary = await refresh(appId).catch((error: unknown) => {
+        if (error instanceof AppRemovedDuringRefresh) return null;
+        throw error;
+      });
+      if (!summary) return;
       log(`refresh: app ${appId}, ${summary.days.length} app-days ingested${summary.failures.length ? `; the store failed in ${summary.failures.map((failure) => failure.country).join(', ')}` : ''}`);
       // The storefronts the store failed keep their data; the job is retried with backoff for them.
       if (summary.failures.length) throw new Error(`the store failed for app ${appId} in ${failedStorefronts(summary.failures)}`);
