@@ -65,6 +65,8 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
     { name: 'postgres-15', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'none', redis: true } },
     { name: 'pgbouncer', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'pgbouncer', redis: false } },
     { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
+    // E2E_STRESS=1: one account changed by many calls at once (e2e/stress/), not part of `npm test`.
+    ...(process.env.E2E_STRESS === '1' ? [{ name: 'stress', testMatch: /stress\/.*\.spec\.ts/, workers: 1 }] : []),
     { name: 'ui', testMatch: /ui\/.*\.spec\.ts/, use: { browserName: 'chromium', permissions: ['clipboard-read', 'clipboard-write'] } },
   ],
   webServer: {

@@ -110,7 +110,8 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
   if (!delivery || delivery.status !== 'pending' || delivery.attempts >= attempt) return { status: 'skipped' };
   const endpoint = delivery.endpoint;
   if (!endpoint.enabled) {
-    await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'failed', completedAt: now(), nextAttemptAt: null } });
+    // updateMany: a delivery its endpoint's deletion took meanwhile has nothing left to mark.
+    await db.webhookDelivery.updateMany({ where: { id: delivery.id }, data: { status: 'failed', completedAt: now(), nextAttemptAt: null } });
     return { status: 'failed', attempt, reason: 'The endpoint is disabled.' };
   }
 
@@ -153,7 +154,13 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
   }
 
   try {
+    // The endpoint's row first, as its deletion takes it (then its deliveries'): the other way round, a deletion
+    // landing while the attempt is recorded deadlocked with it.
     await db.$transaction([
+      db.webhookEndpoint.update({
+        where: { id: endpoint.id },
+        data: disable && outcome.status === 'failed' ? { failingSince, enabled: false, disabledReason: outcome.reason } : { failingSince },
+      }),
       db.webhookAttempt.create({
         data: { deliveryId: delivery.id, attemptedAt: startedAt, statusCode: result.statusCode, durationMs, responseExcerpt: result.excerpt, error },
       }),
@@ -165,10 +172,6 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
           nextAttemptAt: outcome.status === 'retry' ? new Date(startedAt.getTime() + outcome.delaySeconds * 1000) : null,
           completedAt: outcome.status === 'retry' ? null : startedAt,
         },
-      }),
-      db.webhookEndpoint.update({
-        where: { id: endpoint.id },
-        data: disable && outcome.status === 'failed' ? { failingSince, enabled: false, disabledReason: outcome.reason } : { failingSince },
       }),
     ]);
   } catch (recording) {
