@@ -1,6 +1,7 @@
 // One account's things changed by many calls at once, as a team's tabs and scripts do: keys given budgets, renamed,
 // made and revoked while they are used; webhook endpoints made, tested and deleted at once; apps added, given keywords
-// and competitors, read in new storefronts and removed, twice, all at the same time. Every answer is one a client can
+// and competitors, read in new storefronts and removed, twice, all at the same time; storefronts added and removed
+// while they are read; a test sandbox reset while its test keys read it. Every answer is one a client can
 // act on (no 5xx) and the server logs no error. Not part of `npm test`: run with E2E_STRESS=1 (docs/testing.md).
 // Each race these runs found has a test of its own that builds its interleaving (test/concurrent-change.ts).
 import { readFileSync, statSync } from 'node:fs';
@@ -115,6 +116,37 @@ test('apps added, used and removed at once', async () => {
     await Promise.all(calls.map(async ([call, send]) => answers.record(call, await send())));
   };
   await forSeconds(Array.from({ length: 4 }, () => round));
+  console.log(answers.report());
+  expect(answers.serverErrors()).toEqual([]);
+  expect(serverErrorsSince(logOffset)).toEqual([]);
+});
+
+test('storefronts added and removed while read, and a test sandbox reset while its keys read it', async () => {
+  const logOffset = statSync(E2E_SERVER_LOG).size;
+  const { session, email } = await newAccount('enterprise');
+  const { context } = session;
+  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000002');
+  const live = (await (await context.post(`${API}/keys`, { headers: bearer(session.token), data: { name: 'stress live', scope: 'read-write' } })).json()).secret;
+  const testMode = { ...bearer(session.token), 'X-Test-Mode': 'true' };
+  const test = (await (await context.post(`${API}/keys`, { headers: testMode, data: { name: 'stress test', scope: 'read-write' } })).json()).secret;
+  const countries = ['FR', 'DE', 'GB', 'IT'];
+  const answers = tally();
+  let n = 0;
+  await forSeconds([
+    async () => answers.record('read storefront', (await context.get(`${API}/apps/${appId}?country=${countries[n++ % 4]}`, { headers: bearer(live) })).status()),
+    async () => answers.record('read storefront keywords', (await context.get(`${API}/apps/${appId}/keywords?country=${countries[n++ % 4]}`, { headers: bearer(live) })).status()),
+    async () => answers.record('add storefront', (await context.post('/api/trpc/apps.addStorefront', { data: { id: appId, country: countries[n++ % 4] } })).status()),
+    async () => answers.record('remove storefront', (await context.post('/api/trpc/apps.removeStorefront', { data: { id: appId, country: countries[n++ % 4] } })).status()),
+    async () => {
+      const apps = await context.get(`${API}/apps`, { headers: bearer(test) });
+      answers.record('test apps', apps.status());
+      if (!apps.ok()) return;
+      const [first] = (await apps.json()) as { id: string }[];
+      if (first) answers.record('test app', (await context.get(`${API}/apps/${first.id}/keywords`, { headers: bearer(test) })).status());
+    },
+    async () => answers.record('test app added', (await context.post(`${API}/apps`, { headers: bearer(test), data: { storeUrl: `https://apps.apple.com/us/app/sandbox/id${1_500_000_300 + (n++ % 20)}` } })).status()),
+    async () => answers.record('reset sandbox', (await context.post('/api/trpc/account.resetTestData', { data: {} })).status()),
+  ]);
   console.log(answers.report());
   expect(answers.serverErrors()).toEqual([]);
   expect(serverErrorsSince(logOffset)).toEqual([]);

@@ -60,9 +60,13 @@ export async function lockTrackedAppToRemove(tx: Prisma.TransactionClient, appId
   return rows.length > 0;
 }
 
-/** Locks every tracked app's row of the account to delete them (FOR UPDATE, see lockTrackedAppToRemove), in one order (by id); before the account's. */
-export async function lockAccountApps(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
-  await tx.$queryRaw`SELECT 1 FROM tracked_apps WHERE account_id = ${accountId}::uuid ORDER BY id FOR UPDATE`;
+/**
+ * Locks every tracked app's row of the account to delete them (FOR UPDATE, see lockTrackedAppToRemove), in one order
+ * (by id), before the account's; their ids. An app added before the account's lock is taken is not among them.
+ */
+export async function lockAccountApps(tx: Prisma.TransactionClient, accountId: string): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM tracked_apps WHERE account_id = ${accountId}::uuid ORDER BY id FOR UPDATE`;
+  return rows.map((row) => row.id);
 }
 
 /**

@@ -49,16 +49,26 @@ export async function existingSandboxOf(liveAccountId: string): Promise<string |
  */
 export async function resetSandbox(liveAccountId: string): Promise<{ sandboxId: string; apps: number }> {
   const sandboxId = await sandboxOf(liveAccountId);
-  await db.$transaction(async (tx) => {
-    // The apps' rows, then the account's: the order a sample app's backfill, running meanwhile, takes them in.
-    await lockAccountApps(tx, sandboxId);
-    await lockAccountPlan(tx, sandboxId);
-    await tx.trackedApp.deleteMany({ where: { accountId: sandboxId } });
-    await tx.idempotencyKey.deleteMany({ where: { accountId: sandboxId } });
-    await addSampleApps(tx, sandboxId);
-  });
-  return { sandboxId, apps: SANDBOX_SAMPLE_APPS.length };
+  for (let attempt = 1; ; attempt++) {
+    const reset = await db.$transaction(async (tx) => {
+      // The apps' rows, then the account's: the order a sample app's backfill, running meanwhile, takes them in.
+      const locked = await lockAccountApps(tx, sandboxId);
+      await lockAccountPlan(tx, sandboxId);
+      // An app added before the account's lock (a test key's POST /apps) is not locked: deleting it now would take
+      // its row after the account's, the other way round from its backfill. The locks are taken again instead.
+      const apps = await tx.trackedApp.findMany({ where: { accountId: sandboxId }, select: { id: true } });
+      if (apps.some((app) => !locked.includes(app.id)) && attempt < RESET_ATTEMPTS) return false;
+      await tx.trackedApp.deleteMany({ where: { accountId: sandboxId } });
+      await tx.idempotencyKey.deleteMany({ where: { accountId: sandboxId } });
+      await addSampleApps(tx, sandboxId);
+      return true;
+    });
+    if (reset) return { sandboxId, apps: SANDBOX_SAMPLE_APPS.length };
+  }
 }
+
+/** How many times a reset takes its locks again when apps were added meanwhile, before it deletes them as they are. */
+const RESET_ATTEMPTS = 5;
 
 async function addSampleApps(tx: Prisma.TransactionClient, sandboxId: string): Promise<void> {
   for (const { keywords, competitors, ...sample } of SANDBOX_SAMPLE_APPS) {
