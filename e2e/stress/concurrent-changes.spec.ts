@@ -3,7 +3,7 @@
 // and competitors, read in new storefronts and removed, twice, all at the same time; storefronts added and removed
 // while they are read; a test sandbox reset while its test keys read it. Every answer is one a client can
 // act on (no 5xx) and the server logs no error. Not part of `npm test`: run with E2E_STRESS=1 (docs/testing.md).
-// Each race these runs found has a test of its own that builds its interleaving (test/concurrent-change.ts).
+// The races these runs found are listed in docs/testing.md, most with a test that builds the interleaving.
 import { readFileSync, statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { E2E_SERVER_LOG } from '../log-locations-reporter';
@@ -23,7 +23,7 @@ function tally() {
 
 /** The error lines (pino level 50 and above) the e2e server logs from `offset` on. */
 function serverErrorsSince(offset: number): string[] {
-  return readFileSync(E2E_SERVER_LOG, 'utf8').slice(offset).split('\n').filter((line) => /"level":(5|6)\d,/.test(line));
+  return readFileSync(E2E_SERVER_LOG).subarray(offset).toString('utf8').split('\n').filter((line) => /"level":(5|6)\d,/.test(line));
 }
 
 async function forSeconds(workers: (() => Promise<void>)[]): Promise<void> {
@@ -128,7 +128,7 @@ test('storefronts added and removed while read, and a test sandbox reset while i
   const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000002');
   const live = (await (await context.post(`${API}/keys`, { headers: bearer(session.token), data: { name: 'stress live', scope: 'read-write' } })).json()).secret;
   const testMode = { ...bearer(session.token), 'X-Test-Mode': 'true' };
-  const test = (await (await context.post(`${API}/keys`, { headers: testMode, data: { name: 'stress test', scope: 'read-write' } })).json()).secret;
+  const testKey = (await (await context.post(`${API}/keys`, { headers: testMode, data: { name: 'stress test', scope: 'read-write' } })).json()).secret;
   const countries = ['FR', 'DE', 'GB', 'IT'];
   const answers = tally();
   let n = 0;
@@ -138,13 +138,13 @@ test('storefronts added and removed while read, and a test sandbox reset while i
     async () => answers.record('add storefront', (await context.post('/api/trpc/apps.addStorefront', { data: { id: appId, country: countries[n++ % 4] } })).status()),
     async () => answers.record('remove storefront', (await context.post('/api/trpc/apps.removeStorefront', { data: { id: appId, country: countries[n++ % 4] } })).status()),
     async () => {
-      const apps = await context.get(`${API}/apps`, { headers: bearer(test) });
+      const apps = await context.get(`${API}/apps`, { headers: bearer(testKey) });
       answers.record('test apps', apps.status());
       if (!apps.ok()) return;
       const [first] = (await apps.json()) as { id: string }[];
-      if (first) answers.record('test app', (await context.get(`${API}/apps/${first.id}/keywords`, { headers: bearer(test) })).status());
+      if (first) answers.record('test app', (await context.get(`${API}/apps/${first.id}/keywords`, { headers: bearer(testKey) })).status());
     },
-    async () => answers.record('test app added', (await context.post(`${API}/apps`, { headers: bearer(test), data: { storeUrl: `https://apps.apple.com/us/app/sandbox/id${1_500_000_300 + (n++ % 20)}` } })).status()),
+    async () => answers.record('test app added', (await context.post(`${API}/apps`, { headers: bearer(testKey), data: { storeUrl: `https://apps.apple.com/us/app/sandbox/id${1_500_000_300 + (n++ % 20)}` } })).status()),
     async () => answers.record('reset sandbox', (await context.post('/api/trpc/account.resetTestData', { data: {} })).status()),
   ]);
   console.log(answers.report());
