@@ -4,6 +4,25 @@
 import pg from 'pg';
 import { db } from '@/server/db';
 
+/** The server process of a connection: what pg_blocking_pids names. */
+export async function backendPid(client: pg.Client | Pick<typeof db, '$queryRaw'>): Promise<number> {
+  if (client instanceof pg.Client) return (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  const [row] = await client.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+  return row!.pid;
+}
+
+/**
+ * Waits (30 s at most) until some connection waits for a lock the connection `blocker` holds, or `done()`: the other
+ * side of a race is then where the test wants it.
+ */
+export async function untilBlockedBy(blocker: number, done: () => boolean = () => false): Promise<void> {
+  for (let tries = 0; !done() && tries < 1_200; tries++) {
+    const [row] = await db.$queryRaw<{ blocked: boolean }[]>`SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE ${blocker}::int = ANY (pg_blocking_pids(pid))) AS blocked`;
+    if (row!.blocked) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** One statement of the other connection's change. */
 interface Statement {
   text: string;
@@ -16,15 +35,10 @@ export async function duringChange<T>(change: Statement[], call: () => Promise<T
   try {
     await other.query('BEGIN');
     for (const statement of change) await other.query(statement.text, statement.values);
-    const { pid } = (await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!;
     let settled = false;
     const result = call().finally(() => (settled = true));
     void result.catch(() => undefined);
-    for (let tries = 0; !settled && tries < 1_200; tries++) {
-      const [waiting] = await db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM pg_stat_activity WHERE ${pid}::int = ANY (pg_blocking_pids(pid))`;
-      if (waiting!.count > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await untilBlockedBy(await backendPid(other), () => settled);
     await other.query('COMMIT');
     return (await Promise.allSettled([result]))[0]!;
   } finally {

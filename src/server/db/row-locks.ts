@@ -40,9 +40,10 @@ export async function lockAccountPlan(
  * if the app is gone: removed meanwhile (a removal under way is waited for), so that nothing is written for it.
  *
  * FOR NO KEY UPDATE, as for the account and for the same reason: it is the lock the triggers' update of the app's row
- * takes after each write of its data, whose foreign-key checks hold FOR KEY SHARE until then. A waiting FOR UPDATE
- * conflicts with those, and deadlocked with a second writer of the app queued behind it (adding keywords while the
- * app's backfill and a new competitor's ranks were written).
+ * takes after each write of its data, whose foreign-key checks hold FOR KEY SHARE until then. FOR UPDATE waited for
+ * every such writer in the middle of a statement; with it, a stress run of additions, refreshes and removals of one
+ * app deadlocked (docs/testing.md), and it did not once this lock, refreshes taking it first, removals taking
+ * FOR UPDATE at once and the backfill claim skipping a held app were in.
  */
 export async function lockTrackedApp(tx: Prisma.TransactionClient, appId: string): Promise<boolean> {
   const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM tracked_apps WHERE id = ${appId}::uuid FOR NO KEY UPDATE`;

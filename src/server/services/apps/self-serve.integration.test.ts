@@ -13,6 +13,7 @@ import { recordEvents } from '@/server/services/events/events';
 import { MAX_BACKFILL_ATTEMPTS, runNextBackfill } from '@/server/services/ingest/backfill-worker';
 import { claimNextBackfill } from '@/server/db/backfill-statements';
 import { sandboxOf } from '@/server/services/accounts/sandboxes';
+import { backendPid, untilBlockedBy } from '../../../../test/concurrent-change';
 import { makeAccount } from '../../../../test/factories';
 import { addApp, addKeywords, getApp, removeApp, searchStore } from './apps';
 import { addStorefront } from './storefronts';
@@ -131,15 +132,10 @@ describe('the backfill queue beside an app being removed', () => {
     try {
       await removal.query('BEGIN');
       await removal.query('SELECT 1 FROM tracked_apps WHERE id = $1 FOR UPDATE', [app.id]);
-      const { pid } = (await removal.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!;
       let settled = false;
       const claim = claimNextBackfill(now, 600).finally(() => (settled = true));
       void claim.catch(() => undefined);
-      for (let tries = 0; !settled && tries < 400; tries++) {
-        const [waiting] = await db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM pg_stat_activity WHERE ${pid}::int = ANY (pg_blocking_pids(pid))`;
-        if (waiting!.count > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      await untilBlockedBy(await backendPid(removal), () => settled);
       await removal.query('DELETE FROM tracked_apps WHERE id = $1', [app.id]);
       await removal.query('COMMIT');
       await expect(claim).resolves.toBeUndefined();

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { seedKeySpending } from '@/server/db/credit-statements';
 import { withAccountLock } from '@/server/db/row-locks';
+import { backendPid, untilBlockedBy } from '../../../../test/concurrent-change';
 import { makeAccount } from '../../../../test/factories';
 import { chargeCredits as charge, periodOf, type Charge } from './credits';
 
@@ -33,16 +34,6 @@ function countChargeStatements() {
 }
 
 afterEach(() => vi.restoreAllMocks());
-
-/** Waits (up to 10 s) until a charge's statement waits for a lock `blocker` (a backend's pid) holds, or `done()`. */
-async function untilChargeWaitsFor(blocker: number, done: () => boolean = () => false): Promise<void> {
-  for (let tries = 0; !done() && tries < 400; tries++) {
-    const [waiting] = await db.$queryRaw<{ count: number }[]>`
-      SELECT count(*)::int AS count FROM pg_stat_activity WHERE query LIKE '%charge_credits($1%' AND ${blocker}::int = ANY (pg_blocking_pids(pid))`;
-    if (waiting!.count > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('batched charges', () => {
   it('decides each charge in order, as separate statements would, while sharing statements', async () => {
@@ -133,8 +124,7 @@ describe('a charge beside a transaction holding the account’s row lock', () =>
       let settled = false;
       void charged.finally(() => (settled = true)).catch(() => undefined);
       // Until the charge is written, or waits for this transaction's lock (to write its ledger, before the change).
-      const [{ pid }] = (await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`) as [{ pid: number }];
-      await untilChargeWaitsFor(pid, () => settled);
+      await untilBlockedBy(await backendPid(tx), () => settled);
       await seedKeySpending(tx, key, periodOf(new Date()).start);
     });
     expect(await charged).toBe(6);
@@ -160,7 +150,7 @@ describe('a charge PostgreSQL aborts to break a deadlock', () => {
     await other.query("SET LOCAL deadlock_timeout = '60s'");
     await other.query('SELECT 1 FROM key_credit_usage WHERE key_id = $1 FOR UPDATE', [key.id]);
     const charged = chargeCredits({ ...chargeOf(accountId, 3, 100), keyId: key.id, keyBudget: 50 });
-    await untilChargeWaitsFor((await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
+    await untilBlockedBy(await backendPid(other));
     const otherDone = (async () => {
       await other.query('SELECT 1 FROM credit_usage WHERE account_id = $1 FOR UPDATE', [accountId]);
       await other.query('COMMIT');

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { db } from '@/server/db';
 import * as webhookStatements from '@/server/db/webhook-statements';
 import { recordEvents } from '@/server/services/events/events';
+import { backendPid, untilBlockedBy } from '../../../../test/concurrent-change';
 import { makeAccount } from '../../../../test/factories';
 import { attemptDelivery, DISABLE_AFTER_MS, dispatchEvents, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from './delivery';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret } from './endpoints';
@@ -184,13 +185,7 @@ describe('webhook delivery', () => {
       // either waits for the fan-out or commits first (and the deliveries' foreign key then fails the fan-out).
       let settled = false;
       deletion = deleteWebhookEndpoint(owner.accountId, deleted.id).finally(() => (settled = true));
-      for (let tries = 0; !settled && tries < 400; tries++) {
-        const [waiting] = await db.$queryRaw<{ count: number }[]>`
-          SELECT count(*)::int AS count FROM pg_stat_activity
-          WHERE query ILIKE 'DELETE%webhook_endpoints%' AND cardinality(pg_blocking_pids(pid)) > 0`;
-        if (waiting!.count > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      await untilBlockedBy(await backendPid(tx), () => settled);
       return endpoints;
     });
     await dispatchEvents();
