@@ -2,6 +2,7 @@
 // Node's HTTP server with the public API, the MCP server and the OAuth authorization server mounted on it and Next.js behind (./http/app-server.ts). It listens on every
 // interface, and a SIGTERM or SIGINT stops new connections, lets the requests in flight finish, then closes Next.js.
 import { parseArgs } from 'node:util';
+import { keepNativeDate } from './core/clock';
 import { configuredOrigin } from './core/origin';
 import { createAppServer, type NextHandler } from './http/app-server';
 import { trustedProxiesSetting } from './http/client-address';
@@ -11,6 +12,9 @@ import { createRestPipeline } from './rest/pipeline';
 import { flushKeyCalls } from './services/api-keys/key-calls';
 import { joinRegisters, leaveRegisters } from './services/limits/shared-rate-limit';
 import { config, exportToEnvironment } from './core/config';
+
+// Before Next.js wraps the global Date (./core/clock.ts).
+keepNativeDate();
 
 const { values } = parseArgs({ options: { dev: { type: 'boolean', default: false }, port: { type: 'string' } } });
 const dev = values.dev;

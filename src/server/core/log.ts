@@ -3,12 +3,15 @@
 // who), operator notices on stdout, errors with their cause on stderr. A line written while a request is served
 // carries its `requestId` (core/request-context.ts). Never a credential, a body or a header value.
 import pino, { type Logger } from 'pino';
+import { epochMs } from './clock';
 import { config } from './config';
 import { currentRequestId } from './request-context';
 
 type Fields = Record<string, string | number | boolean | null | undefined>;
 
 const options: pino.LoggerOptions = {
+  // pino's own epoch time, read from the serving path's clock (./clock.ts).
+  timestamp: () => `,"time":${epochMs()}`,
   // An error's name, message, code and stack only: a library's error may carry its connection (pg's `client`) or
   // request, which a log line must never hold.
   serializers: {

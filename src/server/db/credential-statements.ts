@@ -6,6 +6,7 @@
 // together with those of the process's other requests waiting meanwhile (batchedCredentialReads).
 import type { MemberRole, PlanTier } from '@/generated/prisma/enums';
 import { groupCommit } from '@/server/core/group-commit';
+import { timeAt } from '@/server/core/clock';
 import { hotQuery } from './index';
 import { dataVersionColumns, dataVersionsOf, type DataVersionColumns, type DataVersions } from './data-versions';
 
@@ -57,7 +58,7 @@ async function credentialRow<Row>(statement: string, values: unknown[]): Promise
 
 /** A timestamptz as row_to_json writes it (ISO 8601 with its offset). */
 function timeOf(value: string | null): Date | null {
-  return value === null ? null : new Date(value);
+  return value === null ? null : timeAt(value);
 }
 
 /** A credential row of api_keys (a key, or a connected app) with what it spent this period. */

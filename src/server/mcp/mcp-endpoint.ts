@@ -31,6 +31,7 @@ import type { Actor } from '@/server/auth/actor';
 import { credentialRefused, readBearer } from '@/server/auth/bearer';
 import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
 import { clientIpOf } from '@/server/core/client-ip';
+import { currentTime } from '@/server/core/clock';
 import { logError, logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
@@ -45,7 +46,7 @@ import { API_VERSION } from '@/server/rest/document';
 import { cutToPage, pageRequestOf, type PageRequest } from '@/server/rest/paging';
 import { leavesBodyUnread } from '@/server/rest/pipeline';
 import { readBodyText } from '@/server/rest/request-body';
-import { answerCacheKey, cachedAnswer, cachedReadAppId, freshUntilOf, rememberAnswer } from '@/server/rest/response-cache';
+import { answerCacheKey, cachedAnswer, cachedReadAppId, freshUntilOf, rememberAnswer, type CachedAnswer } from '@/server/rest/response-cache';
 import { callRouteProcedure } from '@/server/rest/routes';
 import { eventStreamAnswer, ExchangeTransport } from './exchange-transport';
 import { PROMPTS, promptMessages } from './prompts';
@@ -102,7 +103,7 @@ const REJECTED_BY_SDK = /^Rejected inbound request \(/;
 
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export function createMcpEndpoint({ origin, clock = () => new Date(), toolCallPath = 'exchange' }: McpEndpointOptions): McpHandler {
+export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 'exchange' }: McpEndpointOptions): McpHandler {
   const resource = mcpResource(origin);
   const resourceMetadata = `${origin}${MCP_RESOURCE_METADATA_PATH}`;
   const tools = buildTools(appRouter);
@@ -166,7 +167,7 @@ export function createMcpEndpoint({ origin, clock = () => new Date(), toolCallPa
             const cacheKey = answerCacheKey(tool.route.meta, exchange.credential, now, `mcp:${name}?${canonicalJson(valid.input)}`);
             const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
             if (cacheKey !== null) exchange.cache = cached ? 'hit' : 'miss';
-            if (cached) return JSON.parse(textDecoder.decode(cached.body)) as StructuredResult;
+            if (cached) return replayedResult(cached);
             const context: Context = { actor, transport: 'mcp', requestId, clientIp: exchange.clientAddress, now, creditsUsed: exchange.credential.creditsUsed };
             const output = await callRouteProcedure(tool.route, context, valid.input);
             const result = structuredResult(tool, output, valid.page);
@@ -318,7 +319,7 @@ function structuredResult(tool: Tool, output: unknown, page: PageRequest | null)
 }
 
 function toolResult(exchange: Exchange, result: StructuredResult, replayed: boolean): CallToolResult {
-  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(result.structured) }];
+  const content: CallToolResult['content'] = [{ type: 'text', text: contentText(result.structured) }];
   if (result.paging?.nextPage) {
     const { page, pageSize, total, nextPage } = result.paging;
     content.push({ type: 'text', text: `Page ${page} of ${Math.ceil(total / pageSize)} (${total} in all): call again with page=${nextPage} and pageSize=${pageSize} for the next.` });
@@ -383,6 +384,34 @@ function record(req: IncomingMessage, answer: PlainAnswer, exchange: Exchange | 
 }
 
 const textDecoder = new TextDecoder();
+
+/**
+ * A replayed result, parsed once per entry of the response cache and kept beside it (the cache drops the two together).
+ * Its objects are then in the answers of every call that replays it, which only serialise them.
+ */
+const replayedResults = new WeakMap<CachedAnswer, StructuredResult>();
+
+function replayedResult(cached: CachedAnswer): StructuredResult {
+  let result = replayedResults.get(cached);
+  if (!result) {
+    result = JSON.parse(textDecoder.decode(cached.body)) as StructuredResult;
+    replayedResults.set(cached, result);
+  }
+  return result;
+}
+
+/** The structured content as the text content gives it, written once per result (a replayed one's per cache entry). */
+const contentTexts = new WeakMap<Record<string, unknown>, string>();
+
+function contentText(structured: Record<string, unknown>): string {
+  if (typeof structured !== 'object' || structured === null) return JSON.stringify(structured);
+  let text = contentTexts.get(structured);
+  if (text === undefined) {
+    text = JSON.stringify(structured);
+    contentTexts.set(structured, text);
+  }
+  return text;
+}
 
 /** JSON with the object's members in order of name: one cache key for the same arguments in any order. */
 function canonicalJson(value: Record<string, unknown>): string {

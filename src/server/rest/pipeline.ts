@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appRouter } from '@/server/api/root';
+import { currentTime } from '@/server/core/clock';
 import { answerableError } from '@/server/api/errors';
 import type { Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
@@ -68,7 +69,7 @@ export interface RestPipelineOptions {
 
 export type RestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export function createRestPipeline({ origin, clock = () => new Date() }: RestPipelineOptions): RestHandler {
+export function createRestPipeline({ origin, clock = currentTime }: RestPipelineOptions): RestHandler {
   const routes = buildRoutes(appRouter);
   // The answers of a credential refused on its shape: the commonest refusal, so built once.
   const refusedOnShape = { missing: problemTemplate(credentialRefused('missing'), origin), malformed: problemTemplate(credentialRefused('malformed'), origin) };

@@ -14,6 +14,7 @@ import type { CredentialResult } from '@/server/auth/credentials';
 import type { PlanTier } from '@/generated/prisma/enums';
 import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/core/dates';
+import { epochMs } from '@/server/core/clock';
 import { config } from '@/server/core/config';
 
 /** A kept answer: its body as UTF-8 bytes, and the headers it is sent with beyond the metering ones (paging). */
@@ -40,7 +41,7 @@ function answers(): LRUCache<string, CachedAnswer> | null {
             maxEntrySize: Math.ceil(maxSize / 8),
             sizeCalculation: (answer, key) => answer.body.byteLength + key.length * 2 + (answer.headers ? JSON.stringify(answer.headers).length * 2 : 0),
             // The wall clock, which a live answer's end is given in (and tests can move).
-            perf: { now: () => Date.now() },
+            perf: { now: epochMs },
             // Read at every check (a clock read costs nothing next to a request), not cached for a millisecond.
             ttlResolution: 0,
           })

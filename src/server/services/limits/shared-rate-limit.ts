@@ -20,6 +20,7 @@
 //   What a process let through alone is added to the shared count when the store answers again within the window.
 import { randomUUID } from 'node:crypto';
 import { logErrorThrottled } from '@/server/core/log';
+import { epochMs } from '@/server/core/clock';
 import { withTimeout } from '@/server/core/timeout';
 import { limitCounts, processRegister, requestLimitsBackend, type LimitBackend, type LimitCounts, type ProcessRegister, type WindowCount } from '@/server/db/shared-limiter';
 
@@ -104,7 +105,7 @@ export class SharedRateLimit {
     this.windowMs = options.windowSeconds * 1000;
     this.counts = options.counts;
     this.processes = options.processes;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? epochMs;
     this.minLease = Math.max(1, Math.floor(this.points * LEASE_SHARE_MIN));
     this.maxLease = Math.max(1, Math.floor(this.points * LEASE_SHARE_MAX));
   }
