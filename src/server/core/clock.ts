@@ -2,7 +2,7 @@
 // node-environment-extensions/date.js): its wrapper asks two AsyncLocalStorages, at every reading of the clock and at
 // every Date it constructs, whether a prerender is reading it, so that a cached component does not bake the time in.
 // The public API, the MCP server and their log lines never run inside a prerender, and they read the clock several
-// times a request, so they read it from the constructor Next.js wrapped: the app's server keeps it before it loads
+// times a request, so they read it from the original constructor, which the app's server keeps before it loads
 // Next.js (keepNativeDate, src/server/main.ts). Anywhere else (the tests, whose fake timers replace Date; the worker;
 // the Next.js side of the app) the global Date is read at each call, as before.
 const NATIVE_DATE = Symbol.for('aso.native-date');
