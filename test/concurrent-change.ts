@@ -29,7 +29,15 @@ interface Statement {
   values: unknown[];
 }
 
-export async function duringChange<T>(change: Statement[], call: () => Promise<T>): Promise<PromiseSettledResult<T>> {
+/**
+ * `beforeCommit`, once the call waits for the change or is over: what the other connection does next (more statements
+ * of the same transaction), or a look at whether the call was over before the change was committed.
+ */
+export async function duringChange<T>(
+  change: Statement[],
+  call: () => Promise<T>,
+  beforeCommit: (other: pg.Client, settled: boolean) => Promise<void> | void = () => {},
+): Promise<PromiseSettledResult<T>> {
   const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await other.connect();
   try {
@@ -39,6 +47,7 @@ export async function duringChange<T>(change: Statement[], call: () => Promise<T
     const result = call().finally(() => (settled = true));
     void result.catch(() => undefined);
     await untilBlockedBy(await backendPid(other), () => settled);
+    await beforeCommit(other, settled);
     await other.query('COMMIT');
     return (await Promise.allSettled([result]))[0]!;
   } finally {

@@ -1,7 +1,6 @@
-import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { DemoProvider } from '@/server/services/ingest/demo/demo-provider';
-import { backendPid, duringDeletion, untilBlockedBy } from '../../../../test/concurrent-change';
+import { duringChange, duringDeletion } from '../../../../test/concurrent-change';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { db } from '@/server/db';
 import { addKeywords, getApp, listApps, removeApp } from './apps';
@@ -93,21 +92,16 @@ describe('keywords added while the app’s data is being written', () => {
     const app = await makeApp(accountId);
     // A writer of the app's data in the middle of a statement: its foreign-key check holds the app's row (FOR KEY
     // SHARE) until its trigger moves the app's data version. The app's lock (FOR NO KEY UPDATE) does not wait for it.
-    const writing = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await writing.connect();
-    try {
-      await writing.query('BEGIN');
-      await writing.query('SELECT 1 FROM tracked_apps WHERE id = $1 FOR KEY SHARE', [app.id]);
-      let added = false;
-      const adding = addKeywords(accountId, { appId: app.id, terms: ['brown noise'] }).finally(() => (added = true));
-      void adding.catch(() => undefined);
-      await untilBlockedBy(await backendPid(writing), () => added);
-      expect(added).toBe(true);
-      expect((await adding).added.map((keyword) => keyword.term)).toEqual(['brown noise']);
-    } finally {
-      await writing.query('COMMIT');
-      await writing.end();
-    }
+    let addedWhileHeld = false;
+    const outcome = await duringChange(
+      [{ text: 'SELECT 1 FROM tracked_apps WHERE id = $1 FOR KEY SHARE', values: [app.id] }],
+      () => addKeywords(accountId, { appId: app.id, terms: ['brown noise'] }),
+      (_writing, settled) => {
+        addedWhileHeld = settled;
+      },
+    );
+    expect(addedWhileHeld).toBe(true);
+    expect(outcome.status === 'fulfilled' && outcome.value.added.map((keyword) => keyword.term)).toEqual(['brown noise']);
   });
 });
 

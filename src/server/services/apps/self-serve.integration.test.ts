@@ -2,7 +2,6 @@
 // removing it; and the trial a sign-up starts on. On a database of its own: it runs the backfill job, which takes any
 // account's backfill, and holds back the others'; another file's app would see its backfill claimed.
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { createAccount } from '@/server/services/accounts/accounts';
@@ -13,7 +12,7 @@ import { recordEvents } from '@/server/services/events/events';
 import { MAX_BACKFILL_ATTEMPTS, runNextBackfill } from '@/server/services/ingest/backfill-worker';
 import { claimNextBackfill } from '@/server/db/backfill-statements';
 import { sandboxOf } from '@/server/services/accounts/sandboxes';
-import { backendPid, untilBlockedBy } from '../../../../test/concurrent-change';
+import { duringChange } from '../../../../test/concurrent-change';
 import { makeAccount } from '../../../../test/factories';
 import { addApp, addKeywords, getApp, removeApp, searchStore } from './apps';
 import { addStorefront } from './storefronts';
@@ -127,21 +126,12 @@ describe('the backfill queue beside an app being removed', () => {
     // The removal holds the app's row (removeApp), then deletes it and so its backfill; the claim, had it taken the
     // backfill first, would wait for the app's row (its update moves the app's data version) while the removal waits
     // for the backfill's.
-    const removal = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await removal.connect();
-    try {
-      await removal.query('BEGIN');
-      await removal.query('SELECT 1 FROM tracked_apps WHERE id = $1 FOR UPDATE', [app.id]);
-      let settled = false;
-      const claim = claimNextBackfill(now, 600).finally(() => (settled = true));
-      void claim.catch(() => undefined);
-      await untilBlockedBy(await backendPid(removal), () => settled);
-      await removal.query('DELETE FROM tracked_apps WHERE id = $1', [app.id]);
-      await removal.query('COMMIT');
-      await expect(claim).resolves.toBeUndefined();
-    } finally {
-      await removal.end();
-    }
+    const claim = await duringChange(
+      [{ text: 'SELECT 1 FROM tracked_apps WHERE id = $1 FOR UPDATE', values: [app.id] }],
+      () => claimNextBackfill(now, 600),
+      (removal) => removal.query('DELETE FROM tracked_apps WHERE id = $1', [app.id]).then(() => undefined),
+    );
+    expect(claim).toEqual({ status: 'fulfilled', value: undefined });
     expect(await db.trackedApp.count({ where: { id: app.id } })).toBe(0);
   });
 });

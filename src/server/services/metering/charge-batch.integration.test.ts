@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { seedKeySpending } from '@/server/db/credit-statements';
 import { withAccountLock } from '@/server/db/row-locks';
-import { backendPid, untilBlockedBy } from '../../../../test/concurrent-change';
+import { backendPid, duringChange, untilBlockedBy } from '../../../../test/concurrent-change';
 import { makeAccount } from '../../../../test/factories';
 import { chargeCredits as charge, periodOf, type Charge } from './credits';
 
@@ -144,20 +144,15 @@ describe('a charge PostgreSQL aborts to break a deadlock', () => {
     // The other transaction takes the key's spending row, then (once the charge waits for it, holding the account's
     // usage row) the usage row: a cycle. It checks for deadlocks only after a minute, so the charge's check (after
     // the default second) finds it, and PostgreSQL aborts the charge.
-    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await other.connect();
-    await other.query('BEGIN');
-    await other.query("SET LOCAL deadlock_timeout = '60s'");
-    await other.query('SELECT 1 FROM key_credit_usage WHERE key_id = $1 FOR UPDATE', [key.id]);
-    const charged = chargeCredits({ ...chargeOf(accountId, 3, 100), keyId: key.id, keyBudget: 50 });
-    await untilBlockedBy(await backendPid(other));
-    const otherDone = (async () => {
-      await other.query('SELECT 1 FROM credit_usage WHERE account_id = $1 FOR UPDATE', [accountId]);
-      await other.query('COMMIT');
-    })();
-    expect(await charged).toBe(8);
-    await otherDone;
-    await other.end();
+    const charged = await duringChange(
+      [
+        { text: "SET LOCAL deadlock_timeout = '60s'", values: [] },
+        { text: 'SELECT 1 FROM key_credit_usage WHERE key_id = $1 FOR UPDATE', values: [key.id] },
+      ],
+      () => chargeCredits({ ...chargeOf(accountId, 3, 100), keyId: key.id, keyBudget: 50 }),
+      (other) => other.query('SELECT 1 FROM credit_usage WHERE account_id = $1 FOR UPDATE', [accountId]).then(() => undefined),
+    );
+    expect(charged).toEqual({ status: 'fulfilled', value: 8 });
     expect((await db.keyCreditUsage.findFirstOrThrow({ where: { keyId: key.id } })).used).toBe(5);
     expect(await db.creditLedger.count({ where: { accountId } })).toBe(1);
   }, 30_000);
