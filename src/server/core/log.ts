@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino';
 import { epochMs } from './clock';
 import { config } from './config';
 import { currentRequestId } from './request-context';
+import { atTurnEnd, runTurnEndTasks } from './turn-end';
 
 type Fields = Record<string, string | number | boolean | null | undefined>;
 
@@ -29,38 +30,30 @@ let errors: Logger | undefined;
 let requests: Logger | undefined;
 
 /**
- * The request log's lines wait for the end of the event loop's turn, then go to stdout in one write: under load a turn
- * ends many requests, and a write of its own for each line was a system call per request. What a process loses when
- * it is killed outright (SIGKILL, the kernel's out-of-memory killer) is the lines of that one turn; on any exit that
- * runs its 'exit' handlers (a normal one, SIGTERM or SIGINT through the server's shutdown, an uncaught exception) they
- * are written first.
+ * The request log's lines wait for the end of the event loop's turn (./turn-end.ts), then go to stdout in one write:
+ * under load a turn ends many requests, and a write of its own for each line was a system call per request. What a
+ * process loses when it is killed outright (SIGKILL, the kernel's out-of-memory killer) is the lines of that one turn;
+ * on any exit that runs its 'exit' handlers (a normal one, SIGTERM or SIGINT through the server's shutdown, an uncaught
+ * exception) they are written first.
  */
 let waitingLines: string[] = [];
-let flushScheduled = false;
 const requestLines = {
   write(line: string): void {
-    waitingLines.push(line);
-    if (!flushScheduled) {
-      flushScheduled = true;
-      setImmediate(flushRequestLog);
-    }
+    if (waitingLines.push(line) === 1) atTurnEnd(writeWaitingLines);
   },
 };
-// One 'exit' listener per process, whatever number of times this module is loaded (each test file loads its own).
-const flushers = ((process as unknown as Record<symbol, Set<() => void>>)[Symbol.for('aso.request-log-flushers')] ??= (() => {
-  const set = new Set<() => void>();
-  process.on('exit', () => set.forEach((flush) => flush()));
-  return set;
-})());
-flushers.add(() => flushRequestLog());
 
-/** Writes the request log's waiting lines now (the end of the turn does it; a test reading the lines does it first). */
-export function flushRequestLog(): void {
-  flushScheduled = false;
+function writeWaitingLines(): void {
   if (!waitingLines.length) return;
   const text = waitingLines.join('');
   waitingLines = [];
   process.stdout.write(text);
+}
+
+/** Writes the request log's lines now, those of the answers whose bookkeeping still waits included (a test reading them). */
+export function flushRequestLog(): void {
+  runTurnEndTasks();
+  writeWaitingLines();
 }
 
 /** The request log's options: its lines carry their request's id themselves, so they need no mixin to look it up. */

@@ -8,6 +8,7 @@ import { Gauge } from 'prom-client';
 import { config } from '@/server/core/config';
 import { logErrorThrottled } from '@/server/core/log';
 import { metricsRegistry } from '@/server/core/metrics';
+import { runTurnEndTasks } from '@/server/core/turn-end';
 import { poolStatistics } from '@/server/db';
 import { deliveryStatistics, jobRunStatistics } from '@/server/db/webhook-statements';
 import { OBSERVE_QUEUES } from '@/server/services/ingest/scheduler';
@@ -108,6 +109,8 @@ export function serveMetrics(req: IncomingMessage, res: ServerResponse): boolean
     return true;
   }
   registerScrapedGauges();
+  // The answers already sent whose metrics still wait for the end of the turn count in this scrape.
+  runTurnEndTasks();
   metricsRegistry.metrics().then(
     (text) => {
       res.writeHead(200, { 'Content-Type': metricsRegistry.contentType, 'Cache-Control': 'no-store' });

@@ -34,6 +34,7 @@ import { clientIpOf } from '@/server/core/client-ip';
 import { currentTime } from '@/server/core/clock';
 import { logError, logRequest } from '@/server/core/log';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
+import { atTurnEnd } from '@/server/core/turn-end';
 import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { fieldErrorsFromIssues, unrepresentableTextIssues, validationError } from '@/server/errors/validation';
 import { admitClientAddress, admitRequest, admitTestModeHeader, appLookupOf, authorize, idempotent, inTestMode, metered, readTestTrigger, scopeAllows, TEST_MODE_HEADER, type AppLookup } from '@/server/services/access/access-policy';
@@ -257,7 +258,9 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
     const testMode = exchange && inTestMode(exchange.actor) ? { [TEST_MODE_HEADER]: 'true' } : {};
     res.writeHead(answer.status, { ...answer.headers, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(answer.body), ...close, ...testMode });
     res.end(answer.body);
-    record(req, answer, exchange, requestId, startedAt);
+    const seconds = (performance.now() - startedAt) / 1000;
+    const method = req.method ?? 'GET';
+    atTurnEnd(() => record(method, answer.status, exchange, requestId, seconds));
   };
 }
 
@@ -344,12 +347,14 @@ function resultMeta(exchange: Exchange): Record<string, unknown> {
   };
 }
 
-/** The log line, the metrics and a key's request log: one entry per HTTP request, naming the channel and the tool. */
-function record(req: IncomingMessage, answer: PlainAnswer, exchange: Exchange | undefined, requestId: string, startedAt: number): void {
-  const seconds = (performance.now() - startedAt) / 1000;
+/**
+ * The log line, the metrics and a key's request log: one entry per HTTP request, naming the channel and the tool; once
+ * the turn's answers are out (core/turn-end.ts).
+ */
+function record(method: string, httpStatus: number, exchange: Exchange | undefined, requestId: string, seconds: number): void {
   const route = exchange?.tool ? `mcp:${exchange.tool}` : MCP_PATH;
-  const status = exchange?.status ?? answer.status;
-  const labels = { method: req.method ?? 'GET', route, status: String(status) };
+  const status = exchange?.status ?? httpStatus;
+  const labels = { method, route, status: String(status) };
   apiRequests.inc(labels);
   apiRequestDuration.observe(labels, seconds);
   const actor = exchange?.actor;
@@ -370,10 +375,10 @@ function record(req: IncomingMessage, answer: PlainAnswer, exchange: Exchange | 
   logRequest({
     requestId,
     channel: 'mcp',
-    method: req.method ?? 'GET',
+    method,
     route,
     status,
-    httpStatus: answer.status,
+    httpStatus,
     durationMs: Math.round(seconds * 10_000) / 10,
     accountId: actor?.accountId,
     keyId: actor?.keyId,

@@ -20,6 +20,7 @@ import { credentialRefused, readBearer, type BearerReading } from '@/server/auth
 import { resolveCredential } from '@/server/auth/credentials';
 import { clientIpOf } from '@/server/core/client-ip';
 import { logRequest } from '@/server/core/log';
+import { atTurnEnd } from '@/server/core/turn-end';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { AppError } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
@@ -254,8 +255,13 @@ function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: 
   // Node sends no body for HEAD; the GET's headers (its Content-Length too) are the answer.
   res.end(answer.body ?? undefined);
   const seconds = (performance.now() - startedAt) / 1000;
+  atTurnEnd(() => record(answer.status, trace, seconds));
+}
+
+/** The answer's metrics, the key's request log and the log line, once the turn's answers are out (core/turn-end.ts). */
+function record(status: number, trace: Trace, seconds: number): void {
   // A path no route matched is one label value, not one per path a client made up.
-  const labels = { method: trace.method, route: trace.route?.template ?? 'unmatched', status: String(answer.status) };
+  const labels = { method: trace.method, route: trace.route?.template ?? 'unmatched', status: String(status) };
   apiRequests.inc(labels);
   apiRequestDuration.observe(labels, seconds);
   if (trace.metering?.cost && trace.actor) creditsCharged.inc({ plan: trace.actor.plan }, trace.metering.cost);
@@ -267,7 +273,7 @@ function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: 
       at: trace.now,
       method: trace.method,
       endpoint: trace.route ? `${trace.route.method} ${trace.route.template}` : `${trace.method} ${trace.path.slice(PUBLIC_API_BASE_PATH.length, PUBLIC_API_BASE_PATH.length + 300) || '/'}`,
-      status: answer.status,
+      status,
       credits: trace.metering?.cost ?? 0,
       clientAddress: trace.clientAddress ?? null,
       requestId: trace.requestId,
@@ -278,7 +284,7 @@ function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: 
     channel: 'rest',
     method: trace.method,
     route: trace.route?.template ?? trace.path,
-    status: answer.status,
+    status,
     durationMs: Math.round(seconds * 10_000) / 10,
     accountId: trace.actor?.accountId,
     keyId: trace.actor?.keyId,

@@ -8,6 +8,7 @@
 // credits per day come from the ledger's rollup, which the charging statement keeps exact.
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { logError } from '@/server/core/log';
+import { runTurnEndTasks } from '@/server/core/turn-end';
 import { db } from '@/server/db';
 import { insertKeyCalls, trimKeyCalls, type KeyCallDayRow, type KeyCallRow } from '@/server/db/key-call-statements';
 import { AppError } from '@/server/errors/app-error';
@@ -65,9 +66,11 @@ export function recordKeyCall(call: KeyCall): void {
 
 /**
  * Writes what this process has recorded, after any write under way: once it returns, every call recorded before it
- * is readable. A write that fails is logged and its calls dropped; the request log is not worth a retry loop.
+ * is readable, and every call answered before it (whose record waited for the end of the turn: core/turn-end.ts). A
+ * write that fails is logged and its calls dropped; the request log is not worth a retry loop.
  */
 export async function flushKeyCalls(): Promise<void> {
+  runTurnEndTasks();
   if (flushTimer) clearTimeout(flushTimer);
   flushTimer = null;
   while (writing) await writing;
