@@ -208,6 +208,7 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
   return async function serveMcpRequest(req, res) {
     const startedAt = performance.now();
     const requestId = randomUUID();
+    const method = req.method ?? 'GET';
     const now = clock();
     const clientAddress = clientIpOf(req.headers['x-forwarded-for']);
     let exchange: Exchange | undefined;
@@ -216,7 +217,6 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
       answer = await withRequest({ requestId, clientAddress, userAgent: header(req, 'user-agent') }, async () => {
         const bearer = readBearer(header(req, 'authorization'));
         if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind, resourceMetadata);
-        const method = req.method ?? 'GET';
         // Read before the credential's statement, which reads the data version of the app a cached read names.
         const body = method === 'POST' ? await readBodyText(req) : undefined;
         // The body goes to the SDK parsed (its own reading of a body stream costs more than the call it carries); one
@@ -259,7 +259,6 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
     res.writeHead(answer.status, { ...answer.headers, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(answer.body), ...close, ...testMode });
     res.end(answer.body);
     const seconds = (performance.now() - startedAt) / 1000;
-    const method = req.method ?? 'GET';
     atTurnEnd(() => record(method, answer.status, exchange, requestId, seconds));
   };
 }
