@@ -306,6 +306,8 @@ describe('the response cache', () => {
     const first = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id } });
     const again = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id } });
     expect(again.structuredContent).toEqual(first.structuredContent);
+    // The replayed text content too, written once for the cache entry.
+    expect(again.content).toEqual(first.content);
     expect((await creditsUsed()) - before).toBe(2);
     await client.callTool({ name: 'keywords_add', arguments: { id: fixture.app.id, terms: ['mcp cache term'] } });
     const after = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id } });

@@ -390,31 +390,27 @@ function record(method: string, httpStatus: number, exchange: Exchange | undefin
 const textDecoder = new TextDecoder();
 
 /**
- * A replayed result, parsed once per entry of the response cache and kept beside it (the cache drops the two together).
- * Its objects are then in the answers of every call that replays it, which only serialise them.
+ * A replayed result, parsed once per entry of the response cache and kept beside it (the cache drops the two together),
+ * with its structured content's text. Its objects are then in the answers of every call that replays it, which only
+ * serialise them.
  */
 const replayedResults = new WeakMap<CachedAnswer, StructuredResult>();
+const replayedTexts = new WeakMap<object, string>();
 
 function replayedResult(cached: CachedAnswer): StructuredResult {
   let result = replayedResults.get(cached);
   if (!result) {
     result = JSON.parse(textDecoder.decode(cached.body)) as StructuredResult;
     replayedResults.set(cached, result);
+    // The structured content comes through a cast: only an object can key the weak map.
+    if (typeof result.structured === 'object' && result.structured !== null) replayedTexts.set(result.structured, JSON.stringify(result.structured));
   }
   return result;
 }
 
-/** The structured content as the text content gives it, written once per result (a replayed one's per cache entry). */
-const contentTexts = new WeakMap<Record<string, unknown>, string>();
-
+/** The structured content as the text content gives it: a replayed one's kept text, else written now. */
 function contentText(structured: Record<string, unknown>): string {
-  if (typeof structured !== 'object' || structured === null) return JSON.stringify(structured);
-  let text = contentTexts.get(structured);
-  if (text === undefined) {
-    text = JSON.stringify(structured);
-    contentTexts.set(structured, text);
-  }
-  return text;
+  return replayedTexts.get(structured) ?? JSON.stringify(structured);
 }
 
 /** JSON with the object's members in order of name: one cache key for the same arguments in any order. */
