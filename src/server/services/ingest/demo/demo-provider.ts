@@ -17,7 +17,7 @@ import type {
   ReviewRecord,
   StoreReference,
 } from '../provider';
-import { clamp, hash32, SeededRandom, shuffled, smoothNoise, unit } from './random';
+import { clamp, hash32, remembered, SeededRandom, shuffled, smoothNoise, unit } from './random';
 import { drawRating, writeReview } from './reviews';
 import { FEATURES, GENERIC_FEATURES, vocabularyFor, vocabularyPlace } from './vocabulary';
 
@@ -34,8 +34,7 @@ const CURRENCY: Record<string, string> = { US: 'USD', GB: 'GBP', DE: 'EUR', FR: 
  * category vocabulary (listed head terms first); any other term's is log-uniform over 1…2,000, times its word
  * count (head terms are short).
  */
-export function popularityRank(term: string): number {
-  const key = termKeyOf(term);
+function popularityRank(key: string): number {
   const jitter = 1 + unit('popularity-jitter', key);
   const place = vocabularyPlace(key);
   if (place !== null) return (place + 1) * 2 * jitter;
@@ -43,26 +42,55 @@ export function popularityRank(term: string): number {
   return Math.exp(unit('popularity', key) * Math.log(2_000)) * (1 + 0.8 * (words - 1));
 }
 
-export function demoVolume(country: string, term: string, day: number): number {
-  const popularity = popularityRank(term);
-  const base = 250_000 / Math.pow(popularity, 1.05);
-  const seasonal = 1 + 0.15 * smoothNoise(`volume|${country}|${termKeyOf(term)}`, day, 14);
-  return Math.max(5, Math.round(base * (MARKET_SIZE[country] ?? 0.05) * seasonal));
+/** What a term's volume and difficulty in a storefront are made of besides the day's noise. */
+interface TermFacts {
+  /** Before the season's noise. */
+  volume: number;
+  volumeNoise: string;
+  competition: number;
+  difficultyNoise: string;
+}
+
+/** termKeyOf, which a history asks of the same terms every day. */
+const keyOf = remembered(10_000, termKeyOf);
+
+const termFactsOf = remembered(10_000, (countryAndTerm): TermFacts => {
+  const at = countryAndTerm.indexOf('\n');
+  const country = countryAndTerm.slice(0, at);
+  const key = keyOf(countryAndTerm.slice(at + 1));
+  return {
+    volume: (250_000 / Math.pow(popularityRank(key), 1.05)) * (MARKET_SIZE[country] ?? 0.05),
+    volumeNoise: `volume|${country}|${key}`,
+    competition: unit('competition', country, key) * 30 - 15,
+    difficultyNoise: `difficulty|${country}|${key}`,
+  };
+});
+
+function demoVolume(facts: TermFacts, day: number): number {
+  const seasonal = 1 + 0.15 * smoothNoise(facts.volumeNoise, day, 14);
+  return Math.max(5, Math.round(facts.volume * seasonal));
 }
 
 /** Harder for popular terms, with term-specific competition. */
-export function demoDifficulty(country: string, term: string, day: number): number {
-  const volume = demoVolume(country, term, day);
-  const competition = unit('competition', country, termKeyOf(term)) * 30 - 15;
-  const drift = 3 * smoothNoise(`difficulty|${country}|${termKeyOf(term)}`, day, 30);
-  return Math.round(clamp(12 + 14 * Math.log10(volume + 1) + competition + drift, 1, 100));
+function demoDifficulty(facts: TermFacts, volume: number, day: number): number {
+  const drift = 3 * smoothNoise(facts.difficultyNoise, day, 30);
+  return Math.round(clamp(12 + 14 * Math.log10(volume + 1) + facts.competition + drift, 1, 100));
 }
 
+/** A term's volume and difficulty in a storefront on a day. */
+function demoMetrics(country: string, term: string, day: number): { volume: number; difficulty: number } {
+  const facts = termFactsOf(`${country}\n${term}`);
+  const volume = demoVolume(facts, day);
+  return { volume, difficulty: demoDifficulty(facts, volume, day) };
+}
+
+/** Where an app usually ranks for a term in a storefront, and the keys of its walk around it. */
+const rankFactsOf = remembered(20_000, (key) => ({ base: 1 + Math.pow(unit('relevance', key), 1.4) * 260, walk: `rank|${key}`, jitter: `jitter|${key}` }));
+
 function demoRank(app: CompetitorReference, country: string, term: string, day: number): number | null {
-  const key = `${app.store}|${app.storeId}|${country}|${termKeyOf(term)}`;
   // Relevance decides the usual position: the square skews towards the top, some terms sit beyond the depth.
-  const base = 1 + Math.pow(unit('relevance', key), 1.4) * 260;
-  const walk = base * (1 + 0.35 * smoothNoise(`rank|${key}`, day, 9)) + 3 * smoothNoise(`jitter|${key}`, day, 2);
+  const facts = rankFactsOf(`${app.store}|${app.storeId}|${country}|${keyOf(term)}`);
+  const walk = facts.base * (1 + 0.35 * smoothNoise(facts.walk, day, 9)) + 3 * smoothNoise(facts.jitter, day, 2);
   const rank = Math.round(clamp(walk, 1, 999));
   return rank > RANK_DEPTH ? null : rank;
 }
@@ -182,19 +210,19 @@ export class DemoProvider implements DataProvider {
     const competitorRanks: AppObservation['competitorRanks'] = [];
     for (const country of request.countries) {
       const tracked = request.trackedTerms.filter((entry) => entry.country === country).map((entry) => entry.term);
-      const trackedKeys = new Set(tracked.map(termKeyOf));
+      const trackedKeys = new Set(tracked.map(keyOf));
       for (const term of tracked) {
         // A store's search lists its own apps only.
         for (const competitor of request.competitors.filter((entry) => entry.store === app.store)) {
           competitorRanks.push({ country, term, ...competitor, rank: demoRank(competitor, country, term, day) });
         }
       }
-      const others = request.scope === 'full' ? vocabularyFor(app.category).filter((term) => !trackedKeys.has(termKeyOf(term))) : [];
+      const others = request.scope === 'full' ? vocabularyFor(app.category).filter((term) => !trackedKeys.has(keyOf(term))) : [];
       const terms = [...tracked, ...others];
       for (const term of terms) {
         const rank = demoRank(app, country, term, day);
-        if (rank !== null || trackedKeys.has(termKeyOf(term))) keywordRanks.push({ country, term, rank });
-        keywordMetrics.push({ country, term, volume: demoVolume(country, term, day), difficulty: demoDifficulty(country, term, day) });
+        if (rank !== null || trackedKeys.has(keyOf(term))) keywordRanks.push({ country, term, rank });
+        keywordMetrics.push({ country, term, ...demoMetrics(country, term, day) });
       }
     }
     return {
@@ -226,7 +254,7 @@ export class DemoProvider implements DataProvider {
         iconUrl: null,
       };
     });
-    return { term, country, volume: demoVolume(country, term, day), difficulty: demoDifficulty(country, term, day), topApps };
+    return { term, country, ...demoMetrics(country, term, day), topApps };
   }
 
   /** The apps `research` shows on top for the term: their slugged addresses describe to the same names. */

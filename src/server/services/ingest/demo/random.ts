@@ -30,10 +30,31 @@ export class SeededRandom {
   }
 }
 
-/** One deterministic draw in [0, 1). */
+/** One deterministic draw in [0, 1): the first of a SeededRandom of the same keys. */
 export function unit(...keys: (string | number)[]): number {
-  return new SeededRandom(...keys).next();
+  return uniformFloat64(xoroshiro128plus(hash32(keys.join('|'))));
 }
+
+/**
+ * What a pure function computed for a key, kept for the calls that ask again: a history is generated day by day, and
+ * each day asks for the same terms' constants. Emptied when it holds `limit` keys, so a long-lived process that meets
+ * ever more terms keeps no more than that.
+ */
+export function remembered<T>(limit: number, compute: (key: string) => T): (key: string) => T {
+  const values = new Map<string, T>();
+  return (key) => {
+    let value = values.get(key);
+    if (value === undefined) {
+      if (values.size >= limit) values.clear();
+      value = compute(key);
+      values.set(key, value);
+    }
+    return value;
+  };
+}
+
+/** The last two knots drawn for each noise key: consecutive days share them (a knot's draw depends on the key and its index only). */
+const knotsOf = remembered(20_000, () => ({ knot: Number.NaN, a: 0, b: 0 }));
 
 /**
  * Smooth noise in [-1, 1] over days: random knots every `period` days, eased between them. Looks like a random
@@ -43,9 +64,13 @@ export function smoothNoise(key: string, day: number, period = 7): number {
   const knot = Math.floor(day / period);
   const t = (day - knot * period) / period;
   const eased = t * t * (3 - 2 * t);
-  const a = unit(key, knot) * 2 - 1;
-  const b = unit(key, knot + 1) * 2 - 1;
-  return a + (b - a) * eased;
+  const knots = knotsOf(key);
+  if (knots.knot !== knot) {
+    knots.knot = knot;
+    knots.a = unit(key, knot) * 2 - 1;
+    knots.b = unit(key, knot + 1) * 2 - 1;
+  }
+  return knots.a + (knots.b - knots.a) * eased;
 }
 
 export function clamp(value: number, min: number, max: number): number {
