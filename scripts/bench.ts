@@ -5,7 +5,8 @@
 // (bench/node-http/server.mjs), what any server on this machine could answer at most (issue 42). Prints ratios, not absolute verdicts: the machine decides the absolute
 // numbers. Needs `npm run build` first; the baseline app is built on first use.
 // Each endpoint is measured in BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (default 3), each round right after
-// the two baseline measurements; BENCH_CONNECTIONS (default 32) sets the load. The data under .data/bench is built
+// the two baseline measurements, after BENCH_WARMUP_SECONDS (default 5) of the same load on it; BENCH_CONNECTIONS
+// (default 32) sets the load. The data under .data/bench is built
 // once and reused (`npm run bench -- --fresh` rebuilds it). `npm run bench -- --only "apps/\{id\}$"` measures the
 // endpoints whose names match the pattern. The JSON report goes to .data/bench-report.json (`--report <file>`).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -205,6 +206,10 @@ const viaNode = await startServer(port + 2, ['bench/node-http/server.mjs'], '/ap
 const base = app.base;
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+// Long enough for V8 to have compiled the endpoint's hot path: with a second of it, the first round of an endpoint
+// whose code no earlier row ran (the MCP tool call, any row of an --only run) measured partly unoptimised code
+// (docs/benchmarks.md, "The warm-up"). The baselines' servers answer every row with the same code, warm after the first.
+const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const api = `/api/public/v1/apps/${data.appId}`;
@@ -497,10 +502,12 @@ for (const [index, target] of targets.entries()) {
   const headers = [...probe.headers].filter(([name]) => !SERVER_HEADERS.has(name));
   await writeFile(path.join(bodyDir, `${bodyName}.head.json`), JSON.stringify({ status: probe.status, headers }));
   const baselineTarget: Target = { name: `same bytes as ${target.name}`, path: `/api/ping?body=${bodyName}`, status: target.status, authorized: false, meteredRead: false };
-  await measure(target, 1); // warm-up
+  const paired = target.pairedWith ? allTargets.find((other) => other.name === target.pairedWith)! : null;
+  await measure(target, warmUpSeconds); // warm-up
+  // A pair no earlier row measured (an --only run of this row alone) is warmed up as well.
+  if (paired && !rows.some((row) => row.name === paired.name)) await measure(paired, warmUpSeconds);
   await measure(baselineTarget, 1, viaNext);
   await measure(baselineTarget, 1, viaNode);
-  const paired = target.pairedWith ? allTargets.find((other) => other.name === target.pairedWith)! : null;
   const runs: Row['rounds'] = [];
   const versus: number[] = [];
   let pairedRequests = 0;
@@ -568,7 +575,7 @@ await database.stop();
 
 const pad = (value: string, width: number) => value.padEnd(width);
 console.log(
-  `\n${connections} connections; ${rounds} rounds of ${seconds} s per endpoint, each paired with a measurement just before it of ` +
+  `\n${connections} connections; ${rounds} rounds of ${seconds} s per endpoint after ${warmUpSeconds} s of warm-up, each paired with a measurement just before it of ` +
     "Next.js's bare route (`next start`, one route handler, no database) answering the same bytes: status, headers, body (base/s), " +
     'and of a bare node:http server answering them (node/s: the limit, nothing between the socket and the answer). ' +
     'Medians over the rounds; ratio is req/s relative to Next.js\'s route, ×node relative to node:http.\n',
@@ -691,7 +698,7 @@ if (webhooks) {
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version, platform: process.platform },
-  settings: { connections, seconds, rounds, only: only?.source ?? null, nodeArgs, responseCacheMb, researchMaxAgeSeconds: researchMaxAgeSeconds(), logRequests: process.env.BENCH_LOG_REQUESTS ?? 'true' },
+  settings: { connections, seconds, rounds, warmUpSeconds, only: only?.source ?? null, nodeArgs, responseCacheMb, researchMaxAgeSeconds: researchMaxAgeSeconds(), logRequests: process.env.BENCH_LOG_REQUESTS ?? 'true' },
   data: { trackedKeywords: trackedCount, daysOfHistory: days },
   rows,
   aims,
