@@ -21,7 +21,7 @@ describe('smoothNoise', () => {
 });
 
 describe('remembered', () => {
-  it('computes a key once, and starts over once it holds its limit', () => {
+  it('computes a key once, and forgets the least recently used one past its limit', () => {
     const computed: string[] = [];
     const lengthOf = remembered(2, (key) => {
       computed.push(key);

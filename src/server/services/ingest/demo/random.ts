@@ -1,5 +1,6 @@
 // Deterministic randomness for the demo data: every value is a pure function of its keys (app, term, day…),
 // so a refresh of any day gives the same numbers, and history can be generated for any range.
+import { LRUCache } from 'lru-cache';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
@@ -37,20 +38,12 @@ export function unit(...keys: (string | number)[]): number {
 
 /**
  * What a pure function computed for a key, kept for the calls that ask again: a history is generated day by day, and
- * each day asks for the same terms' constants. Emptied when it holds `limit` keys, so a long-lived process that meets
- * ever more terms keeps no more than that.
+ * each day asks for the same terms' constants. At most `max` keys, so a long-lived process that meets ever more terms
+ * keeps no more than that (lru-cache, as the project's other bounded caches).
  */
-export function remembered<T>(limit: number, compute: (key: string) => T): (key: string) => T {
-  const values = new Map<string, T>();
-  return (key) => {
-    let value = values.get(key);
-    if (value === undefined) {
-      if (values.size >= limit) values.clear();
-      value = compute(key);
-      values.set(key, value);
-    }
-    return value;
-  };
+export function remembered<T extends {}>(max: number, compute: (key: string) => T): (key: string) => T {
+  const values = new LRUCache<string, T>({ max, memoMethod: compute });
+  return (key) => values.memo(key);
 }
 
 /** The last two knots drawn for each noise key: consecutive days share them (a knot's draw depends on the key and its index only). */
