@@ -7,16 +7,31 @@
 // resolves them.
 import { spawnSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import * as esbuild from 'esbuild';
+
+/** `checked:<file>`: the version check, then `<file>` imported dynamically. */
+const versionCheckedEntries = {
+  name: 'version-checked-entries',
+  setup(build) {
+    build.onResolve({ filter: /^checked:/ }, (args) => ({ path: path.resolve(args.path.slice('checked:'.length)), namespace: 'checked' }));
+    build.onLoad({ filter: /.*/, namespace: 'checked' }, (args) => ({
+      contents: `import { requireSupportedNode } from ${JSON.stringify(path.resolve('src/server/runtime/supported-node.ts'))};\nrequireSupportedNode();\nawait import(${JSON.stringify(args.path)});\n`,
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
 
 export const BUILD_OPTIONS = {
   entryPoints: {
-    main: 'src/server/main.ts',
+    main: 'checked:src/server/main.ts',
     'server/index': 'src/server/index.ts',
-    start: 'scripts/start.ts',
-    worker: 'scripts/worker.ts',
-    admin: 'scripts/admin.ts',
+    start: 'checked:scripts/start.ts',
+    worker: 'checked:scripts/worker.ts',
+    admin: 'checked:scripts/admin.ts',
   },
+  plugins: [versionCheckedEntries],
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
@@ -24,7 +39,7 @@ export const BUILD_OPTIONS = {
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   packages: 'external',
   sourcemap: 'linked',
   logLevel: 'warning',

@@ -39,7 +39,7 @@ test('choose a plan through Checkout; the signed event moves the account once; a
   delete env.DATABASE_URL;
   delete env.EMBEDDED_PG_PORT;
   let output = '';
-  launcher = spawn('sh', ['-c', 'rm -rf .data/e2e-stripe && exec node dist/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  launcher = spawn('sh', ['-c', `rm -rf .data/e2e-stripe && exec ${process.execPath} dist/start.mjs`], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   launcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   launcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await expect.poll(() => output, { timeout: 150_000 }).toContain('App ready at');
