@@ -1,13 +1,15 @@
 // `npm start` keeps its embedded PostgreSQL running (src/server/db/embedded.ts, supervise): its postmaster killed
-// under load, the launcher starts the cluster again, the app answers 503 meanwhile and 200 again within seconds,
-// without a restart, every success charged once. The launcher itself SIGKILLed in the middle of a webhook delivery
-// (its background work is the embedded default's worker) and started again: the delivery is made, no event is lost and
-// none is acknowledged twice. When the cluster cannot be started again, the launcher gives up after a few attempts and
-// exits non-zero, for a process manager to take over.
+// under load while a statement of the old server still runs, the launcher starts the cluster again, the app answers
+// 503 meanwhile and 200 again, without a restart, every success charged once. The launcher itself SIGKILLed in the
+// middle of a webhook delivery (its background work is the embedded default's worker) and started again: the delivery
+// is made, no event is lost and none is acknowledged twice. A restart that fails for a while (its port taken) is tried
+// again, each failure logged with its cause, until it works; only a cause no restart can cure (the cluster's files
+// gone) makes the launcher exit non-zero. No bound here is a measure of this machine's speed: each is a hang's.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import pg from 'pg';
 import { adminOn, API, bearer, createKey, signIn, startWebhookReceiver, trpc, type Target } from '../helpers';
 
 const PORT = 3217;
@@ -69,7 +71,15 @@ interface Outcome {
   phase: 'up' | 'down' | 'back';
 }
 
-test('the postmaster killed under load: 503 meanwhile, 200 again within seconds, each success charged once', async ({ playwright }) => {
+/** A connection to the embedded cluster as its owner, outside the app (the test's own statements). */
+function clusterClient(): pg.Client {
+  const { password } = JSON.parse(readFileSync(`${DATA_DIR}/embedded-postgres.json`, 'utf8')) as { password: string };
+  const client = new pg.Client({ host: '127.0.0.1', port: postmaster().port, user: 'aso', password, database: 'aso' });
+  client.on('error', () => {});
+  return client;
+}
+
+test('the postmaster killed under load, a statement of the old server still running: 503 meanwhile, 200 again, each success charged once', async ({ playwright }) => {
   const email = `recovery-${Date.now()}@example.test`;
   await adminOn(target, 'account', 'create', '--email', email, '--password', 'recovery-password-123', '--plan', 'agency');
   const appId = await adminOn(target, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
@@ -91,16 +101,34 @@ test('the postmaster killed under load: 503 meanwhile, 200 again within seconds,
   const loops = Array.from({ length: 4 }, load);
   await expect.poll(() => outcomes.filter((outcome) => outcome.status === 200).length).toBeGreaterThan(50);
 
+  // A backend busy with a long statement does not notice its postmaster's death until the statement ends, and holds
+  // the old server's shared memory meanwhile: a new postmaster refuses to start over it.
+  const busy = clusterClient();
+  await busy.connect();
+  // Bounded, should this test fail before the old server's processes are ended: a backend enforces its own timeout.
+  await busy.query("SET statement_timeout = '5min'");
+  const statement = busy.query('SELECT count(*) FROM generate_series(1, 10000000000)').catch((error: Error) => error);
+  await expect.poll(async () => {
+    const watcher = clusterClient();
+    await watcher.connect();
+    try {
+      return (await watcher.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT count(*) FROM generate_series%' AND state = 'active'")).rows[0].n;
+    } finally {
+      await watcher.end();
+    }
+  }).toBe(1);
+
   const before = postmaster();
   phase = 'down';
   process.kill(before.pid, 'SIGKILL');
   await expect.poll(() => outcomes.filter((outcome) => outcome.phase === 'down' && outcome.status === 503).length).toBeGreaterThan(5);
-  // Back without a restart of the app, within seconds.
-  const killedAt = Date.now();
-  await expect.poll(() => output).toContain('embedded PostgreSQL started again');
+  // Back without a restart of the app, however long the old server's processes take to go. The bound catches a hang.
+  await expect.poll(() => output, { timeout: 120_000 }).toContain('embedded PostgreSQL started again');
+  expect(output).toMatch(/did not start again \(attempt 1\): .*shared memory block .* is still in use.*; told \d+ processes of the old server to quit; trying again in/);
+  expect(await statement).toBeInstanceOf(Error);
+  await busy.end().catch(() => {});
   phase = 'back';
-  await expect.poll(() => outcomes.filter((outcome) => outcome.phase === 'back' && outcome.status === 200).length).toBeGreaterThan(50);
-  expect(Date.now() - killedAt).toBeLessThan(30_000);
+  await expect.poll(() => outcomes.filter((outcome) => outcome.phase === 'back' && outcome.status === 200).length, { timeout: 120_000 }).toBeGreaterThan(50);
   running = false;
   await Promise.all(loops);
   expect(launcher!.exitCode).toBeNull();
@@ -157,15 +185,32 @@ test('the launcher SIGKILLed in the middle of a webhook delivery: started again,
   }
 });
 
-test('a cluster that cannot be started again: the launcher gives up after its attempts and exits non-zero', async () => {
+test('a restart that fails for a while (its port taken) is tried again, each failure logged with its cause, until the cluster is back', async ({ request }) => {
   const { pid, port } = postmaster();
-  const exited = new Promise<number | null>((resolve) => launcher!.once('exit', (code) => resolve(code)));
+  const health = async () => (await request.get(`${target.origin}/api/health`)).status();
+  expect(await health()).toBe(200);
   process.kill(pid, 'SIGKILL');
-  // The port taken as soon as it is free: no restart can listen on it.
+  // The port taken as soon as it is free: no restart can listen on it while the blocker holds it.
   blocker = net.createServer();
   await expect
-    .poll(() => new Promise<boolean>((resolve) => blocker!.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true))), { timeout: 10_000, intervals: [20] })
+    .poll(() => new Promise<boolean>((resolve) => blocker!.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true))), { timeout: 60_000, intervals: [20] })
     .toBe(true);
+  const failures = () => output.match(/did not start again \(attempt \d+\): [^\n]*Address already in use[^\n]*trying again in [\d.]+ s/g)?.length ?? 0;
+  // More attempts than the supervisor used to make before giving up, the app answering 503 all along.
+  await expect.poll(failures, { timeout: 120_000 }).toBeGreaterThan(6);
+  expect(await health()).toBe(503);
+  expect(launcher!.exitCode).toBeNull();
+  await new Promise((resolve) => blocker!.close(resolve));
+  blocker = undefined;
+  await expect.poll(health, { timeout: 120_000 }).toBe(200);
+  expect(output).toMatch(/embedded PostgreSQL started again \(attempt \d+\)/);
+});
+
+test('a cluster whose files are gone cannot be started again: the launcher says why and exits non-zero', async () => {
+  const { pid } = postmaster();
+  const exited = new Promise<number | null>((resolve) => launcher!.once('exit', (code) => resolve(code)));
+  rmSync(`${DATA_DIR}/pg/PG_VERSION`);
+  process.kill(pid, 'SIGKILL');
   expect(await exited).toBe(1);
-  expect(output).toMatch(/did not start again after 5 attempts/);
+  expect(output).toMatch(/cannot be started again: its data directory .* is gone: stopping/);
 });
