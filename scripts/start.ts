@@ -10,6 +10,7 @@ import { refreshAllApps } from '../src/server/services/ingest/refresh';
 import { startBackgroundWork } from '../src/server/runtime/background';
 import { serverArgs } from '../src/server/runtime/server-process';
 import { keepDatabaseThroughSignals } from '../src/server/db/embedded';
+import { announced } from '../src/server/runtime/progress';
 
 const dev = process.argv.includes('--dev');
 const port = config().PORT;
@@ -22,25 +23,28 @@ const usesEmbeddedDatabase = !config().DATABASE_URL;
 /** How the launcher stops: at once until the app's server runs, then gracefully (shutdown, below). */
 let stopLauncher = (code: number): void => process.exit(code);
 // An embedded cluster that cannot be started again: exit non-zero, for a process manager to restart everything.
-const database = await prepareDatabase(log, {
-  onGiveUp: (error) => {
-    log(`${error.message}: stopping`);
-    stopLauncher(1);
-  },
-});
+const database = await announced(log, 'preparing the database', () =>
+  prepareDatabase(log, {
+    onGiveUp: (error) => {
+      log(`${error.message}: stopping`);
+      stopLauncher(1);
+    },
+  }),
+);
 await ensureAuthSecret();
 const shouldSeed = config().SEED_DEMO ?? usesEmbeddedDatabase;
 let password: string | undefined;
 if (shouldSeed) {
-  password = await demoPassword(generateDemoPassword);
-  await seedDemoData({ password });
+  const demo = await demoPassword(generateDemoPassword);
+  password = demo;
+  await announced(log, 'loading the demo accounts', () => seedDemoData({ password: demo }));
 }
 // With the demo provider, data is current before the first request: a new app's history is backfilled, an existing
 // one caught up. The live stores are not asked here, in a burst before the server starts: the schedule's catch-up
 // hands every app to its store's queue (src/server/services/ingest/scheduler.ts), and the data served meanwhile is
 // the last observed, with its age.
 if (dataProvider().hasHistory) {
-  const refreshed = await refreshAllApps();
+  const refreshed = await announced(log, 'bringing the data up to date', () => refreshAllApps());
   log(`data refreshed for ${refreshed.summaries.length} apps${refreshed.failures.length ? `; ${refreshed.failures.length} could not be refreshed now and keep their data (see the log)` : ''}`);
 }
 // The refresh schedule and webhook deliveries run here, in the launcher, never on a request's path.
@@ -85,13 +89,15 @@ next.on('exit', (code) => {
 });
 
 // Announce once the app answers its health check.
-for (let attempt = 0; attempt < 600 && !stopping; attempt++) {
-  const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then((response) => response.ok, () => false);
-  if (healthy) {
-    const lines = [`App ready at ${origin}`];
-    if (password) lines.push(`Demo sign-in: ${DEMO_EMAIL} / ${password}`);
-    console.log(['', ...lines.map((line) => `  ${line}`), ''].join('\n'));
-    break;
+const healthy = await announced(log, "starting the app's server", async () => {
+  for (let attempt = 0; attempt < 600 && !stopping; attempt++) {
+    if (await fetch(`http://127.0.0.1:${port}/api/health`).then((response) => response.ok, () => false)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  await new Promise((resolve) => setTimeout(resolve, 250));
+  return false;
+});
+if (healthy) {
+  const lines = [`App ready at ${origin}`];
+  if (password) lines.push(`Demo sign-in: ${DEMO_EMAIL} / ${password}`);
+  console.log(['', ...lines.map((line) => `  ${line}`), ''].join('\n'));
 }
