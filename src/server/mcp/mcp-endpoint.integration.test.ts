@@ -77,6 +77,24 @@ describe('the credential', () => {
     }
   });
 
+  it('a page of another site is refused before its credential is read (DNS rebinding); this site’s and a client without an Origin are served', async () => {
+    const secret = await keyOf('read-only');
+    const list = (headers: Record<string, string>) =>
+      fetch(`${origin}${MCP_PATH}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+    for (const headers of [{ Origin: 'http://evil.example.com', Authorization: `Bearer ${secret}` }, { Origin: 'http://evil.example.com' }, { Origin: 'null', Authorization: `Bearer ${secret}` }] as Record<string, string>[]) {
+      const refused = await list(headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/Origin/) } });
+    }
+    for (const headers of [{ Origin: 'http://mcp.test' }, { Origin: 'https://mcp.test:8443' }, {}] as Record<string, string>[]) {
+      expect((await list({ ...headers, Authorization: `Bearer ${secret}` })).status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+
   it('a revoked key is refused on its next request', async () => {
     const { key, secret } = await createApiKey(fixture.owner, { name: 'mcp revoked', scope: 'read-only' });
     const client = await connect(secret);

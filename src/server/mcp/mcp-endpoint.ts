@@ -6,6 +6,10 @@
 // which tool, and what it costs, is the access policy's (src/server/services/access/access-policy.ts), asked in the
 // same order as REST asks it; the tools are generated from the same procedures (./tools.ts).
 //
+// A request whose Origin is another site's is refused first (403), as MCP's transport requires of every server against
+// DNS rebinding: clients that are not browsers send no Origin, and a page of another site has no business here. A
+// server on this machine (a development one, the tests') also accepts pages of this machine.
+//
 // Every HTTP request needs a valid credential, `initialize` and `tools/list` included: without one the answer is 401
 // with a `WWW-Authenticate` challenge, as on REST. A refusal of a tool call (scope, credits, rate, an app out of the
 // key's reach, invalid arguments) is a tool error (`isError: true`) carrying the problem as REST would answer it.
@@ -15,6 +19,7 @@ import {
   classifyInboundRequest,
   createMcpHandler,
   isJsonContentType,
+  localhostAllowedOrigins,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -23,6 +28,7 @@ import {
   type CallToolResult,
   type JSONRPCRequest,
   type ServerContext,
+  validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { appRouter } from '@/server/api/root';
 import { answerableError } from '@/server/api/errors';
@@ -106,6 +112,8 @@ export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<
 
 export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 'exchange' }: McpEndpointOptions): McpHandler {
   const resource = mcpResource(origin);
+  const ownHostname = new URL(origin).hostname;
+  const allowedOriginHostnames = localhostAllowedOrigins().includes(ownHostname) ? localhostAllowedOrigins() : [ownHostname];
   const resourceMetadata = `${origin}${MCP_RESOURCE_METADATA_PATH}`;
   const tools = buildTools(appRouter);
   const handler = createMcpHandler(() => newServer(), {
@@ -215,6 +223,8 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
     let answer: PlainAnswer;
     try {
       answer = await withRequest({ requestId, clientAddress, userAgent: header(req, 'user-agent') }, async () => {
+        const originChecked = validateOriginHeader(header(req, 'origin'), allowedOriginHostnames);
+        if (!originChecked.ok) return originRefused(originChecked.message);
         const bearer = readBearer(header(req, 'authorization'));
         if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind, resourceMetadata);
         // Read before the credential's statement, which reads the data version of the app a cached read names.
@@ -288,6 +298,12 @@ function plainToolCall(req: IncomingMessage, body: unknown): JSONRPCRequest | nu
     body,
   });
   return route.kind === 'legacy' && route.reason === 'no-claim' ? (body as JSONRPCRequest) : null;
+}
+
+/** What the SDK's own transport answers a request from another site's page (its originValidationResponse). */
+function originRefused(message: string): PlainAnswer {
+  const error = { jsonrpc: '2.0', id: null, error: { code: -32000, message } };
+  return { status: 403, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(error) };
 }
 
 function batchRefused(): PlainAnswer {
