@@ -265,18 +265,54 @@ export async function expectExactlyHundredCharged(request: APIRequestContext, ke
   );
 }
 
+/** A call's answer, when it was sent and answered (epoch ms), and which context sent it. */
+export interface TimedAnswer {
+  status: number;
+  retryAfter: number | null;
+  context: number;
+  sentAt: number;
+  answeredAt: number;
+}
+
 /**
- * 900 free calls (`GET /usage`) with one key, in 9 bursts of 100 spread over `contexts` in turn (the first call to the
- * first, the next to the second…): within one minute's window of a Solo key's 600. The answers, in order.
+ * Free calls (`GET /usage`) with one key, in bursts of 100 spread over `contexts` in turn (the first call to the first,
+ * the next to the second…), until 300 have been refused (at most 30 bursts): past a Solo key's 600 a minute, however
+ * long the calls take on this machine. The answers, in order.
  */
-export async function burstsOfFreeCalls(contexts: APIRequestContext[], key: string): Promise<{ status: number; retryAfter: number | null; context: number }[]> {
-  const answers: { status: number; retryAfter: number | null; context: number }[] = [];
-  for (let burst = 0; burst < 9; burst++) {
-    const responses = await Promise.all(Array.from({ length: 100 }, (_, index) => contexts[index % contexts.length]!.get(`${API}/usage`, { headers: bearer(key) })));
-    for (const [index, response] of responses.entries()) {
+export async function burstsOfFreeCalls(contexts: APIRequestContext[], key: string): Promise<TimedAnswer[]> {
+  const answers: TimedAnswer[] = [];
+  for (let burst = 0; burst < 30 && answers.filter((answer) => answer.status === 429).length < 300; burst++) {
+    const timed = await Promise.all(
+      Array.from({ length: 100 }, async (_, index) => {
+        const sentAt = Date.now();
+        const response = await contexts[index % contexts.length]!.get(`${API}/usage`, { headers: bearer(key) });
+        return { response, sentAt, answeredAt: Date.now(), context: index % contexts.length };
+      }),
+    );
+    for (const { response, sentAt, answeredAt, context } of timed) {
       const retryAfter = response.headers()['retry-after'];
-      answers.push({ status: response.status(), retryAfter: retryAfter === undefined ? null : Number(retryAfter), context: index % contexts.length });
+      answers.push({ status: response.status(), retryAfter: retryAfter === undefined ? null : Number(retryAfter), context, sentAt, answeredAt });
     }
   }
   return answers;
+}
+
+/**
+ * What the answers tell of the rate window of the first refusal among them, whatever the machine's speed: a refusal's
+ * Retry-After is the window's remaining time rounded up to a second, so the window ended within a second of it, and
+ * began a window's length before (a process's view of a window may end up to a second later than the shared count's:
+ * the lease's answer took that long to reach it, on a busy machine). `surelyCounted`: the calls let through that were sent and answered inside it (all
+ * of them counted in it); `atMostCounted`: those that overlapped it at all (no more can have been counted in it).
+ * A window that refused a call let through at least the limit less the leases in flight, and never more than the limit.
+ */
+export function refusingWindow(answers: TimedAnswer[], windowMs = 60_000): { surelyCounted: number; atMostCounted: number } {
+  const refusal = answers.filter((answer) => answer.status === 429 && answer.retryAfter !== null).sort((a, b) => a.sentAt - b.sentAt)[0];
+  if (!refusal) throw new Error('no call was refused: the window was never full');
+  const endsAfter = refusal.sentAt + (refusal.retryAfter! - 2) * 1000;
+  const endsBy = refusal.answeredAt + refusal.retryAfter! * 1000;
+  const allowed = answers.filter((answer) => answer.status === 200);
+  return {
+    surelyCounted: allowed.filter((answer) => answer.sentAt >= endsBy - windowMs && answer.answeredAt <= endsAfter).length,
+    atMostCounted: allowed.filter((answer) => answer.answeredAt >= endsAfter - windowMs && answer.sentAt <= endsBy).length,
+  };
 }
