@@ -33,7 +33,7 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   // rate loop, below, takes two of them). E2E_WORKERS to choose.
   workers: Number(process.env.E2E_WORKERS ?? 6),
   forbidOnly: !!process.env.CI,
-  reporter: [['list'], ['./e2e/log-locations-reporter.ts']],
+  reporter: [['list'], ['./e2e/log-locations-reporter.ts'], ['./e2e/cpu-reporter.ts']],
   // Sized for a busy machine: bounds that catch a hang, never measurements. Inside npm test a test takes several times
   // as long as on a quiet machine (both suites' processes share two cores); tests that wait out minutes of their own (a
   // rate's window, a restart's backoff) say more.

@@ -138,7 +138,8 @@ const started = performance.now();
 const machineAtStart = machineTicks();
 busyShare();
 const timer = setInterval(sample, SAMPLE_EVERY_MS);
-const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, TEST_PROFILE_RUN: marker.split('=')[1] } });
+// E2E_CPU_REPORT: Playwright's CPU reporter (e2e/cpu-reporter.ts) says what each e2e test cost.
+const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, TEST_PROFILE_RUN: marker.split('=')[1], E2E_CPU_REPORT: '1' } });
 const status = await new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 sample();
 clearInterval(timer);
