@@ -156,6 +156,18 @@ export async function expectProblem(response: APIResponse, status: number, slug:
   return body;
 }
 
+/**
+ * Signs the page's browser in without the form, as a browser that signed in before is: next-auth's credentials
+ * callback, called in the page's own context, sets its session cookie, and no page is loaded. For tests about what
+ * comes after signing in; the form itself is e2e/ui/sign-in.spec.ts's (and signInWithForm's, below).
+ */
+export async function signInAs(page: Page, email: string, password: string): Promise<void> {
+  const { csrfToken } = (await (await page.request.get('/api/auth/csrf')).json()) as { csrfToken: string };
+  const response = await page.request.post('/api/auth/callback/credentials', { form: { csrfToken, email, password, json: 'true' } });
+  expect(response.ok(), `sign-in of ${email}`).toBe(true);
+  expect((await page.context().cookies()).some((cookie) => cookie.name.endsWith('next-auth.session-token')), `sign-in of ${email}`).toBe(true);
+}
+
 /** Signs in through the dashboard's form, in the browser, and lands on Apps. */
 export async function signInWithForm(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/sign-in');

@@ -1,6 +1,6 @@
 // The dashboard in Chromium: sign in, create keys, read the secret once, use it, revoke and roll it.
 import { expect, test, type Page } from '@playwright/test';
-import { admin, API, bearer, DEMO, DEMO_APP_ID, newAccount, signInWithForm } from '../helpers';
+import { admin, API, bearer, DEMO, DEMO_APP_ID, newAccount, signInAs } from '../helpers';
 
 async function createKeyInUi(page: Page, name: string, scope: 'Read-only' | 'Read-write', expires?: string): Promise<string> {
   await page.goto('/settings/api');
@@ -31,8 +31,7 @@ async function rollInUi(page: Page, secret: string, grace: 'now' | '1h', oldSecr
 }
 
 test('read-only key: created, shown once, used, revoked with confirmation, then refused', async ({ page, request }) => {
-  await signInWithForm(page, DEMO.email, DEMO.password);
-  await expect(page.getByRole('link', { name: 'Breathe: Sleep & Meditation' }).first()).toBeVisible();
+  await signInAs(page, DEMO.email, DEMO.password);
   const secret = await createKeyInUi(page, 'UI read-only', 'Read-only');
 
   await page.getByRole('button', { name: 'Copy', exact: true }).click();
@@ -76,7 +75,7 @@ test('read-only key: created, shown once, used, revoked with confirmation, then 
 });
 
 test('read-write key adds a keyword; rolling keeps the old secret for the grace period', async ({ page, request }) => {
-  await signInWithForm(page, DEMO.email, DEMO.password);
+  await signInAs(page, DEMO.email, DEMO.password);
   const secret = await createKeyInUi(page, 'UI read-write', 'Read-write');
   const added = await request.post(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(secret), data: { terms: ['focus timer'] } });
   expect(added.status()).toBe(200);
@@ -94,7 +93,7 @@ test('read-write key adds a keyword; rolling keeps the old secret for the grace 
 });
 
 test('roll with grace "now" ends the old secret at once; the new key keeps the expiry', async ({ page, request }) => {
-  await signInWithForm(page, DEMO.email, DEMO.password);
+  await signInAs(page, DEMO.email, DEMO.password);
   // Within the year a key may be created for.
   const expiry = new Date(Date.now() + 200 * 86_400_000).toISOString().slice(0, 10);
   const secret = await createKeyInUi(page, 'UI roll now', 'Read-only', expiry);
@@ -111,7 +110,7 @@ test('restrictions: a key made for one app with a budget, another restricted to 
   const { email, password } = await newAccount('pro');
   const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   const otherAppId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/habit-loop/id1500000002');
-  await signInWithForm(page, email, password);
+  await signInAs(page, email, password);
   await page.goto('/settings/api');
   const form = page.getByRole('form', { name: 'Create key' });
   await form.getByLabel('Name').fill('one app, 50 credits');
@@ -151,7 +150,7 @@ test('restrictions: a key made for one app with a budget, another restricted to 
 
 test('expiry: 90 days suggested, a banner for a key expiring within a week, and the owner’s rule that every key expires', async ({ page }) => {
   const { email, password } = await newAccount('pro');
-  await signInWithForm(page, email, password);
+  await signInAs(page, email, password);
   await page.goto('/settings/api');
   const form = page.getByRole('form', { name: 'Create key' });
   const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -175,7 +174,7 @@ test('expiry: 90 days suggested, a banner for a key expiring within a week, and 
 
 test('a Free account sees why it cannot create keys, and where to choose a plan', async ({ page }) => {
   const { email, password } = await newAccount('free');
-  await signInWithForm(page, email, password);
+  await signInAs(page, email, password);
   await page.goto('/settings/api');
   await expect(page.getByTestId('plan-label')).toHaveText('Free');
   await expect(page.getByTestId('plan-allowance')).toHaveText('No API access');
@@ -186,7 +185,7 @@ test('a Free account sees why it cannot create keys, and where to choose a plan'
 
 test('a paid account sees its plan and monthly allowance', async ({ page }) => {
   const { email, password } = await newAccount('business');
-  await signInWithForm(page, email, password);
+  await signInAs(page, email, password);
   await page.goto('/settings/api');
   await expect(page.getByTestId('plan-label')).toHaveText('Business');
   await expect(page.getByTestId('plan-allowance')).toHaveText('10,000');
@@ -204,7 +203,7 @@ test('wrong credentials are refused with a message', async ({ page }) => {
 test('per-key usage: calls and credits per day, and the request log with its failures, filtered', async ({ page, request }) => {
   const { email, password } = await newAccount('pro');
   const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
-  await signInWithForm(page, email, password);
+  await signInAs(page, email, password);
   const secret = await createKeyInUi(page, 'usage watched', 'Read-only');
   const answers = [
     await request.get(`${API}/apps`, { headers: bearer(secret) }),

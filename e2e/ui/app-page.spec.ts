@@ -1,7 +1,7 @@
 // The app page shows the numbers the API answers for the same account.
 import { expect, test } from '@playwright/test';
 import type { Download } from '@playwright/test';
-import { admin, API, bearer, createKey, DEMO, DEMO_APP_ID, newAccount, signIn, signInWithForm } from '../helpers';
+import { admin, API, bearer, createKey, DEMO, DEMO_APP_ID, newAccount, signIn, signInAs } from '../helpers';
 
 type RankPoint = { date: string; rank: number | null };
 
@@ -13,7 +13,8 @@ async function readDownload(download: Download): Promise<string> {
 
 test('keywords table and ASO score match the API; the table sorts, filters and exports', async ({ page, request }) => {
   const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'app page spec');
-  await signInWithForm(page, DEMO.email, DEMO.password);
+  await signInAs(page, DEMO.email, DEMO.password);
+  await page.goto('/apps');
   await page.getByRole('link', { name: 'Breathe: Sleep & Meditation', exact: true }).first().click();
   await expect(page).toHaveURL(new RegExp(`/apps/${DEMO_APP_ID}`));
 
@@ -66,7 +67,7 @@ test('the rank chart compares keywords over a chosen range without a reload, and
   const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'rank chart spec');
   const keywords: { keywordId: string; term: string }[] = await (await request.get(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(key) })).json();
   const [first, second] = keywords;
-  await signInWithForm(page, DEMO.email, DEMO.password);
+  await signInAs(page, DEMO.email, DEMO.password);
   await page.goto(`/apps/${DEMO_APP_ID}`);
   await expect(page.getByTestId('rank-chart').locator('.recharts-wrapper > svg.recharts-surface')).toBeVisible();
   // A marker on the window: a reload would lose it.
@@ -107,7 +108,7 @@ test('the rank chart compares the app with its competitors for one keyword, as t
   expect(history.competitors.length).toBeGreaterThan(0);
   expect(history.competitors.some((competitor) => competitor.points.some((point) => point.rank !== null))).toBe(true);
 
-  await signInWithForm(page, DEMO.email, DEMO.password);
+  await signInAs(page, DEMO.email, DEMO.password);
   await page.goto(`/apps/${DEMO_APP_ID}`);
   await expect(page.getByTestId('rank-chart').locator('.recharts-wrapper > svg.recharts-surface')).toBeVisible();
   await page.evaluate(() => Object.assign(window, { stillHere: true }));
@@ -141,7 +142,7 @@ test('the rank chart compares the app with its competitors for one keyword, as t
 test('every API-only view is reachable from the app page, with the API’s numbers', async ({ page, request }) => {
   const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'app views spec');
   const api = async (path: string) => (await request.get(`${API}/apps/${DEMO_APP_ID}${path}`, { headers: bearer(key) })).json();
-  await signInWithForm(page, DEMO.email, DEMO.password);
+  await signInAs(page, DEMO.email, DEMO.password);
   await page.goto(`/apps/${DEMO_APP_ID}`);
   const tabs = page.getByRole('navigation', { name: 'App views' });
 
@@ -199,7 +200,7 @@ test('every API-only view is reachable from the app page, with the API’s numbe
 });
 
 test('an app of another account is not found in the dashboard either', async ({ page }) => {
-  await signInWithForm(page, DEMO.email, DEMO.password);
+  await signInAs(page, DEMO.email, DEMO.password);
   for (const view of ['', '/reviews']) {
     const response = await page.goto(`/apps/3a9f5c0d-7e4b-4b1d-8c6f-9d8e7f6a5b44${view}`);
     expect(response?.status()).toBe(404);
@@ -216,7 +217,7 @@ test('a storefront read through the API is on the app page at once; the picker s
   expect(listing.status()).toBe(200);
   const gbTitle = ((await listing.json()) as { title: string }).title;
 
-  await signInWithForm(page, owner.email, owner.password);
+  await signInAs(page, owner.email, owner.password);
   await page.goto(`/apps/${appId}`);
   const picker = page.getByTestId('storefront-select');
   await expect(picker.locator('option')).toHaveText(['GB', 'US (primary)']);

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
-import { API, newAccount, signInWithForm } from '../helpers';
+import { API, newAccount, signInAs } from '../helpers';
 
 test('the API reference renders every endpoint of the document', async ({ page, request }) => {
   const document = await (await request.get(`${API}/openapi.json`)).json();
@@ -40,7 +40,8 @@ test('the reference’s script is the installed Scalar’s, named by its content
 
 test('a signed-in user sends a test request from the reference, already authorised', async ({ page }) => {
   const { email, password } = await newAccount('pro');
-  await signInWithForm(page, email, password);
+  await signInAs(page, email, password);
+  await page.goto('/apps');
   await page.getByRole('link', { name: 'API reference' }).click();
   await expect(page.getByText('Test requests are sent as you')).toBeVisible();
   const sent = page.waitForResponse((response) => response.url().endsWith('/api/public/v1/apps') && response.request().method() === 'GET');

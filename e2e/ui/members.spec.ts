@@ -3,7 +3,7 @@
 // an existing user of another account accepts theirs and switches between their accounts; the owner removes a
 // member, whose open session is refused on its next request.
 import { expect, test, type Page } from '@playwright/test';
-import { API, bearer, newAccount, signInWithForm } from '../helpers';
+import { API, bearer, newAccount, signInAs } from '../helpers';
 import { mailTo } from '../mailbox';
 
 /** Invites through the members page; the link, from the mail the invited address received (e2e/mailbox.ts). */
@@ -23,7 +23,7 @@ async function invite(page: Page, email: string, role: string): Promise<string> 
 test('the owner invites a developer and an analyst by mail; the developer’s key outlives their removal; the analyst reads, is refused keys, and switches accounts', async ({ browser }) => {
   const owner = await newAccount('business');
   const ownerPage = await (await browser.newContext()).newPage();
-  await signInWithForm(ownerPage, owner.email, owner.password);
+  await signInAs(ownerPage, owner.email, owner.password);
 
   // The developer is new here: joins from the received link with a password of their own, and makes a key.
   // The page says what each role may do, from the table the access policy enforces.
@@ -53,7 +53,7 @@ test('the owner invites a developer and an analyst by mail; the developer’s ke
   const analyst = await newAccount('pro');
   const analystLink = await invite(ownerPage, analyst.email, 'Analyst');
   const analystPage = await (await browser.newContext()).newPage();
-  await signInWithForm(analystPage, analyst.email, analyst.password);
+  await signInAs(analystPage, analyst.email, analyst.password);
   await analystPage.goto(analystLink);
   await analystPage.getByRole('button', { name: 'Accept the invitation' }).click();
   await expect(analystPage).toHaveURL(/\/settings\/members$/);

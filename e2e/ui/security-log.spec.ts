@@ -3,7 +3,7 @@
 // user's sessions ended) are each there, with who and from where; filtered by kind; exported as CSV.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { admin, newAccount, signInWithForm } from '../helpers';
+import { admin, newAccount, signInAs } from '../helpers';
 
 function row(page: Page, kind: string) {
   return page.getByTestId('security-log-table').locator(`tr[data-kind="${kind}"]`);
@@ -17,7 +17,7 @@ test('the dashboard’s and the operator’s changes of access are each logged, 
   await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.locator('p[role=alert]')).toBeVisible();
-  await signInWithForm(page, email, password);
+  await signInAs(page, email, password);
 
   await page.goto('/settings/api');
   const form = page.getByRole('form', { name: 'Create key' });
@@ -67,7 +67,7 @@ test('the dashboard’s and the operator’s changes of access are each logged, 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in|\/$/);
   await admin('sessions', 'end', '--email', email);
-  await signInWithForm(page, email, password);
+  await signInAs(page, email, password);
   await page.goto('/settings/security');
   await expect(row(page, 'session.signed_out')).toContainText(email);
   await expect(row(page, 'session.signed_in')).toHaveCount(3);
@@ -78,7 +78,7 @@ test('the dashboard’s and the operator’s changes of access are each logged, 
 
 test('keys rolled and revoked (in the dashboard and by the operator) and a webhook endpoint’s whole life are each logged', async ({ page }) => {
   const { email, password } = await newAccount('pro');
-  await signInWithForm(page, email, password);
+  await signInAs(page, email, password);
 
   // Two keys: one rolled then revoked in the dashboard, one revoked by the operator's CLI.
   await page.goto('/settings/api');

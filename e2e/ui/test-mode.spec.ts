@@ -3,11 +3,11 @@
 // error asked for and seen in the key's request log, the reset, and live mode untouched afterwards.
 import { expect, test } from '@playwright/test';
 import { seriousViolations } from '../axe';
-import { API, bearer, newAccount, signInWithForm } from '../helpers';
+import { API, bearer, newAccount, signInAs } from '../helpers';
 
 test('a Free account switches to test mode, makes a test key, calls the sandbox and asks for an error, and live mode stays as it was', async ({ page, request }) => {
   const { email, password } = await newAccount('free');
-  await signInWithForm(page, email, password);
+  await signInAs(page, email, password);
   await page.goto('/settings/api');
   await expect(page.getByTestId('plan-allowance')).toHaveText('No API access');
   await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);

@@ -1,6 +1,6 @@
 // Settings → API access shows what GET /usage answers, after a few calls.
 import { expect, test } from '@playwright/test';
-import { admin, API, bearer, createKey, newAccount, signInWithForm } from '../helpers';
+import { admin, API, bearer, createKey, newAccount, signInAs } from '../helpers';
 
 test('the usage panel shows the numbers of GET /usage', async ({ page, request }) => {
   const { email, password, session } = await newAccount('pro');
@@ -12,7 +12,7 @@ test('the usage panel shows the numbers of GET /usage', async ({ page, request }
   const usage = await (await request.get(`${API}/usage`, { headers: bearer(key) })).json();
   expect(usage).toMatchObject({ used: 12, remaining: 4988, limit: 5000 });
 
-  await signInWithForm(page, email, password);
+  await signInAs(page, email, password);
   await page.goto('/settings/api');
   const panel = page.getByTestId('usage-panel');
   await expect(panel.getByTestId('usage-used')).toHaveText(usage.used.toLocaleString('en-US'));

@@ -2,7 +2,7 @@
 // delivery in the log, redeliver it.
 import { expect, test } from '@playwright/test';
 import { verifySignature } from '../../src/server/services/webhooks/signing';
-import { newAccount, signInWithForm, startWebhookReceiver } from '../helpers';
+import { newAccount, signInAs, startWebhookReceiver } from '../helpers';
 
 test('add an endpoint, send a test event, see it delivered, redeliver it', async ({ page }) => {
   const receiver = await startWebhookReceiver();
@@ -10,7 +10,8 @@ test('add an endpoint, send a test event, see it delivered, redeliver it', async
   const url = receiver.url('/hooks/aso');
   try {
     const { email, password } = await newAccount('pro');
-    await signInWithForm(page, email, password);
+    await signInAs(page, email, password);
+    await page.goto('/apps');
     await page.getByRole('link', { name: 'Webhooks' }).click();
 
     const form = page.getByRole('form', { name: 'Add endpoint' });
