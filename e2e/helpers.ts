@@ -143,7 +143,7 @@ export async function newAccount(plan: 'free' | 'solo' | 'pro' | 'business' | 'a
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** Checks the RFC 9457 shape every error shares, and returns the body. */
-export async function expectProblem(response: APIResponse, status: number, slug: string): Promise<Record<string, unknown>> {
+export async function expectProblem(response: PlainResponse, status: number, slug: string): Promise<Record<string, unknown>> {
   expect(response.status(), await response.text()).toBe(status);
   expect(response.headers()['content-type']).toMatch(/^application\/problem\+json/);
   expect(response.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -247,7 +247,7 @@ export async function startWebhookReceiver(options: { hold?: (body: string) => b
 }
 
 /** A Solo account (1,500 credits) tracking one app, with exactly 100 credits left, spent through the API. */
-export async function accountWithHundredCreditsLeft(request: APIRequestContext) {
+export async function accountWithHundredCreditsLeft(request: ApiCaller) {
   const { session, email } = await newAccount('solo');
   const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   const key = await createKey(session, 'read-write', 'credits');
@@ -262,7 +262,7 @@ export async function accountWithHundredCreditsLeft(request: APIRequestContext) 
   return { appId, key };
 }
 
-export async function expectExactlyHundredCharged(request: APIRequestContext, key: string, statuses: number[]) {
+export async function expectExactlyHundredCharged(request: ApiCaller, key: string, statuses: number[]) {
   expect(statuses.filter((status) => status === 200)).toHaveLength(100);
   expect(statuses.filter((status) => status === 402)).toHaveLength(200);
   const usage = await (await request.get(`${API}/usage`, { headers: bearer(key) })).json();
@@ -275,6 +275,59 @@ export async function expectExactlyHundredCharged(request: APIRequestContext, ke
       { endpoint: 'GET /apps/{id}', calls: 100, credits: 100 },
     ]),
   );
+}
+
+/** What a test reads of an answer: Playwright's APIResponse has these, and so has PlainClient's. */
+export interface PlainResponse {
+  status(): number;
+  ok(): boolean;
+  url(): string;
+  headers(): Record<string, string>;
+  text(): Promise<string>;
+  json(): Promise<any>;
+  dispose(): Promise<void>;
+}
+
+type PlainOptions = { headers?: Record<string, string>; data?: unknown };
+
+/** The calls a test makes of an app: Playwright's APIRequestContext, or a PlainClient. */
+export interface ApiCaller {
+  get(path: string, options?: PlainOptions): Promise<PlainResponse>;
+  post(path: string, options?: PlainOptions): Promise<PlainResponse>;
+}
+
+/**
+ * The app at `origin` called with Node's own fetch, answering as Playwright's request context does (`status()`,
+ * `headers()`, `json()`): for the tests that send calls by the hundred (credits, rates, recovery under load, the
+ * deployments' chains). Playwright's context records each call as a step of the test, with its stack, and that cost
+ * the test worker several times what the call itself did. A refused connection throws, as it does there.
+ */
+export class PlainClient implements ApiCaller {
+  constructor(readonly origin: string) {}
+
+  get(path: string, options: PlainOptions = {}): Promise<PlainResponse> {
+    return this.send('GET', path, options);
+  }
+
+  post(path: string, options: PlainOptions = {}): Promise<PlainResponse> {
+    return this.send('POST', path, options);
+  }
+
+  private async send(method: string, path: string, { headers = {}, data }: PlainOptions): Promise<PlainResponse> {
+    const body = data === undefined ? undefined : JSON.stringify(data);
+    const response = await fetch(new URL(path, this.origin), { method, headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers }, body });
+    const text = await response.text();
+    const answered = Object.fromEntries(response.headers);
+    return {
+      status: () => response.status,
+      ok: () => response.ok,
+      url: () => response.url,
+      headers: () => answered,
+      text: async () => text,
+      json: async () => JSON.parse(text),
+      dispose: async () => {},
+    };
+  }
 }
 
 /** A call's answer, when it was sent and answered (epoch ms), and which context sent it. */
@@ -291,7 +344,7 @@ export interface TimedAnswer {
  * the next to the second…), until 300 have been refused (at most 30 bursts): past a Solo key's 600 a minute, however
  * long the calls take on this machine. The answers, in order.
  */
-export async function burstsOfFreeCalls(contexts: APIRequestContext[], key: string): Promise<TimedAnswer[]> {
+export async function burstsOfFreeCalls(contexts: readonly ApiCaller[], key: string): Promise<TimedAnswer[]> {
   const answers: TimedAnswer[] = [];
   for (let burst = 0; burst < 30 && answers.filter((answer) => answer.status === 429).length < 300; burst++) {
     const timed = await Promise.all(

@@ -3,12 +3,13 @@
 // is back without restarting the app, and every success charged exactly once, every failure not at all.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import pg from 'pg';
 import { ensureDatabase, freePort, type DatabaseHandle } from '../../src/server/db/embedded';
 import { applyMigrations } from '../../src/server/db/migrate';
 import { serverArgs } from '../../src/server/runtime/server-process';
 import { setEnvironment } from '../environment';
+import { PlainClient } from '../helpers';
 
 const APP_PORT = 3212;
 let app: ChildProcess | undefined;
@@ -55,7 +56,7 @@ test('requests answer 503 while the database is down and recover without a resta
     env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_SECRET: randomBytes(32).toString('base64url'), LOG_REQUESTS: 'false', NODE_ENV: 'production' },
   });
   app.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const client = await playwrightRequest.newContext({ baseURL: `http://127.0.0.1:${APP_PORT}` });
+  const client = new PlainClient(`http://127.0.0.1:${APP_PORT}`);
   await expect.poll(async () => (await client.get('/api/public/v1/openapi.json').catch(() => null))?.status(), { timeout: 60_000 }).toBe(200);
 
   const outcomes: Outcome[] = [];
@@ -80,7 +81,6 @@ test('requests answer 503 while the database is down and recover without a resta
   await expect.poll(() => outcomes.filter((outcome) => outcome.phase === 'back' && outcome.status === 200).length, { timeout: 60_000 }).toBeGreaterThan(50);
   running = false;
   await Promise.all(workers);
-  await client.dispose();
 
   // Never a 500; every failure a 503 problem with Retry-After and nothing charged.
   const statuses = new Set(outcomes.map((outcome) => outcome.status));

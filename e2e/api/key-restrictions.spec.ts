@@ -2,7 +2,8 @@
 // cut to them), its client addresses (403 ip-not-allowed, nothing charged) and its monthly budget (402
 // key-budget-exhausted, exact under 200 concurrent calls, the account's other keys unaffected).
 import { expect, test } from '@playwright/test';
-import { admin, API, bearer, createKey, expectProblem, newAccount, trpc, type Session } from '../helpers';
+import { baseURL } from '../../playwright.config';
+import { admin, API, bearer, createKey, expectProblem, newAccount, PlainClient, trpc, type Session } from '../helpers';
 
 const APP_URLS = ['https://apps.apple.com/us/app/focus-timer/id1500000001', 'https://apps.apple.com/us/app/habit-loop/id1500000002'];
 
@@ -76,7 +77,8 @@ test('a key’s monthly budget is exact under 200 concurrent calls, and the acco
   const { session, appIds } = await accountWithTwoApps();
   const budgeted = await restrictedKey(session, 'read-only', { monthlyBudget: 100 });
   const other = await createKey(session, 'read-only', 'unbudgeted');
-  const responses = await Promise.all(Array.from({ length: 200 }, () => request.get(`${API}/apps/${appIds[0]}`, { headers: bearer(budgeted) })));
+  const plain = new PlainClient(baseURL);
+  const responses = await Promise.all(Array.from({ length: 200 }, () => plain.get(`${API}/apps/${appIds[0]}`, { headers: bearer(budgeted) })));
   const statuses = responses.map((response) => response.status());
   expect(statuses.filter((status) => status === 200)).toHaveLength(100);
   expect(statuses.filter((status) => status === 402)).toHaveLength(100);

@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { accountWithHundredCreditsLeft, admin, API, bearer, burstsOfFreeCalls, createKey, expectExactlyHundredCharged, newAccount, refusingWindow, trpcQuery } from '../helpers';
+import { accountWithHundredCreditsLeft, admin, API, bearer, burstsOfFreeCalls, createKey, expectExactlyHundredCharged, newAccount, PlainClient, refusingWindow, trpcQuery } from '../helpers';
 import { startSecondApp } from '../environment';
 import { baseURL } from '../../playwright.config';
 
@@ -49,8 +49,11 @@ test('20 concurrent first reads of a storefront new to the app, spread over both
   }
 });
 
-test('300 concurrent requests with 100 credits left, spread over both processes, charge exactly 100', async ({ request }) => {
-  const other = second!.request;
+/** Both processes, called by the hundred (PlainClient). */
+const bothPlain = () => [new PlainClient(baseURL), new PlainClient(`http://localhost:${SECOND_PORT}`)] as const;
+
+test('300 concurrent requests with 100 credits left, spread over both processes, charge exactly 100', async () => {
+  const [request, other] = bothPlain();
   const { appId, key } = await accountWithHundredCreditsLeft(request);
   // One charged call on each process first: which process wins the race for the last credits is the machine's doing,
   // and both must have charged the one allowance.
@@ -61,8 +64,8 @@ test('300 concurrent requests with 100 credits left, spread over both processes,
   await expectExactlyHundredCharged(request, key, [...first, ...responses.map((response) => response.status())]);
 });
 
-test('300 concurrent MCP tool calls with 100 credits left, spread over both processes, charge exactly 100', async ({ request }) => {
-  const { appId, key } = await accountWithHundredCreditsLeft(request);
+test('300 concurrent MCP tool calls with 100 credits left, spread over both processes, charge exactly 100', async () => {
+  const { appId, key } = await accountWithHundredCreditsLeft(new PlainClient(baseURL));
   const clients = await Promise.all(
     [baseURL, `http://localhost:${SECOND_PORT}`].map(async (origin) => {
       const client = new Client({ name: 'e2e two processes', version: '1.0.0' });
@@ -78,17 +81,16 @@ test('300 concurrent MCP tool calls with 100 credits left, spread over both proc
   expect(results.filter((result) => !result.isError)).toHaveLength(100);
   const refusals = results.filter((result) => result.isError).map((result) => JSON.parse((result.content as { text: string }[])[0]!.text).code);
   expect(refusals).toEqual(Array(200).fill('credits-exhausted'));
-  const usage = await (await request.get(`${API}/usage`, { headers: bearer(key) })).json();
+  const usage = await (await new PlainClient(baseURL).get(`${API}/usage`, { headers: bearer(key) })).json();
   expect(usage).toMatchObject({ used: 1500, remaining: 0 });
   expect(usage.byEndpoint).toContainEqual({ endpoint: 'mcp apps_get', calls: 100, credits: 100 });
   await Promise.all(clients.map((client) => client.close()));
 });
 
-test('a key’s requests per minute hold across both processes', async ({ request }) => {
-  const other = second!.request;
+test('a key’s requests per minute hold across both processes', async () => {
   const { session } = await newAccount('solo');
   const key = await createKey(session, 'read-only', 'second process rate');
-  const answers = await burstsOfFreeCalls([request, other], key);
+  const answers = await burstsOfFreeCalls(bothPlain(), key);
   const statuses = answers.map((answer) => answer.status);
   const retryAfter = answers.filter((answer) => answer.status === 429).map((answer) => answer.retryAfter);
   expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);

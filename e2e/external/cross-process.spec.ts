@@ -9,12 +9,12 @@
 // back, without restarting the app.
 import { readdirSync, writeFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { test as base, expect, type APIRequestContext } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
 import pg from 'pg';
-import { adminOn, API, bearer, burstsOfFreeCalls, createKey, newAccount, refusingWindow, startWebhookReceiver, trpc, trpcQuery } from '../helpers';
+import { adminOn, API, bearer, burstsOfFreeCalls, createKey, newAccount, PlainClient, refusingWindow, startWebhookReceiver, trpc, trpcQuery } from '../helpers';
 import { startDeployment, type Deployment, type Pooler } from './deployment';
 
-const test = base.extend<{ web: [APIRequestContext, APIRequestContext] }, { pooler: Pooler; redis: boolean; deployment: Deployment }>({
+const test = base.extend<{ web: [PlainClient, PlainClient] }, { pooler: Pooler; redis: boolean; deployment: Deployment }>({
   pooler: ['none', { option: true, scope: 'worker' }],
   redis: [false, { option: true, scope: 'worker' }],
   deployment: [
@@ -25,10 +25,9 @@ const test = base.extend<{ web: [APIRequestContext, APIRequestContext] }, { pool
     },
     { scope: 'worker', timeout: 240_000 },
   ],
-  web: async ({ deployment, playwright }, use) => {
-    const contexts = await Promise.all(deployment.web.map((origin) => playwright.request.newContext({ baseURL: origin })));
-    await use(contexts as [APIRequestContext, APIRequestContext]);
-    await Promise.all(contexts.map((context) => context.dispose()));
+  // The two web processes, called by the hundred: Node's fetch (PlainClient), not Playwright's request context.
+  web: async ({ deployment }, use) => {
+    await use([new PlainClient(deployment.web[0]), new PlainClient(deployment.web[1])]);
   },
 });
 
@@ -168,7 +167,7 @@ test('no web process serves a cached answer the other one made stale', async ({ 
   const { session, email } = await newAccount('pro', deployment);
   const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   const key = await createKey(session, 'read-write', 'cross-process cache');
-  const trackedTerms = async (context: APIRequestContext) => {
+  const trackedTerms = async (context: PlainClient) => {
     const response = await context.get(`${API}/apps/${appId}/keywords`, { headers: bearer(key) });
     expect(response.status()).toBe(200);
     return ((await response.json()) as { term: string }[]).map((keyword) => keyword.term);
