@@ -14,38 +14,40 @@ import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/tes
 const TICKS_PER_SECOND = 100;
 const SHOWN = 25;
 
-interface ProcessStat {
-  pid: number;
-  parent: number;
-  /** Its own CPU, and its waited-for children's (ticks). */
-  own: number;
-  reaped: number;
+/** A process's own CPU and its waited-for children's (ticks), or null when it is gone. */
+function cpuOf(pid: number): number | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  } catch {
+    return null;
+  }
 }
 
-function processes(): Map<number, ProcessStat> {
-  const all = new Map<number, ProcessStat>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = readFileSync(`/proc/${entry}/stat`, 'latin1');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      all.set(Number(entry), { pid: Number(entry), parent: Number(fields[1]), own: Number(fields[11]) + Number(fields[12]), reaped: Number(fields[13]) + Number(fields[14]) });
-    } catch {
-      // gone meanwhile
-    }
+/** A process's children, from each of its threads' list (Linux's /proc/<pid>/task/<tid>/children). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((thread) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${thread}/children`, 'latin1').split(' ').filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    });
+  } catch {
+    return [];
   }
-  return all;
 }
 
 /** The runner's worker processes (by start time, then pid), as /proc lists them now. */
 function liveWorkers(): { pid: number; started: number }[] {
   const workers: { pid: number; started: number }[] = [];
-  for (const stat of processes().values()) {
-    if (stat.parent !== process.pid) continue;
+  for (const pid of childrenOf(process.pid)) {
     try {
-      if (!readFileSync(`/proc/${stat.pid}/cmdline`, 'latin1').includes('workerProcessEntry')) continue;
-      const text = readFileSync(`/proc/${stat.pid}/stat`, 'latin1');
-      workers.push({ pid: stat.pid, started: Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[19]) });
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('workerProcessEntry')) continue;
+      const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      workers.push({ pid, started: Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[19]) });
     } catch {
       // gone meanwhile
     }
@@ -57,32 +59,30 @@ function liveWorkers(): { pid: number; started: number }[] {
  * The CPU of a process and of every live descendant, with what each reaped of its children gone (ticks): a renderer
  * that exits leaves its time to its zygote, a launcher's to the worker.
  */
-function treeCpu(root: number): number {
-  const all = processes();
-  const children = new Map<number, number[]>();
-  for (const stat of all.values()) children.set(stat.parent, [...(children.get(stat.parent) ?? []), stat.pid]);
+function treeCpu(root: number): number | null {
+  if (cpuOf(root) === null) return null;
   let total = 0;
-  const visit = (pid: number) => {
-    const stat = all.get(pid);
-    if (!stat) return;
-    total += stat.own + stat.reaped;
-    for (const child of children.get(pid) ?? []) visit(child);
-  };
-  visit(root);
+  const pending = [root];
+  while (pending.length) {
+    const pid = pending.pop()!;
+    total += cpuOf(pid) ?? 0;
+    pending.push(...childrenOf(pid));
+  }
   return total;
 }
 
 export default class CpuReporter implements Reporter {
   private readonly enabled = process.platform === 'linux' && !!process.env.E2E_CPU_REPORT;
   private readonly started = new Map<TestResult, { pid: number; cpu: number }>();
-  private readonly rows: { test: string; project: string; worker: number; cpuSeconds: number; wallSeconds: number }[] = [];
+  /** cpuSeconds null: the worker had exited by the time its last test's end was reported. */
+  private readonly rows: { test: string; project: string; worker: number; cpuSeconds: number | null; wallSeconds: number }[] = [];
   /** Worker processes in the order they started: a test's workerIndex is its position here. */
   private readonly workers: number[] = [];
   private timer: NodeJS.Timeout | undefined;
 
   onBegin(): void {
     if (!this.enabled) return;
-    this.timer = setInterval(() => this.seeWorkers(), 200);
+    this.timer = setInterval(() => this.seeWorkers(), 1000);
     this.timer.unref();
   }
 
@@ -94,7 +94,8 @@ export default class CpuReporter implements Reporter {
     if (!this.enabled) return;
     this.seeWorkers();
     const pid = this.workers[result.workerIndex];
-    if (pid !== undefined) this.started.set(result, { pid, cpu: treeCpu(pid) });
+    const cpu = pid === undefined ? null : treeCpu(pid);
+    if (pid !== undefined && cpu !== null) this.started.set(result, { pid, cpu });
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -105,7 +106,7 @@ export default class CpuReporter implements Reporter {
       test: `${test.location.file.replace(`${process.cwd()}/`, '')}:${test.location.line} › ${test.titlePath().slice(3).join(' › ')}`,
       project: test.parent.project()?.name ?? '',
       worker: start.pid,
-      cpuSeconds: Math.max(0, treeCpu(start.pid) - start.cpu) / TICKS_PER_SECOND,
+      cpuSeconds: ((end) => (end === null ? null : Math.max(0, end - start.cpu) / TICKS_PER_SECOND))(treeCpu(start.pid)),
       wallSeconds: result.duration / 1000,
     });
   }
@@ -113,10 +114,11 @@ export default class CpuReporter implements Reporter {
   onEnd(_result: FullResult): void {
     if (!this.enabled) return;
     clearInterval(this.timer);
-    const rows = this.rows.sort((a, b) => b.cpuSeconds - a.cpuSeconds);
+    const rows = this.rows.sort((a, b) => (b.cpuSeconds ?? 0) - (a.cpuSeconds ?? 0));
     writeFileSync('test-results/e2e-cpu.json', `${JSON.stringify(rows, null, 2)}\n`);
-    const total = rows.reduce((sum, row) => sum + row.cpuSeconds, 0);
-    console.log(`\nCPU of the tests, outside the e2e server: ${total.toFixed(0)} s in all; the costliest (test-results/e2e-cpu.json has every test):`);
-    for (const row of rows.slice(0, SHOWN)) console.log(`${row.cpuSeconds.toFixed(1).padStart(6)} s  ${row.project.padEnd(11)} ${row.test.slice(0, 140)}`);
+    const total = rows.reduce((sum, row) => sum + (row.cpuSeconds ?? 0), 0);
+    const unread = rows.filter((row) => row.cpuSeconds === null).length;
+    console.log(`\nCPU of the tests, outside the e2e server: ${total.toFixed(0)} s in all${unread ? ` (${unread} not read: their worker had exited)` : ''}; the costliest (test-results/e2e-cpu.json has every test):`);
+    for (const row of rows.slice(0, SHOWN)) console.log(`${(row.cpuSeconds ?? 0).toFixed(1).padStart(6)} s  ${row.project.padEnd(11)} ${row.test.slice(0, 140)}`);
   }
 }
