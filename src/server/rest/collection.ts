@@ -9,7 +9,6 @@
 // - the settings folders (API keys, Webhook endpoints) run with {{sessionToken}}, in the order of a life: a key made,
 //   read, renamed, rolled, and its successor revoked; an endpoint made, read, changed, its secret rotated, a test event
 //   sent and redelivered, the deliveries read, then deleted. A run leaves a revoked key behind, nothing else.
-import Converter from 'openapi-to-postmanv2';
 import { openApiDocumentJson } from './document';
 
 type Json = Record<string, unknown>;
@@ -86,7 +85,12 @@ const BODIES: Record<string, Json> = {
   'PATCH /webhook-endpoints/{endpointId}': { description: 'Postman collection run (changed)' },
 };
 
-function convert(document: Json): Promise<Json> {
+/**
+ * Postman's converter is loaded when a collection is first made, not with the server: it brings faker and Postman's
+ * SDK, about half a second of CPU for each process that loads it, and most never serve the collection.
+ */
+async function convert(document: Json): Promise<Json> {
+  const { default: Converter } = await import('openapi-to-postmanv2');
   return new Promise((resolve, reject) => {
     Converter.convert(
       { type: 'json', data: document },

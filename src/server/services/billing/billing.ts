@@ -84,7 +84,7 @@ async function ownerEmail(owner: BillingOwner): Promise<string> {
 
 export async function billingOverview(owner: BillingOwner, now = new Date()): Promise<BillingOverview> {
   const { accountId } = owner;
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   const [account, used, changes, prices, operatorCommand] = await Promise.all([
     db.account.findUnique({ where: { id: accountId } }),
     creditsUsed(accountId, now),
@@ -134,8 +134,8 @@ function stripeUnavailable(error: unknown): AppError {
   });
 }
 
-function requireStripe(): Stripe {
-  const stripe = stripeClient();
+async function requireStripe(): Promise<Stripe> {
+  const stripe = await stripeClient();
   if (!stripe) throw new AppError('NOT_FOUND', 'Billing is not set up on this deployment: the operator manages plans.');
   return stripe;
 }
@@ -149,7 +149,7 @@ export async function startCheckout(
   tier: SelfServeTier,
   origin: string,
 ): Promise<{ url: string; kind: 'checkout' | 'portal' }> {
-  const stripe = requireStripe();
+  const stripe = await requireStripe();
   const price = configuredPrices()[tier];
   if (!price) throw new AppError('VALIDATION_ERROR', `The ${PLANS[tier].label} plan is not sold on this deployment.`, { errors: [{ in: 'body', pointer: '#/tier', detail: 'Not offered for checkout.' }] });
   const account = await db.account.findUniqueOrThrow({ where: { id: owner.accountId } });
@@ -177,7 +177,7 @@ export async function startCheckout(
 
 /** Stripe's Customer Portal for the account: change tier, update the card, see invoices, cancel. */
 export async function openCustomerPortal(accountId: string, origin: string): Promise<{ url: string }> {
-  const stripe = requireStripe();
+  const stripe = await requireStripe();
   const account = await db.account.findUniqueOrThrow({ where: { id: accountId } });
   if (!account.stripeCustomerId) throw new AppError('NOT_FOUND', 'This account has no subscription yet: choose a plan first.');
   return { url: await portalUrl(stripe, account.stripeCustomerId, origin) };

@@ -21,7 +21,7 @@ export interface WebhookAnswer {
 
 /** Verifies, then applies an event once. 400 for a bad signature (Stripe shows it and retries); 200 once handled or ignored. */
 export async function handleStripeWebhook(rawBody: string, signature: string | null, now = new Date()): Promise<WebhookAnswer> {
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   const secret = config().STRIPE_WEBHOOK_SECRET;
   if (!stripe || !secret) return { status: 404, body: { error: 'Stripe billing is not configured on this deployment.' } };
   if (!signature) return { status: 400, body: { error: 'Missing Stripe-Signature header.' } };
