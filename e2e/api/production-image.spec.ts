@@ -91,6 +91,10 @@ test('what the image’s last stage holds serves the app on a DATABASE_URL', asy
     } else if (instruction === 'RUN' && argument.startsWith('npm ci')) {
       expect(argument).toMatch(/^npm ci --omit=dev --ignore-scripts /);
       linkProductionPackages(directory);
+      // What the same step removes once installed (the Node.js binary the project brings for development).
+      for (const [, paths] of argument.matchAll(/\brm -rf ([^&]+)/g)) {
+        for (const each of paths!.trim().split(/\s+/)) rmSync(path.join(directory, each), { recursive: true, force: true });
+      }
     } else if (instruction === 'CMD') {
       command = JSON.parse(argument) as string[];
     }

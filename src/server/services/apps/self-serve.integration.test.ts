@@ -176,7 +176,9 @@ describe('removing an app while its history loads', () => {
       const running = runNextBackfill();
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       await removeApp(owner.accountId, app.id);
-      await expect(running).resolves.toBe(true);
+      // Claimed before the removal, it ran and ended quietly (true); removed first, there was nothing to claim (false).
+      // Either way it does not throw, and it leaves nothing behind.
+      await expect(running).resolves.toBeTypeOf('boolean');
       expect(await db.appBackfill.count({ where: { appId: app.id } })).toBe(0);
       expect(await db.keywordRank.count({ where: { appId: app.id } })).toBe(0);
     }
