@@ -54,6 +54,8 @@ export interface AppContextRow {
   accountId: string;
   store: Store;
   storeId: string;
+  /** The store app it is: the key of what is observed of it (docs/architecture.md, "Store facts"). */
+  storeAppId: number;
   name: string;
   category: string;
   primaryCountry: string;
@@ -64,8 +66,8 @@ export interface AppContextRow {
 
 export function readAppContextRow(accountId: string, appId: string) {
   return hotQuery<AppContextRow>(
-    `SELECT t.id::text AS "id", t.account_id::text AS "accountId", t.store::text AS "store", t.store_id AS "storeId", t.name, t.category,
-            t.primary_country AS "primaryCountry", t.refreshed_through AS "refreshedThrough", a.live_account_id IS NULL AS livemode
+    `SELECT t.id::text AS "id", t.account_id::text AS "accountId", t.store::text AS "store", t.store_id AS "storeId", t.store_app_id AS "storeAppId",
+            t.name, t.category, t.primary_country AS "primaryCountry", t.refreshed_through AS "refreshedThrough", a.live_account_id IS NULL AS livemode
      FROM tracked_apps t JOIN accounts a ON a.id = t.account_id WHERE t.id = $1::uuid AND t.account_id = $2::uuid`,
     [appId, accountId],
   );

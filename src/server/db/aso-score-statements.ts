@@ -21,7 +21,8 @@ export async function readAsoScoreInputs(input: { appId: string; store: Store; l
        FROM metadata_snapshots WHERE app_id = ${input.appId}::uuid AND country = ${input.country} ORDER BY captured_at DESC LIMIT 1) AS listing,
       (SELECT coalesce(json_agg(json_build_object('term', k.term, 'rank', r.rank, 'volume', m.volume)), '[]')
        FROM tracked_keywords k
-       LEFT JOIN keyword_ranks r ON r.app_id = k.app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = ${input.asOf}
+       JOIN tracked_apps a ON a.id = k.app_id
+       LEFT JOIN app_ranks r ON r.store_app_id = a.store_app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = ${input.asOf}
        -- Metrics looked up per tracked keyword, not joined by day (see listKeywords in keywords.ts).
        LEFT JOIN LATERAL (
          SELECT volume FROM keyword_metrics

@@ -7,7 +7,13 @@ export interface DataVersions {
   account: string;
   /** store_data_version: data shared by every account (keyword metrics). */
   store: string;
-  /** tracked_apps.data_version of the app asked about; null when none was asked about or it is not the account's. */
+  /**
+   * The app asked about: its own rows' version (tracked_apps.data_version: its keywords, competitors, history), its
+   * store app's (the facts observed of it, shared with every account that follows it) and the sum of its competitors'
+   * store apps' (their ranks). A sum is enough: the set of competitors changes only with the app's own version (the
+   * competitors table's triggers), and under one set a sum of versions that only grow grows at every write, so the
+   * three never make an earlier key again. Null when none was asked about or it is not the account's.
+   */
   app: string | null;
   /** credit_usage.version of the account's current period: moved by every charge and refund. */
   usage: string;
@@ -28,7 +34,9 @@ export interface DataVersionColumns {
 export function dataVersionColumns(aliases: { app: string; usage: string }): string {
   return `a.data_version::text AS account_version, ${aliases.usage}.version::text AS usage_version,
           (SELECT version::text FROM store_data_version WHERE id = 1) AS store_version,
-          (SELECT data_version::text FROM tracked_apps t WHERE t.id = ${aliases.app}::uuid AND t.account_id = a.id) AS app_version`;
+          (SELECT t.data_version::text || '.' || s.data_version::text || '.' ||
+                  COALESCE((SELECT sum(cs.data_version) FROM competitors c JOIN store_apps cs ON cs.id = c.store_app_id WHERE c.app_id = t.id), 0)::text
+           FROM tracked_apps t JOIN store_apps s ON s.id = t.store_app_id WHERE t.id = ${aliases.app}::uuid AND t.account_id = a.id) AS app_version`;
 }
 
 export function dataVersionsOf(row: DataVersionColumns): DataVersions {

@@ -1,4 +1,4 @@
-// The bulk inserts of a refresh. Keyword ranks and metrics (and competitors' ranks) are the bulk of every refresh (a new keyword: 365 of each;
+// The bulk inserts of a refresh. Ranks and keyword metrics are the bulk of every refresh (a new keyword: 365 of each;
 // a backfill: hundreds of thousands), written as one statement per chunk of column arrays (unnest). Prisma's
 // createMany builds its query row by row, several times the app's CPU for the same insert (docs/benchmarks.md); its
 // query compiler, on a backfill's reviews, ratings, chart positions and listings, most of a refresh's CPU
@@ -16,38 +16,70 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
 
 /** The database, or a transaction of it. */
 type RawClient = Pick<Prisma.TransactionClient, '$executeRawUnsafe' | '$queryRawUnsafe'>;
-export type KeywordRankRow = { appId: string; country: string; termKey: string; term: string; date: Date; rank: number | null };
-export type CompetitorRankRow = { competitorId: string; appId: string; country: string; termKey: string; date: Date; rank: number | null };
+export type AppRankRow = { storeAppId: number; country: string; termKey: string; term: string; date: Date; rank: number | null; discovered: boolean };
 export type KeywordMetricRow = { store: Store; country: string; termKey: string; date: Date; volume: number; difficulty: number };
 
-export function insertKeywordRanks(client: RawClient, rows: KeywordRankRow[]): Promise<void> {
-  return inChunks(rows, (chunk) =>
+/**
+ * The monthly partitions of app_ranks that rows dated `first` to `last` go to, made where missing (migration
+ * app_ranks). In a statement of its own, never inside a transaction that then writes for long: making a partition
+ * locks the whole table until the transaction ends.
+ */
+export async function ensureRankPartitions(client: RawClient, first: Date, last: Date): Promise<void> {
+  await client.$executeRawUnsafe('SELECT ensure_app_rank_partitions($1::date, $2::date)', isoDay(first), isoDay(last));
+}
+
+/**
+ * Store apps' ranks, once each: a rank already stored for the store app, storefront, term and day stands (the first
+ * observation of a day, whichever account's refresh made it); only its `discovered` may turn true, when a later
+ * observation found the app ranking for the term on its own. Their partitions must exist (ensureRankPartitions).
+ */
+export function insertAppRanks(client: RawClient, rows: AppRankRow[]): Promise<void> {
+  // One row per key: a statement may not propose one twice (an app that follows itself as a competitor would).
+  const byKey = new Map<string, AppRankRow>();
+  for (const row of rows) {
+    const key = `${row.storeAppId}|${row.country}|${row.termKey}|${row.date.getTime()}`;
+    const seen = byKey.get(key);
+    if (!seen) byKey.set(key, row);
+    else if (row.discovered && !seen.discovered) byKey.set(key, { ...seen, discovered: true });
+  }
+  return inChunks([...byKey.values()], (chunk) =>
     client.$executeRawUnsafe(
-      `INSERT INTO keyword_ranks (app_id, country, term_key, term, date, rank)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::date[], $6::smallint[])`,
-      chunk.map((row) => row.appId),
+      `INSERT INTO app_ranks (store_app_id, country, term_key, term, date, rank, discovered)
+       SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::date[], $6::smallint[], $7::boolean[])
+       ON CONFLICT (store_app_id, country, term_key, date) DO UPDATE SET discovered = true WHERE EXCLUDED.discovered AND NOT app_ranks.discovered`,
+      chunk.map((row) => row.storeAppId),
       chunk.map((row) => row.country),
       chunk.map((row) => row.termKey),
       chunk.map((row) => row.term),
       chunk.map((row) => isoDay(row.date)),
       chunk.map((row) => row.rank),
+      chunk.map((row) => row.discovered),
     ),
   );
 }
 
-export function insertCompetitorRanks(client: RawClient, rows: CompetitorRankRow[]): Promise<void> {
-  return inChunks(rows, (chunk) =>
-    client.$executeRawUnsafe(
-      `INSERT INTO competitor_ranks (competitor_id, app_id, country, term_key, date, rank)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::date[], $6::smallint[])`,
-      chunk.map((row) => row.competitorId),
-      chunk.map((row) => row.appId),
-      chunk.map((row) => row.country),
-      chunk.map((row) => row.termKey),
-      chunk.map((row) => isoDay(row.date)),
-      chunk.map((row) => row.rank),
-    ),
+/**
+ * The (storefront, term, day) of `terms` from `first` to `last` for which every one of `storeAppIds` has a rank
+ * stored (ranked or not): what a refresh need not ask the store again. As `country|termKey|YYYY-MM-DD`.
+ */
+export async function readObservedRanks(
+  client: RawClient,
+  input: { storeAppIds: number[]; terms: { country: string; termKey: string }[]; first: Date; last: Date },
+): Promise<Set<string>> {
+  if (!input.terms.length || !input.storeAppIds.length) return new Set();
+  const rows = await client.$queryRawUnsafe<{ key: string }[]>(
+    `SELECT r.country || '|' || r.term_key || '|' || to_char(r.date, 'YYYY-MM-DD') AS key
+     FROM app_ranks r JOIN unnest($2::text[], $3::text[]) AS wanted(country, term_key) ON wanted.country = r.country AND wanted.term_key = r.term_key
+     WHERE r.store_app_id = ANY($1::int[]) AND r.date BETWEEN $4::date AND $5::date
+     GROUP BY r.country, r.term_key, r.date
+     HAVING count(*) = cardinality($1::int[])`,
+    input.storeAppIds,
+    input.terms.map((term) => term.country),
+    input.terms.map((term) => term.termKey),
+    isoDay(input.first),
+    isoDay(input.last),
   );
+  return new Set(rows.map((row) => row.key));
 }
 
 /**

@@ -1,6 +1,8 @@
 // The statements about keywords on the request path, on the pg pool (lists of up to thousands of rows, where Prisma's
 // per-row cost shows). Keyword metrics are looked up per term (LATERAL with OFFSET 0 keeps it a lookup; joined
-// plainly, PostgreSQL reads that day's metrics of every term in the country).
+// plainly, PostgreSQL reads that day's metrics of every term in the country). Ranks are the store app's, shared by
+// every account that follows it (app_ranks). An app is shown its tracked terms and the terms the store app was
+// discovered ranking for, never a term that is there only because another account tracks it: that is theirs to know.
 import type { Store } from '@/generated/prisma/enums';
 import { hotQuery } from './index';
 
@@ -28,8 +30,9 @@ export function readTrackedKeywordRows({ appId, store, livemode, country, day, w
   }>(
     `SELECT k.id::text AS keyword_id, k.term, k.is_favorite, r.rank, t.rank AS then_rank, m.volume, m.difficulty
      FROM tracked_keywords k
-     LEFT JOIN keyword_ranks r ON r.app_id = k.app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = $1::date
-     LEFT JOIN keyword_ranks t ON t.app_id = k.app_id AND t.country = k.country AND t.term_key = k.term_key AND t.date = $2::date
+     JOIN tracked_apps a ON a.id = k.app_id
+     LEFT JOIN app_ranks r ON r.store_app_id = a.store_app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = $1::date
+     LEFT JOIN app_ranks t ON t.store_app_id = a.store_app_id AND t.country = k.country AND t.term_key = k.term_key AND t.date = $2::date
      LEFT JOIN LATERAL (
        SELECT volume, difficulty FROM keyword_metrics
        WHERE livemode = $6 AND store = $5::"Store" AND country = k.country AND term_key = k.term_key AND date = $1::date OFFSET 0
@@ -43,14 +46,15 @@ export function readTrackedKeywordRows({ appId, store, livemode, country, day, w
 /** Every term the app ranks for on `day`, best rank first, with its metrics and its tracked keyword if any. */
 export function readRankedTermRows({ appId, store, livemode, country, day }: AppDay) {
   return hotQuery<{ term: string; rank: number; volume: number | null; difficulty: number | null; keyword_id: string | null }>(
-    `SELECT r.term, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
-     FROM keyword_ranks r
+    `SELECT COALESCE(k.term, r.term) AS term, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
+     FROM tracked_apps a
+     JOIN app_ranks r ON r.store_app_id = a.store_app_id
      LEFT JOIN LATERAL (
        SELECT volume, difficulty FROM keyword_metrics
        WHERE livemode = $5 AND store = $4::"Store" AND country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
      ) m ON true
-     LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
-     WHERE r.app_id = $1::uuid AND r.country = $2 AND r.date = $3::date AND r.rank IS NOT NULL
+     LEFT JOIN tracked_keywords k ON k.app_id = a.id AND k.country = r.country AND k.term_key = r.term_key
+     WHERE a.id = $1::uuid AND r.country = $2 AND r.date = $3::date AND r.rank IS NOT NULL AND (r.discovered OR k.id IS NOT NULL)
      ORDER BY r.rank ASC, r.term_key COLLATE "C" ASC`,
     [appId, country, day, store, livemode],
   );
@@ -59,14 +63,15 @@ export function readRankedTermRows({ appId, store, livemode, country, day }: App
 /** The terms the app appears for on `day` that have metrics, ranked or not, with its tracked keyword if any. */
 export function readOpportunityRows({ appId, store, livemode, country, day }: AppDay) {
   return hotQuery<{ term: string; term_key: string; rank: number | null; volume: number; difficulty: number; keyword_id: string | null }>(
-    `SELECT r.term, r.term_key, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
-     FROM keyword_ranks r
+    `SELECT COALESCE(k.term, r.term) AS term, r.term_key, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
+     FROM tracked_apps a
+     JOIN app_ranks r ON r.store_app_id = a.store_app_id
      JOIN LATERAL (
        SELECT volume, difficulty FROM keyword_metrics
        WHERE livemode = $5 AND store = $4::"Store" AND country = r.country AND term_key = r.term_key AND date = r.date OFFSET 0
      ) m ON true
-     LEFT JOIN tracked_keywords k ON k.app_id = r.app_id AND k.country = r.country AND k.term_key = r.term_key
-     WHERE r.app_id = $1::uuid AND r.country = $2 AND r.date = $3::date`,
+     LEFT JOIN tracked_keywords k ON k.app_id = a.id AND k.country = r.country AND k.term_key = r.term_key
+     WHERE a.id = $1::uuid AND r.country = $2 AND r.date = $3::date AND (r.discovered OR k.id IS NOT NULL)`,
     [appId, country, day, store, livemode],
   );
 }
@@ -78,8 +83,8 @@ export function readOpportunityRows({ appId, store, livemode, country, day }: Ap
 export function readAppRankForTerm(input: { accountId: string; appId: string; country: string; termKey: string; today: string }) {
   return hotQuery<{ rank: number | null; store: Store; livemode: boolean }>(
     `SELECT t.store::text AS store, a.live_account_id IS NULL AS livemode,
-            (SELECT r.rank FROM keyword_ranks r
-             WHERE r.app_id = t.id AND r.country = $3 AND r.term_key = $4 AND r.date = COALESCE(t.refreshed_through, $5::date)) AS rank
+            (SELECT r.rank FROM app_ranks r
+             WHERE r.store_app_id = t.store_app_id AND r.country = $3 AND r.term_key = $4 AND r.date = COALESCE(t.refreshed_through, $5::date)) AS rank
      FROM tracked_apps t JOIN accounts a ON a.id = t.account_id WHERE t.id = $1::uuid AND t.account_id = $2::uuid`,
     [input.appId, input.accountId, input.country, input.termKey, input.today],
   );

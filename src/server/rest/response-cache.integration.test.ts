@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { db, hotQuery } from '@/server/db';
+import { dataVersionColumns, type DataVersionColumns } from '@/server/db/data-versions';
 import { addDays } from '@/server/core/dates';
 import { flushRequestLog } from '@/server/core/log';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
@@ -56,12 +57,13 @@ async function setup(terms?: string[]) {
 }
 
 const versionsOf = async (appId: string) => {
-  const [row] = await hotQuery<{ app: string; account: string; store: string }>(
-    `SELECT t.data_version::text AS app, a.data_version::text AS account, (SELECT version::text FROM store_data_version) AS store
-     FROM tracked_apps t JOIN accounts a ON a.id = t.account_id WHERE t.id = $1::uuid`,
+  // The versions the response cache keys an answer by, as the credential's statement reads them.
+  const [row] = await hotQuery<DataVersionColumns>(
+    `SELECT ${dataVersionColumns({ app: '$1', usage: 'u' })}
+     FROM tracked_apps owned JOIN accounts a ON a.id = owned.account_id LEFT JOIN credit_usage u ON false WHERE owned.id = $1::uuid`,
     [appId],
   );
-  return row!;
+  return { app: row!.app_version!, account: row!.account_version, store: row!.store_version! };
 };
 
 describe('replaying an answer', () => {
@@ -192,7 +194,7 @@ describe('live research', () => {
       expect([replay.cache, replay.body, replay.headers.get('x-credits-cost')]).toEqual(['hit', first.body, '8']);
 
       // The app's rank for the term is part of the answer: a write to the app's data is seen at once.
-      await hotQuery('UPDATE keyword_ranks SET "rank" = "rank" WHERE app_id = $1::uuid AND term_key = $2', [app.id, 'sleep sounds']);
+      await hotQuery('UPDATE app_ranks SET "rank" = "rank" WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid) AND term_key = $2', [app.id, 'sleep sounds']);
       const written = await call(research);
       expect(written.cache).toBe('miss');
       // The store's answer itself is still the one read at 08:00.
@@ -243,11 +245,15 @@ describe('seeing every write', () => {
     }
   });
 
-  it('each per-app table, written by any SQL, moves the app’s version; the app’s own row moves the account’s', async () => {
+  it('each table an app’s answers are read from, written by any SQL, moves the app’s version; the app’s own row moves the account’s', async () => {
     const { app } = await setup();
     const writes: [string, string][] = [
       ['tracked_keywords', `UPDATE tracked_keywords SET is_favorite = NOT is_favorite WHERE app_id = $1::uuid`],
-      ['keyword_ranks', `DELETE FROM keyword_ranks WHERE app_id = $1::uuid AND date = (SELECT min(date) FROM keyword_ranks WHERE app_id = $1::uuid)`],
+      [
+        'app_ranks, the app’s',
+        `DELETE FROM app_ranks WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)
+           AND date = (SELECT min(date) FROM app_ranks WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid))`,
+      ],
       ['reviews', `UPDATE reviews SET title = title || '!' WHERE id = (SELECT id FROM reviews WHERE app_id = $1::uuid LIMIT 1)`],
       ['rating_snapshots', `UPDATE rating_snapshots SET count = count + 1 WHERE app_id = $1::uuid`],
       ['category_ranks', `DELETE FROM category_ranks WHERE app_id = $1::uuid AND date = (SELECT min(date) FROM category_ranks WHERE app_id = $1::uuid)`],
@@ -258,15 +264,16 @@ describe('seeing every write', () => {
         `INSERT INTO competitors (id, app_id, store_url, store, store_id) VALUES (gen_random_uuid(), $1::uuid, 'https://apps.apple.com/us/app/id1', 'app_store', '1')`,
       ],
       [
-        'competitor_ranks',
-        `INSERT INTO competitor_ranks (competitor_id, app_id, country, term_key, date, rank) SELECT id, app_id, 'US', 'sleep', DATE '2026-06-30', 3 FROM competitors WHERE app_id = $1::uuid`,
+        'app_ranks, a competitor’s',
+        `INSERT INTO app_ranks (store_app_id, country, term_key, term, date, rank) SELECT store_app_id, 'US', 'sleep', 'sleep', DATE '2026-06-30', 3 FROM competitors WHERE app_id = $1::uuid
+         ON CONFLICT (store_app_id, country, term_key, date) DO UPDATE SET rank = app_ranks.rank % 200 + 1`,
       ],
     ];
     for (const [table, statement] of writes) {
       const before = await versionsOf(app.id);
       await hotQuery(statement, [app.id]);
       const after = await versionsOf(app.id);
-      expect({ table, moved: BigInt(after.app) > BigInt(before.app), account: after.account }).toEqual({ table, moved: true, account: before.account });
+      expect({ table, moved: after.app !== before.app, account: after.account }).toEqual({ table, moved: true, account: before.account });
     }
     const before = await versionsOf(app.id);
     await db.trackedApp.update({ where: { id: app.id }, data: { name: 'Renamed' } });

@@ -74,7 +74,7 @@ describe('the sandbox', () => {
     const sandboxId = await sandboxOf(free.accountId);
     const app = await db.trackedApp.findFirstOrThrow({ where: { accountId: sandboxId, store: 'app_store', bundleId: 'com.calmlabs.breathe' }, include: { backfill: true } });
     expect(app.backfill).toMatchObject({ daysTotal: SANDBOX_BACKFILL_DAYS, daysDone: SANDBOX_BACKFILL_DAYS });
-    expect(await db.keywordRank.count({ where: { appId: app.id, country: app.primaryCountry, termKey: 'meditation' } })).toBe(SANDBOX_BACKFILL_DAYS);
+    expect(await db.appRank.count({ where: { storeAppId: app.storeAppId, country: app.primaryCountry, termKey: 'meditation' } })).toBe(SANDBOX_BACKFILL_DAYS);
     expect(await db.keywordMetric.count({ where: { livemode: false, termKey: 'meditation' } })).toBeGreaterThanOrEqual(SANDBOX_BACKFILL_DAYS);
     expect(await db.keywordMetric.count({ where: { livemode: true, termKey: 'meditation' } })).toBe(0);
   });

@@ -143,6 +143,6 @@ describe('a keyword whose history cannot be filled at once', () => {
     vi.restoreAllMocks();
     expect(result.added.map((keyword) => keyword.term)).toEqual(['offline term']);
     expect(await db.domainEvent.count({ where: { appId: app.id, type: 'keyword.added' } })).toBe(1);
-    expect(await db.keywordRank.count({ where: { appId: app.id } })).toBe(0);
+    expect(await db.appRank.count({ where: { storeAppId: app.storeAppId } })).toBe(0);
   });
 });

@@ -223,7 +223,10 @@ export async function trackApp(accountId: string, input: { storeUrl: string; cou
   return getApp(accountId, app.id);
 }
 
-/** Stops tracking an app: its keywords, competitors, history, backfill and storefronts go with it, and no event of it fires any more. */
+/**
+ * Stops tracking an app: its keywords, competitors, history, backfill and storefronts go with it, and no event of it fires
+ * any more. Its ranks stay, the store's facts for whoever follows the store app (docs/api-decisions.md).
+ */
 export async function removeApp(accountId: string, appId: string): Promise<{ removed: true; appId: string; name: string }> {
   const app = await db.trackedApp.findFirst({ where: { id: appId, accountId }, select: { id: true, name: true } });
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
@@ -239,7 +242,7 @@ export async function removeApp(accountId: string, appId: string): Promise<{ rem
   return { removed: true, appId: app.id, name: app.name };
 }
 
-/** Stops tracking one keyword of an app; its rank history stays with the app's other ranked terms. */
+/** Stops tracking one keyword of an app. Its ranks stay stored, the store's facts: tracked again, its history is back. */
 export async function removeKeyword(accountId: string, input: { appId: string; keywordId: string }): Promise<{ removed: true; keywordId: string }> {
   const deleted = await db.trackedKeyword.deleteMany({ where: { id: input.keywordId, appId: input.appId, app: { accountId } } });
   if (!deleted.count) throw new AppError('NOT_FOUND', 'No keyword with this id is tracked for this app.');

@@ -180,7 +180,10 @@ describe('removing an app while its history loads', () => {
       // Either way it does not throw, and it leaves nothing behind.
       await expect(running).resolves.toBeTypeOf('boolean');
       expect(await db.appBackfill.count({ where: { appId: app.id } })).toBe(0);
-      expect(await db.keywordRank.count({ where: { appId: app.id } })).toBe(0);
+      // What it observed before the removal stays: store facts, shared by whoever follows the app. Nothing of the
+      // account's app does, no event of it among them.
+      expect(await db.trackedApp.count({ where: { id: app.id } })).toBe(0);
+      expect(await db.domainEvent.count({ where: { appId: app.id } })).toBe(0);
     }
   }, 180_000);
 });

@@ -102,7 +102,12 @@ describe('opportunities', () => {
     const scores = result.items.map((item) => item.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     // Candidates: every term ranked or tracked on the last day.
-    const candidates = await db.keywordRank.findMany({ where: { appId: id, country: 'US', date: FIXED_DAY }, select: { termKey: true } });
+    const { storeAppId } = await db.trackedApp.findUniqueOrThrow({ where: { id } });
+    const tracked = (await db.trackedKeyword.findMany({ where: { appId: id, country: 'US' } })).map((keyword) => keyword.termKey);
+    const candidates = await db.appRank.findMany({
+      where: { storeAppId, country: 'US', date: FIXED_DAY, OR: [{ rank: { not: null } }, { termKey: { in: tracked } }] },
+      select: { termKey: true },
+    });
     const metrics = await db.keywordMetric.findMany({ where: { country: 'US', date: FIXED_DAY, termKey: { in: candidates.map((c) => c.termKey) } } });
     const maxVolume = Math.max(...metrics.map((m) => m.volume));
     for (const item of result.items.slice(0, 5)) {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@/server/core/dates';
 import { db } from '@/server/db';
+import { dataVersionColumns } from '@/server/db/data-versions';
 import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
 import { duringDeletion } from '../../../../test/concurrent-change';
 import { makeAccount, makeApp } from '../../../../test/factories';
@@ -95,9 +96,14 @@ describe('a competitor added while its app is removed', () => {
 describe('the app against its competitors', () => {
   it('gives a competitor its rank history for every tracked term as it is added, and keeps it with the app’s', async () => {
     const { owner, app, caller } = await makeAsoApp({ storeId: '700000011', terms: ['sleep', 'meditation'] });
-    const ranksOf = (competitorId: string) => db.competitorRank.count({ where: { competitorId } });
     const calm = (await caller.competitors.add({ id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' })).competitor;
     const play = (await caller.competitors.add({ id: app.id, storeUrl: 'https://play.google.com/store/apps/details?id=com.calm.android' })).competitor;
+    // A competitor's ranks are its store app's, for the terms the app tracks (another test may follow the same app).
+    const storeAppOf = new Map((await db.competitor.findMany({ where: { appId: app.id } })).map((competitor) => [competitor.id, competitor.storeAppId]));
+    const ranksOf = async (competitorId: string) => {
+      const terms = (await db.trackedKeyword.findMany({ where: { appId: app.id } })).map((keyword) => keyword.termKey);
+      return db.appRank.count({ where: { storeAppId: storeAppOf.get(competitorId)!, country: 'US', termKey: { in: terms }, date: { lte: addDays(FIXED_DAY, 1) } } });
+    };
     // 180 days of the app's history × 2 terms, as a keyword added gets its own; Apple's search lists no Google Play app.
     expect(await ranksOf(calm.id)).toBe(360);
     expect(await ranksOf(play.id)).toBe(0);
@@ -130,11 +136,16 @@ describe('the app against its competitors', () => {
     await refreshApp(app.id, { through: addDays(FIXED_DAY, 1), days: 30 });
     expect(await ranksOf(calm.id)).toBe(542);
 
-    // The API's response cache keys an answer by the app's data version: competitors' ranks move it like the app's.
-    const version = async () => (await db.trackedApp.findUniqueOrThrow({ where: { id: app.id } })).dataVersion;
+    // The API's response cache keys an answer about the app by its versions (src/server/db/data-versions.ts): its
+    // competitors' ranks, written or removed, move them as its own do.
+    const version = async () =>
+      (await db.$queryRawUnsafe<{ app_version: string }[]>(`SELECT ${dataVersionColumns({ app: '$1', usage: 'u' })} FROM accounts a LEFT JOIN credit_usage u ON false WHERE a.id = $2::uuid`, app.id, owner.accountId))[0]!.app_version;
     const before = await version();
+    await db.appRank.deleteMany({ where: { storeAppId: storeAppOf.get(calm.id)!, date: addDays(FIXED_DAY, 1) } });
+    const removed = await version();
+    expect(removed).not.toBe(before);
     await refreshApp(app.id, { onlyCompetitors: [calm.id] });
-    expect(await version()).toBeGreaterThan(before);
+    expect(await version()).not.toBe(removed);
     expect(await ranksOf(calm.id)).toBe(542);
   });
 });

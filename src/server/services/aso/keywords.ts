@@ -54,8 +54,8 @@ export async function recentRanks(accountId: string, input: { appId: string; cou
   const { app, country } = await loadAppIn(accountId, input);
   const window = windowOf(app, input.days);
   const keywords = await db.trackedKeyword.findMany({ where: { appId: app.id, country }, select: { id: true, termKey: true } });
-  const rows = await db.keywordRank.findMany({
-    where: { appId: app.id, country, termKey: { in: keywords.map((keyword) => keyword.termKey) }, date: { gte: window.from, lte: window.to } },
+  const rows = await db.appRank.findMany({
+    where: { storeAppId: app.storeAppId, country, termKey: { in: keywords.map((keyword) => keyword.termKey) }, date: { gte: window.from, lte: window.to } },
     select: { termKey: true, date: true, rank: true },
   });
   const rankOn = new Map(rows.map((row) => [`${row.termKey}|${isoDay(row.date)}`, row.rank]));
@@ -76,24 +76,31 @@ async function loadKeywordSeries(accountId: string, input: { appId: string; keyw
 /** The keyword's daily rank, and each competitor's for the same term on the same days (in the order they were added). */
 export async function keywordHistory(accountId: string, input: { appId: string; keywordId: string; days: number }) {
   const { app, keyword, window, header } = await loadKeywordSeries(accountId, input);
-  const where = { appId: app.id, country: keyword.country, termKey: keyword.termKey, date: { gte: window.from, lte: window.to } };
-  const [rows, competitors, competitorRows] = await Promise.all([
-    db.keywordRank.findMany({ where, select: { date: true, rank: true } }),
-    db.competitor.findMany({ where: { appId: app.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, name: true, store: true, storeId: true } }),
-    db.competitorRank.findMany({ where, select: { competitorId: true, date: true, rank: true } }),
-  ]);
+  const where = { country: keyword.country, termKey: keyword.termKey, date: { gte: window.from, lte: window.to } };
+  const competitors = await db.competitor.findMany({
+    where: { appId: app.id },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, name: true, store: true, storeId: true, storeAppId: true },
+  });
+  // The app's ranks and its competitors' are one table's rows: each store app's, whoever follows it. A store's search
+  // lists its own apps: a competitor of the other store has no rank in it.
+  const ranked = competitors.filter((competitor) => competitor.store === app.store);
+  const rows = await db.appRank.findMany({
+    where: { ...where, storeAppId: { in: [app.storeAppId, ...ranked.map((competitor) => competitor.storeAppId)] } },
+    select: { storeAppId: true, date: true, rank: true },
+  });
   const days = eachDay(window).map(isoDay);
-  const rankOn = new Map(rows.map((row) => [isoDay(row.date), row.rank]));
-  const competitorRankOn = new Map(competitorRows.map((row) => [`${row.competitorId}|${isoDay(row.date)}`, row.rank]));
+  const rankOf = new Map(rows.map((row) => [`${row.storeAppId}|${isoDay(row.date)}`, row.rank]));
+  const rankOn = (storeAppId: number, date: string) => rankOf.get(`${storeAppId}|${date}`) ?? null;
   return {
     ...header,
-    points: days.map((date) => ({ date, rank: rankOn.get(date) ?? null })),
+    points: days.map((date) => ({ date, rank: rankOn(app.storeAppId, date) })),
     competitors: competitors.map((competitor) => ({
       competitorId: competitor.id,
       name: competitor.name,
       store: competitor.store,
       storeId: competitor.storeId,
-      points: days.map((date) => ({ date, rank: competitorRankOn.get(`${competitor.id}|${date}`) ?? null })),
+      points: days.map((date) => ({ date, rank: competitor.store === app.store ? rankOn(competitor.storeAppId, date) : null })),
     })),
   };
 }

@@ -39,8 +39,13 @@ export interface AppObservation {
   /** The store's rating, read in the app's primary storefront; the histogram where the store shows one (Google Play). */
   rating: { average: number; count: number; histogram: RatingHistogram | null } | null;
   categoryRanks: { country: string; category: string; rank: number | null }[];
-  /** Tracked terms (rank null when unranked) and every other term the app ranks for. */
-  keywordRanks: { country: string; term: string; rank: number | null }[];
+  /**
+   * Tracked terms (rank null when unranked) and every other term the app ranks for. `discovered`: the provider found
+   * the app ranking for the term on its own (the demo's scan of its category's vocabulary), not only because the term
+   * was asked about. Only discovered terms are shown to an account that does not track them: which terms an account
+   * tracks is its own to know.
+   */
+  keywordRanks: { country: string; term: string; rank: number | null; discovered?: boolean }[];
   keywordMetrics: { country: string; term: string; volume: number; difficulty: number }[];
   /** Each competitor's rank (null when unranked) for each tracked term, from the same search answers. */
   competitorRanks: { country: string; term: string; store: Store; storeId: string; rank: number | null }[];

@@ -2,15 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { addDays } from '@/server/core/dates';
 import { addKeywords } from '@/server/services/apps/apps';
-import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
+import { callerFor, FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
+import { makeAccount } from '../../../../test/factories';
+import { APP_STORE_PLAN, recordedFetch } from '../../../../test/stores/recorded-app-store';
+import { AppStoreProvider } from './stores/app-store/app-store-provider';
+import { StoresProvider } from './stores/stores-provider';
 import { termKeyOf } from '@/server/services/apps/terms';
 import { dataProvider } from './providers';
 import type { ObservationRequest, ProviderApp } from './provider';
 import { refreshAllApps, refreshApp } from './refresh';
 
 async function counts(appId: string) {
+  const { storeAppId } = await db.trackedApp.findUniqueOrThrow({ where: { id: appId } });
   const [ranks, reviews, snapshots, changes, ratings, events] = await Promise.all([
-    db.keywordRank.count({ where: { appId } }),
+    db.appRank.count({ where: { storeAppId } }),
     db.review.count({ where: { appId } }),
     db.metadataSnapshot.count({ where: { appId } }),
     db.metadataChange.count({ where: { appId } }),
@@ -25,7 +30,7 @@ describe('the refresh job', () => {
     const { app } = await makeAsoApp({ storeId: '700000009', terms: ['meditation', 'zzz unranked term xq'] });
     const tracked = await db.trackedKeyword.findMany({ where: { appId: app.id }, select: { term: true, country: true } });
     const observed = await dataProvider().observe(app, { day: FIXED_DAY, countries: ['US'], trackedTerms: tracked, competitors: [], scope: 'full' });
-    const ranks = await db.keywordRank.findMany({ where: { appId: app.id, date: FIXED_DAY }, select: { country: true, term: true, rank: true } });
+    const ranks = await db.appRank.findMany({ where: { storeAppId: app.storeAppId, date: FIXED_DAY }, select: { country: true, term: true, rank: true } });
     const byTerm = (a: { term: string }, b: { term: string }) => a.term.localeCompare(b.term);
     expect(ranks.sort(byTerm)).toEqual(observed.keywordRanks.map(({ country, term, rank }) => ({ country, term, rank })).sort(byTerm));
     expect(ranks.find((row) => row.term === 'zzz unranked term xq')).toEqual({ country: 'US', term: 'zzz unranked term xq', rank: null });
@@ -92,7 +97,7 @@ describe('the refresh job', () => {
     const terms = ['a,b', 'say "hi"', 'back\\slash', '{brace}', 'NULL', "it's", 'sleep 😴 sounds', 'ü ß ø'];
     const { app, owner } = await makeAsoApp({ storeId: '700000004', terms: ['meditation'] });
     await addKeywords(owner.accountId, { appId: app.id, terms });
-    const stored = await db.keywordRank.findMany({ where: { appId: app.id, date: FIXED_DAY, term: { in: terms } }, select: { term: true, termKey: true } });
+    const stored = await db.appRank.findMany({ where: { storeAppId: app.storeAppId, date: FIXED_DAY, term: { in: terms } }, select: { term: true, termKey: true } });
     expect(stored.map((row) => row.term).sort()).toEqual([...terms].sort());
     for (const row of stored) expect(row.termKey).toBe(termKeyOf(row.term));
     const metrics = await db.keywordMetric.count({ where: { country: 'US', date: FIXED_DAY, termKey: { in: terms.map(termKeyOf) } } });
@@ -133,7 +138,7 @@ describe('a refresh of every app', () => {
   it('stores the storefronts the store answers for, and keeps the data of one it fails', async () => {
     const { app } = await makeAsoApp({ storeId: '700000093' });
     await addKeywords(app.accountId, { appId: app.id, terms: ['sleep sounds'], country: 'DE' });
-    const ranksIn = (country: string) => db.keywordRank.count({ where: { appId: app.id, country } });
+    const ranksIn = (country: string) => db.appRank.count({ where: { storeAppId: app.storeAppId, country } });
     const before = { US: await ranksIn('US'), DE: await ranksIn('DE') };
     const demo = dataProvider();
     const provider = Object.assign(Object.create(demo), {
@@ -151,4 +156,59 @@ describe('a refresh of every app', () => {
       expect.objectContaining({ country: 'US', lastError: null, lastObservedAt: expect.any(Date) }),
     ]);
   });
+});
+
+describe('one store app followed by many accounts', () => {
+  // The App Store on Apple's recorded answers, each call counted by kind.
+  function countingAppStore() {
+    const requested: string[] = [];
+    const provider = new StoresProvider({ app_store: new AppStoreProvider(recordedFetch(requested)) });
+    const calls = () => {
+      const kinds = requested.map((url) => {
+        const { pathname } = new URL(url);
+        return pathname === '/search' ? 'search' : pathname === '/lookup' ? 'lookup' : pathname.includes('customerreviews') ? 'reviews' : 'chart';
+      });
+      return { search: kinds.filter((kind) => kind === 'search').length };
+    };
+    return { provider, calls };
+  }
+
+  // Few accounts: each still costs a refresh of the app's own listing, reviews and chart, stored per tracked app.
+  it('searches each term of a storefront once a day, and stores its ranks once, whether 1, 3 or 6 accounts track it', async () => {
+    const { appId, competitorId, terms } = APP_STORE_PLAN;
+    const searches: number[] = [];
+    const rankRows: number[] = [];
+    for (const [index, accounts] of [1, 3, 6].entries()) {
+      // A day of its own for each N: what earlier days observed is no help.
+      const day = addDays(FIXED_DAY, 100 + index);
+      const apps = [];
+      for (let count = 0; count < accounts; count++) {
+        const owner = await makeAccount('pro');
+        const app = await db.trackedApp.create({
+          data: { accountId: owner.accountId, store: 'app_store', storeId: appId, bundleId: 'com.calm.Calm', name: 'Calm', developer: 'Calm.com, Inc.', category: 'Health & Fitness', primaryCountry: 'US' },
+        });
+        await db.trackedKeyword.createMany({ data: terms.map((term) => ({ appId: app.id, country: 'US', term, termKey: termKeyOf(term) })) });
+        await db.competitor.create({ data: { appId: app.id, store: 'app_store', storeId: competitorId, storeUrl: `https://apps.apple.com/us/app/id${competitorId}` } });
+        apps.push(app);
+      }
+      const { provider, calls } = countingAppStore();
+      for (const app of apps) expect((await refreshApp(app.id, { provider, through: day })).failures).toEqual([]);
+      searches.push(calls().search);
+      rankRows.push(await db.appRank.count({ where: { date: day } }));
+
+      // Every account reads the same ranks, its competitor's among them.
+      const ranks = await Promise.all(
+        apps.map(async (app) => {
+          const caller = callerFor(app.accountId);
+          const keyword = (await caller.keywords.list({ id: app.id })).find((entry) => entry.term === terms[0])!;
+          const history = await caller.keywords.history({ id: app.id, keywordId: keyword.keywordId, days: 1 });
+          return [history.points[0]!.rank, history.competitors[0]!.points[0]!.rank];
+        }),
+      );
+      expect(new Set(ranks.map((pair) => JSON.stringify(pair))).size).toBe(1);
+    }
+    // One search per tracked term; one rank row per term for the app and for its competitor.
+    expect(searches).toEqual([terms.length, terms.length, terms.length]);
+    expect(rankRows).toEqual([2 * terms.length, 2 * terms.length, 2 * terms.length]);
+  }, 120_000);
 });

@@ -1,18 +1,20 @@
 // The refresh job: asks the data provider what the store shows for an app on each day still missing, stores the
 // snapshots, derives the metadata changelog and rank movements, and records domain events. Idempotent: a day
 // ingested twice gives the same rows. The first refresh of an app backfills its history quietly (no events).
+// Ranks are store facts, stored once per store app whoever follows it (docs/architecture.md, "Store facts"): a term
+// whose rank on a day is stored already, for the app and each competitor, is not asked again.
 import {
+  ensureRankPartitions,
+  insertAppRanks,
   insertCategoryRanks,
-  insertCompetitorRanks,
   insertKeywordMetrics,
-  insertKeywordRanks,
   insertMetadataChanges,
   insertMetadataSnapshots,
   insertRatingSnapshots,
   insertReviews,
-  type CompetitorRankRow,
+  readObservedRanks,
+  type AppRankRow,
   type KeywordMetricRow,
-  type KeywordRankRow,
   type MetadataChangeRow,
   type MetadataSnapshotRow,
 } from '@/server/db/ingest-statements';
@@ -104,7 +106,7 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     onlyTerms ? [] : db.trackedKeyword.findMany({ where: { appId, ...inCountries }, select: { term: true, country: true } }),
     // Only a full refresh observes every storefront of the app.
     onlyTerms || onlyCountries || onlyCompetitors ? [] : db.appStorefront.findMany({ where: { appId }, select: { country: true } }),
-    db.competitor.findMany({ where: { appId, ...(onlyCompetitors && { id: { in: onlyCompetitors } }) }, select: { id: true, store: true, storeId: true } }),
+    db.competitor.findMany({ where: { appId, ...(onlyCompetitors && { id: { in: onlyCompetitors } }) }, select: { id: true, store: true, storeId: true, storeAppId: true } }),
   ]);
   const app = { ...row, keywords };
   const livemode = account.liveAccountId === null;
@@ -126,12 +128,24 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   // was, and the others are stored. A storefront failing on any day is left out of every day.
   const failed = new Map<string, string>();
   const notSold = new Set<string>();
+  // The ranks stored already, of the app and of each competitor its store's search lists (a competitor just added: of
+  // it alone), need no search: the store's answer was the same for whichever account asked it first.
+  const rankedAppIds = onlyCompetitors ? [] : [app.storeAppId];
+  for (const competitor of competitors) if (competitor.store === app.store && !rankedAppIds.includes(competitor.storeAppId)) rankedAppIds.push(competitor.storeAppId);
+  const observed = await readObservedRanks(db, {
+    storeAppIds: rankedAppIds,
+    terms: trackedTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) })),
+    first: days[0]!,
+    last: days.at(-1)!,
+  });
   const observations: { day: Date; observation: AppObservation }[] = [];
   for (const day of days) {
     const observation = emptyObservation();
     for (const country of requested.filter((entry) => !failed.has(entry))) {
       try {
-        const terms = trackedTerms.filter((entry) => entry.country === country);
+        const terms = trackedTerms.filter((entry) => entry.country === country && !observed.has(`${country}|${termKeyOf(entry.term)}|${isoDay(day)}`));
+        // Nothing of a storefront's day left to observe: a refresh of terms or competitors whose ranks are all stored.
+        if (scope === 'keywords' && !terms.length) continue;
         const part = await provider.observe(app, { day, countries: [country], trackedTerms: terms, competitors: competitorReferences, scope, maxWaitMs: options.maxWaitMs });
         mergeObservation(observation, part, country === app.primaryCountry);
       } catch (error) {
@@ -156,24 +170,23 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   const last = days.at(-1)!;
   const events: NewEvent[] = [];
 
-  // Keyword ranks and metrics (a competitor just added has the app's already), and the competitors' ranks.
-  const rankRows: KeywordRankRow[] = [];
+  // Ranks, of the app and of its competitors (a competitor just added: the app's are stored already), and keyword metrics.
+  const rankRows: AppRankRow[] = [];
   const metricRows: KeywordMetricRow[] = [];
-  const competitorRankRows: CompetitorRankRow[] = [];
   const include = onlyTerms ? new Set(onlyTerms.map((entry) => `${entry.country}|${termKeyOf(entry.term)}`)) : null;
-  const competitorIdOf = new Map(competitors.map((competitor) => [`${competitor.store}|${competitor.storeId}`, competitor.id]));
+  const storeAppIdOf = new Map(competitors.map((competitor) => [`${competitor.store}|${competitor.storeId}`, competitor.storeAppId]));
   for (const { day, observation } of observations) {
     for (const entry of observation.competitorRanks) {
       const termKey = termKeyOf(entry.term);
-      const competitorId = competitorIdOf.get(`${entry.store}|${entry.storeId}`);
-      if (!competitorId || (include && !include.has(`${entry.country}|${termKey}`))) continue;
-      competitorRankRows.push({ competitorId, appId, country: entry.country, termKey, date: day, rank: entry.rank });
+      const storeAppId = storeAppIdOf.get(`${entry.store}|${entry.storeId}`);
+      if (!storeAppId || (include && !include.has(`${entry.country}|${termKey}`))) continue;
+      rankRows.push({ storeAppId, country: entry.country, termKey, term: normalizeTerm(entry.term), date: day, rank: entry.rank, discovered: false });
     }
     if (onlyCompetitors) continue;
     for (const entry of observation.keywordRanks) {
       const termKey = termKeyOf(entry.term);
       if (include && !include.has(`${entry.country}|${termKey}`)) continue;
-      rankRows.push({ appId, country: entry.country, termKey, term: normalizeTerm(entry.term), date: day, rank: entry.rank });
+      rankRows.push({ storeAppId: app.storeAppId, country: entry.country, termKey, term: normalizeTerm(entry.term), date: day, rank: entry.rank, discovered: entry.discovered === true });
     }
     for (const entry of observation.keywordMetrics) {
       const termKey = termKeyOf(entry.term);
@@ -181,26 +194,23 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       metricRows.push({ store: app.store, country: entry.country, termKey, date: day, volume: entry.volume, difficulty: entry.difficulty });
     }
   }
-  summary.keywordRanks = rankRows.length;
+  summary.keywordRanks = rankRows.filter((row) => row.storeAppId === app.storeAppId).length;
 
-  // Metrics describe the store, not the app: the first observation of a day stands. Written before and outside the
-  // app's transaction, so that the shared store data version (bumped by their trigger) is locked for one statement,
-  // not for a whole backfill of this app while other apps' refreshes wait.
+  // Metrics and ranks describe the store, not the account's app: the first observation of a day stands. Written before
+  // and outside the app's transaction, so that the versions their triggers bump (the store's, the store apps') are
+  // locked for one statement, not for a whole backfill of this app while other apps' refreshes wait; and a refresh that
+  // fails after them keeps what it observed, which the next one then need not ask again.
   await insertKeywordMetrics(db, metricRows, livemode);
+  if (rankRows.length) {
+    await ensureRankPartitions(db, first, last);
+    await insertAppRanks(db, rankRows);
+  }
 
   await db.$transaction(
     async (tx) => {
       // The app's row first, as every writer of the app takes it (src/server/db/row-locks.ts): refreshes of one app
       // write one after the other, and one of an app removed meanwhile writes nothing.
       if (!(await lockTrackedApp(tx, appId))) throw new AppRemovedDuringRefresh();
-      const termsObserved = onlyTerms?.filter((entry) => countries.includes(entry.country));
-      const rankScope = { appId, date: { gte: first, lte: last }, ...observedCountries, ...(termsObserved && { OR: termsObserved.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) })) }) };
-      if (!onlyCompetitors) {
-        await tx.keywordRank.deleteMany({ where: rankScope });
-        await insertKeywordRanks(tx, rankRows);
-      }
-      await tx.competitorRank.deleteMany({ where: { ...rankScope, ...(onlyCompetitors && { competitorId: { in: onlyCompetitors } }) } });
-      await insertCompetitorRanks(tx, competitorRankRows);
       if (onlyTerms || onlyCompetitors) return;
 
       // Ratings (the store's, read in the primary storefront) and chart positions.
@@ -255,8 +265,9 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
         events.push({ accountId: app.accountId, appId, type: 'review.created', occurredAt: review.reviewedAt, data: { appId, reviewId: review.id, rating: review.rating, country: review.country } });
       }
 
-      // Rank movements of tracked keywords, against the day before each ingested day.
-      events.push(...(await rankMovements(tx, app, first, rankRows)).filter((event) => isNewDay(event.occurredAt!)));
+      // Rank movements of tracked keywords, against the day before each ingested day: from the stored ranks, whichever
+      // account's refresh observed them.
+      events.push(...(await rankMovements(tx, app, first, last, countries)).filter((event) => isNewDay(event.occurredAt!)));
 
       await tx.appStorefront.updateMany({ where: { appId, country: { in: countries } }, data: { lastObservedAt: observedAt } });
       if (!onlyCountries) {
@@ -327,21 +338,26 @@ function daysToIngest(refreshedThrough: Date | null, today: Date, provider: Data
 
 async function rankMovements(
   tx: Prisma.TransactionClient,
-  app: { id: string; accountId: string; keywords: { term: string; country: string }[] },
+  app: { id: string; accountId: string; storeAppId: number; keywords: { term: string; country: string }[] },
   first: Date,
-  rows: KeywordRankRow[],
+  last: Date,
+  countries: string[],
 ): Promise<NewEvent[]> {
-  const tracked = new Set(app.keywords.map((keyword) => `${keyword.country}|${termKeyOf(keyword.term)}`));
-  const dayBefore = addDays(first, -1);
-  const before = await tx.keywordRank.findMany({ where: { appId: app.id, date: dayBefore } });
-  const last = new Map(before.map((row) => [`${row.country}|${row.termKey}`, row.rank]));
+  const tracked = app.keywords.filter((keyword) => countries.includes(keyword.country));
+  if (!tracked.length) return [];
+  const termOf = new Map(tracked.map((keyword) => [`${keyword.country}|${termKeyOf(keyword.term)}`, keyword.term]));
+  const rows = await tx.appRank.findMany({
+    where: { storeAppId: app.storeAppId, date: { gte: addDays(first, -1), lte: last }, OR: tracked.map((keyword) => ({ country: keyword.country, termKey: termKeyOf(keyword.term) })) },
+    select: { country: true, termKey: true, date: true, rank: true },
+    orderBy: { date: 'asc' },
+  });
+  const lastRank = new Map<string, number | null>();
   const events: NewEvent[] = [];
-  for (const row of [...rows].sort((a, b) => a.date.getTime() - b.date.getTime())) {
+  for (const row of rows) {
     const key = `${row.country}|${row.termKey}`;
-    if (!tracked.has(key)) continue;
-    const previous = last.has(key) ? last.get(key)! : undefined;
-    last.set(key, row.rank ?? null);
-    if (previous === undefined) continue;
+    const previous = lastRank.has(key) ? lastRank.get(key)! : undefined;
+    lastRank.set(key, row.rank ?? null);
+    if (previous === undefined || row.date < first) continue;
     const current = row.rank ?? null;
     const moved =
       (previous === null) !== (current === null) || (previous !== null && current !== null && Math.abs(previous - current) >= RANK_EVENT_THRESHOLD);
@@ -351,7 +367,7 @@ async function rankMovements(
         appId: app.id,
         type: 'keyword.rank_changed',
         occurredAt: row.date,
-        data: { appId: app.id, term: row.term, country: row.country, date: isoDay(row.date), previousRank: previous, rank: current },
+        data: { appId: app.id, term: termOf.get(key)!, country: row.country, date: isoDay(row.date), previousRank: previous, rank: current },
       });
     }
   }

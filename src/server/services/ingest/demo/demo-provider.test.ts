@@ -21,10 +21,23 @@ describe('DemoProvider', () => {
     const provider = new DemoProvider();
     const hash = createHash('sha256');
     for (const offset of [0, 1, 2, 13, 14, 29, 30, 31]) {
-      hash.update(JSON.stringify(await provider.observe(app, request(dayOf(offset)))));
+      // The numbers, not how each rank was come upon (`discovered`, told apart since the ranks are stored once per store app).
+      hash.update(JSON.stringify(await provider.observe(app, request(dayOf(offset))), (key, value: unknown) => (key === 'discovered' ? undefined : value)));
       hash.update(JSON.stringify(await provider.research('sleep sounds', 'DE', dayOf(offset))));
     }
     expect(hash.digest('hex')).toBe('b31fca089f1a1a207b79daa347179352e24ee5a5b595226dd56f2af3ad6775ee');
+  });
+
+  it('tells the ranks it found scanning the category’s vocabulary from those it was only asked about', async () => {
+    const observed = await new DemoProvider().observe(app, request(dayOf(0)));
+    const discovered = observed.keywordRanks.filter((entry) => entry.discovered);
+    expect(discovered.length).toBeGreaterThan(10);
+    expect(discovered.every((entry) => entry.rank !== null)).toBe(true);
+    // Asked-about terms outside the vocabulary are never discovered; a vocabulary term is, asked about or not.
+    expect(observed.keywordRanks.filter((entry) => ['Schlaf Musik', 'méditation'].includes(entry.term)).every((entry) => !entry.discovered)).toBe(true);
+    const term = discovered.find((entry) => entry.country === 'US')!.term;
+    const asked = await new DemoProvider().observe(app, { ...request(dayOf(0)), trackedTerms: [{ country: 'US', term }] });
+    expect(asked.keywordRanks.find((entry) => entry.country === 'US' && entry.term === term)).toMatchObject({ discovered: true });
   });
 
   it('observes a day the same whether it is asked alone or after a history of other days', async () => {

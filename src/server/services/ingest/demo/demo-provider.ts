@@ -217,11 +217,13 @@ export class DemoProvider implements DataProvider {
           competitorRanks.push({ country, term, ...competitor, rank: demoRank(competitor, country, term, day) });
         }
       }
-      const others = request.scope === 'full' ? vocabularyFor(app.category).filter((term) => !trackedKeys.has(keyOf(term))) : [];
-      const terms = [...tracked, ...others];
+      const vocabulary = request.scope === 'full' ? vocabularyFor(app.category) : [];
+      const scanned = new Set(vocabulary.map(keyOf));
+      const terms = [...tracked, ...vocabulary.filter((term) => !trackedKeys.has(keyOf(term)))];
       for (const term of terms) {
         const rank = demoRank(app, country, term, day);
-        if (rank !== null || trackedKeys.has(keyOf(term))) keywordRanks.push({ country, term, rank });
+        // A term of the scanned vocabulary is found ranking whether or not it was asked about.
+        if (rank !== null || trackedKeys.has(keyOf(term))) keywordRanks.push({ country, term, rank, ...(rank !== null && scanned.has(keyOf(term)) && { discovered: true }) });
         keywordMetrics.push({ country, term, ...demoMetrics(country, term, day) });
       }
     }
