@@ -141,7 +141,8 @@ await clearSandboxUsage();
 // Fresh keys per measurement (withKeys, below): each key has its own request-rate limit (per minute).
 const keyFor = (name: string) => createApiKey({ accountId: data.accountId }, { name: `bench ${name}`, scope: 'read-write' });
 const trackedCount = await db.trackedKeyword.count({ where: { appId: data.appId } });
-const days = await db.ratingSnapshot.count({ where: { appId: data.appId } });
+const { storeAppId, primaryCountry } = await db.trackedApp.findUniqueOrThrow({ where: { id: data.appId } });
+const days = await db.ratingSnapshot.count({ where: { storeAppId, country: primaryCountry } });
 log(`bench app: ${trackedCount} tracked keywords, ${days} days of history`);
 
 const port = Number(process.env.BENCH_PORT ?? 3900);

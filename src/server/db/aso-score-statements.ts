@@ -4,7 +4,7 @@ import type { Store } from '@/generated/prisma/enums';
 import { db } from './index';
 
 /** `asOf`: the app's last day of data; `since`: the first day of the review window. */
-export async function readAsoScoreInputs(input: { appId: string; store: Store; livemode: boolean; country: string; asOf: Date; since: Date }) {
+export async function readAsoScoreInputs(input: { appId: string; storeAppId: number; primaryCountry: string; store: Store; livemode: boolean; country: string; asOf: Date; since: Date }) {
   const [inputs] = await db.$queryRaw<
     {
       listing: { title: string; subtitle: string | null; description: string; keywordField: string | null; screenshotsCount: number; hasVideo: boolean } | null;
@@ -30,7 +30,7 @@ export async function readAsoScoreInputs(input: { appId: string; store: Store; l
        ) m ON true
        WHERE k.app_id = ${input.appId}::uuid AND k.country = ${input.country}) AS keywords,
       (SELECT json_build_object('average', average, 'count', count)
-       FROM rating_snapshots WHERE app_id = ${input.appId}::uuid AND date <= ${input.asOf} ORDER BY date DESC LIMIT 1) AS rating,
+       FROM rating_snapshots WHERE store_app_id = ${input.storeAppId} AND country = ${input.primaryCountry} AND date <= ${input.asOf} ORDER BY date DESC LIMIT 1) AS rating,
       (SELECT count(*)::int FROM reviews WHERE app_id = ${input.appId}::uuid AND reviewed_at >= ${input.since}) AS reviews,
       (SELECT count(*)::int FROM reviews WHERE app_id = ${input.appId}::uuid AND reviewed_at >= ${input.since} AND sentiment <= -0.05) AS negative,
       (SELECT max(changed_at) FROM metadata_changes WHERE app_id = ${input.appId}::uuid AND country = ${input.country} AND field = 'version') AS last_release`;

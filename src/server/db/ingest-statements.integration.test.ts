@@ -55,16 +55,16 @@ describe('insertRatingSnapshots', () => {
     const { accountId } = await makeAccount();
     const app = await makeApp(accountId);
     await insertRatingSnapshots(db, [
-      { appId: app.id, date: new Date('2026-06-01T00:00:00.000Z'), average: 4.5, count: 1200, histogram: { '1': 10, '2': 20, '3': 70, '4': 300, '5': 800 } },
-      { appId: app.id, date: new Date('2026-06-02T00:00:00.000Z'), average: 4.25, count: 1201, histogram: null },
+      { storeAppId: app.storeAppId, country: 'US', date: new Date('2026-06-01T00:00:00.000Z'), average: 4.5, count: 1200, histogram: { '1': 10, '2': 20, '3': 70, '4': 300, '5': 800 } },
+      { storeAppId: app.storeAppId, country: 'US', date: new Date('2026-06-02T00:00:00.000Z'), average: 4.25, count: 1201, histogram: null },
     ]);
-    const rows = await db.ratingSnapshot.findMany({ where: { appId: app.id }, orderBy: { date: 'asc' } });
+    const rows = await db.ratingSnapshot.findMany({ where: { storeAppId: app.storeAppId }, orderBy: { date: 'asc' } });
     expect(rows.map((row) => [row.average, row.count, row.histogram])).toEqual([
       [4.5, 1200, { '1': 10, '2': 20, '3': 70, '4': 300, '5': 800 }],
       [4.25, 1201, null],
     ]);
     // SQL NULL, not JSON's null: what "no histogram" has always been stored as.
-    const nulls = await hotQuery<{ none: boolean }>('SELECT histogram IS NULL AS none FROM rating_snapshots WHERE app_id = $1::uuid ORDER BY date', [app.id]);
+    const nulls = await hotQuery<{ none: boolean }>('SELECT histogram IS NULL AS none FROM rating_snapshots WHERE store_app_id = $1 ORDER BY date', [app.storeAppId]);
     expect(nulls.map((row) => row.none)).toEqual([false, true]);
   });
 });

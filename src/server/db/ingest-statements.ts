@@ -144,22 +144,28 @@ export async function insertReviews(client: RawClient, rows: ReviewRow[]): Promi
   return inserted;
 }
 
+/** Store apps' ratings, once each: one already stored for the store app, storefront and day stands. */
 export function insertRatingSnapshots(client: RawClient, rows: RatingSnapshotRow[]): Promise<void> {
   return inChunks(rows, (chunk) =>
     client.$executeRawUnsafe(
-      `INSERT INTO rating_snapshots (app_id, date, average, count, histogram)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(app_id uuid, date date, average real, count int, histogram jsonb)`,
-      recordsJson(chunk.map((row) => ({ app_id: row.appId, date: isoDay(row.date), average: row.average, count: row.count, histogram: row.histogram }))),
+      `INSERT INTO rating_snapshots (store_app_id, country, date, average, count, histogram)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(store_app_id int, country text, date date, average real, count int, histogram jsonb)
+       ON CONFLICT DO NOTHING`,
+      recordsJson(
+        chunk.map((row) => ({ store_app_id: row.storeAppId, country: row.country, date: isoDay(row.date), average: row.average, count: row.count, histogram: row.histogram })),
+      ),
     ),
   );
 }
 
+/** Store apps' chart places, once each: one already stored for the store app, storefront and day stands. */
 export function insertCategoryRanks(client: RawClient, rows: CategoryRankRow[]): Promise<void> {
   return inChunks(rows, (chunk) =>
     client.$executeRawUnsafe(
-      `INSERT INTO category_ranks (app_id, country, date, category, rank)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::text[], $5::smallint[])`,
-      chunk.map((row) => row.appId),
+      `INSERT INTO category_ranks (store_app_id, country, date, category, rank)
+       SELECT * FROM unnest($1::int[], $2::text[], $3::date[], $4::text[], $5::smallint[])
+       ON CONFLICT DO NOTHING`,
+      chunk.map((row) => row.storeAppId),
       chunk.map((row) => row.country),
       chunk.map((row) => isoDay(row.date)),
       chunk.map((row) => row.category),

@@ -1,6 +1,7 @@
-// The migrations that moved ranks from each account's apps to the store apps (store_apps, app_ranks), applied to a
-// database holding what they move: two accounts tracking one store app over the same days, a competitor that is that
-// store app, and a sandbox's copy of it. Every rank each account read before, it reads after.
+// The migrations that moved store facts from each account's apps to the store apps (store_apps, app_ranks,
+// store_app_charts_and_ratings), applied to a database holding what they move: two accounts tracking one store app
+// over the same days, a competitor that is that store app, and a sandbox's copy of it. Every fact each account read
+// before, it reads after.
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,8 +59,8 @@ async function app(accountId: string, storeId: string, createdAt: string): Promi
   return row!.id;
 }
 
-describe('moving ranks to the store apps', () => {
-  it('keeps every rank each account read, once per store app, the first follower’s where two observed a day', async () => {
+describe('moving store facts to the store apps', () => {
+  it('keeps every rank, chart place and rating each account read, once per store app, the first follower’s where two observed a day', async () => {
     const [first, second] = [await account(), await account()];
     const sandbox = await account(first);
     const older = await app(first, '111', '2026-01-01T00:00:00Z');
@@ -88,6 +89,12 @@ describe('moving ranks to the store apps', () => {
       await query(`INSERT INTO competitor_ranks (competitor_id, app_id, country, term_key, date, rank) VALUES ($1::uuid, $2::uuid, 'US', 'sleep', $3::date, $4)`, [competitor!.id, follower, date, rank]);
     }
 
+    // Chart places and ratings, observed by both accounts on the 1st: the older app's stand.
+    for (const [appId, date, rank, average] of [[older, '2026-06-01', 12, 4.5], [newer, '2026-06-01', 13, 4.6], [newer, '2026-06-02', 14, 4.7]] as const) {
+      await query(`INSERT INTO category_ranks (app_id, country, date, category, rank) VALUES ($1::uuid, 'US', $2::date, 'Health', $3)`, [appId, date, rank]);
+      await query(`INSERT INTO rating_snapshots (app_id, date, average, count, histogram) VALUES ($1::uuid, $2::date, $3, 100, NULL)`, [appId, date, average]);
+    }
+
     await applyMigrations(url, () => {}, MIGRATIONS);
 
     const storeApps = await query<{ id: number; livemode: boolean; store_id: string }>('SELECT id, livemode, store_id FROM store_apps ORDER BY livemode DESC, store_id');
@@ -113,6 +120,15 @@ describe('moving ranks to the store apps', () => {
       { store_app_id: live, term_key: 'sleep', term: 'sleep', date: '2026-06-03', rank: 6, discovered: false },
       { store_app_id: live, term_key: 'sleep', term: 'sleep', date: '2026-07-15', rank: 12, discovered: true },
       { store_app_id: idOf(false, '111'), term_key: 'sleep', term: 'Sleep', date: '2026-06-01', rank: 77, discovered: true },
+    ]);
+    expect(await query(`SELECT store_app_id, country, to_char(date, 'YYYY-MM-DD') AS date, rank FROM category_ranks ORDER BY date`)).toEqual([
+      { store_app_id: live, country: 'US', date: '2026-06-01', rank: 12 },
+      { store_app_id: live, country: 'US', date: '2026-06-02', rank: 14 },
+    ]);
+    // A rating is the store's in the primary storefront of the app that observed it.
+    expect(await query(`SELECT store_app_id, country, to_char(date, 'YYYY-MM-DD') AS date, average FROM rating_snapshots ORDER BY date`)).toEqual([
+      { store_app_id: live, country: 'US', date: '2026-06-01', average: 4.5 },
+      { store_app_id: live, country: 'US', date: '2026-06-02', average: 4.7 },
     ]);
     // Each month in a partition of its own, this month's and the next's made ahead.
     const partitions = (await query<{ name: string }>(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'app_ranks'::regclass ORDER BY 1`)).map((row) => row.name);

@@ -255,8 +255,12 @@ describe('seeing every write', () => {
            AND date = (SELECT min(date) FROM app_ranks WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid))`,
       ],
       ['reviews', `UPDATE reviews SET title = title || '!' WHERE id = (SELECT id FROM reviews WHERE app_id = $1::uuid LIMIT 1)`],
-      ['rating_snapshots', `UPDATE rating_snapshots SET count = count + 1 WHERE app_id = $1::uuid`],
-      ['category_ranks', `DELETE FROM category_ranks WHERE app_id = $1::uuid AND date = (SELECT min(date) FROM category_ranks WHERE app_id = $1::uuid)`],
+      ['rating_snapshots', `UPDATE rating_snapshots SET count = count + 1 WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)`],
+      [
+        'category_ranks',
+        `DELETE FROM category_ranks WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)
+           AND date = (SELECT min(date) FROM category_ranks WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid))`,
+      ],
       ['metadata_snapshots', `UPDATE metadata_snapshots SET title = title || '!' WHERE app_id = $1::uuid`],
       ['metadata_changes', `DELETE FROM metadata_changes WHERE id = (SELECT id FROM metadata_changes WHERE app_id = $1::uuid LIMIT 1)`],
       [

@@ -32,6 +32,9 @@ import { GOOGLE_PLAY_PLAN, recordedPlayClient, recordedPlayDays } from '../../..
 const ORIGIN = 'http://api.test';
 const today = startOfUtcDay(new Date());
 
+/** The store app an app is: its observations are stored under it. */
+const storeAppOf = async (appId: string) => (await db.trackedApp.findUniqueOrThrow({ where: { id: appId } })).storeAppId;
+
 /** The demo provider, counting each storefront's observations (one per day observed), failing where told. */
 class CountingProvider implements DataProvider {
   readonly name = 'demo' as const;
@@ -114,7 +117,7 @@ describe('on the demo provider', () => {
     const tomorrow = addDays(today, 1);
     const refreshed = await refreshApp(app.id, { through: tomorrow });
     expect(refreshed.failures).toEqual([]);
-    expect(await db.categoryRank.count({ where: { appId: app.id, country: 'GB', date: tomorrow } })).toBe(1);
+    expect(await db.categoryRank.count({ where: { storeAppId: await storeAppOf(app.id), country: 'GB', date: tomorrow } })).toBe(1);
     expect(provider.observed.get('GB')).toBe(BACKFILL_DAYS + 1);
   }, 120_000);
 
@@ -191,13 +194,13 @@ describe('stopping tracking a storefront', () => {
     const { owner, call } = await customer('solo');
     const app = await trackApp(owner.accountId, { storeUrl: 'https://apps.apple.com/us/app/storefronts/id1500004106' });
     expect((await call(`/apps/${app.id}/keywords`, { method: 'POST', body: { terms: ['sleep'], country: 'GB' } })).status).toBe(200);
-    const history = await db.categoryRank.count({ where: { appId: app.id, country: 'GB' } });
+    const history = await db.categoryRank.count({ where: { storeAppId: await storeAppOf(app.id), country: 'GB' } });
     expect(history).toBeGreaterThan(0);
 
     expect(await removeStorefront(owner.accountId, { appId: app.id, country: 'GB' })).toEqual({ removed: true, country: 'GB', keywords: 1 });
     expect(await storefrontsOf(app.id)).toEqual(['US']);
     expect(await db.trackedKeyword.count({ where: { appId: app.id, country: 'GB' } })).toBe(0);
-    expect(await db.categoryRank.count({ where: { appId: app.id, country: 'GB' } })).toBe(history);
+    expect(await db.categoryRank.count({ where: { storeAppId: await storeAppOf(app.id), country: 'GB' } })).toBe(history);
     await expect(removeStorefront(owner.accountId, { appId: app.id, country: 'US' })).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
     await expect(removeStorefront(owner.accountId, { appId: app.id, country: 'DE' })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
     const other = await makeAccount('solo');
@@ -269,7 +272,7 @@ describe.each([
 
     const tomorrow = addDays(today, 1);
     expect((await refreshApp(appId, { through: tomorrow })).failures).toEqual([]);
-    expect(await db.categoryRank.findMany({ where: { appId, country: 'GB' }, orderBy: { date: 'asc' }, select: { date: true } })).toEqual([{ date: today }, { date: tomorrow }]);
+    expect(await db.categoryRank.findMany({ where: { storeAppId: await storeAppOf(appId), country: 'GB' }, orderBy: { date: 'asc' }, select: { date: true } })).toEqual([{ date: today }, { date: tomorrow }]);
 
     const refused = await call(`/apps/${appId}/metadata?country=FR`);
     expect(refused.status, JSON.stringify(refused.body)).toBe(404);

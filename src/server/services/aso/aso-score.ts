@@ -26,7 +26,7 @@ const round = (value: number) => Math.round(value * 10) / 10;
 export async function asoScore(accountId: string, input: { appId: string; country?: string }) {
   const { app, country } = await loadAppIn(accountId, input);
   const since = addDays(app.asOf, -29);
-  const inputs = await readAsoScoreInputs({ appId: app.id, store: app.store, livemode: app.livemode, country, asOf: app.asOf, since });
+  const inputs = await readAsoScoreInputs({ appId: app.id, storeAppId: app.storeAppId, primaryCountry: app.primaryCountry, store: app.store, livemode: app.livemode, country, asOf: app.asOf, since });
   const { listing, keywords: keywordRows, rating } = inputs;
   if (!listing) throw new AppError('NOT_FOUND', `No listing of this app has been recorded in the ${country} storefront yet.`);
   const limits = LIMITS[app.store];

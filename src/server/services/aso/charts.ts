@@ -12,10 +12,10 @@ export async function categoryRankHistory(accountId: string, input: { appId: str
   const window = windowOf(app, input.days);
   const [rows, first] = await Promise.all([
     db.categoryRank.findMany({
-      where: { appId: app.id, country, date: { gte: window.from, lte: window.to } },
+      where: { storeAppId: app.storeAppId, country, date: { gte: window.from, lte: window.to } },
       select: { date: true, rank: true, category: true },
     }),
-    db.categoryRank.findFirst({ where: { appId: app.id, country }, orderBy: { date: 'asc' }, select: { date: true } }),
+    db.categoryRank.findFirst({ where: { storeAppId: app.storeAppId, country }, orderBy: { date: 'asc' }, select: { date: true } }),
   ]);
   const byDay = new Map(rows.map((row) => [isoDay(row.date), row.rank]));
   return {
@@ -33,7 +33,8 @@ export async function ratingHistory(accountId: string, input: { appId: string })
   const app = await loadApp(accountId, input.appId);
   const window = windowOf(app, RATING_HISTORY_DAYS);
   const rows = await db.ratingSnapshot.findMany({
-    where: { appId: app.id, date: { gte: window.from, lte: window.to } },
+    // The store's rating as its primary storefront shows it.
+    where: { storeAppId: app.storeAppId, country: app.primaryCountry, date: { gte: window.from, lte: window.to } },
     orderBy: { date: 'asc' },
     select: { date: true, average: true, count: true, histogram: true },
   });

@@ -19,7 +19,7 @@ async function counts(appId: string) {
     db.review.count({ where: { appId } }),
     db.metadataSnapshot.count({ where: { appId } }),
     db.metadataChange.count({ where: { appId } }),
-    db.ratingSnapshot.count({ where: { appId } }),
+    db.ratingSnapshot.count({ where: { storeAppId } }),
     db.domainEvent.count({ where: { appId } }),
   ]);
   return { ranks, reviews, snapshots, changes, ratings, events };

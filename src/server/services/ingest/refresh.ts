@@ -196,14 +196,27 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   }
   summary.keywordRanks = rankRows.filter((row) => row.storeAppId === app.storeAppId).length;
 
-  // Metrics and ranks describe the store, not the account's app: the first observation of a day stands. Written before
-  // and outside the app's transaction, so that the versions their triggers bump (the store's, the store apps') are
+  // The store's facts (keyword metrics, ranks, ratings, chart places) describe the store, not the account's app: the
+  // first observation of a day stands. Written before and outside the app's transaction, so that the versions their triggers bump (the store's, the store apps') are
   // locked for one statement, not for a whole backfill of this app while other apps' refreshes wait; and a refresh that
   // fails after them keeps what it observed, which the next one then need not ask again.
   await insertKeywordMetrics(db, metricRows, livemode);
   if (rankRows.length) {
     await ensureRankPartitions(db, first, last);
     await insertAppRanks(db, rankRows);
+  }
+  if (!onlyTerms && !onlyCompetitors) {
+    // The rating is the store's as shown in the app's primary storefront; chart places are each storefront's.
+    if (!onlyCountries && primaryObserved) {
+      await insertRatingSnapshots(
+        db,
+        observations.flatMap(({ day, observation }) => (observation.rating ? [{ storeAppId: app.storeAppId, country: app.primaryCountry, date: day, ...observation.rating }] : [])),
+      );
+    }
+    await insertCategoryRanks(
+      db,
+      observations.flatMap(({ day, observation }) => observation.categoryRanks.map((entry) => ({ storeAppId: app.storeAppId, date: day, ...entry }))),
+    );
   }
 
   await db.$transaction(
@@ -212,20 +225,6 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       // write one after the other, and one of an app removed meanwhile writes nothing.
       if (!(await lockTrackedApp(tx, appId))) throw new AppRemovedDuringRefresh();
       if (onlyTerms || onlyCompetitors) return;
-
-      // Ratings (the store's, read in the primary storefront) and chart positions.
-      if (!onlyCountries && primaryObserved) {
-        await tx.ratingSnapshot.deleteMany({ where: { appId, date: { gte: first, lte: last } } });
-        await insertRatingSnapshots(
-          tx,
-          observations.flatMap(({ day, observation }) => (observation.rating ? [{ appId, date: day, ...observation.rating }] : [])),
-        );
-      }
-      await tx.categoryRank.deleteMany({ where: { appId, date: { gte: first, lte: last }, ...observedCountries } });
-      await insertCategoryRanks(
-        tx,
-        observations.flatMap(({ day, observation }) => observation.categoryRanks.map((entry) => ({ appId, date: day, ...entry }))),
-      );
 
       // Listings: a snapshot when something changed, and one changelog row per changed field.
       await tx.metadataChange.deleteMany({ where: { appId, changedAt: { gte: first }, ...observedCountries } });
