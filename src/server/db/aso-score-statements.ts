@@ -18,7 +18,7 @@ export async function readAsoScoreInputs(input: { appId: string; storeAppId: num
     SELECT
       (SELECT json_build_object('title', title, 'subtitle', subtitle, 'description', description, 'keywordField', keyword_field,
                                 'screenshotsCount', screenshots_count, 'hasVideo', has_video)
-       FROM metadata_snapshots WHERE app_id = ${input.appId}::uuid AND country = ${input.country} ORDER BY captured_at DESC LIMIT 1) AS listing,
+       FROM metadata_snapshots WHERE store_app_id = ${input.storeAppId} AND country = ${input.country} ORDER BY captured_at DESC LIMIT 1) AS listing,
       (SELECT coalesce(json_agg(json_build_object('term', k.term, 'rank', r.rank, 'volume', m.volume)), '[]')
        FROM tracked_keywords k
        JOIN tracked_apps a ON a.id = k.app_id
@@ -33,6 +33,6 @@ export async function readAsoScoreInputs(input: { appId: string; storeAppId: num
        FROM rating_snapshots WHERE store_app_id = ${input.storeAppId} AND country = ${input.primaryCountry} AND date <= ${input.asOf} ORDER BY date DESC LIMIT 1) AS rating,
       (SELECT count(*)::int FROM reviews WHERE app_id = ${input.appId}::uuid AND reviewed_at >= ${input.since}) AS reviews,
       (SELECT count(*)::int FROM reviews WHERE app_id = ${input.appId}::uuid AND reviewed_at >= ${input.since} AND sentiment <= -0.05) AS negative,
-      (SELECT max(changed_at) FROM metadata_changes WHERE app_id = ${input.appId}::uuid AND country = ${input.country} AND field = 'version') AS last_release`;
+      (SELECT max(changed_at) FROM metadata_changes WHERE store_app_id = ${input.storeAppId} AND country = ${input.country} AND field = 'version') AS last_release`;
   return inputs!;
 }

@@ -177,11 +177,11 @@ export function insertCategoryRanks(client: RawClient, rows: CategoryRankRow[]):
 export function insertMetadataSnapshots(client: RawClient, rows: MetadataSnapshotRow[]): Promise<void> {
   return inChunks(rows, (chunk) =>
     client.$executeRawUnsafe(
-      `INSERT INTO metadata_snapshots (id, app_id, country, captured_at, title, subtitle, description, keyword_field, promotional_text, whats_new,
+      `INSERT INTO metadata_snapshots (id, store_app_id, country, captured_at, title, subtitle, description, keyword_field, promotional_text, whats_new,
          screenshots_count, has_video, price, currency, version)
-       SELECT gen_random_uuid(), * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+       SELECT gen_random_uuid(), * FROM unnest($1::int[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
          $9::text[], $10::smallint[], $11::boolean[], $12::text[], $13::text[], $14::text[])`,
-      chunk.map((row) => row.appId),
+      chunk.map((row) => row.storeAppId),
       chunk.map((row) => row.country),
       chunk.map((row) => row.capturedAt.toISOString()),
       chunk.map((row) => row.title),
@@ -202,9 +202,9 @@ export function insertMetadataSnapshots(client: RawClient, rows: MetadataSnapsho
 export function insertMetadataChanges(client: RawClient, rows: MetadataChangeRow[]): Promise<void> {
   return inChunks(rows, (chunk) =>
     client.$executeRawUnsafe(
-      `INSERT INTO metadata_changes (id, app_id, country, field, before, after, changed_at)
-       SELECT gen_random_uuid(), * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])`,
-      chunk.map((row) => row.appId),
+      `INSERT INTO metadata_changes (id, store_app_id, country, field, before, after, changed_at)
+       SELECT gen_random_uuid(), * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])`,
+      chunk.map((row) => row.storeAppId),
       chunk.map((row) => row.country),
       chunk.map((row) => row.field),
       chunk.map((row) => row.before),

@@ -51,6 +51,15 @@ export async function lockTrackedApp(tx: Prisma.TransactionClient, appId: string
 }
 
 /**
+ * Locks a store app's row (FOR NO KEY UPDATE: the apps and competitors that name it are not held back) for a writer that
+ * rebuilds a chain of its facts from what is stored (its listings): two such writers of one store app write one after
+ * the other. The triggers that move its version take the same lock, one statement at a time.
+ */
+export async function lockStoreApp(tx: Prisma.TransactionClient, storeAppId: number): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM store_apps WHERE id = ${storeAppId} FOR NO KEY UPDATE`;
+}
+
+/**
  * Locks a tracked app's row to delete it (FOR UPDATE, which its deletion takes: taken at once rather than after the
  * app's lock, so that the deletion does not wait for writers of the app while holding a lock they need). False if the
  * app is gone. Writers of the app queued behind one another can still deadlock with it: run its transaction with

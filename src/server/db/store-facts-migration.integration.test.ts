@@ -1,7 +1,7 @@
 // The migrations that moved store facts from each account's apps to the store apps (store_apps, app_ranks,
-// store_app_charts_and_ratings), applied to a database holding what they move: two accounts tracking one store app
-// over the same days, a competitor that is that store app, and a sandbox's copy of it. Every fact each account read
-// before, it reads after.
+// store_app_charts_and_ratings, store_app_listings), applied to a database holding what they move: two accounts
+// tracking one store app over the same days, a competitor that is that store app, and a sandbox's copy of it. Every
+// fact each account read before, it reads after.
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,7 +60,7 @@ async function app(accountId: string, storeId: string, createdAt: string): Promi
 }
 
 describe('moving store facts to the store apps', () => {
-  it('keeps every rank, chart place and rating each account read, once per store app, the first follower’s where two observed a day', async () => {
+  it('keeps every rank, chart place, rating and listing each account read, once per store app, the first follower’s where two observed a day', async () => {
     const [first, second] = [await account(), await account()];
     const sandbox = await account(first);
     const older = await app(first, '111', '2026-01-01T00:00:00Z');
@@ -93,6 +93,18 @@ describe('moving store facts to the store apps', () => {
     for (const [appId, date, rank, average] of [[older, '2026-06-01', 12, 4.5], [newer, '2026-06-01', 13, 4.6], [newer, '2026-06-02', 14, 4.7]] as const) {
       await query(`INSERT INTO category_ranks (app_id, country, date, category, rank) VALUES ($1::uuid, 'US', $2::date, 'Health', $3)`, [appId, date, rank]);
       await query(`INSERT INTO rating_snapshots (app_id, date, average, count, histogram) VALUES ($1::uuid, $2::date, $3, 100, NULL)`, [appId, date, average]);
+    }
+
+    // Listings and their changes, recorded by both on the 1st: the older app's stand.
+    for (const [appId, day, title] of [[older, '2026-06-01', 'Older'], [newer, '2026-06-01', 'Newer'], [newer, '2026-06-05', 'Renamed']] as const) {
+      await query(
+        `INSERT INTO metadata_snapshots (id, app_id, country, captured_at, title, description, screenshots_count, has_video, price, currency, version)
+         VALUES (gen_random_uuid(), $1::uuid, 'US', $2::timestamptz, $3, 'About', 5, false, '0.00', 'USD', '1.0')`,
+        [appId, day, title],
+      );
+    }
+    for (const [appId, after] of [[older, 'Older'], [newer, 'Newer']] as const) {
+      await query(`INSERT INTO metadata_changes (id, app_id, country, field, before, after, changed_at) VALUES (gen_random_uuid(), $1::uuid, 'US', 'title', 'Was', $2, '2026-06-01')`, [appId, after]);
     }
 
     await applyMigrations(url, () => {}, MIGRATIONS);
@@ -130,6 +142,11 @@ describe('moving store facts to the store apps', () => {
       { store_app_id: live, country: 'US', date: '2026-06-01', average: 4.5 },
       { store_app_id: live, country: 'US', date: '2026-06-02', average: 4.7 },
     ]);
+    expect(await query(`SELECT store_app_id, title FROM metadata_snapshots ORDER BY captured_at`)).toEqual([
+      { store_app_id: live, title: 'Older' },
+      { store_app_id: live, title: 'Renamed' },
+    ]);
+    expect(await query(`SELECT store_app_id, after FROM metadata_changes`)).toEqual([{ store_app_id: live, after: 'Older' }]);
     // Each month in a partition of its own, this month's and the next's made ahead.
     const partitions = (await query<{ name: string }>(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'app_ranks'::regclass ORDER BY 1`)).map((row) => row.name);
     expect(partitions).toEqual(expect.arrayContaining(['app_ranks_2026_06', 'app_ranks_2026_07']));

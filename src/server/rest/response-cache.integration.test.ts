@@ -261,8 +261,11 @@ describe('seeing every write', () => {
         `DELETE FROM category_ranks WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)
            AND date = (SELECT min(date) FROM category_ranks WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid))`,
       ],
-      ['metadata_snapshots', `UPDATE metadata_snapshots SET title = title || '!' WHERE app_id = $1::uuid`],
-      ['metadata_changes', `DELETE FROM metadata_changes WHERE id = (SELECT id FROM metadata_changes WHERE app_id = $1::uuid LIMIT 1)`],
+      ['metadata_snapshots', `UPDATE metadata_snapshots SET title = title || '!' WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)`],
+      [
+        'metadata_changes',
+        `DELETE FROM metadata_changes WHERE id = (SELECT id FROM metadata_changes WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid) LIMIT 1)`,
+      ],
       [
         'competitors',
         `INSERT INTO competitors (id, app_id, store_url, store, store_id) VALUES (gen_random_uuid(), $1::uuid, 'https://apps.apple.com/us/app/id1', 'app_store', '1')`,

@@ -139,7 +139,7 @@ describe('on the demo provider', () => {
     provide(new CountingProvider((country) => (failing && country === 'FR' ? new StoreCallError('app_store', 'lookup in FR: the App Store answered 503', 503) : undefined)));
     const { owner, call, used } = await customer();
     const app = await trackApp(owner.accountId, { storeUrl: 'https://apps.apple.com/us/app/storefronts/id1500004103' });
-    const before = await db.metadataSnapshot.count({ where: { appId: app.id } });
+    const before = await db.metadataSnapshot.count({ where: { storeAppId: await storeAppOf(app.id) } });
 
     for (const path of ['metadata', 'aso-score', 'keyword-spy', 'opportunities', 'keywords', 'competitors', 'category-rank', 'metadata/changelog']) {
       const refused = await call(`/apps/${app.id}/${path}?country=FR`);
@@ -149,7 +149,7 @@ describe('on the demo provider', () => {
     }
     expect(await used()).toBe(0);
     expect(await storefrontsOf(app.id)).toEqual(['US']);
-    expect(await db.metadataSnapshot.count({ where: { appId: app.id } })).toBe(before);
+    expect(await db.metadataSnapshot.count({ where: { storeAppId: await storeAppOf(app.id) } })).toBe(before);
 
     failing = false;
     const served = await call(`/apps/${app.id}/aso-score?country=FR`);

@@ -50,7 +50,7 @@ describe('adding an app', () => {
     expect(done).toMatchObject({ daysDone: 180, lastError: null, claimedAt: null });
     const ready = await getApp(owner.accountId, app.id);
     expect(ready.refreshedThrough).not.toBeNull();
-    expect(await db.metadataSnapshot.count({ where: { appId: app.id } })).toBeGreaterThan(0);
+    expect(await db.metadataSnapshot.count({ where: { storeAppId: (await db.trackedApp.findUniqueOrThrow({ where: { id: app.id } })).storeAppId } })).toBeGreaterThan(0);
     // A backfill is claimed once: nothing is left to run for this app.
     expect(await db.appBackfill.count({ where: { appId: app.id, finishedAt: null } })).toBe(0);
   }, 180_000);

@@ -10,15 +10,15 @@ import { StoresProvider } from './stores/stores-provider';
 import { termKeyOf } from '@/server/services/apps/terms';
 import { dataProvider } from './providers';
 import type { ObservationRequest, ProviderApp } from './provider';
-import { refreshAllApps, refreshApp } from './refresh';
+import { LISTING_FIELDS, refreshAllApps, refreshApp } from './refresh';
 
 async function counts(appId: string) {
   const { storeAppId } = await db.trackedApp.findUniqueOrThrow({ where: { id: appId } });
   const [ranks, reviews, snapshots, changes, ratings, events] = await Promise.all([
     db.appRank.count({ where: { storeAppId } }),
     db.review.count({ where: { appId } }),
-    db.metadataSnapshot.count({ where: { appId } }),
-    db.metadataChange.count({ where: { appId } }),
+    db.metadataSnapshot.count({ where: { storeAppId } }),
+    db.metadataChange.count({ where: { storeAppId } }),
     db.ratingSnapshot.count({ where: { storeAppId } }),
     db.domainEvent.count({ where: { appId } }),
   ]);
@@ -63,12 +63,12 @@ describe('the refresh job', () => {
 
   it('ingests new days, deriving changelog rows and recording events', async () => {
     const { app, owner } = await makeAsoApp({ storeId: '700000002' });
-    const before = await db.metadataChange.count({ where: { appId: app.id } });
+    const before = await db.metadataChange.count({ where: { storeAppId: app.storeAppId } });
     // Four weeks later at least one release has happened.
     const summary = await refreshApp(app.id, { through: addDays(FIXED_DAY, 28) });
     expect(summary.days).toHaveLength(28);
     expect(summary.metadataChanges).toBeGreaterThan(0);
-    expect(await db.metadataChange.count({ where: { appId: app.id } })).toBe(before + summary.metadataChanges);
+    expect(await db.metadataChange.count({ where: { storeAppId: app.storeAppId } })).toBe(before + summary.metadataChanges);
     const events = await db.domainEvent.findMany({ where: { appId: app.id, type: { not: 'keyword.added' } } });
     expect(summary.events).toBe(events.length);
     const types = new Set(events.map((event) => event.type));
@@ -210,5 +210,40 @@ describe('one store app followed by many accounts', () => {
     // One search per tracked term; one rank row per term for the app and for its competitor.
     expect(searches).toEqual([terms.length, terms.length, terms.length]);
     expect(rankRows).toEqual([2 * terms.length, 2 * terms.length, 2 * terms.length]);
+  }, 120_000);
+});
+
+describe('a store app’s listings', () => {
+  it('make the same chain whichever follower observed which days, in whatever order', async () => {
+    const storeId = '700000301';
+    const make = async () => {
+      const owner = await makeAccount('pro');
+      return db.trackedApp.create({
+        data: { accountId: owner.accountId, store: 'app_store', storeId, bundleId: 'com.example.chain', name: 'Chain', developer: 'Chain Labs', category: 'Health & Fitness', primaryCountry: 'US' },
+      });
+    };
+    // One follower observes the later half year, another the year that ends 90 days before it and overlaps it.
+    await refreshApp((await make()).id, { through: FIXED_DAY });
+    const earlier = await make();
+    await refreshApp(earlier.id, { through: addDays(FIXED_DAY, -90), days: 270 });
+
+    // What one refresh of every day in order makes, from the provider's listing of each day.
+    const first = addDays(FIXED_DAY, -359);
+    const expected: { day: string; version: string }[] = [];
+    const fields: string[] = [];
+    let last: Record<string, unknown> | null = null;
+    for (let day = first; day <= FIXED_DAY; day = addDays(day, 1)) {
+      const { listings } = await dataProvider().observe(earlier, { day, countries: ['US'], trackedTerms: [], competitors: [], scope: 'full' });
+      const listing = listings[0]!.listing as unknown as Record<string, unknown>;
+      const changed = last ? LISTING_FIELDS.filter((field) => String(last![field]) !== String(listing[field])) : null;
+      if (changed && !changed.length) continue;
+      expected.push({ day: day.toISOString(), version: String(listing.version) });
+      fields.push(...(changed ?? []).map((field) => `${day.toISOString()} ${field}`));
+      last = listing;
+    }
+    const snapshots = await db.metadataSnapshot.findMany({ where: { storeAppId: earlier.storeAppId, country: 'US' }, orderBy: { capturedAt: 'asc' } });
+    expect(snapshots.map((row) => ({ day: row.capturedAt.toISOString(), version: row.version }))).toEqual(expected);
+    const changes = await db.metadataChange.findMany({ where: { storeAppId: earlier.storeAppId, country: 'US' }, orderBy: [{ changedAt: 'asc' }, { field: 'asc' }] });
+    expect(changes.map((row) => `${row.changedAt.toISOString()} ${row.field}`)).toEqual([...fields].sort());
   }, 120_000);
 });

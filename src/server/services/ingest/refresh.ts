@@ -20,7 +20,7 @@ import {
 } from '@/server/db/ingest-statements';
 import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
-import { lockTrackedApp } from '@/server/db/row-locks';
+import { lockStoreApp, lockTrackedApp } from '@/server/db/row-locks';
 import { AppError } from '@/server/errors/app-error';
 import type { Prisma } from '@/generated/prisma/client';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
@@ -219,6 +219,8 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     );
   }
 
+  if (!onlyTerms && !onlyCompetitors) summary.metadataChanges = await storeListings(app.storeAppId, countries, observations);
+
   await db.$transaction(
     async (tx) => {
       // The app's row first, as every writer of the app takes it (src/server/db/row-locks.ts): refreshes of one app
@@ -226,32 +228,8 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       if (!(await lockTrackedApp(tx, appId))) throw new AppRemovedDuringRefresh();
       if (onlyTerms || onlyCompetitors) return;
 
-      // Listings: a snapshot when something changed, and one changelog row per changed field.
-      await tx.metadataChange.deleteMany({ where: { appId, changedAt: { gte: first }, ...observedCountries } });
-      await tx.metadataSnapshot.deleteMany({ where: { appId, capturedAt: { gte: first }, ...observedCountries } });
-      const snapshots: MetadataSnapshotRow[] = [];
-      const changes: MetadataChangeRow[] = [];
-      for (const country of countries) {
-        const previousRow = await tx.metadataSnapshot.findFirst({ where: { appId, country }, orderBy: { capturedAt: 'desc' } });
-        let previous: Listing | null = previousRow;
-        for (const { day, observation } of observations) {
-          const listing = observation.listings.find((entry) => entry.country === country)?.listing;
-          if (!listing) continue;
-          const changed = previous ? LISTING_FIELDS.filter((field) => listingValue(previous!, field) !== listingValue(listing, field)) : null;
-          if (changed && !changed.length) continue;
-          snapshots.push({ appId, country, capturedAt: day, ...listing });
-          if (changed) {
-            changes.push(...changed.map((field) => ({ appId, country, field, before: listingValue(previous!, field), after: listingValue(listing, field), changedAt: day })));
-            summary.metadataChanges += changed.length;
-            if (isNewDay(day)) {
-              events.push({ accountId: app.accountId, appId, type: 'app.metadata_changed', occurredAt: day, data: { appId, country, fields: changed, version: listing.version } });
-            }
-          }
-          previous = listing;
-        }
-      }
-      await insertMetadataSnapshots(tx, snapshots);
-      await insertMetadataChanges(tx, changes);
+      // The listing changes of the days that are news to this app, whichever refresh stored them.
+      if (!quiet) events.push(...(await listingChanges(tx, app, days.filter(isNewDay), countries)));
 
       // Reviews, with their sentiment; only the new ones are events.
       const reviews = observations.flatMap(({ observation }) => observation.reviews);
@@ -287,6 +265,90 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     { timeout: 600_000, maxWait: 30_000 },
   );
   return summary;
+}
+
+/**
+ * Stores a store app's listings of the days observed, per storefront: a snapshot when something changed, and a
+ * changelog row per changed field. The chain is rebuilt from the first day observed on, through the snapshots stored
+ * after it (each day not observed now had the listing of the last snapshot before it), so that days observed in any
+ * order, by any follower's refresh, make the chain one refresh in day order would. Returns the changelog rows added
+ * (less those it replaced).
+ */
+async function storeListings(storeAppId: number, countries: string[], observations: { day: Date; observation: AppObservation }[]): Promise<number> {
+  return db.$transaction(
+    async (tx) => {
+      await lockStoreApp(tx, storeAppId);
+      let added = 0;
+      for (const country of countries) {
+        const observed = observations.flatMap(({ day, observation }) => {
+          const listing = observation.listings.find((entry) => entry.country === country)?.listing;
+          return listing ? [{ day, listing }] : [];
+        });
+        if (!observed.length) continue;
+        const from = observed[0]!.day;
+        const [previous, later] = await Promise.all([
+          tx.metadataSnapshot.findFirst({ where: { storeAppId, country, capturedAt: { lt: from } }, orderBy: { capturedAt: 'desc' } }),
+          tx.metadataSnapshot.findMany({ where: { storeAppId, country, capturedAt: { gte: from } }, orderBy: { capturedAt: 'asc' } }),
+        ]);
+        const observedDays = new Set(observed.map((entry) => entry.day.getTime()));
+        const sequence = [...observed, ...later.filter((row) => !observedDays.has(row.capturedAt.getTime())).map((row) => ({ day: row.capturedAt, listing: row as Listing }))].sort(
+          (a, b) => a.day.getTime() - b.day.getTime(),
+        );
+        const snapshots: MetadataSnapshotRow[] = [];
+        const changes: MetadataChangeRow[] = [];
+        let last: Listing | null = previous;
+        for (const { day, listing } of sequence) {
+          const changed = last ? LISTING_FIELDS.filter((field) => listingValue(last!, field) !== listingValue(listing, field)) : null;
+          if (changed && !changed.length) continue;
+          snapshots.push({ storeAppId, country, capturedAt: day, ...listingFields(listing) });
+          for (const field of changed ?? []) changes.push({ storeAppId, country, field, before: listingValue(last!, field), after: listingValue(listing, field), changedAt: day });
+          last = listing;
+        }
+        const removed = await tx.metadataChange.deleteMany({ where: { storeAppId, country, changedAt: { gte: from } } });
+        await tx.metadataSnapshot.deleteMany({ where: { storeAppId, country, capturedAt: { gte: from } } });
+        await insertMetadataSnapshots(tx, snapshots);
+        await insertMetadataChanges(tx, changes);
+        added += changes.length - removed.count;
+      }
+      return added;
+    },
+    { timeout: 600_000, maxWait: 30_000 },
+  );
+}
+
+/** A listing's own fields, without what a stored snapshot carries besides. */
+function listingFields(listing: Listing): Listing {
+  const { title, subtitle, description, keywordField, promotionalText, whatsNew, screenshotsCount, hasVideo, price, currency, version } = listing;
+  return { title, subtitle, description, keywordField, promotionalText, whatsNew, screenshotsCount, hasVideo, price, currency, version };
+}
+
+/** An app.metadata_changed event per storefront and day among `days` whose listing changed: the fields, and the version then. */
+async function listingChanges(tx: Prisma.TransactionClient, app: { id: string; accountId: string; storeAppId: number }, days: Date[], countries: string[]): Promise<NewEvent[]> {
+  if (!days.length || !countries.length) return [];
+  const window = { gte: days[0]!, lte: days.at(-1)! };
+  const [changes, snapshots] = await Promise.all([
+    tx.metadataChange.findMany({ where: { storeAppId: app.storeAppId, country: { in: countries }, changedAt: window }, select: { country: true, field: true, changedAt: true } }),
+    tx.metadataSnapshot.findMany({ where: { storeAppId: app.storeAppId, country: { in: countries }, capturedAt: window }, select: { country: true, capturedAt: true, version: true } }),
+  ]);
+  const wanted = new Set(days.map((day) => day.getTime()));
+  const versionOf = new Map(snapshots.map((row) => [`${row.country}|${row.capturedAt.getTime()}`, row.version]));
+  const fieldsOf = new Map<string, { country: string; day: Date; fields: Set<string> }>();
+  for (const change of changes) {
+    if (!wanted.has(change.changedAt.getTime())) continue;
+    const key = `${change.country}|${change.changedAt.getTime()}`;
+    const entry = fieldsOf.get(key) ?? { country: change.country, day: change.changedAt, fields: new Set<string>() };
+    entry.fields.add(change.field);
+    fieldsOf.set(key, entry);
+  }
+  return [...fieldsOf.entries()]
+    .sort(([, a], [, b]) => a.day.getTime() - b.day.getTime() || countries.indexOf(a.country) - countries.indexOf(b.country))
+    .map(([key, { country, day, fields }]) => ({
+      accountId: app.accountId,
+      appId: app.id,
+      type: 'app.metadata_changed',
+      occurredAt: day,
+      data: { appId: app.id, country, fields: LISTING_FIELDS.filter((field) => fields.has(field)), version: versionOf.get(key)! },
+    }));
 }
 
 /** Adds one storefront's observation to the day's; the app's rating is the one read in its primary storefront. */
