@@ -62,12 +62,15 @@ export interface AppContextRow {
   refreshedThrough: Date | null;
   /** false: a test sandbox's app, whose keyword metrics are the sandboxes' own. */
   livemode: boolean;
+  /** The storefronts it is tracked in: of a store app's facts, the app is shown those of its own storefronts. */
+  storefronts: string[];
 }
 
 export function readAppContextRow(accountId: string, appId: string) {
   return hotQuery<AppContextRow>(
     `SELECT t.id::text AS "id", t.account_id::text AS "accountId", t.store::text AS "store", t.store_id AS "storeId", t.store_app_id AS "storeAppId",
-            t.name, t.category, t.primary_country AS "primaryCountry", t.refreshed_through AS "refreshedThrough", a.live_account_id IS NULL AS livemode
+            t.name, t.category, t.primary_country AS "primaryCountry", t.refreshed_through AS "refreshedThrough", a.live_account_id IS NULL AS livemode,
+            ARRAY(SELECT s.country::text FROM app_storefronts s WHERE s.app_id = t.id ORDER BY s.country) AS storefronts
      FROM tracked_apps t JOIN accounts a ON a.id = t.account_id WHERE t.id = $1::uuid AND t.account_id = $2::uuid`,
     [appId, accountId],
   );

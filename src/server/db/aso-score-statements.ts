@@ -31,8 +31,10 @@ export async function readAsoScoreInputs(input: { appId: string; storeAppId: num
        WHERE k.app_id = ${input.appId}::uuid AND k.country = ${input.country}) AS keywords,
       (SELECT json_build_object('average', average, 'count', count)
        FROM rating_snapshots WHERE store_app_id = ${input.storeAppId} AND country = ${input.primaryCountry} AND date <= ${input.asOf} ORDER BY date DESC LIMIT 1) AS rating,
-      (SELECT count(*)::int FROM reviews WHERE app_id = ${input.appId}::uuid AND reviewed_at >= ${input.since}) AS reviews,
-      (SELECT count(*)::int FROM reviews WHERE app_id = ${input.appId}::uuid AND reviewed_at >= ${input.since} AND sentiment <= -0.05) AS negative,
+      (SELECT count(*)::int FROM reviews WHERE store_app_id = ${input.storeAppId} AND reviewed_at >= ${input.since}
+         AND country IN (SELECT country FROM app_storefronts WHERE app_id = ${input.appId}::uuid)) AS reviews,
+      (SELECT count(*)::int FROM reviews WHERE store_app_id = ${input.storeAppId} AND reviewed_at >= ${input.since} AND sentiment <= -0.05
+         AND country IN (SELECT country FROM app_storefronts WHERE app_id = ${input.appId}::uuid)) AS negative,
       (SELECT max(changed_at) FROM metadata_changes WHERE store_app_id = ${input.storeAppId} AND country = ${input.country} AND field = 'version') AS last_release`;
   return inputs!;
 }

@@ -7,9 +7,9 @@ import { makeAccount, makeApp } from '../../../test/factories';
 
 const AWKWARD = ['a, b', '{braces}', '"quoted"', 'back\\slash', 'NULL', '', 'emoji 🎧', "it's"];
 
-function review(appId: string, storeReviewId: string, overrides: Partial<ReviewRow> = {}): ReviewRow {
+function review(storeAppId: number, storeReviewId: string, overrides: Partial<ReviewRow> = {}): ReviewRow {
   return {
-    appId,
+    storeAppId,
     storeReviewId,
     country: 'US',
     rating: 4,
@@ -18,6 +18,7 @@ function review(appId: string, storeReviewId: string, overrides: Partial<ReviewR
     author: 'someone',
     version: null,
     reviewedAt: new Date('2026-06-01T10:20:30.456Z'),
+    observedOn: new Date('2026-06-01T00:00:00.000Z'),
     sentiment: 0.25,
     topics: [],
     bugReport: false,
@@ -30,18 +31,18 @@ describe('insertReviews', () => {
   it('stores each new review as given and returns it; a review stored before, or twice in the batch, is stored once', async () => {
     const { accountId } = await makeAccount();
     const app = await makeApp(accountId);
-    const [before] = await insertReviews(db, [review(app.id, 'r-0', { title: 'Kept as it was' })]);
+    const [before] = await insertReviews(db, [review(app.storeAppId, 'r-0', { title: 'Kept as it was' })]);
     const inserted = await insertReviews(db, [
-      review(app.id, 'r-0', { title: 'Not stored again' }),
-      review(app.id, 'r-1', { topics: AWKWARD, featureRequests: ['dark mode', 'x'.repeat(500)], version: '2.1', bugReport: true, rating: 1 }),
-      review(app.id, 'r-1', { title: 'A second copy' }),
-      review(app.id, 'r-2', { title: 'Half a pair: \uD83D.', body: 'Other half: \uDE00!', sentiment: -1 }),
+      review(app.storeAppId, 'r-0', { title: 'Not stored again' }),
+      review(app.storeAppId, 'r-1', { topics: AWKWARD, featureRequests: ['dark mode', 'x'.repeat(500)], version: '2.1', bugReport: true, rating: 1 }),
+      review(app.storeAppId, 'r-1', { title: 'A second copy' }),
+      review(app.storeAppId, 'r-2', { title: 'Half a pair: \uD83D.', body: 'Other half: \uDE00!', sentiment: -1 }),
     ]);
     expect(inserted.map((row) => [row.rating, row.country, row.reviewedAt.toISOString()]).sort()).toEqual([
       [1, 'US', '2026-06-01T10:20:30.456Z'],
       [4, 'US', '2026-06-01T10:20:30.456Z'],
     ]);
-    const stored = await db.review.findMany({ where: { appId: app.id }, orderBy: { storeReviewId: 'asc' } });
+    const stored = await db.review.findMany({ where: { storeAppId: app.storeAppId }, orderBy: { storeReviewId: 'asc' } });
     expect(stored.map((row) => row.id)).toEqual([before!.id, ...inserted.sort((a, b) => (a.rating < b.rating ? -1 : 1)).map((row) => row.id)]);
     expect(stored[0]!.title).toBe('Kept as it was');
     expect(stored[1]).toMatchObject({ topics: AWKWARD, featureRequests: ['dark mode', 'x'.repeat(500)], version: '2.1', bugReport: true, rating: 1, title: 'Good' });

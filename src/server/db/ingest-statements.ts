@@ -110,20 +110,32 @@ export type CategoryRankRow = CategoryRank;
 export type MetadataSnapshotRow = Omit<MetadataSnapshot, 'id'>;
 export type MetadataChangeRow = Omit<MetadataChange, 'id'>;
 
+/** The store ids among `storeReviewIds` of the store app's reviews stored already: those need no analysis, nor storing. */
+export async function readStoredReviewIds(client: RawClient, storeAppId: number, storeReviewIds: string[]): Promise<Set<string>> {
+  if (!storeReviewIds.length) return new Set();
+  const rows = await client.$queryRawUnsafe<{ id: string }[]>(
+    'SELECT store_review_id AS id FROM reviews WHERE store_app_id = $1 AND store_review_id = ANY($2::text[])',
+    storeAppId,
+    storeReviewIds,
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
 /** The reviews not stored yet (a review already stored, by its store id, is left as it is): each new one's id and what its event names. */
 export async function insertReviews(client: RawClient, rows: ReviewRow[]): Promise<{ id: string; rating: number; country: string; reviewedAt: Date }[]> {
   const inserted: { id: string; rating: number; country: string; reviewedAt: Date }[] = [];
   await inChunks(rows, async (chunk) => {
     inserted.push(
       ...(await client.$queryRawUnsafe<typeof inserted>(
-        `INSERT INTO reviews (id, app_id, store_review_id, country, rating, title, body, author, version, reviewed_at, sentiment, topics, bug_report, feature_requests)
-         SELECT gen_random_uuid(), r.* FROM jsonb_to_recordset($1::jsonb) AS r(app_id uuid, store_review_id text, country text, rating smallint, title text,
-           body text, author text, version text, reviewed_at timestamptz, sentiment real, topics text[], bug_report boolean, feature_requests text[])
-         ON CONFLICT (app_id, store_review_id) DO NOTHING
+        `INSERT INTO reviews (id, store_app_id, store_review_id, country, rating, title, body, author, version, reviewed_at, observed_on, sentiment, topics,
+           bug_report, feature_requests)
+         SELECT gen_random_uuid(), r.* FROM jsonb_to_recordset($1::jsonb) AS r(store_app_id int, store_review_id text, country text, rating smallint, title text,
+           body text, author text, version text, reviewed_at timestamptz, observed_on date, sentiment real, topics text[], bug_report boolean, feature_requests text[])
+         ON CONFLICT (store_app_id, store_review_id) DO NOTHING
          RETURNING id::text, rating::int, country::text, reviewed_at AS "reviewedAt"`,
         recordsJson(
           chunk.map((row) => ({
-            app_id: row.appId,
+            store_app_id: row.storeAppId,
             store_review_id: row.storeReviewId,
             country: row.country,
             rating: row.rating,
@@ -132,6 +144,7 @@ export async function insertReviews(client: RawClient, rows: ReviewRow[]): Promi
             author: row.author,
             version: row.version,
             reviewed_at: row.reviewedAt,
+            observed_on: isoDay(row.observedOn),
             sentiment: row.sentiment,
             topics: row.topics,
             bug_report: row.bugReport,

@@ -1,5 +1,5 @@
-// The statement of review insights: one read over a period's reviews (index app_id, reviewed_at) for the totals, the
-// topics, the bug themes and the feature requests.
+// The statement of review insights: one read over a period's reviews (index store_app_id, reviewed_at) for the totals,
+// the topics, the bug themes and the feature requests.
 import { Prisma } from '@/generated/prisma/client';
 import { db } from './index';
 
@@ -18,14 +18,18 @@ function themes(values: Prisma.Sql, filter: Prisma.Sql, limit: number): Prisma.S
     GROUP BY theme ORDER BY count(*) DESC, theme LIMIT ${limit}`;
 }
 
-/** The period [from, to) of the app's reviews; sentiment at or beyond `positiveFrom` / `negativeTo` counts as such. */
-export async function readReviewInsightRows(input: { appId: string; from: Date; to: Date; positiveFrom: number; negativeTo: number }) {
+/**
+ * The period [from, to) of the store app's reviews in `countries` (the app's storefronts); sentiment at or beyond
+ * `positiveFrom` / `negativeTo` counts as such.
+ */
+export async function readReviewInsightRows(input: { storeAppId: number; countries: string[]; from: Date; to: Date; positiveFrom: number; negativeTo: number }) {
   const [result] = await db.$queryRaw<
     { totals: { reviews: number; positive: number; neutral: number; negative: number; bugs: number; requesting: number; average: number | null; bug_examples: string[] | null }; topics: ThemeRow[]; bug_themes: ThemeRow[]; requests: ThemeRow[] }[]
   >`
     WITH period AS (
       SELECT id, rating, reviewed_at, sentiment, bug_report, topics, feature_requests
-      FROM reviews WHERE app_id = ${input.appId}::uuid AND reviewed_at >= ${input.from} AND reviewed_at < ${input.to}
+      FROM reviews
+      WHERE store_app_id = ${input.storeAppId} AND country = ANY(${input.countries}::text[]) AND reviewed_at >= ${input.from} AND reviewed_at < ${input.to}
     ),
     topics AS (${themes(Prisma.sql`unnest(topics)`, Prisma.sql`TRUE`, 10)}),
     bug_themes AS (${themes(Prisma.sql`unnest(topics)`, Prisma.sql`bug_report`, 5)}),

@@ -1,7 +1,7 @@
 // The migrations that moved store facts from each account's apps to the store apps (store_apps, app_ranks,
-// store_app_charts_and_ratings, store_app_listings), applied to a database holding what they move: two accounts
-// tracking one store app over the same days, a competitor that is that store app, and a sandbox's copy of it. Every
-// fact each account read before, it reads after.
+// store_app_charts_and_ratings, store_app_listings, store_app_reviews), applied to a database holding what they move:
+// two accounts tracking one store app over the same days, a competitor that is that store app, and a sandbox's copy of
+// it. Every fact each account read before, it reads after; where both stored one, the first follower's.
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,7 +60,7 @@ async function app(accountId: string, storeId: string, createdAt: string): Promi
 }
 
 describe('moving store facts to the store apps', () => {
-  it('keeps every rank, chart place, rating and listing each account read, once per store app, the first follower’s where two observed a day', async () => {
+  it('keeps every rank, chart place, rating, listing and review each account read, once per store app, the first follower’s where two observed a day', async () => {
     const [first, second] = [await account(), await account()];
     const sandbox = await account(first);
     const older = await app(first, '111', '2026-01-01T00:00:00Z');
@@ -106,6 +106,16 @@ describe('moving store facts to the store apps', () => {
     for (const [appId, after] of [[older, 'Older'], [newer, 'Newer']] as const) {
       await query(`INSERT INTO metadata_changes (id, app_id, country, field, before, after, changed_at) VALUES (gen_random_uuid(), $1::uuid, 'US', 'title', 'Was', $2, '2026-06-01')`, [appId, after]);
     }
+    // One review stored by both (the older app's row and id stand), one by the newer alone.
+    const reviewIds: string[] = [];
+    for (const [appId, storeReviewId, title] of [[older, 'r1', 'Older copy'], [newer, 'r1', 'Newer copy'], [newer, 'r2', 'Only newer']] as const) {
+      const [row] = await query<{ id: string }>(
+        `INSERT INTO reviews (id, app_id, store_review_id, country, rating, title, body, author, reviewed_at, sentiment, topics)
+         VALUES (gen_random_uuid(), $1::uuid, $2, 'US', 5, $3, 'Body', 'Someone', '2026-06-01T10:00:00Z', 0.5, '{}') RETURNING id::text`,
+        [appId, storeReviewId, title],
+      );
+      reviewIds.push(row!.id);
+    }
 
     await applyMigrations(url, () => {}, MIGRATIONS);
 
@@ -147,6 +157,10 @@ describe('moving store facts to the store apps', () => {
       { store_app_id: live, title: 'Renamed' },
     ]);
     expect(await query(`SELECT store_app_id, after FROM metadata_changes`)).toEqual([{ store_app_id: live, after: 'Older' }]);
+    expect(await query(`SELECT id::text, store_app_id, title, to_char(observed_on, 'YYYY-MM-DD') AS observed_on FROM reviews ORDER BY store_review_id`)).toEqual([
+      { id: reviewIds[0], store_app_id: live, title: 'Older copy', observed_on: '2026-06-01' },
+      { id: reviewIds[2], store_app_id: live, title: 'Only newer', observed_on: '2026-06-01' },
+    ]);
     // Each month in a partition of its own, this month's and the next's made ahead.
     const partitions = (await query<{ name: string }>(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'app_ranks'::regclass ORDER BY 1`)).map((row) => row.name);
     expect(partitions).toEqual(expect.arrayContaining(['app_ranks_2026_06', 'app_ranks_2026_07']));

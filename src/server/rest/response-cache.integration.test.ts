@@ -254,7 +254,10 @@ describe('seeing every write', () => {
         `DELETE FROM app_ranks WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)
            AND date = (SELECT min(date) FROM app_ranks WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid))`,
       ],
-      ['reviews', `UPDATE reviews SET title = title || '!' WHERE id = (SELECT id FROM reviews WHERE app_id = $1::uuid LIMIT 1)`],
+      [
+        'reviews',
+        `UPDATE reviews SET title = title || '!' WHERE id = (SELECT id FROM reviews WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid) LIMIT 1)`,
+      ],
       ['rating_snapshots', `UPDATE rating_snapshots SET count = count + 1 WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)`],
       [
         'category_ranks',

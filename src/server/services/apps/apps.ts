@@ -224,8 +224,8 @@ export async function trackApp(accountId: string, input: { storeUrl: string; cou
 }
 
 /**
- * Stops tracking an app: its keywords, competitors, history, backfill and storefronts go with it, and no event of it fires
- * any more. Its ranks stay, the store's facts for whoever follows the store app (docs/api-decisions.md).
+ * Stops tracking an app: its keywords, competitors, backfill and storefronts go with it, and no event of it fires any
+ * more. What was observed of it stays, the store's facts for whoever follows the store app (docs/api-decisions.md).
  */
 export async function removeApp(accountId: string, appId: string): Promise<{ removed: true; appId: string; name: string }> {
   const app = await db.trackedApp.findFirst({ where: { id: appId, accountId }, select: { id: true, name: true } });

@@ -175,8 +175,9 @@ describe('reviews', () => {
     expect(insights.featureRequests.requests.length).toBeGreaterThan(0);
     expect(insights.topTopics.length).toBeGreaterThan(3);
     const exampleIds = [...insights.bugReports.exampleReviewIds, ...insights.topTopics.flatMap((topic) => topic.exampleReviewIds)];
-    const found = await db.review.findMany({ where: { id: { in: exampleIds } }, select: { appId: true, bugReport: true, id: true } });
-    expect(new Set(found.map((review) => review.appId))).toEqual(new Set([id]));
+    const found = await db.review.findMany({ where: { id: { in: exampleIds } }, select: { storeAppId: true, bugReport: true, id: true } });
+    const { storeAppId } = await db.trackedApp.findUniqueOrThrow({ where: { id } });
+    expect(new Set(found.map((review) => review.storeAppId))).toEqual(new Set([storeAppId]));
     for (const bugId of insights.bugReports.exampleReviewIds) expect(found.find((review) => review.id === bugId)?.bugReport).toBe(true);
   });
 });

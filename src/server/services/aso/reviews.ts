@@ -40,8 +40,10 @@ export async function listReviews(
   input: { appId: string; page: number; pageSize: number; rating?: number; sentiment?: SentimentLabel; sort: ReviewSort },
 ) {
   const app = await loadApp(accountId, input.appId);
+  // The store app's reviews in the app's own storefronts (another follower's storefronts are theirs to know).
   const where: Prisma.ReviewWhereInput = {
-    appId: app.id,
+    storeAppId: app.storeAppId,
+    country: { in: app.storefronts },
     ...(input.rating ? { rating: input.rating } : {}),
     ...(input.sentiment ? { sentiment: SENTIMENT_RANGES[input.sentiment] } : {}),
   };
@@ -75,7 +77,7 @@ export async function reviewInsights(accountId: string, input: { appId: string }
   const app = await loadApp(accountId, input.appId);
   const to = addDays(app.asOf, 1);
   const from = addDays(to, -INSIGHTS_DAYS);
-  const result = await readReviewInsightRows({ appId: app.id, from, to, positiveFrom: POSITIVE_FROM, negativeTo: NEGATIVE_TO });
+  const result = await readReviewInsightRows({ storeAppId: app.storeAppId, countries: app.storefronts, from, to, positiveFrom: POSITIVE_FROM, negativeTo: NEGATIVE_TO });
   const total = result.totals;
   const reviews = total.reviews;
   const share = (count: number) => (reviews ? Math.round((count / reviews) * 1000) / 1000 : 0);

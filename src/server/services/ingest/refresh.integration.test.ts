@@ -16,7 +16,7 @@ async function counts(appId: string) {
   const { storeAppId } = await db.trackedApp.findUniqueOrThrow({ where: { id: appId } });
   const [ranks, reviews, snapshots, changes, ratings, events] = await Promise.all([
     db.appRank.count({ where: { storeAppId } }),
-    db.review.count({ where: { appId } }),
+    db.review.count({ where: { storeAppId } }),
     db.metadataSnapshot.count({ where: { storeAppId } }),
     db.metadataChange.count({ where: { storeAppId } }),
     db.ratingSnapshot.count({ where: { storeAppId } }),
@@ -245,5 +245,24 @@ describe('a store app’s listings', () => {
     expect(snapshots.map((row) => ({ day: row.capturedAt.toISOString(), version: row.version }))).toEqual(expected);
     const changes = await db.metadataChange.findMany({ where: { storeAppId: earlier.storeAppId, country: 'US' }, orderBy: [{ changedAt: 'asc' }, { field: 'asc' }] });
     expect(changes.map((row) => `${row.changedAt.toISOString()} ${row.field}`)).toEqual([...fields].sort());
+  }, 120_000);
+});
+
+describe('the events of a store app followed by two accounts', () => {
+  it('each follower gets those of the days that are news to it, whichever refresh stored the facts', async () => {
+    const { app: first } = await makeAsoApp({ storeId: '700000401' });
+    const { app: second } = await makeAsoApp({ storeId: '700000401' });
+    expect(second.storeAppId).toBe(first.storeAppId);
+    await refreshApp(first.id, { through: addDays(FIXED_DAY, 28) });
+    // The second's refresh finds every fact of those days stored, and still tells its account of them.
+    const summary = await refreshApp(second.id, { through: addDays(FIXED_DAY, 28) });
+    expect(summary.reviews).toBe(0);
+    const told = async (appId: string) =>
+      (await db.domainEvent.findMany({ where: { appId, type: { not: 'keyword.added' } } }))
+        .map((event) => `${event.type} ${JSON.stringify({ ...(event.data as object), appId: undefined })}`)
+        .sort();
+    const events = await told(first.id);
+    expect(new Set(events.map((event) => event.split(' ')[0]))).toEqual(new Set(['app.metadata_changed', 'review.created', 'keyword.rank_changed']));
+    expect(await told(second.id)).toEqual(events);
   }, 120_000);
 });

@@ -13,6 +13,7 @@ import {
   insertRatingSnapshots,
   insertReviews,
   readObservedRanks,
+  readStoredReviewIds,
   type AppRankRow,
   type KeywordMetricRow,
   type MetadataChangeRow,
@@ -27,7 +28,7 @@ import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { analyseReview } from '@/server/nlp/text';
 import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
 import { recordEvents, type NewEvent } from '@/server/services/events/events';
-import { emptyObservation, type AppObservation, type DataProvider, type Listing } from './provider';
+import { emptyObservation, type AppObservation, type DataProvider, type Listing, type ReviewRecord } from './provider';
 import { isNotSold, providerErrorMessage, recordProviderFailures } from './provider-health';
 import { dataProviderFor } from './providers';
 
@@ -219,7 +220,10 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     );
   }
 
-  if (!onlyTerms && !onlyCompetitors) summary.metadataChanges = await storeListings(app.storeAppId, countries, observations);
+  if (!onlyTerms && !onlyCompetitors) {
+    summary.metadataChanges = await storeListings(app.storeAppId, countries, observations);
+    summary.reviews = await storeReviews(app.storeAppId, observations);
+  }
 
   await db.$transaction(
     async (tx) => {
@@ -231,16 +235,8 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       // The listing changes of the days that are news to this app, whichever refresh stored them.
       if (!quiet) events.push(...(await listingChanges(tx, app, days.filter(isNewDay), countries)));
 
-      // Reviews, with their sentiment; only the new ones are events.
-      const reviews = observations.flatMap(({ observation }) => observation.reviews);
-      const inserted = await insertReviews(
-        tx,
-        reviews.map((review) => ({ appId, ...review, ...analyseReview(review.title, review.body) })),
-      );
-      summary.reviews = inserted.length;
-      for (const review of inserted) {
-        events.push({ accountId: app.accountId, appId, type: 'review.created', occurredAt: review.reviewedAt, data: { appId, reviewId: review.id, rating: review.rating, country: review.country } });
-      }
+      // The reviews first stored on the days that are news to this app, whichever refresh stored them.
+      if (!quiet) events.push(...(await reviewsObserved(tx, app, days.filter(isNewDay), countries)));
 
       // Rank movements of tracked keywords, against the day before each ingested day: from the stored ranks, whichever
       // account's refresh observed them.
@@ -314,6 +310,39 @@ async function storeListings(storeAppId: number, countries: string[], observatio
     },
     { timeout: 600_000, maxWait: 30_000 },
   );
+}
+
+/**
+ * Stores the reviews observed that the store app does not have yet, each with its sentiment and themes and the day of
+ * the observation: a review stored already is neither analysed again nor written. Returns how many were new.
+ */
+async function storeReviews(storeAppId: number, observations: { day: Date; observation: AppObservation }[]): Promise<number> {
+  const observed = new Map<string, { day: Date; review: ReviewRecord }>();
+  for (const { day, observation } of observations) for (const review of observation.reviews) if (!observed.has(review.storeReviewId)) observed.set(review.storeReviewId, { day, review });
+  const stored = await readStoredReviewIds(db, storeAppId, [...observed.keys()]);
+  const fresh = [...observed.values()].filter(({ review }) => !stored.has(review.storeReviewId));
+  const inserted = await insertReviews(
+    db,
+    fresh.map(({ day, review }) => ({ storeAppId, ...review, observedOn: day, ...analyseReview(review.title, review.body) })),
+  );
+  return inserted.length;
+}
+
+/** A review.created event for each review of the app's storefronts first stored on one of `days`. */
+async function reviewsObserved(tx: Prisma.TransactionClient, app: { id: string; accountId: string; storeAppId: number }, days: Date[], countries: string[]): Promise<NewEvent[]> {
+  if (!days.length || !countries.length) return [];
+  const reviews = await tx.review.findMany({
+    where: { storeAppId: app.storeAppId, country: { in: countries }, observedOn: { in: days } },
+    orderBy: [{ observedOn: 'asc' }, { reviewedAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, rating: true, country: true, reviewedAt: true },
+  });
+  return reviews.map((review) => ({
+    accountId: app.accountId,
+    appId: app.id,
+    type: 'review.created',
+    occurredAt: review.reviewedAt,
+    data: { appId: app.id, reviewId: review.id, rating: review.rating, country: review.country },
+  }));
 }
 
 /** A listing's own fields, without what a stored snapshot carries besides. */
