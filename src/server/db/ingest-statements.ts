@@ -110,6 +110,35 @@ export type CategoryRankRow = CategoryRank;
 export type MetadataSnapshotRow = Omit<MetadataSnapshot, 'id'>;
 export type MetadataChangeRow = Omit<MetadataChange, 'id'>;
 
+/** The (storefront, day) of the store app in `countries` from `first` to `last` whose full observation is stored, with when it was made. */
+export async function readObservedDays(client: RawClient, input: { storeAppId: number; countries: string[]; first: Date; last: Date }): Promise<Map<string, Date>> {
+  if (!input.countries.length) return new Map();
+  const rows = await client.$queryRawUnsafe<{ key: string; observed_at: Date }[]>(
+    `SELECT country || '|' || to_char(date, 'YYYY-MM-DD') AS key, observed_at FROM store_app_days
+     WHERE store_app_id = $1 AND country = ANY($2::text[]) AND date BETWEEN $3::date AND $4::date`,
+    input.storeAppId,
+    input.countries,
+    isoDay(input.first),
+    isoDay(input.last),
+  );
+  return new Map(rows.map((row) => [row.key, row.observed_at]));
+}
+
+/** Records the store app's full observations of these storefronts and days as stored (once its facts are). */
+export function insertObservedDays(client: RawClient, storeAppId: number, days: { country: string; date: Date }[], observedAt: Date): Promise<void> {
+  return inChunks(days, (chunk) =>
+    client.$executeRawUnsafe(
+      `INSERT INTO store_app_days (store_app_id, country, date, observed_at)
+       SELECT $1, observed.country, observed.date, $4::timestamptz FROM unnest($2::text[], $3::date[]) AS observed(country, date)
+       ON CONFLICT DO NOTHING`,
+      storeAppId,
+      chunk.map((day) => day.country),
+      chunk.map((day) => isoDay(day.date)),
+      observedAt.toISOString(),
+    ),
+  );
+}
+
 /** The store ids among `storeReviewIds` of the store app's reviews stored already: those need no analysis, nor storing. */
 export async function readStoredReviewIds(client: RawClient, storeAppId: number, storeReviewIds: string[]): Promise<Set<string>> {
   if (!storeReviewIds.length) return new Set();

@@ -168,17 +168,17 @@ describe('one store app followed by many accounts', () => {
         const { pathname } = new URL(url);
         return pathname === '/search' ? 'search' : pathname === '/lookup' ? 'lookup' : pathname.includes('customerreviews') ? 'reviews' : 'chart';
       });
-      return { search: kinds.filter((kind) => kind === 'search').length };
+      return Object.fromEntries(['search', 'lookup', 'reviews', 'chart'].map((kind) => [kind, kinds.filter((each) => each === kind).length]));
     };
     return { provider, calls };
   }
 
-  // Few accounts: each still costs a refresh of the app's own listing, reviews and chart, stored per tracked app.
-  it('searches each term of a storefront once a day, and stores its ranks once, whether 1, 3 or 6 accounts track it', async () => {
+  it('asks the store each question once a day, and stores its answers once, whether 1, 5 or 20 accounts track the app', async () => {
     const { appId, competitorId, terms } = APP_STORE_PLAN;
-    const searches: number[] = [];
-    const rankRows: number[] = [];
-    for (const [index, accounts] of [1, 3, 6].entries()) {
+    const asked: Record<string, number>[] = [];
+    const rows: number[] = [];
+    const stored: number[] = [];
+    for (const [index, accounts] of [1, 5, 20].entries()) {
       // A day of its own for each N: what earlier days observed is no help.
       const day = addDays(FIXED_DAY, 100 + index);
       const apps = [];
@@ -193,8 +193,15 @@ describe('one store app followed by many accounts', () => {
       }
       const { provider, calls } = countingAppStore();
       for (const app of apps) expect((await refreshApp(app.id, { provider, through: day })).failures).toEqual([]);
-      searches.push(calls().search);
-      rankRows.push(await db.appRank.count({ where: { date: day } }));
+      asked.push(calls());
+      const [rankRows, ratings, charts, reviews] = await Promise.all([
+        db.appRank.count({ where: { date: day } }),
+        db.ratingSnapshot.count({ where: { date: day } }),
+        db.categoryRank.count({ where: { date: day } }),
+        db.review.count({ where: { storeAppId: apps[0]!.storeAppId } }),
+      ]);
+      rows.push(rankRows + ratings + charts);
+      stored.push(reviews);
 
       // Every account reads the same ranks, its competitor's among them.
       const ranks = await Promise.all(
@@ -207,9 +214,14 @@ describe('one store app followed by many accounts', () => {
       );
       expect(new Set(ranks.map((pair) => JSON.stringify(pair))).size).toBe(1);
     }
-    // One search per tracked term; one rank row per term for the app and for its competitor.
-    expect(searches).toEqual([terms.length, terms.length, terms.length]);
-    expect(rankRows).toEqual([2 * terms.length, 2 * terms.length, 2 * terms.length]);
+    // One search per tracked term, one lookup, one page of reviews and one chart, whatever the number of followers; as
+    // many rows a day (a rank per term for the app and its competitor, the rating, the chart place); and each review
+    // (the same recorded page every day) stored once.
+    const once = { search: terms.length, lookup: 1, reviews: 1, chart: 1 };
+    expect(asked).toEqual([once, once, once]);
+    expect(rows).toEqual([2 * terms.length + 2, 2 * terms.length + 2, 2 * terms.length + 2]);
+    expect(stored[0]).toBeGreaterThan(0);
+    expect(stored).toEqual([stored[0], stored[0], stored[0]]);
   }, 120_000);
 });
 

@@ -8,16 +8,19 @@ import {
   insertAppRanks,
   insertCategoryRanks,
   insertKeywordMetrics,
+  insertObservedDays,
   insertMetadataChanges,
   insertMetadataSnapshots,
   insertRatingSnapshots,
   insertReviews,
+  readObservedDays,
   readObservedRanks,
   readStoredReviewIds,
   type AppRankRow,
   type KeywordMetricRow,
   type MetadataChangeRow,
   type MetadataSnapshotRow,
+  type RatingSnapshotRow,
 } from '@/server/db/ingest-statements';
 import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
@@ -139,16 +142,24 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     first: days[0]!,
     last: days.at(-1)!,
   });
+  // The storefronts' days whose full observation is stored, by whichever follower: only their missing ranks are asked.
+  const stored = scope === 'full' ? await readObservedDays(db, { storeAppId: app.storeAppId, countries: requested, first: days[0]!, last: days.at(-1)! }) : new Map<string, Date>();
   const observations: { day: Date; observation: AppObservation }[] = [];
+  const ratings: RatingSnapshotRow[] = [];
+  const observedWhole: { country: string; date: Date }[] = [];
   for (const day of days) {
     const observation = emptyObservation();
     for (const country of requested.filter((entry) => !failed.has(entry))) {
       try {
         const terms = trackedTerms.filter((entry) => entry.country === country && !observed.has(`${country}|${termKeyOf(entry.term)}|${isoDay(day)}`));
-        // Nothing of a storefront's day left to observe: a refresh of terms or competitors whose ranks are all stored.
-        if (scope === 'keywords' && !terms.length) continue;
-        const part = await provider.observe(app, { day, countries: [country], trackedTerms: terms, competitors: competitorReferences, scope, maxWaitMs: options.maxWaitMs });
-        mergeObservation(observation, part, country === app.primaryCountry);
+        const dayScope = stored.has(`${country}|${isoDay(day)}`) ? 'keywords' : scope;
+        // Nothing of a storefront's day left to observe: its whole observation and the ranks of these terms are stored.
+        if (dayScope === 'keywords' && !terms.length) continue;
+        const part = await provider.observe(app, { day, countries: [country], trackedTerms: terms, competitors: competitorReferences, scope: dayScope, maxWaitMs: options.maxWaitMs });
+        mergeObservation(observation, part);
+        // The store's rating as each storefront shows it: an app reads it in its primary storefront.
+        if (part.rating) ratings.push({ storeAppId: app.storeAppId, country, date: day, ...part.rating });
+        if (dayScope === 'full') observedWhole.push({ country, date: day });
       } catch (error) {
         failed.set(country, providerErrorMessage(error));
         if (isNotSold(error)) notSold.add(country);
@@ -159,6 +170,12 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     await options.onProgress?.(observations.length, days.length);
   }
   const countries = requested.filter((country) => !failed.has(country));
+  // When the provider last answered for each storefront: now, or the stored observation of a day it was not asked about.
+  const observedAtOf = new Map<string, Date>();
+  for (const [key, at] of stored) {
+    const country = key.slice(0, 2);
+    if (!observedAtOf.has(country) || observedAtOf.get(country)! < at) observedAtOf.set(country, at);
+  }
   summary.failures = [...failed].map(([country, error]) => ({ country, error, notSold: notSold.has(country) }));
   const observedAt = new Date();
   if (failed.size) await recordProviderFailures(appId, failed, observedAt);
@@ -166,6 +183,7 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   for (const entry of observations) entry.observation = withoutCountries(entry.observation, failed);
   const observedCountries = failed.size ? { country: { in: countries } } : inCountries;
   const primaryObserved = countries.includes(app.primaryCountry);
+  for (const { country } of observedWhole) observedAtOf.set(country, observedAt);
 
   const first = days[0]!;
   const last = days.at(-1)!;
@@ -207,13 +225,10 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     await insertAppRanks(db, rankRows);
   }
   if (!onlyTerms && !onlyCompetitors) {
-    // The rating is the store's as shown in the app's primary storefront; chart places are each storefront's.
-    if (!onlyCountries && primaryObserved) {
-      await insertRatingSnapshots(
-        db,
-        observations.flatMap(({ day, observation }) => (observation.rating ? [{ storeAppId: app.storeAppId, country: app.primaryCountry, date: day, ...observation.rating }] : [])),
-      );
-    }
+    await insertRatingSnapshots(
+      db,
+      ratings.filter((rating) => countries.includes(rating.country)),
+    );
     await insertCategoryRanks(
       db,
       observations.flatMap(({ day, observation }) => observation.categoryRanks.map((entry) => ({ storeAppId: app.storeAppId, date: day, ...entry }))),
@@ -223,6 +238,8 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   if (!onlyTerms && !onlyCompetitors) {
     summary.metadataChanges = await storeListings(app.storeAppId, countries, observations);
     summary.reviews = await storeReviews(app.storeAppId, observations);
+    // Recorded once its facts are: a refresh that failed before this point is observed again by the next.
+    await insertObservedDays(db, app.storeAppId, observedWhole.filter((entry) => countries.includes(entry.country)), observedAt);
   }
 
   await db.$transaction(
@@ -242,13 +259,16 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       // account's refresh observed them.
       events.push(...(await rankMovements(tx, app, first, last, countries)).filter((event) => isNewDay(event.occurredAt!)));
 
-      await tx.appStorefront.updateMany({ where: { appId, country: { in: countries } }, data: { lastObservedAt: observedAt } });
+      for (const country of countries) {
+        const at = observedAtOf.get(country);
+        if (at) await tx.appStorefront.updateMany({ where: { appId, country }, data: { lastObservedAt: at } });
+      }
       if (!onlyCountries) {
         await tx.trackedApp.update({
           where: { id: appId },
           data: {
             refreshedThrough: app.refreshedThrough && app.refreshedThrough > last ? app.refreshedThrough : last,
-            ...(primaryObserved && { lastObservedAt: observedAt }),
+            ...(primaryObserved && observedAtOf.has(app.primaryCountry) && { lastObservedAt: observedAtOf.get(app.primaryCountry) }),
           },
         });
       }
@@ -380,9 +400,8 @@ async function listingChanges(tx: Prisma.TransactionClient, app: { id: string; a
     }));
 }
 
-/** Adds one storefront's observation to the day's; the app's rating is the one read in its primary storefront. */
-function mergeObservation(into: AppObservation, part: AppObservation, primary: boolean): void {
-  if (primary) into.rating = part.rating;
+/** Adds one storefront's observation to the day's (its rating is stored per storefront, apart). */
+function mergeObservation(into: AppObservation, part: AppObservation): void {
   into.categoryRanks.push(...part.categoryRanks);
   into.keywordRanks.push(...part.keywordRanks);
   into.keywordMetrics.push(...part.keywordMetrics);
