@@ -1,8 +1,9 @@
 // The refresh job: asks the data provider what the store shows for an app on each day still missing, stores the
 // snapshots, derives the metadata changelog and rank movements, and records domain events. Idempotent: a day
 // ingested twice gives the same rows. The first refresh of an app backfills its history quietly (no events).
-// Ranks are store facts, stored once per store app whoever follows it (docs/architecture.md, "Store facts"): a term
-// whose rank on a day is stored already, for the app and each competitor, is not asked again.
+// What it observes is the store's facts, stored once per store app whoever follows it (docs/architecture.md, "Store
+// facts"): a storefront's day observed already, and a term's rank stored already for the app and each competitor, are
+// not asked again; each follower's events are read from what is stored for the days that are news to it.
 import {
   ensureRankPartitions,
   insertAppRanks,
@@ -118,7 +119,7 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   const today = startOfUtcDay(options.through ?? new Date());
   // A first ingestion, or a storefront's, is history, not news.
   const quiet = app.refreshedThrough === null || onlyCountries !== undefined;
-  // Days ingested before are re-computed identically; only days after them are news.
+  // Only days after those ingested before are news (a day asked again is stored as it was).
   const isNewDay = (day: Date) => app.refreshedThrough === null || day > app.refreshedThrough;
   const days = daysToIngest(app.refreshedThrough, today, provider, options);
   const summary: RefreshSummary = { appId, days: days.map(isoDay), keywordRanks: 0, reviews: 0, metadataChanges: 0, events: 0, failures: [] };
@@ -181,7 +182,6 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   if (failed.size) await recordProviderFailures(appId, failed, observedAt);
   if (!countries.length) return summary;
   for (const entry of observations) entry.observation = withoutCountries(entry.observation, failed);
-  const observedCountries = failed.size ? { country: { in: countries } } : inCountries;
   const primaryObserved = countries.includes(app.primaryCountry);
   for (const { country } of observedWhole) observedAtOf.set(country, observedAt);
 
