@@ -26,6 +26,11 @@ export async function makeApp(accountId: string, overrides: { primaryCountry?: s
   });
 }
 
+/** The store app a tracked app is: what is observed of it is stored under it (docs/architecture.md, "Store facts"). */
+export async function storeAppOf(appId: string): Promise<number> {
+  return (await db.trackedApp.findUniqueOrThrow({ where: { id: appId }, select: { storeAppId: true } })).storeAppId;
+}
+
 /**
  * A person with an account of their own who is also a member of `accountId` with `role`, as accepting an invitation
  * makes them; `session` is a session token acting for `accountId`.

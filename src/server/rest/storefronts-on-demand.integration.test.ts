@@ -24,16 +24,13 @@ import { GooglePlayProvider } from '@/server/services/ingest/stores/google-play/
 import { playLocale, type GooglePlayClient, type PlayLocale } from '@/server/services/ingest/stores/google-play/google-play-client';
 import { createStoreGate, StoreCallError } from '@/server/services/ingest/stores/store-calls';
 import { StoresProvider } from '@/server/services/ingest/stores/stores-provider';
-import { makeAccount } from '../../../test/factories';
+import { makeAccount, storeAppOf } from '../../../test/factories';
 import { callPublicApi } from '../../../test/public-api';
 import { APP_STORE_PLAN, loadAppStoreFixture, recordedFetch } from '../../../test/stores/recorded-app-store';
 import { GOOGLE_PLAY_PLAN, recordedPlayClient, recordedPlayDays } from '../../../test/stores/recorded-google-play';
 
 const ORIGIN = 'http://api.test';
 const today = startOfUtcDay(new Date());
-
-/** The store app an app is: its observations are stored under it. */
-const storeAppOf = async (appId: string) => (await db.trackedApp.findUniqueOrThrow({ where: { id: appId } })).storeAppId;
 
 /** The demo provider, counting each storefront's observations (one per day observed), failing where told. */
 class CountingProvider implements DataProvider {

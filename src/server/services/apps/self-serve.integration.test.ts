@@ -13,7 +13,7 @@ import { MAX_BACKFILL_ATTEMPTS, runNextBackfill } from '@/server/services/ingest
 import { claimNextBackfill } from '@/server/db/backfill-statements';
 import { sandboxOf } from '@/server/services/accounts/sandboxes';
 import { duringChange } from '../../../../test/concurrent-change';
-import { makeAccount } from '../../../../test/factories';
+import { makeAccount, storeAppOf } from '../../../../test/factories';
 import { addApp, addKeywords, getApp, removeApp, searchStore } from './apps';
 import { addStorefront } from './storefronts';
 
@@ -50,7 +50,7 @@ describe('adding an app', () => {
     expect(done).toMatchObject({ daysDone: 180, lastError: null, claimedAt: null });
     const ready = await getApp(owner.accountId, app.id);
     expect(ready.refreshedThrough).not.toBeNull();
-    expect(await db.metadataSnapshot.count({ where: { storeAppId: (await db.trackedApp.findUniqueOrThrow({ where: { id: app.id } })).storeAppId } })).toBeGreaterThan(0);
+    expect(await db.metadataSnapshot.count({ where: { storeAppId: await storeAppOf(app.id) } })).toBeGreaterThan(0);
     // A backfill is claimed once: nothing is left to run for this app.
     expect(await db.appBackfill.count({ where: { appId: app.id, finishedAt: null } })).toBe(0);
   }, 180_000);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { addDays, isoDay } from '@/server/core/dates';
 import { callerFor, FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
-import { makeApp } from '../../../../test/factories';
+import { makeApp, storeAppOf } from '../../../../test/factories';
 import { headroom } from './opportunities';
 
 type Fixture = Awaited<ReturnType<typeof makeAsoApp>>;
@@ -102,7 +102,7 @@ describe('opportunities', () => {
     const scores = result.items.map((item) => item.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     // Candidates: every term ranked or tracked on the last day.
-    const { storeAppId } = await db.trackedApp.findUniqueOrThrow({ where: { id } });
+    const storeAppId = await storeAppOf(id);
     const tracked = (await db.trackedKeyword.findMany({ where: { appId: id, country: 'US' } })).map((keyword) => keyword.termKey);
     const candidates = await db.appRank.findMany({
       where: { storeAppId, country: 'US', date: FIXED_DAY, OR: [{ rank: { not: null } }, { termKey: { in: tracked } }] },
@@ -176,7 +176,7 @@ describe('reviews', () => {
     expect(insights.topTopics.length).toBeGreaterThan(3);
     const exampleIds = [...insights.bugReports.exampleReviewIds, ...insights.topTopics.flatMap((topic) => topic.exampleReviewIds)];
     const found = await db.review.findMany({ where: { id: { in: exampleIds } }, select: { storeAppId: true, bugReport: true, id: true } });
-    const { storeAppId } = await db.trackedApp.findUniqueOrThrow({ where: { id } });
+    const storeAppId = await storeAppOf(id);
     expect(new Set(found.map((review) => review.storeAppId))).toEqual(new Set([storeAppId]));
     for (const bugId of insights.bugReports.exampleReviewIds) expect(found.find((review) => review.id === bugId)?.bugReport).toBe(true);
   });

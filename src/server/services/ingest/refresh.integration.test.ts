@@ -3,7 +3,7 @@ import { db } from '@/server/db';
 import { addDays } from '@/server/core/dates';
 import { addKeywords } from '@/server/services/apps/apps';
 import { callerFor, FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
-import { makeAccount } from '../../../../test/factories';
+import { makeAccount, storeAppOf } from '../../../../test/factories';
 import { APP_STORE_PLAN, recordedFetch } from '../../../../test/stores/recorded-app-store';
 import { AppStoreProvider } from './stores/app-store/app-store-provider';
 import { StoresProvider } from './stores/stores-provider';
@@ -13,7 +13,7 @@ import type { ObservationRequest, ProviderApp } from './provider';
 import { LISTING_FIELDS, refreshAllApps, refreshApp } from './refresh';
 
 async function counts(appId: string) {
-  const { storeAppId } = await db.trackedApp.findUniqueOrThrow({ where: { id: appId } });
+  const storeAppId = await storeAppOf(appId);
   const [ranks, reviews, snapshots, changes, ratings, events] = await Promise.all([
     db.appRank.count({ where: { storeAppId } }),
     db.review.count({ where: { storeAppId } }),

@@ -215,8 +215,8 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   }
   summary.keywordRanks = rankRows.filter((row) => row.storeAppId === app.storeAppId).length;
 
-  // The store's facts (keyword metrics, ranks, ratings, chart places) describe the store, not the account's app: the
-  // first observation of a day stands. Written before and outside the app's transaction, so that the versions their triggers bump (the store's, the store apps') are
+  // The store's facts describe the store, not the account's app: the first observation of a day stands. Written before
+  // and outside the app's transaction, so that the versions their triggers bump (the store's, the store apps') are
   // locked for one statement, not for a whole backfill of this app while other apps' refreshes wait; and a refresh that
   // fails after them keeps what it observed, which the next one then need not ask again.
   await insertKeywordMetrics(db, metricRows, livemode);
@@ -233,9 +233,6 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       db,
       observations.flatMap(({ day, observation }) => observation.categoryRanks.map((entry) => ({ storeAppId: app.storeAppId, date: day, ...entry }))),
     );
-  }
-
-  if (!onlyTerms && !onlyCompetitors) {
     summary.metadataChanges = await storeListings(app.storeAppId, countries, observations);
     summary.reviews = await storeReviews(app.storeAppId, observations);
     // Recorded once its facts are: a refresh that failed before this point is observed again by the next.
@@ -249,11 +246,12 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       if (!(await lockTrackedApp(tx, appId))) throw new AppRemovedDuringRefresh();
       if (onlyTerms || onlyCompetitors) return;
 
-      // The listing changes of the days that are news to this app, whichever refresh stored them.
-      if (!quiet) events.push(...(await listingChanges(tx, app, days.filter(isNewDay), countries)));
-
-      // The reviews first stored on the days that are news to this app, whichever refresh stored them.
-      if (!quiet) events.push(...(await reviewsObserved(tx, app, days.filter(isNewDay), countries)));
+      // The listing changes and the reviews first stored on the days that are news to this app, whichever refresh
+      // stored them.
+      if (!quiet) {
+        const newDays = days.filter(isNewDay);
+        events.push(...(await listingChanges(tx, app, newDays, countries)), ...(await reviewsObserved(tx, app, newDays, countries)));
+      }
 
       // Rank movements of tracked keywords, against the day before each ingested day: from the stored ranks, whichever
       // account's refresh observed them.
@@ -307,16 +305,17 @@ async function storeListings(storeAppId: number, countries: string[], observatio
           tx.metadataSnapshot.findMany({ where: { storeAppId, country, capturedAt: { gte: from } }, orderBy: { capturedAt: 'asc' } }),
         ]);
         const observedDays = new Set(observed.map((entry) => entry.day.getTime()));
-        const sequence = [...observed, ...later.filter((row) => !observedDays.has(row.capturedAt.getTime())).map((row) => ({ day: row.capturedAt, listing: row as Listing }))].sort(
-          (a, b) => a.day.getTime() - b.day.getTime(),
-        );
+        const kept = later
+          .filter((row) => !observedDays.has(row.capturedAt.getTime()))
+          .map(({ id: _id, storeAppId: _storeAppId, country: _country, capturedAt, ...listing }) => ({ day: capturedAt, listing }));
+        const sequence = [...observed, ...kept].sort((a, b) => a.day.getTime() - b.day.getTime());
         const snapshots: MetadataSnapshotRow[] = [];
         const changes: MetadataChangeRow[] = [];
         let last: Listing | null = previous;
         for (const { day, listing } of sequence) {
           const changed = last ? LISTING_FIELDS.filter((field) => listingValue(last!, field) !== listingValue(listing, field)) : null;
           if (changed && !changed.length) continue;
-          snapshots.push({ storeAppId, country, capturedAt: day, ...listingFields(listing) });
+          snapshots.push({ storeAppId, country, capturedAt: day, ...listing });
           for (const field of changed ?? []) changes.push({ storeAppId, country, field, before: listingValue(last!, field), after: listingValue(listing, field), changedAt: day });
           last = listing;
         }
@@ -363,12 +362,6 @@ async function reviewsObserved(tx: Prisma.TransactionClient, app: { id: string; 
     occurredAt: review.reviewedAt,
     data: { appId: app.id, reviewId: review.id, rating: review.rating, country: review.country },
   }));
-}
-
-/** A listing's own fields, without what a stored snapshot carries besides. */
-function listingFields(listing: Listing): Listing {
-  const { title, subtitle, description, keywordField, promotionalText, whatsNew, screenshotsCount, hasVideo, price, currency, version } = listing;
-  return { title, subtitle, description, keywordField, promotionalText, whatsNew, screenshotsCount, hasVideo, price, currency, version };
 }
 
 /** An app.metadata_changed event per storefront and day among `days` whose listing changed: the fields, and the version then. */
