@@ -109,6 +109,16 @@ export const VARIABLES = {
     default: '`20`',
     meaning: 'The daily refresh spreads the apps of each store over this many hours after `REFRESH_CRON` (`0`: all at once); a catch-up at start does not wait',
   },
+  RANK_RETENTION_MONTHS: {
+    schema: integer(13, 1_200).default(25),
+    default: '`25`',
+    meaning: 'Months of ranks kept (app_ranks), this one included: older months are dropped whole, one partition each, by the daily store facts job',
+  },
+  SEARCH_ANSWER_RETENTION_MONTHS: {
+    schema: integer(1, 1_200).default(13),
+    default: '`13`',
+    meaning: 'Months of the stores’ search answers kept (search_answers), this one included: older months are dropped whole by the daily store facts job',
+  },
   TRIAL_TIER: {
     schema: z.enum(['off', 'solo', 'pro', 'business', 'agency', 'enterprise'], 'Must be off or a paid tier (solo, pro, business, agency, enterprise).').default('solo'),
     default: '`solo`',

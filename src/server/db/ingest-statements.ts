@@ -20,18 +20,68 @@ export type AppRankRow = { storeAppId: number; country: string; termKey: string;
 export type KeywordMetricRow = { store: Store; country: string; termKey: string; date: Date; volume: number; difficulty: number };
 
 /**
- * The monthly partitions of app_ranks that rows dated `first` to `last` go to, made where missing (migration
- * app_ranks). In a statement of its own, never inside a transaction that then writes for long: making a partition
- * locks the whole table until the transaction ends.
+ * The monthly partitions of the store facts' time series (app_ranks, search_answers) that rows dated `first` to `last`
+ * go to, made where missing (migration search_answers). In a statement of its own, never inside a transaction that
+ * then writes for long: making a partition locks the whole table until the transaction ends.
  */
-export async function ensureRankPartitions(client: RawClient, first: Date, last: Date): Promise<void> {
-  await client.$executeRawUnsafe('SELECT ensure_app_rank_partitions($1::date, $2::date)', isoDay(first), isoDay(last));
+export async function ensureFactPartitions(client: RawClient, first: Date, last: Date): Promise<void> {
+  await client.$executeRawUnsafe('SELECT ensure_store_fact_partitions($1::date, $2::date)', isoDay(first), isoDay(last));
+}
+
+/** Drops the monthly partitions of `table` whose whole month is before `before`; returns their names, oldest first. */
+export async function dropFactPartitionsBefore(client: RawClient, table: 'app_ranks' | 'search_answers', before: Date): Promise<string[]> {
+  const rows = await client.$queryRawUnsafe<{ name: string }[]>('SELECT drop_store_fact_partitions_before($1, $2::date) AS name', table, isoDay(before));
+  return rows.map((row) => row.name);
+}
+
+export type SearchAnswerRow = { store: Store; country: string; termKey: string; date: Date; storeIds: string[] };
+
+/**
+ * What the store's search answered, once per term, storefront and day: the first answer of a day stands, whichever
+ * account's refresh asked. Their partitions must exist (ensureFactPartitions).
+ */
+export function insertSearchAnswers(client: RawClient, rows: SearchAnswerRow[], livemode: boolean, observedAt: Date): Promise<void> {
+  // The lists go as one JSON array per chunk: column arrays cannot carry lists of different lengths.
+  return inChunks(rows, (chunk) =>
+    client.$executeRawUnsafe(
+      `INSERT INTO search_answers (livemode, store, country, term_key, date, store_ids, observed_at)
+       SELECT $2::boolean, a.store::"Store", a.country, a.term_key, a.date, ARRAY(SELECT jsonb_array_elements_text(a.store_ids)), $3::timestamptz
+       FROM jsonb_to_recordset($1::jsonb) AS a(store text, country text, term_key text, date date, store_ids jsonb)
+       ON CONFLICT DO NOTHING`,
+      JSON.stringify(chunk.map((row) => ({ store: row.store, country: row.country, term_key: row.termKey, date: isoDay(row.date), store_ids: row.storeIds }))),
+      livemode,
+      observedAt,
+    ),
+  );
+}
+
+/**
+ * The stored answers of the store's search for `terms` from `first` to `last`, keyed `country|termKey|YYYY-MM-DD`:
+ * the store ids, best first.
+ */
+export async function readSearchAnswers(
+  client: RawClient,
+  input: { livemode: boolean; store: Store; terms: { country: string; termKey: string }[]; first: Date; last: Date },
+): Promise<Map<string, string[]>> {
+  if (!input.terms.length) return new Map();
+  const rows = await client.$queryRawUnsafe<{ key: string; store_ids: string[] }[]>(
+    `SELECT a.country || '|' || a.term_key || '|' || to_char(a.date, 'YYYY-MM-DD') AS key, a.store_ids
+     FROM search_answers a JOIN unnest($3::text[], $4::text[]) AS wanted(country, term_key) ON wanted.country = a.country AND wanted.term_key = a.term_key
+     WHERE a.livemode = $1 AND a.store = $2::"Store" AND a.date BETWEEN $5::date AND $6::date`,
+    input.livemode,
+    input.store,
+    input.terms.map((term) => term.country),
+    input.terms.map((term) => term.termKey),
+    isoDay(input.first),
+    isoDay(input.last),
+  );
+  return new Map(rows.map((row) => [row.key, row.store_ids]));
 }
 
 /**
  * Store apps' ranks, once each: a rank already stored for the store app, storefront, term and day stands (the first
  * observation of a day, whichever account's refresh made it); only its `discovered` may turn true, when a later
- * observation found the app ranking for the term on its own. Their partitions must exist (ensureRankPartitions).
+ * observation found the app ranking for the term on its own. Their partitions must exist (ensureFactPartitions).
  */
 export function insertAppRanks(client: RawClient, rows: AppRankRow[]): Promise<void> {
   // One row per key: a statement may not propose one twice (an app that follows itself as a competitor would).

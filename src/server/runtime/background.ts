@@ -1,11 +1,12 @@
 // The app's background work, run by the launcher beside the app's server (never on a request's path): the daily
 // refresh schedule, the backfills of apps just added, the webhook deliveries, the end of trials and the hourly purge
-// of expired idempotency keys, the security log's hourly job, all on pg-boss in the
+// of expired idempotency keys, the security log's hourly job, the store facts' daily retention, all on pg-boss in the
 // app's database. Several app processes sharing one
 // database may each run it: pg-boss hands each job to one worker.
 import { scheduleTrialEnds } from '@/server/services/accounts/trials';
 import { scheduleIdempotencyPurge } from '@/server/services/idempotency/purge-schedule';
 import { startBackfillWorker } from '@/server/services/ingest/backfill-worker';
+import { scheduleStoreFactsRetention } from '@/server/services/ingest/retention';
 import { startScheduler } from '@/server/services/ingest/scheduler';
 import { TIMEOUT_MS as WEBHOOK_TIMEOUT_MS } from '@/server/services/webhooks/delivery';
 import { startWebhookWorker } from '@/server/services/webhooks/worker';
@@ -25,6 +26,7 @@ export async function startBackgroundWork(databaseUrl: string, log: (line: strin
   await scheduleIdempotencyPurge(boss, log);
   await scheduleTrialEnds(boss, log);
   await scheduleSecurityLogJob(boss, log);
+  await scheduleStoreFactsRetention(boss, log);
   const stopBackfills = startBackfillWorker();
   return {
     async stop() {

@@ -49,12 +49,18 @@ export interface AppObservation {
   keywordMetrics: { country: string; term: string; volume: number; difficulty: number }[];
   /** Each competitor's rank (null when unranked) for each tracked term, from the same search answers. */
   competitorRanks: { country: string; term: string; store: Store; storeId: string; rank: number | null }[];
+  /**
+   * What the store's search answered for each term searched: the apps' store ids, best first. Stored once and shared by
+   * every app and competitor that tracks the term there (docs/architecture.md, "Store facts"). None from the demo
+   * provider, which models each app's rank on its own rather than the store's lists.
+   */
+  searchAnswers: { country: string; term: string; storeIds: string[] }[];
   listings: { country: string; listing: Listing }[];
   reviews: ReviewRecord[];
 }
 
 export function emptyObservation(): AppObservation {
-  return { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], competitorRanks: [], listings: [], reviews: [] };
+  return { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], competitorRanks: [], searchAnswers: [], listings: [], reviews: [] };
 }
 
 /** A competitor as a provider finds it in a store's answers. */

@@ -4,8 +4,9 @@ import { addDays } from '@/server/core/dates';
 import { addKeywords } from '@/server/services/apps/apps';
 import { callerFor, FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
 import { makeAccount, storeAppOf } from '../../../../test/factories';
-import { APP_STORE_PLAN, recordedFetch } from '../../../../test/stores/recorded-app-store';
-import { AppStoreProvider } from './stores/app-store/app-store-provider';
+import { fixtureSlug } from '../../../../test/stores/fixture-names';
+import { APP_STORE_PLAN, loadAppStoreFixture, recordedFetch } from '../../../../test/stores/recorded-app-store';
+import { AppStoreProvider, type FetchJson } from './stores/app-store/app-store-provider';
 import { StoresProvider } from './stores/stores-provider';
 import { termKeyOf } from '@/server/services/apps/terms';
 import { dataProvider } from './providers';
@@ -158,21 +159,31 @@ describe('a refresh of every app', () => {
   });
 });
 
-describe('one store app followed by many accounts', () => {
-  // The App Store on Apple's recorded answers, each call counted by kind.
-  function countingAppStore() {
-    const requested: string[] = [];
-    const provider = new StoresProvider({ app_store: new AppStoreProvider(recordedFetch(requested)) });
-    const calls = () => {
-      const kinds = requested.map((url) => {
-        const { pathname } = new URL(url);
-        return pathname === '/search' ? 'search' : pathname === '/lookup' ? 'lookup' : pathname.includes('customerreviews') ? 'reviews' : 'chart';
-      });
-      return Object.fromEntries(['search', 'lookup', 'reviews', 'chart'].map((kind) => [kind, kinds.filter((each) => each === kind).length]));
-    };
-    return { provider, calls };
-  }
+/**
+ * The App Store on Apple's recorded answers, each call counted by kind. `aliases`: store ids answered as Calm's
+ * recorded lookup and reviews are (with their own id), so that several distinct store apps can be observed.
+ */
+function countingAppStore(aliases: string[] = []) {
+  const requested: string[] = [];
+  const recorded = recordedFetch(requested);
+  const fetchJson: FetchJson = async (url, options) => {
+    const alias = aliases.find((id) => url.includes(`id=${id}`));
+    if (!alias) return recorded(url, options);
+    const answer = (await recorded(url.replace(`id=${alias}`, `id=${APP_STORE_PLAN.appId}`), options)) as { results?: Record<string, unknown>[] };
+    return answer.results ? { ...answer, results: answer.results.map((result) => ({ ...result, trackId: Number(alias) })) } : answer;
+  };
+  const provider = new StoresProvider({ app_store: new AppStoreProvider(fetchJson) });
+  const calls = () => {
+    const kinds = requested.map((url) => {
+      const { pathname } = new URL(url);
+      return pathname === '/search' ? 'search' : pathname === '/lookup' ? 'lookup' : pathname.includes('customerreviews') ? 'reviews' : 'chart';
+    });
+    return Object.fromEntries(['search', 'lookup', 'reviews', 'chart'].map((kind) => [kind, kinds.filter((each) => each === kind).length]));
+  };
+  return { provider, calls };
+}
 
+describe('one store app followed by many accounts', () => {
   it('asks the store each question once a day, and stores its answers once, whether 1, 5 or 20 accounts track the app', async () => {
     const { appId, competitorId, terms } = APP_STORE_PLAN;
     const asked: Record<string, number>[] = [];
@@ -223,6 +234,49 @@ describe('one store app followed by many accounts', () => {
     expect(stored[0]).toBeGreaterThan(0);
     expect(stored).toEqual([stored[0], stored[0], stored[0]]);
   }, 120_000);
+});
+
+describe('a term tracked for different store apps', () => {
+  it('is searched once a day: every app’s and competitor’s rank is its place in the one stored answer', async () => {
+    const { appId, terms } = APP_STORE_PLAN;
+    // Places 1 and 4 of the recorded answer for the first term; in no other.
+    const [otherId, competitorId] = ['1000000000', '1000015838'];
+    const placeIn = (term: string, storeId: string) => {
+      const { results } = loadAppStoreFixture(`search-us-${fixtureSlug(term)}.json`) as { results: { trackId: number }[] };
+      const index = results.findIndex((result) => String(result.trackId) === storeId);
+      return index === -1 ? null : index + 1;
+    };
+    const day = addDays(FIXED_DAY, 130);
+    const make = async (storeId: string, tracked: readonly string[]) => {
+      const owner = await makeAccount('pro');
+      const app = await db.trackedApp.create({
+        data: { accountId: owner.accountId, store: 'app_store', storeId, bundleId: `com.example.${storeId}`, name: 'App', developer: 'Dev', category: 'Health & Fitness', primaryCountry: 'US' },
+      });
+      await db.trackedKeyword.createMany({ data: tracked.map((term) => ({ appId: app.id, country: 'US', term, termKey: termKeyOf(term) })) });
+      return app;
+    };
+    const first = await make(appId, terms);
+    const second = await make(otherId, terms.slice(0, 1));
+    const { provider, calls } = countingAppStore([otherId]);
+    await refreshApp(first.id, { provider, through: day });
+    await refreshApp(second.id, { provider, through: day });
+    // The second app's observation asks its lookup, reviews and chart, and no search.
+    expect(calls()).toEqual({ search: terms.length, lookup: 2, reviews: 2, chart: 2 });
+    const rankOf = async (storeAppId: number, term: string) =>
+      (await db.appRank.findUniqueOrThrow({ where: { storeAppId_country_termKey_date: { storeAppId, country: 'US', termKey: termKeyOf(term), date: day } } })).rank;
+    expect(await rankOf(second.storeAppId, terms[0]!)).toBe(1);
+    expect(await db.searchAnswer.count({ where: { date: day } })).toBe(terms.length);
+
+    // A keyword the first app tracks, added to the second: its rank from the stored answer, without a search.
+    await refreshApp(second.id, { provider, through: day, onlyTerms: [{ country: 'US', term: terms[1]! }] });
+    expect(await rankOf(second.storeAppId, terms[1]!)).toBe(placeIn(terms[1]!, otherId));
+    // A competitor added from the live store: its places in the answers of the app's last day, without a call.
+    const competitor = await db.competitor.create({ data: { appId: first.id, store: 'app_store', storeId: competitorId, storeUrl: `https://apps.apple.com/us/app/id${competitorId}` } });
+    await refreshApp(first.id, { provider, onlyCompetitors: [competitor.id] });
+    expect(await rankOf(competitor.storeAppId, terms[0]!)).toBe(4);
+    for (const term of terms) expect(await rankOf(competitor.storeAppId, term)).toBe(placeIn(term, competitorId));
+    expect(calls()).toEqual({ search: terms.length, lookup: 2, reviews: 2, chart: 2 });
+  }, 60_000);
 });
 
 describe('a store app’s listings', () => {

@@ -2,10 +2,11 @@
 // snapshots, derives the metadata changelog and rank movements, and records domain events. Idempotent: a day
 // ingested twice gives the same rows. The first refresh of an app backfills its history quietly (no events).
 // What it observes is the store's facts, stored once per store app whoever follows it (docs/architecture.md, "Store
-// facts"): a storefront's day observed already, and a term's rank stored already for the app and each competitor, are
-// not asked again; each follower's events are read from what is stored for the days that are news to it.
+// facts"): a storefront's day observed already, a term's rank stored already for the app and each competitor, and a
+// term whose search answer is stored (whichever app's refresh searched it) are not asked again; each follower's events
+// are read from what is stored for the days that are news to it.
 import {
-  ensureRankPartitions,
+  ensureFactPartitions,
   insertAppRanks,
   insertCategoryRanks,
   insertKeywordMetrics,
@@ -14,20 +15,24 @@ import {
   insertMetadataSnapshots,
   insertRatingSnapshots,
   insertReviews,
+  insertSearchAnswers,
   readObservedDays,
   readObservedRanks,
+  readSearchAnswers,
   readStoredReviewIds,
   type AppRankRow,
   type KeywordMetricRow,
   type MetadataChangeRow,
   type MetadataSnapshotRow,
   type RatingSnapshotRow,
+  type SearchAnswerRow,
 } from '@/server/db/ingest-statements';
 import { logError } from '@/server/core/log';
 import { db } from '@/server/db';
 import { lockStoreApp, lockTrackedApp } from '@/server/db/row-locks';
 import { AppError } from '@/server/errors/app-error';
 import type { Prisma } from '@/generated/prisma/client';
+import type { Store } from '@/generated/prisma/enums';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { analyseReview } from '@/server/nlp/text';
 import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
@@ -35,6 +40,7 @@ import { recordEvents, type NewEvent } from '@/server/services/events/events';
 import { emptyObservation, type AppObservation, type DataProvider, type Listing, type ReviewRecord } from './provider';
 import { isNotSold, providerErrorMessage, recordProviderFailures } from './provider-health';
 import { dataProviderFor } from './providers';
+import { placeOf } from './stores/store-observer';
 
 /** Days of history a newly tracked app gets from a provider that has history. */
 export const BACKFILL_DAYS = 180;
@@ -58,9 +64,10 @@ export interface RefreshOptions {
    */
   onlyCountries?: string[];
   /**
-   * Only these competitors (just added): their ranks for every tracked term over the app's ingested range. From a
-   * provider with history only: the live store shows today alone, which the next daily refresh observes, and observing
-   * it now would repeat the search of every tracked term inside the request that added the competitor.
+   * Only these competitors (just added): their ranks for every tracked term over the app's ingested range. From the
+   * live store (no history), only its places in the search answers stored on the app's last day: no call is made, since
+   * searching every tracked term again inside the request that added the competitor would repeat what the daily
+   * refresh asks anyway.
    */
   onlyCompetitors?: string[];
   /** Told after each day observed: the background backfill shows its progress (./backfill-worker.ts). */
@@ -143,6 +150,17 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     first: days[0]!,
     last: days.at(-1)!,
   });
+  // The store's search answers stored already, by any account's refresh of any app: every rank still missing for a term
+  // answered is its place in the list, without a search.
+  const answers = await readSearchAnswers(db, {
+    livemode,
+    store: app.store,
+    terms: trackedTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) })),
+    first: days[0]!,
+    last: days.at(-1)!,
+  });
+  // A competitor just added from the live store: only what is stored is read (see RefreshOptions.onlyCompetitors).
+  const answersOnly = onlyCompetitors !== undefined && !provider.hasHistory;
   // The storefronts' days whose full observation is stored, by whichever follower: only their missing ranks are asked.
   const stored = scope === 'full' ? await readObservedDays(db, { storeAppId: app.storeAppId, countries: requested, first: days[0]!, last: days.at(-1)! }) : new Map<string, Date>();
   const observations: { day: Date; observation: AppObservation }[] = [];
@@ -152,10 +170,18 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     const observation = emptyObservation();
     for (const country of requested.filter((entry) => !failed.has(entry))) {
       try {
-        const terms = trackedTerms.filter((entry) => entry.country === country && !observed.has(`${country}|${termKeyOf(entry.term)}|${isoDay(day)}`));
+        const terms: { country: string; term: string }[] = [];
+        for (const entry of trackedTerms) {
+          if (entry.country !== country) continue;
+          const key = `${country}|${termKeyOf(entry.term)}|${isoDay(day)}`;
+          if (observed.has(key)) continue;
+          const answer = answers.get(key);
+          if (answer) mergeObservation(observation, answeredRanks(app, competitorReferences, entry, answer));
+          else terms.push(entry);
+        }
         const dayScope = stored.has(`${country}|${isoDay(day)}`) ? 'keywords' : scope;
         // Nothing of a storefront's day left to observe: its whole observation and the ranks of these terms are stored.
-        if (dayScope === 'keywords' && !terms.length) continue;
+        if (answersOnly || (dayScope === 'keywords' && !terms.length)) continue;
         const part = await provider.observe(app, { day, countries: [country], trackedTerms: terms, competitors: competitorReferences, scope: dayScope, maxWaitMs: options.maxWaitMs });
         mergeObservation(observation, part);
         // The store's rating as each storefront shows it: an app reads it in its primary storefront.
@@ -189,12 +215,15 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   const last = days.at(-1)!;
   const events: NewEvent[] = [];
 
-  // Ranks, of the app and of its competitors (a competitor just added: the app's are stored already), and keyword metrics.
+  // Ranks, of the app and of its competitors (a competitor just added: the app's are stored already), keyword metrics,
+  // and the search answers they were read from.
   const rankRows: AppRankRow[] = [];
   const metricRows: KeywordMetricRow[] = [];
+  const answerRows: SearchAnswerRow[] = [];
   const include = onlyTerms ? new Set(onlyTerms.map((entry) => `${entry.country}|${termKeyOf(entry.term)}`)) : null;
   const storeAppIdOf = new Map(competitors.map((competitor) => [`${competitor.store}|${competitor.storeId}`, competitor.storeAppId]));
   for (const { day, observation } of observations) {
+    for (const entry of observation.searchAnswers) answerRows.push({ store: app.store, country: entry.country, termKey: termKeyOf(entry.term), date: day, storeIds: entry.storeIds });
     for (const entry of observation.competitorRanks) {
       const termKey = termKeyOf(entry.term);
       const storeAppId = storeAppIdOf.get(`${entry.store}|${entry.storeId}`);
@@ -220,8 +249,9 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   // locked for one statement, not for a whole backfill of this app while other apps' refreshes wait; and a refresh that
   // fails after them keeps what it observed, which the next one then need not ask again.
   await insertKeywordMetrics(db, metricRows, livemode);
-  if (rankRows.length) {
-    await ensureRankPartitions(db, first, last);
+  if (rankRows.length || answerRows.length) {
+    await ensureFactPartitions(db, first, last);
+    await insertSearchAnswers(db, answerRows, livemode, observedAt);
     await insertAppRanks(db, rankRows);
   }
   if (!onlyTerms && !onlyCompetitors) {
@@ -393,12 +423,24 @@ async function listingChanges(tx: Prisma.TransactionClient, app: { id: string; a
     }));
 }
 
+/**
+ * The ranks a stored search answer gives: the app's and its competitors' places in the list (only the store's own
+ * apps are in it; the other store's competitors are in none).
+ */
+function answeredRanks(app: { store: Store; storeId: string }, competitors: { store: Store; storeId: string }[], entry: { country: string; term: string }, storeIds: string[]): AppObservation {
+  const part = emptyObservation();
+  part.keywordRanks.push({ ...entry, rank: placeOf(storeIds, app.storeId) });
+  for (const competitor of competitors) if (competitor.store === app.store) part.competitorRanks.push({ ...entry, ...competitor, rank: placeOf(storeIds, competitor.storeId) });
+  return part;
+}
+
 /** Adds one storefront's observation to the day's (its rating is stored per storefront, apart). */
 function mergeObservation(into: AppObservation, part: AppObservation): void {
   into.categoryRanks.push(...part.categoryRanks);
   into.keywordRanks.push(...part.keywordRanks);
   into.keywordMetrics.push(...part.keywordMetrics);
   into.competitorRanks.push(...part.competitorRanks);
+  into.searchAnswers.push(...part.searchAnswers);
   into.listings.push(...part.listings);
   into.reviews.push(...part.reviews);
 }
@@ -413,13 +455,14 @@ function withoutCountries(observation: AppObservation, failed: Map<string, strin
     keywordRanks: kept(observation.keywordRanks),
     keywordMetrics: kept(observation.keywordMetrics),
     competitorRanks: kept(observation.competitorRanks),
+    searchAnswers: kept(observation.searchAnswers),
     listings: kept(observation.listings),
     reviews: kept(observation.reviews),
   };
 }
 
 function daysToIngest(refreshedThrough: Date | null, today: Date, provider: DataProvider, options: RefreshOptions): Date[] {
-  if (!provider.hasHistory) return options.onlyCompetitors ? [] : [today];
+  if (!provider.hasHistory) return [options.onlyCompetitors ? (refreshedThrough ?? today) : today];
   let from: Date;
   if (options.onlyTerms || options.onlyCountries || options.onlyCompetitors) {
     from = addDays(refreshedThrough ?? today, -(BACKFILL_DAYS - 1));

@@ -233,6 +233,7 @@ export class DemoProvider implements DataProvider {
       keywordRanks,
       keywordMetrics,
       competitorRanks,
+      searchAnswers: [],
       listings: request.scope === 'full' ? request.countries.map((country) => ({ country, listing: demoListing(app, country, day) })) : [],
       reviews: request.scope === 'full' ? request.countries.flatMap((country) => demoReviews(app, country, day, rating.average)) : [],
     };

@@ -47,6 +47,7 @@ export async function observeTerms(
 ): Promise<void> {
   for (const { term } of request.trackedTerms.filter((entry) => entry.country === country)) {
     const { ids, signals } = await searchTerm(term);
+    into.searchAnswers.push({ country, term, storeIds: ids });
     into.keywordRanks.push({ country, term, rank: placeOf(ids, app.storeId) });
     into.keywordMetrics.push({ country, term, ...keywordMetrics(signals, request.day) });
     for (const competitor of request.competitors.filter((entry) => entry.store === store)) {
