@@ -183,6 +183,6 @@ describe('the OpenAPI document', () => {
   });
 
   it('states each plan’s request rate, credits and caps as data', () => {
-    expect(document['x-plans']).toContainEqual({ plan: 'pro', apiAccess: true, requestsPerMinute: 1200, monthlyCredits: 5000, trackedApps: 10, trackedKeywords: 1000, storefrontsPerApp: 5 });
+    expect(document['x-plans']).toContainEqual({ plan: 'pro', apiAccess: true, requestsPerMinute: 1200, monthlyCredits: 5000, trackedApps: 10, trackedKeywords: 1000, storefrontsPerApp: 10 });
   });
 });

@@ -169,18 +169,19 @@ describe('on the demo provider', () => {
     provide(new CountingProvider());
     const { owner, call, used } = await customer('solo');
     const app = await trackApp(owner.accountId, { storeUrl: 'https://apps.apple.com/us/app/storefronts/id1500004105' });
-    expect((await call(`/apps/${app.id}/metadata?country=JP`)).status).toBe(200);
+    // Solo's five: the primary one, three first read, and one of keywords.
+    for (const country of ['JP', 'DE', 'FR']) expect((await call(`/apps/${app.id}/metadata?country=${country}`)).status).toBe(200);
     expect((await call(`/apps/${app.id}/keywords`, { method: 'POST', body: { terms: ['sleep'], country: 'KR' } })).status).toBe(200);
     const spent = await used();
 
     const refused = await call(`/apps/${app.id}/metadata?country=BR`);
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ code: 'limit-reached', cap: 'storefronts', limit: 3 });
+    expect(refused.body).toMatchObject({ code: 'limit-reached', cap: 'storefronts', limit: 5 });
     const keywords = await call(`/apps/${app.id}/keywords`, { method: 'POST', body: { terms: ['sleep'], country: 'BR' } });
     expect(keywords.status).toBe(403);
     expect(keywords.body).toMatchObject({ code: 'limit-reached', cap: 'storefronts' });
     expect(await used()).toBe(spent);
-    expect(await storefrontsOf(app.id)).toEqual(['JP', 'KR', 'US']);
+    expect(await storefrontsOf(app.id)).toEqual(['DE', 'FR', 'JP', 'KR', 'US']);
     expect(await db.trackedKeyword.count({ where: { appId: app.id, country: 'BR' } })).toBe(0);
   }, 120_000);
 });

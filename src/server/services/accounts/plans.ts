@@ -24,8 +24,9 @@ export interface PlanCaps {
   /** Members, pending invitations included; null = no cap. A sandbox has the members of its live account. */
   seats: number | null;
   /**
-   * Storefronts each app is tracked in, its primary one included; null = no cap. Each is observed every day, with
-   * calls to a store that allows few; docs/api-decisions.md, "Storefronts".
+   * Storefronts each app is tracked in, its primary one included; null = no cap. A storefront no other account
+   * observes the app in costs the store's budget a lookup, a chart and a page of reviews a day (its keywords are
+   * capped apart); docs/api-decisions.md, "Storefronts".
    */
   storefrontsPerApp: number | null;
 }
@@ -42,15 +43,15 @@ export interface Plan {
 }
 
 export const PLANS: Record<PlanTier, Plan> = {
-  free: { tier: 'free', label: 'Free', monthlyCredits: 0, apiAccess: false, caps: { trackedApps: 1, trackedKeywords: 25, seats: 1, storefrontsPerApp: 2 }, listPriceUsd: 0 },
-  solo: { tier: 'solo', label: 'Solo', monthlyCredits: 1_500, apiAccess: true, caps: { trackedApps: 3, trackedKeywords: 200, seats: 1, storefrontsPerApp: 3 }, listPriceUsd: 29 },
-  pro: { tier: 'pro', label: 'Pro', monthlyCredits: 5_000, apiAccess: true, caps: { trackedApps: 10, trackedKeywords: 1_000, seats: 3, storefrontsPerApp: 5 }, listPriceUsd: 99 },
-  business: { tier: 'business', label: 'Business', monthlyCredits: 10_000, apiAccess: true, caps: { trackedApps: 25, trackedKeywords: 2_500, seats: 10, storefrontsPerApp: 10 }, listPriceUsd: 249 },
-  agency: { tier: 'agency', label: 'Agency', monthlyCredits: 50_000, apiAccess: true, caps: { trackedApps: 100, trackedKeywords: 10_000, seats: 25, storefrontsPerApp: 25 }, listPriceUsd: 599 },
+  free: { tier: 'free', label: 'Free', monthlyCredits: 0, apiAccess: false, caps: { trackedApps: 1, trackedKeywords: 25, seats: 1, storefrontsPerApp: 3 }, listPriceUsd: 0 },
+  solo: { tier: 'solo', label: 'Solo', monthlyCredits: 1_500, apiAccess: true, caps: { trackedApps: 3, trackedKeywords: 200, seats: 1, storefrontsPerApp: 5 }, listPriceUsd: 29 },
+  pro: { tier: 'pro', label: 'Pro', monthlyCredits: 5_000, apiAccess: true, caps: { trackedApps: 10, trackedKeywords: 1_000, seats: 3, storefrontsPerApp: 10 }, listPriceUsd: 99 },
+  business: { tier: 'business', label: 'Business', monthlyCredits: 10_000, apiAccess: true, caps: { trackedApps: 25, trackedKeywords: 2_500, seats: 10, storefrontsPerApp: 20 }, listPriceUsd: 249 },
+  agency: { tier: 'agency', label: 'Agency', monthlyCredits: 50_000, apiAccess: true, caps: { trackedApps: 100, trackedKeywords: 10_000, seats: 25, storefrontsPerApp: 40 }, listPriceUsd: 599 },
   enterprise: { tier: 'enterprise', label: 'Enterprise', monthlyCredits: null, apiAccess: true, caps: { trackedApps: null, trackedKeywords: null, seats: null, storefrontsPerApp: null }, listPriceUsd: null },
   // Test mode, whatever the live account's plan (docs/api-decisions.md, "Test mode"): enough for a customer's CI to
   // run its suite many times a day, finite so that the credit headers count down as live ones do.
-  test: { tier: 'test', label: 'Test mode', monthlyCredits: 25_000, apiAccess: true, caps: { trackedApps: 10, trackedKeywords: 1_000, seats: null, storefrontsPerApp: 5 }, listPriceUsd: 0 },
+  test: { tier: 'test', label: 'Test mode', monthlyCredits: 25_000, apiAccess: true, caps: { trackedApps: 10, trackedKeywords: 1_000, seats: null, storefrontsPerApp: 10 }, listPriceUsd: 0 },
 };
 
 export interface Trial {
