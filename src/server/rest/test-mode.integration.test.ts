@@ -119,6 +119,9 @@ describe('the sandbox', () => {
       await db.appBackfill.updateMany({ where: { app: { accountId: { not: sandboxId } }, finishedAt: null }, data: { claimedAt: new Date() } });
       // The backfill job on a sample app, as the background work runs it, while the owner clicks "Reset test data".
       const loading = runNextBackfill();
+      // From the moment the job holds this sandbox's app (on a busy machine the reset's first statements could
+      // otherwise reach the database before the job's claim, leaving it nothing to take).
+      while (!(await db.appBackfill.count({ where: { app: { accountId: sandboxId }, OR: [{ claimedAt: { not: null } }, { finishedAt: { not: null } }] } }))) await new Promise((resolve) => setTimeout(resolve, 2));
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       await expect(resetSandbox(owner.accountId)).resolves.toMatchObject({ sandboxId, apps: SANDBOX_SAMPLE_APPS.length });
       await expect(loading).resolves.toBe(true);

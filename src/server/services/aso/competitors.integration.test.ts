@@ -98,11 +98,12 @@ describe('the app against its competitors', () => {
     const { owner, app, caller } = await makeAsoApp({ storeId: '700000011', terms: ['sleep', 'meditation'] });
     const calm = (await caller.competitors.add({ id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' })).competitor;
     const play = (await caller.competitors.add({ id: app.id, storeUrl: 'https://play.google.com/store/apps/details?id=com.calm.android' })).competitor;
-    // A competitor's ranks are its store app's, for the terms the app tracks (another test may follow the same app).
+    // A competitor's ranks are its store app's, for the terms the app tracks, over the app's days (another test may
+    // follow the same app, over other days).
     const storeAppOf = new Map((await db.competitor.findMany({ where: { appId: app.id } })).map((competitor) => [competitor.id, competitor.storeAppId]));
     const ranksOf = async (competitorId: string) => {
       const terms = (await db.trackedKeyword.findMany({ where: { appId: app.id } })).map((keyword) => keyword.termKey);
-      return db.appRank.count({ where: { storeAppId: storeAppOf.get(competitorId)!, country: 'US', termKey: { in: terms }, date: { lte: addDays(FIXED_DAY, 1) } } });
+      return db.appRank.count({ where: { storeAppId: storeAppOf.get(competitorId)!, country: 'US', termKey: { in: terms }, date: { gte: addDays(FIXED_DAY, -179), lte: addDays(FIXED_DAY, 1) } } });
     };
     // 180 days of the app's history × 2 terms, as a keyword added gets its own; Apple's search lists no Google Play app.
     expect(await ranksOf(calm.id)).toBe(360);
