@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { addDays } from '@/server/core/dates';
 import { addKeywords } from '@/server/services/apps/apps';
+import { sandboxOf } from '@/server/services/accounts/sandboxes';
 import { callerFor, FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
 import { makeAccount, storeAppOf } from '../../../../test/factories';
 import { fixtureSlug } from '../../../../test/stores/fixture-names';
@@ -276,6 +277,17 @@ describe('a term tracked for different store apps', () => {
     expect(await rankOf(competitor.storeAppId, terms[0]!)).toBe(4);
     for (const term of terms) expect(await rankOf(competitor.storeAppId, term)).toBe(placeIn(term, competitorId));
     expect(calls()).toEqual({ search: terms.length, lookup: 2, reviews: 2, chart: 2 });
+
+    // A test sandbox's app never reads the stores' answers, nor they its own: its search is asked, and kept apart.
+    const sandboxApp = await db.trackedApp.create({
+      data: { accountId: await sandboxOf(first.accountId), store: 'app_store', storeId: otherId, bundleId: 'com.example.sandbox', name: 'App', developer: 'Dev', category: 'Health & Fitness', primaryCountry: 'US' },
+    });
+    await db.trackedKeyword.create({ data: { appId: sandboxApp.id, country: 'US', term: terms[0]!, termKey: termKeyOf(terms[0]!) } });
+    await refreshApp(sandboxApp.id, { provider, through: day });
+    expect(calls().search).toBe(terms.length + 1);
+    expect(await db.searchAnswer.groupBy({ by: ['livemode'], where: { date: day, termKey: termKeyOf(terms[0]!) }, _count: true })).toEqual(
+      expect.arrayContaining([{ livemode: true, _count: 1 }, { livemode: false, _count: 1 }]),
+    );
   }, 60_000);
 });
 
