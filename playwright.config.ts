@@ -59,11 +59,12 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
           use: { pooler, redis: false },
         }))
       : []),
-    // A deployment of their own (e2e/external/deployment.ts): Debian's PostgreSQL 15, directly with Redis for the
-    // request rates, and behind PgBouncer with the rates in PostgreSQL; run beside the other projects (what they check
-    // across processes must hold on a busy machine too), and first: each is a long chain of serial tests.
-    { name: 'postgres-15', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'none', redis: true } },
-    { name: 'pgbouncer', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'pgbouncer', redis: false } },
+    // A deployment of its own (e2e/external/deployment.ts): Debian's PostgreSQL 15 behind PgBouncer in transaction
+    // mode, Redis for the request rates; run beside the other projects (what it checks across processes must hold on a
+    // busy machine too), and first: it is a long chain of serial tests. One deployment, not one per way of connecting:
+    // PostgreSQL directly is every other test's, and the rates counted in PostgreSQL across two processes are
+    // e2e/api/second-process.spec.ts's (docs/testing.md).
+    { name: 'pgbouncer', testMatch: /external\/.*\.spec\.ts/, use: { pooler: 'pgbouncer', redis: true } },
     { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
     // E2E_STRESS=1: one account changed by many calls at once (e2e/stress/), not part of `npm test`.
     ...(process.env.E2E_STRESS === '1' ? [{ name: 'stress', testMatch: /stress\/.*\.spec\.ts/, workers: 1 }] : []),

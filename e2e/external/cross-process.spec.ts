@@ -1,6 +1,6 @@
-// What holds across processes, on Debian's PostgreSQL server (project `postgres-15`, with Redis for the request rates)
-// and behind PgBouncer in transaction mode (project `pgbouncer`, the rates in PostgreSQL): two web processes and one
-// worker on one DATABASE_URL (./deployment.ts). A key made on one process works on the other and its revocation holds
+// What holds across processes, on Debian's PostgreSQL 15 server behind PgBouncer in transaction mode, with Redis for
+// the request rates (project `pgbouncer`; `E2E_RATE_LOOP` adds the rate test on other set-ups): two web processes and
+// one worker on one DATABASE_URL (./deployment.ts). A key made on one process works on the other and its revocation holds
 // there from its next request; credits are exact under load spread over both, MCP tool calls included, and an
 // idempotent write made on one is replayed by the other; the request rate is shared, and when its store stops
 // answering the two together still let no more than the limit through; each webhook event is delivered once, a worker
