@@ -87,6 +87,15 @@ export const PROBLEM_TYPES = {
       'Outside the public API (the dashboard’s endpoints, sign-in, pages), a request with a body must declare its size in `Content-Length`; a body sent in chunks of unknown total length is refused before it is read. The public API itself accepts chunked bodies and counts them as it reads.',
     remedy: 'Send the body with a `Content-Length` header (browsers and most HTTP clients do so for a body they hold whole).',
   },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    slug: 'request-header-fields-too-large',
+    title: 'Request headers too large',
+    // Never thrown in a procedure: the app's server answers it before any route (src/server/http/app-server.ts).
+    description:
+      'A request’s headers, its cookies included, are limited to 16 KiB in all, on every path of the service. A request whose headers are longer is refused before anything of it is read, and the connection is closed.',
+    remedy: 'Send fewer or shorter headers. A long `Cookie` header, gathered from other sites under the same domain, is the usual cause.',
+  },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     slug: 'unsupported-media-type',

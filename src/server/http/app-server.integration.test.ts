@@ -2,9 +2,10 @@
 // pipeline's (any method, any credential, the published documents), never Next.js's; the rest goes to Next.js once
 // the request target, the method, the body's length and the client's address are settled. Whatever it leaves to
 // Next.js is answered 299 here, as if by Next.js.
-import { METHODS, type IncomingHttpHeaders, type Server } from 'node:http';
+import { METHODS, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DRAIN_MAX_BYTES } from '@/server/core/unread-body';
 import { createMcpEndpoint } from '@/server/mcp/mcp-endpoint';
 import { createRestPipeline } from '@/server/rest/pipeline';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
@@ -178,9 +179,9 @@ describe('outside the public API', () => {
   // Issue 18 §4: /api/trpc and /api/auth/* read whole bodies of any size, even unauthenticated.
   const targets = ['/api/trpc/apiKeys.create', '/api/auth/callback/credentials', '/api/health', '/sign-in', '/'];
 
-  it('a declared length over 64 KiB: 413 problem+json and the connection closed, before anything is read', async () => {
+  it('a declared length over 64 KiB: 413 problem+json before anything is read; the connection closed when the body is too long to read away', async () => {
     for (const target of targets) {
-      const answer = await send('POST', target, { 'Content-Type': 'application/json', 'Content-Length': String(50 * 1024 * 1024) });
+      const answer = await send('POST', target, { 'Content-Type': 'application/json', 'Content-Length': String(DRAIN_MAX_BYTES + 1) });
       expect([answer.status, answer.headers['content-type'], answer.headers.connection], target).toEqual([413, 'application/problem+json', 'close']);
       expect(problemOf(answer)).toMatchObject({ status: 413, instance: target });
     }
@@ -190,7 +191,8 @@ describe('outside the public API', () => {
   it('a body of unknown length (chunked): 411 problem+json, Content-Length required', async () => {
     for (const target of targets) {
       const answer = await send('POST', target, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, '{}');
-      expect([answer.status, answer.headers['content-type'], answer.headers.connection], target).toEqual([411, 'application/problem+json', 'close']);
+      // The body is read away (src/server/core/unread-body.ts): the connection can go on.
+      expect([answer.status, answer.headers['content-type'], answer.headers.connection], target).toEqual([411, 'application/problem+json', 'keep-alive']);
     }
     expect(reached).toEqual([]);
   });
@@ -200,15 +202,74 @@ describe('outside the public API', () => {
     expect((await send('POST', '/api/trpc/apiKeys.create', { 'Content-Type': 'application/json' }, 'x'.repeat(64 * 1024))).status).toBe(299);
     const chunked = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, '{}');
     expect(chunked.status).toBe(401);
-    const large = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) });
+    const large = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) }, 'x'.repeat(1 << 20));
     expect(large.status).toBe(401);
-    // A refusal that leaves a body unread closes the connection instead of reading the rest; one without keeps it.
-    expect(large.headers.connection).toBe('close');
-    expect((await send('GET', `${API}/apps`)).headers.connection).toBe('keep-alive');
-    // More is declared than sent, so the body is still arriving when the 413 goes. A body sent whole may already be in
-    // the request's buffer (Node 22 and later buffer 64 KiB), and then the connection can stay open.
-    const keyedLarge = await send('POST', `${API}/apps/${APP}/keywords`, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) }, 'x'.repeat(65 * 1024));
-    expect([keyedLarge.status, keyedLarge.headers.connection]).toEqual([413, 'close']);
+    // A refusal that leaves a body unread reads the rest away and keeps the connection, unless the body is declared
+    // longer than it would read.
+    expect(large.headers.connection).toBe('keep-alive');
+    const huge = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Content-Length': String(DRAIN_MAX_BYTES + 1) });
+    expect([huge.status, huge.headers.connection]).toEqual([401, 'close']);
+    const keyedLarge = await send('POST', `${API}/apps/${APP}/keywords`, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) }, 'x'.repeat(1 << 20));
+    expect([keyedLarge.status, keyedLarge.headers.connection]).toEqual([413, 'keep-alive']);
+  });
+});
+
+describe('a request too large, sent whole while its refusal goes (issue 63)', () => {
+  /**
+   * Sends `megabytes` of body as a client does, writing it while the answer may already be coming, and reports the
+   * answer and every error the client saw (a reset or a broken pipe before or after the answer is an error).
+   */
+  function upload(target: string, megabytes: number, headers: Record<string, string> = {}): Promise<{ status: number | null; body: string; errors: string[] }> {
+    const body = Buffer.alloc(megabytes * 1024 * 1024, 0x20);
+    return new Promise((resolve) => {
+      const errors: string[] = [];
+      let answer: { status: number; body: string } | null = null;
+      const settle = () => resolve({ status: answer?.status ?? null, body: answer?.body ?? '', errors });
+      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: target, headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => (answer = { status: res.statusCode!, body: text }));
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+      // Once the request is done, body sent and answer read, or failed: an error at any point is in `errors`.
+      req.on('close', settle);
+      req.end(body);
+    });
+  }
+
+  it.each([100, 1000])('a %i KB header: the client reads a 431 problem, never a reset, on any path', async (kilobytes) => {
+    for (const target of ['/api/auth/callback/credentials', `${API}/apps`, '/api/mcp', '/']) {
+      const answer = await new Promise<{ status: number | null; body: string; errors: string[] }>((resolve) => {
+        const errors: string[] = [];
+        let answer: { status: number; body: string } | null = null;
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'GET', path: target, headers: { 'X-Padding': 'a'.repeat(kilobytes * 1024) } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => (answer = { status: res.statusCode!, body: text }));
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+        req.on('close', () => resolve({ status: answer?.status ?? null, body: answer?.body ?? '', errors }));
+        req.end();
+      });
+      expect([answer.status, answer.errors], target).toEqual([431, []]);
+      expect(JSON.parse(answer.body)).toMatchObject({ status: 431, type: `${ORIGIN}/docs/problems/request-header-fields-too-large` });
+    }
+  });
+
+  it.each([2, 20, 50])('%i MB: the client reads its 413 (or the 401 that comes first), never a reset', async (megabytes) => {
+    captureLogs();
+    for (const [target, headers, status] of [
+      ['/api/auth/callback/credentials', {}, 413],
+      [`${API}/apps/${APP}/keywords`, { Authorization: `Bearer ${key}` }, 413],
+      [`${API}/apps/${APP}/keywords`, {}, 401],
+      ['/api/mcp', {}, 401],
+    ] as const) {
+      const answer = await upload(target, megabytes, headers);
+      expect([answer.status, answer.errors], `${target} with ${megabytes} MB`).toEqual([status, []]);
+      expect(JSON.parse(answer.body), target).toMatchObject({ status });
+    }
   });
 });
 

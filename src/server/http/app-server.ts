@@ -13,12 +13,13 @@
 //   answer TRACE with a 500, PROPFIND with an empty 400) is a 405, and a body is refused before a byte of it is read
 //   when it declares more than 64 KiB (413) or no length at all (chunked: 411). Next.js reads a route's body whole
 //   (the dashboard's tRPC endpoint, next-auth), and a page's for server actions, before any code of ours could count it.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { logError } from '@/server/core/log';
 import { MAX_BODY_BYTES, methodNotAllowedProblem, payloadTooLargeProblem, problemAnswer, type PlainAnswer, type Problem } from '@/server/errors/problem-response';
 import { MCP_PATH, type McpHandler } from '@/server/mcp/mcp-endpoint';
-import { leavesBodyUnread, type RestHandler } from '@/server/rest/pipeline';
+import { answerAndLinger, drainUnreadBody } from '@/server/core/unread-body';
+import type { RestHandler } from '@/server/rest/pipeline';
 import { PUBLIC_API_BASE_PATH } from '@/server/rest/routes';
 import { API_REFERENCE_SCRIPT_PATH, serveApiReferenceScript } from './api-reference-script';
 import { settleForwarding, type TrustedProxies } from './client-address';
@@ -50,8 +51,11 @@ export const KEEP_ALIVE_MS = 65_000;
 /** The methods Next.js can hand a route handler, and so the methods the server serves outside the public API. */
 export const SERVED_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
+/** The most a request's headers may take, its cookies included (problem `request-header-fields-too-large`). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
 export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin }: AppServerOptions): Server {
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     settleForwarding(req, trustedProxies, overTls(req));
     const method = req.method ?? 'GET';
     if (!req.url?.startsWith('/')) {
@@ -81,6 +85,16 @@ export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin
     });
   });
   server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // A request Node's parser could not read. Node's own answer to headers too long is a bare 431 and a reset that the
+  // client often sees instead of it: the problem goes instead, on a connection closed lingering (../core/unread-body.ts).
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || socket.writableEnded || error.code === 'ECONNRESET') return void socket.destroy();
+    // A request too slow to arrive: Node's own answer, the request having shown nothing worth a problem.
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    const answer = problem(unreadableRequest(error), '/', origin);
+    const head = Object.entries({ ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body), Connection: 'close' });
+    answerAndLinger(socket, `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${answer.body}`);
+  });
   // Node would close a CONNECT's connection without a word unless it is listened for.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const answer = problem(methodNotAllowedProblem('CONNECT', SERVED_METHODS), req.url ?? '', origin);
@@ -112,6 +126,14 @@ function serverOptions(): PlainAnswer {
   return { status: 204, headers: { Allow: SERVED_METHODS.join(', ') }, body: '' };
 }
 
+/** What a request Node could not parse is answered: its headers too long, a request timing out, or bytes that are not HTTP. */
+function unreadableRequest(error: NodeJS.ErrnoException): Problem {
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return { appCode: 'HEADERS_TOO_LARGE', message: `The request’s headers exceed ${MAX_HEADER_BYTES} bytes (16 KiB) in all.`, extras: {}, headers: {} };
+  }
+  return { appCode: 'VALIDATION_ERROR', message: 'The request could not be read as HTTP/1.1.', extras: {}, headers: {} };
+}
+
 function badTarget(): Problem {
   return { appCode: 'VALIDATION_ERROR', message: 'The request target must be a path starting with "/" (or "*" for OPTIONS).', extras: {}, headers: {} };
 }
@@ -140,10 +162,10 @@ function answerFault(res: ServerResponse): void {
   else res.destroy();
 }
 
-/** Writes an answer with its Content-Length (none for a 204); a refusal that leaves a body unread closes the connection. */
+/** Writes an answer with its Content-Length (none for a 204); a refusal that leaves a body unread reads the rest first (core/unread-body.ts). */
 function sendAnswer(res: ServerResponse, answer: PlainAnswer): void {
   const length = answer.status === 204 ? {} : { 'Content-Length': Buffer.byteLength(answer.body) };
-  const close = leavesBodyUnread(res.req) ? { Connection: 'close' } : {};
+  const close = drainUnreadBody(res.req);
   res.writeHead(answer.status, { ...answer.headers, ...length, ...close });
   res.end(answer.status === 204 ? undefined : answer.body);
 }

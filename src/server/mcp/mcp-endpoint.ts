@@ -51,7 +51,7 @@ import type { MeteringState } from '@/server/services/metering/headers';
 import { apiRequestDuration, apiRequests, creditsCharged, responseCacheLookups } from '@/server/core/metrics';
 import { API_VERSION } from '@/server/rest/document';
 import { cutToPage, pageRequestOf, type PageRequest } from '@/server/rest/paging';
-import { leavesBodyUnread } from '@/server/rest/pipeline';
+import { drainUnreadBody } from '@/server/core/unread-body';
 import { readBodyText } from '@/server/rest/request-body';
 import { answerCacheKey, cachedAnswer, cachedReadAppId, freshUntilOf, rememberAnswer, type CachedAnswer } from '@/server/rest/response-cache';
 import { callRouteProcedure } from '@/server/rest/routes';
@@ -263,8 +263,8 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
     } catch (thrown) {
       answer = problemAnswer(answerableError(thrown, 'unhandled error in the MCP endpoint', { requestId }), { origin, instance: MCP_PATH, requestId });
     }
-    // A refusal before the body was read leaves it unread: the connection closes rather than read what follows.
-    const close = leavesBodyUnread(req) ? { Connection: 'close' } : {};
+    // A refusal before the body was read leaves it unread: the rest is read and thrown away, so that the answer arrives.
+    const close = drainUnreadBody(req);
     const testMode = exchange && inTestMode(exchange.actor) ? { [TEST_MODE_HEADER]: 'true' } : {};
     res.writeHead(answer.status, { ...answer.headers, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(answer.body), ...close, ...testMode });
     res.end(answer.body);

@@ -8,8 +8,11 @@ import { pascalCase } from './document-names';
 
 type Json = Record<string, unknown>;
 
-/** The kinds the public API answers with; length-required is answered outside it only (src/server/http/app-server.ts). */
-export const API_PROBLEM_CODES = (Object.keys(PROBLEM_TYPES) as AppErrorCode[]).filter((code) => code !== 'LENGTH_REQUIRED');
+/**
+ * The kinds the public API's operations answer with. Not length-required, answered outside it only, nor
+ * headers-too-large, answered by the server before any route of any path (src/server/http/app-server.ts).
+ */
+export const API_PROBLEM_CODES = (Object.keys(PROBLEM_TYPES) as AppErrorCode[]).filter((code) => code !== 'LENGTH_REQUIRED' && code !== 'HEADERS_TOO_LARGE');
 /**
  * The kinds an operation declares, each with a schema of its own. A 405 answers a method that no operation declares,
  * so no operation can list it: it is in `code` and `x-problem-types`, with the base schema.
@@ -88,6 +91,7 @@ const EXAMPLE_DETAILS: Record<AppErrorCode, string> = {
   METHOD_NOT_ALLOWED: 'DELETE is not allowed here; use GET, HEAD or OPTIONS.',
   PAYLOAD_TOO_LARGE: 'The request body exceeds 65536 bytes (64 KiB).',
   LENGTH_REQUIRED: 'A request with a body must declare its size in Content-Length.',
+  HEADERS_TOO_LARGE: 'The request’s headers exceed 16384 bytes (16 KiB) in all.',
   UNSUPPORTED_MEDIA_TYPE: 'Content-Type "text/plain" is not accepted; send JSON as application/json, text/json or application/*+json.',
   CREDITS_EXHAUSTED: 'This call costs 8 credits and 3 remain this month; the allowance resets at 2026-12-01T00:00:00.000Z.',
   RATE_LIMITED: 'Too many requests for this key; retry in 12 s.',

@@ -21,6 +21,7 @@ import { resolveCredential } from '@/server/auth/credentials';
 import { clientIpOf } from '@/server/core/client-ip';
 import { logRequest } from '@/server/core/log';
 import { atTurnEnd } from '@/server/core/turn-end';
+import { drainUnreadBody } from '@/server/core/unread-body';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { AppError } from '@/server/errors/app-error';
 import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
@@ -249,8 +250,8 @@ function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: 
   if (trace.metering) Object.assign(headers, creditHeaders(trace.metering, trace.now));
   if (trace.actor && inTestMode(trace.actor)) headers[TEST_MODE_HEADER] = 'true';
   if (answer.body !== null) headers['Content-Length'] = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength;
-  // A refusal before the body was read leaves it unread: the connection closes rather than read what follows.
-  if (leavesBodyUnread(req)) headers.Connection = 'close';
+  // A refusal before the body was read leaves it unread: the rest is read and thrown away, so that the answer arrives.
+  Object.assign(headers, drainUnreadBody(req));
   res.writeHead(answer.status, headers);
   // Node sends no body for HEAD; the GET's headers (its Content-Length too) are the answer.
   res.end(answer.body ?? undefined);
@@ -294,10 +295,6 @@ function record(status: number, trace: Trace, seconds: number): void {
   });
 }
 
-/** Whether an answer leaves (some of) the request's body unread, as a refusal does. */
-export function leavesBodyUnread(req: IncomingMessage): boolean {
-  return !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
-}
 
 function header(req: IncomingMessage, name: string): string | null {
   const value = req.headers[name];

@@ -87,7 +87,7 @@ function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
       if (size > MAX_BODY_BYTES) {
-        // Nothing more is read: the answer closes the connection (the pipeline's leavesBodyUnread).
+        // Nothing more is kept: the answer's sender reads the rest and throws it away (src/server/core/unread-body.ts).
         req.pause();
         settle(tooLarge());
         return;
