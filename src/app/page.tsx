@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 export default async function Home() {
   const { newTrial, roleAllows } = await serverModules();
   const actor = await getSignedInActor();
-  if (actor) redirect(roleAllows(actor.role ?? 'owner', 'data.read') ? '/apps' : '/settings/members');
+  if (actor) redirect(roleAllows(actor.role, 'data.read') ? '/apps' : '/settings/members');
   const now = new Date();
   const trial = newTrial(now);
   const days = trial && Math.round((trial.endsAt.getTime() - now.getTime()) / 86_400_000);

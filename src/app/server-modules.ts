@@ -38,7 +38,7 @@ export async function requirePermission(permission: Permission): Promise<void> {
   const { roleAllows } = await serverModules();
   const actor = await getSignedInActor('switch');
   if (!actor) redirect('/sign-in');
-  if (!roleAllows(actor.role ?? 'owner', permission)) redirect(`/settings/members?denied=${encodeURIComponent(permission)}`);
+  if (!roleAllows(actor.role, permission)) redirect(`/settings/members?denied=${encodeURIComponent(permission)}`);
 }
 
 /** For dashboard pages: the caller of the signed-in user, or a redirect to sign-in. */

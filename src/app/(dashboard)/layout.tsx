@@ -24,7 +24,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const caller = await getDashboardCaller();
   const { roleAllows } = await serverModules();
   const [account, memberships] = await Promise.all([caller.account.get(), caller.members.memberships()]);
-  const role = account.role ?? 'owner';
+  const { role } = account;
   const keys = roleAllows(role, 'keys.manage') ? await caller.apiKeys.list() : [];
   // Active keys (not rolled: their end belongs to the roll) that stop working within 7 days, as `api_key.expiring` says.
   const soon = Date.now() + 7 * 86_400_000;

@@ -43,8 +43,12 @@ export const ROLE_LABELS: Record<MemberRole, string> = {
   billing: 'Billing',
 };
 
-export function roleAllows(role: MemberRole, permission: Permission): boolean {
-  return ROLE_PERMISSIONS[role].includes(permission);
+/**
+ * Whether a role allows a permission. No role allows nothing: a signed-in member always has one, and a screen that
+ * found none must not guess one (it fails closed; src/app/roles-fail-closed.test.ts).
+ */
+export function roleAllows(role: MemberRole | null | undefined, permission: Permission): boolean {
+  return role != null && ROLE_PERMISSIONS[role].includes(permission);
 }
 
 /** Why a member is refused an operation, in the words the problem's detail uses. */

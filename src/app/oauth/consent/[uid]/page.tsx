@@ -30,7 +30,7 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
   const caller = await getDashboardCaller('live');
   const account = await caller.account.get();
   // A connection is a credential of the account: a member whose role manages no keys is told so, and reads no apps.
-  const role = account.role ?? 'owner';
+  const { role } = account;
   const mayConnect = roleAllows(role, 'keys.manage');
   const apps = mayConnect ? await caller.apps.list({}) : [];
   return (
@@ -43,7 +43,7 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
         <>
           {!mayConnect ? (
             <p className="error" role="alert">
-              Your role in this account, {ROLE_LABELS[role].toLowerCase()}, does not let you connect apps: ask an owner, an admin or a developer of
+              Your role in this account, {role ? ROLE_LABELS[role].toLowerCase() : 'none'}, does not let you connect apps: ask an owner, an admin or a developer of
               the account.
             </p>
           ) : (

@@ -9,7 +9,7 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
   const { denied } = await searchParams;
   const caller = await getDashboardCaller();
   const [account, { members, invitations }, offer] = await Promise.all([caller.account.get(), caller.members.list(), caller.members.ownershipOffer()]);
-  const role = account.role ?? 'owner';
+  const { role } = account;
   const manages = roleAllows(role, 'members.manage');
   // A page the role cannot use sent the member here (requirePermission): say why.
   const refusedTo = denied && denied in PERMISSIONS ? PERMISSIONS[denied as keyof typeof PERMISSIONS] : null;
@@ -17,7 +17,7 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
     <>
       {refusedTo && (
         <p className="notice" role="status" data-testid="role-denied">
-          Your role in this account, {ROLE_LABELS[role].toLowerCase()}, does not let you {refusedTo}: that page is not yours to open. An owner or an admin
+          Your role in this account, {role ? ROLE_LABELS[role].toLowerCase() : 'none'}, does not let you {refusedTo}: that page is not yours to open. An owner or an admin
           can change your role.
         </p>
       )}
