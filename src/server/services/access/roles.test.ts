@@ -34,4 +34,8 @@ describe('roles', () => {
     expect(roleRefusal('analyst', 'keys.manage')).toBe('Your role in this account, analyst, does not let you manage API keys and connected apps; ask an owner or an admin of the account.');
     expect(roleRefusal('admin', 'billing.manage')).toBe('Your role in this account, admin, does not let you change the plan and read invoices; ask an owner of the account.');
   });
+
+  it('no role: nothing at all (a screen that found none fails closed)', () => {
+    expect(ALL.filter((permission) => roleAllows(undefined, permission) || roleAllows(null, permission))).toEqual([]);
+  });
 });
