@@ -7,7 +7,7 @@ import { expect } from '@playwright/test';
 import { startMailCatcher } from '../test/mail-catcher';
 import { MAILBOX_PORT } from '../playwright.config';
 
-export const MAILBOX_DIR = '.data/e2e-mail';
+const MAILBOX_DIR = '.data/e2e-mail';
 
 export async function startMailbox(): Promise<() => Promise<void>> {
   rmSync(MAILBOX_DIR, { recursive: true, force: true });

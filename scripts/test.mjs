@@ -75,6 +75,7 @@ const status = await inOrder(
   () =>
     atOnce(
       () => step('layer check', ...tool('node_modules/dependency-cruiser/bin/dependency-cruise.mjs', 'src', '--config', '.dependency-cruiser.cjs')),
+      () => step('unused code', ...tool('node_modules/knip/bin/knip.js')),
       () =>
         inOrder(
           () => step('server build', process.execPath, ['scripts/build.mjs', '--server']),

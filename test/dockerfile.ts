@@ -7,7 +7,7 @@ export interface Step {
   argument: string;
 }
 
-export function steps(dockerfile: string): Step[] {
+function steps(dockerfile: string): Step[] {
   const joined = dockerfile
     .split('\n')
     .filter((line) => !line.trimStart().startsWith('#'))

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   /** The form-encoded body, flattened: `line_items[0][price]` → value. */

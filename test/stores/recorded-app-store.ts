@@ -12,7 +12,7 @@ export const APP_STORE_FIXTURES = path.resolve(import.meta.dirname, '../fixtures
 export const APP_STORE_PLAN = plan.app_store;
 
 /** The file of an endpoint's answer, from its URL (./itunes.ts builds them); null for a URL of no known endpoint. */
-export function appStoreFixtureName(url: string): string | null {
+function appStoreFixtureName(url: string): string | null {
   const parsed = new URL(url);
   const country = parsed.searchParams.get('country') ?? parsed.pathname.split('/')[1];
   if (parsed.pathname === '/lookup') return `lookup-${country}-${parsed.searchParams.get('id')}.json`;

@@ -1,6 +1,6 @@
 // The rank chart's state as the URL holds it (`compare`, `vs`, `range`, `from`): read by the overview page on the server
 // and kept by the keyword workspace in the browser.
-export const RANGES = ['30', '90', '365', 'custom'] as const;
+const RANGES = ['30', '90', '365', 'custom'] as const;
 export type Range = (typeof RANGES)[number];
 /** Lines on the chart at most: keywords, or the app and its first competitors. */
 export const MAX_COMPARED = 5;

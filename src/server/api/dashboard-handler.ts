@@ -13,7 +13,7 @@ import { appErrorOf } from './errors';
 import { config } from '@/server/core/config';
 
 /** The most procedure calls one request to /api/trpc may carry. */
-export const MAX_BATCH_SIZE = 10;
+const MAX_BATCH_SIZE = 10;
 
 function cookieReader(header: string | null): (name: string) => string | undefined {
   const cookies = new Map<string, string>();

@@ -76,7 +76,7 @@ export function answerableError(thrown: unknown, message: string, fields: Record
   return error;
 }
 
-export function serviceUnavailable(): AppError {
+function serviceUnavailable(): AppError {
   return new AppError('SERVICE_UNAVAILABLE', `The service cannot reach its database right now. Nothing was charged; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s.`, {
     headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
   });

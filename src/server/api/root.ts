@@ -33,6 +33,4 @@ export const appRouter = router({
   securityLog: securityLogRouter,
 });
 
-export type AppRouter = typeof appRouter;
-
 export const createCaller = createCallerFactory(appRouter);

@@ -42,7 +42,7 @@ export interface ListPaging {
   pagedBy?: 'procedure';
 }
 
-export type { RequiredScope } from '@/server/services/access/access-policy';
+;
 
 export type ResponseCacheScope = 'app' | 'account' | 'usage';
 

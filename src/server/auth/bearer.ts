@@ -44,7 +44,7 @@ const DETAILS: Record<RejectedCredential, string> = {
   oauth_elsewhere: 'This access token is for the MCP server (/api/mcp) only; use an API key here.',
 };
 
-export function credentialProblemDetail(status: RejectedCredential): string {
+function credentialProblemDetail(status: RejectedCredential): string {
   return DETAILS[status];
 }
 
@@ -52,7 +52,7 @@ export function credentialProblemDetail(status: RejectedCredential): string {
  * RFC 6750 §3: no error code when no credential was sent, invalid_token for any credential refused. `resourceMetadata`:
  * where the resource's OAuth metadata is (RFC 9728 §5.1), on the MCP server, so that an agent finds how to sign in.
  */
-export function credentialChallenge(status: RejectedCredential, resourceMetadata?: string): string {
+function credentialChallenge(status: RejectedCredential, resourceMetadata?: string): string {
   const metadata = resourceMetadata ? `, resource_metadata="${resourceMetadata}"` : '';
   return status === 'missing' ? `Bearer realm="public-api"${metadata}` : `Bearer realm="public-api", error="invalid_token"${metadata}`;
 }

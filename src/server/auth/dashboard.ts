@@ -5,7 +5,7 @@ import type { Actor } from './actor';
 import { sessionCookieNames, verifySessionToken } from './session-token';
 import { sessionOnSandbox, TEST_MODE_COOKIE } from './test-mode';
 
-export function sessionTokenFromCookies(get: (name: string) => string | undefined): string | undefined {
+function sessionTokenFromCookies(get: (name: string) => string | undefined): string | undefined {
   for (const name of sessionCookieNames()) {
     const value = get(name);
     if (value) return value;

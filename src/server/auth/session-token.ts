@@ -21,7 +21,7 @@ import { config } from '@/server/core/config';
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
 
 /** Lifetime of the API reference's test-request token. */
-export const API_REFERENCE_TOKEN_SECONDS = 3600;
+const API_REFERENCE_TOKEN_SECONDS = 3600;
 
 /** The HKDF salt of the API reference's tokens; next-auth's own is the empty string. */
 const API_REFERENCE_SALT = 'aso-public-api.api-reference-token';

@@ -12,10 +12,10 @@ import type { Duplex } from 'node:stream';
 /** The most of a refused body read and thrown away so that its answer arrives. */
 export const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 /** The longest a refused body is read for: a client sending slowly does not hold the connection. */
-export const DRAIN_MAX_MS = 30_000;
+const DRAIN_MAX_MS = 30_000;
 
 /** Whether the request's body is still arriving, unread. */
-export function leavesBodyUnread(req: IncomingMessage): boolean {
+function leavesBodyUnread(req: IncomingMessage): boolean {
   return !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
 }
 

@@ -119,9 +119,9 @@ export async function ensureDatabase(options: EnsureOptions = {}): Promise<Datab
 }
 
 /** The pause before the first restart; it doubles after each failed one, up to RESTART_DELAY_CAP_MS. */
-export const RESTART_DELAY_MS = 250;
+const RESTART_DELAY_MS = 250;
 /** The longest pause between two restarts: the app answers 503 meanwhile, so a restart is tried every few seconds. */
-export const RESTART_DELAY_CAP_MS = 5_000;
+const RESTART_DELAY_CAP_MS = 5_000;
 /** How often the postmaster is looked for. */
 const SUPERVISION_INTERVAL_MS = 500;
 

@@ -18,7 +18,7 @@ export async function databaseHealth(): Promise<{ status: 'ok' | 'unavailable'; 
   }
 }
 
-export interface Readiness {
+interface Readiness {
   status: 'ready' | 'not ready';
   /** ok, migrations pending or unreachable, as for liveness. */
   database: string;

@@ -8,11 +8,11 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 /** What a problem answer is built from: an AppError, or the same fields where one is not at hand. */
 export type Problem = Pick<AppError, 'appCode' | 'message' | 'extras' | 'headers'>;
 
-export function problemTypeUri(origin: string, code: AppErrorCode): string {
+function problemTypeUri(origin: string, code: AppErrorCode): string {
   return `${origin}/docs/problems/${PROBLEM_TYPES[code].slug}`;
 }
 
-export function problemBody(error: Problem, context: { origin: string; instance: string; requestId: string }) {
+function problemBody(error: Problem, context: { origin: string; instance: string; requestId: string }) {
   const type = PROBLEM_TYPES[error.appCode];
   return {
     type: problemTypeUri(context.origin, error.appCode),
@@ -77,7 +77,7 @@ export function problemTemplate(error: Problem, origin: string): (instance: stri
   return (instance, requestId) => ({ status, headers, body: `${head}${JSON.stringify(instance)},"requestId":${JSON.stringify(requestId)}}` });
 }
 
-export function responseOf(answer: PlainAnswer): Response {
+function responseOf(answer: PlainAnswer): Response {
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { AppError, type FieldError } from './app-error';
 
 /** RFC 6901 JSON pointer, in URI fragment form as CONTRACT shows it ("#/terms/0"). */
-export function jsonPointer(path: readonly PropertyKey[]): string {
+function jsonPointer(path: readonly PropertyKey[]): string {
   return '#' + path.map((part) => '/' + String(part).replaceAll('~', '~0').replaceAll('/', '~1')).join('');
 }
 
@@ -30,7 +30,7 @@ export function fieldErrorsFromIssues(issues: readonly z.core.$ZodIssue[], locat
  */
 const UNREPRESENTABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export const UNREPRESENTABLE_TEXT_DETAIL = 'Text cannot contain NUL (U+0000) or an unpaired UTF-16 surrogate (U+D800 to U+DFFF).';
+const UNREPRESENTABLE_TEXT_DETAIL = 'Text cannot contain NUL (U+0000) or an unpaired UTF-16 surrogate (U+D800 to U+DFFF).';
 
 /** Every string in `value` (walked without recursion: JSON nests deeper than the stack) that cannot be stored. */
 export function unrepresentableTextIssues(value: unknown): z.core.$ZodIssue[] {

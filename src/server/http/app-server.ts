@@ -46,13 +46,13 @@ export interface AppServerOptions {
  * than a client's pause between requests. With Node's 5 s, a client whose event loop lagged on a busy machine sent its
  * next request on a connection the server had just closed, and got "socket hang up".
  */
-export const KEEP_ALIVE_MS = 65_000;
+const KEEP_ALIVE_MS = 65_000;
 
 /** The methods Next.js can hand a route handler, and so the methods the server serves outside the public API. */
 export const SERVED_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
 /** The most a request's headers may take, its cookies included (problem `request-header-fields-too-large`). */
-export const MAX_HEADER_BYTES = 16 * 1024;
+const MAX_HEADER_BYTES = 16 * 1024;
 
 export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin }: AppServerOptions): Server {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {

@@ -19,7 +19,7 @@ export interface TrustedProxies {
 }
 
 /** The address as clients are compared and shown: IPv4 peers of a dual-stack socket (::ffff:a.b.c.d) as IPv4. */
-export function normalizeAddress(address: string): string | null {
+function normalizeAddress(address: string): string | null {
   const bare = address.trim().replace(/^\[(.*)\]$/, '$1');
   if (!ipaddr.isValid(bare)) return null;
   const parsed = ipaddr.process(bare);

@@ -49,7 +49,7 @@ function registerScrapedGauges(): void {
     labelNames: ['status'] as const,
     registers: [metricsRegistry],
   });
-  const lag = new Gauge({
+  new Gauge({
     name: 'aso_webhook_delivery_lag_seconds',
     help: 'Time from an event to its successful delivery, over the deliveries of the last hour (quantile 0.5 and 0.99).',
     labelNames: ['quantile'] as const,

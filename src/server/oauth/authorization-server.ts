@@ -25,7 +25,7 @@ import { OAUTH_SCOPES } from './scopes';
 import { signingKeys } from './signing-keys';
 
 /** The authorization server's endpoints, all under /oauth (the consent page too). */
-export const OAUTH_ROUTES = {
+const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
   token: '/oauth/token',
   registration: '/oauth/register',
@@ -34,9 +34,9 @@ export const OAUTH_ROUTES = {
 } as const;
 const METADATA_PATHS = new Set(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
 /** RFC 9728: the protected resource's metadata, at the well-known path and with the resource's path inserted. */
-export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 
-export const ACCESS_TOKEN_SECONDS = 3_600;
+const ACCESS_TOKEN_SECONDS = 3_600;
 const REFRESH_TOKEN_SECONDS = 30 * 86_400;
 /** Client registrations per client address and hour: enough for a person's tools, not for filling the table. */
 export const REGISTRATIONS_PER_HOUR = 20;
@@ -59,7 +59,7 @@ export function redirectUriRefusal(uri: unknown): string | null {
 }
 
 /** A requested scope with what it implies: read-only with read-write, and both when it names neither. */
-export function withImpliedScopes(scope: string): string {
+function withImpliedScopes(scope: string): string {
   const scopes = scope.split(' ').filter(Boolean);
   if (!scopes.includes('read-write') && !scopes.includes('read-only')) scopes.push(...OAUTH_SCOPES);
   else if (scopes.includes('read-write') && !scopes.includes('read-only')) scopes.push('read-only');
@@ -284,7 +284,7 @@ async function makeProvider(origin: string): Promise<Made> {
 }
 
 /** RFC 9728: where an MCP client finds who issues tokens for /api/mcp, and which scopes it takes. */
-export function protectedResourceMetadata(origin: string) {
+function protectedResourceMetadata(origin: string) {
   return {
     resource: mcpResource(origin),
     authorization_servers: [origin],

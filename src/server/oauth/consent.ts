@@ -37,7 +37,7 @@ export interface ConsentRequest {
  * The scopes the owner may grant: read-write when the app asked for it (or named neither, see withImpliedScopes in
  * ./authorization-server.ts), read-only always: the owner may grant less than the app asked.
  */
-export function grantableScopes(requested: string | undefined): OAuthScope[] {
+function grantableScopes(requested: string | undefined): OAuthScope[] {
   return (requested ?? '').split(' ').includes('read-write') ? ['read-only', 'read-write'] : ['read-only'];
 }
 

@@ -182,7 +182,7 @@ function ordered(folders: Item[]): Item[] {
   return folders.filter((folder) => folder.item?.length).map((folder) => ({ ...folder, item: [...folder.item!].sort((a, b) => rank(a) - rank(b)) }));
 }
 
-export async function buildCollection(origin: string): Promise<Json> {
+async function buildCollection(origin: string): Promise<Json> {
   // A fresh copy of the served document (generated once): the converter may annotate what it is given.
   const document = JSON.parse(openApiDocumentJson(origin)) as Document;
   const collection = await convert(JSON.parse(openApiDocumentJson(origin)) as Json);

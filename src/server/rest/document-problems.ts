@@ -12,14 +12,14 @@ type Json = Record<string, unknown>;
  * The kinds the public API's operations answer with. Not length-required, answered outside it only, nor
  * headers-too-large, answered by the server before any route of any path (src/server/http/app-server.ts).
  */
-export const API_PROBLEM_CODES = (Object.keys(PROBLEM_TYPES) as AppErrorCode[]).filter((code) => code !== 'LENGTH_REQUIRED' && code !== 'HEADERS_TOO_LARGE');
+const API_PROBLEM_CODES = (Object.keys(PROBLEM_TYPES) as AppErrorCode[]).filter((code) => code !== 'LENGTH_REQUIRED' && code !== 'HEADERS_TOO_LARGE');
 /**
  * The kinds an operation declares, each with a schema of its own. A 405 answers a method that no operation declares,
  * so no operation can list it: it is in `code` and `x-problem-types`, with the base schema.
  */
 const KIND_SCHEMA_CODES: AppErrorCode[] = API_PROBLEM_CODES.filter((code) => code !== 'METHOD_NOT_ALLOWED');
 
-export const problemSchemaName = (code: AppErrorCode) => `${pascalCase(PROBLEM_TYPES[code].slug)}Problem`;
+const problemSchemaName = (code: AppErrorCode) => `${pascalCase(PROBLEM_TYPES[code].slug)}Problem`;
 const responseName = (codes: AppErrorCode[]) => codes.map((code) => pascalCase(PROBLEM_TYPES[code].slug)).join('Or');
 
 /** The members a kind adds to the base problem, with the values its example shows. */
@@ -136,7 +136,7 @@ function kindSchema(code: AppErrorCode): Json {
   };
 }
 
-export function problemExample(code: AppErrorCode, origin: string): Json {
+function problemExample(code: AppErrorCode, origin: string): Json {
   const { slug, status, title } = PROBLEM_TYPES[code];
   return {
     type: `${origin}/docs/problems/${slug}`,

@@ -129,7 +129,7 @@ const JSON_MEDIA_TYPES = ['application/json', 'text/json', 'application/*+json']
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** The server URL clients and generators default to: the public origin's, or relative to the document. */
-export function serverUrlOf(origin: string): string {
+function serverUrlOf(origin: string): string {
   return LOOPBACK_HOSTS.has(new URL(origin).hostname) ? PUBLIC_API_BASE_PATH : `${origin}${PUBLIC_API_BASE_PATH}`;
 }
 

@@ -4,7 +4,7 @@ import { AppError } from '@/server/errors/app-error';
 import { MAX_BODY_BYTES, payloadTooLargeProblem } from '@/server/errors/problem-response';
 
 /** application/json, text/json or application/*+json; parameters allowed, charset only UTF-8. */
-export function checkJsonMediaType(contentType: string | null): void {
+function checkJsonMediaType(contentType: string | null): void {
   if (!contentType?.trim()) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request has a body but no Content-Type; send it as application/json.');
   }
@@ -23,7 +23,7 @@ export function checkJsonMediaType(contentType: string | null): void {
  * The deepest nesting of arrays and objects a body may have. Every body of the API nests two levels; a 64 KiB body
  * could nest 32,000, deeper than JSON.stringify (or any recursive walk) goes before the stack runs out.
  */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /** How deep the text's arrays and objects nest, read without parsing (brackets inside strings do not count). */
 function nestingDepth(text: string): number {

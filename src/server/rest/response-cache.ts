@@ -54,7 +54,7 @@ function answers(): LRUCache<string, CachedAnswer> | null {
  * The key of an answer, or null when it must not be cached: the app asked about is not the account's (the request
  * will be answered 404), or the cache is off.
  */
-export function responseCacheKey(
+function responseCacheKey(
   scope: ResponseCacheScope,
   request: {
     accountId: string;
@@ -103,7 +103,7 @@ export function resetResponseCache(): void {
 }
 
 /** The scope an operation's answers are cached under (its meta's `cache`), if any. */
-export function cacheScopeOf(meta: ProcedureMeta): ResponseCacheScope | undefined {
+function cacheScopeOf(meta: ProcedureMeta): ResponseCacheScope | undefined {
   return typeof meta.cache === 'object' ? meta.cache.scope : meta.cache;
 }
 

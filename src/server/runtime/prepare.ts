@@ -55,7 +55,7 @@ async function readOrCreate(file: string, create: () => string): Promise<string>
 }
 
 /** DATA_ENCRYPTION_KEY, or one generated once and kept in DATA_DIR (like the session secret, and apart from it). */
-export async function ensureDataEncryptionKey(): Promise<string> {
+async function ensureDataEncryptionKey(): Promise<string> {
   const configured = config().DATA_ENCRYPTION_KEY;
   if (configured) return configured;
   await mkdir(dataDirectory(), { recursive: true });

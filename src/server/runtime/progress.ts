@@ -2,7 +2,7 @@
 // hundreds of megabytes from a cold disk, and a silent minute looks like a hang.
 
 /** How often a step still running says so. */
-export const PROGRESS_EVERY_MS = 5_000;
+const PROGRESS_EVERY_MS = 5_000;
 
 /** Runs `work`, saying what it is when it starts, every PROGRESS_EVERY_MS while it lasts, and how long it took. */
 export async function announced<T>(log: (line: string) => void, doing: string, work: () => Promise<T>): Promise<T> {

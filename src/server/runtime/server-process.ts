@@ -6,7 +6,7 @@
  * short-lived objects (query results, JSON, the tRPC call), and a larger nursery collects them in fewer, cheaper
  * scavenges, which sets the API's p99 (docs/benchmarks.md). The cost is up to 64 MB more memory for the nursery.
  */
-export const APP_NODE_ARGS = ['--max-semi-space-size=32'];
+const APP_NODE_ARGS = ['--max-semi-space-size=32'];
 
 /** The arguments of `node` that run the app's server in production (`start`) or development (`dev`) mode on `port`. */
 export function serverArgs(mode: 'start' | 'dev', port: number, extraNodeArgs: string[] = []): string[] {

@@ -24,15 +24,12 @@ import { consumeDashboardCall, consumeRequest } from '@/server/services/metering
 import { storeUnavailable } from '@/server/services/ingest/providers';
 import { roleAllows, roleRefusal, type Permission } from './roles';
 
-/** Where a call came in. */
-export type Channel = 'rest' | 'mcp' | 'dashboard';
-
 /**
  * What a credential needs for an operation: 'read' (every key), 'write' (a read-write key), 'admin' (account settings:
  * keys and webhook endpoints; a session token of the account in v1, never an API key; a future `admin` scope of keys
  * would be the way a key gains it).
  */
-export type RequiredScope = 'read' | 'write' | 'admin';
+type RequiredScope = 'read' | 'write' | 'admin';
 
 /** What an operation declares of its access, in its procedure's meta (a type, not an interface: tRPC's meta is a record). */
 export type OperationAccess = {
@@ -89,10 +86,10 @@ export function admitClientAddress(actor: Actor, address: string | null): void {
 }
 
 /** The bearer challenge of a key whose scope is short of an operation's. */
-export const INSUFFICIENT_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="write"';
+const INSUFFICIENT_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="write"';
 
 /** Why an API key is refused by the settings operations. */
-export const KEYS_MANAGE_NOTHING =
+const KEYS_MANAGE_NOTHING =
   'API keys cannot manage keys or webhook endpoints: call this endpoint with a session token of the account (a leaked key must never mint a new one). A future `admin` scope of keys would be the way to allow it.';
 
 /**
@@ -305,15 +302,15 @@ function creditsExhausted(metering: MeteringState, cost: number): AppError {
 // ---- Test mode: errors on demand -------------------------------------------------------------------------------------
 
 /** The request header that asks a test key's call for an error (docs/test-mode.md). */
-export const TEST_TRIGGER_HEADER = 'X-Test-Trigger';
+const TEST_TRIGGER_HEADER = 'X-Test-Trigger';
 /** The header of every answer in test mode, and the request header that puts a session token's call in it. */
 export const TEST_MODE_HEADER = 'X-Test-Mode';
 
-export const TEST_TRIGGERS = ['credits-exhausted', 'key-budget-exhausted', 'rate-limited', 'store-unavailable', 'validation-error', 'not-found', 'slow'] as const;
+const TEST_TRIGGERS = ['credits-exhausted', 'key-budget-exhausted', 'rate-limited', 'store-unavailable', 'validation-error', 'not-found', 'slow'] as const;
 export type TestTrigger = { kind: Exclude<(typeof TEST_TRIGGERS)[number], 'slow'> } | { kind: 'slow'; milliseconds: number };
 
 /** How long `slow` holds the answer, unless it says (`slow=<milliseconds>`, up to the most). */
-export const SLOW_TRIGGER_MS = { default: 5_000, most: 30_000 } as const;
+const SLOW_TRIGGER_MS = { default: 5_000, most: 30_000 } as const;
 /** The Retry-After of a triggered 429: short, so that a client's retry is quick to exercise. */
 const TRIGGERED_RETRY_AFTER_SECONDS = 1;
 

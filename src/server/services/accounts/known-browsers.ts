@@ -7,7 +7,7 @@ import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 import { config } from '@/server/core/config';
 
 /** A year: a browser signing in at least once a year stays known. */
-export const KNOWN_BROWSER_MAX_AGE_SECONDS = 365 * 24 * 3600;
+const KNOWN_BROWSER_MAX_AGE_SECONDS = 365 * 24 * 3600;
 const NAME_PREFIX = 'aso-known-browser-';
 
 function key(): Buffer {

@@ -37,11 +37,6 @@ export async function isLiveAccount(accountId: string): Promise<boolean> {
   return (await db.account.findUnique({ where: { id: accountId }, select: { liveAccountId: true } }))?.liveAccountId === null;
 }
 
-/** The live account's sandbox if it has one, without making it. */
-export async function existingSandboxOf(liveAccountId: string): Promise<string | null> {
-  return (await db.account.findUnique({ where: { liveAccountId }, select: { id: true } }))?.id ?? null;
-}
-
 /**
  * "Reset test data": the sandbox's apps (their keywords, competitors and history with them) and its idempotency keys
  * are deleted, and the sample apps added again, their history loading in the background. Its keys, webhook

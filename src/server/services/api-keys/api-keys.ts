@@ -135,7 +135,7 @@ export async function assertOwnApps(client: Pick<typeof db, 'trackedApp'>, accou
 export const MAX_ACTIVE_KEYS = 50;
 
 /** The longest a key may be created for; a key without an expiry lives until it is revoked. */
-export const MAX_KEY_LIFETIME_DAYS = 366;
+const MAX_KEY_LIFETIME_DAYS = 366;
 
 /** A key to create, as api-keys.schema.ts parses it. */
 export interface NewApiKey {
@@ -173,7 +173,7 @@ export async function assertApiAccess(accountId: string): Promise<{ requireKeyEx
 }
 
 /** The expiry the create dialog suggests. */
-export const SUGGESTED_KEY_LIFETIME_DAYS = 90;
+const SUGGESTED_KEY_LIFETIME_DAYS = 90;
 
 export async function keyExpiryPolicy(accountId: string): Promise<{ requireKeyExpiry: boolean }> {
   const account = await db.account.findUnique({ where: { id: accountId }, select: { requireKeyExpiry: true } });
@@ -473,7 +473,7 @@ export async function logExpiredKeys(now = new Date()): Promise<number> {
 }
 
 /** How long before its expiry a key's `api_key.expiring` notice (webhook event and dashboard banner) is due. */
-export const EXPIRY_NOTICE_DAYS = 7;
+const EXPIRY_NOTICE_DAYS = 7;
 
 /**
  * Records `api_key.expiring` once for each key that expires within EXPIRY_NOTICE_DAYS (run every hour by the

@@ -96,7 +96,7 @@ export async function flushKeyCalls(): Promise<void> {
 // ---- Reading ------------------------------------------------------------------------------------------------------
 
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
-export type StatusClass = (typeof STATUS_CLASSES)[number];
+type StatusClass = (typeof STATUS_CLASSES)[number];
 
 /** A page of the request log, as api-keys.schema.ts parses it. */
 export interface KeyCallsQuery {
@@ -115,7 +115,7 @@ export interface KeyUsageQuery {
 }
 
 /** How many days the chart shows when no range is given: the last 30, today included. */
-export const KEY_USAGE_DEFAULT_DAYS = 30;
+const KEY_USAGE_DEFAULT_DAYS = 30;
 
 async function ownKey(accountId: string, keyId: string) {
   // A connected app (an OAuth grant) has the same usage and request log as a key.

@@ -10,7 +10,7 @@ export type KeyMode = 'live' | 'test';
 export const KEY_PREFIXES: Record<KeyMode, string> = { live: 'svc_live_', test: 'svc_test_' };
 /** Both prefixes are this long. */
 const PREFIX_LENGTH = 9;
-export const BASE62_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BASE62_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const DISPLAY_LENGTH = 4;

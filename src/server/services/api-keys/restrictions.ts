@@ -43,10 +43,6 @@ export function restrictionsAfter(current: KeyRestrictions, input: KeyRestrictio
   };
 }
 
-export function isRestricted(restrictions: KeyRestrictions): boolean {
-  return restrictions.appIds !== null || restrictions.allowedCidrs.length > 0 || restrictions.monthlyBudget !== null;
-}
-
 /** Parsed ranges by their stored list: a key's list is parsed once, not on every call. */
 const parsedRanges = new Map<string, AddressRange[]>();
 

@@ -32,7 +32,7 @@ export interface TrackedKeywordView {
   createdAt: Date;
 }
 
-export function storeUrlOf(app: { store: Store; storeId: string; primaryCountry: string }): string {
+function storeUrlOf(app: { store: Store; storeId: string; primaryCountry: string }): string {
   return app.store === 'app_store'
     ? `https://apps.apple.com/${app.primaryCountry.toLowerCase()}/app/id${app.storeId}`
     : `https://play.google.com/store/apps/details?id=${encodeURIComponent(app.storeId)}`;

@@ -11,7 +11,7 @@ const LIMITS = {
   google_play: { title: 30, subtitle: 80, keywordField: 0, description: 4000, screenshots: 8 },
 } as const;
 
-export const PILLAR_WEIGHTS = { metadata: 0.3, keywords: 0.3, ratings: 0.25, creatives: 0.15 } as const;
+const PILLAR_WEIGHTS = { metadata: 0.3, keywords: 0.3, ratings: 0.25, creatives: 0.15 } as const;
 type Pillar = keyof typeof PILLAR_WEIGHTS;
 
 interface Recommendation {

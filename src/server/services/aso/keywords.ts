@@ -5,7 +5,7 @@ import { addDays, isoDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
 import { eachDay, loadApp, loadAppIn, windowOf } from './app-context';
 
-export const RANK_WINDOWS = { '1d': 1, '7d': 7, '30d': 30, '90d': 90 } as const;
+const RANK_WINDOWS = { '1d': 1, '7d': 7, '30d': 30, '90d': 90 } as const;
 export type RankWindow = keyof typeof RANK_WINDOWS;
 
 export interface KeywordListItem {

@@ -9,15 +9,15 @@ export const REVIEW_SORTS = ['newest', 'oldest', 'highest', 'lowest'] as const;
 export type ReviewSort = (typeof REVIEW_SORTS)[number];
 
 /** Sentiment scores (−1…1) at or beyond these count as positive / negative. */
-export const POSITIVE_FROM = 0.05;
-export const NEGATIVE_TO = -0.05;
+const POSITIVE_FROM = 0.05;
+const NEGATIVE_TO = -0.05;
 /** Insights look at the reviews of this many days before the app's last day of data. */
 export const INSIGHTS_DAYS = 90;
 
 export const SENTIMENT_LABELS = ['positive', 'neutral', 'negative'] as const;
 export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
 
-export function sentimentLabel(score: number): SentimentLabel {
+function sentimentLabel(score: number): SentimentLabel {
   return score >= POSITIVE_FROM ? 'positive' : score <= NEGATIVE_TO ? 'negative' : 'neutral';
 }
 

@@ -2,7 +2,6 @@
 // account's plan, usage and trial; upgrading through a Stripe Checkout Session and changing or cancelling through
 // Stripe's Customer Portal. The plan itself changes only when Stripe's signed events say so (./stripe-events.ts).
 import type Stripe from 'stripe';
-import type { PlanTier } from '@/generated/prisma/enums';
 import type { PlanChangeReason } from '@/server/services/accounts/plan-changes';
 import { db } from '@/server/db';
 import { logError } from '@/server/core/log';
@@ -15,7 +14,7 @@ import { configuredPrices, stripeClient } from './stripe-client';
 /** Subscription statuses under which the subscription's tier is in force (Stripe retries a failed payment meanwhile). */
 export const LIVE_SUBSCRIPTION_STATUSES = new Set(['active', 'trialing', 'past_due']);
 
-export interface TierOffer {
+interface TierOffer {
   tier: (typeof PLAN_TIERS)[number];
   label: string;
   monthlyCredits: number | null;

@@ -12,7 +12,7 @@ import { changePlan } from '@/server/services/accounts/plan-changes';
 import { LIVE_SUBSCRIPTION_STATUSES } from './billing';
 import { stripeClient, tierOfPrice } from './stripe-client';
 
-export const HANDLED_EVENT_TYPES = ['checkout.session.completed', 'customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted'] as const;
+const HANDLED_EVENT_TYPES = ['checkout.session.completed', 'customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted'] as const;
 
 export interface WebhookAnswer {
   status: number;

@@ -42,7 +42,7 @@ export function useDataProvider(next: DataProvider): () => void {
 }
 
 /** Seconds a client should wait before asking again while a store fails. */
-export const STORE_RETRY_AFTER_SECONDS = 60;
+const STORE_RETRY_AFTER_SECONDS = 60;
 
 /** 503 store-unavailable: a live answer was needed from a store that fails, and nothing was stored or charged. */
 export function storeUnavailable(store: Store, detail: string): AppError {

@@ -9,8 +9,8 @@ import { db } from '@/server/db';
 import { dropFactPartitionsBefore } from '@/server/db/ingest-statements';
 import { scheduleCronJob } from '@/server/services/jobs/cron-job';
 
-export const STORE_FACTS_RETENTION_QUEUE = 'store-facts-retention';
-export const STORE_FACTS_RETENTION_CRON = '40 3 * * *';
+const STORE_FACTS_RETENTION_QUEUE = 'store-facts-retention';
+const STORE_FACTS_RETENTION_CRON = '40 3 * * *';
 
 /** The first day of the oldest month kept, when `months` are kept counting the month of `now`. */
 export function oldestMonthKept(now: Date, months: number): Date {

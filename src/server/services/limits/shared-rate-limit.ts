@@ -31,15 +31,15 @@ export const STORE_PAUSE_MS = 5_000;
 /** How long a lease is waited for after an outage, until the store answers again: the outage costs no request more. */
 export const STORE_PROBE_MS = 500;
 /** The first lease of a subject, and the smallest: this share of the limit (at least 1). */
-export const LEASE_SHARE_MIN = 0.01;
+const LEASE_SHARE_MIN = 0.01;
 /** The largest lease: this share of the limit (at least 1). */
-export const LEASE_SHARE_MAX = 0.1;
+const LEASE_SHARE_MAX = 0.1;
 /** A lease spent within this time of its grant makes the next one twice as large; spent slower than SLOW, half. */
 const LEASE_SPENT_FAST_MS = 1_000;
 const LEASE_SPENT_SLOW_MS = 10_000;
 /** How often a process says it is alive, and how long a process that stopped saying so still counts as alive. */
-export const HEARTBEAT_MS = 5_000;
-export const LIVE_MS = 3 * HEARTBEAT_MS;
+const HEARTBEAT_MS = 5_000;
+const LIVE_MS = 3 * HEARTBEAT_MS;
 /** Subjects kept per limit before those whose window ended are swept. */
 const SWEEP_ABOVE = 10_000;
 
@@ -281,7 +281,7 @@ export class LiveProcesses implements LiveProcessCount {
 const registers = new Map<LimitBackend, LiveProcesses>();
 
 /** This process in `backend`'s register, made once per process. */
-export function liveProcessesIn(backend: LimitBackend): LiveProcesses {
+function liveProcessesIn(backend: LimitBackend): LiveProcesses {
   let register = registers.get(backend);
   if (!register) {
     register = new LiveProcesses(() => processRegister(backend));

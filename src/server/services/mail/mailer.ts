@@ -24,7 +24,7 @@ function transporterFor(url: string): Transporter {
 }
 
 /** The sender: MAIL_FROM, or no-reply at the app's own host. */
-export function mailSender(): string {
+function mailSender(): string {
   return config().MAIL_FROM ?? `ASO Analytics <no-reply@${new URL(pageOrigin()).hostname}>`;
 }
 

@@ -52,7 +52,7 @@ export interface Charge {
 }
 
 /** Percentages of the allowance at which `usage.threshold_reached` is recorded. */
-export const USAGE_THRESHOLDS = [80, 100] as const;
+const USAGE_THRESHOLDS = [80, 100] as const;
 
 /** Most charges one statement carries; more wait for the next. */
 const MAX_BATCH = 200;

@@ -24,7 +24,7 @@ export const REQUESTS_PER_MINUTE: Record<PlanTier, number> = {
  * Dashboard calls per minute per signed-in user (per client address before sign-in), whatever the plan: one per
  * procedure call, a page's reads included. A person clicking through the dashboard makes a few dozen.
  */
-export const DASHBOARD_CALLS_PER_MINUTE = 600;
+const DASHBOARD_CALLS_PER_MINUTE = 600;
 
 const WINDOW_SECONDS = 60;
 

@@ -8,8 +8,8 @@ import { purgeExpiredOAuthRecords, purgeUnusedOAuthClients } from '@/server/db/o
 import { scheduleCronJob } from '@/server/services/jobs/cron-job';
 import { purgeSecurityEvents } from './security-log';
 
-export const SECURITY_LOG_QUEUE = 'security-log';
-export const SECURITY_LOG_CRON = '7 * * * *';
+const SECURITY_LOG_QUEUE = 'security-log';
+const SECURITY_LOG_CRON = '7 * * * *';
 
 export function scheduleSecurityLogJob(boss: PgBoss, log: (line: string) => void): Promise<void> {
   return scheduleCronJob(

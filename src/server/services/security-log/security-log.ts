@@ -37,7 +37,7 @@ export const SECURITY_EVENT_KINDS = [
   'ownership.offered',
   'ownership.transferred',
 ] as const;
-export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
+type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
 export const SECURITY_EVENT_LABELS: Record<SecurityEventKind, string> = {
   'api_key.created': 'API key created',
@@ -136,7 +136,7 @@ export interface SecurityEventsQuery extends SecurityEventsFilter {
 }
 
 /** The most entries one CSV export holds: a year of a busy account's log. */
-export const EXPORT_LIMIT = 10_000;
+const EXPORT_LIMIT = 10_000;
 
 function whereOf(accountId: string, input: SecurityEventsFilter): Prisma.SecurityEventWhereInput {
   if (input.from && input.to && input.from > input.to) {

@@ -22,7 +22,7 @@ interface DemoAccount {
 }
 
 export const DEMO_EMAIL = 'demo@example.com';
-export const OTHER_EMAIL = 'other@example.com';
+const OTHER_EMAIL = 'other@example.com';
 
 export const DEMO_ACCOUNTS: DemoAccount[] = [
   {

@@ -9,7 +9,7 @@ import { config } from '@/server/core/config';
 export type DestinationKind = 'signed' | 'slack' | 'discord';
 
 /** Hosts whose incoming-webhook URLs receive chat messages instead of the signed envelope. Tests add theirs. */
-export function chatHosts(): Record<'slack' | 'discord', string[]> {
+function chatHosts(): Record<'slack' | 'discord', string[]> {
   const { WEBHOOK_SLACK_HOSTS, WEBHOOK_DISCORD_HOSTS } = config();
   const lower = (hosts: string[]) => hosts.map((host) => host.toLowerCase());
   return {
@@ -126,7 +126,7 @@ function canonical(address: string): string {
  * registries is refused, IPv4 carried in IPv6 included (mapped, compatible, NAT64, 6to4, Teredo), and so is any IPv6
  * address outside global unicast.
  */
-export function refusalFor(address: string): string | null {
+function refusalFor(address: string): string | null {
   const parsed = ipaddr.parse(canonical(address));
   if (allowsLocalDevelopment() && LOOPBACK.some((range) => inRange(parsed, range))) return null;
   const special = SPECIAL_RANGES.find(([range]) => inRange(parsed, range))?.[1];

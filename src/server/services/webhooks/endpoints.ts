@@ -15,7 +15,7 @@ import { envelopeOf } from './delivery';
 import { openSecret, sealSecret } from './secrets';
 import { generateWebhookSecret } from './signing';
 
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** Webhook endpoints per account (as Stripe allows). */
 export const MAX_WEBHOOK_ENDPOINTS = 16;

@@ -44,7 +44,7 @@ export async function queueOverdueDeliveries(boss: PgBoss, now = new Date()): Pr
 }
 
 /** Test events and redeliveries asked for from the dashboard: queued at once, each request once. */
-export async function queueRequestedDeliveries(boss: PgBoss): Promise<number> {
+async function queueRequestedDeliveries(boss: PgBoss): Promise<number> {
   const requested = await takeRequestedDeliveries();
   await queueAttempts(boss, requested.map((delivery) => ({ deliveryId: delivery.id, attempt: delivery.attempts + 1 })));
   return requested.length;

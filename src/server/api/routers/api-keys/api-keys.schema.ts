@@ -62,7 +62,7 @@ export const updateApiKeyInput = keyIdInput.extend({
 /** The dashboard's Restrict dialog. */
 export const restrictApiKeyInput = keyIdInput.extend({ restrictions: keyRestrictionsInput }) satisfies z.ZodType<ApiKeyChange>;
 
-export const gracePeriodInput = z
+const gracePeriodInput = z
   .enum(Object.keys(ROLL_GRACE_PERIODS) as [RollGracePeriod, ...RollGracePeriod[]])
   .describe('How long the old secret keeps working: `now` (at once), `1h`, `24h` or `7d`.');
 

@@ -10,7 +10,7 @@ export const listCompetitorsInput = z.object({
 
 export const addCompetitorInput = z.strictObject({ id: appIdParam, storeUrl: storeUrlInput('Give the competitor’s store URL.') });
 
-export const competitorOutput = z
+const competitorOutput = z
   .object({
     id: z.uuid(),
     storeUrl: z.url(),

@@ -4,13 +4,13 @@ import { storefrontInput } from '@/server/domain/countries';
 import type { TrackedKeywordView } from '@/server/services/apps/apps';
 
 /** What `volume` and `difficulty` mean, for every answer that has them (docs/api-decisions.md, "Keyword volume and difficulty"). */
-export const VOLUME_METHOD =
+const VOLUME_METHOD =
   'Estimated monthly searches in the storefront. Neither store publishes one: it is estimated from what the store’s search (and, on Google Play, its autocompletion) shows, with the aso package’s traffic score (1–10) on a logarithmic scale (1 ≈ 3, 5.5 ≈ 560, 10 ≈ 100,000). An order of magnitude to compare terms, not a count.';
-export const DIFFICULTY_METHOD =
+const DIFFICULTY_METHOD =
   '0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100).';
 
-export const MAX_TERMS_PER_REQUEST = 100;
-export const MAX_TERM_LENGTH = 100;
+const MAX_TERMS_PER_REQUEST = 100;
+const MAX_TERM_LENGTH = 100;
 
 export const addKeywordsInput = z.strictObject({
   id: appIdParam,

@@ -3,7 +3,7 @@ import { appIdParam, isoDate, isoDateTime, queryEnum, queryInt, queryIntWithDefa
 import { REVIEW_SORTS, SENTIMENT_LABELS } from '@/server/services/aso/reviews';
 
 /** Pages of reviews a request may ask for: 10 million reviews at the largest page size. */
-export const MAX_REVIEW_PAGE = 100_000;
+const MAX_REVIEW_PAGE = 100_000;
 
 export const listReviewsInput = z.object({
   id: appIdParam,
@@ -22,7 +22,7 @@ const sentiment = z.object({
   label: z.enum(['positive', 'neutral', 'negative']).meta({ description: 'positive ≥ 0.05, negative ≤ −0.05, else neutral.' }),
 });
 
-export const reviewOutput = z
+const reviewOutput = z
   .object({
     id: z.uuid(),
     rating: z.int().min(1).max(5),

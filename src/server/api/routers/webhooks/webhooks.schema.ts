@@ -1,7 +1,7 @@
 // Settings → Webhooks, on the dashboard and under /webhook-endpoints on the public API: inputs and answers.
 import { z } from 'zod';
 import { EVENT_TYPES } from '@/server/services/events/event-kinds';
-import type { NewWebhookEndpoint, WebhookEndpointChange } from '@/server/services/webhooks/endpoints';
+import type { NewWebhookEndpoint } from '@/server/services/webhooks/endpoints';
 
 export const endpointId = z.strictObject({
   endpointId: z.uuid('Must be a UUID.').meta({ description: 'The endpoint’s id (`id` in its answers).', example: '2b7e4d1c-5a3f-4e8b-9c6d-0f1a2b3c4d5e' }),

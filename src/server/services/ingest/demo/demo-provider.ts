@@ -22,7 +22,7 @@ import { drawRating, writeReview } from './reviews';
 import { FEATURES, GENERIC_FEATURES, vocabularyFor, vocabularyPlace } from './vocabulary';
 
 /** Positions beyond this are "not ranked". */
-export const RANK_DEPTH = 200;
+const RANK_DEPTH = 200;
 const CHART_DEPTH = 200;
 
 /** Storefront size relative to the US, for volumes. */
@@ -142,7 +142,7 @@ function releaseIndex(app: ProviderApp, day: number): number {
   return Math.floor((day - RELEASES_SINCE_DAY + (hash32(app.storeId) % 28)) / 28);
 }
 
-export function demoListing(app: ProviderApp, country: string, day: number): Listing {
+function demoListing(app: ProviderApp, country: string, day: number): Listing {
   const release = releaseIndex(app, day);
   const appStore = app.store === 'app_store';
   const subtitles = SUBTITLES[app.category] ?? ['Simple and powerful'];

@@ -5,7 +5,7 @@
 // difficulty", says where and why it differs).
 
 /** One of the store's top results for the term, best first. */
-export interface TopResult {
+interface TopResult {
   title: string;
   /** Average rating, 0–5. */
   rating: number | null;

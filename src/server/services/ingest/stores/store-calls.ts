@@ -28,7 +28,7 @@ export class StoreCallError extends Error {
 }
 
 /** A store's passing trouble, worth asking again after a while: throttled, failing on its side, or unreachable. */
-export function isPassing(status: number | null): boolean {
+function isPassing(status: number | null): boolean {
   return status === null || status === 429 || status >= 500;
 }
 

@@ -30,7 +30,7 @@ export type FetchJson = (url: string, options?: StoreCallOptions) => Promise<unk
 /** Results Apple's search answers at most. */
 const MAX_SEARCH_RESULTS = 200;
 
-export async function fetchJsonFromNetwork(url: string, timeoutMs: number): Promise<unknown> {
+async function fetchJsonFromNetwork(url: string, timeoutMs: number): Promise<unknown> {
   const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { Accept: 'application/json' } });
   if (!response.ok) throw new StoreCallError('app_store', `${new URL(url).pathname} answered ${response.status}`, response.status);
   return response.json();
@@ -60,7 +60,7 @@ export function searchSignals(term: string, results: SoftwareResult[]): SearchSi
   };
 }
 
-export function listingOf(result: SoftwareResult): Listing {
+function listingOf(result: SoftwareResult): Listing {
   return {
     title: result.trackName,
     subtitle: null,

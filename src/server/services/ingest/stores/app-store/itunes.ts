@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { config } from '@/server/core/config';
 
 
-export const softwareResult = z.object({
+const softwareResult = z.object({
   trackId: z.number(),
   trackName: z.string(),
   bundleId: z.string().optional(),

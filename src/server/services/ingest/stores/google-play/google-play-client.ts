@@ -53,7 +53,6 @@ export const playReview = z.object({
   version: z.string().nullish(),
 });
 export const playReviews = z.object({ data: z.array(z.unknown()), nextPaginationToken: z.string().nullish() });
-export type PlayReview = z.infer<typeof playReview>;
 
 type ListOptions = Parameters<typeof gplayModule.list>[0];
 

@@ -28,11 +28,11 @@ const REVIEWS_PER_OBSERVATION = 100;
 /** Top results whose details (installs) the keyword estimates read; aso reads 10, each one more call. */
 const DETAILED_TOP_RESULTS = 3;
 
-export function playStoreUrl(appId: string): string {
+function playStoreUrl(appId: string): string {
   return `https://play.google.com/store/apps/details?id=${encodeURIComponent(appId)}`;
 }
 
-export function listingOf(details: PlayAppDetails): Listing {
+function listingOf(details: PlayAppDetails): Listing {
   return {
     title: details.title,
     subtitle: details.summary ?? null,
