@@ -16,7 +16,11 @@ const DRAIN_MAX_MS = 30_000;
 
 /** Whether the request's body is still arriving, unread. */
 function leavesBodyUnread(req: IncomingMessage): boolean {
-  return !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
+  return (
+    !req.complete &&
+    !req.readableEnded &&
+    (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0)
+  );
 }
 
 /**
@@ -26,9 +30,9 @@ function leavesBodyUnread(req: IncomingMessage): boolean {
 export function drainUnreadBody(req: IncomingMessage): { Connection?: 'close' } {
   if (!leavesBodyUnread(req)) return {};
   if (Number(req.headers['content-length'] ?? 0) > DRAIN_MAX_BYTES) return { Connection: 'close' };
-  const socket = req.socket;
   let bytes = 0;
-  const cut = () => socket.destroy();
+  // The request's own destroy: on a server's request it closes the connection.
+  const cut = () => req.destroy();
   const timer = setTimeout(cut, DRAIN_MAX_MS).unref();
   const done = () => clearTimeout(timer);
   req.on('data', (chunk: Buffer) => {
@@ -58,7 +62,10 @@ export function answerAndLinger(socket: Duplex, answer: string): void {
     bytes += chunk.byteLength;
     if (bytes > DRAIN_MAX_BYTES) cut();
   });
-  socket.on('error', cut).once('end', cut).once('close', () => clearTimeout(timer));
+  socket
+    .on('error', cut)
+    .once('end', cut)
+    .once('close', () => clearTimeout(timer));
   socket.end(answer);
   socket.resume();
 }
