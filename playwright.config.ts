@@ -43,7 +43,14 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
     baseURL,
     launchOptions: {
       executablePath: '/usr/bin/chromium-headless-shell',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
   },
   projects: [
@@ -68,7 +75,11 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
     { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
     // E2E_STRESS=1: one account changed by many calls at once (e2e/stress/), not part of `npm test`.
     ...(process.env.E2E_STRESS === '1' ? [{ name: 'stress', testMatch: /stress\/.*\.spec\.ts/, workers: 1 }] : []),
-    { name: 'ui', testMatch: /ui\/.*\.spec\.ts/, use: { browserName: 'chromium', permissions: ['clipboard-read', 'clipboard-write'] } },
+    {
+      name: 'ui',
+      testMatch: /ui\/.*\.spec\.ts/,
+      use: { browserName: 'chromium', permissions: ['clipboard-read', 'clipboard-write'] },
+    },
   ],
   webServer: {
     // Its output goes to a file (e2e/log-locations-reporter.ts names it when a test fails).

@@ -9,7 +9,8 @@ import type { Page } from '@playwright/test';
  * `resultTypes`): the same rules run on the same elements, but the passes and the incomplete results, which no test
  * reads, are not built and sent back node by node, which was a third of each analysis's CPU on our dashboard pages.
  */
-export const axeOn = (page: Page) => new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
+export const axeOn = (page: Page) =>
+  new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
 
 /** WCAG 2.1 A and AA and axe's best practices: the serious and critical violations, each with its first elements. */
 export async function seriousViolations(page: Page, exclude: string[] = []): Promise<string[]> {
@@ -18,5 +19,11 @@ export async function seriousViolations(page: Page, exclude: string[] = []): Pro
   const { violations } = await builder.analyze();
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(' | ')}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(' '))
+          .join(' | ')}`,
+    );
 }

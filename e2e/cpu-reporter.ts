@@ -75,7 +75,13 @@ export default class CpuReporter implements Reporter {
   private readonly enabled = process.platform === 'linux' && !!process.env.E2E_CPU_REPORT;
   private readonly started = new Map<TestResult, { pid: number; cpu: number }>();
   /** cpuSeconds null: the worker had exited by the time its last test's end was reported. */
-  private readonly rows: { test: string; project: string; worker: number; cpuSeconds: number | null; wallSeconds: number }[] = [];
+  private readonly rows: {
+    test: string;
+    project: string;
+    worker: number;
+    cpuSeconds: number | null;
+    wallSeconds: number;
+  }[] = [];
   /** Worker processes in the order they started: a test's workerIndex is its position here. */
   private readonly workers: number[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -106,7 +112,9 @@ export default class CpuReporter implements Reporter {
       test: `${test.location.file.replace(`${process.cwd()}/`, '')}:${test.location.line} › ${test.titlePath().slice(3).join(' › ')}`,
       project: test.parent.project()?.name ?? '',
       worker: start.pid,
-      cpuSeconds: ((end) => (end === null ? null : Math.max(0, end - start.cpu) / TICKS_PER_SECOND))(treeCpu(start.pid)),
+      cpuSeconds: ((end) => (end === null ? null : Math.max(0, end - start.cpu) / TICKS_PER_SECOND))(
+        treeCpu(start.pid),
+      ),
       wallSeconds: result.duration / 1000,
     });
   }
@@ -118,7 +126,12 @@ export default class CpuReporter implements Reporter {
     writeFileSync('test-results/e2e-cpu.json', `${JSON.stringify(rows, null, 2)}\n`);
     const total = rows.reduce((sum, row) => sum + (row.cpuSeconds ?? 0), 0);
     const unread = rows.filter((row) => row.cpuSeconds === null).length;
-    console.log(`\nCPU of the tests, outside the e2e server: ${total.toFixed(0)} s in all${unread ? ` (${unread} not read: their worker had exited)` : ''}; the costliest (test-results/e2e-cpu.json has every test):`);
-    for (const row of rows.slice(0, SHOWN)) console.log(`${(row.cpuSeconds ?? 0).toFixed(1).padStart(6)} s  ${row.project.padEnd(11)} ${row.test.slice(0, 140)}`);
+    console.log(
+      `\nCPU of the tests, outside the e2e server: ${total.toFixed(0)} s in all${unread ? ` (${unread} not read: their worker had exited)` : ''}; the costliest (test-results/e2e-cpu.json has every test):`,
+    );
+    for (const row of rows.slice(0, SHOWN))
+      console.log(
+        `${(row.cpuSeconds ?? 0).toFixed(1).padStart(6)} s  ${row.project.padEnd(11)} ${row.test.slice(0, 140)}`,
+      );
   }
 }

@@ -34,6 +34,8 @@ export async function startSecondApp(port: number, api: APIRequest) {
     },
   });
   const request = await api.newContext({ baseURL: `http://localhost:${port}` });
-  await expect.poll(async () => (await request.get('/api/health').catch(() => null))?.status(), { timeout: 60_000 }).toBe(200);
+  await expect
+    .poll(async () => (await request.get('/api/health').catch(() => null))?.status(), { timeout: 60_000 })
+    .toBe(200);
   return { process: child, request };
 }

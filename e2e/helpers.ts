@@ -26,14 +26,20 @@ export interface Session {
 export async function signIn(email: string, password: string, origin = baseURL): Promise<Session> {
   const context = await playwrightRequest.newContext({ baseURL: origin });
   const { csrfToken } = await (await context.get('/api/auth/csrf')).json();
-  const response = await context.post('/api/auth/callback/credentials', { form: { csrfToken, email, password, json: 'true' } });
+  const response = await context.post('/api/auth/callback/credentials', {
+    form: { csrfToken, email, password, json: 'true' },
+  });
   expect(response.ok()).toBe(true);
   const cookie = (await context.storageState()).cookies.find((c) => c.name.endsWith('next-auth.session-token'));
   if (!cookie) throw new Error(`sign-in of ${email} failed`);
   return { context, token: cookie.value };
 }
 
-export async function trpc<T = unknown>(session: Session | APIRequestContext, path: string, input?: unknown): Promise<T> {
+export async function trpc<T = unknown>(
+  session: Session | APIRequestContext,
+  path: string,
+  input?: unknown,
+): Promise<T> {
   const context = 'context' in session ? session.context : session;
   const response = await context.post(`/api/trpc/${path}`, { data: input ?? {} });
   const body = await response.json();
@@ -48,7 +54,11 @@ export async function trpcQuery<T = unknown>(session: Session, path: string): Pr
   return body.result.data as T;
 }
 
-export async function createKey(session: Session, scope: 'read-only' | 'read-write', name = `e2e ${scope}`): Promise<string> {
+export async function createKey(
+  session: Session,
+  scope: 'read-only' | 'read-write',
+  name = `e2e ${scope}`,
+): Promise<string> {
   const { secret } = await trpc<{ secret: string }>(session, 'apiKeys.create', { name, scope });
   return secret;
 }
@@ -79,13 +89,17 @@ function parseAnswer(line: string): AdminAnswer | undefined {
  * process ends when the worker does (its stdin closes).
  */
 class AdminBatch {
-  private readonly waiting: { command: string; resolve: (output: string[]) => void; reject: (error: Error) => void }[] = [];
+  private readonly waiting: { command: string; resolve: (output: string[]) => void; reject: (error: Error) => void }[] =
+    [];
   private readonly process;
   /** The end of what it printed besides its answers, for a failure's message. */
   private printed = '';
 
   constructor(environment: NodeJS.ProcessEnv, onExit: () => void) {
-    this.process = spawn(process.execPath, ['dist/admin.mjs', 'batch'], { env: environment, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.process = spawn(process.execPath, ['dist/admin.mjs', 'batch'], {
+      env: environment,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.process.stderr.on('data', (chunk: Buffer) => (this.printed = (this.printed + chunk.toString()).slice(-4_000)));
     createInterface({ input: this.process.stdout }).on('line', (line) => {
       const answer = parseAnswer(line);
@@ -97,11 +111,13 @@ class AdminBatch {
     });
     this.process.on('exit', (code) => {
       onExit();
-      for (const next of this.waiting.splice(0)) next.reject(new Error(`admin ${next.command}: the CLI exited with ${code}: ${this.printed}`));
+      for (const next of this.waiting.splice(0))
+        next.reject(new Error(`admin ${next.command}: the CLI exited with ${code}: ${this.printed}`));
     });
     // Neither keeps the worker alive.
     this.process.unref();
-    for (const stream of [this.process.stdin, this.process.stdout, this.process.stderr]) (stream as unknown as { unref(): void }).unref();
+    for (const stream of [this.process.stdin, this.process.stdout, this.process.stderr])
+      (stream as unknown as { unref(): void }).unref();
   }
 
   run(args: string[]): Promise<string[]> {
@@ -120,7 +136,8 @@ export async function adminOn(target: Target, ...args: string[]): Promise<string
   let batch = batches.get(key);
   if (!batch) {
     const environment: NodeJS.ProcessEnv = { ...process.env, ...target.adminEnvironment };
-    for (const [name, value] of Object.entries(target.adminEnvironment)) if (value === undefined) delete environment[name];
+    for (const [name, value] of Object.entries(target.adminEnvironment))
+      if (value === undefined) delete environment[name];
     batch = new AdminBatch(environment, () => batches.delete(key));
     batches.set(key, batch);
   }
@@ -133,7 +150,10 @@ export const admin = (...args: string[]) => adminOn(E2E_SERVER, ...args);
  * A new account on the given plan, signed in. Created with the operator CLI: the dashboard's sign-up allows a few an
  * hour per client address, and every test runs from this one (e2e/ui/api-keys.spec.ts signs up through the form).
  */
-export async function newAccount(plan: 'free' | 'solo' | 'pro' | 'business' | 'agency' | 'enterprise' = 'pro', target = E2E_SERVER) {
+export async function newAccount(
+  plan: 'free' | 'solo' | 'pro' | 'business' | 'agency' | 'enterprise' = 'pro',
+  target = E2E_SERVER,
+) {
   const email = `e2e-${randomUUID()}@example.test`;
   const password = 'e2e-password-123';
   await adminOn(target, 'account', 'create', '--email', email, '--password', password, '--plan', plan);
@@ -143,12 +163,20 @@ export async function newAccount(plan: 'free' | 'solo' | 'pro' | 'business' | 'a
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** Checks the RFC 9457 shape every error shares, and returns the body. */
-export async function expectProblem(response: PlainResponse, status: number, slug: string): Promise<Record<string, unknown>> {
+export async function expectProblem(
+  response: PlainResponse,
+  status: number,
+  slug: string,
+): Promise<Record<string, unknown>> {
   expect(response.status(), await response.text()).toBe(status);
   expect(response.headers()['content-type']).toMatch(/^application\/problem\+json/);
   expect(response.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   const body = await response.json();
-  expect(body).toMatchObject({ type: `${baseURL}/docs/problems/${slug}`, status, instance: new URL(response.url()).pathname });
+  expect(body).toMatchObject({
+    type: `${baseURL}/docs/problems/${slug}`,
+    status,
+    instance: new URL(response.url()).pathname,
+  });
   expect(typeof body.title).toBe('string');
   expect(typeof body.detail).toBe('string');
   expect(body.requestId).toBe(response.headers()['x-request-id']);
@@ -163,9 +191,14 @@ export async function expectProblem(response: PlainResponse, status: number, slu
  */
 export async function signInAs(page: Page, email: string, password: string): Promise<void> {
   const { csrfToken } = (await (await page.request.get('/api/auth/csrf')).json()) as { csrfToken: string };
-  const response = await page.request.post('/api/auth/callback/credentials', { form: { csrfToken, email, password, json: 'true' } });
+  const response = await page.request.post('/api/auth/callback/credentials', {
+    form: { csrfToken, email, password, json: 'true' },
+  });
   expect(response.ok(), `sign-in of ${email}`).toBe(true);
-  expect((await page.context().cookies()).some((cookie) => cookie.name.endsWith('next-auth.session-token')), `sign-in of ${email}`).toBe(true);
+  expect(
+    (await page.context().cookies()).some((cookie) => cookie.name.endsWith('next-auth.session-token')),
+    `sign-in of ${email}`,
+  ).toBe(true);
 }
 
 /** Signs in through the dashboard's form, in the browser, and lands on Apps. */
@@ -203,7 +236,8 @@ export function listeningProcessRss(port: number): number {
         continue;
       }
       const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
-      if (inode && inodes.has(inode)) return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+      if (inode && inodes.has(inode))
+        return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
     }
   }
   throw new Error(`no process listens on port ${port}`);
@@ -221,7 +255,9 @@ export interface WebhookReceiver {
 }
 
 /** `hold`: the requests to hold open, never answered (a receiver that hangs, or a sender that dies meanwhile). */
-export async function startWebhookReceiver(options: { hold?: (body: string) => boolean } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  options: { hold?: (body: string) => boolean } = {},
+): Promise<WebhookReceiver> {
   const received: WebhookReceiver['received'] = [];
   const held: WebhookReceiver['held'] = [];
   const server = http.createServer((request, response) => {
@@ -249,11 +285,20 @@ export async function startWebhookReceiver(options: { hold?: (body: string) => b
 /** A Solo account (1,500 credits) tracking one app, with exactly 100 credits left, spent through the API. */
 export async function accountWithHundredCreditsLeft(request: ApiCaller) {
   const { session, email } = await newAccount('solo');
-  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const appId = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
   const key = await createKey(session, 'read-write', 'credits');
   for (let batch = 0; batch < 7; batch++) {
     const responses = await Promise.all(
-      Array.from({ length: 25 }, () => request.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(key) })),
+      Array.from({ length: 25 }, () =>
+        request.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(key) }),
+      ),
     );
     for (const response of responses) expect(response.status()).toBe(200);
   }
@@ -315,7 +360,11 @@ export class PlainClient implements ApiCaller {
 
   private async send(method: string, path: string, { headers = {}, data }: PlainOptions): Promise<PlainResponse> {
     const body = data === undefined ? undefined : JSON.stringify(data);
-    const response = await fetch(new URL(path, this.origin), { method, headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers }, body });
+    const response = await fetch(new URL(path, this.origin), {
+      method,
+      headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+      body,
+    });
     const text = await response.text();
     const answered = Object.fromEntries(response.headers);
     return {
@@ -356,7 +405,13 @@ export async function burstsOfFreeCalls(contexts: readonly ApiCaller[], key: str
     );
     for (const { response, sentAt, answeredAt, context } of timed) {
       const retryAfter = response.headers()['retry-after'];
-      answers.push({ status: response.status(), retryAfter: retryAfter === undefined ? null : Number(retryAfter), context, sentAt, answeredAt });
+      answers.push({
+        status: response.status(),
+        retryAfter: retryAfter === undefined ? null : Number(retryAfter),
+        context,
+        sentAt,
+        answeredAt,
+      });
     }
   }
   return answers;
@@ -370,14 +425,21 @@ export async function burstsOfFreeCalls(contexts: readonly ApiCaller[], key: str
  * of them counted in it); `atMostCounted`: those that overlapped it at all (no more can have been counted in it).
  * A window that refused a call let through at least the limit less the leases in flight, and never more than the limit.
  */
-export function refusingWindow(answers: TimedAnswer[], windowMs = 60_000): { surelyCounted: number; atMostCounted: number } {
-  const refusal = answers.filter((answer) => answer.status === 429 && answer.retryAfter !== null).sort((a, b) => a.sentAt - b.sentAt)[0];
+export function refusingWindow(
+  answers: TimedAnswer[],
+  windowMs = 60_000,
+): { surelyCounted: number; atMostCounted: number } {
+  const refusal = answers
+    .filter((answer) => answer.status === 429 && answer.retryAfter !== null)
+    .sort((a, b) => a.sentAt - b.sentAt)[0];
   if (!refusal) throw new Error('no call was refused: the window was never full');
   const endsAfter = refusal.sentAt + (refusal.retryAfter! - 2) * 1000;
   const endsBy = refusal.answeredAt + refusal.retryAfter! * 1000;
   const allowed = answers.filter((answer) => answer.status === 200);
   return {
-    surelyCounted: allowed.filter((answer) => answer.sentAt >= endsBy - windowMs && answer.answeredAt <= endsAfter).length,
-    atMostCounted: allowed.filter((answer) => answer.answeredAt >= endsAfter - windowMs && answer.sentAt <= endsBy).length,
+    surelyCounted: allowed.filter((answer) => answer.sentAt >= endsBy - windowMs && answer.answeredAt <= endsAfter)
+      .length,
+    atMostCounted: allowed.filter((answer) => answer.answeredAt >= endsAfter - windowMs && answer.sentAt <= endsBy)
+      .length,
   };
 }

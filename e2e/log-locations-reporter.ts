@@ -26,7 +26,9 @@ export default class LogLocationsReporter implements Reporter {
 
   onEnd(result: FullResult): void {
     if (!this.failed && result.status === 'passed') return;
-    console.log(`\nThe e2e server's log: ${E2E_SERVER_LOG}. A test that starts processes of its own attaches their output to its failure (test-results/e2e/).`);
+    console.log(
+      `\nThe e2e server's log: ${E2E_SERVER_LOG}. A test that starts processes of its own attaches their output to its failure (test-results/e2e/).`,
+    );
     const errors = serverErrors();
     if (errors.length) console.log(`The e2e server's last ${errors.length} errors:\n${errors.join('\n')}`);
   }

@@ -65,7 +65,8 @@ function required(options: Options, name: string): string {
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], name: string): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
@@ -73,7 +74,11 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
   'account create': async (args) => {
     const options = parse(args, ['email', 'password', 'plan']);
     const plan = oneOf(required(options, 'plan'), PLAN_TIERS, 'plan');
-    const input = parseInput(newAccountInput, { email: required(options, 'email'), password: required(options, 'password'), plan });
+    const input = parseInput(newAccountInput, {
+      email: required(options, 'email'),
+      password: required(options, 'password'),
+      plan,
+    });
     const { accountId } = await createAccount(input);
     return [`Created account ${accountId} on the ${plan} plan for ${input.email}.`];
   },
@@ -88,7 +93,10 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
     const scope = oneOf(required(options, 'scope'), API_KEY_SCOPES, 'scope');
     const owner = await findUserIdByEmail(required(options, 'email'));
     const { key, secret } = await createApiKey(owner, { name: options.name ?? `CLI ${scope} key`, scope });
-    return [`Created ${scope} key "${key.name}" (${key.displayPrefix}…${key.lastFour}). The secret is shown once:`, secret];
+    return [
+      `Created ${scope} key "${key.name}" (${key.displayPrefix}…${key.lastFour}). The secret is shown once:`,
+      secret,
+    ];
   },
   'key revoke': async (args) => {
     const options = parse(args, ['email', 'key-prefix']);
@@ -105,12 +113,16 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
   'sessions end': async (args) => {
     const options = parse(args, ['email']);
     const { ended } = await endAllSessions(required(options, 'email'));
-    return [`Ended ${ended} live session${ended === 1 ? '' : 's'} of ${options.email!.trim().toLowerCase()}: every dashboard sign-in and session token of this user is refused from now on.`];
+    return [
+      `Ended ${ended} live session${ended === 1 ? '' : 's'} of ${options.email!.trim().toLowerCase()}: every dashboard sign-in and session token of this user is refused from now on.`,
+    ];
   },
   'oauth rotate-keys': async (args) => {
     parse(args, []);
     const kid = await rotateSigningKeys();
-    return [`Added the authorization server's signing key ${kid}; every web process signs with it from its next start, and the previous keys stay published at /oauth/jwks.`];
+    return [
+      `Added the authorization server's signing key ${kid}; every web process signs with it from its next start, and the previous keys stay published at /oauth/jwks.`,
+    ];
   },
   'secrets reseal': async (args) => {
     parse(args, []);
@@ -128,13 +140,17 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
     }
     const { summaries, failures } = await refreshAllApps({ days });
     if (failures.length) {
-      throw new Error(`${failures.length} apps could not be refreshed and keep their data: ${failures.map(({ appId, error }) => `${appId} (${(error as Error).message})`).join('; ')}; ${summaries.length} were refreshed.`);
+      throw new Error(
+        `${failures.length} apps could not be refreshed and keep their data: ${failures.map(({ appId, error }) => `${appId} (${(error as Error).message})`).join('; ')}; ${summaries.length} were refreshed.`,
+      );
     }
-    return summaries.map(
-      (summary) =>
-        `${summary.appId}: ${summary.days.length} days (${summary.days[0] ?? '-'} … ${summary.days.at(-1) ?? '-'}), ` +
-        `${summary.keywordRanks} ranks, ${summary.reviews} new reviews, ${summary.metadataChanges} listing changes, ${summary.events} events`,
-    ).concat(`Refreshed ${summaries.length} apps.`);
+    return summaries
+      .map(
+        (summary) =>
+          `${summary.appId}: ${summary.days.length} days (${summary.days[0] ?? '-'} … ${summary.days.at(-1) ?? '-'}), ` +
+          `${summary.keywordRanks} ranks, ${summary.reviews} new reviews, ${summary.metadataChanges} listing changes, ${summary.events} events`,
+      )
+      .concat(`Refreshed ${summaries.length} apps.`);
   },
 };
 
@@ -152,13 +168,17 @@ async function execute(argv: string[]): Promise<Outcome> {
   if (!command) return { exitCode: 1, error: argv.length ? `unknown command "${name}"` : 'no command', usage: true };
   try {
     // What the command changes is in the account's security log as the operator's doing.
-    const output = await withRequest({ requestId: null, actor: { kind: 'operator' } }, () => command(argv.slice(name.split(' ').length)));
+    const output = await withRequest({ requestId: null, actor: { kind: 'operator' } }, () =>
+      command(argv.slice(name.split(' ').length)),
+    );
     return { exitCode: 0, output };
   } catch (error) {
     if (error instanceof UsageError) return { exitCode: 1, error: error.message, usage: true };
     if (error instanceof AppError) {
       const fields = (error.extras.errors as { pointer?: string; name?: string; detail: string }[] | undefined) ?? [];
-      const details = fields.filter((field) => field.detail !== error.message).map((field) => `  ${(field.pointer ?? field.name ?? '').replace(/^#\//, '--')}: ${field.detail}`);
+      const details = fields
+        .filter((field) => field.detail !== error.message)
+        .map((field) => `  ${(field.pointer ?? field.name ?? '').replace(/^#\//, '--')}: ${field.detail}`);
       return { exitCode: 1, error: [error.message, ...details].join('\n') };
     }
     return { exitCode: 1, error: (error as Error).message };
@@ -178,8 +198,13 @@ async function batch(): Promise<void> {
     const outcome: Outcome =
       Array.isArray(argv) && argv.every((word) => typeof word === 'string') && argv[0] !== 'batch'
         ? await execute(argv)
-        : { exitCode: 1, error: 'each line must be a JSON array of one command\'s arguments, such as ["sessions","end","--email","a@example.com"]' };
-    const answer = outcome.exitCode === 0 ? { exitCode: 0, output: outcome.output } : { exitCode: 1, error: outcome.error };
+        : {
+            exitCode: 1,
+            error:
+              'each line must be a JSON array of one command\'s arguments, such as ["sessions","end","--email","a@example.com"]',
+          };
+    const answer =
+      outcome.exitCode === 0 ? { exitCode: 0, output: outcome.output } : { exitCode: 1, error: outcome.error };
     process.stdout.write(`${JSON.stringify(answer)}\n`);
   }
 }

@@ -13,19 +13,44 @@ const answers = {};
 async function read(path) {
   const response = await fetch(`${origin}/api/public/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
   const text = await response.text();
-  answers[path] = { status: response.status, body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  answers[path] = {
+    status: response.status,
+    body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+  };
   return answers[path].body;
 }
 
-const APP_READS = ['', '/keywords', '/keywords?rankWindow=90d', '/aso-score', '/category-rank?days=365', '/rating-history', '/reviews?pageSize=100',
-  '/reviews?sort=lowest&pageSize=50', '/reviews/insights', '/metadata', '/metadata/changelog', '/keyword-spy', '/opportunities', '/competitors'];
-const STOREFRONT_READS = ['/keywords', '/metadata', '/metadata/changelog', '/keyword-spy', '/opportunities', '/category-rank?days=365'];
+const APP_READS = [
+  '',
+  '/keywords',
+  '/keywords?rankWindow=90d',
+  '/aso-score',
+  '/category-rank?days=365',
+  '/rating-history',
+  '/reviews?pageSize=100',
+  '/reviews?sort=lowest&pageSize=50',
+  '/reviews/insights',
+  '/metadata',
+  '/metadata/changelog',
+  '/keyword-spy',
+  '/opportunities',
+  '/competitors',
+];
+const STOREFRONT_READS = [
+  '/keywords',
+  '/metadata',
+  '/metadata/changelog',
+  '/keyword-spy',
+  '/opportunities',
+  '/category-rank?days=365',
+];
 
 const apps = await read('/apps');
 for (const app of Array.isArray(apps) ? apps : apps.items) {
   for (const suffix of APP_READS) await read(`/apps/${app.id}${suffix}`);
   for (const country of app.storefronts ?? [app.primaryCountry]) {
-    for (const suffix of STOREFRONT_READS) await read(`/apps/${app.id}${suffix}${suffix.includes('?') ? '&' : '?'}country=${country}`);
+    for (const suffix of STOREFRONT_READS)
+      await read(`/apps/${app.id}${suffix}${suffix.includes('?') ? '&' : '?'}country=${country}`);
   }
   const keywords = answers[`/apps/${app.id}/keywords`].body;
   for (const keyword of Array.isArray(keywords) ? keywords : keywords.items) {
@@ -35,4 +60,6 @@ for (const app of Array.isArray(apps) ? apps : apps.items) {
 }
 writeFileSync(file, `${JSON.stringify(answers, null, 1)}\n`);
 const failed = Object.entries(answers).filter(([, answer]) => answer.status !== 200);
-console.log(`${Object.keys(answers).length} answers in ${file}${failed.length ? `; not 200: ${failed.map(([path, answer]) => `${path} (${answer.status})`).join(', ')}` : ''}`);
+console.log(
+  `${Object.keys(answers).length} answers in ${file}${failed.length ? `; not 200: ${failed.map(([path, answer]) => `${path} (${answer.status})`).join(', ')}` : ''}`,
+);

@@ -83,10 +83,14 @@ function distinct(count: number, draw: () => number, except: Set<number> = new S
 function choicesOf(index: number) {
   const random = seeded(index + 1);
   const app = drawApp(random);
-  const others = distinct(Math.floor(random() * 3), () => drawCountry(random)).map((country) => OTHER_COUNTRIES[country]!);
+  const others = distinct(Math.floor(random() * 3), () => drawCountry(random)).map(
+    (country) => OTHER_COUNTRIES[country]!,
+  );
   const keywords = [
     ...distinct(PRIMARY_TERMS, () => drawTerm(random)).map((term) => ({ country: 'US', term: termOf(term) })),
-    ...others.flatMap((country) => distinct(OTHER_TERMS, () => drawTerm(random)).map((term) => ({ country, term: termOf(term) }))),
+    ...others.flatMap((country) =>
+      distinct(OTHER_TERMS, () => drawTerm(random)).map((term) => ({ country, term: termOf(term) })),
+    ),
   ];
   const competitors = distinct(COMPETITORS, () => drawApp(random), new Set([app]));
   return { storeId: storeIdOf(app), storefronts: others, keywords, competitors: competitors.map(storeIdOf) };
@@ -101,7 +105,12 @@ function standInAppStore(calls: Record<'search' | 'lookup' | 'reviews' | 'chart'
   const template = lookup.results[0]!;
   const reviews = loadAppStoreFixture('reviews-us-571800810.json');
   const chart = loadAppStoreFixture('chart-us-6013.json');
-  const result = (storeId: string) => ({ ...template, trackId: Number(storeId), trackName: `App ${storeId}`, bundleId: `com.growth.${storeId}` });
+  const result = (storeId: string) => ({
+    ...template,
+    trackId: Number(storeId),
+    trackName: `App ${storeId}`,
+    bundleId: `com.growth.${storeId}`,
+  });
   return async (url) => {
     const parsed = new URL(url);
     if (parsed.pathname === '/search') {
@@ -131,7 +140,11 @@ function hash(text: string): number {
 
 async function build() {
   const first = addDays(LAST_DAY, -(HISTORY_DAYS - 1));
-  const accounts = Array.from({ length: scale }, (_, index) => ({ id: randomUUID(), name: `growth ${index}`, plan: 'agency' as const }));
+  const accounts = Array.from({ length: scale }, (_, index) => ({
+    id: randomUUID(),
+    name: `growth ${index}`,
+    plan: 'agency' as const,
+  }));
   await db.account.createMany({ data: accounts });
   for (const [index, account] of accounts.entries()) {
     const choices = choicesOf(index);
@@ -150,13 +163,25 @@ async function build() {
       select: { id: true },
     });
     await db.appStorefront.createMany({ data: choices.storefronts.map((country) => ({ appId: app.id, country })) });
-    await db.trackedKeyword.createMany({ data: choices.keywords.map(({ country, term }) => ({ appId: app.id, country, term, termKey: termKeyOf(term) })) });
+    await db.trackedKeyword.createMany({
+      data: choices.keywords.map(({ country, term }) => ({ appId: app.id, country, term, termKey: termKeyOf(term) })),
+    });
     await db.competitor.createMany({
-      data: choices.competitors.map((storeId) => ({ appId: app.id, store: 'app_store' as const, storeId, storeUrl: `https://apps.apple.com/us/app/id${storeId}`, name: `App ${storeId}` })),
+      data: choices.competitors.map((storeId) => ({
+        appId: app.id,
+        store: 'app_store' as const,
+        storeId,
+        storeUrl: `https://apps.apple.com/us/app/id${storeId}`,
+        name: `App ${storeId}`,
+      })),
     });
   }
   // A year of ranks of every store app for every term it is tracked for, as an app or as a competitor: once each.
-  await db.$executeRawUnsafe('SELECT ensure_store_fact_partitions($1::date, $2::date)', isoDay(first), isoDay(addDays(LAST_DAY, 1)));
+  await db.$executeRawUnsafe(
+    'SELECT ensure_store_fact_partitions($1::date, $2::date)',
+    isoDay(first),
+    isoDay(addDays(LAST_DAY, 1)),
+  );
   const started = performance.now();
   await db.$executeRawUnsafe(
     `INSERT INTO app_ranks (store_app_id, country, term_key, term, date, rank)
@@ -173,7 +198,16 @@ async function build() {
   const historySeconds = (performance.now() - started) / 1000;
   await db.$executeRawUnsafe('ANALYZE');
 
-  const [facts] = await db.$queryRawUnsafe<{ keywords: number; searches: number; observations: number; app_storefronts: number; store_apps: number; rank_rows: number }[]>(
+  const [facts] = await db.$queryRawUnsafe<
+    {
+      keywords: number;
+      searches: number;
+      observations: number;
+      app_storefronts: number;
+      store_apps: number;
+      rank_rows: number;
+    }[]
+  >(
     `SELECT (SELECT count(*)::int FROM tracked_keywords) AS keywords,
             (SELECT count(*)::int FROM (SELECT DISTINCT country, term_key FROM tracked_keywords) s) AS searches,
             (SELECT count(*)::int FROM (SELECT DISTINCT t.store_app_id, c.country FROM tracked_apps t
@@ -194,8 +228,12 @@ async function build() {
   const refreshStarted = performance.now();
   const run = await refreshAllApps({ provider, through: day });
   const refreshSeconds = (performance.now() - refreshStarted) / 1000;
-  if (run.failures.length) throw new Error(`the refresh failed for ${run.failures.length} apps: ${String(run.failures[0]!.error)}`);
-  const [rankRowsAdded, answersAdded] = await Promise.all([db.appRank.count({ where: { date: day } }), db.searchAnswer.count({ where: { date: day } })]);
+  if (run.failures.length)
+    throw new Error(`the refresh failed for ${run.failures.length} apps: ${String(run.failures[0]!.error)}`);
+  const [rankRowsAdded, answersAdded] = await Promise.all([
+    db.appRank.count({ where: { date: day } }),
+    db.searchAnswer.count({ where: { date: day } }),
+  ]);
   return {
     accounts: scale,
     trackedKeywords: facts!.keywords,
@@ -224,7 +262,11 @@ async function read() {
   const readOnce = async () => {
     const keyword = pick();
     const started = performance.now();
-    const history = await keywordHistory(keyword.account_id, { appId: keyword.app_id, keywordId: keyword.keyword_id, days: HISTORY_DAYS });
+    const history = await keywordHistory(keyword.account_id, {
+      appId: keyword.app_id,
+      keywordId: keyword.keyword_id,
+      days: HISTORY_DAYS,
+    });
     const elapsed = performance.now() - started;
     if (history.points.length !== HISTORY_DAYS) throw new Error(`a history of ${history.points.length} days`);
     return elapsed;

@@ -112,11 +112,18 @@ const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 };
-const reads = SCALES.map((scale) => ({ accounts: scale, reads: times.get(scale)!.length, p50Ms: quantile(times.get(scale)!, 0.5), p99Ms: quantile(times.get(scale)!, 0.99) }));
+const reads = SCALES.map((scale) => ({
+  accounts: scale,
+  reads: times.get(scale)!.length,
+  p50Ms: quantile(times.get(scale)!, 0.5),
+  p99Ms: quantile(times.get(scale)!, 0.99),
+}));
 const baseP99 = reads[0]!.p99Ms;
 
 console.log('\nA day’s store calls (stand-in of Apple’s endpoints) against the distinct facts');
-console.log('| accounts | keywords | store apps | searches | distinct (storefront, term) | per-account model | lookups | distinct (store app, storefront) | per-account model | rank rows added | search answers added |');
+console.log(
+  '| accounts | keywords | store apps | searches | distinct (storefront, term) | per-account model | lookups | distinct (store app, storefront) | per-account model | rank rows added | search answers added |',
+);
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const world of built) {
   const { refresh } = world;
@@ -129,11 +136,19 @@ console.log('| accounts | rank rows | app_ranks size | reads | p50 | p99 | p99 �
 console.log('|---:|---:|---:|---:|---:|---:|---:|');
 for (const [index, read] of reads.entries()) {
   const world = built[index]!;
-  console.log(`| ${read.accounts} | ${world.rankRows} | ${world.rankTableMb} MB | ${read.reads} | ${read.p50Ms.toFixed(2)} ms | ${read.p99Ms.toFixed(2)} ms | ${(read.p99Ms / baseP99).toFixed(2)}× |`);
+  console.log(
+    `| ${read.accounts} | ${world.rankRows} | ${world.rankTableMb} MB | ${read.reads} | ${read.p50Ms.toFixed(2)} ms | ${read.p99Ms.toFixed(2)} ms | ${(read.p99Ms / baseP99).toFixed(2)}× |`,
+  );
 }
-const callsFollowFacts = built.every((world) => world.refresh.calls.search === world.refresh.distinctSearches && world.refresh.calls.lookup === world.refresh.distinctObservations);
+const callsFollowFacts = built.every(
+  (world) =>
+    world.refresh.calls.search === world.refresh.distinctSearches &&
+    world.refresh.calls.lookup === world.refresh.distinctObservations,
+);
 const readsHold = reads.every((read) => read.p99Ms / baseP99 <= 1.5);
-console.log(`\nstore calls = distinct facts in every world: ${callsFollowFacts ? 'yes' : 'NO'}; read p99 within 1.5× of 1 account's: ${readsHold ? 'yes' : 'NO'}`);
+console.log(
+  `\nstore calls = distinct facts in every world: ${callsFollowFacts ? 'yes' : 'NO'}; read p99 within 1.5× of 1 account's: ${readsHold ? 'yes' : 'NO'}`,
+);
 await writeFile(reportPath, JSON.stringify({ worlds: built, reads, callsFollowFacts, readsHold }, null, 2));
 log(`report: ${path.relative(process.cwd(), reportPath)}`);
 process.exit(callsFollowFacts ? 0 : 1);

@@ -33,7 +33,9 @@ export async function benchRateLimit(): Promise<RateLimitBench> {
   const time = async (consume: (subject: string) => Promise<unknown>) => {
     const started = performance.now();
     for (let round = 0; round < perSubject; round += 50) {
-      await Promise.all(subjects.flatMap((subject) => Array.from({ length: Math.min(50, perSubject - round) }, () => consume(subject))));
+      await Promise.all(
+        subjects.flatMap((subject) => Array.from({ length: Math.min(50, perSubject - round) }, () => consume(subject))),
+      );
     }
     return ((performance.now() - started) * 1000) / (subjects.length * perSubject);
   };

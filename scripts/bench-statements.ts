@@ -8,7 +8,10 @@
 import pg from 'pg';
 
 /** The cluster settings that load the statistics. */
-export const STATEMENT_STATISTICS_SETTINGS = ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all'];
+export const STATEMENT_STATISTICS_SETTINGS = [
+  'shared_preload_libraries=pg_stat_statements',
+  'pg_stat_statements.track=all',
+];
 
 export interface StatementShare {
   /** The statement's text, whitespace folded, cut to 120 characters. */
@@ -31,7 +34,9 @@ export async function statementStatistics(databaseUrl: string) {
   await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   // The extension's view answers only when the server loaded its library at start.
   await client.query('SELECT 1 FROM pg_stat_statements LIMIT 1').catch((error: unknown) => {
-    throw new Error(`BENCH_PG_STATS=1 needs pg_stat_statements in the server's shared_preload_libraries: ${String(error)}`);
+    throw new Error(
+      `BENCH_PG_STATS=1 needs pg_stat_statements in the server's shared_preload_libraries: ${String(error)}`,
+    );
   });
   return {
     reset: async (): Promise<void> => {
@@ -51,7 +56,10 @@ export async function statementStatistics(databaseUrl: string) {
           microsecondsPerRequest: (row.total_exec_time * 1000) / requests,
           topLevel: row.toplevel,
         }))
-        .filter((share) => share.perRequest >= LEAST_PER_REQUEST || share.microsecondsPerRequest >= LEAST_MICROSECONDS_PER_REQUEST);
+        .filter(
+          (share) =>
+            share.perRequest >= LEAST_PER_REQUEST || share.microsecondsPerRequest >= LEAST_MICROSECONDS_PER_REQUEST,
+        );
     },
     close: () => client.end(),
   };

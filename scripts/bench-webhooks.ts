@@ -45,7 +45,16 @@ export async function benchWebhooks(options: Options): Promise<WebhookBench> {
   const app =
     (await db.trackedApp.findFirst({ where: { accountId, bundleId: 'com.bench.webhooks' } })) ??
     (await db.trackedApp.create({
-      data: { accountId, store: 'app_store', storeId: '1000000001', bundleId: 'com.bench.webhooks', name: 'Bench Webhooks', developer: 'Bench', category: 'Utilities', primaryCountry: 'US' },
+      data: {
+        accountId,
+        store: 'app_store',
+        storeId: '1000000001',
+        bundleId: 'com.bench.webhooks',
+        name: 'Bench Webhooks',
+        developer: 'Bench',
+        category: 'Utilities',
+        primaryCountry: 'US',
+      },
     }));
   await db.trackedKeyword.deleteMany({ where: { appId: app.id } });
 
@@ -81,7 +90,10 @@ export async function benchWebhooks(options: Options): Promise<WebhookBench> {
   const { OBSERVE_QUEUES, REFRESH_QUEUE } = await import('../src/server/services/ingest/scheduler');
   for (;;) {
     const queues = [REFRESH_QUEUE, ...Object.values(OBSERVE_QUEUES)];
-    const [pending] = await hotQuery<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ANY($1) AND state IN ('created', 'retry', 'active') AND start_after <= now()`, [queues]);
+    const [pending] = await hotQuery<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pgboss.job WHERE name = ANY($1) AND state IN ('created', 'retry', 'active') AND start_after <= now()`,
+      [queues],
+    );
     if (!pending?.n) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -96,11 +108,22 @@ export async function benchWebhooks(options: Options): Promise<WebhookBench> {
   };
 
   exportToEnvironment({ WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' });
-  const { endpoint } = await createWebhookEndpoint(accountId, { url: receiverUrl, eventTypes: ['keyword.added'], description: 'bench receiver' });
+  const { endpoint } = await createWebhookEndpoint(accountId, {
+    url: receiverUrl,
+    eventTypes: ['keyword.added'],
+    description: 'bench receiver',
+  });
   try {
     // 1. Backlog.
     const recordedAt = Date.now();
-    await recordEvents(Array.from({ length: events }, (_, index) => ({ accountId, appId: app.id, type: 'keyword.added' as const, data: { appId: app.id, keywordId: randomUUID(), term: `backlog ${index}`, country: 'US' } })));
+    await recordEvents(
+      Array.from({ length: events }, (_, index) => ({
+        accountId,
+        appId: app.id,
+        type: 'keyword.added' as const,
+        data: { appId: app.id, keywordId: randomUUID(), term: `backlog ${index}`, country: 'US' },
+      })),
+    );
     await waitForArrivals(events, 180_000);
     const backlogDeliveriesPerSecond = events / ((arrivals.at(-1)!.at - recordedAt) / 1000);
     log(`webhooks: backlog of ${events} delivered at ${Math.round(backlogDeliveriesPerSecond)}/s`);
@@ -108,28 +131,44 @@ export async function benchWebhooks(options: Options): Promise<WebhookBench> {
     // 2. The calls that cause events, without and then with a subscribed endpoint.
     let counter = 0;
     const calls = async (label: string, amount = events) => {
-      const secret = (await createApiKey({ accountId }, { name: `bench webhooks ${label}`, scope: 'read-write' })).secret;
+      const secret = (await createApiKey({ accountId }, { name: `bench webhooks ${label}`, scope: 'read-write' }))
+        .secret;
       const result = await autocannon({
         url: `${options.base}/api/public/v1/apps/${app.id}/keywords`,
         connections: options.connections,
         amount,
         method: 'POST',
         headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
-        requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ terms: [`bench ${label} ${counter++}`] }) }) }],
+        requests: [
+          {
+            setupRequest: (request) => ({
+              ...request,
+              body: JSON.stringify({ terms: [`bench ${label} ${counter++}`] }),
+            }),
+          },
+        ],
       });
-      return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors: result.non2xx + result.errors };
+      return {
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        rps: result.requests.average,
+        errors: result.non2xx + result.errors,
+      };
     };
     await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false } });
     await calls('warm-up', 200);
     const withoutEndpoint = await calls('unsubscribed');
     // Their events fan out (to no endpoint) before the endpoint is enabled again.
-    while (await db.domainEvent.count({ where: { accountId, dispatchedAt: null } })) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (await db.domainEvent.count({ where: { accountId, dispatchedAt: null } }))
+      await new Promise((resolve) => setTimeout(resolve, 100));
     await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: true } });
     arrivals.length = 0;
     const withEndpoint = await calls('subscribed');
     await waitForArrivals(events, 180_000);
     const lags = arrivals.map((arrival) => arrival.at - arrival.occurredAt);
-    log(`webhooks: POST /apps/{id}/keywords p50 ${withoutEndpoint.p50} → ${withEndpoint.p50} ms with a subscribed endpoint`);
+    log(
+      `webhooks: POST /apps/{id}/keywords p50 ${withoutEndpoint.p50} → ${withEndpoint.p50} ms with a subscribed endpoint`,
+    );
     return {
       events,
       backlogDeliveriesPerSecond,

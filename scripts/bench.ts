@@ -68,7 +68,33 @@ const statements = countStatements ? await statementStatistics(database.url) : n
 await ensureAuthSecret();
 
 const EMAIL = 'bench@example.com';
-const MODIFIERS = ['app', 'free', 'for kids', 'for adults', 'music', 'sounds', 'timer', 'tracker', 'guide', 'daily', 'offline', 'pro', 'at night', 'for beginners', 'best', 'quick', 'journal', 'coach', 'plan', 'challenge', 'widget', 'with friends', 'ipad', 'watch', 'premium'];
+const MODIFIERS = [
+  'app',
+  'free',
+  'for kids',
+  'for adults',
+  'music',
+  'sounds',
+  'timer',
+  'tracker',
+  'guide',
+  'daily',
+  'offline',
+  'pro',
+  'at night',
+  'for beginners',
+  'best',
+  'quick',
+  'journal',
+  'coach',
+  'plan',
+  'challenge',
+  'widget',
+  'with friends',
+  'ipad',
+  'watch',
+  'premium',
+];
 
 async function benchData() {
   const existing = await db.user.findUnique({ where: { email: EMAIL }, select: { accountId: true } });
@@ -80,13 +106,27 @@ async function benchData() {
   }
   const { accountId } = await createAccount({ email: EMAIL, password: 'bench-password-123', plan: 'enterprise' });
   const app = await db.trackedApp.create({
-    data: { accountId, store: 'app_store', storeId: '1459969523', bundleId: 'com.calmlabs.breathe', name: 'Breathe: Sleep & Meditation', developer: 'Calm Labs Inc.', category: 'Health & Fitness', primaryCountry: 'US' },
+    data: {
+      accountId,
+      store: 'app_store',
+      storeId: '1459969523',
+      bundleId: 'com.calmlabs.breathe',
+      name: 'Breathe: Sleep & Meditation',
+      developer: 'Calm Labs Inc.',
+      category: 'Health & Fitness',
+      primaryCountry: 'US',
+    },
   });
-  const terms = vocabularyFor('Health & Fitness').flatMap((term) => MODIFIERS.map((modifier) => `${term} ${modifier}`)).slice(0, 1_000);
-  for (let i = 0; i < terms.length; i += 100) await addKeywords(accountId, { appId: app.id, terms: terms.slice(i, i + 100) });
+  const terms = vocabularyFor('Health & Fitness')
+    .flatMap((term) => MODIFIERS.map((modifier) => `${term} ${modifier}`))
+    .slice(0, 1_000);
+  for (let i = 0; i < terms.length; i += 100)
+    await addKeywords(accountId, { appId: app.id, terms: terms.slice(i, i + 100) });
   const started = performance.now();
   const summary = await refreshApp(app.id, { days: 365 });
-  log(`ingested ${summary.days.length} days, ${summary.keywordRanks} keyword ranks in ${Math.round((performance.now() - started) / 1000)} s`);
+  log(
+    `ingested ${summary.days.length} days, ${summary.keywordRanks} keyword ranks in ${Math.round((performance.now() - started) / 1000)} s`,
+  );
   const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
   return { accountId, appId: app.id, keywordId: keyword.id };
 }
@@ -96,7 +136,16 @@ async function writesApp(accountId: string): Promise<string> {
   const app =
     (await db.trackedApp.findFirst({ where: { accountId, bundleId: 'com.bench.writes' } })) ??
     (await db.trackedApp.create({
-      data: { accountId, store: 'app_store', storeId: '1000000002', bundleId: 'com.bench.writes', name: 'Bench Writes', developer: 'Bench', category: 'Health & Fitness', primaryCountry: 'US' },
+      data: {
+        accountId,
+        store: 'app_store',
+        storeId: '1000000002',
+        bundleId: 'com.bench.writes',
+        name: 'Bench Writes',
+        developer: 'Bench',
+        category: 'Health & Fitness',
+        primaryCountry: 'US',
+      },
     }));
   await db.trackedKeyword.deleteMany({ where: { appId: app.id } });
   // A refreshed app, as a customer's: each new term gets its rank and metric history in the call (an app never
@@ -114,7 +163,10 @@ async function sandboxData() {
   while (await runNextBackfill()) {
     // the sandbox's sample apps, one after another
   }
-  const app = await db.trackedApp.findFirstOrThrow({ where: { accountId: sandboxId, store: 'app_store' }, orderBy: { storeId: 'asc' } });
+  const app = await db.trackedApp.findFirstOrThrow({
+    where: { accountId: sandboxId, store: 'app_store' },
+    orderBy: { storeId: 'asc' },
+  });
   return { sandboxId, sandboxAppId: app.id };
 }
 
@@ -139,7 +191,8 @@ const clearSandboxUsage = () =>
   ]);
 await clearSandboxUsage();
 // Fresh keys per measurement (withKeys, below): each key has its own request-rate limit (per minute).
-const keyFor = (name: string) => createApiKey({ accountId: data.accountId }, { name: `bench ${name}`, scope: 'read-write' });
+const keyFor = (name: string) =>
+  createApiKey({ accountId: data.accountId }, { name: `bench ${name}`, scope: 'read-write' });
 const trackedCount = await db.trackedKeyword.count({ where: { appId: data.appId } });
 const { storeAppId, primaryCountry } = await db.trackedApp.findUniqueOrThrow({ where: { id: data.appId } });
 const days = await db.ratingSnapshot.count({ where: { storeAppId, country: primaryCountry } });
@@ -166,7 +219,12 @@ const BASELINE_DIR = 'bench/baseline';
  */
 async function startServer(serverPort: number, args: string[], ready: string): Promise<Server> {
   const base = `http://127.0.0.1:${serverPort}`;
-  if (await fetch(`${base}${ready}`).then(() => true, () => false)) {
+  if (
+    await fetch(`${base}${ready}`).then(
+      () => true,
+      () => false,
+    )
+  ) {
     throw new Error(`port ${serverPort} is already in use (a server left over?): stop it or set BENCH_PORT`);
   }
   // Its stdout is a pipe the bench drains, as a deployment's log collector reads one, and the request log is on as by
@@ -174,7 +232,14 @@ async function startServer(serverPort: number, args: string[], ready: string): P
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
     detached: true,
-    env: { ...process.env, DATABASE_URL: database.url, LOG_REQUESTS: process.env.BENCH_LOG_REQUESTS ?? 'true', NODE_ENV: 'production', BENCH_BODY_DIR: bodyDir, PORT: String(serverPort) },
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      LOG_REQUESTS: process.env.BENCH_LOG_REQUESTS ?? 'true',
+      NODE_ENV: 'production',
+      BENCH_BODY_DIR: bodyDir,
+      PORT: String(serverPort),
+    },
   });
   child.stdout!.resume();
   // Should the bench fail half-way, its servers do not outlive it (the normal end stops them gracefully, below).
@@ -188,7 +253,13 @@ async function startServer(serverPort: number, args: string[], ready: string): P
     }
   });
   for (let attempt = 0; ; attempt++) {
-    if (await fetch(`${base}${ready}`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`${base}${ready}`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     if (attempt > 240) throw new Error(`${args.join(' ')} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -198,7 +269,9 @@ async function startServer(serverPort: number, args: string[], ready: string): P
 // The baseline app is built once (its build is kept in bench/baseline/.next), by the same Next.js as the app.
 if (!existsSync(path.join(BASELINE_DIR, '.next', 'BUILD_ID'))) {
   log('building the baseline app (bench/baseline)');
-  const build = spawnSync(process.execPath, [NEXT_CLI, 'build', BASELINE_DIR], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const build = spawnSync(process.execPath, [NEXT_CLI, 'build', BASELINE_DIR], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (build.status !== 0) throw new Error('the baseline app did not build');
 }
 const app = await startServer(port, serverArgs('start', port, nodeArgs), '/api/health');
@@ -243,17 +316,49 @@ interface Target {
   headers?: Record<string, string>;
 }
 
-const read = (name: string, url: string): Target => ({ name, path: url, status: 200, authorized: true, meteredRead: true });
+const read = (name: string, url: string): Target => ({
+  name,
+  path: url,
+  status: 200,
+  authorized: true,
+  meteredRead: true,
+});
 const issued = generateApiKey().secret;
 const wrongChecksum = issued.slice(0, -1) + (issued.endsWith('0') ? '1' : '0');
 let termCounter = 0;
 const runTag = Date.now().toString(36);
 const allTargets: Target[] = [
   // Refused on their shape, without the database, by the REST pipeline's first step (src/server/rest/pipeline.ts).
-  { name: '401: no credential (no database)', path: '/api/public/v1/apps', status: 401, authorized: false, meteredRead: false },
-  { name: '401: malformed credential (no database)', path: `${api}/keywords`, status: 401, authorized: false, authorization: 'Bearer not-a-key', meteredRead: false },
-  { name: '401: key with a wrong checksum (no database)', path: `${api}/keywords`, status: 401, authorized: false, authorization: `Bearer ${wrongChecksum}`, meteredRead: false },
-  { name: '404: unknown app', path: `/api/public/v1/apps/${randomUUID()}`, status: 404, authorized: true, meteredRead: false },
+  {
+    name: '401: no credential (no database)',
+    path: '/api/public/v1/apps',
+    status: 401,
+    authorized: false,
+    meteredRead: false,
+  },
+  {
+    name: '401: malformed credential (no database)',
+    path: `${api}/keywords`,
+    status: 401,
+    authorized: false,
+    authorization: 'Bearer not-a-key',
+    meteredRead: false,
+  },
+  {
+    name: '401: key with a wrong checksum (no database)',
+    path: `${api}/keywords`,
+    status: 401,
+    authorized: false,
+    authorization: `Bearer ${wrongChecksum}`,
+    meteredRead: false,
+  },
+  {
+    name: '404: unknown app',
+    path: `/api/public/v1/apps/${randomUUID()}`,
+    status: 404,
+    authorized: true,
+    meteredRead: false,
+  },
   read('GET /apps', '/api/public/v1/apps'),
   read(METERED_READ, api),
   // The same read with a test key, on a sample app of the account's sandbox: test mode costs nothing more.
@@ -295,7 +400,13 @@ const allTargets: Target[] = [
     pairedWith: METERED_READ,
     method: 'POST',
     headers: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
-    body: () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'apps_get', arguments: { id: data.appId } } }),
+    body: () =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'apps_get', arguments: { id: data.appId } },
+      }),
   },
   // The same tool call on an OAuth access token: checked as a key is, by one statement (issue 38).
   {
@@ -307,7 +418,13 @@ const allTargets: Target[] = [
     meteredRead: false,
     method: 'POST',
     headers: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
-    body: () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'apps_get', arguments: { id: data.appId } } }),
+    body: () =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'apps_get', arguments: { id: data.appId } },
+      }),
   },
 ];
 const targets = allTargets.filter((target) => !only || only.test(target.name));
@@ -381,7 +498,11 @@ async function withKeys<T>(target: Target, duration: number, use: (secrets: stri
 async function withTestKeys<T>(target: Target, duration: number, use: (secrets: string[]) => Promise<T>): Promise<T> {
   await clearSandboxUsage();
   const count = Math.min(MAX_ACTIVE_KEYS, Math.max(1, Math.ceil((duration * 5_000) / REQUESTS_PER_MINUTE.test)));
-  const keys = await Promise.all(Array.from({ length: count }, (_, index) => createApiKey({ accountId: data.sandboxId }, { name: `bench ${target.name} ${index}`, scope: 'read-write' })));
+  const keys = await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      createApiKey({ accountId: data.sandboxId }, { name: `bench ${target.name} ${index}`, scope: 'read-write' }),
+    ),
+  );
   try {
     return await use(keys.map((key) => key.secret));
   } finally {
@@ -393,10 +514,30 @@ async function withTestKeys<T>(target: Target, duration: number, use: (secrets: 
 async function oauthTokenFor(name: string): Promise<{ value: string; connectedAppId: string }> {
   const owner = await db.user.findUniqueOrThrow({ where: { email: EMAIL }, select: { id: true } });
   const grantId = randomUUID();
-  const connected = await createConnectedApp({ accountId: data.accountId, userId: owner.id, grantId, clientId: `bench-${grantId}`, clientName: `bench ${name}`, scope: 'read-write', restrictions: {} });
+  const connected = await createConnectedApp({
+    accountId: data.accountId,
+    userId: owner.id,
+    grantId,
+    clientId: `bench-${grantId}`,
+    clientName: `bench ${name}`,
+    scope: 'read-write',
+    restrictions: {},
+  });
   const value = randomBase62(43);
   const resource = `${configuredOrigin() ?? `http://localhost:${port}`}/api/mcp`;
-  await upsertOAuthRecord('AccessToken', value, { jti: value, kind: 'AccessToken', grantId, clientId: `bench-${grantId}`, aud: resource, scope: 'read-only read-write' }, 3_600);
+  await upsertOAuthRecord(
+    'AccessToken',
+    value,
+    {
+      jti: value,
+      kind: 'AccessToken',
+      grantId,
+      clientId: `bench-${grantId}`,
+      aud: resource,
+      scope: 'read-only read-write',
+    },
+    3_600,
+  );
   return { value, connectedAppId: connected.id };
 }
 
@@ -415,9 +556,14 @@ function optionsFor(target: Target, keys: string[], server: Server = app) {
     headers,
     // Each connection sends one of the keys throughout (set once per connection: no cost per request).
     ...(keys.length > 1
-      ? { setupClient: (client: { setHeaders(headers: Record<string, string>): void }) => client.setHeaders({ ...headers, Authorization: `Bearer ${keys[connection++ % keys.length]}` }) }
+      ? {
+          setupClient: (client: { setHeaders(headers: Record<string, string>): void }) =>
+            client.setHeaders({ ...headers, Authorization: `Bearer ${keys[connection++ % keys.length]}` }),
+        }
       : {}),
-    ...(body ? { requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, body: body() }) }] } : {}),
+    ...(body
+      ? { requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, body: body() }) }] }
+      : {}),
   } as autocannon.Options;
 }
 
@@ -425,14 +571,20 @@ function measure(target: Target, duration: number, server: Server = app): Promis
   return withKeys(target, duration, (keys) => measureWith(target, duration, optionsFor(target, keys, server), server));
 }
 
-async function measureWith(target: Target, duration: number, options: autocannon.Options, server: Server): Promise<Measurement> {
+async function measureWith(
+  target: Target,
+  duration: number,
+  options: autocannon.Options,
+  server: Server,
+): Promise<Measurement> {
   // The previous measurement's in-flight requests drain first, so that each measurement is its own.
   await new Promise((resolve) => setTimeout(resolve, 300));
   const [app0, db0] = [appCpuMs(server), dbCpuMs()];
   const result = await autocannon({ ...options, duration });
   const [app1, db1] = [appCpuMs(server), dbCpuMs()];
   const requests = result.requests.total;
-  const perRequest = (start: number | null, end: number | null) => (start === null || end === null ? null : Math.max(0, ((end - start) * 1000) / requests));
+  const perRequest = (start: number | null, end: number | null) =>
+    start === null || end === null ? null : Math.max(0, ((end - start) * 1000) / requests);
   const statusCounts = result.statusCodeStats as unknown as Record<string, { count: number }>;
   const expected = statusCounts[String(target.status)]?.count ?? 0;
   return {
@@ -451,7 +603,8 @@ const median = (values: number[]) => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
-const medianOrNull = (values: (number | null)[]) => (values.some((value) => value === null) ? null : median(values as number[]));
+const medianOrNull = (values: (number | null)[]) =>
+  values.some((value) => value === null) ? null : median(values as number[]);
 
 interface Row {
   name: string;
@@ -493,7 +646,9 @@ const SERVER_HEADERS = new Set(['connection', 'content-length', 'date', 'keep-al
 // file the bench writes): the ratio then measures the API's work, not the size of its answer.
 const rows: Row[] = [];
 for (const [index, target] of targets.entries()) {
-  const probe = await withKeys(target, 0, (keys) => fetch(base + target.path, { ...optionsFor(target, keys), body: target.body?.() } as RequestInit));
+  const probe = await withKeys(target, 0, (keys) =>
+    fetch(base + target.path, { ...optionsFor(target, keys), body: target.body?.() } as RequestInit),
+  );
   const answer = await probe.text();
   if (probe.status !== target.status) throw new Error(`${target.name} answered ${probe.status}: ${answer}`);
   const bodyName = `target-${index}`;
@@ -502,7 +657,13 @@ for (const [index, target] of targets.entries()) {
   // Those the server writes itself for every answer are left to it.
   const headers = [...probe.headers].filter(([name]) => !SERVER_HEADERS.has(name));
   await writeFile(path.join(bodyDir, `${bodyName}.head.json`), JSON.stringify({ status: probe.status, headers }));
-  const baselineTarget: Target = { name: `same bytes as ${target.name}`, path: `/api/ping?body=${bodyName}`, status: target.status, authorized: false, meteredRead: false };
+  const baselineTarget: Target = {
+    name: `same bytes as ${target.name}`,
+    path: `/api/ping?body=${bodyName}`,
+    status: target.status,
+    authorized: false,
+    meteredRead: false,
+  };
   const paired = target.pairedWith ? allTargets.find((other) => other.name === target.pairedWith)! : null;
   await measure(target, warmUpSeconds); // warm-up
   // A pair no earlier row measured (an --only run of this row alone) is warmed up as well.
@@ -549,7 +710,9 @@ for (const [index, target] of targets.entries()) {
     unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
     versus: paired ? { name: paired.name, ratio: median(versus) } : null,
     // A paired target's statements are counted with its pair's, in the same window, per request of both.
-    statements: statements ? await statements.perRequest(runs.reduce((sum, run) => sum + run.requests, pairedRequests)) : null,
+    statements: statements
+      ? await statements.perRequest(runs.reduce((sum, run) => sum + run.requests, pairedRequests))
+      : null,
     rounds: runs,
   };
   rows.push(row);
@@ -560,7 +723,16 @@ for (const [index, target] of targets.entries()) {
 // While the database still runs: it stops with the servers.
 const rateLimit = !only || only.test('rate limit') ? await benchRateLimit() : null;
 const webhooks: WebhookBench | null =
-  !only || only.test('webhooks') ? await benchWebhooks({ base, accountId: data.accountId, databaseUrl: database.url, connections, events: 1_000, log }) : null;
+  !only || only.test('webhooks')
+    ? await benchWebhooks({
+        base,
+        accountId: data.accountId,
+        databaseUrl: database.url,
+        connections,
+        events: 1_000,
+        log,
+      })
+    : null;
 await Promise.all(
   [app, viaNext, viaNode].map(
     (server) =>
@@ -579,7 +751,7 @@ console.log(
   `\n${connections} connections; ${rounds} rounds of ${seconds} s per endpoint after ${warmUpSeconds} s of warm-up, each paired with a measurement just before it of ` +
     "Next.js's bare route (`next start`, one route handler, no database) answering the same bytes: status, headers, body (base/s), " +
     'and of a bare node:http server answering them (node/s: the limit, nothing between the socket and the answer). ' +
-    'Medians over the rounds; ratio is req/s relative to Next.js\'s route, ×node relative to node:http.\n',
+    "Medians over the rounds; ratio is req/s relative to Next.js's route, ×node relative to node:http.\n",
 );
 console.log(
   responseCacheMb > 0
@@ -604,7 +776,8 @@ const columns: [string, number, (row: Row) => string][] = [
   ['db µs', 6, (row) => micros(row.dbCpu)],
 ];
 console.log(`${pad('endpoint', 48)} ${columns.map(([title, width]) => title.padStart(width)).join(' ')}`);
-for (const row of rows) console.log(`${pad(row.name, 48)} ${columns.map(([, width, value]) => value(row).padStart(width)).join(' ')}`);
+for (const row of rows)
+  console.log(`${pad(row.name, 48)} ${columns.map(([, width, value]) => value(row).padStart(width)).join(' ')}`);
 
 // The aims, as verdicts on this run (a benchmark reports; it does not fail on a slow machine): every metered read at
 // least 1.5 times Next.js's bare route with a p99 of at most 50 ms (issue 19), a 401 at least 2 times; and against the
@@ -620,20 +793,45 @@ interface Aim {
 }
 const aims: Aim[] = [];
 for (const row of rows) {
-  const throughput = (least: number) => aims.push({ aim: `throughput ≥ ${least} × Next.js's bare route`, endpoint: row.name, value: row.ratio, meets: row.ratio >= least, ratio: true });
+  const throughput = (least: number) =>
+    aims.push({
+      aim: `throughput ≥ ${least} × Next.js's bare route`,
+      endpoint: row.name,
+      value: row.ratio,
+      meets: row.ratio >= least,
+      ratio: true,
+    });
   if (row.meteredRead) {
     throughput(1.5);
     aims.push({ aim: 'p99 ≤ 50 ms', endpoint: row.name, value: row.p99, meets: row.p99 <= 50, ratio: false });
   }
   if (row.name.startsWith('401')) {
     throughput(2);
-    aims.push({ aim: 'throughput ≥ 0.5 × a bare node:http server', endpoint: row.name, value: row.limitRatio, meets: row.limitRatio >= 0.5, ratio: true });
+    aims.push({
+      aim: 'throughput ≥ 0.5 × a bare node:http server',
+      endpoint: row.name,
+      value: row.limitRatio,
+      meets: row.limitRatio >= 0.5,
+      ratio: true,
+    });
   }
   if (row.name === METERED_READ) {
-    aims.push({ aim: 'throughput ≥ 0.15 × a bare node:http server', endpoint: row.name, value: row.limitRatio, meets: row.limitRatio >= 0.15, ratio: true });
+    aims.push({
+      aim: 'throughput ≥ 0.15 × a bare node:http server',
+      endpoint: row.name,
+      value: row.limitRatio,
+      meets: row.limitRatio >= 0.15,
+      ratio: true,
+    });
     throughput(2.5);
     const share = row.p99 / row.baselineP99;
-    aims.push({ aim: "p99 ≤ 0.5 × Next.js's bare route's p99", endpoint: row.name, value: share, meets: share <= 0.5, ratio: true });
+    aims.push({
+      aim: "p99 ≤ 0.5 × Next.js's bare route's p99",
+      endpoint: row.name,
+      value: share,
+      meets: share <= 0.5,
+      ratio: true,
+    });
   }
 }
 // Two measurements of the app against each other: each as its ratio to the baseline measured just before it, so that
@@ -644,53 +842,89 @@ const toolCall = rows.find((row) => row.name === MCP_TOOL_CALL);
 const oauthToolCall = rows.find((row) => row.name === MCP_OAUTH_TOOL_CALL);
 if (toolCall && oauthToolCall) {
   const share = relative(oauthToolCall, toolCall);
-  aims.push({ aim: `throughput ≥ 0.9 × ${MCP_TOOL_CALL} on a key`, endpoint: MCP_OAUTH_TOOL_CALL, value: share, meets: share >= 0.9, ratio: true });
+  aims.push({
+    aim: `throughput ≥ 0.9 × ${MCP_TOOL_CALL} on a key`,
+    endpoint: MCP_OAUTH_TOOL_CALL,
+    value: share,
+    meets: share >= 0.9,
+    ratio: true,
+  });
 }
 // The same read in test mode against live, measured right after it in each round (issue 39): at least as fast. Two
 // measurements of one path a few seconds apart differ by a few per cent, so "as fast" is read as at least 0.95 of it.
 const testModeRead = rows.find((row) => row.name === TEST_MODE_READ);
 if (testModeRead?.versus) {
   const share = testModeRead.versus.ratio;
-  aims.push({ aim: `throughput ≥ 0.95 × ${METERED_READ} with a live key`, endpoint: TEST_MODE_READ, value: share, meets: share >= 0.95, ratio: true });
+  aims.push({
+    aim: `throughput ≥ 0.95 × ${METERED_READ} with a live key`,
+    endpoint: TEST_MODE_READ,
+    value: share,
+    meets: share >= 0.95,
+    ratio: true,
+  });
 }
 // The tool call against the REST read, measured beside it in each round (issue 37): at least 0.7 of its throughput.
 const toolCallShare = toolCall?.versus?.ratio;
 if (toolCallShare !== undefined) {
-  aims.push({ aim: `throughput ≥ 0.7 × ${METERED_READ} on REST`, endpoint: MCP_TOOL_CALL, value: toolCallShare, meets: toolCallShare >= 0.7, ratio: true });
+  aims.push({
+    aim: `throughput ≥ 0.7 × ${METERED_READ} on REST`,
+    endpoint: MCP_TOOL_CALL,
+    value: toolCallShare,
+    meets: toolCallShare >= 0.7,
+    ratio: true,
+  });
 }
 console.log(`\nAims: ${aims.filter((aim) => aim.meets).length} of ${aims.length} met.`);
-for (const aim of aims.filter((entry) => !entry.meets)) console.log(`  below: ${aim.endpoint}: ${aim.aim} (${aim.ratio ? `${aim.value.toFixed(2)} ×` : `${aim.value} ms`})`);
+for (const aim of aims.filter((entry) => !entry.meets))
+  console.log(`  below: ${aim.endpoint}: ${aim.aim} (${aim.ratio ? `${aim.value.toFixed(2)} ×` : `${aim.value} ms`})`);
 const meteredRead = rows.find((row) => row.name === METERED_READ);
 if (meteredRead) {
-  const steps = responseCacheMb > 0 ? 'credential with data versions, replayed answer, charge and ledger row' : 'credential, lookup, charge and ledger row';
+  const steps =
+    responseCacheMb > 0
+      ? 'credential with data versions, replayed answer, charge and ledger row'
+      : 'credential, lookup, charge and ledger row';
   console.log(
     `\nMetered 1-credit read (${METERED_READ}: ${steps}) at ${meteredRead.ratio.toFixed(2)} × Next.js's bare route and ${meteredRead.limitRatio.toFixed(3)} × a bare node:http server, p99 ${meteredRead.p99} ms (the route's ${meteredRead.baselineP99} ms, node:http's ${meteredRead.limitP99} ms).`,
   );
 }
 if (toolCall && toolCallShare !== undefined) {
-  console.log(`MCP tool call (${MCP_TOOL_CALL}, the same read) at ${toolCallShare.toFixed(2)} × its REST twin's throughput, measured in the same rounds (aim ≥ 0.7), p99 ${toolCall.p99} ms.`);
+  console.log(
+    `MCP tool call (${MCP_TOOL_CALL}, the same read) at ${toolCallShare.toFixed(2)} × its REST twin's throughput, measured in the same rounds (aim ≥ 0.7), p99 ${toolCall.p99} ms.`,
+  );
 }
 if (testModeRead?.versus) {
-  console.log(`The same read in test mode at ${testModeRead.versus.ratio.toFixed(2)} × with a live key, measured in the same rounds (aim ≥ 0.95), p99 ${testModeRead.p99} ms.`);
+  console.log(
+    `The same read in test mode at ${testModeRead.versus.ratio.toFixed(2)} × with a live key, measured in the same rounds (aim ≥ 0.95), p99 ${testModeRead.p99} ms.`,
+  );
 }
 if (toolCall && oauthToolCall) {
-  console.log(`The same tool call on an OAuth token at ${relative(oauthToolCall, toolCall).toFixed(2)} × on a key (aim ≥ 0.9), p99 ${oauthToolCall.p99} ms.`);
+  console.log(
+    `The same tool call on an OAuth token at ${relative(oauthToolCall, toolCall).toFixed(2)} × on a key (aim ≥ 0.9), p99 ${oauthToolCall.p99} ms.`,
+  );
 }
 for (const row of rows.filter((each) => each.statements?.length && each.meteredRead)) {
-  console.log(`\nDatabase statements per ${row.name} (pg_stat_statements over its measured rounds: runs per request × execution time per request; indented: run inside a function):`);
+  console.log(
+    `\nDatabase statements per ${row.name} (pg_stat_statements over its measured rounds: runs per request × execution time per request; indented: run inside a function):`,
+  );
   for (const share of row.statements!) {
     // A statement run once a second (the keys' request log) is a few ten-thousandths of a run per request.
     const runs = share.perRequest.toFixed(share.perRequest < 0.01 ? 4 : 2);
-    console.log(`  ${runs.padStart(6)} × ${share.microsecondsPerRequest.toFixed(1).padStart(6)} µs  ${share.topLevel ? '' : '  '}${share.statement}`);
+    console.log(
+      `  ${runs.padStart(6)} × ${share.microsecondsPerRequest.toFixed(1).padStart(6)} µs  ${share.topLevel ? '' : '  '}${share.statement}`,
+    );
   }
 }
 if (rateLimit) {
-  console.log(`\nRate limiter (a Pro key's 1,200 a minute, shared in PostgreSQL): ${rateLimit.sharedMicroseconds.toFixed(1)} µs a request, against ${rateLimit.memoryMicroseconds.toFixed(1)} µs counted in one process's memory alone; ${rateLimit.storeRoundTrips.toLocaleString('en-US')} store round trips for ${rateLimit.requests.toLocaleString('en-US')} requests.`);
+  console.log(
+    `\nRate limiter (a Pro key's 1,200 a minute, shared in PostgreSQL): ${rateLimit.sharedMicroseconds.toFixed(1)} µs a request, against ${rateLimit.memoryMicroseconds.toFixed(1)} µs counted in one process's memory alone; ${rateLimit.storeRoundTrips.toLocaleString('en-US')} store round trips for ${rateLimit.requests.toLocaleString('en-US')} requests.`,
+  );
 }
 if (webhooks) {
   const added = (with_: number, without: number) => `${with_ - without >= 0 ? '+' : ''}${with_ - without} ms`;
   console.log(`\nWebhooks (a \`npm run worker\` process delivering to a local receiver):`);
-  console.log(`  backlog of ${webhooks.events} events delivered at ${Math.round(webhooks.backlogDeliveriesPerSecond)} deliveries/s`);
+  console.log(
+    `  backlog of ${webhooks.events} events delivered at ${Math.round(webhooks.backlogDeliveriesPerSecond)} deliveries/s`,
+  );
   console.log(
     `  ${webhooks.events} × POST /apps/{id}/keywords, each recording a keyword.added event: p50 ${webhooks.withoutEndpoint.p50} → ${webhooks.withEndpoint.p50} ms (${added(webhooks.withEndpoint.p50, webhooks.withoutEndpoint.p50)}), p99 ${webhooks.withoutEndpoint.p99} → ${webhooks.withEndpoint.p99} ms (${added(webhooks.withEndpoint.p99, webhooks.withoutEndpoint.p99)}) once an endpoint subscribes`,
   );
@@ -698,8 +932,23 @@ if (webhooks) {
 }
 const report = {
   date: new Date().toISOString(),
-  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version, platform: process.platform },
-  settings: { connections, seconds, rounds, warmUpSeconds, only: only?.source ?? null, nodeArgs, responseCacheMb, researchMaxAgeSeconds: researchMaxAgeSeconds(), logRequests: process.env.BENCH_LOG_REQUESTS ?? 'true' },
+  machine: {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? null,
+    node: process.version,
+    platform: process.platform,
+  },
+  settings: {
+    connections,
+    seconds,
+    rounds,
+    warmUpSeconds,
+    only: only?.source ?? null,
+    nodeArgs,
+    responseCacheMb,
+    researchMaxAgeSeconds: researchMaxAgeSeconds(),
+    logRequests: process.env.BENCH_LOG_REQUESTS ?? 'true',
+  },
   data: { trackedKeywords: trackedCount, daysOfHistory: days },
   rows,
   aims,

@@ -14,7 +14,10 @@ import * as esbuild from 'esbuild';
 const versionCheckedEntries = {
   name: 'version-checked-entries',
   setup(build) {
-    build.onResolve({ filter: /^checked:/ }, (args) => ({ path: path.resolve(args.path.slice('checked:'.length)), namespace: 'checked' }));
+    build.onResolve({ filter: /^checked:/ }, (args) => ({
+      path: path.resolve(args.path.slice('checked:'.length)),
+      namespace: 'checked',
+    }));
     build.onLoad({ filter: /.*/, namespace: 'checked' }, (args) => ({
       contents: `import { requireSupportedNode } from ${JSON.stringify(path.resolve('src/server/runtime/supported-node.ts'))};\nrequireSupportedNode();\nawait import(${JSON.stringify(args.path)});\n`,
       resolveDir: path.dirname(args.path),

@@ -6,7 +6,8 @@ import { existsSync, readdirSync } from 'node:fs';
 
 /** Any major version of Debian's PostgreSQL server (bookworm's `postgresql` is 15). */
 const postgresServer = () =>
-  existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((version) => existsSync(`/usr/lib/postgresql/${version}/bin/postgres`));
+  existsSync('/usr/lib/postgresql') &&
+  readdirSync('/usr/lib/postgresql').some((version) => existsSync(`/usr/lib/postgresql/${version}/bin/postgres`));
 
 const PACKAGES = [
   { binary: '/usr/bin/chromium-headless-shell', name: 'chromium-headless-shell', for: 'the browser tests' },
@@ -19,7 +20,9 @@ const missing = PACKAGES.filter((entry) => !(entry.installed ? entry.installed()
 if (missing.length) {
   const names = missing.map((entry) => entry.name).join(' ');
   if (process.getuid?.() !== 0) {
-    console.error(`The tests need Debian's ${names} (${missing.map((entry) => entry.for).join('; ')}): run \`sudo apt-get install -y ${names}\`.`);
+    console.error(
+      `The tests need Debian's ${names} (${missing.map((entry) => entry.for).join('; ')}): run \`sudo apt-get install -y ${names}\`.`,
+    );
     process.exit(1);
   }
   console.error(`Installing Debian's ${names} for the tests…`);

@@ -17,7 +17,10 @@ type Json = Record<string, unknown>;
 
 /** The generated files, by name, as they should be committed. */
 export async function clientSources(): Promise<Record<string, string>> {
-  const document = buildOpenApiDocument(ORIGIN) as Json & { paths: Record<string, Record<string, Json>>; components: { schemas: Record<string, Json> } };
+  const document = buildOpenApiDocument(ORIGIN) as Json & {
+    paths: Record<string, Record<string, Json>>;
+    components: { schemas: Record<string, Json> };
+  };
   const schema = astToString(await openapiTS(document as never, { alphabetize: false, exportType: false }));
 
   const paged: Record<string, string> = {};
@@ -25,10 +28,12 @@ export async function clientSources(): Promise<Record<string, string>> {
     const marked = item.get?.['x-paged'] as { list: string } | undefined;
     if (marked) paged[template] = marked.list === '$' ? '' : marked.list.slice(2);
   }
-  const problems = Object.keys(document.components.schemas).filter((name) => name.endsWith('Problem') && name !== 'Problem');
+  const problems = Object.keys(document.components.schemas).filter(
+    (name) => name.endsWith('Problem') && name !== 'Problem',
+  );
   const operations =
     HEADER +
-    '\n/** The lists a client may page through, and the member of the answer that holds each list (\'\' when the answer is the list). */\n' +
+    "\n/** The lists a client may page through, and the member of the answer that holds each list ('' when the answer is the list). */\n" +
     `export const PAGED_LISTS = ${JSON.stringify(paged, null, 2)} as const;\n\n` +
     '/** The schema of each problem kind the API answers with (their `code` tells them apart). */\n' +
     `export type ProblemSchemaName = ${problems.map((name) => `'${name}'`).join(' | ')};\n`;
@@ -36,6 +41,7 @@ export async function clientSources(): Promise<Record<string, string>> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const [name, text] of Object.entries(await clientSources())) writeFileSync(path.join(CLIENT_SOURCES, name), text);
+  for (const [name, text] of Object.entries(await clientSources()))
+    writeFileSync(path.join(CLIENT_SOURCES, name), text);
   console.log(`wrote ${CLIENT_SOURCES}/schema.ts and operations.ts`);
 }

@@ -19,7 +19,11 @@ if (!existsSync(path.join(toolDir, 'node_modules', 'prisma'))) {
   await mkdir(toolDir, { recursive: true });
   await writeFile(path.join(toolDir, 'package.json'), '{"name":"prisma6-tool","private":true}');
   // No install scripts: the engines they would download are not needed by the WebAssembly engine.
-  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', 'prisma@6.19.3', '@prisma/adapter-pg@6.19.3', 'pg'], { cwd: toolDir, stdio: 'inherit' });
+  execFileSync(
+    'npm',
+    ['install', '--ignore-scripts', '--no-audit', '--no-fund', 'prisma@6.19.3', '@prisma/adapter-pg@6.19.3', 'pg'],
+    { cwd: toolDir, stdio: 'inherit' },
+  );
 }
 
 function withUrl(schema: string): string {
@@ -31,7 +35,10 @@ function withUrl(schema: string): string {
 const emptySchema = 'datasource db {\n  provider = "postgresql"\n}\n';
 function lastCommitTouchingMigrations(): string {
   try {
-    return execFileSync('git', ['log', '-1', '--format=%H', '--', 'prisma/migrations'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['log', '-1', '--format=%H', '--', 'prisma/migrations'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return ''; // a repository without commits yet
   }
@@ -65,7 +72,12 @@ try {
     {
       cwd: toolDir,
       encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: database.url, PRISMA_SCHEMA_ENGINE_BINARY: anyFile, PRISMA_QUERY_ENGINE_LIBRARY: anyFile },
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        PRISMA_SCHEMA_ENGINE_BINARY: anyFile,
+        PRISMA_QUERY_ENGINE_LIBRARY: anyFile,
+      },
     },
   );
   if (!sql.trim() || /^-- This is an empty migration/m.test(sql)) {

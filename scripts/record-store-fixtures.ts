@@ -25,18 +25,41 @@ const TIMEOUT_MS = 20_000;
 /** One call every 60/CALLS_PER_MINUTE seconds, in this process: the recording runs alone. */
 function pacedGate(store: Store): StoreGate {
   let next = 0;
-  return createStoreGate(store, { callsPerMinute: CALLS_PER_MINUTE, concurrency: 1, timeoutMs: TIMEOUT_MS, retries: 3, minBackoffMs: 5_000, maxBackoffMs: 60_000 }, async () => {
-    const wait = next - Date.now();
-    if (wait > 0) return Math.ceil(wait / 1000);
-    next = Date.now() + 60_000 / CALLS_PER_MINUTE;
-    return 0;
-  });
+  return createStoreGate(
+    store,
+    {
+      callsPerMinute: CALLS_PER_MINUTE,
+      concurrency: 1,
+      timeoutMs: TIMEOUT_MS,
+      retries: 3,
+      minBackoffMs: 5_000,
+      maxBackoffMs: 60_000,
+    },
+    async () => {
+      const wait = next - Date.now();
+      if (wait > 0) return Math.ceil(wait / 1000);
+      next = Date.now() + 60_000 / CALLS_PER_MINUTE;
+      return 0;
+    },
+  );
 }
 
 /** The plan's app, observed in its storefront for its terms, with its competitor: what the provider tests replay. */
-function plannedObservation(store: Store, plan: { appId: string; competitorId: string; country: string; terms: string[] }, now: Date): [ProviderApp, ObservationRequest] {
+function plannedObservation(
+  store: Store,
+  plan: { appId: string; competitorId: string; country: string; terms: string[] },
+  now: Date,
+): [ProviderApp, ObservationRequest] {
   return [
-    { store, storeId: plan.appId, bundleId: plan.appId, name: plan.appId, developer: '', category: '', primaryCountry: plan.country },
+    {
+      store,
+      storeId: plan.appId,
+      bundleId: plan.appId,
+      name: plan.appId,
+      developer: '',
+      category: '',
+      primaryCountry: plan.country,
+    },
     {
       day: now,
       countries: [plan.country],
@@ -50,21 +73,31 @@ function plannedObservation(store: Store, plan: { appId: string; competitorId: s
 async function recordGooglePlay(now: Date): Promise<void> {
   const plan = GOOGLE_PLAY_PLAN;
   const day = isoDay(now);
-  const provider = new GooglePlayProvider(recordingPlayClient(scraperClient(TIMEOUT_MS), day, path.join(staging, 'google-play')), pacedGate('google_play'));
+  const provider = new GooglePlayProvider(
+    recordingPlayClient(scraperClient(TIMEOUT_MS), day, path.join(staging, 'google-play')),
+    pacedGate('google_play'),
+  );
   await provider.searchApps(plan.searchTerm, plan.country, 8);
   await provider.observe(...plannedObservation('google_play', plan, now));
   await provider.research(plan.searchTerm, plan.country, now);
-  for (const storeId of [plan.competitorId, plan.missingId]) await provider.describe({ store: 'google_play', storeId, country: plan.country, slug: null }, plan.country);
+  for (const storeId of [plan.competitorId, plan.missingId])
+    await provider.describe({ store: 'google_play', storeId, country: plan.country, slug: null }, plan.country);
 }
 
 async function recordAppStore(now: Date): Promise<void> {
   const plan = APP_STORE_PLAN;
   const gate = pacedGate('app_store');
-  const provider = new AppStoreProvider(recordingFetch(fetchJsonThrough(() => gate), path.join(staging, 'app-store')));
+  const provider = new AppStoreProvider(
+    recordingFetch(
+      fetchJsonThrough(() => gate),
+      path.join(staging, 'app-store'),
+    ),
+  );
   // The shallow search first: the deeper one of the same term then replaces its file.
   await provider.searchApps(plan.searchTerm, plan.country, 8);
   await provider.observe(...plannedObservation('app_store', plan, now));
-  for (const storeId of [plan.appId, plan.missingId]) await provider.describe({ store: 'app_store', storeId, country: plan.country, slug: null }, plan.country);
+  for (const storeId of [plan.appId, plan.missingId])
+    await provider.describe({ store: 'app_store', storeId, country: plan.country, slug: null }, plan.country);
 }
 
 const now = new Date();
@@ -82,5 +115,7 @@ renameSync(path.join(staging, 'google-play', day), path.join(GOOGLE_PLAY_FIXTURE
 rmSync(APP_STORE_FIXTURES, { recursive: true, force: true });
 renameSync(path.join(staging, 'app-store'), APP_STORE_FIXTURES);
 rmSync(staging, { recursive: true, force: true });
-console.log(`Recorded Google Play into test/fixtures/google-play/${day} and the App Store into test/fixtures/app-store.`);
+console.log(
+  `Recorded Google Play into test/fixtures/google-play/${day} and the App Store into test/fixtures/app-store.`,
+);
 console.log('Run `npm run test:unit` to check the provider tests on the new recordings.');

@@ -45,7 +45,9 @@ if (shouldSeed) {
 // the last observed, with its age.
 if (dataProvider().hasHistory) {
   const refreshed = await announced(log, 'bringing the data up to date', () => refreshAllApps());
-  log(`data refreshed for ${refreshed.summaries.length} apps${refreshed.failures.length ? `; ${refreshed.failures.length} could not be refreshed now and keep their data (see the log)` : ''}`);
+  log(
+    `data refreshed for ${refreshed.summaries.length} apps${refreshed.failures.length ? `; ${refreshed.failures.length} could not be refreshed now and keep their data (see the log)` : ''}`,
+  );
 }
 // The refresh schedule and webhook deliveries run here, in the launcher, never on a request's path.
 const background = config().SCHEDULER ? await startBackgroundWork(database.url, log) : null;
@@ -54,7 +56,9 @@ const origin = config().NEXTAUTH_URL ?? `http://localhost:${port}`;
 // The app's server inherits this environment, with the database, the secret and the origin settled here.
 exportToEnvironment({ NEXTAUTH_URL: origin, PORT: String(port) });
 // An IPC channel, so that the app's server stops when the launcher dies without stopping it (src/server/main.ts).
-const next = spawn(process.execPath, serverArgs(dev ? 'dev' : 'start', port), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const next = spawn(process.execPath, serverArgs(dev ? 'dev' : 'start', port), {
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
 
 /** How long Next.js may take to finish the requests in flight before it is killed. */
 const DRAIN_DEADLINE_MS = 30_000;
@@ -91,7 +95,13 @@ next.on('exit', (code) => {
 // Announce once the app answers its health check.
 const healthy = await announced(log, "starting the app's server", async () => {
   for (let attempt = 0; attempt < 600 && !stopping; attempt++) {
-    if (await fetch(`http://127.0.0.1:${port}/api/health`).then((response) => response.ok, () => false)) return true;
+    if (
+      await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return true;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return false;

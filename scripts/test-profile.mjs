@@ -27,7 +27,10 @@ const KINDS = [
   ['Chromium', (cmd) => /chrom(e|ium)/i.test(cmd)],
   ['PostgreSQL (Vitest)', (cmd) => /postgres.*(-D|--pgdata)\S*\s*\S*test-vitest/.test(cmd)],
   ['PostgreSQL (e2e server and embedded e2e tests)', (cmd) => /postgres.*(-D|--pgdata)\S*\s*\S*\.data\/e2e/.test(cmd)],
-  ['PostgreSQL (others: external deployments, conformance)', (cmd) => /(^|\/)postgres(\s|$)|^postgres:|pg_ctl|initdb/.test(cmd)],
+  [
+    'PostgreSQL (others: external deployments, conformance)',
+    (cmd) => /(^|\/)postgres(\s|$)|^postgres:|pg_ctl|initdb/.test(cmd),
+  ],
   ['PgBouncer', (cmd) => /pgbouncer/.test(cmd)],
   ['Redis', (cmd) => /redis-server/.test(cmd)],
   ['Vitest', (cmd) => /vitest/.test(cmd)],
@@ -76,7 +79,8 @@ function machineTicks() {
 
 function busyShare() {
   const { idle, total } = machineTicks();
-  const share = previousCpu && total > previousCpu.total ? 1 - (idle - previousCpu.idle) / (total - previousCpu.total) : null;
+  const share =
+    previousCpu && total > previousCpu.total ? 1 - (idle - previousCpu.idle) / (total - previousCpu.total) : null;
   previousCpu = { idle, total };
   return share;
 }
@@ -117,7 +121,13 @@ function sample() {
 
 function track(candidate, pids) {
   const cmd = (read(`/proc/${candidate.pid}/cmdline`) ?? '').split('\0').join(' ').trim();
-  processes.set(candidate.key, { pid: Number(candidate.pid), parent: candidate.stat.parent, cmd, kind: null, own: candidate.stat.own });
+  processes.set(candidate.key, {
+    pid: Number(candidate.pid),
+    parent: candidate.stat.parent,
+    cmd,
+    kind: null,
+    own: candidate.stat.own,
+  });
   pids.add(Number(candidate.pid));
 }
 
@@ -128,7 +138,11 @@ function kindOf(known, byPid) {
   const parent = byPid.get(known.parent);
   known.kind = match ? match[0] : parent && parent !== known ? kindOf(parent, byPid) : 'other';
   // A backend's command line ("postgres: user db …") matches the generic PostgreSQL kind: its postmaster knows which.
-  if (match?.[0].startsWith('PostgreSQL (others') && parent && /PostgreSQL \((Vitest|e2e)/.test(kindOf(parent, byPid))) {
+  if (
+    match?.[0].startsWith('PostgreSQL (others') &&
+    parent &&
+    /PostgreSQL \((Vitest|e2e)/.test(kindOf(parent, byPid))
+  ) {
     known.kind = kindOf(parent, byPid);
   }
   return known.kind;
@@ -139,14 +153,18 @@ const machineAtStart = machineTicks();
 busyShare();
 const timer = setInterval(sample, SAMPLE_EVERY_MS);
 // E2E_CPU_REPORT: Playwright's CPU reporter (e2e/cpu-reporter.ts) says what each e2e test cost.
-const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, TEST_PROFILE_RUN: marker.split('=')[1], E2E_CPU_REPORT: '1' } });
+const child = spawn(command[0], command.slice(1), {
+  stdio: 'inherit',
+  env: { ...process.env, TEST_PROFILE_RUN: marker.split('=')[1], E2E_CPU_REPORT: '1' },
+});
 const status = await new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 sample();
 clearInterval(timer);
 const wall = (performance.now() - started) / 1000;
 const machineAtEnd = machineTicks();
 /** Every process's CPU on the machine meanwhile, the run's and any other work's. */
-const machineCpu = (machineAtEnd.total - machineAtEnd.idle - (machineAtStart.total - machineAtStart.idle)) / TICKS_PER_SECOND;
+const machineCpu =
+  (machineAtEnd.total - machineAtEnd.idle - (machineAtStart.total - machineAtStart.idle)) / TICKS_PER_SECOND;
 
 const byPid = new Map([...processes.values()].map((known) => [known.pid, known]));
 const table = new Map();
@@ -188,10 +206,14 @@ mkdirSync('test-results', { recursive: true });
 writeFileSync('test-results/profile.json', `${JSON.stringify(summary, null, 2)}\n`);
 
 const width = Math.max(...rows.map((row) => row.kind.length), 20);
-console.log(`\nCPU by kind of process (${command.join(' ')}: exit code ${status}, ${summary.wallSeconds} s wall, ${summary.cores} cores, Node ${process.version})`);
+console.log(
+  `\nCPU by kind of process (${command.join(' ')}: exit code ${status}, ${summary.wallSeconds} s wall, ${summary.cores} cores, Node ${process.version})`,
+);
 console.log(`${'kind'.padEnd(width)}  processes    CPU s  share`);
 for (const row of rows) {
-  console.log(`${row.kind.padEnd(width)}  ${String(row.processes).padStart(9)}  ${row.cpu.toFixed(0).padStart(7)}  ${((100 * row.cpu) / seen).toFixed(0).padStart(4)} %`);
+  console.log(
+    `${row.kind.padEnd(width)}  ${String(row.processes).padStart(9)}  ${row.cpu.toFixed(0).padStart(7)}  ${((100 * row.cpu) / seen).toFixed(0).padStart(4)} %`,
+  );
 }
 console.log(`${'seen, in all'.padEnd(width)}  ${String(processes.size).padStart(9)}  ${seen.toFixed(0).padStart(7)}`);
 console.log(

@@ -17,7 +17,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 // `npm test` runs this on the Node.js 24 the project brings (node_modules/.bin comes first on npm's PATH); started by
 // hand on an older Node, every process the tests start would run on it too.
 if (Number(process.versions.node.split('.')[0]) < 22) {
-  console.error(`This is Node.js ${process.versions.node}; the tests need 22 or later: run \`npm test\`, which runs the Node.js 24 of node_modules/.bin.`);
+  console.error(
+    `This is Node.js ${process.versions.node}; the tests need 22 or later: run \`npm test\`, which runs the Node.js 24 of node_modules/.bin.`,
+  );
   process.exit(1);
 }
 
@@ -33,7 +35,10 @@ function step(name, command, args, { output: shown = 'quiet', env = {} } = {}) {
   const since = performance.now();
   const captured = shown !== 'live';
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
+    const child = spawn(command, args, {
+      stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...env },
+    });
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
@@ -41,7 +46,8 @@ function step(name, command, args, { output: shown = 'quiet', env = {} } = {}) {
       const status = code ?? (signal ? 1 : 0);
       if (captured) writeFileSync(`${LOGS}/${name}.log`, output);
       if (shown === 'block' || (shown === 'quiet' && status !== 0)) process.stdout.write(`\n${output}\n`);
-      const failure = status === 0 ? '' : `: exit code ${status}${captured ? `, its output above and in ${LOGS}/${name}.log` : ''}`;
+      const failure =
+        status === 0 ? '' : `: exit code ${status}${captured ? `, its output above and in ${LOGS}/${name}.log` : ''}`;
       console.log(`${status === 0 ? '✓' : '✗'} ${name} (${seconds(since)})${failure}`);
       resolve(status);
     });
@@ -74,12 +80,26 @@ const status = await inOrder(
   () => step('packages', process.execPath, ['scripts/ensure-packages.mjs'], { output: 'live' }),
   () =>
     atOnce(
-      () => step('layer check', ...tool('node_modules/dependency-cruiser/bin/dependency-cruise.mjs', 'src', '--config', '.dependency-cruiser.cjs')),
+      () =>
+        step(
+          'layer check',
+          ...tool(
+            'node_modules/dependency-cruiser/bin/dependency-cruise.mjs',
+            'src',
+            '--config',
+            '.dependency-cruiser.cjs',
+          ),
+        ),
       () => step('unused code', ...tool('node_modules/knip/bin/knip.js')),
+      // Biome's own binary (Rust), not a Node entry point.
+      () => step('format check', 'node_modules/.bin/biome', ['format', '.']),
       () =>
         inOrder(
           () => step('server build', process.execPath, ['scripts/build.mjs', '--server']),
-          () => step('next build', process.execPath, ['node_modules/next/dist/bin/next', 'build'], { env: { BUILD_SKIP_TYPECHECK: '1' } }),
+          () =>
+            step('next build', process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
+              env: { BUILD_SKIP_TYPECHECK: '1' },
+            }),
         ),
     ),
   () =>

@@ -13,7 +13,9 @@ beforeAll(() => {
 });
 
 /** The CLI with these arguments; a last argument `{ input }` is written to its stdin. */
-async function admin(...args: [...string[]] | [...string[], { input: string }]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function admin(
+  ...args: [...string[]] | [...string[], { input: string }]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const input = typeof args.at(-1) === 'object' ? (args.pop() as { input: string }).input : '';
   const env = { ...process.env, DATABASE_URL: '' };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
@@ -31,7 +33,16 @@ const now = { now: new Date(), ip: null };
 describe('npm run admin', () => {
   it('creates an account, changes its plan, creates and revokes a key', async () => {
     const email = `ops-${randomUUID()}@example.test`;
-    const created = await admin('account', 'create', '--email', email, '--password', 'a-long-password', '--plan', 'free');
+    const created = await admin(
+      'account',
+      'create',
+      '--email',
+      email,
+      '--password',
+      'a-long-password',
+      '--plan',
+      'free',
+    );
     expect(created.code).toBe(0);
     expect(lastLine(created.stdout)).toMatch(/^Created account [0-9a-f-]{36} on the free plan/);
 
@@ -65,9 +76,18 @@ describe('npm run admin', () => {
     const lines: [string[], RegExp][] = [
       [['account', 'delete'], /unknown command "account delete"/],
       [['account', 'create', '--email', 'x@example.test', '--password', 'a-long-password'], /--plan is required/],
-      [['account', 'create', '--email', 'x@example.test', '--password', 'a-long-password', '--plan', 'gold'], /--plan must be one of/],
-      [['account', 'create', '--email', 'not-an-email', '--password', 'a-long-password', '--plan', 'pro'], /valid email/],
-      [['account', 'create', '--email', 'x@example.test', '--password', 'short', '--plan', 'pro'], /at least 10 characters/],
+      [
+        ['account', 'create', '--email', 'x@example.test', '--password', 'a-long-password', '--plan', 'gold'],
+        /--plan must be one of/,
+      ],
+      [
+        ['account', 'create', '--email', 'not-an-email', '--password', 'a-long-password', '--plan', 'pro'],
+        /valid email/,
+      ],
+      [
+        ['account', 'create', '--email', 'x@example.test', '--password', 'short', '--plan', 'pro'],
+        /at least 10 characters/,
+      ],
       [['key', 'create', '--email', 'x@example.test', '--scope', 'admin'], /--scope must be one of/],
       [['key', 'create', '--email', 'nobody@example.test', '--scope', 'read-only'], /No user with the email/],
       [['key', 'revoke', '--email', 'nobody@example.test', '--key-prefix', 'svc_live_abcd'], /No user with the email/],
@@ -81,7 +101,10 @@ describe('npm run admin', () => {
       expect(results[index]!.code, args.join(' ')).toBe(1);
       expect(results[index]!.stderr, args.join(' ')).toMatch(message);
     }
-    const answers = batch!.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { exitCode: number; error?: string });
+    const answers = batch!.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { exitCode: number; error?: string });
     for (const [index, [args, message]] of lines.entries()) {
       expect(answers[index], args.join(' ')).toMatchObject({ exitCode: 1, error: expect.stringMatching(message) });
     }
@@ -104,7 +127,10 @@ describe('npm run admin', () => {
     const { code, stdout } = await admin('batch', { input: `${lines.join('\n')}\n` });
     expect(code).toBe(0);
     // Answers alone on stdout: one JSON line per non-empty line of input.
-    const answers = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { exitCode: number; output?: string[]; error?: string });
+    const answers = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { exitCode: number; output?: string[]; error?: string });
     expect(answers.map((answer) => answer.exitCode)).toEqual([0, 1, 1, 0, 1, 1, 0, 1, 1]);
     expect(answers[0]!.output![0]).toMatch(/^Created account [0-9a-f-]{36} on the free plan/);
     expect(answers[1]!.error).toMatch(/JSON array of one command's arguments/);

@@ -33,7 +33,10 @@ export async function makeAsoApp(options: { storeId?: string; terms?: string[] }
       primaryCountry: 'US',
     },
   });
-  await addKeywords(owner.accountId, { appId: app.id, terms: options.terms ?? ['meditation', 'sleep sounds', 'breathing exercises', 'anxiety relief', 'mindfulness'] });
+  await addKeywords(owner.accountId, {
+    appId: app.id,
+    terms: options.terms ?? ['meditation', 'sleep sounds', 'breathing exercises', 'anxiety relief', 'mindfulness'],
+  });
   await refreshApp(app.id, { through: FIXED_DAY });
   return { owner, app, caller: callerFor(owner.accountId) };
 }

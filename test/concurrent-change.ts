@@ -6,7 +6,8 @@ import { db } from '@/server/db';
 
 /** The server process of a connection: what pg_blocking_pids names. */
 export async function backendPid(client: pg.Client | Pick<typeof db, '$queryRaw'>): Promise<number> {
-  if (client instanceof pg.Client) return (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  if (client instanceof pg.Client)
+    return (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   const [row] = await client.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
   return row!.pid;
 }
@@ -17,7 +18,9 @@ export async function backendPid(client: pg.Client | Pick<typeof db, '$queryRaw'
  */
 export async function untilBlockedBy(blocker: number, done: () => boolean = () => false): Promise<void> {
   for (let tries = 0; !done() && tries < 1_200; tries++) {
-    const [row] = await db.$queryRaw<{ blocked: boolean }[]>`SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE ${blocker}::int = ANY (pg_blocking_pids(pid))) AS blocked`;
+    const [row] = await db.$queryRaw<
+      { blocked: boolean }[]
+    >`SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE ${blocker}::int = ANY (pg_blocking_pids(pid))) AS blocked`;
     if (row!.blocked) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -42,18 +42,26 @@ describe('Dockerfile', () => {
     expect(stage.find((step) => step.instruction === 'CMD')?.argument).toBe('["node", "dist/start.mjs"]');
     // What the launcher is: `npm start`.
     expect(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start).toBe('node dist/start.mjs');
-    expect(stage.some((step) => step.instruction === 'HEALTHCHECK' && step.argument.includes('/api/health'))).toBe(true);
+    expect(stage.some((step) => step.instruction === 'HEALTHCHECK' && step.argument.includes('/api/health'))).toBe(
+      true,
+    );
   });
 
   it('runs on the base image’s Node, of the major the project pins, without the Node binary the project brings for development', () => {
-    const pinned = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };
+    const pinned = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      optionalDependencies: Record<string, string>;
+    };
     const binaries = Object.keys(pinned.optionalDependencies).filter((name) => /^node-linux-/.test(name));
     expect(binaries.length).toBeGreaterThan(0);
     const major = pinned.optionalDependencies[binaries[0]!]!.split('.')[0];
-    for (const base of [...dockerfile.matchAll(/^FROM node:(\d+)\./gm)].map((match) => match[1])) expect(base).toBe(major);
+    for (const base of [...dockerfile.matchAll(/^FROM node:(\d+)\./gm)].map((match) => match[1]))
+      expect(base).toBe(major);
     expect(readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim().split('.')[0]).toBe(major);
-    const install = runtimeStage(dockerfile).find((step) => step.instruction === 'RUN' && /\bnpm ci\b/.test(step.argument))!.argument;
-    for (const removed of [...binaries.map((name) => `node_modules/${name}`), 'node_modules/.bin/node']) expect(install).toContain(removed);
+    const install = runtimeStage(dockerfile).find(
+      (step) => step.instruction === 'RUN' && /\bnpm ci\b/.test(step.argument),
+    )!.argument;
+    for (const removed of [...binaries.map((name) => `node_modules/${name}`), 'node_modules/.bin/node'])
+      expect(install).toContain(removed);
   });
 
   it('leaves the build’s cache out of the image', () => {

@@ -33,7 +33,9 @@ export function sendRaw(
 /** Sends a CONNECT and returns everything the server wrote before it closed the connection. */
 export function connectRaw(host: string, port: number | string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), host, () => socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'));
+    const socket = connect(Number(port), host, () =>
+      socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+    );
     let text = '';
     socket.on('data', (chunk) => (text += String(chunk)));
     socket.on('close', () => resolve(text));

@@ -9,11 +9,17 @@ export interface CaughtMail {
 }
 
 function decoded(raw: string): string {
-  return Buffer.from(raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  return Buffer.from(
+    raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 }
 
 /** Listens on `port` (0: any) of loopback; `onMail` gets each message. */
-export async function startMailCatcher(port: number, onMail: (mail: CaughtMail) => void): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startMailCatcher(
+  port: number,
+  onMail: (mail: CaughtMail) => void,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -27,5 +33,8 @@ export async function startMailCatcher(port: number, onMail: (mail: CaughtMail) 
     },
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(resolve)) };
+  return {
+    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(resolve)),
+  };
 }

@@ -14,7 +14,12 @@ export interface McpAnswer {
 }
 
 /** POSTs `payload` (a JSON-RPC message, or raw text) to /api/mcp with the given Authorization header. */
-export async function postMcp(origin: string, authorization: string | null, payload: unknown, headers: Record<string, string> = {}): Promise<McpAnswer> {
+export async function postMcp(
+  origin: string,
+  authorization: string | null,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<McpAnswer> {
   let endpoint = endpoints.get(origin);
   if (!endpoint) endpoints.set(origin, (endpoint = createMcpEndpoint({ origin })));
   const answer = await inject(endpoint, {
@@ -41,9 +46,23 @@ export async function postMcp(origin: string, authorization: string | null, payl
 }
 
 /** tools/call of `name` with `args`: the HTTP answer and, when the exchange got that far, the tool's result. */
-export async function callMcpTool(origin: string, authorization: string | null, name: string, args: Record<string, unknown>) {
-  const answer = await postMcp(origin, authorization, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
-  const result = answer.body?.result as { isError?: boolean; content: { text: string }[]; structuredContent?: unknown; _meta?: Record<string, unknown> } | undefined;
-  const problem = result?.isError ? (JSON.parse(result.content[0]!.text) as { type: string; code: string; status: number }) : null;
+export async function callMcpTool(
+  origin: string,
+  authorization: string | null,
+  name: string,
+  args: Record<string, unknown>,
+) {
+  const answer = await postMcp(origin, authorization, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+  const result = answer.body?.result as
+    | { isError?: boolean; content: { text: string }[]; structuredContent?: unknown; _meta?: Record<string, unknown> }
+    | undefined;
+  const problem = result?.isError
+    ? (JSON.parse(result.content[0]!.text) as { type: string; code: string; status: number })
+    : null;
   return { ...answer, result, problem };
 }

@@ -22,12 +22,20 @@ export async function callPublicApi(request: Request, clock: () => Date = system
   const payload = request.body === null ? undefined : Readable.fromWeb(request.body as never);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => (headers[name] = value));
-  const answer = await inject(pipelineFor(url.origin, clock), { method: request.method as 'GET', url: `${url.pathname}${url.search}`, headers, payload });
+  const answer = await inject(pipelineFor(url.origin, clock), {
+    method: request.method as 'GET',
+    url: `${url.pathname}${url.search}`,
+    headers,
+    payload,
+  });
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value === undefined) continue;
     for (const each of Array.isArray(value) ? value : [value]) responseHeaders.append(name, String(each));
   }
   const empty = answer.statusCode === 204 || answer.statusCode === 304 || request.method === 'HEAD';
-  return new Response(empty ? null : new Uint8Array(answer.rawPayload), { status: answer.statusCode, headers: responseHeaders });
+  return new Response(empty ? null : new Uint8Array(answer.rawPayload), {
+    status: answer.statusCode,
+    headers: responseHeaders,
+  });
 }

@@ -7,10 +7,14 @@ import { inject } from 'vitest';
 
 const migrated = new URL(inject('databaseUrl'));
 const name = `own_${randomBytes(6).toString('hex')}`;
-const maintenance = new pg.Client({ connectionString: Object.assign(new URL(migrated), { pathname: '/postgres' }).toString() });
+const maintenance = new pg.Client({
+  connectionString: Object.assign(new URL(migrated), { pathname: '/postgres' }).toString(),
+});
 await maintenance.connect();
 try {
-  await maintenance.query(`CREATE DATABASE ${name} TEMPLATE ${pg.escapeIdentifier(decodeURIComponent(migrated.pathname.slice(1)))}`);
+  await maintenance.query(
+    `CREATE DATABASE ${name} TEMPLATE ${pg.escapeIdentifier(decodeURIComponent(migrated.pathname.slice(1)))}`,
+  );
 } finally {
   await maintenance.end();
 }

@@ -7,6 +7,9 @@ import { CLIENT_SOURCES, clientSources } from '../scripts/generate-client';
 
 it('the committed client is generated from the current OpenAPI document', async () => {
   for (const [name, text] of Object.entries(await clientSources())) {
-    expect(readFileSync(path.join(CLIENT_SOURCES, name), 'utf8') === text, `clients/typescript/src/${name} is stale: run npm run client:generate`).toBe(true);
+    expect(
+      readFileSync(path.join(CLIENT_SOURCES, name), 'utf8') === text,
+      `clients/typescript/src/${name} is stale: run npm run client:generate`,
+    ).toBe(true);
   }
 });

@@ -55,7 +55,13 @@ interface Child {
 async function startChild(): Promise<Child> {
   const child = fork('test/processes/app-background.ts', [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, DATABASE_URL: databaseUrl, JOB_POLL_SECONDS: '0.5', WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true', LOG_REQUESTS: 'false' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      JOB_POLL_SECONDS: '0.5',
+      WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true',
+      LOG_REQUESTS: 'false',
+    },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   children.push(child);
@@ -105,7 +111,10 @@ describe('webhook deliveries across app processes', () => {
   it('still delivers when the app process is killed between attempts and started again', async () => {
     failFirstAttempt = true;
     const first = await startChild();
-    const { accountId, endpointId } = await first.call<{ accountId: string; endpointId: string }>({ cmd: 'seed', receiver });
+    const { accountId, endpointId } = await first.call<{ accountId: string; endpointId: string }>({
+      cmd: 'seed',
+      receiver,
+    });
     await first.call({ cmd: 'work' });
     await first.call({ cmd: 'events', accountId, count: 1 });
 
@@ -113,10 +122,24 @@ describe('webhook deliveries across app processes', () => {
     await expect.poll(() => received.length, { timeout: 60_000, interval: 100 }).toBe(1);
     const deliveryId = received[0]!.delivery;
     await expect
-      .poll(async () => (await one<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'webhook-attempt' AND data->>'deliveryId' = $1 AND data->>'attempt' = '2'`, [deliveryId]))?.n, { timeout: 60_000, interval: 100 })
+      .poll(
+        async () =>
+          (
+            await one<{ n: number }>(
+              `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'webhook-attempt' AND data->>'deliveryId' = $1 AND data->>'attempt' = '2'`,
+              [deliveryId],
+            )
+          )?.n,
+        { timeout: 60_000, interval: 100 },
+      )
       .toBe(1);
     await kill(first.process);
-    expect((await one<{ attempts: number; status: string }>('SELECT attempts, status::text FROM webhook_deliveries WHERE id = $1', [deliveryId]))).toEqual({ attempts: 1, status: 'pending' });
+    expect(
+      await one<{ attempts: number; status: string }>(
+        'SELECT attempts, status::text FROM webhook_deliveries WHERE id = $1',
+        [deliveryId],
+      ),
+    ).toEqual({ attempts: 1, status: 'pending' });
 
     // A new process picks the queued attempt up.
     const second = await startChild();
@@ -124,18 +147,37 @@ describe('webhook deliveries across app processes', () => {
     await expect.poll(() => received.length, { timeout: 60_000, interval: 100 }).toBe(2);
     expect(received[1]).toMatchObject({ delivery: deliveryId, body: received[0]!.body });
     await expect
-      .poll(async () => await one<{ attempts: number; status: string }>('SELECT attempts, status::text FROM webhook_deliveries WHERE id = $1', [deliveryId]), { timeout: 60_000 })
+      .poll(
+        async () =>
+          await one<{ attempts: number; status: string }>(
+            'SELECT attempts, status::text FROM webhook_deliveries WHERE id = $1',
+            [deliveryId],
+          ),
+        { timeout: 60_000 },
+      )
       .toEqual({ attempts: 2, status: 'succeeded' });
-    expect((await one<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]))?.n).toBe(1);
+    expect(
+      (
+        await one<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [
+          endpointId,
+        ])
+      )?.n,
+    ).toBe(1);
   }, 180_000);
 
   it('delivers each attempt once when two app processes share the database', async () => {
     failFirstAttempt = true;
     const [a, b] = await Promise.all([startChild(), startChild()]);
-    const { accountId, endpointId } = await a.call<{ accountId: string; endpointId: string }>({ cmd: 'seed', receiver });
+    const { accountId, endpointId } = await a.call<{ accountId: string; endpointId: string }>({
+      cmd: 'seed',
+      receiver,
+    });
     await Promise.all([a.call({ cmd: 'work' }), b.call({ cmd: 'work' })]);
     // Events recorded by both processes, fanned out and attempted by whichever process gets there first.
-    await Promise.all([a.call({ cmd: 'events', accountId, count: 15 }), b.call({ cmd: 'events', accountId, count: 15 })]);
+    await Promise.all([
+      a.call({ cmd: 'events', accountId, count: 15 }),
+      b.call({ cmd: 'events', accountId, count: 15 }),
+    ]);
 
     // 30 deliveries, each failing once and then succeeding: exactly 60 requests.
     await expect.poll(() => received.length, { timeout: 40_000, interval: 200 }).toBe(60);
@@ -153,7 +195,9 @@ describe('webhook deliveries across app processes', () => {
          FROM webhook_deliveries d WHERE d.endpoint_id = $1`,
         [endpointId],
       );
-    await expect.poll(recorded, { timeout: 30_000, interval: 200 }).toEqual({ deliveries: 30, succeeded: 30, attempts: 60 });
+    await expect
+      .poll(recorded, { timeout: 30_000, interval: 200 })
+      .toEqual({ deliveries: 30, succeeded: 30, attempts: 60 });
     expect(received).toHaveLength(60);
   }, 180_000);
 });

@@ -1,6 +1,17 @@
 // Tracked apps over HTTP with real keys: isolation between accounts, path validation, routing problems.
 import { expect, test } from '@playwright/test';
-import { API, bearer, createKey, DEMO, DEMO_APP_ID, DEMO_PLAY_APP_ID, expectProblem, OTHER, OTHER_APP_ID, signIn } from '../helpers';
+import {
+  API,
+  bearer,
+  createKey,
+  DEMO,
+  DEMO_APP_ID,
+  DEMO_PLAY_APP_ID,
+  expectProblem,
+  OTHER,
+  OTHER_APP_ID,
+  signIn,
+} from '../helpers';
 
 let demoKey: string;
 let otherKey: string;
@@ -38,8 +49,14 @@ test('GET /apps/{id} answers the app with its documented fields', async ({ reque
   });
 });
 
-test('an app of another account is 404, indistinguishable from an unknown id, for reads and writes', async ({ request }) => {
-  const crossAccount = await expectProblem(await request.get(`${API}/apps/${OTHER_APP_ID}`, { headers: bearer(demoKey) }), 404, 'not-found');
+test('an app of another account is 404, indistinguishable from an unknown id, for reads and writes', async ({
+  request,
+}) => {
+  const crossAccount = await expectProblem(
+    await request.get(`${API}/apps/${OTHER_APP_ID}`, { headers: bearer(demoKey) }),
+    404,
+    'not-found',
+  );
   const unknown = await expectProblem(
     await request.get(`${API}/apps/00000000-0000-4000-8000-000000000000`, { headers: bearer(demoKey) }),
     404,
@@ -48,7 +65,10 @@ test('an app of another account is 404, indistinguishable from an unknown id, fo
   expect(crossAccount.detail).toBe(unknown.detail);
   await expectProblem(await request.get(`${API}/apps/${DEMO_APP_ID}`, { headers: bearer(otherKey) }), 404, 'not-found');
   await expectProblem(
-    await request.post(`${API}/apps/${OTHER_APP_ID}/keywords`, { headers: bearer(demoKey), data: { terms: ['stolen'] } }),
+    await request.post(`${API}/apps/${OTHER_APP_ID}/keywords`, {
+      headers: bearer(demoKey),
+      data: { terms: ['stolen'] },
+    }),
     404,
     'not-found',
   );
@@ -58,7 +78,11 @@ test('an app of another account is 404, indistinguishable from an unknown id, fo
 });
 
 test('a malformed id is a 400 validation problem located in the path', async ({ request }) => {
-  const body = await expectProblem(await request.get(`${API}/apps/not-a-uuid`, { headers: bearer(demoKey) }), 400, 'validation-error');
+  const body = await expectProblem(
+    await request.get(`${API}/apps/not-a-uuid`, { headers: bearer(demoKey) }),
+    400,
+    'validation-error',
+  );
   expect(body.errors).toEqual([{ in: 'path', name: 'id', detail: expect.any(String) }]);
 });
 

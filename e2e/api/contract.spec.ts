@@ -15,21 +15,38 @@ test('GET /openapi.json serves the v1 document without a credential', async ({ r
   expect(Object.keys(document.paths)).toContain('/apps/{id}/keywords');
 });
 
-test('the Postman collection runs clean under newman, with its own tests, against every demo app', async ({ request }) => {
+test('the Postman collection runs clean under newman, with its own tests, against every demo app', async ({
+  request,
+}) => {
   const collection = await (await request.get(`${API}/collection.json`)).json();
   expect(collection.info.schema).toContain('v2.1.0');
-  expect(collection.item.map((folder: { name: string }) => folder.name)).toEqual(['Apps', 'Competitors', 'Keywords', 'Metadata', 'Reviews', 'Usage', 'API keys', 'Webhook endpoints']);
+  expect(collection.item.map((folder: { name: string }) => folder.name)).toEqual([
+    'Apps',
+    'Competitors',
+    'Keywords',
+    'Metadata',
+    'Reviews',
+    'Usage',
+    'API keys',
+    'Webhook endpoints',
+  ]);
   type Request = { name: string; request: { url: { query?: { key: string; disabled?: boolean }[] } } };
   const requests: Request[] = collection.item.flatMap((folder: { item: Request[] }) => folder.item);
   expect(requests).toHaveLength(35);
   // Filters are the user's choice: no optional parameter is sent as shipped.
-  const enabled = requests.flatMap((item) => (item.request.url.query ?? []).filter((parameter) => !parameter.disabled).map((parameter) => `${item.name}: ${parameter.key}`));
+  const enabled = requests.flatMap((item) =>
+    (item.request.url.query ?? [])
+      .filter((parameter) => !parameter.disabled)
+      .map((parameter) => `${item.name}: ${parameter.key}`),
+  );
   expect(enabled).toEqual(['Research a keyword (live): term']);
 
   const session = await signIn(DEMO.email, DEMO.password);
   const apiKey = await createKey(session, 'read-write', 'newman');
   // The seeded ones (other tests add apps of their own to the account meanwhile): the US and GB App Store apps and the Google Play one.
-  const listed: { id: string; name: string; bundleId: string; primaryCountry: string }[] = await (await request.get(`${API}/apps`, { headers: bearer(apiKey) })).json();
+  const listed: { id: string; name: string; bundleId: string; primaryCountry: string }[] = await (
+    await request.get(`${API}/apps`, { headers: bearer(apiKey) })
+  ).json();
   const apps = listed.filter((app) => app.bundleId.startsWith('com.calmlabs.'));
   expect(apps.map((app) => app.primaryCountry).sort()).toEqual(['GB', 'US', 'US']);
   for (const app of apps) {
@@ -49,26 +66,42 @@ test('the Postman collection runs clean under newman, with its own tests, agains
         (error, result) => (error ? reject(error) : resolve(result)),
       ),
     );
-    const outcomes = summary.run.executions.map((execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`);
+    const outcomes = summary.run.executions.map(
+      (execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`,
+    );
     expect(outcomes, app.name).toHaveLength(35);
-    expect(outcomes.filter((outcome) => !outcome.endsWith(': 200')), app.name).toEqual([]);
+    expect(
+      outcomes.filter((outcome) => !outcome.endsWith(': 200')),
+      app.name,
+    ).toEqual([]);
     // Three tests per request, every one run and passed.
     expect(summary.run.stats.assertions.total, app.name).toBe(105);
-    expect(summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`), app.name).toEqual([]);
+    expect(
+      summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`),
+      app.name,
+    ).toEqual([]);
     // The chained POSTs sent back what was already tracked: the run added nothing.
-    const answerOf = (name: string) => JSON.parse(summary.run.executions.find((execution) => execution.item.name === name)!.response!.stream!.toString('utf8'));
+    const answerOf = (name: string) =>
+      JSON.parse(
+        summary.run.executions.find((execution) => execution.item.name === name)!.response!.stream!.toString('utf8'),
+      );
     expect(answerOf('Track an app'), app.name).toMatchObject({ id: app.id, created: false });
     expect(answerOf('Track keywords'), app.name).toMatchObject({ added: [], alreadyTracked: [expect.anything()] });
     expect(answerOf('Track a competitor'), app.name).toMatchObject({ created: false });
   }
 });
 
-test('in test mode, a new Free account runs the Postman collection clean with a test key, spending no live credit', async ({ request }) => {
+test('in test mode, a new Free account runs the Postman collection clean with a test key, spending no live credit', async ({
+  request,
+}) => {
   const collection = await (await request.get(`${API}/collection.json`)).json();
   const { session } = await newAccount('free');
   const testMode = { ...bearer(session.token), 'X-Test-Mode': 'true' };
   // A test key, made over REST by the session in test mode.
-  const made = await request.post(`${API}/keys`, { headers: testMode, data: { name: 'newman in test mode', scope: 'read-write' } });
+  const made = await request.post(`${API}/keys`, {
+    headers: testMode,
+    data: { name: 'newman in test mode', scope: 'read-write' },
+  });
   expect(made.status()).toBe(200);
   const { secret: apiKey } = (await made.json()) as { secret: string };
   expect(apiKey).toMatch(/^svc_test_/);
@@ -76,7 +109,9 @@ test('in test mode, a new Free account runs the Postman collection clean with a 
   // for dataThrough, as the API reference says.
   type Listed = { id: string; name: string; dataThrough: string | null };
   const listed = async () => (await (await request.get(`${API}/apps`, { headers: bearer(apiKey) })).json()) as Listed[];
-  await expect.poll(async () => (await listed()).every((app) => app.dataThrough !== null), { timeout: 90_000 }).toBe(true);
+  await expect
+    .poll(async () => (await listed()).every((app) => app.dataThrough !== null), { timeout: 90_000 })
+    .toBe(true);
   const apps = await listed();
   expect(apps.length).toBeGreaterThan(0);
   const summary = await new Promise<newman.NewmanRunSummary>((resolve, reject) =>
@@ -95,11 +130,17 @@ test('in test mode, a new Free account runs the Postman collection clean with a 
       (error, result) => (error ? reject(error) : resolve(result)),
     ),
   );
-  const outcomes = summary.run.executions.map((execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`);
+  const outcomes = summary.run.executions.map(
+    (execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`,
+  );
   expect(outcomes).toHaveLength(35);
   expect(outcomes.filter((outcome) => !outcome.endsWith(': 200'))).toEqual([]);
   expect(summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`)).toEqual([]);
   // Every answer was in test mode, and the live account spent nothing: its usage (the dashboard's, in live mode) is 0.
-  expect(summary.run.executions.filter((execution) => execution.response?.headers.get('X-Test-Mode') !== 'true').map((execution) => execution.item.name)).toEqual([]);
+  expect(
+    summary.run.executions
+      .filter((execution) => execution.response?.headers.get('X-Test-Mode') !== 'true')
+      .map((execution) => execution.item.name),
+  ).toEqual([]);
   expect(await trpcQuery<{ used: number }>(session, 'usage.get?input=%7B%7D')).toMatchObject({ used: 0 });
 });

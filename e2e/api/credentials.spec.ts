@@ -28,7 +28,10 @@ test.describe('401 unauthorized', () => {
     await expectProblem(await request.get(`${API}/no-such-endpoint`), 401, 'unauthorized');
     await expectProblem(await request.delete(`${API}/apps`), 401, 'unauthorized');
     await expectProblem(
-      await request.post(`${API}/apps/00000000-0000-4000-8000-000000000000/keywords`, { headers: { 'Content-Type': 'text/plain' }, data: 'x' }),
+      await request.post(`${API}/apps/00000000-0000-4000-8000-000000000000/keywords`, {
+        headers: { 'Content-Type': 'text/plain' },
+        data: 'x',
+      }),
       401,
       'unauthorized',
     );
@@ -39,7 +42,10 @@ test.describe('401 unauthorized', () => {
     const secret = await createKey(session, 'read-only', 'to revoke');
     expect((await request.get(`${API}/apps`, { headers: bearer(secret) })).status()).toBe(200);
     const keys = await (await session.context.get('/api/trpc/apiKeys.list')).json();
-    const key = keys.result.data.find((k: { displayPrefix: string; lastFour: string }) => secret.startsWith(k.displayPrefix) && secret.endsWith(k.lastFour));
+    const key = keys.result.data.find(
+      (k: { displayPrefix: string; lastFour: string }) =>
+        secret.startsWith(k.displayPrefix) && secret.endsWith(k.lastFour),
+    );
     await trpc(session, 'apiKeys.revoke', { keyId: key.id });
     const response = await request.get(`${API}/apps`, { headers: bearer(secret) });
     const body = await expectProblem(response, 401, 'unauthorized');

@@ -14,7 +14,11 @@ import { PlainClient } from '../helpers';
 const APP_PORT = 3212;
 let app: ChildProcess | undefined;
 let database: DatabaseHandle | undefined;
-const saved = { DATA_DIR: process.env.DATA_DIR, EMBEDDED_PG_PORT: process.env.EMBEDDED_PG_PORT, DATABASE_URL: process.env.DATABASE_URL };
+const saved = {
+  DATA_DIR: process.env.DATA_DIR,
+  EMBEDDED_PG_PORT: process.env.EMBEDDED_PG_PORT,
+  DATABASE_URL: process.env.DATABASE_URL,
+};
 
 test.afterAll(async () => {
   app?.kill('SIGTERM');
@@ -33,7 +37,11 @@ interface Outcome {
 test('requests answer 503 while the database is down and recover without a restart; no credit lost or double-charged', async () => {
   // A cluster of its own (the other specs' server keeps its database), on a fixed port so that it comes back where
   // the app expects it.
-  setEnvironment({ DATA_DIR: '.data/e2e-restart', EMBEDDED_PG_PORT: String(await freePort()), DATABASE_URL: undefined });
+  setEnvironment({
+    DATA_DIR: '.data/e2e-restart',
+    EMBEDDED_PG_PORT: String(await freePort()),
+    DATABASE_URL: undefined,
+  });
   database = await ensureDatabase();
   await applyMigrations(database.url, () => {});
 
@@ -42,31 +50,65 @@ test('requests answer 503 while the database is down and recover without a resta
   const { db, disconnectDb } = await import('../../src/server/db');
   const { createAccount } = await import('../../src/server/services/accounts/accounts');
   const { createApiKey } = await import('../../src/server/services/api-keys/api-keys');
-  const account = await createAccount({ email: `restart-${randomBytes(6).toString('hex')}@example.test`, password: 'restart-password-123', plan: 'agency' });
-  const appRow = await db.trackedApp.create({
-    data: { accountId: account.accountId, store: 'app_store', storeId: '1500000009', bundleId: 'com.example.restart', name: 'Restart', developer: 'Example', category: 'Utilities', primaryCountry: 'US' },
+  const account = await createAccount({
+    email: `restart-${randomBytes(6).toString('hex')}@example.test`,
+    password: 'restart-password-123',
+    plan: 'agency',
   });
-  const { key: keyRow, secret } = await createApiKey({ accountId: account.accountId }, { name: 'restart', scope: 'read-write' });
+  const appRow = await db.trackedApp.create({
+    data: {
+      accountId: account.accountId,
+      store: 'app_store',
+      storeId: '1500000009',
+      bundleId: 'com.example.restart',
+      name: 'Restart',
+      developer: 'Example',
+      category: 'Utilities',
+      primaryCountry: 'US',
+    },
+  });
+  const { key: keyRow, secret } = await createApiKey(
+    { accountId: account.accountId },
+    { name: 'restart', scope: 'read-write' },
+  );
   await disconnectDb();
   setEnvironment({ DATABASE_URL: undefined }); // so that ensureDatabase below starts the cluster again rather than trust the URL
 
   let output = '';
   app = spawn(process.execPath, serverArgs('start', APP_PORT), {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_SECRET: randomBytes(32).toString('base64url'), LOG_REQUESTS: 'false', NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),
+      LOG_REQUESTS: 'false',
+      NODE_ENV: 'production',
+    },
   });
   app.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const client = new PlainClient(`http://127.0.0.1:${APP_PORT}`);
-  await expect.poll(async () => (await client.get('/api/public/v1/openapi.json').catch(() => null))?.status(), { timeout: 60_000 }).toBe(200);
+  await expect
+    .poll(async () => (await client.get('/api/public/v1/openapi.json').catch(() => null))?.status(), {
+      timeout: 60_000,
+    })
+    .toBe(200);
 
   const outcomes: Outcome[] = [];
   let phase: Outcome['phase'] = 'up';
   let running = true;
   const worker = async () => {
     while (running) {
-      const response = await client.get(`/api/public/v1/apps/${appRow.id}`, { headers: { Authorization: `Bearer ${secret}` } });
+      const response = await client.get(`/api/public/v1/apps/${appRow.id}`, {
+        headers: { Authorization: `Bearer ${secret}` },
+      });
       const headers = response.headers();
-      outcomes.push({ status: response.status(), contentType: headers['content-type'] ?? '', retryAfter: headers['retry-after'], cost: headers['x-credits-cost'], phase });
+      outcomes.push({
+        status: response.status(),
+        contentType: headers['content-type'] ?? '',
+        retryAfter: headers['retry-after'],
+        cost: headers['x-credits-cost'],
+        phase,
+      });
       await response.dispose();
     }
   };
@@ -75,10 +117,16 @@ test('requests answer 503 while the database is down and recover without a resta
   await expect.poll(() => outcomes.filter((outcome) => outcome.status === 200).length).toBeGreaterThan(50);
   phase = 'down';
   await database.stop();
-  await expect.poll(() => outcomes.filter((outcome) => outcome.phase === 'down' && outcome.status === 503).length).toBeGreaterThan(20);
+  await expect
+    .poll(() => outcomes.filter((outcome) => outcome.phase === 'down' && outcome.status === 503).length)
+    .toBeGreaterThan(20);
   database = await ensureDatabase();
   phase = 'back';
-  await expect.poll(() => outcomes.filter((outcome) => outcome.phase === 'back' && outcome.status === 200).length, { timeout: 60_000 }).toBeGreaterThan(50);
+  await expect
+    .poll(() => outcomes.filter((outcome) => outcome.phase === 'back' && outcome.status === 200).length, {
+      timeout: 60_000,
+    })
+    .toBeGreaterThan(50);
   running = false;
   await Promise.all(workers);
 
@@ -97,8 +145,18 @@ test('requests answer 503 while the database is down and recover without a resta
   const successes = outcomes.filter((outcome) => outcome.status === 200).length;
   const check = new pg.Client({ connectionString: database.url });
   await check.connect();
-  const [ledger] = (await check.query<{ calls: number; credits: number }>('SELECT count(*)::int AS calls, coalesce(sum(cost), 0)::int AS credits FROM credit_ledger WHERE key_id = $1', [keyRow.id])).rows;
-  const [usage] = (await check.query<{ used: number }>('SELECT coalesce(sum(used), 0)::int AS used FROM credit_usage WHERE account_id = $1', [account.accountId])).rows;
+  const [ledger] = (
+    await check.query<{ calls: number; credits: number }>(
+      'SELECT count(*)::int AS calls, coalesce(sum(cost), 0)::int AS credits FROM credit_ledger WHERE key_id = $1',
+      [keyRow.id],
+    )
+  ).rows;
+  const [usage] = (
+    await check.query<{ used: number }>(
+      'SELECT coalesce(sum(used), 0)::int AS used FROM credit_usage WHERE account_id = $1',
+      [account.accountId],
+    )
+  ).rows;
   await check.end();
   expect(ledger).toEqual({ calls: successes, credits: successes });
   expect(usage!.used).toBe(successes);

@@ -10,11 +10,24 @@ import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
-import { adminOn, API, bearer, createKey, PlainClient, signIn, startWebhookReceiver, trpc, type Target } from '../helpers';
+import {
+  adminOn,
+  API,
+  bearer,
+  createKey,
+  PlainClient,
+  signIn,
+  startWebhookReceiver,
+  trpc,
+  type Target,
+} from '../helpers';
 
 const PORT = 3217;
 const DATA_DIR = '.data/e2e-recovery';
-const target: Target = { origin: `http://127.0.0.1:${PORT}`, adminEnvironment: { DATA_DIR, DATABASE_URL: undefined, EMBEDDED_PG_PORT: undefined } };
+const target: Target = {
+  origin: `http://127.0.0.1:${PORT}`,
+  adminEnvironment: { DATA_DIR, DATABASE_URL: undefined, EMBEDDED_PG_PORT: undefined },
+};
 let launcher: ChildProcess | undefined;
 let output = '';
 let blocker: net.Server | undefined;
@@ -35,7 +48,11 @@ async function startLauncher(fresh: boolean): Promise<void> {
   delete env.DATABASE_URL;
   delete env.EMBEDDED_PG_PORT;
   output = '';
-  launcher = spawn('sh', ['-c', `${fresh ? `rm -rf ${DATA_DIR} && ` : ''}exec ${process.execPath} dist/start.mjs`], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  launcher = spawn('sh', ['-c', `${fresh ? `rm -rf ${DATA_DIR} && ` : ''}exec ${process.execPath} dist/start.mjs`], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   launcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   launcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await expect.poll(() => output, { timeout: 120_000 }).toContain('App ready at');
@@ -81,8 +98,26 @@ function clusterClient(): pg.Client {
 
 test('the postmaster killed under load, a statement of the old server still running: 503 meanwhile, 200 again, each success charged once', async () => {
   const email = `recovery-${Date.now()}@example.test`;
-  await adminOn(target, 'account', 'create', '--email', email, '--password', 'recovery-password-123', '--plan', 'agency');
-  const appId = await adminOn(target, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  await adminOn(
+    target,
+    'account',
+    'create',
+    '--email',
+    email,
+    '--password',
+    'recovery-password-123',
+    '--plan',
+    'agency',
+  );
+  const appId = await adminOn(
+    target,
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
   const session = await signIn(email, 'recovery-password-123', target.origin);
   const key = await createKey(session, 'read-only', 'recovery');
   const client = new PlainClient(target.origin);
@@ -94,7 +129,12 @@ test('the postmaster killed under load, a statement of the old server still runn
     while (running) {
       const response = await client.get(`${API}/apps/${appId}`, { headers: bearer(key) });
       const headers = response.headers();
-      outcomes.push({ status: response.status(), problem: (headers['content-type'] ?? '').startsWith('application/problem+json'), cost: headers['x-credits-cost'], phase });
+      outcomes.push({
+        status: response.status(),
+        problem: (headers['content-type'] ?? '').startsWith('application/problem+json'),
+        cost: headers['x-credits-cost'],
+        phase,
+      });
       await response.dispose();
     }
   };
@@ -108,27 +148,41 @@ test('the postmaster killed under load, a statement of the old server still runn
   // Bounded, should this test fail before the old server's processes are ended: a backend enforces its own timeout.
   await busy.query("SET statement_timeout = '5min'");
   const statement = busy.query('SELECT count(*) FROM generate_series(1, 10000000000)').catch((error: Error) => error);
-  await expect.poll(async () => {
-    const watcher = clusterClient();
-    await watcher.connect();
-    try {
-      return (await watcher.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT count(*) FROM generate_series%' AND state = 'active'")).rows[0].n;
-    } finally {
-      await watcher.end();
-    }
-  }).toBe(1);
+  await expect
+    .poll(async () => {
+      const watcher = clusterClient();
+      await watcher.connect();
+      try {
+        return (
+          await watcher.query(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT count(*) FROM generate_series%' AND state = 'active'",
+          )
+        ).rows[0].n;
+      } finally {
+        await watcher.end();
+      }
+    })
+    .toBe(1);
 
   const before = postmaster();
   phase = 'down';
   process.kill(before.pid, 'SIGKILL');
-  await expect.poll(() => outcomes.filter((outcome) => outcome.phase === 'down' && outcome.status === 503).length).toBeGreaterThan(5);
+  await expect
+    .poll(() => outcomes.filter((outcome) => outcome.phase === 'down' && outcome.status === 503).length)
+    .toBeGreaterThan(5);
   // Back without a restart of the app, however long the old server's processes take to go. The bound catches a hang.
   await expect.poll(() => output, { timeout: 120_000 }).toContain('embedded PostgreSQL started again');
-  expect(output).toMatch(/did not start again \(attempt 1\): .*shared memory block .* is still in use.*; told \d+ processes of the old server to quit; trying again in/);
+  expect(output).toMatch(
+    /did not start again \(attempt 1\): .*shared memory block .* is still in use.*; told \d+ processes of the old server to quit; trying again in/,
+  );
   expect(await statement).toBeInstanceOf(Error);
   await busy.end().catch(() => {});
   phase = 'back';
-  await expect.poll(() => outcomes.filter((outcome) => outcome.phase === 'back' && outcome.status === 200).length, { timeout: 120_000 }).toBeGreaterThan(50);
+  await expect
+    .poll(() => outcomes.filter((outcome) => outcome.phase === 'back' && outcome.status === 200).length, {
+      timeout: 120_000,
+    })
+    .toBeGreaterThan(50);
   running = false;
   await Promise.all(loops);
   expect(launcher!.exitCode).toBeNull();
@@ -152,18 +206,50 @@ test('the launcher SIGKILLed in the middle of a webhook delivery: started again,
   // The first delivery is held without an answer while the launcher that sent it is killed.
   let holding = true;
   const receiver = await startWebhookReceiver({ hold: () => holding && !(holding = false) });
-  const ids = (requests: { body: string }[]) => requests.map((request) => (JSON.parse(request.body) as { id: string }).id);
+  const ids = (requests: { body: string }[]) =>
+    requests.map((request) => (JSON.parse(request.body) as { id: string }).id);
   try {
     const email = `delivery-${Date.now()}@example.test`;
-    await adminOn(target, 'account', 'create', '--email', email, '--password', 'recovery-password-123', '--plan', 'pro');
-    const appId = await adminOn(target, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+    await adminOn(
+      target,
+      'account',
+      'create',
+      '--email',
+      email,
+      '--password',
+      'recovery-password-123',
+      '--plan',
+      'pro',
+    );
+    const appId = await adminOn(
+      target,
+      'app',
+      'add',
+      '--email',
+      email,
+      '--url',
+      'https://apps.apple.com/us/app/focus-timer/id1500000001',
+    );
     const session = await signIn(email, 'recovery-password-123', target.origin);
     const key = await createKey(session, 'read-write', 'delivery');
-    const { endpoint } = await trpc<{ endpoint: { id: string } }>(session, 'webhooks.create', { url: receiver.url('/hooks'), eventTypes: ['keyword.added'] });
+    const { endpoint } = await trpc<{ endpoint: { id: string } }>(session, 'webhooks.create', {
+      url: receiver.url('/hooks'),
+      eventTypes: ['keyword.added'],
+    });
     const terms = Array.from({ length: 4 }, (_, index) => `killed delivery term ${index}`);
-    for (const term of terms) expect((await session.context.post(`${target.origin}${API}/apps/${appId}/keywords`, { headers: bearer(key), data: { terms: [term] } })).status()).toBe(200);
+    for (const term of terms)
+      expect(
+        (
+          await session.context.post(`${target.origin}${API}/apps/${appId}/keywords`, {
+            headers: bearer(key),
+            data: { terms: [term] },
+          })
+        ).status(),
+      ).toBe(200);
     const statuses = async () => {
-      const response = await session.context.get(`${target.origin}${API}/webhook-endpoints/${endpoint.id}/deliveries`, { headers: bearer(session.token) });
+      const response = await session.context.get(`${target.origin}${API}/webhook-endpoints/${endpoint.id}/deliveries`, {
+        headers: bearer(session.token),
+      });
       return ((await response.json()) as { status: string }[]).map((delivery) => delivery.status).sort();
     };
     // Killed while the held delivery alone is in flight: the three others answered and recorded.
@@ -184,7 +270,9 @@ test('the launcher SIGKILLed in the middle of a webhook delivery: started again,
   }
 });
 
-test('a restart that fails for a while (its port taken) is tried again, each failure logged with its cause, until the cluster is back', async ({ request }) => {
+test('a restart that fails for a while (its port taken) is tried again, each failure logged with its cause, until the cluster is back', async ({
+  request,
+}) => {
   const { pid, port } = postmaster();
   const health = async () => (await request.get(`${target.origin}/api/health`)).status();
   expect(await health()).toBe(200);
@@ -192,9 +280,17 @@ test('a restart that fails for a while (its port taken) is tried again, each fai
   // The port taken as soon as it is free: no restart can listen on it while the blocker holds it.
   blocker = net.createServer();
   await expect
-    .poll(() => new Promise<boolean>((resolve) => blocker!.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true))), { timeout: 60_000, intervals: [20] })
+    .poll(
+      () =>
+        new Promise<boolean>((resolve) =>
+          blocker!.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true)),
+        ),
+      { timeout: 60_000, intervals: [20] },
+    )
     .toBe(true);
-  const failures = () => output.match(/did not start again \(attempt \d+\): [^\n]*Address already in use[^\n]*trying again in [\d.]+ s/g)?.length ?? 0;
+  const failures = () =>
+    output.match(/did not start again \(attempt \d+\): [^\n]*Address already in use[^\n]*trying again in [\d.]+ s/g)
+      ?.length ?? 0;
   // More attempts than the supervisor used to make before giving up, the app answering 503 all along.
   await expect.poll(failures, { timeout: 120_000 }).toBeGreaterThan(6);
   expect(await health()).toBe(503);

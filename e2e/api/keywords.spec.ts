@@ -14,7 +14,13 @@ test.beforeAll(async () => {
 });
 
 test.describe('accepted media types', () => {
-  for (const contentType of ['application/json', 'application/json; charset=utf-8', 'text/json', 'application/vnd.api+json', 'application/merge-patch+json; charset=UTF-8']) {
+  for (const contentType of [
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/json',
+    'application/vnd.api+json',
+    'application/merge-patch+json; charset=UTF-8',
+  ]) {
     test(contentType, async ({ request }) => {
       const term = unique();
       const response = await request.post(path, {
@@ -29,7 +35,14 @@ test.describe('accepted media types', () => {
 });
 
 test.describe('refused media types are 415', () => {
-  for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=iso-8859-1', 'application/jsonx', '']) {
+  for (const contentType of [
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/json; charset=iso-8859-1',
+    'application/jsonx',
+    '',
+  ]) {
     test(contentType || '(none)', async ({ request }) => {
       const headers: Record<string, string> = { ...bearer(key) };
       if (contentType) headers['Content-Type'] = contentType;
@@ -50,8 +63,18 @@ test('a body over 64 KiB is 413 and nothing is added', async ({ request }) => {
 
 test('malformed JSON and non-object bodies are 400 validation errors', async ({ request }) => {
   const invalidUtf8 = Buffer.concat([Buffer.from('{"terms":["'), Buffer.from([0xff, 0xfe]), Buffer.from('"]}')]);
-  for (const raw of [Buffer.from('{"terms": ['), Buffer.from('null'), Buffer.from('[]'), Buffer.from('"terms"'), Buffer.from(''), invalidUtf8]) {
-    const response = await request.post(path, { headers: { ...bearer(key), 'Content-Type': 'application/json' }, data: raw });
+  for (const raw of [
+    Buffer.from('{"terms": ['),
+    Buffer.from('null'),
+    Buffer.from('[]'),
+    Buffer.from('"terms"'),
+    Buffer.from(''),
+    invalidUtf8,
+  ]) {
+    const response = await request.post(path, {
+      headers: { ...bearer(key), 'Content-Type': 'application/json' },
+      data: raw,
+    });
     const body = await expectProblem(response, 400, 'validation-error');
     expect(body.errors).toEqual([expect.objectContaining({ in: 'body', pointer: '#' })]);
   }
@@ -84,28 +107,42 @@ test('invalid members are each reported with a JSON pointer', async ({ request }
 
 test('adding is idempotent: terms already tracked are reported, not duplicated', async ({ request }) => {
   const [a, b] = [unique(), unique()];
-  const first = await (await request.post(path, { headers: bearer(key), data: { terms: [a, b.toUpperCase(), ` ${b} `] } })).json();
+  const first = await (
+    await request.post(path, { headers: bearer(key), data: { terms: [a, b.toUpperCase(), ` ${b} `] } })
+  ).json();
   expect(first.country).toBe('US');
   expect(first.added.map((k: { term: string }) => k.term)).toEqual([a, b.toUpperCase()]);
   expect(first.alreadyTracked).toEqual([]);
 
   const second = await (await request.post(path, { headers: bearer(key), data: { terms: [b, a] } })).json();
   expect(second.added).toEqual([]);
-  expect(second.alreadyTracked.map((k: { keywordId: string }) => k.keywordId)).toEqual([first.added[1].keywordId, first.added[0].keywordId]);
+  expect(second.alreadyTracked.map((k: { keywordId: string }) => k.keywordId)).toEqual([
+    first.added[1].keywordId,
+    first.added[0].keywordId,
+  ]);
 
   await request.post(path, { headers: bearer(key), data: { terms: [a, b] } });
   const tracked: { term: string }[] = await (await request.get(path, { headers: bearer(key) })).json();
   // Each once: a, and b as first added (upper-case).
-  expect(tracked.filter((keyword) => [a, b.toUpperCase()].includes(keyword.term)).map((keyword) => keyword.term).sort()).toEqual([a, b.toUpperCase()].sort());
+  expect(
+    tracked
+      .filter((keyword) => [a, b.toUpperCase()].includes(keyword.term))
+      .map((keyword) => keyword.term)
+      .sort(),
+  ).toEqual([a, b.toUpperCase()].sort());
   expect(tracked.filter((keyword) => keyword.term.toLowerCase() === b).length).toBe(1);
 });
 
 test('a country is case-insensitive and answered upper-case; null means the primary country', async ({ request }) => {
   const term = unique();
-  const inGermany = await (await request.post(path, { headers: bearer(key), data: { terms: [term], country: 'de' } })).json();
+  const inGermany = await (
+    await request.post(path, { headers: bearer(key), data: { terms: [term], country: 'de' } })
+  ).json();
   expect(inGermany.country).toBe('DE');
   expect(inGermany.added[0]).toMatchObject({ term, country: 'DE', isFavorite: false });
-  const primary = await (await request.post(path, { headers: bearer(key), data: { terms: [term], country: null } })).json();
+  const primary = await (
+    await request.post(path, { headers: bearer(key), data: { terms: [term], country: null } })
+  ).json();
   expect(primary.country).toBe('US');
   expect(primary.added).toHaveLength(1);
 });

@@ -20,7 +20,13 @@ async function credentialProxy(authorization: string): Promise<{ url: string; cl
   const target = new URL(baseURL);
   const server = http.createServer((request, response) => {
     const forwarded = http.request(
-      { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: { ...request.headers, authorization } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: request.method,
+        path: request.url,
+        headers: { ...request.headers, authorization },
+      },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
@@ -51,8 +57,12 @@ test('the MCP conformance suite passes every server scenario that applies, with 
   try {
     const cli = path.resolve('node_modules/@modelcontextprotocol/conformance/dist/index.js');
     const { code, output } = await new Promise<{ code: number; output: string }>((resolve) =>
-      execFile(process.execPath, [cli, 'server', '--url', proxy.url, '--suite', 'active', '--expected-failures', NOT_APPLICABLE, '-o', RESULTS], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
+      execFile(
+        process.execPath,
+        [cli, 'server', '--url', proxy.url, '--suite', 'active', '--expected-failures', NOT_APPLICABLE, '-o', RESULTS],
+        { maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
       ),
     );
     await test.info().attach('conformance output', { body: output, contentType: 'text/plain' });
@@ -66,12 +76,26 @@ test('the MCP conformance suite passes every server scenario that applies, with 
   // What applies passed, check by check; what does not is explained in docs/testing.md.
   const scenarios = readdirSync(RESULTS).map((folder) => ({
     name: folder.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T.*$/, ''),
-    checks: JSON.parse(readFileSync(path.join(RESULTS, folder, 'checks.json'), 'utf8')) as { id: string; status: string }[],
+    checks: JSON.parse(readFileSync(path.join(RESULTS, folder, 'checks.json'), 'utf8')) as {
+      id: string;
+      status: string;
+    }[],
   }));
   const skipped = new Set(notApplicable());
   const applicable = scenarios.filter((scenario) => !skipped.has(scenario.name));
-  expect(applicable.map((scenario) => scenario.name).sort()).toEqual(['dns-rebinding-protection', 'ping', 'prompts-list', 'server-initialize', 'tools-list']);
-  for (const scenario of applicable) expect(scenario.checks.filter((check) => check.status !== 'SUCCESS' && check.status !== 'INFO'), scenario.name).toEqual([]);
+  expect(applicable.map((scenario) => scenario.name).sort()).toEqual([
+    'dns-rebinding-protection',
+    'ping',
+    'prompts-list',
+    'server-initialize',
+    'tools-list',
+  ]);
+  for (const scenario of applicable)
+    expect(
+      scenario.checks.filter((check) => check.status !== 'SUCCESS' && check.status !== 'INFO'),
+      scenario.name,
+    ).toEqual([]);
   const testing = readFileSync('docs/testing.md', 'utf8');
-  for (const name of skipped) expect(testing, `docs/testing.md says why ${name} does not apply`).toContain(`\`${name}\``);
+  for (const name of skipped)
+    expect(testing, `docs/testing.md says why ${name} does not apply`).toContain(`\`${name}\``);
 });

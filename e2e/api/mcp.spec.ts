@@ -12,11 +12,14 @@ type Result = Awaited<ReturnType<Client['callTool']>>;
 
 async function connect(secret: string, origin = baseURL): Promise<Client> {
   const client = new Client({ name: 'e2e', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}${MCP}`), { requestInit: { headers: bearer(secret) } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${origin}${MCP}`), { requestInit: { headers: bearer(secret) } }),
+  );
   return client;
 }
 
-const problemOf = (result: Result) => JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>;
+const problemOf = (result: Result) =>
+  JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>;
 
 async function used(request: APIRequestContext, key: string): Promise<number> {
   return (await (await request.get(`${API}/usage`, { headers: bearer(key) })).json()).used;
@@ -25,11 +28,35 @@ async function used(request: APIRequestContext, key: string): Promise<number> {
 /** A Pro account tracking one app (its day of data loaded), two tracked keywords and a competitor. */
 async function trackedApp(request: APIRequestContext) {
   const { session, email } = await newAccount('pro');
-  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const appId = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
   const writer = await createKey(session, 'read-write', 'mcp writer');
-  expect((await request.post(`${API}/apps/${appId}/keywords`, { headers: bearer(writer), data: { terms: ['focus timer', 'pomodoro'] } })).status()).toBe(200);
-  expect((await request.post(`${API}/apps/${appId}/competitors`, { headers: bearer(writer), data: { storeUrl: 'https://apps.apple.com/us/app/habit-loop/id1500000002' } })).status()).toBe(200);
-  const keywords = (await (await request.get(`${API}/apps/${appId}/keywords`, { headers: bearer(writer) })).json()) as { keywordId: string; term: string }[];
+  expect(
+    (
+      await request.post(`${API}/apps/${appId}/keywords`, {
+        headers: bearer(writer),
+        data: { terms: ['focus timer', 'pomodoro'] },
+      })
+    ).status(),
+  ).toBe(200);
+  expect(
+    (
+      await request.post(`${API}/apps/${appId}/competitors`, {
+        headers: bearer(writer),
+        data: { storeUrl: 'https://apps.apple.com/us/app/habit-loop/id1500000002' },
+      })
+    ).status(),
+  ).toBe(200);
+  const keywords = (await (await request.get(`${API}/apps/${appId}/keywords`, { headers: bearer(writer) })).json()) as {
+    keywordId: string;
+    term: string;
+  }[];
   return { session, email, appId, writer, keywordId: keywords[0]!.keywordId };
 }
 
@@ -51,10 +78,14 @@ test('a read-write key is offered the 20 data tools, a read-only key the 17 read
   expect(all).toHaveLength(20);
   expect(reads).toHaveLength(17);
   expect(reads.every((tool) => tool.annotations?.readOnlyHint)).toBe(true);
-  expect(all.map((tool) => tool._meta?.restEndpoint).filter((endpoint) => /keys|webhook|billing/.test(String(endpoint)))).toEqual([]);
+  expect(
+    all.map((tool) => tool._meta?.restEndpoint).filter((endpoint) => /keys|webhook|billing/.test(String(endpoint))),
+  ).toEqual([]);
 });
 
-test('every read tool answers what its REST endpoint answers for the same input, charged the same credits', async ({ request }) => {
+test('every read tool answers what its REST endpoint answers for the same input, charged the same credits', async ({
+  request,
+}) => {
   const { appId, writer, keywordId } = await trackedApp(request);
   const client = await connect(writer);
   const argumentsOf: Record<string, Record<string, unknown>> = {
@@ -80,7 +111,12 @@ test('every read tool answers what its REST endpoint answers for the same input,
     expect(Number(response.headers()['x-credits-cost']), tool.name).toBe(charged);
     const answer = await response.json();
     // GET /usage counts the tool's own call and this one's lookup apart: compared as they were when each was read.
-    if (tool.name === 'usage_get') expect(result.structuredContent).toMatchObject({ plan: answer.plan, limit: answer.limit, periodStart: answer.periodStart });
+    if (tool.name === 'usage_get')
+      expect(result.structuredContent).toMatchObject({
+        plan: answer.plan,
+        limit: answer.limit,
+        periodStart: answer.periodStart,
+      });
     else expect(result.structuredContent, tool.name).toEqual(Array.isArray(answer) ? { items: answer } : answer);
   }
 });
@@ -88,48 +124,97 @@ test('every read tool answers what its REST endpoint answers for the same input,
 test('the write tools change what REST reads, and an idempotency key makes a repeat free', async ({ request }) => {
   const { appId, writer } = await trackedApp(request);
   const client = await connect(writer);
-  const added = await client.callTool({ name: 'keywords_add', arguments: { id: appId, terms: ['deep work'], idempotencyKey: 'e2e-mcp-add' } });
+  const added = await client.callTool({
+    name: 'keywords_add',
+    arguments: { id: appId, terms: ['deep work'], idempotencyKey: 'e2e-mcp-add' },
+  });
   expect(added.isError, JSON.stringify(added.content)).toBeFalsy();
   const before = await used(request, writer);
-  const again = await client.callTool({ name: 'keywords_add', arguments: { id: appId, terms: ['deep work'], idempotencyKey: 'e2e-mcp-add' } });
+  const again = await client.callTool({
+    name: 'keywords_add',
+    arguments: { id: appId, terms: ['deep work'], idempotencyKey: 'e2e-mcp-add' },
+  });
   expect(again.structuredContent).toEqual(added.structuredContent);
   expect(await used(request, writer)).toBe(before);
-  const terms = ((await (await request.get(`${API}/apps/${appId}/keywords`, { headers: bearer(writer) })).json()) as { term: string }[]).map((keyword) => keyword.term);
+  const terms = (
+    (await (await request.get(`${API}/apps/${appId}/keywords`, { headers: bearer(writer) })).json()) as {
+      term: string;
+    }[]
+  ).map((keyword) => keyword.term);
   expect(terms).toContain('deep work');
-  const competitor = await client.callTool({ name: 'competitors_add', arguments: { id: appId, storeUrl: 'https://play.google.com/store/apps/details?id=com.e2e.mcp' } });
+  const competitor = await client.callTool({
+    name: 'competitors_add',
+    arguments: { id: appId, storeUrl: 'https://play.google.com/store/apps/details?id=com.e2e.mcp' },
+  });
   expect(competitor.isError, JSON.stringify(competitor.content)).toBeFalsy();
-  const competitors = (await (await request.get(`${API}/apps/${appId}/competitors`, { headers: bearer(writer) })).json()) as { storeId: string }[];
+  const competitors = (await (
+    await request.get(`${API}/apps/${appId}/competitors`, { headers: bearer(writer) })
+  ).json()) as { storeId: string }[];
   expect(competitors.map((each) => each.storeId)).toContain('com.e2e.mcp');
-  const app = await client.callTool({ name: 'apps_create', arguments: { storeUrl: 'https://apps.apple.com/us/app/sleep-well/id1500000003' } });
+  const app = await client.callTool({
+    name: 'apps_create',
+    arguments: { storeUrl: 'https://apps.apple.com/us/app/sleep-well/id1500000003' },
+  });
   expect(app.isError, JSON.stringify(app.content)).toBeFalsy();
   const apps = (await (await request.get(`${API}/apps`, { headers: bearer(writer) })).json()) as { id: string }[];
   expect(apps.map((each) => each.id)).toContain((app.structuredContent as { id: string }).id);
 });
 
-test('a key’s budget, then the plan’s allowance, run out mid-way: exact, each refusal a tool error that says when it resets', async ({ request }) => {
+test('a key’s budget, then the plan’s allowance, run out mid-way: exact, each refusal a tool error that says when it resets', async ({
+  request,
+}) => {
   const { session, appId } = await trackedApp(request);
-  const { secret } = await trpc<{ secret: string }>(session, 'apiKeys.create', { name: 'budget 5', scope: 'read-only', restrictions: { monthlyBudget: 5 } });
+  const { secret } = await trpc<{ secret: string }>(session, 'apiKeys.create', {
+    name: 'budget 5',
+    scope: 'read-only',
+    restrictions: { monthlyBudget: 5 },
+  });
   const client = await connect(secret);
-  const results = await Promise.all(Array.from({ length: 12 }, () => client.callTool({ name: 'apps_get', arguments: { id: appId } })));
+  const results = await Promise.all(
+    Array.from({ length: 12 }, () => client.callTool({ name: 'apps_get', arguments: { id: appId } })),
+  );
   expect(results.filter((result) => !result.isError)).toHaveLength(5);
   for (const refused of results.filter((result) => result.isError)) {
-    expect(problemOf(refused)).toMatchObject({ code: 'key-budget-exhausted', status: 402, keyBudget: 5, resetsAt: expect.any(String) });
+    expect(problemOf(refused)).toMatchObject({
+      code: 'key-budget-exhausted',
+      status: 402,
+      keyBudget: 5,
+      resetsAt: expect.any(String),
+    });
   }
 
   const solo = await newAccount('solo');
-  const soloApp = await admin('app', 'add', '--email', solo.email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const soloApp = await admin(
+    'app',
+    'add',
+    '--email',
+    solo.email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
   const soloKey = await createKey(solo.session, 'read-only', 'allowance');
   const soloClient = await connect(soloKey);
   // 1,500 credits: 187 researches (1,496), then 4 left for a burst of 10 reads.
   for (let batch = 0; batch < 11; batch++) {
-    const researches = await Promise.all(Array.from({ length: 17 }, () => soloClient.callTool({ name: 'keywords_research', arguments: { id: soloApp, term: 'focus' } })));
+    const researches = await Promise.all(
+      Array.from({ length: 17 }, () =>
+        soloClient.callTool({ name: 'keywords_research', arguments: { id: soloApp, term: 'focus' } }),
+      ),
+    );
     for (const result of researches) expect(result.isError, JSON.stringify(result.content).slice(0, 200)).toBeFalsy();
   }
   expect(await used(request, soloKey)).toBe(1_496);
-  const reads = await Promise.all(Array.from({ length: 10 }, () => soloClient.callTool({ name: 'apps_get', arguments: { id: soloApp } })));
+  const reads = await Promise.all(
+    Array.from({ length: 10 }, () => soloClient.callTool({ name: 'apps_get', arguments: { id: soloApp } })),
+  );
   expect(reads.filter((result) => !result.isError)).toHaveLength(4);
   const exhausted = problemOf(reads.find((result) => result.isError)!);
-  expect(exhausted).toMatchObject({ code: 'credits-exhausted', status: 402, creditsRemaining: 0, resetsAt: expect.any(String) });
+  expect(exhausted).toMatchObject({
+    code: 'credits-exhausted',
+    status: 402,
+    creditsRemaining: 0,
+    resetsAt: expect.any(String),
+  });
   expect(await used(request, soloKey)).toBe(1_500);
 });
 
@@ -137,7 +222,10 @@ test('past the key’s requests per minute: a tool error with the seconds to wai
   const { session } = await newAccount('solo');
   const client = await connect(await createKey(session, 'read-only', 'mcp rate'));
   const results: Result[] = [];
-  for (let burst = 0; burst < 7; burst++) results.push(...(await Promise.all(Array.from({ length: 100 }, () => client.callTool({ name: 'usage_get', arguments: {} })))));
+  for (let burst = 0; burst < 7; burst++)
+    results.push(
+      ...(await Promise.all(Array.from({ length: 100 }, () => client.callTool({ name: 'usage_get', arguments: {} })))),
+    );
   const limited = results.filter((result) => result.isError).map(problemOf);
   expect(limited.length).toBeGreaterThanOrEqual(100);
   expect(results.length - limited.length).toBeLessThanOrEqual(600);
@@ -148,10 +236,23 @@ test('past the key’s requests per minute: a tool error with the seconds to wai
   }
 });
 
-test('a key restricted to one app gets not-found for another, as on REST, and is offered no tool that adds an app', async ({ request }) => {
+test('a key restricted to one app gets not-found for another, as on REST, and is offered no tool that adds an app', async ({
+  request,
+}) => {
   const { session, email, appId } = await trackedApp(request);
-  const other = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/habit-loop/id1500000002');
-  const { secret } = await trpc<{ secret: string }>(session, 'apiKeys.create', { name: 'one app', scope: 'read-write', restrictions: { appIds: [appId] } });
+  const other = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/habit-loop/id1500000002',
+  );
+  const { secret } = await trpc<{ secret: string }>(session, 'apiKeys.create', {
+    name: 'one app',
+    scope: 'read-write',
+    restrictions: { appIds: [appId] },
+  });
   const client = await connect(secret);
   const before = await used(request, secret);
   const refused = problemOf(await client.callTool({ name: 'keywords_list', arguments: { id: other } }));
@@ -171,17 +272,36 @@ test('a revoked key is refused on its next call', async ({ request }) => {
 });
 
 async function revoke(request: APIRequestContext, session: Session, name: string) {
-  const { id } = (await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list')).find((each) => each.name === name)!;
+  const { id } = (await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list')).find(
+    (each) => each.name === name,
+  )!;
   expect((await request.post(`${API}/keys/${id}/revoke`, { headers: bearer(session.token) })).status()).toBe(200);
 }
 
-test('malformed JSON-RPC, an unknown tool and invalid arguments get errors, never a 5xx, never a charge', async ({ request }) => {
+test('malformed JSON-RPC, an unknown tool and invalid arguments get errors, never a 5xx, never a charge', async ({
+  request,
+}) => {
   const { session } = await newAccount('pro');
   const secret = await createKey(session, 'read-write', 'mcp bad input');
   const before = await used(request, secret);
   const post = (body: string, headers: Record<string, string> = {}) =>
-    request.post(MCP, { headers: { ...bearer(secret), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, data: body });
-  for (const body of ['{"jsonrpc":', '[]', '{}', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7}}', 'x'.repeat(70_000)]) {
+    request.post(MCP, {
+      headers: {
+        ...bearer(secret),
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      data: body,
+    });
+  for (const body of [
+    '{"jsonrpc":',
+    '[]',
+    '{}',
+    '{"jsonrpc":"2.0","id":1}',
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7}}',
+    'x'.repeat(70_000),
+  ]) {
     const response = await post(body);
     expect(response.status(), body.slice(0, 60)).toBeGreaterThanOrEqual(200);
     expect(response.status(), body.slice(0, 60)).toBeLessThan(500);
@@ -194,11 +314,14 @@ test('malformed JSON-RPC, an unknown tool and invalid arguments get errors, neve
   expect(await used(request, secret)).toBe(before);
 });
 
-test('/docs/mcp gives this deployment’s address and lists the tools the server lists, from the same source', async ({ request }) => {
+test('/docs/mcp gives this deployment’s address and lists the tools the server lists, from the same source', async ({
+  request,
+}) => {
   const { session } = await newAccount('pro');
   const tools = (await (await connect(await createKey(session, 'read-write'))).listTools()).tools;
   const page = await (await request.get('/docs/mcp')).text();
   expect(page).toContain(`${baseURL}${MCP}`);
   for (const tool of tools) expect(page, tool.name).toContain(`<code>${tool.name}</code>`);
-  for (const prompt of ['weekly_aso_report', 'keyword_opportunities', 'competitor_watch']) expect(page).toContain(prompt);
+  for (const prompt of ['weekly_aso_report', 'keyword_opportunities', 'competitor_watch'])
+    expect(page).toContain(prompt);
 });

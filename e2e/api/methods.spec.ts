@@ -8,7 +8,8 @@ import { connectRaw, sendRaw } from '../../test/http';
 import { API, createKey, DEMO, DEMO_APP_ID, signIn } from '../helpers';
 
 const { hostname, port } = new URL(baseURL);
-const send = (method: string, path: string, headers: Record<string, string> = {}) => sendRaw(hostname, port, method, path, headers);
+const send = (method: string, path: string, headers: Record<string, string> = {}) =>
+  sendRaw(hostname, port, method, path, headers);
 
 let key: string;
 test.beforeAll(async () => {
@@ -27,7 +28,11 @@ test('no method on any path answers 5xx; every error on an API path is problem+j
     '/sign-in',
     '/no-such-page',
   ];
-  const credentials: Record<string, string>[] = [{}, { Authorization: `Bearer ${key}` }, { Authorization: 'Bearer not-a-key' }];
+  const credentials: Record<string, string>[] = [
+    {},
+    { Authorization: `Bearer ${key}` },
+    { Authorization: 'Bearer not-a-key' },
+  ];
   const methods = METHODS.filter((method) => method !== 'CONNECT');
   expect(methods).toEqual(expect.arrayContaining(['TRACE', 'PROPFIND', 'MKCOL', 'SEARCH', 'PURGE']));
   // Every answer that breaks a rule, asserted once at the end: all of them in one failure, and no step per request.
@@ -38,11 +43,16 @@ test('no method on any path answers 5xx; every error on an API path is problem+j
         const answer = await send(method, path, headers);
         const what = `${method} ${path} ${headers.Authorization ?? 'no credential'}: ${answer.status} ${answer.body.slice(0, 200)}`;
         if (answer.status >= 500) broken.push(`${what} (a 5xx)`);
-        const problemExpected = path.startsWith('/api/') && answer.status >= 400 && !path.startsWith('/api/trpc/') && !path.startsWith('/api/auth/');
+        const problemExpected =
+          path.startsWith('/api/') &&
+          answer.status >= 400 &&
+          !path.startsWith('/api/trpc/') &&
+          !path.startsWith('/api/auth/');
         // The dashboard's tRPC and next-auth answer their own errors in their own JSON; a method they do not accept
         // is a 405 problem (the server's, or the route's own exports: src/app/api/route-methods.ts).
         const methodRefused = answer.status === 405 && path.startsWith('/api/');
-        if ((problemExpected || methodRefused) && answer.headers['content-type'] !== 'application/problem+json') broken.push(`${what} (not problem+json)`);
+        if ((problemExpected || methodRefused) && answer.headers['content-type'] !== 'application/problem+json')
+          broken.push(`${what} (not problem+json)`);
         if (answer.status === 405 && !answer.headers.allow) broken.push(`${what} (a 405 without Allow)`);
       }
     }
@@ -55,7 +65,9 @@ test('TRACE and PROPFIND on the public API: credential first, then 404 or 405 wi
   expect(noCredential.status).toBe(401);
   expect(noCredential.headers['www-authenticate']).toBe('Bearer realm="public-api"');
 
-  const neverIssued = await send('PROPFIND', `${API}/apps`, { Authorization: 'Bearer svc_live_AbCdEfGhIjKlMnOpQrStUvWxYz0123451HTd0k' });
+  const neverIssued = await send('PROPFIND', `${API}/apps`, {
+    Authorization: 'Bearer svc_live_AbCdEfGhIjKlMnOpQrStUvWxYz0123451HTd0k',
+  });
   expect(neverIssued.status).toBe(401);
   expect(neverIssued.headers['www-authenticate']).toBe('Bearer realm="public-api", error="invalid_token"');
 
@@ -64,7 +76,11 @@ test('TRACE and PROPFIND on the public API: credential first, then 404 or 405 wi
   expect(onApps.headers['content-type']).toBe('application/problem+json');
   expect(onApps.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
   expect(onApps.headers['x-credits-cost']).toBe('0');
-  expect(JSON.parse(onApps.body)).toMatchObject({ status: 405, detail: 'TRACE is not allowed here; use GET, HEAD, POST or OPTIONS.', instance: `${API}/apps` });
+  expect(JSON.parse(onApps.body)).toMatchObject({
+    status: 405,
+    detail: 'TRACE is not allowed here; use GET, HEAD, POST or OPTIONS.',
+    instance: `${API}/apps`,
+  });
 
   const onKeywords = await send('PROPFIND', `${API}/apps/${DEMO_APP_ID}/keywords`, { Authorization: `Bearer ${key}` });
   expect(onKeywords.status).toBe(405);
@@ -100,8 +116,13 @@ test('a 401 refused on the credential’s shape names the same origin as one ref
 
 test("the public API is served by the app's server without Next.js; other routes go through Next.js", async () => {
   // Next.js marks the answers it routes with `Vary: rsc, …` and streams them; the REST pipeline sends a length.
-  const viaNext = (answer: { headers: Record<string, string | string[] | undefined> }) => String(answer.headers.vary ?? '').includes('rsc');
-  for (const [path, headers] of [[`${API}/openapi.json`, {}], [`${API}/apps`, { Authorization: `Bearer ${key}` }], [`${API}/apps`, {}]] as const) {
+  const viaNext = (answer: { headers: Record<string, string | string[] | undefined> }) =>
+    String(answer.headers.vary ?? '').includes('rsc');
+  for (const [path, headers] of [
+    [`${API}/openapi.json`, {}],
+    [`${API}/apps`, { Authorization: `Bearer ${key}` }],
+    [`${API}/apps`, {}],
+  ] as const) {
     const answer = await send('GET', path, headers);
     expect(viaNext(answer), path).toBe(false);
     expect(answer.headers['content-length'], path).toBe(String(Buffer.byteLength(answer.body)));
@@ -111,16 +132,34 @@ test("the public API is served by the app's server without Next.js; other routes
 
 // Issue 18 §8: each of these answered 500 (or Next.js's HTML 404) before.
 test('odd requests: malformed JSON on every auth route, OPTIONS *, an absolute-form target, a dot segment in an API path', async () => {
-  const sendBody = (path: string, body: string) => sendRaw(hostname, port, 'POST', path, { 'Content-Type': 'application/json' }, body);
-  for (const action of ['csrf', 'session', 'providers', 'signin', 'signout', 'callback/credentials', 'signin/credentials', 'error', '_log', 'no-such-action']) {
+  const sendBody = (path: string, body: string) =>
+    sendRaw(hostname, port, 'POST', path, { 'Content-Type': 'application/json' }, body);
+  for (const action of [
+    'csrf',
+    'session',
+    'providers',
+    'signin',
+    'signout',
+    'callback/credentials',
+    'signin/credentials',
+    'error',
+    '_log',
+    'no-such-action',
+  ]) {
     for (const body of ['{"a":', 'x', '\u0000']) {
       const answer = await sendBody(`/api/auth/${action}`, body);
-      expect([answer.status, answer.headers['content-type']], `${action} ${JSON.stringify(body)}`).toEqual([400, 'application/problem+json']);
+      expect([answer.status, answer.headers['content-type']], `${action} ${JSON.stringify(body)}`).toEqual([
+        400,
+        'application/problem+json',
+      ]);
     }
   }
   // Credentials next-auth reads as JSON, with text PostgreSQL cannot store: refused as a failed sign-in, not a 500.
   const { csrfToken } = JSON.parse((await send('GET', '/api/auth/csrf')).body) as { csrfToken: string };
-  const nul = await sendBody('/api/auth/callback/credentials', JSON.stringify({ csrfToken, email: 'demo\u0000@example.com', password: 'x\u0000', json: 'true' }));
+  const nul = await sendBody(
+    '/api/auth/callback/credentials',
+    JSON.stringify({ csrfToken, email: 'demo\u0000@example.com', password: 'x\u0000', json: 'true' }),
+  );
   expect(nul.status).toBeLessThan(500);
 
   const options = await send('OPTIONS', '*');

@@ -19,7 +19,10 @@ test('a downgrade to Free stops API access at once; an upgrade restores it', asy
   expect(body.detail).toMatch(/paid plan/);
   // Plan is checked before scope and body.
   await expectProblem(
-    await request.post(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: { ...bearer(secret), 'Content-Type': 'text/plain' }, data: 'x' }),
+    await request.post(`${API}/apps/${DEMO_APP_ID}/keywords`, {
+      headers: { ...bearer(secret), 'Content-Type': 'text/plain' },
+      data: 'x',
+    }),
     403,
     'plan-required',
   );
@@ -41,7 +44,10 @@ test('a read-only key reads but gets 403 insufficient-scope on a write, before a
     ['text/plain', 'not json'],
     ['application/json', '{broken'],
   ] as const) {
-    const response = await request.post(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: { ...bearer(readOnly), 'Content-Type': contentType }, data });
+    const response = await request.post(`${API}/apps/${DEMO_APP_ID}/keywords`, {
+      headers: { ...bearer(readOnly), 'Content-Type': contentType },
+      data,
+    });
     await expectProblem(response, 403, 'insufficient-scope');
     expect(response.headers()['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="write"');
   }

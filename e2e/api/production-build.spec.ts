@@ -20,7 +20,9 @@ function commandLines(): string[][] {
 
 test('the launcher and the app server run built files with node, and no TypeScript loader', () => {
   const app = commandLines().filter((args) => args.some((arg) => arg === 'dist/start.mjs' || arg === 'dist/main.mjs'));
-  expect(app.map((args) => args.find((arg) => arg.startsWith('dist/')))).toEqual(expect.arrayContaining(['dist/start.mjs', 'dist/main.mjs']));
+  expect(app.map((args) => args.find((arg) => arg.startsWith('dist/')))).toEqual(
+    expect.arrayContaining(['dist/start.mjs', 'dist/main.mjs']),
+  );
   for (const args of app) {
     expect(path.basename(args[0]!), args.join(' ')).toBe('node');
     expect(args.join(' '), 'a TypeScript loader').not.toMatch(/tsx|ts-node|\.ts\b/);
@@ -39,8 +41,11 @@ function entryCode(file: string): string {
 
 test('the app server and the Next.js app import one built module for the database pool', () => {
   const files = readdirSync('dist', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.mjs'));
-  const owners = files.filter((file) => readFileSync(path.join('dist', file), 'utf8').includes('DATABASE_URL is not set'));
+  const owners = files.filter((file) =>
+    readFileSync(path.join('dist', file), 'utf8').includes('DATABASE_URL is not set'),
+  );
   expect(owners).toHaveLength(1);
   const chunk = path.basename(owners[0]!);
-  for (const entry of ['dist/main.mjs', 'dist/server/index.mjs']) expect(entryCode(entry), entry).toMatch(new RegExp(`/(chunks/)?${chunk.replaceAll('.', '\\.')}"`));
+  for (const entry of ['dist/main.mjs', 'dist/server/index.mjs'])
+    expect(entryCode(entry), entry).toMatch(new RegExp(`/(chunks/)?${chunk.replaceAll('.', '\\.')}"`));
 });

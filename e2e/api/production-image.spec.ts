@@ -22,7 +22,10 @@ import { DEMO, signIn } from '../helpers';
 /** What `npm ci --omit=dev --ignore-scripts` installs into `directory`, hard-linked from this clone's node_modules. */
 function linkProductionPackages(directory: string) {
   const root = process.cwd();
-  const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const packages = listed.split('\n').filter((line) => line.startsWith(path.join(root, 'node_modules') + path.sep));
   expect(packages.length).toBeGreaterThan(100);
   for (const from of packages) linkTree(from, path.join(directory, path.relative(root, from)));
@@ -83,7 +86,9 @@ test('what the image’s last stage holds serves the app on a DATABASE_URL', asy
       const [destination, ...sources] = words.filter((word) => !word.startsWith('--')).reverse();
       for (const source of sources.reverse()) {
         const from = fromBuild ? source.replace(/^\/app\//, '') : source;
-        const to = destination!.endsWith('/') ? path.join(directory, destination!, path.basename(from)) : path.join(directory, destination!);
+        const to = destination!.endsWith('/')
+          ? path.join(directory, destination!, path.basename(from))
+          : path.join(directory, destination!);
         cpSync(from, to, { recursive: true, filter: fromBuild ? kept : undefined });
       }
     } else if (instruction === 'ENV') {
@@ -93,7 +98,8 @@ test('what the image’s last stage holds serves the app on a DATABASE_URL', asy
       linkProductionPackages(directory);
       // What the same step removes once installed (the Node.js binary the project brings for development).
       for (const [, paths] of argument.matchAll(/\brm -rf ([^&]+)/g)) {
-        for (const each of paths!.trim().split(/\s+/)) rmSync(path.join(directory, each), { recursive: true, force: true });
+        for (const each of paths!.trim().split(/\s+/))
+          rmSync(path.join(directory, each), { recursive: true, force: true });
       }
     } else if (instruction === 'CMD') {
       command = JSON.parse(argument) as string[];
@@ -135,7 +141,13 @@ test('what the image’s last stage holds serves the app on a DATABASE_URL', asy
   const request = await playwright.request.newContext({ baseURL: `http://127.0.0.1:${port}` });
   // A launcher that stops (a missing file, a failed migration) fails at once, with what it printed.
   await expect
-    .poll(async () => (launcher.exitCode !== null ? `exited ${launcher.exitCode}: ${output}` : (await request.get('/api/health').catch(() => null))?.status()), { timeout: 120_000 })
+    .poll(
+      async () =>
+        launcher.exitCode !== null
+          ? `exited ${launcher.exitCode}: ${output}`
+          : (await request.get('/api/health').catch(() => null))?.status(),
+      { timeout: 120_000 },
+    )
     .toBe(200);
 
   // The migrations were there to apply (the demo data was seeded into their tables and a user signs in), Next.js's

@@ -6,7 +6,19 @@
 import type { ChildProcess } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { accountWithHundredCreditsLeft, admin, API, bearer, burstsOfFreeCalls, createKey, expectExactlyHundredCharged, newAccount, PlainClient, refusingWindow, trpcQuery } from '../helpers';
+import {
+  accountWithHundredCreditsLeft,
+  admin,
+  API,
+  bearer,
+  burstsOfFreeCalls,
+  createKey,
+  expectExactlyHundredCharged,
+  newAccount,
+  PlainClient,
+  refusingWindow,
+  trpcQuery,
+} from '../helpers';
 import { startSecondApp } from '../environment';
 import { baseURL } from '../../playwright.config';
 
@@ -24,28 +36,54 @@ test.afterAll(async () => {
   second?.process.kill('SIGTERM');
 });
 
-test('a key made on the first process works on the second at once, and its revocation holds there from its next request', async ({ request }) => {
+test('a key made on the first process works on the second at once, and its revocation holds there from its next request', async ({
+  request,
+}) => {
   const other = second!.request;
   const { session } = await newAccount('pro');
   const key = await createKey(session, 'read-only', 'second process key');
-  for (const context of [request, other]) expect((await context.get(`${API}/usage`, { headers: bearer(key) })).status()).toBe(200);
-  const { id } = (await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list')).find((each) => each.name === 'second process key')!;
+  for (const context of [request, other])
+    expect((await context.get(`${API}/usage`, { headers: bearer(key) })).status()).toBe(200);
+  const { id } = (await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list')).find(
+    (each) => each.name === 'second process key',
+  )!;
   expect((await other.post(`${API}/keys/${id}/revoke`, { headers: bearer(session.token) })).status()).toBe(200);
-  for (const context of [request, other]) expect((await context.get(`${API}/usage`, { headers: bearer(key) })).status()).toBe(401);
+  for (const context of [request, other])
+    expect((await context.get(`${API}/usage`, { headers: bearer(key) })).status()).toBe(401);
 });
 
-test('20 concurrent first reads of a storefront new to the app, spread over both processes, answer 200, are each charged once, and track it once', async ({ request }) => {
+test('20 concurrent first reads of a storefront new to the app, spread over both processes, answer 200, are each charged once, and track it once', async ({
+  request,
+}) => {
   const other = second!.request;
   const { email, session } = await newAccount('pro');
-  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/two-processes/id1500004301');
+  const appId = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/two-processes/id1500004301',
+  );
   const key = await createKey(session, 'read-only', 'storefront on demand');
-  const used = async () => ((await (await request.get(`${API}/usage`, { headers: bearer(key) })).json()) as { used: number }).used;
+  const used = async () =>
+    ((await (await request.get(`${API}/usage`, { headers: bearer(key) })).json()) as { used: number }).used;
   const before = await used();
-  const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? request : other).get(`${API}/apps/${appId}/metadata?country=GB`, { headers: bearer(key) })));
+  const responses = await Promise.all(
+    Array.from({ length: 20 }, (_, index) =>
+      (index % 2 ? request : other).get(`${API}/apps/${appId}/metadata?country=GB`, { headers: bearer(key) }),
+    ),
+  );
   expect(responses.map((response) => response.status())).toEqual(Array(20).fill(200));
   expect(await used()).toBe(before + 20);
   for (const context of [request, other]) {
-    expect(((await (await context.get(`${API}/apps/${appId}`, { headers: bearer(key) })).json()) as { storefronts: string[] }).storefronts).toEqual(['GB', 'US']);
+    expect(
+      (
+        (await (await context.get(`${API}/apps/${appId}`, { headers: bearer(key) })).json()) as {
+          storefronts: string[];
+        }
+      ).storefronts,
+    ).toEqual(['GB', 'US']);
   }
 });
 
@@ -58,9 +96,14 @@ test('300 concurrent requests with 100 credits left, spread over both processes,
   // One charged call on each process first: which process wins the race for the last credits is the machine's doing,
   // and both must have charged the one allowance.
   const first = [];
-  for (const context of [request, other]) first.push((await context.get(`${API}/apps/${appId}`, { headers: bearer(key) })).status());
+  for (const context of [request, other])
+    first.push((await context.get(`${API}/apps/${appId}`, { headers: bearer(key) })).status());
   expect(first).toEqual([200, 200]);
-  const responses = await Promise.all(Array.from({ length: 298 }, (_, index) => (index % 2 ? request : other).get(`${API}/apps/${appId}`, { headers: bearer(key) })));
+  const responses = await Promise.all(
+    Array.from({ length: 298 }, (_, index) =>
+      (index % 2 ? request : other).get(`${API}/apps/${appId}`, { headers: bearer(key) }),
+    ),
+  );
   await expectExactlyHundredCharged(request, key, [...first, ...responses.map((response) => response.status())]);
 });
 
@@ -69,7 +112,9 @@ test('300 concurrent MCP tool calls with 100 credits left, spread over both proc
   const clients = await Promise.all(
     [baseURL, `http://localhost:${SECOND_PORT}`].map(async (origin) => {
       const client = new Client({ name: 'e2e two processes', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/api/mcp`), { requestInit: { headers: bearer(key) } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${origin}/api/mcp`), { requestInit: { headers: bearer(key) } }),
+      );
       return client;
     }),
   );
@@ -77,9 +122,18 @@ test('300 concurrent MCP tool calls with 100 credits left, spread over both proc
   const first = [];
   for (const client of clients) first.push(await client.callTool({ name: 'apps_get', arguments: { id: appId } }));
   expect(first.map((result) => result.isError ?? false)).toEqual([false, false]);
-  const results = [...first, ...(await Promise.all(Array.from({ length: 298 }, (_, index) => clients[index % 2]!.callTool({ name: 'apps_get', arguments: { id: appId } }))))];
+  const results = [
+    ...first,
+    ...(await Promise.all(
+      Array.from({ length: 298 }, (_, index) =>
+        clients[index % 2]!.callTool({ name: 'apps_get', arguments: { id: appId } }),
+      ),
+    )),
+  ];
   expect(results.filter((result) => !result.isError)).toHaveLength(100);
-  const refusals = results.filter((result) => result.isError).map((result) => JSON.parse((result.content as { text: string }[])[0]!.text).code);
+  const refusals = results
+    .filter((result) => result.isError)
+    .map((result) => JSON.parse((result.content as { text: string }[])[0]!.text).code);
   expect(refusals).toEqual(Array(200).fill('credits-exhausted'));
   const usage = await (await new PlainClient(baseURL).get(`${API}/usage`, { headers: bearer(key) })).json();
   expect(usage).toMatchObject({ used: 1500, remaining: 0 });

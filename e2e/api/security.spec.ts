@@ -24,7 +24,10 @@ test.afterAll(() => {
 async function signInRaw(base: string, email: string, password: string) {
   const csrf = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookie = csrf.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
   const response = await fetch(`${base}/api/auth/callback/credentials`, {
     method: 'POST',
     redirect: 'manual',
@@ -32,7 +35,8 @@ async function signInRaw(base: string, email: string, password: string) {
     body: new URLSearchParams({ csrfToken, email, password, json: 'true' }),
   });
   // With json=true next-auth answers { url } (where it would redirect) instead of a redirect.
-  const location = response.headers.get('location') ?? ((await response.json().catch(() => ({}))) as { url?: string }).url ?? '';
+  const location =
+    response.headers.get('location') ?? ((await response.json().catch(() => ({}))) as { url?: string }).url ?? '';
   return { location, cookies: response.headers.getSetCookie() };
 }
 
@@ -59,7 +63,9 @@ test('the session cookie is HttpOnly and SameSite=Lax; Secure (with the __Secure
     },
   });
   const base = `http://127.0.0.1:${HTTPS_PORT}`;
-  await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
+  await expect
+    .poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 })
+    .toBe(200);
   const secure = await signInRaw(base, email, password);
   const secureSession = secure.cookies.find((line) => line.startsWith('__Secure-next-auth.session-token='));
   expect(secureSession, secure.cookies.join('\n')).toBeDefined();
@@ -70,10 +76,12 @@ test('the session cookie is HttpOnly and SameSite=Lax; Secure (with the __Secure
 
 test('a dashboard mutation posted from another site is refused', async () => {
   const { session } = await newAccount('pro');
-  const create = (headers: Record<string, string>) => session.context.post('/api/trpc/apiKeys.create', { data: { name: 'csrf', scope: 'read-write' }, headers });
+  const create = (headers: Record<string, string>) =>
+    session.context.post('/api/trpc/apiKeys.create', { data: { name: 'csrf', scope: 'read-write' }, headers });
   expect((await create({ Origin: 'https://evil.example' })).status()).toBe(403);
   expect((await create({ 'Sec-Fetch-Site': 'cross-site' })).status()).toBe(403);
-  const list = async () => (await (await session.context.get('/api/trpc/apiKeys.list')).json()).result.data as unknown[];
+  const list = async () =>
+    (await (await session.context.get('/api/trpc/apiKeys.list')).json()).result.data as unknown[];
   expect(await list()).toHaveLength(0);
   expect((await create({ Origin: baseURL, 'Sec-Fetch-Site': 'same-origin' })).status()).toBe(200);
   expect(await list()).toHaveLength(1);
@@ -82,7 +90,9 @@ test('a dashboard mutation posted from another site is refused', async () => {
 test('sign-in is refused after 5 failures for one email, even with the right password', async () => {
   const { email, password } = await newAccount('pro');
   for (let attempt = 0; attempt < 5; attempt++) {
-    expect((await signInRaw(baseURL, email, `wrong password ${attempt}`)).location).toContain('error=CredentialsSignin');
+    expect((await signInRaw(baseURL, email, `wrong password ${attempt}`)).location).toContain(
+      'error=CredentialsSignin',
+    );
   }
   const blocked = await signInRaw(baseURL, email, password);
   expect(blocked.location).toContain('error=TooManySignInAttempts');
@@ -123,7 +133,13 @@ test('the API reference embeds no dashboard credential: its token calls the publ
  * bound for a busy machine: a fixed moment was too short for one). A client that sends at once may lose the answer:
  * the server closes a connection whose body it will not read, and a reset discards what the client had not yet read.
  */
-function sendLargeBody(port: number, path: string, size: number, declared: boolean, waitFirst: boolean): Promise<string> {
+function sendLargeBody(
+  port: number,
+  path: string,
+  size: number,
+  declared: boolean,
+  waitFirst: boolean,
+): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let answer = '';
@@ -133,7 +149,11 @@ function sendLargeBody(port: number, path: string, size: number, declared: boole
     const pump = () => {
       while (sent < size && answer === '' && !socket.destroyed) {
         sent += chunk.length;
-        const more = socket.write(declared ? chunk : Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+        const more = socket.write(
+          declared
+            ? chunk
+            : Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]),
+        );
         if (!more) return void socket.once('drain', pump);
       }
     };
@@ -154,24 +174,48 @@ function sendLargeBody(port: number, path: string, size: number, declared: boole
   });
 }
 
-test('twenty concurrent 50 MB bodies to the dashboard and sign-in endpoints leave the server’s memory as it was', async ({ playwright }) => {
+test('twenty concurrent 50 MB bodies to the dashboard and sign-in endpoints leave the server’s memory as it was', async ({
+  playwright,
+}) => {
   // A web process of its own: the e2e server's memory moves with whatever the other tests send it meanwhile.
   const own = await startSecondApp(MEMORY_PORT, playwright.request);
   try {
-    const targets = ['/api/trpc/apiKeys.create', '/api/auth/callback/credentials', '/api/auth/csrf', '/api/trpc/account.signUp', '/sign-in'];
+    const targets = [
+      '/api/trpc/apiKeys.create',
+      '/api/auth/callback/credentials',
+      '/api/auth/csrf',
+      '/api/trpc/account.signUp',
+      '/sign-in',
+    ];
     // Each target served once with a small request first, so that what the process loads on first use is not counted.
-    for (const target of targets) expect((await own.request.post(target, { data: {}, maxRedirects: 0 })).status()).toBeLessThan(500);
+    for (const target of targets)
+      expect((await own.request.post(target, { data: {}, maxRedirects: 0 })).status()).toBeLessThan(500);
     const before = listeningProcessRss(MEMORY_PORT);
-    const sends = Array.from({ length: 20 }, (_, index) => ({ target: targets[index % targets.length]!, declared: index % 4 !== 3, waitFirst: index % 2 === 0 }));
-    const answers = await Promise.all(sends.map(({ target, declared, waitFirst }) => sendLargeBody(MEMORY_PORT, target, 50 << 20, declared, waitFirst)));
+    const sends = Array.from({ length: 20 }, (_, index) => ({
+      target: targets[index % targets.length]!,
+      declared: index % 4 !== 3,
+      waitFirst: index % 2 === 0,
+    }));
+    const answers = await Promise.all(
+      sends.map(({ target, declared, waitFirst }) => sendLargeBody(MEMORY_PORT, target, 50 << 20, declared, waitFirst)),
+    );
     const after = listeningProcessRss(MEMORY_PORT);
-    const report = sends.map((send, index) => `${send.target} ${send.declared ? 'declared' : 'chunked'} ${send.waitFirst ? 'waits' : 'sends'}: ${answers[index]}`).join('\n');
+    const report = sends
+      .map(
+        (send, index) =>
+          `${send.target} ${send.declared ? 'declared' : 'chunked'} ${send.waitFirst ? 'waits' : 'sends'}: ${answers[index]}`,
+      )
+      .join('\n');
     // Refused before the body: 413 for a declared length, 411 for chunked; one that sends at once reads its answer too,
     // the rest of its body read and thrown away (src/server/core/unread-body.ts), not reset under it.
     sends.forEach((send, index) => {
-      expect(answers[index], report).toBe(send.declared ? 'HTTP/1.1 413 Payload Too Large' : 'HTTP/1.1 411 Length Required');
+      expect(answers[index], report).toBe(
+        send.declared ? 'HTTP/1.1 413 Payload Too Large' : 'HTTP/1.1 411 Length Required',
+      );
     });
-    expect(after - before, `${Math.round(before / 2 ** 20)} MB -> ${Math.round(after / 2 ** 20)} MB`).toBeLessThan(40 << 20);
+    expect(after - before, `${Math.round(before / 2 ** 20)} MB -> ${Math.round(after / 2 ** 20)} MB`).toBeLessThan(
+      40 << 20,
+    );
   } finally {
     await own.request.dispose();
     own.process.kill('SIGTERM');

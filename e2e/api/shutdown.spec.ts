@@ -71,7 +71,12 @@ test('SIGTERM finishes the request and the webhook delivery in flight, refuses n
 
   // An account with an app, a key and a webhook endpoint, written on the launcher's (joined) cluster.
   // The launcher's data-encryption key, to seal the endpoint's secret as the launcher's worker will open it.
-  setEnvironment({ DATA_DIR, WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true', DATABASE_URL: undefined, DATA_ENCRYPTION_KEY: readFileSync(`${DATA_DIR}/data-encryption-key`, 'utf8').trim() });
+  setEnvironment({
+    DATA_DIR,
+    WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true',
+    DATABASE_URL: undefined,
+    DATA_ENCRYPTION_KEY: readFileSync(`${DATA_DIR}/data-encryption-key`, 'utf8').trim(),
+  });
   const joined = await ensureDatabase();
   setEnvironment({ DATABASE_URL: joined.url });
   const { db, disconnectDb } = await import('../../src/server/db');
@@ -79,9 +84,22 @@ test('SIGTERM finishes the request and the webhook delivery in flight, refuses n
   const { createApiKey } = await import('../../src/server/services/api-keys/api-keys');
   const { createWebhookEndpoint } = await import('../../src/server/services/webhooks/endpoints');
   const { recordEvents } = await import('../../src/server/services/events/events');
-  const { accountId } = await createAccount({ email: `shutdown-${Date.now()}@example.test`, password: 'shutdown-password-1', plan: 'agency' });
+  const { accountId } = await createAccount({
+    email: `shutdown-${Date.now()}@example.test`,
+    password: 'shutdown-password-1',
+    plan: 'agency',
+  });
   const app = await db.trackedApp.create({
-    data: { accountId, store: 'app_store', storeId: '1500000010', bundleId: 'com.example.shutdown', name: 'Shutdown', developer: 'Example', category: 'Utilities', primaryCountry: 'US' },
+    data: {
+      accountId,
+      store: 'app_store',
+      storeId: '1500000010',
+      bundleId: 'com.example.shutdown',
+      name: 'Shutdown',
+      developer: 'Example',
+      category: 'Utilities',
+      primaryCountry: 'US',
+    },
   });
   const { secret } = await createApiKey({ accountId }, { name: 'shutdown', scope: 'read-write' });
   const { endpoint } = await createWebhookEndpoint(accountId, { url: receiverUrl, eventTypes: ['webhook.test'] });
@@ -93,7 +111,11 @@ test('SIGTERM finishes the request and the webhook delivery in flight, refuses n
     port: PORT,
     method: 'POST',
     path: `/api/public/v1/apps/${app.id}/keywords`,
-    headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+    headers: {
+      Authorization: `Bearer ${secret}`,
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+    },
   });
   const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
     post.on('response', (response) => {
@@ -123,7 +145,9 @@ test('SIGTERM finishes the request and the webhook delivery in flight, refuses n
   post.end(body.slice(10));
   const response = await answered;
   expect(response.status, response.body).toBe(200);
-  expect(JSON.parse(response.body).added.map((keyword: { term: string }) => keyword.term)).toEqual(['graceful shutdown']);
+  expect(JSON.parse(response.body).added.map((keyword: { term: string }) => keyword.term)).toEqual([
+    'graceful shutdown',
+  ]);
   // The launcher is still waiting for the delivery in progress.
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect(launcher.exitCode).toBeNull();
@@ -135,12 +159,16 @@ test('SIGTERM finishes the request and the webhook delivery in flight, refuses n
   const database = await ensureDatabase();
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
-  const [delivery] = (await client.query<{ status: string; attempts: number; logged: number }>(
-    `SELECT d.status, d.attempts, (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS logged
+  const [delivery] = (
+    await client.query<{ status: string; attempts: number; logged: number }>(
+      `SELECT d.status, d.attempts, (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS logged
      FROM webhook_deliveries d WHERE d.endpoint_id = $1`,
-    [endpoint.id],
-  )).rows;
-  const [keyword] = (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM tracked_keywords WHERE app_id = $1', [app.id])).rows;
+      [endpoint.id],
+    )
+  ).rows;
+  const [keyword] = (
+    await client.query<{ n: number }>('SELECT count(*)::int AS n FROM tracked_keywords WHERE app_id = $1', [app.id])
+  ).rows;
   await client.end();
   await database.stop();
   expect(delivery).toEqual({ status: 'succeeded', attempts: 1, logged: 1 });

@@ -11,7 +11,11 @@ const BASE_URL = `${baseURL}${API}`;
 function recordingFetch() {
   const attempts: { method: string; path: string; status: number | null }[] = [];
   const fetchOnce = async (request: Request) => {
-    const attempt = { method: request.method, path: new URL(request.url).pathname.slice(API.length), status: null as number | null };
+    const attempt = {
+      method: request.method,
+      path: new URL(request.url).pathname.slice(API.length),
+      status: null as number | null,
+    };
     attempts.push(attempt);
     const response = await fetch(request);
     attempt.status = response.status;
@@ -53,7 +57,15 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
   ];
   for (const result of await Promise.all(reads)) {
     expect(result.error, result.response.url).toBeUndefined();
-    expect(result.credits!.cost).toBe(result.response.url.includes('/research') ? 8 : result.response.url.includes('/opportunities') ? 2 : result.response.url.endsWith('/usage') ? 0 : 1);
+    expect(result.credits!.cost).toBe(
+      result.response.url.includes('/research')
+        ? 8
+        : result.response.url.includes('/opportunities')
+          ? 2
+          : result.response.url.endsWith('/usage')
+            ? 0
+            : 1,
+    );
     expect(result.requestId).toMatch(/^[0-9a-f-]{36}$/);
   }
   // The writes send back what is tracked: an answer each, nothing new.
@@ -61,7 +73,10 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
   expect(added.data).toMatchObject({ id, created: false });
   const tracked = await client.POST('/apps/{id}/keywords', { params: { path }, body: { terms: [keywords[0]!.term] } });
   expect(tracked.data!.added).toEqual([]);
-  const competitor = await client.POST('/apps/{id}/competitors', { params: { path }, body: { storeUrl: competitors[0]!.storeUrl } });
+  const competitor = await client.POST('/apps/{id}/competitors', {
+    params: { path },
+    body: { storeUrl: competitors[0]!.storeUrl },
+  });
   expect(competitor.data).toMatchObject({ created: false });
   expect(competitor.credits!.cost).toBe(2);
 
@@ -75,26 +90,61 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
   const keyId = made.key.id;
   expect((await owner.GET('/keys')).data!.some((key) => key.id === keyId)).toBe(true);
   expect((await owner.GET('/keys/{keyId}', { params: { path: { keyId } } })).data!.name).toBe('typed client made');
-  expect((await owner.PATCH('/keys/{keyId}', { params: { path: { keyId } }, body: { restrictions: { monthlyBudget: 10 } } })).data!.restrictions.monthlyBudget).toBe(10);
-  const rolled = (await owner.POST('/keys/{keyId}/roll', { params: { path: { keyId } }, body: { gracePeriod: 'now' } })).data!;
-  expect((await owner.POST('/keys/{keyId}/revoke', { params: { path: { keyId: rolled.key.id } } })).data!.status).toBe('revoked');
+  expect(
+    (await owner.PATCH('/keys/{keyId}', { params: { path: { keyId } }, body: { restrictions: { monthlyBudget: 10 } } }))
+      .data!.restrictions.monthlyBudget,
+  ).toBe(10);
+  const rolled = (await owner.POST('/keys/{keyId}/roll', { params: { path: { keyId } }, body: { gracePeriod: 'now' } }))
+    .data!;
+  expect((await owner.POST('/keys/{keyId}/revoke', { params: { path: { keyId: rolled.key.id } } })).data!.status).toBe(
+    'revoked',
+  );
   const endpoint = (await owner.POST('/webhook-endpoints', { body: { url: 'http://127.0.0.1:9/typed-client' } })).data!;
   const endpointId = endpoint.endpoint.id;
   expect((await owner.GET('/webhook-endpoints')).data!.some((each) => each.id === endpointId)).toBe(true);
-  expect((await owner.PATCH('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } }, body: { enabled: false } })).data!.enabled).toBe(false);
+  expect(
+    (
+      await owner.PATCH('/webhook-endpoints/{endpointId}', {
+        params: { path: { endpointId } },
+        body: { enabled: false },
+      })
+    ).data!.enabled,
+  ).toBe(false);
   await owner.PATCH('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } }, body: { enabled: true } });
-  expect((await owner.GET('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } } })).data!.enabled).toBe(true);
-  expect((await owner.POST('/webhook-endpoints/{endpointId}/rotate-secret', { params: { path: { endpointId } } })).data!.secret).toMatch(/^whsec_/);
-  const { deliveryId } = (await owner.POST('/webhook-endpoints/{endpointId}/test-events', { params: { path: { endpointId } } })).data!;
-  expect((await owner.GET('/webhook-endpoints/{endpointId}/deliveries', { params: { path: { endpointId } } })).data!.map((delivery) => delivery.id)).toContain(deliveryId);
-  expect((await owner.POST('/webhook-deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId } } })).data!.deliveryId).toBe(deliveryId);
-  expect((await owner.DELETE('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } } })).data!.deleted).toBe(true);
+  expect((await owner.GET('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } } })).data!.enabled).toBe(
+    true,
+  );
+  expect(
+    (await owner.POST('/webhook-endpoints/{endpointId}/rotate-secret', { params: { path: { endpointId } } })).data!
+      .secret,
+  ).toMatch(/^whsec_/);
+  const { deliveryId } = (
+    await owner.POST('/webhook-endpoints/{endpointId}/test-events', { params: { path: { endpointId } } })
+  ).data!;
+  expect(
+    (await owner.GET('/webhook-endpoints/{endpointId}/deliveries', { params: { path: { endpointId } } })).data!.map(
+      (delivery) => delivery.id,
+    ),
+  ).toContain(deliveryId);
+  expect(
+    (await owner.POST('/webhook-deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId } } })).data!
+      .deliveryId,
+  ).toBe(deliveryId);
+  expect(
+    (await owner.DELETE('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } } })).data!.deleted,
+  ).toBe(true);
 
   // Every operation of the document was called.
   const document = await (await request.get(`${API}/openapi.json`)).json();
-  const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([template, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), template })));
+  const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
+    ([template, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), template })),
+  );
   const called = (operation: { method: string; template: string }) =>
-    attempts.some((attempt) => attempt.method === operation.method && new RegExp(`^${operation.template.replace(/\{\w+\}/g, '[^/]+')}$`).test(attempt.path));
+    attempts.some(
+      (attempt) =>
+        attempt.method === operation.method &&
+        new RegExp(`^${operation.template.replace(/\{\w+\}/g, '[^/]+')}$`).test(attempt.path),
+    );
   expect(operations.filter((operation) => !called(operation))).toEqual([]);
   expect(operations).toHaveLength(35);
 });
@@ -102,30 +152,47 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
 test('pages through a long list, following its links', async () => {
   const apiKey = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'typed client paging');
   const client = createAsoClient({ apiKey, baseUrl: BASE_URL });
-  const first = await client.GET('/apps/{id}/reviews', { params: { path: { id: DEMO_APP_ID }, query: { pageSize: 1 } } });
+  const first = await client.GET('/apps/{id}/reviews', {
+    params: { path: { id: DEMO_APP_ID }, query: { pageSize: 1 } },
+  });
   const reviews: string[] = [];
-  for await (const review of client.paginate('/apps/{id}/reviews', { params: { path: { id: DEMO_APP_ID } } })) reviews.push(review.id);
+  for await (const review of client.paginate('/apps/{id}/reviews', { params: { path: { id: DEMO_APP_ID } } }))
+    reviews.push(review.id);
   expect(reviews).toHaveLength(first.data!.total);
   expect(new Set(reviews).size).toBe(reviews.length);
   expect(first.data!.total).toBeGreaterThan(100);
 
   const whole = (await client.GET('/apps/{id}/keyword-spy', { params: { path: { id: DEMO_APP_ID } } })).data!;
   const terms: string[] = [];
-  for await (const keyword of client.paginate('/apps/{id}/keyword-spy', { params: { path: { id: DEMO_APP_ID } } })) terms.push(keyword.term);
+  for await (const keyword of client.paginate('/apps/{id}/keyword-spy', { params: { path: { id: DEMO_APP_ID } } }))
+    terms.push(keyword.term);
   expect(terms).toEqual(whole.keywords.map((keyword) => keyword.term));
 });
 
 test('answers a spent allowance with a typed credits-exhausted problem', async ({ request }) => {
   const { session, email } = await newAccount('solo');
-  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000002');
+  const appId = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000002',
+  );
   const apiKey = await createKey(session, 'read-only', 'typed client 402');
   // 187 research calls of 8 credits: 4 of the 1,500 remain.
   for (let batch = 0; batch < 11; batch++) {
-    const statuses = await Promise.all(Array.from({ length: 17 }, async () => (await request.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(apiKey) })).status()));
+    const statuses = await Promise.all(
+      Array.from({ length: 17 }, async () =>
+        (await request.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(apiKey) })).status(),
+      ),
+    );
     expect(statuses.every((status) => status === 200)).toBe(true);
   }
   const client = createAsoClient({ apiKey, baseUrl: BASE_URL });
-  const refused = await client.GET('/apps/{id}/keywords/research', { params: { path: { id: appId }, query: { term: 'focus' } } });
+  const refused = await client.GET('/apps/{id}/keywords/research', {
+    params: { path: { id: appId }, query: { term: 'focus' } },
+  });
   expect(refused.data).toBeUndefined();
   const problem = refused.error!;
   expect(problem.code).toBe('credits-exhausted');
@@ -135,14 +202,23 @@ test('answers a spent allowance with a typed credits-exhausted problem', async (
   expect(refused.credits).toMatchObject({ limit: 1500, used: 1496, remaining: 4, cost: 0 });
 });
 
-test('works unchanged with a test key: the sandbox, test mode’s allowance, and each triggered problem typed as the live one', async ({ request }) => {
+test('works unchanged with a test key: the sandbox, test mode’s allowance, and each triggered problem typed as the live one', async ({
+  request,
+}) => {
   const { session } = await newAccount('free');
-  const made = await request.post(`${API}/keys`, { headers: { ...bearer(session.token), 'X-Test-Mode': 'true' }, data: { name: 'typed client test mode', scope: 'read-only' } });
+  const made = await request.post(`${API}/keys`, {
+    headers: { ...bearer(session.token), 'X-Test-Mode': 'true' },
+    data: { name: 'typed client test mode', scope: 'read-only' },
+  });
   expect(made.status()).toBe(200);
   const { secret: apiKey } = (await made.json()) as { secret: string };
   expect(apiKey).toMatch(/^svc_test_/);
   const waits: number[] = [];
-  const client = createAsoClient({ apiKey, baseUrl: BASE_URL, retry: { retries: 1, sleep: async (milliseconds) => void waits.push(milliseconds) } });
+  const client = createAsoClient({
+    apiKey,
+    baseUrl: BASE_URL,
+    retry: { retries: 1, sleep: async (milliseconds) => void waits.push(milliseconds) },
+  });
 
   const apps = await client.GET('/apps');
   expect(apps.data!.length).toBeGreaterThan(1);
@@ -158,7 +234,10 @@ test('works unchanged with a test key: the sandbox, test mode’s allowance, and
   const limited = await client.GET('/apps', { headers: { 'X-Test-Trigger': 'rate-limited' } });
   expect(limited.error?.code).toBe('rate-limited');
   expect(waits).toEqual([1_000]);
-  const missing = await client.GET('/apps/{id}', { params: { path: { id: apps.data![0]!.id } }, headers: { 'X-Test-Trigger': 'not-found' } });
+  const missing = await client.GET('/apps/{id}', {
+    params: { path: { id: apps.data![0]!.id } },
+    headers: { 'X-Test-Trigger': 'not-found' },
+  });
   expect(missing.error).toMatchObject({ code: 'not-found', status: 404 });
   // Nothing a trigger answered was charged.
   expect((await client.GET('/usage')).data).toMatchObject({ used: 1, livemode: false });
@@ -178,7 +257,9 @@ test('retries a 429 after its Retry-After, and answers once the minute has passe
     apiKey,
     baseUrl: BASE_URL,
     fetch: fetchOnce,
-    retry: { sleep: (milliseconds) => (waits.push(milliseconds), new Promise((resolve) => setTimeout(resolve, milliseconds))) },
+    retry: {
+      sleep: (milliseconds) => (waits.push(milliseconds), new Promise((resolve) => setTimeout(resolve, milliseconds))),
+    },
   });
   const usage = await client.GET('/usage');
   expect(usage.data).toMatchObject({ plan: 'solo' });
@@ -190,7 +271,14 @@ test('retries a 429 after its Retry-After, and answers once the minute has passe
 
 test('retries a POST whose answer was lost with the same Idempotency-Key: tracked and charged once', async () => {
   const { session, email } = await newAccount('pro');
-  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000003');
+  const appId = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000003',
+  );
   const apiKey = await createKey(session, 'read-write', 'typed client retry');
   const sent: string[] = [];
   let lost = false;
@@ -210,7 +298,10 @@ test('retries a POST whose answer was lost with the same Idempotency-Key: tracke
     },
   });
   const before = (await client.GET('/usage')).data!.used;
-  const answer = await client.POST('/apps/{id}/keywords', { params: { path: { id: appId } }, body: { terms: ['deep focus'] } });
+  const answer = await client.POST('/apps/{id}/keywords', {
+    params: { path: { id: appId } },
+    body: { terms: ['deep focus'] },
+  });
   expect(sent).toHaveLength(2);
   expect(sent[0]).toMatch(/^[0-9a-f-]{36}$/);
   expect(sent[1]).toBe(sent[0]);

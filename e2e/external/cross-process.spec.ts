@@ -11,10 +11,25 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { test as base, expect } from '@playwright/test';
 import pg from 'pg';
-import { adminOn, API, bearer, burstsOfFreeCalls, createKey, newAccount, PlainClient, refusingWindow, startWebhookReceiver, trpc, trpcQuery } from '../helpers';
+import {
+  adminOn,
+  API,
+  bearer,
+  burstsOfFreeCalls,
+  createKey,
+  newAccount,
+  PlainClient,
+  refusingWindow,
+  startWebhookReceiver,
+  trpc,
+  trpcQuery,
+} from '../helpers';
 import { startDeployment, type Deployment, type Pooler } from './deployment';
 
-const test = base.extend<{ web: [PlainClient, PlainClient] }, { pooler: Pooler; redis: boolean; deployment: Deployment }>({
+const test = base.extend<
+  { web: [PlainClient, PlainClient] },
+  { pooler: Pooler; redis: boolean; deployment: Deployment }
+>({
   pooler: ['none', { option: true, scope: 'worker' }],
   redis: [false, { option: true, scope: 'worker' }],
   deployment: [
@@ -47,35 +62,57 @@ test('the two web processes started together applied each migration once', async
     'SELECT migration_name, finished_at IS NOT NULL AS finished FROM "_prisma_migrations" ORDER BY migration_name',
   );
   await client.end();
-  const expected = readdirSync('prisma/migrations', { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const expected = readdirSync('prisma/migrations', { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   expect(rows.map((row) => row.migration_name)).toEqual(expected);
   expect(rows.every((row) => row.finished)).toBe(true);
 });
 
-test('a key made on one web process works on the other at once, and its revocation holds there from its next request', async ({ deployment, web }) => {
+test('a key made on one web process works on the other at once, and its revocation holds there from its next request', async ({
+  deployment,
+  web,
+}) => {
   const { session } = await newAccount('pro', deployment);
   const key = await createKey(session, 'read-only', 'cross-process key');
   for (const context of web) expect((await context.get(`${API}/usage`, { headers: bearer(key) })).status()).toBe(200);
   // Revoked through the second process's REST API, refused by both on their next request.
-  const { id } = (await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list')).find((each) => each.name === 'cross-process key')!;
+  const { id } = (await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list')).find(
+    (each) => each.name === 'cross-process key',
+  )!;
   expect((await web[1].post(`${API}/keys/${id}/revoke`, { headers: bearer(session.token) })).status()).toBe(200);
   for (const context of web) expect((await context.get(`${API}/usage`, { headers: bearer(key) })).status()).toBe(401);
 });
 
 test('credits are exact under 300 concurrent requests spread over both web processes', async ({ deployment, web }) => {
   const { session, email } = await newAccount('solo', deployment);
-  const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const appId = await adminOn(
+    deployment,
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
   const key = await createKey(session, 'read-write', 'cross-process credits');
   // 1,400 of the Solo plan's 1,500 credits spent (8 a research call), over both processes.
   for (let batch = 0; batch < 7; batch++) {
-    const responses = await Promise.all(Array.from({ length: 25 }, (_, index) => web[index % 2]!.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(key) })));
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, (_, index) =>
+        web[index % 2]!.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(key) }),
+      ),
+    );
     expect(responses.map((response) => response.status())).toEqual(Array(25).fill(200));
   }
   // One charged call on each process first, then the race for the rest (which process wins it is the machine's doing).
   const first = [];
   for (const context of web) first.push((await context.get(`${API}/apps/${appId}`, { headers: bearer(key) })).status());
   expect(first).toEqual([200, 200]);
-  const responses = await Promise.all(Array.from({ length: 298 }, (_, index) => web[index % 2]!.get(`${API}/apps/${appId}`, { headers: bearer(key) })));
+  const responses = await Promise.all(
+    Array.from({ length: 298 }, (_, index) => web[index % 2]!.get(`${API}/apps/${appId}`, { headers: bearer(key) })),
+  );
   const statuses = [...first, ...responses.map((response) => response.status())];
   expect(statuses.filter((status) => status === 200)).toHaveLength(100);
   expect(statuses.filter((status) => status === 402)).toHaveLength(200);
@@ -106,7 +143,15 @@ test('the worker delivers each webhook event once, whichever web process caused 
   const events = () => receiver.received.map((delivery) => JSON.parse(delivery.body) as { id: string; type: string });
   try {
     const { session, email } = await newAccount('pro', deployment);
-    const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+    const appId = await adminOn(
+      deployment,
+      'app',
+      'add',
+      '--email',
+      email,
+      '--url',
+      'https://apps.apple.com/us/app/focus-timer/id1500000001',
+    );
     const key = await createKey(session, 'read-write', 'cross-process webhooks');
     const { endpoint } = await trpc<{ endpoint: { id: string } }>(session, 'webhooks.create', {
       url: receiver.url('/hooks'),
@@ -114,7 +159,11 @@ test('the worker delivers each webhook event once, whichever web process caused 
     });
     // Ten events caused on each web process, at once.
     const terms = Array.from({ length: 20 }, (_, index) => `cross process term ${index}`);
-    const added = await Promise.all(terms.map((term, index) => web[index % 2]!.post(`${API}/apps/${appId}/keywords`, { headers: bearer(key), data: { terms: [term] } })));
+    const added = await Promise.all(
+      terms.map((term, index) =>
+        web[index % 2]!.post(`${API}/apps/${appId}/keywords`, { headers: bearer(key), data: { terms: [term] } }),
+      ),
+    );
     expect(added.map((response) => response.status())).toEqual(Array(20).fill(200));
     await trpc(session, 'webhooks.sendTest', { endpointId: endpoint.id });
 
@@ -130,33 +179,63 @@ test('the worker delivers each webhook event once, whichever web process caused 
   }
 });
 
-test('MCP tool calls on both web processes: a key’s budget exact under 100 concurrent calls, an idempotent write replayed by the other process', async ({ deployment, web }) => {
+test('MCP tool calls on both web processes: a key’s budget exact under 100 concurrent calls, an idempotent write replayed by the other process', async ({
+  deployment,
+  web,
+}) => {
   const { session, email } = await newAccount('pro', deployment);
-  const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
-  const { secret } = await trpc<{ secret: string }>(session, 'apiKeys.create', { name: 'cross-process mcp', scope: 'read-write', restrictions: { monthlyBudget: 60 } });
+  const appId = await adminOn(
+    deployment,
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
+  const { secret } = await trpc<{ secret: string }>(session, 'apiKeys.create', {
+    name: 'cross-process mcp',
+    scope: 'read-write',
+    restrictions: { monthlyBudget: 60 },
+  });
   const clients = await Promise.all(
     deployment.web.map(async (origin) => {
       const client = new Client({ name: 'e2e cross-process', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/api/mcp`), { requestInit: { headers: bearer(secret) } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${origin}/api/mcp`), { requestInit: { headers: bearer(secret) } }),
+      );
       return client;
     }),
   );
-  const write = { name: 'keywords_add', arguments: { id: appId, terms: ['deep work'], idempotencyKey: 'cross-process-mcp' } };
+  const write = {
+    name: 'keywords_add',
+    arguments: { id: appId, terms: ['deep work'], idempotencyKey: 'cross-process-mcp' },
+  };
   const added = await clients[0]!.callTool(write);
   expect(added.isError, JSON.stringify(added.content)).toBeFalsy();
   const replayed = await clients[1]!.callTool(write);
   expect(replayed.structuredContent).toEqual(added.structuredContent);
   expect(replayed._meta).toMatchObject({ idempotentReplayed: true });
 
-  const spent = ((await (await web[0].get(`${API}/usage`, { headers: bearer(secret) })).json()) as { used: number }).used;
+  const spent = ((await (await web[0].get(`${API}/usage`, { headers: bearer(secret) })).json()) as { used: number })
+    .used;
   // One charged call on each process first, then the race for the rest (which process wins it is the machine's doing).
   const first = [];
   for (const client of clients) first.push(await client.callTool({ name: 'apps_get', arguments: { id: appId } }));
   expect(first.map((result) => result.isError ?? false)).toEqual([false, false]);
-  const results = [...first, ...(await Promise.all(Array.from({ length: 98 }, (_, index) => clients[index % 2]!.callTool({ name: 'apps_get', arguments: { id: appId } }))))];
+  const results = [
+    ...first,
+    ...(await Promise.all(
+      Array.from({ length: 98 }, (_, index) =>
+        clients[index % 2]!.callTool({ name: 'apps_get', arguments: { id: appId } }),
+      ),
+    )),
+  ];
   const served = results.filter((result) => !result.isError);
   expect(served).toHaveLength(60 - spent);
-  const refusals = results.filter((result) => result.isError).map((result) => JSON.parse((result.content as { text: string }[])[0]!.text).code);
+  const refusals = results
+    .filter((result) => result.isError)
+    .map((result) => JSON.parse((result.content as { text: string }[])[0]!.text).code);
   expect(refusals).toEqual(Array(100 - served.length).fill('key-budget-exhausted'));
   const usage = await (await web[1].get(`${API}/usage`, { headers: bearer(secret) })).json();
   expect(usage.byEndpoint).toContainEqual({ endpoint: 'mcp apps_get', calls: 60 - spent, credits: 60 - spent });
@@ -165,7 +244,15 @@ test('MCP tool calls on both web processes: a key’s budget exact under 100 con
 
 test('no web process serves a cached answer the other one made stale', async ({ deployment, web }) => {
   const { session, email } = await newAccount('pro', deployment);
-  const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const appId = await adminOn(
+    deployment,
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
   const key = await createKey(session, 'read-write', 'cross-process cache');
   const trackedTerms = async (context: PlainClient) => {
     const response = await context.get(`${API}/apps/${appId}/keywords`, { headers: bearer(key) });
@@ -185,7 +272,10 @@ test('no web process serves a cached answer the other one made stale', async ({ 
   }
 });
 
-test('the rate limit’s store stops answering: each web process lets through its share, together never more than the limit', async ({ deployment, web }) => {
+test('the rate limit’s store stops answering: each web process lets through its share, together never more than the limit', async ({
+  deployment,
+  web,
+}) => {
   test.skip(!deployment.redis, 'the request rates count in PostgreSQL here, which the app cannot do without');
   const { session } = await newAccount('solo', deployment);
   const key = await createKey(session, 'read-only', 'store unreachable');
@@ -204,11 +294,28 @@ test('the rate limit’s store stops answering: each web process lets through it
   }
 });
 
-test('PostgreSQL killed under load: 503 meanwhile on both web processes, never a 500 or a dropped connection, 200 again once it is back', async ({ deployment, web }) => {
+test('PostgreSQL killed under load: 503 meanwhile on both web processes, never a 500 or a dropped connection, 200 again once it is back', async ({
+  deployment,
+  web,
+}) => {
   const { session, email } = await newAccount('agency', deployment);
-  const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const appId = await adminOn(
+    deployment,
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
   const key = await createKey(session, 'read-only', 'database killed');
-  const outcomes: { side: number; status: number; problem: boolean; cost: string | undefined; phase: 'up' | 'down' | 'back' }[] = [];
+  const outcomes: {
+    side: number;
+    status: number;
+    problem: boolean;
+    cost: string | undefined;
+    phase: 'up' | 'down' | 'back';
+  }[] = [];
   const dropped: string[] = [];
   let phase: 'up' | 'down' | 'back' = 'up';
   let running = true;
@@ -217,7 +324,13 @@ test('PostgreSQL killed under load: 503 meanwhile on both web processes, never a
       try {
         const response = await web[side]!.get(`${API}/apps/${appId}`, { headers: bearer(key) });
         const headers = response.headers();
-        outcomes.push({ side, status: response.status(), problem: (headers['content-type'] ?? '').startsWith('application/problem+json'), cost: headers['x-credits-cost'], phase });
+        outcomes.push({
+          side,
+          status: response.status(),
+          problem: (headers['content-type'] ?? '').startsWith('application/problem+json'),
+          cost: headers['x-credits-cost'],
+          phase,
+        });
         await response.dispose();
       } catch (error) {
         dropped.push(String(error));
@@ -225,12 +338,16 @@ test('PostgreSQL killed under load: 503 meanwhile on both web processes, never a
     }
   };
   const loops = [0, 1, 0, 1].map(load);
-  const count = (wanted: typeof phase, status: number, side?: number) => outcomes.filter((each) => each.phase === wanted && each.status === status && (side === undefined || each.side === side)).length;
+  const count = (wanted: typeof phase, status: number, side?: number) =>
+    outcomes.filter(
+      (each) => each.phase === wanted && each.status === status && (side === undefined || each.side === side),
+    ).length;
   try {
     await expect.poll(() => count('up', 200), { timeout: 60_000 }).toBeGreaterThan(50);
     phase = 'down';
     await deployment.killDatabase();
-    for (const side of [0, 1]) await expect.poll(() => count('down', 503, side), { timeout: 60_000 }).toBeGreaterThan(5);
+    for (const side of [0, 1])
+      await expect.poll(() => count('down', 503, side), { timeout: 60_000 }).toBeGreaterThan(5);
     await deployment.startDatabase();
     phase = 'back';
     // Back by itself, on both processes, within 30 s of the database.
@@ -251,19 +368,35 @@ test('PostgreSQL killed under load: 503 meanwhile on both web processes, never a
   expect(usage.byEndpoint).toEqual([{ endpoint: 'GET /apps/{id}', calls: successes, credits: successes }]);
 });
 
-test('the worker killed in the middle of a delivery: a new worker delivers it, no event is lost and none is acknowledged twice', async ({ deployment, web }) => {
+test('the worker killed in the middle of a delivery: a new worker delivers it, no event is lost and none is acknowledged twice', async ({
+  deployment,
+  web,
+}) => {
   test.setTimeout(240_000);
   // The first delivery the receiver gets is held without an answer while the worker that sent it is killed.
   let holding = true;
   const receiver = await startWebhookReceiver({ hold: () => holding && !(holding = false) });
-  const ids = (requests: { body: string }[]) => requests.map((request) => (JSON.parse(request.body) as { id: string }).id);
+  const ids = (requests: { body: string }[]) =>
+    requests.map((request) => (JSON.parse(request.body) as { id: string }).id);
   try {
     const { session, email } = await newAccount('pro', deployment);
-    const appId = await adminOn(deployment, 'app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+    const appId = await adminOn(
+      deployment,
+      'app',
+      'add',
+      '--email',
+      email,
+      '--url',
+      'https://apps.apple.com/us/app/focus-timer/id1500000001',
+    );
     const key = await createKey(session, 'read-write', 'worker killed');
     await trpc(session, 'webhooks.create', { url: receiver.url('/hooks'), eventTypes: ['keyword.added'] });
     const terms = Array.from({ length: 6 }, (_, index) => `worker killed term ${index}`);
-    const added = await Promise.all(terms.map((term, index) => web[index % 2]!.post(`${API}/apps/${appId}/keywords`, { headers: bearer(key), data: { terms: [term] } })));
+    const added = await Promise.all(
+      terms.map((term, index) =>
+        web[index % 2]!.post(`${API}/apps/${appId}/keywords`, { headers: bearer(key), data: { terms: [term] } }),
+      ),
+    );
     expect(added.map((response) => response.status())).toEqual(Array(6).fill(200));
 
     const statuses = async () => {

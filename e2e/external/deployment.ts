@@ -49,8 +49,13 @@ const DATABASE = 'aso';
 /** Debian's PostgreSQL binaries, the newest installed major version (scripts/ensure-packages.mjs installs 15). */
 function postgresBinaries(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a)) : [];
-  if (!versions.length) throw new Error('Debian’s PostgreSQL server is not installed: run `apt-get install postgresql`');
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (!versions.length)
+    throw new Error('Debian’s PostgreSQL server is not installed: run `apt-get install postgresql`');
   return path.join(root, versions[0]!, 'bin');
 }
 
@@ -85,8 +90,15 @@ async function waitForDatabase(url: string, output: () => string): Promise<void>
 
 async function waitForHealth(origin: string, processes: ChildProcess[], output: () => string): Promise<void> {
   for (let attempt = 0; attempt < 480; attempt++) {
-    if (processes.some((child) => child.exitCode !== null)) throw new Error(`a process of the deployment exited\n${output()}`);
-    if (await fetch(`${origin}/api/health`).then((response) => response.ok, () => false)) return;
+    if (processes.some((child) => child.exitCode !== null))
+      throw new Error(`a process of the deployment exited\n${output()}`);
+    if (
+      await fetch(`${origin}/api/health`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`${origin} never became healthy\n${output()}`);
@@ -96,7 +108,12 @@ export async function startDeployment({ pooler, redis }: DeploymentOptions): Pro
   const directory = mkdtempSync(path.join(tmpdir(), `aso-e2e-${pooler}-`));
   const password = randomBytes(18).toString('base64url');
   /** Stopped in this order: the app's processes (they finish their requests and jobs), the pooler, PostgreSQL. */
-  const stages: { app: ChildProcess[]; pooler: ChildProcess[]; database: ChildProcess[]; redis: ChildProcess[] } = { app: [], pooler: [], database: [], redis: [] };
+  const stages: { app: ChildProcess[]; pooler: ChildProcess[]; database: ChildProcess[]; redis: ChildProcess[] } = {
+    app: [],
+    pooler: [],
+    database: [],
+    redis: [],
+  };
   const stopped = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
   const killed = (child: ChildProcess) =>
     new Promise<void>((resolve) => {
@@ -106,7 +123,13 @@ export async function startDeployment({ pooler, redis }: DeploymentOptions): Pro
     });
   let log = '';
   const output = () => log.slice(-20_000);
-  const start = (stage: keyof typeof stages, name: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env) => {
+  const start = (
+    stage: keyof typeof stages,
+    name: string,
+    command: string,
+    args: string[],
+    env: NodeJS.ProcessEnv = process.env,
+  ) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const record = (chunk: Buffer) => (log += chunk.toString().replace(/^/gm, `[${name}] `));
     child.stdout!.on('data', record);
@@ -141,12 +164,38 @@ export async function startDeployment({ pooler, redis }: DeploymentOptions): Pro
     giveToDatabaseUser(directory);
     const binaries = postgresBinaries();
     execFileSync(
-      ...asDatabaseUser(path.join(binaries, 'initdb'), ['-D', cluster, '-U', USER, `--pwfile=${passwordFile}`, '--auth-host=scram-sha-256', '--auth-local=trust', '-E', 'UTF8', '--no-sync']),
+      ...asDatabaseUser(path.join(binaries, 'initdb'), [
+        '-D',
+        cluster,
+        '-U',
+        USER,
+        `--pwfile=${passwordFile}`,
+        '--auth-host=scram-sha-256',
+        '--auth-local=trust',
+        '-E',
+        'UTF8',
+        '--no-sync',
+      ]),
       { stdio: 'pipe' },
     );
     const databasePort = await freePort();
     const postgres = () =>
-      start('database', 'postgres', ...asDatabaseUser(path.join(binaries, 'postgres'), ['-D', cluster, '-p', String(databasePort), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${directory}`, '-c', 'max_connections=200']));
+      start(
+        'database',
+        'postgres',
+        ...asDatabaseUser(path.join(binaries, 'postgres'), [
+          '-D',
+          cluster,
+          '-p',
+          String(databasePort),
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          `unix_socket_directories=${directory}`,
+          '-c',
+          'max_connections=200',
+        ]),
+      );
     postgres();
     const urlOf = (port: number, database: string) => `postgresql://${USER}:${password}@127.0.0.1:${port}/${database}`;
     const directUrl = urlOf(databasePort, DATABASE);
@@ -207,18 +256,38 @@ export async function startDeployment({ pooler, redis }: DeploymentOptions): Pro
     delete settings.REDIS_URL;
     if (redis) {
       const redisPort = await freePort();
-      start('redis', 'redis', 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+      start('redis', 'redis', 'redis-server', [
+        '--port',
+        String(redisPort),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+      ]);
       settings.REDIS_URL = `redis://127.0.0.1:${redisPort}`;
     }
     // Started together: the two launchers apply the migrations at once, under the migrations' lock.
     web.forEach((origin, index) =>
-      start('app', `web${index + 1}`, process.execPath, ['dist/start.mjs'], { ...settings, PORT: String(ports[index]), NEXTAUTH_URL: origin, SCHEDULER: 'false' }),
+      start('app', `web${index + 1}`, process.execPath, ['dist/start.mjs'], {
+        ...settings,
+        PORT: String(ports[index]),
+        NEXTAUTH_URL: origin,
+        SCHEDULER: 'false',
+      }),
     );
     let workers = 0;
     const startWorker = () => void start('app', `worker${++workers}`, process.execPath, ['dist/worker.mjs'], settings);
     startWorker();
     await Promise.all(web.map((origin) => waitForHealth(origin, stages.app, output)));
-    const adminEnvironment = { DATABASE_URL: databaseUrl, DATA_DIR: settings.DATA_DIR, DATA_ENCRYPTION_KEY: dataKey, EMBEDDED_PG_PORT: undefined, ...poolerSettings };
+    const adminEnvironment = {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: settings.DATA_DIR,
+      DATA_ENCRYPTION_KEY: dataKey,
+      EMBEDDED_PG_PORT: undefined,
+      ...poolerSettings,
+    };
     const live = (children: ChildProcess[]) => children.filter((child) => !stopped(child));
     return {
       origin: web[0],
@@ -237,7 +306,12 @@ export async function startDeployment({ pooler, redis }: DeploymentOptions): Pro
         postgres();
         await waitForDatabase(urlOf(databasePort, 'postgres'), output);
       },
-      killWorker: () => Promise.all(live(stages.app).filter((child) => child.spawnargs.includes('dist/worker.mjs')).map(killed)).then(() => {}),
+      killWorker: () =>
+        Promise.all(
+          live(stages.app)
+            .filter((child) => child.spawnargs.includes('dist/worker.mjs'))
+            .map(killed),
+        ).then(() => {}),
       startWorker,
       pauseRedis: () => stages.redis.forEach((child) => child.kill('SIGSTOP')),
       resumeRedis: () => stages.redis.forEach((child) => child.kill('SIGCONT')),

@@ -15,20 +15,33 @@ const SECONDS = Number(process.env.STRESS_SECONDS ?? 60);
 function tally() {
   const counts = new Map<string, number>();
   return {
-    record: (call: string, status: number): void => void counts.set(`${call} ${status}`, (counts.get(`${call} ${status}`) ?? 0) + 1),
+    record: (call: string, status: number): void =>
+      void counts.set(`${call} ${status}`, (counts.get(`${call} ${status}`) ?? 0) + 1),
     serverErrors: () => [...counts].filter(([key]) => / 5\d\d$/.test(key)).map(([key, count]) => `${key}: ${count}`),
-    report: () => [...counts].sort().map(([key, count]) => `${key}: ${count}`).join('\n'),
+    report: () =>
+      [...counts]
+        .sort()
+        .map(([key, count]) => `${key}: ${count}`)
+        .join('\n'),
   };
 }
 
 /** The error lines (pino level 50 and above) the e2e server logs from `offset` on. */
 function serverErrorsSince(offset: number): string[] {
-  return readFileSync(E2E_SERVER_LOG).subarray(offset).toString('utf8').split('\n').filter((line) => /"level":(5|6)\d,/.test(line));
+  return readFileSync(E2E_SERVER_LOG)
+    .subarray(offset)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => /"level":(5|6)\d,/.test(line));
 }
 
 async function forSeconds(workers: (() => Promise<void>)[]): Promise<void> {
   const end = Date.now() + SECONDS * 1000;
-  await Promise.all(workers.map(async (work) => { while (Date.now() < end) await work(); }));
+  await Promise.all(
+    workers.map(async (work) => {
+      while (Date.now() < end) await work();
+    }),
+  );
 }
 
 test.beforeEach(() => test.setTimeout((SECONDS + 120) * 1000));
@@ -38,24 +51,64 @@ test('keys, webhook endpoints and the plan change while the keys are used', asyn
   const { session, email } = await newAccount('enterprise');
   const { context } = session;
   const owner = bearer(session.token);
-  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000002');
+  const appId = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000002',
+  );
   const keys: { id: string; secret: string }[] = [];
   for (let index = 0; index < 4; index++) {
-    const made = await (await context.post(`${API}/keys`, { headers: owner, data: { name: `stress ${index}`, scope: 'read-write' } })).json();
+    const made = await (
+      await context.post(`${API}/keys`, { headers: owner, data: { name: `stress ${index}`, scope: 'read-write' } })
+    ).json();
     keys.push({ id: made.key.id, secret: made.secret });
   }
   const answers = tally();
   let n = 0;
   await forSeconds([
-    ...keys.map((key) => async () => answers.record('read', (await context.get(`${API}/apps/${appId}`, { headers: bearer(key.secret) })).status())),
-    ...keys.map((key) => async () => answers.record('research', (await context.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(key.secret) })).status())),
+    ...keys.map(
+      (key) => async () =>
+        answers.record('read', (await context.get(`${API}/apps/${appId}`, { headers: bearer(key.secret) })).status()),
+    ),
+    ...keys.map(
+      (key) => async () =>
+        answers.record(
+          'research',
+          (
+            await context.get(`${API}/apps/${appId}/keywords/research?term=focus`, { headers: bearer(key.secret) })
+          ).status(),
+        ),
+    ),
     async () => {
       const key = keys[n++ % keys.length]!;
-      answers.record('budget', (await context.patch(`${API}/keys/${key.id}`, { headers: owner, data: { restrictions: { monthlyBudget: n % 2 ? null : 1_000_000 } } })).status());
+      answers.record(
+        'budget',
+        (
+          await context.patch(`${API}/keys/${key.id}`, {
+            headers: owner,
+            data: { restrictions: { monthlyBudget: n % 2 ? null : 1_000_000 } },
+          })
+        ).status(),
+      );
     },
-    async () => answers.record('rename', (await context.patch(`${API}/keys/${keys[n % keys.length]!.id}`, { headers: owner, data: { name: `stress ${n++}` } })).status()),
+    async () =>
+      answers.record(
+        'rename',
+        (
+          await context.patch(`${API}/keys/${keys[n % keys.length]!.id}`, {
+            headers: owner,
+            data: { name: `stress ${n++}` },
+          })
+        ).status(),
+      ),
     async () => {
-      const made = await context.post(`${API}/keys`, { headers: owner, data: { name: `churn ${n++}`, scope: 'read-only' } });
+      const made = await context.post(`${API}/keys`, {
+        headers: owner,
+        data: { name: `churn ${n++}`, scope: 'read-only' },
+      });
       answers.record('create key', made.status());
       if (!made.ok()) return;
       const key = await made.json();
@@ -65,10 +118,17 @@ test('keys, webhook endpoints and the plan change while the keys are used', asyn
       ]);
       answers.record('read while rolled', read.status());
       answers.record('roll', rolled.status());
-      if (rolled.ok()) answers.record('revoke', (await context.post(`${API}/keys/${(await rolled.json()).key.id}/revoke`, { headers: owner })).status());
+      if (rolled.ok())
+        answers.record(
+          'revoke',
+          (await context.post(`${API}/keys/${(await rolled.json()).key.id}/revoke`, { headers: owner })).status(),
+        );
     },
     async () => {
-      const made = await context.post(`${API}/webhook-endpoints`, { headers: owner, data: { url: `http://127.0.0.1:9/stress-${n++}` } });
+      const made = await context.post(`${API}/webhook-endpoints`, {
+        headers: owner,
+        data: { url: `http://127.0.0.1:9/stress-${n++}` },
+      });
       answers.record('endpoint', made.status());
       if (!made.ok()) return;
       const { id } = (await made.json()).endpoint;
@@ -81,9 +141,26 @@ test('keys, webhook endpoints and the plan change while the keys are used', asyn
       answers.record('change while deleted', changed.status());
       answers.record('delete endpoint', deleted.status());
     },
-    async () => answers.record('keywords', (await context.post(`${API}/apps/${appId}/keywords`, { headers: bearer(keys[0]!.secret), data: { terms: [`stress term ${n++}`] } })).status()),
-    async () => answers.record('usage', (await context.get(`${API}/usage`, { headers: bearer(keys[1]!.secret) })).status()),
-    async () => answers.record('plan', await admin('plan', 'set', '--email', email, '--plan', n++ % 2 ? 'agency' : 'enterprise').then(() => 200, () => 500)),
+    async () =>
+      answers.record(
+        'keywords',
+        (
+          await context.post(`${API}/apps/${appId}/keywords`, {
+            headers: bearer(keys[0]!.secret),
+            data: { terms: [`stress term ${n++}`] },
+          })
+        ).status(),
+      ),
+    async () =>
+      answers.record('usage', (await context.get(`${API}/usage`, { headers: bearer(keys[1]!.secret) })).status()),
+    async () =>
+      answers.record(
+        'plan',
+        await admin('plan', 'set', '--email', email, '--plan', n++ % 2 ? 'agency' : 'enterprise').then(
+          () => 200,
+          () => 500,
+        ),
+      ),
   ]);
   console.log(answers.report());
   expect(answers.serverErrors()).toEqual([]);
@@ -94,20 +171,55 @@ test('apps added, used and removed at once', async () => {
   const logOffset = statSync(E2E_SERVER_LOG).size;
   const { session } = await newAccount('enterprise');
   const { context } = session;
-  const made = await (await context.post(`${API}/keys`, { headers: bearer(session.token), data: { name: 'stress apps', scope: 'read-write' } })).json();
+  const made = await (
+    await context.post(`${API}/keys`, {
+      headers: bearer(session.token),
+      data: { name: 'stress apps', scope: 'read-write' },
+    })
+  ).json();
   const key = bearer(made.secret);
   const answers = tally();
   let n = 0;
   const round = async () => {
     const storeId = 1_500_000_100 + (n++ % 50);
-    const added = await context.post(`${API}/apps`, { headers: key, data: { storeUrl: `https://apps.apple.com/us/app/stress/id${storeId}` } });
+    const added = await context.post(`${API}/apps`, {
+      headers: key,
+      data: { storeUrl: `https://apps.apple.com/us/app/stress/id${storeId}` },
+    });
     answers.record('add app', added.status());
     if (!added.ok()) return;
     const { id } = await added.json();
     const calls: [string, () => Promise<number>][] = [
-      ['keywords', async () => (await context.post(`${API}/apps/${id}/keywords`, { headers: key, data: { terms: [`stress ${n}`, `more ${n}`] } })).status()],
-      ['keywords in DE', async () => (await context.post(`${API}/apps/${id}/keywords`, { headers: key, data: { terms: [`stress ${n}`], country: 'DE' } })).status()],
-      ['competitor', async () => (await context.post(`${API}/apps/${id}/competitors`, { headers: key, data: { storeUrl: `https://apps.apple.com/us/app/rival/id${storeId + 1000}` } })).status()],
+      [
+        'keywords',
+        async () =>
+          (
+            await context.post(`${API}/apps/${id}/keywords`, {
+              headers: key,
+              data: { terms: [`stress ${n}`, `more ${n}`] },
+            })
+          ).status(),
+      ],
+      [
+        'keywords in DE',
+        async () =>
+          (
+            await context.post(`${API}/apps/${id}/keywords`, {
+              headers: key,
+              data: { terms: [`stress ${n}`], country: 'DE' },
+            })
+          ).status(),
+      ],
+      [
+        'competitor',
+        async () =>
+          (
+            await context.post(`${API}/apps/${id}/competitors`, {
+              headers: key,
+              data: { storeUrl: `https://apps.apple.com/us/app/rival/id${storeId + 1000}` },
+            })
+          ).status(),
+      ],
       ['read in FR', async () => (await context.get(`${API}/apps/${id}?country=FR`, { headers: key })).status()],
       ['read keywords', async () => (await context.get(`${API}/apps/${id}/keywords`, { headers: key })).status()],
       ['remove app', async () => (await context.post('/api/trpc/apps.remove', { data: { id } })).status()],
@@ -125,27 +237,81 @@ test('storefronts added and removed while read, and a test sandbox reset while i
   const logOffset = statSync(E2E_SERVER_LOG).size;
   const { session, email } = await newAccount('enterprise');
   const { context } = session;
-  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000002');
-  const live = (await (await context.post(`${API}/keys`, { headers: bearer(session.token), data: { name: 'stress live', scope: 'read-write' } })).json()).secret;
+  const appId = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000002',
+  );
+  const live = (
+    await (
+      await context.post(`${API}/keys`, {
+        headers: bearer(session.token),
+        data: { name: 'stress live', scope: 'read-write' },
+      })
+    ).json()
+  ).secret;
   const testMode = { ...bearer(session.token), 'X-Test-Mode': 'true' };
-  const testKey = (await (await context.post(`${API}/keys`, { headers: testMode, data: { name: 'stress test', scope: 'read-write' } })).json()).secret;
+  const testKey = (
+    await (
+      await context.post(`${API}/keys`, { headers: testMode, data: { name: 'stress test', scope: 'read-write' } })
+    ).json()
+  ).secret;
   const countries = ['FR', 'DE', 'GB', 'IT'];
   const answers = tally();
   let n = 0;
   await forSeconds([
-    async () => answers.record('read storefront', (await context.get(`${API}/apps/${appId}?country=${countries[n++ % 4]}`, { headers: bearer(live) })).status()),
-    async () => answers.record('read storefront keywords', (await context.get(`${API}/apps/${appId}/keywords?country=${countries[n++ % 4]}`, { headers: bearer(live) })).status()),
-    async () => answers.record('add storefront', (await context.post('/api/trpc/apps.addStorefront', { data: { id: appId, country: countries[n++ % 4] } })).status()),
-    async () => answers.record('remove storefront', (await context.post('/api/trpc/apps.removeStorefront', { data: { id: appId, country: countries[n++ % 4] } })).status()),
+    async () =>
+      answers.record(
+        'read storefront',
+        (await context.get(`${API}/apps/${appId}?country=${countries[n++ % 4]}`, { headers: bearer(live) })).status(),
+      ),
+    async () =>
+      answers.record(
+        'read storefront keywords',
+        (
+          await context.get(`${API}/apps/${appId}/keywords?country=${countries[n++ % 4]}`, { headers: bearer(live) })
+        ).status(),
+      ),
+    async () =>
+      answers.record(
+        'add storefront',
+        (
+          await context.post('/api/trpc/apps.addStorefront', { data: { id: appId, country: countries[n++ % 4] } })
+        ).status(),
+      ),
+    async () =>
+      answers.record(
+        'remove storefront',
+        (
+          await context.post('/api/trpc/apps.removeStorefront', { data: { id: appId, country: countries[n++ % 4] } })
+        ).status(),
+      ),
     async () => {
       const apps = await context.get(`${API}/apps`, { headers: bearer(testKey) });
       answers.record('test apps', apps.status());
       if (!apps.ok()) return;
       const [first] = (await apps.json()) as { id: string }[];
-      if (first) answers.record('test app', (await context.get(`${API}/apps/${first.id}/keywords`, { headers: bearer(testKey) })).status());
+      if (first)
+        answers.record(
+          'test app',
+          (await context.get(`${API}/apps/${first.id}/keywords`, { headers: bearer(testKey) })).status(),
+        );
     },
-    async () => answers.record('test app added', (await context.post(`${API}/apps`, { headers: bearer(testKey), data: { storeUrl: `https://apps.apple.com/us/app/sandbox/id${1_500_000_300 + (n++ % 20)}` } })).status()),
-    async () => answers.record('reset sandbox', (await context.post('/api/trpc/account.resetTestData', { data: {} })).status()),
+    async () =>
+      answers.record(
+        'test app added',
+        (
+          await context.post(`${API}/apps`, {
+            headers: bearer(testKey),
+            data: { storeUrl: `https://apps.apple.com/us/app/sandbox/id${1_500_000_300 + (n++ % 20)}` },
+          })
+        ).status(),
+      ),
+    async () =>
+      answers.record('reset sandbox', (await context.post('/api/trpc/account.resetTestData', { data: {} })).status()),
   ]);
   console.log(answers.report());
   expect(answers.serverErrors()).toEqual([]);

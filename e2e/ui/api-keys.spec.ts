@@ -2,7 +2,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { admin, API, bearer, DEMO, DEMO_APP_ID, newAccount, signInAs } from '../helpers';
 
-async function createKeyInUi(page: Page, name: string, scope: 'Read-only' | 'Read-write', expires?: string): Promise<string> {
+async function createKeyInUi(
+  page: Page,
+  name: string,
+  scope: 'Read-only' | 'Read-write',
+  expires?: string,
+): Promise<string> {
   await page.goto('/settings/api');
   const form = page.getByRole('form', { name: 'Create key' });
   await form.getByLabel('Name').fill(name);
@@ -22,7 +27,9 @@ function rowOf(page: Page, secret: string) {
 
 /** Rolls the key through its dialog and returns the new secret, after checking what the page says of the old one. */
 async function rollInUi(page: Page, secret: string, grace: 'now' | '1h', oldSecretNote: string): Promise<string> {
-  await rowOf(page, secret).getByRole('button', { name: /^Roll / }).click();
+  await rowOf(page, secret)
+    .getByRole('button', { name: /^Roll / })
+    .click();
   const dialog = page.getByRole('alertdialog', { name: 'Roll key' });
   await dialog.getByRole('combobox').selectOption(grace);
   await dialog.getByRole('button', { name: 'Roll key' }).click();
@@ -50,20 +57,27 @@ test('read-only key: created, shown once, used, revoked with confirmation, then 
 
   const read = await request.get(`${API}/apps`, { headers: bearer(secret) });
   expect(read.status()).toBe(200);
-  const write = await request.post(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(secret), data: { terms: ['from a read-only key'] } });
+  const write = await request.post(`${API}/apps/${DEMO_APP_ID}/keywords`, {
+    headers: bearer(secret),
+    data: { terms: ['from a read-only key'] },
+  });
   expect(write.status()).toBe(403);
   expect((await write.json()).type).toMatch(/\/docs\/problems\/insufficient-scope$/);
 
   await page.reload();
   await expect(rowOf(page, secret).locator('td').nth(5)).not.toContainText('Never');
 
-  await rowOf(page, secret).getByRole('button', { name: /^Revoke / }).click();
+  await rowOf(page, secret)
+    .getByRole('button', { name: /^Revoke / })
+    .click();
   const dialog = page.getByRole('alertdialog', { name: 'Revoke key' });
   await expect(dialog).toContainText('cannot be undone');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   expect((await request.get(`${API}/apps`, { headers: bearer(secret) })).status()).toBe(200);
 
-  await rowOf(page, secret).getByRole('button', { name: /^Revoke / }).click();
+  await rowOf(page, secret)
+    .getByRole('button', { name: /^Revoke / })
+    .click();
   await page.getByRole('alertdialog', { name: 'Revoke key' }).getByRole('button', { name: 'Revoke key' }).click();
   // Revoked keys leave the default (active) view; the status filter shows them.
   await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'revoked' })).toBeVisible();
@@ -77,7 +91,10 @@ test('read-only key: created, shown once, used, revoked with confirmation, then 
 test('read-write key adds a keyword; rolling keeps the old secret for the grace period', async ({ page, request }) => {
   await signInAs(page, DEMO.email, DEMO.password);
   const secret = await createKeyInUi(page, 'UI read-write', 'Read-write');
-  const added = await request.post(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(secret), data: { terms: ['focus timer'] } });
+  const added = await request.post(`${API}/apps/${DEMO_APP_ID}/keywords`, {
+    headers: bearer(secret),
+    data: { terms: ['focus timer'] },
+  });
   expect(added.status()).toBe(200);
   const body = await added.json();
   expect([...body.added, ...body.alreadyTracked].map((k: { term: string }) => k.term)).toEqual(['focus timer']);
@@ -106,10 +123,27 @@ test('roll with grace "now" ends the old secret at once; the new key keeps the e
   expect((await request.get(`${API}/apps`, { headers: bearer(rolled) })).status()).toBe(200);
 });
 
-test('restrictions: a key made for one app with a budget, another restricted to other addresses afterwards', async ({ page, request }) => {
+test('restrictions: a key made for one app with a budget, another restricted to other addresses afterwards', async ({
+  page,
+  request,
+}) => {
   const { email, password } = await newAccount('pro');
-  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
-  const otherAppId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/habit-loop/id1500000002');
+  const appId = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
+  const otherAppId = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/habit-loop/id1500000002',
+  );
   await signInAs(page, email, password);
   await page.goto('/settings/api');
   const form = page.getByRole('form', { name: 'Create key' });
@@ -119,7 +153,11 @@ test('restrictions: a key made for one app with a budget, another restricted to 
   await fields.getByLabel('Only these apps').check();
   const choice = page.getByRole('group', { name: 'Apps the key reaches' }).getByRole('checkbox').first();
   await choice.check();
-  const name = (await page.getByRole('group', { name: 'Apps the key reaches' }).locator('label').first().textContent())!.trim();
+  const name = (await page
+    .getByRole('group', { name: 'Apps the key reaches' })
+    .locator('label')
+    .first()
+    .textContent())!.trim();
   await fields.getByLabel('Monthly credit budget').fill('50');
   await form.getByRole('button', { name: 'Create key' }).click();
   const secret = (await page.getByTestId('secret-value').textContent())!.trim();
@@ -127,7 +165,10 @@ test('restrictions: a key made for one app with a budget, another restricted to 
   await expect(rowOf(page, secret).getByTestId('key-restrictions')).toContainText('0 of 50 credits this month');
 
   // The key lists the chosen app only, and the other is out of its reach.
-  const listed = (await (await request.get(`${API}/apps`, { headers: bearer(secret) })).json()) as { id: string; name: string }[];
+  const listed = (await (await request.get(`${API}/apps`, { headers: bearer(secret) })).json()) as {
+    id: string;
+    name: string;
+  }[];
   expect(listed.map((app) => app.name)).toEqual([name]);
   const outside = [appId, otherAppId].find((id) => id !== listed[0]!.id)!;
   expect((await request.get(`${API}/apps/${outside}`, { headers: bearer(secret) })).status()).toBe(404);
@@ -135,7 +176,9 @@ test('restrictions: a key made for one app with a budget, another restricted to 
   await expect(rowOf(page, secret).getByTestId('key-restrictions')).toContainText('1 of 50 credits this month');
 
   // Restricted afterwards to addresses this machine is not at: refused from its next call.
-  await rowOf(page, secret).getByRole('button', { name: /^Restrict / }).click();
+  await rowOf(page, secret)
+    .getByRole('button', { name: /^Restrict / })
+    .click();
   const dialog = page.getByRole('alertdialog', { name: /Restrict key/ });
   await dialog.getByLabel('Only these addresses').check();
   await dialog.getByLabel(/addresses and CIDR ranges/).fill('not an address');
@@ -148,7 +191,9 @@ test('restrictions: a key made for one app with a budget, another restricted to 
   expect((await request.get(`${API}/apps/${listed[0]!.id}`, { headers: bearer(secret) })).status()).toBe(403);
 });
 
-test('expiry: 90 days suggested, a banner for a key expiring within a week, and the owner’s rule that every key expires', async ({ page }) => {
+test('expiry: 90 days suggested, a banner for a key expiring within a week, and the owner’s rule that every key expires', async ({
+  page,
+}) => {
   const { email, password } = await newAccount('pro');
   await signInAs(page, email, password);
   await page.goto('/settings/api');
@@ -162,7 +207,10 @@ test('expiry: 90 days suggested, a banner for a key expiring within a week, and 
   await expect(page.getByTestId('expiring-keys-banner')).toContainText('API key “short-lived” expires within 7 days');
   // On every page of the dashboard, with the way to roll it.
   await page.goto('/apps');
-  await page.getByTestId('expiring-keys-banner').getByRole('link', { name: /roll it/ }).click();
+  await page
+    .getByTestId('expiring-keys-banner')
+    .getByRole('link', { name: /roll it/ })
+    .click();
   await expect(page).toHaveURL(/\/settings\/api$/);
 
   await page.getByTestId('require-key-expiry').check();
@@ -179,7 +227,10 @@ test('a Free account sees why it cannot create keys, and where to choose a plan'
   await expect(page.getByTestId('plan-label')).toHaveText('Free');
   await expect(page.getByTestId('plan-allowance')).toHaveText('No API access');
   await expect(page.getByTestId('plan-required')).toContainText('paid plans');
-  await expect(page.getByTestId('plan-required').getByRole('link', { name: 'choose a plan' })).toHaveAttribute('href', '/settings/billing');
+  await expect(page.getByTestId('plan-required').getByRole('link', { name: 'choose a plan' })).toHaveAttribute(
+    'href',
+    '/settings/billing',
+  );
   await expect(page.getByRole('button', { name: 'Create key' })).toBeDisabled();
 });
 
@@ -200,16 +251,29 @@ test('wrong credentials are refused with a message', async ({ page }) => {
   await expect(page.locator('p[role=alert]')).toHaveText('The email or password is not correct.');
 });
 
-test('per-key usage: calls and credits per day, and the request log with its failures, filtered', async ({ page, request }) => {
+test('per-key usage: calls and credits per day, and the request log with its failures, filtered', async ({
+  page,
+  request,
+}) => {
   const { email, password } = await newAccount('pro');
-  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const appId = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
   await signInAs(page, email, password);
   const secret = await createKeyInUi(page, 'usage watched', 'Read-only');
   const answers = [
     await request.get(`${API}/apps`, { headers: bearer(secret) }),
     await request.get(`${API}/apps/${appId}`, { headers: bearer(secret) }),
     await request.get(`${API}/apps/00000000-0000-4000-8000-000000000000`, { headers: bearer(secret) }),
-    await request.post(`${API}/apps/${appId}/keywords`, { headers: bearer(secret), data: { terms: ['from a read-only key'] } }),
+    await request.post(`${API}/apps/${appId}/keywords`, {
+      headers: bearer(secret),
+      data: { terms: ['from a read-only key'] },
+    }),
   ];
   expect(answers.map((answer) => answer.status())).toEqual([200, 200, 404, 403]);
   const credits = answers.reduce((sum, answer) => sum + Number(answer.headers()['x-credits-cost']), 0);

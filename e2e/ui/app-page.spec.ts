@@ -18,9 +18,14 @@ test('keywords table and ASO score match the API; the table sorts, filters and e
   await page.getByRole('link', { name: 'Breathe: Sleep & Meditation', exact: true }).first().click();
   await expect(page).toHaveURL(new RegExp(`/apps/${DEMO_APP_ID}`));
 
-  const keywords: { keywordId: string; term: string; rank: number | null; rankDelta: number; volume: number | null; difficulty: number | null }[] = await (
-    await request.get(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(key) })
-  ).json();
+  const keywords: {
+    keywordId: string;
+    term: string;
+    rank: number | null;
+    rankDelta: number;
+    volume: number | null;
+    difficulty: number | null;
+  }[] = await (await request.get(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(key) })).json();
   const rows = page.getByTestId('keywords-table').locator('tbody tr');
   await expect(rows).toHaveCount(keywords.length);
   for (const [index, item] of keywords.entries()) {
@@ -29,7 +34,9 @@ test('keywords table and ASO score match the API; the table sorts, filters and e
     await expect(row.locator('td').first()).toHaveText(item.term);
     await expect(row.getByTestId('rank')).toHaveText(item.rank === null ? '—' : String(item.rank));
     await expect(row.getByTestId('rank-delta')).toHaveAttribute('data-value', String(item.rankDelta));
-    await expect(row.getByTestId('volume')).toHaveText(item.volume === null ? '—' : item.volume.toLocaleString('en-US'));
+    await expect(row.getByTestId('volume')).toHaveText(
+      item.volume === null ? '—' : item.volume.toLocaleString('en-US'),
+    );
     await expect(row.getByTestId('difficulty')).toHaveText(item.difficulty === null ? '—' : String(item.difficulty));
   }
 
@@ -42,7 +49,9 @@ test('keywords table and ASO score match the API; the table sorts, filters and e
   await expect(page.getByTestId('aso-score-value')).toHaveText(String(score.score));
   const pillars = page.getByTestId('aso-pillars');
   for (const [name, pillar] of Object.entries(score.pillars as Record<string, { score: number; weight: number }>)) {
-    await expect(pillars.locator(`tr[data-pillar="${name}"]`).getByTestId('pillar-contribution')).toHaveText((pillar.score * pillar.weight).toFixed(1));
+    await expect(pillars.locator(`tr[data-pillar="${name}"]`).getByTestId('pillar-contribution')).toHaveText(
+      (pillar.score * pillar.weight).toFixed(1),
+    );
   }
 
   // Sorting is the table's own: by volume, largest first, unranked terms last.
@@ -52,7 +61,9 @@ test('keywords table and ASO score match the API; the table sorts, filters and e
   await expect(rows.first().locator('td').first()).toHaveText(byVolume[0]!.term);
   await expect(page.getByRole('columnheader', { name: /Volume/ })).toHaveAttribute('aria-sort', 'descending');
   await page.getByTestId('keyword-filter').fill(keywords[1]!.term);
-  await expect(rows).toHaveCount(keywords.filter((item) => item.term.toLowerCase().includes(keywords[1]!.term.toLowerCase())).length);
+  await expect(rows).toHaveCount(
+    keywords.filter((item) => item.term.toLowerCase().includes(keywords[1]!.term.toLowerCase())).length,
+  );
   await page.getByTestId('keyword-filter').fill('');
 
   // The CSV export holds what the table shows, as the API answers it.
@@ -60,12 +71,22 @@ test('keywords table and ASO score match the API; the table sorts, filters and e
   await page.getByTestId('keywords-csv').click();
   const csv = (await readDownload(await download)).trimEnd().split('\r\n');
   expect(csv[0]).toBe('keywordId,term,country,rank,rankDelta,volume,difficulty');
-  expect(csv.slice(1).map((line) => line.split(',')[0]).sort()).toEqual(keywords.map((item) => item.keywordId).sort());
+  expect(
+    csv
+      .slice(1)
+      .map((line) => line.split(',')[0])
+      .sort(),
+  ).toEqual(keywords.map((item) => item.keywordId).sort());
 });
 
-test('the rank chart compares keywords over a chosen range without a reload, and the URL keeps it', async ({ page, request }) => {
+test('the rank chart compares keywords over a chosen range without a reload, and the URL keeps it', async ({
+  page,
+  request,
+}) => {
   const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'rank chart spec');
-  const keywords: { keywordId: string; term: string }[] = await (await request.get(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(key) })).json();
+  const keywords: { keywordId: string; term: string }[] = await (
+    await request.get(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(key) })
+  ).json();
   const [first, second] = keywords;
   await signInAs(page, DEMO.email, DEMO.password);
   await page.goto(`/apps/${DEMO_APP_ID}`);
@@ -80,9 +101,16 @@ test('the rank chart compares keywords over a chosen range without a reload, and
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 
   // The chart's lines are the API's histories.
-  const history = await (await request.get(`${API}/apps/${DEMO_APP_ID}/keywords/${second!.keywordId}/history?days=30`, { headers: bearer(key) })).json();
+  const history = await (
+    await request.get(`${API}/apps/${DEMO_APP_ID}/keywords/${second!.keywordId}/history?days=30`, {
+      headers: bearer(key),
+    })
+  ).json();
   const ranked = history.points.filter((point: { rank: number | null }) => point.rank !== null);
-  await expect(page.getByTestId('rank-chart')).toHaveAttribute('aria-label', new RegExp(`${second!.term}: #${ranked[0].rank} to #${ranked.at(-1).rank}`));
+  await expect(page.getByTestId('rank-chart')).toHaveAttribute(
+    'aria-label',
+    new RegExp(`${second!.term}: #${ranked[0].rank} to #${ranked.at(-1).rank}`),
+  );
 
   // A shared link opens the same chart.
   await page.reload();
@@ -97,12 +125,19 @@ test('the rank chart compares keywords over a chosen range without a reload, and
   await expect(page).toHaveURL(new RegExp(`range=custom&from=${history.points.at(-10).date}`));
 });
 
-test('the rank chart compares the app with its competitors for one keyword, as the history answers it', async ({ page, request }) => {
+test('the rank chart compares the app with its competitors for one keyword, as the history answers it', async ({
+  page,
+  request,
+}) => {
   const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'competitor chart spec');
-  const keywords: { keywordId: string; term: string }[] = await (await request.get(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(key) })).json();
+  const keywords: { keywordId: string; term: string }[] = await (
+    await request.get(`${API}/apps/${DEMO_APP_ID}/keywords`, { headers: bearer(key) })
+  ).json();
   const [first, second] = keywords;
   const history: { points: RankPoint[]; competitors: { name: string; points: RankPoint[] }[] } = await (
-    await request.get(`${API}/apps/${DEMO_APP_ID}/keywords/${second!.keywordId}/history?days=90`, { headers: bearer(key) })
+    await request.get(`${API}/apps/${DEMO_APP_ID}/keywords/${second!.keywordId}/history?days=90`, {
+      headers: bearer(key),
+    })
   ).json();
   // The demo app's competitors, observed with it since its history began.
   expect(history.competitors.length).toBeGreaterThan(0);
@@ -127,7 +162,9 @@ test('the rank chart compares the app with its competitors for one keyword, as t
   const summary = (await page.getByTestId('rank-chart').getAttribute('aria-label')) ?? '';
   for (const line of lines) {
     const ranked = line.points.filter((point) => point.rank !== null);
-    expect(summary).toContain(ranked.length ? `${line.name}: #${ranked[0]!.rank} to #${ranked.at(-1)!.rank}` : `${line.name}: not ranked`);
+    expect(summary).toContain(
+      ranked.length ? `${line.name}: #${ranked[0]!.rank} to #${ranked.at(-1)!.rank}` : `${line.name}: not ranked`,
+    );
   }
 
   // A shared link opens the same comparison; back to keywords, the chart compares keywords again.
@@ -141,7 +178,8 @@ test('the rank chart compares the app with its competitors for one keyword, as t
 
 test('every API-only view is reachable from the app page, with the API’s numbers', async ({ page, request }) => {
   const key = await createKey(await signIn(DEMO.email, DEMO.password), 'read-only', 'app views spec');
-  const api = async (path: string) => (await request.get(`${API}/apps/${DEMO_APP_ID}${path}`, { headers: bearer(key) })).json();
+  const api = async (path: string) =>
+    (await request.get(`${API}/apps/${DEMO_APP_ID}${path}`, { headers: bearer(key) })).json();
   await signInAs(page, DEMO.email, DEMO.password);
   await page.goto(`/apps/${DEMO_APP_ID}`);
   const tabs = page.getByRole('navigation', { name: 'App views' });
@@ -164,7 +202,8 @@ test('every API-only view is reachable from the app page, with the API’s numbe
 
   await tabs.getByRole('link', { name: 'Competitors' }).click();
   const competitors = await api('/competitors');
-  if (competitors.length) await expect(page.getByTestId('competitors-table').locator('tbody tr')).toHaveCount(competitors.length);
+  if (competitors.length)
+    await expect(page.getByTestId('competitors-table').locator('tbody tr')).toHaveCount(competitors.length);
   else await expect(page.getByText('No competitors yet.')).toBeVisible();
 
   await tabs.getByRole('link', { name: 'Ratings' }).click();
@@ -176,7 +215,9 @@ test('every API-only view is reachable from the app page, with the API’s numbe
   await tabs.getByRole('link', { name: 'Category rank' }).click();
   const category = await api('/category-rank?days=30');
   const latest = category.points.at(-1).rank;
-  await expect(page.getByTestId('category-latest')).toContainText(latest === null ? 'outside the top 200' : `#${latest} on ${category.to}`);
+  await expect(page.getByTestId('category-latest')).toContainText(
+    latest === null ? 'outside the top 200' : `#${latest} on ${category.to}`,
+  );
 
   await tabs.getByRole('link', { name: 'Metadata' }).click();
   const [listing, changelog] = await Promise.all([api('/metadata'), api('/metadata/changelog')]);
@@ -184,10 +225,19 @@ test('every API-only view is reachable from the app page, with the API’s numbe
   await expect(page.getByTestId('changelog').locator('li')).toHaveCount(changelog.changes.length);
 
   await tabs.getByRole('link', { name: 'Reviews' }).click();
-  const [insights, reviews, negative] = await Promise.all([api('/reviews/insights'), api('/reviews?pageSize=20'), api('/reviews?pageSize=20&sentiment=negative&rating=1')]);
-  await expect(page.getByTestId('share-positive')).toHaveText(`${Math.round(insights.sentiment.positive.share * 100)} %`);
+  const [insights, reviews, negative] = await Promise.all([
+    api('/reviews/insights'),
+    api('/reviews?pageSize=20'),
+    api('/reviews?pageSize=20&sentiment=negative&rating=1'),
+  ]);
+  await expect(page.getByTestId('share-positive')).toHaveText(
+    `${Math.round(insights.sentiment.positive.share * 100)} %`,
+  );
   await expect(page.getByTestId('reviews-table').locator('tbody tr')).toHaveCount(reviews.items.length);
-  await expect(page.getByTestId('reviews-table').locator('tbody tr').first()).toHaveAttribute('data-review-id', reviews.items[0].id);
+  await expect(page.getByTestId('reviews-table').locator('tbody tr').first()).toHaveAttribute(
+    'data-review-id',
+    reviews.items[0].id,
+  );
   await page.locator('select[name="rating"]').selectOption('1');
   await page.locator('select[name="sentiment"]').selectOption('negative');
   await page.getByRole('button', { name: 'Apply' }).click();
@@ -208,9 +258,19 @@ test('an app of another account is not found in the dashboard either', async ({ 
   }
 });
 
-test('a storefront read through the API is on the app page at once; the picker switches every view to it; a storefront is added and removed on the page', async ({ page, request }) => {
+test('a storefront read through the API is on the app page at once; the picker switches every view to it; a storefront is added and removed on the page', async ({
+  page,
+  request,
+}) => {
   const owner = await newAccount('pro');
-  const appId = await admin('app', 'add', '--email', owner.email, '--url', 'https://apps.apple.com/us/app/storefront-picker/id1500004201');
+  const appId = await admin(
+    'app',
+    'add',
+    '--email',
+    owner.email,
+    '--url',
+    'https://apps.apple.com/us/app/storefront-picker/id1500004201',
+  );
   const key = await createKey(owner.session, 'read-only', 'storefronts');
   // The first read in GB observes it (issue 41).
   const listing = await request.get(`${API}/apps/${appId}/metadata?country=GB`, { headers: bearer(key) });
@@ -239,8 +299,14 @@ test('a storefront read through the API is on the app page at once; the picker s
 
   // Removing it frees the plan's storefront; the page goes back to the primary one.
   await page.getByRole('button', { name: 'Stop tracking DE' }).click();
-  await page.getByRole('alertdialog', { name: 'Stop tracking the app in DE?' }).getByRole('button', { name: 'Stop tracking DE' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Stop tracking the app in DE?' })
+    .getByRole('button', { name: 'Stop tracking DE' })
+    .click();
   await expect(page.getByRole('heading', { name: 'Store listing (US)' })).toBeVisible();
   await expect(picker.locator('option')).toHaveText(['GB', 'US (primary)']);
-  expect(((await (await request.get(`${API}/apps/${appId}`, { headers: bearer(key) })).json()) as { storefronts: string[] }).storefronts).toEqual(['GB', 'US']);
+  expect(
+    ((await (await request.get(`${API}/apps/${appId}`, { headers: bearer(key) })).json()) as { storefronts: string[] })
+      .storefronts,
+  ).toEqual(['GB', 'US']);
 });

@@ -8,23 +8,34 @@ import { API, newAccount, signInAs } from '../helpers';
 
 test('the API reference renders every endpoint of the document', async ({ page, request }) => {
   const document = await (await request.get(`${API}/openapi.json`)).json();
-  const anchors = Object.entries(document.paths as Record<string, Record<string, { tags: string[] }>>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => `#tag/${operation.tags[0]!.toLowerCase().replaceAll(' ', '-')}/${method}${path}`),
+  const anchors = Object.entries(document.paths as Record<string, Record<string, { tags: string[] }>>).flatMap(
+    ([path, item]) =>
+      Object.entries(item).map(
+        ([method, operation]) => `#tag/${operation.tags[0]!.toLowerCase().replaceAll(' ', '-')}/${method}${path}`,
+      ),
   );
   expect(anchors).toHaveLength(35);
   await page.goto('/docs/api');
   await expect(page.getByText('ASO Analytics Public Data API').first()).toBeVisible();
   // Each operation has its link (collapsed tags list theirs as "get /path"); the first waits for the sidebar.
   for (const [index, anchor] of anchors.entries()) {
-    await expect(page.locator(`a[href="${anchor}"]`).first(), anchor).toBeAttached({ timeout: index === 0 ? 60_000 : undefined });
+    await expect(page.locator(`a[href="${anchor}"]`).first(), anchor).toBeAttached({
+      timeout: index === 0 ? 60_000 : undefined,
+    });
   }
 });
 
-test('the reference’s script is the installed Scalar’s, named by its content, cached for good and gzipped when taken', async ({ request }) => {
+test('the reference’s script is the installed Scalar’s, named by its content, cached for good and gzipped when taken', async ({
+  request,
+}) => {
   const installed = readFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'));
   const url = /\/docs\/api\/scalar\.js\?v=[0-9a-f]+/.exec(await (await request.get('/docs/api')).text())?.[0];
   expect(url).toBe(`/docs/api/scalar.js?v=${createHash('sha256').update(installed).digest('hex').slice(0, 16)}`);
-  for (const [acceptEncoding, encoding] of [['gzip, deflate, br', 'gzip'], ['identity', undefined], ['gzip;q=0, deflate', undefined]] as const) {
+  for (const [acceptEncoding, encoding] of [
+    ['gzip, deflate, br', 'gzip'],
+    ['identity', undefined],
+    ['gzip;q=0, deflate', undefined],
+  ] as const) {
     const response = await request.get(url!, { headers: { 'Accept-Encoding': acceptEncoding } });
     expect(response.status()).toBe(200);
     expect(response.headers()['content-encoding'], acceptEncoding).toBe(encoding);
@@ -44,7 +55,9 @@ test('a signed-in user sends a test request from the reference, already authoris
   await page.goto('/apps');
   await page.getByRole('link', { name: 'API reference' }).click();
   await expect(page.getByText('Test requests are sent as you')).toBeVisible();
-  const sent = page.waitForResponse((response) => response.url().endsWith('/api/public/v1/apps') && response.request().method() === 'GET');
+  const sent = page.waitForResponse(
+    (response) => response.url().endsWith('/api/public/v1/apps') && response.request().method() === 'GET',
+  );
   const testRequest = page.getByRole('button', { name: 'Test Request (get /apps)' });
   // Centred, so that Scalar's sticky toolbar does not cover it.
   await testRequest.evaluate((element) => element.scrollIntoView({ block: 'center' }));
@@ -58,7 +71,9 @@ test('a signed-in user sends a test request from the reference, already authoris
 test('getting started links every problem page, and each resolves', async ({ page, request }) => {
   await page.goto('/docs');
   await expect(page.getByRole('heading', { name: 'Getting started with the API' })).toBeVisible();
-  const links = await page.locator('a[href^="/docs/problems/"]').evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')!));
+  const links = await page
+    .locator('a[href^="/docs/problems/"]')
+    .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')!));
   expect(links.length).toBeGreaterThanOrEqual(13);
   for (const href of links) {
     const response = await request.get(href);

@@ -16,10 +16,35 @@ const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
-const PUBLIC_PAGES = ['/', '/sign-in', '/sign-up', '/docs', '/docs/webhooks', '/docs/mcp', '/docs/problems', '/docs/problems/validation-error', '/invitations/no-such-invitation'];
-const APP_VIEWS = ['', '/opportunities', '/competitors', '/ratings', '/category-rank', '/metadata', '/keyword-spy', '/reviews'];
+const PUBLIC_PAGES = [
+  '/',
+  '/sign-in',
+  '/sign-up',
+  '/docs',
+  '/docs/webhooks',
+  '/docs/mcp',
+  '/docs/problems',
+  '/docs/problems/validation-error',
+  '/invitations/no-such-invitation',
+];
+const APP_VIEWS = [
+  '',
+  '/opportunities',
+  '/competitors',
+  '/ratings',
+  '/category-rank',
+  '/metadata',
+  '/keyword-spy',
+  '/reviews',
+];
 const APP_PAGES = ['/apps', ...APP_VIEWS.map((view) => `/apps/${DEMO_APP_ID}${view}`)];
-const SETTINGS_PAGES = ['/settings/api', '/settings/webhooks', '/settings/security', '/settings/members', '/settings/billing'];
+const SETTINGS_PAGES = [
+  '/settings/api',
+  '/settings/webhooks',
+  '/settings/security',
+  '/settings/members',
+  '/settings/billing',
+];
 
 /** How far the page scrolls sideways, and the widest elements past the screen's edge (for the failure message). */
 async function horizontalOverflow(page: Page): Promise<{ by: number; widest: string[] }> {
@@ -30,7 +55,10 @@ async function horizontalOverflow(page: Page): Promise<{ by: number; widest: str
       .filter(({ right }) => right > width + 1)
       .sort((a, b) => b.right - a.right)
       .slice(0, 3)
-      .map(({ element, right }) => `${element.tagName.toLowerCase()}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ').join('.')}` : ''} (${Math.round(right)} px)`);
+      .map(
+        ({ element, right }) =>
+          `${element.tagName.toLowerCase()}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ').join('.')}` : ''} (${Math.round(right)} px)`,
+      );
     return { by: document.documentElement.scrollWidth - width, widest };
   });
 }
@@ -79,10 +107,14 @@ for (const viewport of VIEWPORTS) {
       const session = await signIn(DEMO.email, DEMO.password);
       const key = await createKey(session, 'read-only', name);
       for (const path of ['', '/keywords', '/opportunities', '/keywords/research?term=sleep']) {
-        expect((await page.request.get(`${API}/apps/${DEMO_APP_ID}${path}`, { headers: bearer(key) })).status()).toBe(200);
+        expect((await page.request.get(`${API}/apps/${DEMO_APP_ID}${path}`, { headers: bearer(key) })).status()).toBe(
+          200,
+        );
       }
       // A failure too, for the key's request log.
-      expect((await page.request.get(`${API}/apps/${DEMO_APP_ID}/no-such-view`, { headers: bearer(key) })).status()).toBe(404);
+      expect(
+        (await page.request.get(`${API}/apps/${DEMO_APP_ID}/no-such-view`, { headers: bearer(key) })).status(),
+      ).toBe(404);
       const keys = await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list');
       const keyPage = `/settings/api/keys/${keys.find((each) => each.name === name)!.id}`;
       await signInAs(page, DEMO.email, DEMO.password);
@@ -100,12 +132,20 @@ for (const viewport of VIEWPORTS) {
       // 4,000 elements, on which axe's contrast rule alone cost more CPU than any other page of this suite.
       if (viewport.name !== 'desktop') return;
       let scoped = axeOn(page).withRules(['color-contrast']);
-      for (const part of ['.references-navigation', '.introduction-section', '.tag-section-container > section.section', 'section[id="tag/apps/get/apps"]', 'section[id="tag/apps/post/apps"]']) {
+      for (const part of [
+        '.references-navigation',
+        '.introduction-section',
+        '.tag-section-container > section.section',
+        'section[id="tag/apps/get/apps"]',
+        'section[id="tag/apps/post/apps"]',
+      ]) {
         await expect(page.locator(`.scalar-app ${part}`).first(), part).toBeAttached();
         scoped = scoped.include(`.scalar-app ${part}`);
       }
       const contrast = await scoped.analyze();
-      expect(contrast.violations.flatMap((violation) => violation.nodes.slice(0, 5).map((node) => node.target.join(' ')))).toEqual([]);
+      expect(
+        contrast.violations.flatMap((violation) => violation.nodes.slice(0, 5).map((node) => node.target.join(' '))),
+      ).toEqual([]);
     });
   });
 }

@@ -20,7 +20,9 @@ async function invite(page: Page, email: string, role: string): Promise<string> 
   return /https?:\/\/[^\s]+\/invitations\/[A-Za-z0-9_-]+/.exec(mail)![0];
 }
 
-test('the owner invites a developer and an analyst by mail; the developer’s key outlives their removal; the analyst reads, is refused keys, and switches accounts', async ({ browser }) => {
+test('the owner invites a developer and an analyst by mail; the developer’s key outlives their removal; the analyst reads, is refused keys, and switches accounts', async ({
+  browser,
+}) => {
   const owner = await newAccount('business');
   const ownerPage = await (await browser.newContext()).newPage();
   await signInAs(ownerPage, owner.email, owner.password);
@@ -28,8 +30,12 @@ test('the owner invites a developer and an analyst by mail; the developer’s ke
   // The developer is new here: joins from the received link with a password of their own, and makes a key.
   // The page says what each role may do, from the table the access policy enforces.
   await ownerPage.goto('/settings/members');
-  const keysRow = ownerPage.getByTestId('role-permissions').getByRole('row', { name: /^Manage API keys and connected apps/ });
-  await expect(keysRow.getByRole('cell')).toHaveText(['Yes', 'Yes', 'Yes', 'No', 'No'].map((allowed) => new RegExp(allowed)));
+  const keysRow = ownerPage
+    .getByTestId('role-permissions')
+    .getByRole('row', { name: /^Manage API keys and connected apps/ });
+  await expect(keysRow.getByRole('cell')).toHaveText(
+    ['Yes', 'Yes', 'Yes', 'No', 'No'].map((allowed) => new RegExp(allowed)),
+  );
   const developerEmail = `developer-${Date.now()}@example.test`;
   const developerLink = await invite(ownerPage, developerEmail, 'Developer');
   await expect(ownerPage.getByTestId('invitations-table')).toContainText(developerEmail);
@@ -60,23 +66,35 @@ test('the owner invites a developer and an analyst by mail; the developer’s ke
   await expect(analystPage.getByTestId('members-table')).toContainText(owner.email);
   const nav = analystPage.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Apps' })).toBeVisible();
-  for (const hidden of ['API access', 'Webhooks', 'Security log', 'Plan & billing']) await expect(nav.getByRole('link', { name: hidden })).toHaveCount(0);
+  for (const hidden of ['API access', 'Webhooks', 'Security log', 'Plan & billing'])
+    await expect(nav.getByRole('link', { name: hidden })).toHaveCount(0);
   await expect(analystPage.getByRole('form', { name: 'Invite a member' })).toHaveCount(0);
   await analystPage.goto('/apps');
   await expect(analystPage.getByRole('heading', { level: 1 })).toBeVisible();
   // A page the role cannot use, opened by its address: Members says why, never an error page.
   await analystPage.goto('/settings/api');
   await expect(analystPage).toHaveURL(/\/settings\/members\?denied=keys\.manage$/);
-  await expect(analystPage.getByTestId('role-denied')).toContainText('analyst, does not let you manage API keys and connected apps');
+  await expect(analystPage.getByTestId('role-denied')).toContainText(
+    'analyst, does not let you manage API keys and connected apps',
+  );
   const cookie = (await analystPage.context().cookies()).find((each) => each.name.endsWith('next-auth.session-token'))!;
-  const refused = await analystPage.request.post(`${API}/keys`, { headers: bearer(cookie.value), data: { name: 'by an analyst', scope: 'read-only' } });
+  const refused = await analystPage.request.post(`${API}/keys`, {
+    headers: bearer(cookie.value),
+    data: { name: 'by an analyst', scope: 'read-only' },
+  });
   expect(refused.status()).toBe(403);
-  expect(await refused.json()).toMatchObject({ code: 'insufficient-scope', detail: expect.stringContaining('analyst') });
+  expect(await refused.json()).toMatchObject({
+    code: 'insufficient-scope',
+    detail: expect.stringContaining('analyst'),
+  });
 
   // The owner removes the developer: their open session is refused on its next request; their key keeps working.
   await ownerPage.goto('/settings/members');
   await ownerPage.getByRole('button', { name: `Remove ${developerEmail}` }).click();
-  await ownerPage.getByRole('alertdialog', { name: 'Remove member?' }).getByRole('button', { name: 'Remove member' }).click();
+  await ownerPage
+    .getByRole('alertdialog', { name: 'Remove member?' })
+    .getByRole('button', { name: 'Remove member' })
+    .click();
   await expect(ownerPage.getByTestId('members-table')).not.toContainText(developerEmail);
   await developerPage.goto('/settings/members');
   await expect(developerPage).toHaveURL(/\/sign-in/);

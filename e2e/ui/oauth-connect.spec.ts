@@ -3,7 +3,12 @@
 // dashboard's sign-in, the consent (read-only, one app), the code for tokens, MCP calls that work and are charged, a
 // write tool refused and another app answered 404, then the revocation in Settings → API access, after which the next
 // call and the refresh are refused. The consent page passes axe, and fits a phone.
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type OAuthClientProvider,
+} from '@modelcontextprotocol/client';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
 import { seriousViolations } from '../axe';
@@ -23,7 +28,13 @@ class AgentOAuth implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata() {
-    return { client_name: 'E2E agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'E2E agent',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.information;
@@ -55,18 +66,39 @@ class AgentOAuth implements OAuthClientProvider {
   }
 }
 
-const transportFor = (oauth: AgentOAuth) => new StreamableHTTPClientTransport(new URL(`${baseURL}/api/mcp`), { authProvider: oauth });
-const problemOf = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((result.content as { text: string }[])[0]!.text) as { code: string };
+const transportFor = (oauth: AgentOAuth) =>
+  new StreamableHTTPClientTransport(new URL(`${baseURL}/api/mcp`), { authProvider: oauth });
+const problemOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
+  JSON.parse((result.content as { text: string }[])[0]!.text) as { code: string };
 
-test('an agent connects with the owner’s sign-in and consent, works under its restrictions, and is refused once revoked', async ({ page, request }) => {
+test('an agent connects with the owner’s sign-in and consent, works under its restrictions, and is refused once revoked', async ({
+  page,
+  request,
+}) => {
   const { email, password, session } = await newAccount('pro');
-  const mine = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
-  const other = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/habit-loop/id1500000002');
+  const mine = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
+  const other = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/habit-loop/id1500000002',
+  );
   const key = await createKey(session, 'read-only', 'usage reader');
 
   // Unauthorized: the SDK reads the 401's metadata, registers, and asks for the browser to go to the authorization.
   const oauth = new AgentOAuth();
-  await expect(new Client({ name: 'e2e agent', version: '1.0.0' }).connect(transportFor(oauth))).rejects.toBeInstanceOf(UnauthorizedError);
+  await expect(new Client({ name: 'e2e agent', version: '1.0.0' }).connect(transportFor(oauth))).rejects.toBeInstanceOf(
+    UnauthorizedError,
+  );
   expect(oauth.authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
   expect(oauth.authorizationUrl?.searchParams.get('resource')).toBe(`${baseURL}/api/mcp`);
 
@@ -86,7 +118,9 @@ test('an agent connects with the owner’s sign-in and consent, works under its 
   expect(await seriousViolations(page)).toEqual([]);
   // On a phone too: nothing scrolls sideways.
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
   await page.setViewportSize({ width: 1280, height: 800 });
   await expect(page.getByRole('radio', { name: /^Read only/ })).toBeChecked();
   await expect(page.getByRole('radio', { name: /^Read and write/ })).toBeVisible();
@@ -107,7 +141,9 @@ test('an agent connects with the owner’s sign-in and consent, works under its 
   expect(read._meta).toMatchObject({ credits: { charged: 1 } });
   expect((await (await request.get(`${API}/usage`, { headers: bearer(key) })).json()).used).toBe(before + 1);
   expect(problemOf(await client.callTool({ name: 'apps_get', arguments: { id: other } })).code).toBe('not-found');
-  expect(problemOf(await client.callTool({ name: 'keywords_add', arguments: { id: mine, terms: ['deep work'] } })).code).toBe('insufficient-scope');
+  expect(
+    problemOf(await client.callTool({ name: 'keywords_add', arguments: { id: mine, terms: ['deep work'] } })).code,
+  ).toBe('insufficient-scope');
 
   // Its page has its calls, as a key's has.
   await page.goto('/settings/api');
@@ -123,14 +159,23 @@ test('an agent connects with the owner’s sign-in and consent, works under its 
   await expect(page.getByTestId('no-connected-apps')).toBeVisible();
   const refused = await fetch(`${baseURL}/api/mcp`, {
     method: 'POST',
-    headers: { ...bearer(String(oauth.tokens()!.access_token)), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
+    headers: {
+      ...bearer(String(oauth.tokens()!.access_token)),
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
   });
   expect(refused.status).toBe(401);
   const refresh = await fetch(`${baseURL}/oauth/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(oauth.tokens()!.refresh_token), client_id: String(oauth.clientInformation()!.client_id) }),
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: String(oauth.tokens()!.refresh_token),
+      client_id: String(oauth.clientInformation()!.client_id),
+    }),
   });
   expect(refresh.status).toBe(400);
   expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });

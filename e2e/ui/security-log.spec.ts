@@ -9,7 +9,9 @@ function row(page: Page, kind: string) {
   return page.getByTestId('security-log-table').locator(`tr[data-kind="${kind}"]`);
 }
 
-test('the dashboard’s and the operator’s changes of access are each logged, filtered and exported', async ({ page }) => {
+test('the dashboard’s and the operator’s changes of access are each logged, filtered and exported', async ({
+  page,
+}) => {
   const { email, password } = await newAccount('pro');
   // A failed sign-in first, then the real one.
   await page.goto('/sign-in');
@@ -58,7 +60,9 @@ test('the dashboard’s and the operator’s changes of access are each logged, 
   // Exported: every entry the filter matches.
   const download = page.waitForEvent('download');
   await page.getByTestId('security-log-export').click();
-  const csv = readFileSync(await (await download).path(), 'utf8').trim().split('\r\n');
+  const csv = readFileSync(await (await download).path(), 'utf8')
+    .trim()
+    .split('\r\n');
   expect(csv[0]).toBe('time,event,actor,ip_address,user_agent,target,change,request_id');
   expect(csv).toHaveLength(2);
   expect(csv[1]).toContain('api_key.created');
@@ -76,7 +80,9 @@ test('the dashboard’s and the operator’s changes of access are each logged, 
   await expect(row(page, 'session.ended')).toContainText('sessionsEnded: 1');
 });
 
-test('keys rolled and revoked (in the dashboard and by the operator) and a webhook endpoint’s whole life are each logged', async ({ page }) => {
+test('keys rolled and revoked (in the dashboard and by the operator) and a webhook endpoint’s whole life are each logged', async ({
+  page,
+}) => {
   const { email, password } = await newAccount('pro');
   await signInAs(page, email, password);
 
@@ -98,9 +104,14 @@ test('keys rolled and revoked (in the dashboard and by the operator) and a webho
   // The successor's row, once the page has refreshed: until then the table still shows the rolled key's, whose Revoke
   // would revoke a key the roll already ended.
   const successor = (await page.getByTestId('secret-value').textContent())!.trim();
-  const successorRow = page.locator(`tr[data-key-prefix="${successor.slice(0, 13)}"]`).filter({ hasText: successor.slice(-4) });
+  const successorRow = page
+    .locator(`tr[data-key-prefix="${successor.slice(0, 13)}"]`)
+    .filter({ hasText: successor.slice(-4) });
   await successorRow.getByRole('button', { name: 'Revoke rolled key' }).click();
-  await page.getByRole('alertdialog', { name: /Revoke key/ }).getByRole('button', { name: 'Revoke key' }).click();
+  await page
+    .getByRole('alertdialog', { name: /Revoke key/ })
+    .getByRole('button', { name: 'Revoke key' })
+    .click();
   await expect(page.getByRole('button', { name: 'Revoke rolled key' })).toHaveCount(0);
   await admin('key', 'revoke', '--email', email, '--key-prefix', operatorSecret.slice(0, 13));
 
@@ -115,11 +126,17 @@ test('keys rolled and revoked (in the dashboard and by the operator) and a webho
   await endpoint.getByRole('button', { name: 'Disable' }).click();
   await expect(endpoint.getByTestId('webhook-status')).toHaveText('disabled');
   await endpoint.getByRole('button', { name: 'Rotate secret' }).click();
-  await page.getByRole('alertdialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Rotate the signing secret?' })
+    .getByRole('button', { name: 'Rotate secret' })
+    .click();
   await expect(page.getByTestId('webhook-secret')).toContainText('previous one also signs until');
   const rotatedSecret = (await page.getByTestId('webhook-secret-value').textContent())!.trim();
   await endpoint.getByRole('button', { name: 'Delete' }).click();
-  await page.getByRole('alertdialog', { name: /Delete the endpoint/ }).getByRole('button', { name: /Delete/ }).click();
+  await page
+    .getByRole('alertdialog', { name: /Delete the endpoint/ })
+    .getByRole('button', { name: /Delete/ })
+    .click();
   await expect(endpoint).toHaveCount(0);
 
   await page.goto('/settings/security');
@@ -134,7 +151,13 @@ test('keys rolled and revoked (in the dashboard and by the operator) and a webho
   await expect(row(page, 'webhook_endpoint.changed')).toContainText('enabled: true → false');
   await expect(row(page, 'webhook_endpoint.secret_rotated')).toContainText(url);
   await expect(row(page, 'webhook_endpoint.deleted')).toContainText(url);
-  for (const kind of ['webhook_endpoint.created', 'webhook_endpoint.changed', 'webhook_endpoint.secret_rotated', 'webhook_endpoint.deleted', 'api_key.rolled']) {
+  for (const kind of [
+    'webhook_endpoint.created',
+    'webhook_endpoint.changed',
+    'webhook_endpoint.secret_rotated',
+    'webhook_endpoint.deleted',
+    'api_key.rolled',
+  ]) {
     await expect(row(page, kind)).toContainText(email);
   }
   const content = await page.content();

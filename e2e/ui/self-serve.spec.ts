@@ -4,7 +4,10 @@
 import { expect, test } from '@playwright/test';
 import { newAccount, signInWithForm, trpc } from '../helpers';
 
-test('sign up, trial, add an app, its backfill, keywords, a key, the shown curl, the checklist', async ({ page, request }) => {
+test('sign up, trial, add an app, its backfill, keywords, a key, the shown curl, the checklist', async ({
+  page,
+  request,
+}) => {
   const email = `self-serve-${Date.now()}@example.test`;
   await page.goto('/sign-up');
   await expect(page.getByTestId('trial-offer')).toContainText('14-day trial of Solo');
@@ -59,17 +62,29 @@ test('sign up, trial, add an app, its backfill, keywords, a key, the shown curl,
   expect(answer.status()).toBe(200);
   expect(answer.headers()['x-credits-limit']).toBe('100');
   const apps = await answer.json();
-  expect(apps).toEqual([expect.objectContaining({ id: appId, name: 'Pocket Breathing', primaryCountry: 'GB', storefronts: ['GB'], backfill: expect.objectContaining({ status: 'completed' }) })]);
+  expect(apps).toEqual([
+    expect.objectContaining({
+      id: appId,
+      name: 'Pocket Breathing',
+      primaryCountry: 'GB',
+      storefronts: ['GB'],
+      backfill: expect.objectContaining({ status: 'completed' }),
+    }),
+  ]);
   await expect(steps.getByTestId('step-firstCall')).toHaveAttribute('data-done', 'true');
   await expect(steps.getByRole('heading')).toHaveText('You are set up');
 });
 
-test('without Stripe the plan page shows the tiers and the operator’s command, with no payment button', async ({ page }) => {
+test('without Stripe the plan page shows the tiers and the operator’s command, with no payment button', async ({
+  page,
+}) => {
   const { email, password } = await newAccount('free');
   await signInWithForm(page, email, password);
   await page.goto('/settings/billing');
   await expect(page.getByTestId('billing-plan')).toHaveText('Free');
-  await expect(page.getByTestId('operator-command')).toHaveText(`npm run admin -- plan set --email ${email} --plan <solo|pro|business|agency|enterprise>`);
+  await expect(page.getByTestId('operator-command')).toHaveText(
+    `npm run admin -- plan set --email ${email} --plan <solo|pro|business|agency|enterprise>`,
+  );
   const solo = page.getByTestId('tiers').locator('tr[data-tier="solo"]');
   await expect(solo).toContainText('$29.00');
   await expect(solo).toContainText('1,500');
@@ -79,7 +94,9 @@ test('without Stripe the plan page shows the tiers and the operator’s command,
 
 test('removing an app asks first, says what is lost, and removes it', async ({ page }) => {
   const { email, password, session } = await newAccount('pro');
-  const app = await trpc<{ id: string }>(session, 'apps.create', { storeUrl: 'https://play.google.com/store/apps/details?id=com.example.removable' });
+  const app = await trpc<{ id: string }>(session, 'apps.create', {
+    storeUrl: 'https://play.google.com/store/apps/details?id=com.example.removable',
+  });
   await signInWithForm(page, email, password);
   await page.goto(`/apps/${app.id}`);
   await page.getByTestId('remove-app').click();

@@ -23,7 +23,10 @@ test('a same-origin callbackUrl is followed', async ({ page }) => {
   await expect(page).toHaveURL(/\/settings\/api$/);
 });
 
-test('a browser that signed in before keeps signing in while its email is blocked on this network; another browser is told to wait', async ({ page, browser }) => {
+test('a browser that signed in before keeps signing in while its email is blocked on this network; another browser is told to wait', async ({
+  page,
+  browser,
+}) => {
   const { email, password } = await newAccount('pro');
   await signInWithForm(page, email, password);
   const known = (await page.context().cookies()).find((cookie) => cookie.name.startsWith('aso-known-browser-'));

@@ -18,7 +18,10 @@ test.afterAll(async () => {
   await stripe?.close();
 });
 
-test('choose a plan through Checkout; the signed event moves the account once; a forged one is refused; the portal manages it', async ({ page, request }) => {
+test('choose a plan through Checkout; the signed event moves the account once; a forged one is refused; the portal manages it', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   stripe = await startStripeStandIn();
   stripe.prices.set('price_e2e_solo', { unit_amount: 2900, currency: 'usd' });
@@ -39,7 +42,11 @@ test('choose a plan through Checkout; the signed event moves the account once; a
   delete env.DATABASE_URL;
   delete env.EMBEDDED_PG_PORT;
   let output = '';
-  launcher = spawn('sh', ['-c', `rm -rf .data/e2e-stripe && exec ${process.execPath} dist/start.mjs`], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  launcher = spawn('sh', ['-c', `rm -rf .data/e2e-stripe && exec ${process.execPath} dist/start.mjs`], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   launcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   launcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await expect.poll(() => output, { timeout: 150_000 }).toContain('App ready at');
@@ -60,18 +67,46 @@ test('choose a plan through Checkout; the signed event moves the account once; a
   await page.getByTestId('choose-pro').click();
   await expect(page).toHaveURL(new RegExp(`^${stripe.url}/checkout/cs_test_`));
   const checkout = stripe.requests.findLast((sent) => sent.path === '/v1/checkout/sessions')!;
-  expect(checkout.form).toMatchObject({ mode: 'subscription', 'line_items[0][price]': 'price_e2e_pro', success_url: `${ORIGIN}/settings/billing?checkout=success` });
+  expect(checkout.form).toMatchObject({
+    mode: 'subscription',
+    'line_items[0][price]': 'price_e2e_pro',
+    success_url: `${ORIGIN}/settings/billing?checkout=success`,
+  });
   const accountId = checkout.form.client_reference_id!;
 
   // Stripe's event, signed, to the app's webhook route.
-  stripe.subscriptions.set('sub_e2e', { customer: 'cus_e2e', status: 'active', price: 'price_e2e_pro', metadata: { accountId } });
-  const completed = stripe.signedEvent('checkout.session.completed', { id: 'cs_e2e', object: 'checkout.session', mode: 'subscription', client_reference_id: accountId, customer: 'cus_e2e', subscription: 'sub_e2e' }, WEBHOOK_SECRET);
-  const deliver = (body: string, signature: string) => request.post(`${ORIGIN}/api/billing/stripe-webhook`, { headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature }, data: body });
+  stripe.subscriptions.set('sub_e2e', {
+    customer: 'cus_e2e',
+    status: 'active',
+    price: 'price_e2e_pro',
+    metadata: { accountId },
+  });
+  const completed = stripe.signedEvent(
+    'checkout.session.completed',
+    {
+      id: 'cs_e2e',
+      object: 'checkout.session',
+      mode: 'subscription',
+      client_reference_id: accountId,
+      customer: 'cus_e2e',
+      subscription: 'sub_e2e',
+    },
+    WEBHOOK_SECRET,
+  );
+  const deliver = (body: string, signature: string) =>
+    request.post(`${ORIGIN}/api/billing/stripe-webhook`, {
+      headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
+      data: body,
+    });
   const applied = await deliver(completed.body, completed.signature);
   expect([applied.status(), await applied.json()]).toEqual([200, { received: true, plan: 'pro' }]);
   const replayed = await deliver(completed.body, completed.signature);
   expect([replayed.status(), await replayed.json()]).toEqual([200, { received: true, duplicate: true }]);
-  const forged = stripe.signedEvent('customer.subscription.deleted', { id: 'sub_e2e', object: 'subscription', customer: 'cus_e2e' }, 'whsec_not_ours');
+  const forged = stripe.signedEvent(
+    'customer.subscription.deleted',
+    { id: 'sub_e2e', object: 'subscription', customer: 'cus_e2e' },
+    'whsec_not_ours',
+  );
   expect((await deliver(forged.body, forged.signature)).status()).toBe(400);
 
   await page.goto(`${ORIGIN}/settings/billing?checkout=success`);
@@ -80,12 +115,24 @@ test('choose a plan through Checkout; the signed event moves the account once; a
   await expect(page.getByTestId('trial-notice')).toHaveCount(0);
   await page.getByTestId('manage-subscription').click();
   await expect(page).toHaveURL(new RegExp(`^${stripe.url}/portal/bps_`));
-  expect(stripe.requests.findLast((sent) => sent.path === '/v1/billing_portal/sessions')!.form).toMatchObject({ customer: 'cus_e2e', return_url: `${ORIGIN}/settings/billing` });
+  expect(stripe.requests.findLast((sent) => sent.path === '/v1/billing_portal/sessions')!.form).toMatchObject({
+    customer: 'cus_e2e',
+    return_url: `${ORIGIN}/settings/billing`,
+  });
 
   // Cancelled in the portal: Stripe's event moves the account to Free.
-  stripe.subscriptions.set('sub_e2e', { customer: 'cus_e2e', status: 'canceled', price: 'price_e2e_pro', metadata: { accountId } });
-  const deleted = stripe.signedEvent('customer.subscription.deleted', { id: 'sub_e2e', object: 'subscription', customer: 'cus_e2e' }, WEBHOOK_SECRET);
-  expect((await (await deliver(deleted.body, deleted.signature)).json())).toEqual({ received: true, plan: 'free' });
+  stripe.subscriptions.set('sub_e2e', {
+    customer: 'cus_e2e',
+    status: 'canceled',
+    price: 'price_e2e_pro',
+    metadata: { accountId },
+  });
+  const deleted = stripe.signedEvent(
+    'customer.subscription.deleted',
+    { id: 'sub_e2e', object: 'subscription', customer: 'cus_e2e' },
+    WEBHOOK_SECRET,
+  );
+  expect(await (await deliver(deleted.body, deleted.signature)).json()).toEqual({ received: true, plan: 'free' });
   await page.goto(`${ORIGIN}/settings/billing`);
   await expect(page.getByTestId('billing-plan')).toHaveText('Free');
   await expect(page.getByTestId('plan-history').locator('tbody tr')).toHaveText([

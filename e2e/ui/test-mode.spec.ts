@@ -5,7 +5,10 @@ import { expect, test } from '@playwright/test';
 import { seriousViolations } from '../axe';
 import { API, bearer, newAccount, signInAs } from '../helpers';
 
-test('a Free account switches to test mode, makes a test key, calls the sandbox and asks for an error, and live mode stays as it was', async ({ page, request }) => {
+test('a Free account switches to test mode, makes a test key, calls the sandbox and asks for an error, and live mode stays as it was', async ({
+  page,
+  request,
+}) => {
   const { email, password } = await newAccount('free');
   await signInAs(page, email, password);
   await page.goto('/settings/api');
@@ -26,7 +29,10 @@ test('a Free account switches to test mode, makes a test key, calls the sandbox 
   expect(secret).toMatch(/^svc_test_[0-9A-Za-z]{38}$/);
 
   // The other settings pages say they are test mode's, and pass axe as the live ones do (e2e/ui/every-screen.spec.ts).
-  for (const [path, notice] of [['/settings/webhooks', 'webhooks-test-mode'], ['/settings/security', 'security-log-test-mode']] as const) {
+  for (const [path, notice] of [
+    ['/settings/webhooks', 'webhooks-test-mode'],
+    ['/settings/security', 'security-log-test-mode'],
+  ] as const) {
     await page.goto(path);
     await expect(page.getByTestId(notice), path).toBeVisible();
     await expect(page.getByTestId('test-mode-banner'), path).toBeVisible();
@@ -40,7 +46,9 @@ test('a Free account switches to test mode, makes a test key, calls the sandbox 
   expect(apps.headers()['x-credits-limit']).toBe('25000');
   const sample = (await apps.json()) as { id: string; name: string }[];
   expect(sample.map((app) => app.name)).toContain('Breathe: Sleep & Meditation');
-  const limited = await request.get(`${API}/apps/${sample[0]!.id}`, { headers: { ...bearer(secret), 'X-Test-Trigger': 'rate-limited' } });
+  const limited = await request.get(`${API}/apps/${sample[0]!.id}`, {
+    headers: { ...bearer(secret), 'X-Test-Trigger': 'rate-limited' },
+  });
   expect(limited.status()).toBe(429);
   expect(limited.headers()['retry-after']).toBe('1');
 
@@ -56,7 +64,10 @@ test('a Free account switches to test mode, makes a test key, calls the sandbox 
   // The apps page shows the sandbox too; an app added there goes with a reset.
   await page.goto('/apps');
   await expect(page.getByRole('link', { name: 'Breathe: Sleep & Meditation' }).first()).toBeVisible();
-  const added = await request.post(`${API}/apps`, { headers: bearer(secret), data: { storeUrl: 'https://apps.apple.com/us/app/pocket-breathing/id1487654321' } });
+  const added = await request.post(`${API}/apps`, {
+    headers: bearer(secret),
+    data: { storeUrl: 'https://apps.apple.com/us/app/pocket-breathing/id1487654321' },
+  });
   expect(added.status()).toBe(200);
   const addedId = ((await added.json()) as { id: string }).id;
   await page.goto('/settings/api');

@@ -4,9 +4,21 @@ import { admin, API, bearer, createKey, newAccount, signInAs } from '../helpers'
 
 test('the usage panel shows the numbers of GET /usage', async ({ page, request }) => {
   const { email, password, session } = await newAccount('pro');
-  const appId = await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/sleep-well/id1500000002');
+  const appId = await admin(
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/sleep-well/id1500000002',
+  );
   const key = await createKey(session, 'read-only', 'usage panel key');
-  for (const path of [`/apps/${appId}`, `/apps/${appId}`, `/apps/${appId}/keywords/research?term=sleep`, `/apps/${appId}/opportunities`]) {
+  for (const path of [
+    `/apps/${appId}`,
+    `/apps/${appId}`,
+    `/apps/${appId}/keywords/research?term=sleep`,
+    `/apps/${appId}/opportunities`,
+  ]) {
     expect((await request.get(`${API}${path}`, { headers: bearer(key) })).status()).toBe(200);
   }
   const usage = await (await request.get(`${API}/usage`, { headers: bearer(key) })).json();
@@ -18,7 +30,10 @@ test('the usage panel shows the numbers of GET /usage', async ({ page, request }
   await expect(panel.getByTestId('usage-used')).toHaveText(usage.used.toLocaleString('en-US'));
   await expect(panel.getByTestId('usage-remaining')).toHaveText(usage.remaining.toLocaleString('en-US'));
   await expect(panel.getByTestId('usage-reset')).toHaveText(`${usage.periodEnd.slice(0, 10)} 00:00 UTC`);
-  await expect(panel.getByRole('progressbar', { name: 'Credits used' })).toHaveAttribute('aria-valuenow', String(usage.used));
+  await expect(panel.getByRole('progressbar', { name: 'Credits used' })).toHaveAttribute(
+    'aria-valuenow',
+    String(usage.used),
+  );
   const endpointRows = panel.getByTestId('usage-by-endpoint').locator('tbody tr');
   await expect(endpointRows).toHaveCount(usage.byEndpoint.length);
   for (const [index, row] of usage.byEndpoint.entries()) {

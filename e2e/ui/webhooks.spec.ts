@@ -28,12 +28,17 @@ test('add an endpoint, send a test event, see it delivered, redeliver it', async
     await expect.poll(() => received.length).toBe(1);
     const [first] = received;
     expect(first!.headers['x-service-event']).toBe('webhook.test');
-    expect(verifySignature(String(first!.headers['x-service-signature']), first!.body, secret)).toMatchObject({ ok: true });
+    expect(verifySignature(String(first!.headers['x-service-signature']), first!.body, secret)).toMatchObject({
+      ok: true,
+    });
     const deliveryId = String(first!.headers['x-service-delivery']);
 
     await expect(async () => {
       await page.reload();
-      await expect(page.locator(`tr[data-delivery-id="${deliveryId}"]`).getByTestId('delivery-status')).toHaveText('succeeded', { timeout: 1_000 });
+      await expect(page.locator(`tr[data-delivery-id="${deliveryId}"]`).getByTestId('delivery-status')).toHaveText(
+        'succeeded',
+        { timeout: 1_000 },
+      );
     }).toPass({ timeout: 30_000 });
     const row = page.locator(`tr[data-delivery-id="${deliveryId}"]`);
     await expect(row.getByTestId('delivery-attempt')).toHaveCount(1);
@@ -45,7 +50,10 @@ test('add an endpoint, send a test event, see it delivered, redeliver it', async
     expect(received[1]!.body).toBe(first!.body);
     await expect(async () => {
       await page.reload();
-      await expect(page.locator(`tr[data-delivery-id="${deliveryId}"]`).getByTestId('delivery-attempt')).toHaveCount(2, { timeout: 1_000 });
+      await expect(page.locator(`tr[data-delivery-id="${deliveryId}"]`).getByTestId('delivery-attempt')).toHaveCount(
+        2,
+        { timeout: 1_000 },
+      );
     }).toPass({ timeout: 30_000 });
   } finally {
     await receiver.close();

@@ -18,7 +18,11 @@ describe('a member’s role on the screens', () => {
     const defaulted = [...sources(path.join(ROOT, 'app')), ...sources(path.join(ROOT, 'components'))].flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
-        .flatMap((line, index) => (/\brole\s*(\?\?|\|\|)\s*['"`A-Za-z]/.test(line) ? [`${path.relative(ROOT, file)}:${index + 1}: ${line.trim()}`] : [])),
+        .flatMap((line, index) =>
+          /\brole\s*(\?\?|\|\|)\s*['"`A-Za-z]/.test(line)
+            ? [`${path.relative(ROOT, file)}:${index + 1}: ${line.trim()}`]
+            : [],
+        ),
     );
     expect(defaulted).toEqual([]);
   });

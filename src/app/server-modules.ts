@@ -46,5 +46,11 @@ export async function getDashboardCaller(mode: 'switch' | 'live' = 'switch') {
   const { createDashboardCaller, clientIp } = await serverModules();
   const actor = await getSignedInActor(mode);
   if (!actor) redirect('/sign-in');
-  return createDashboardCaller({ actor, transport: 'dashboard', requestId: randomUUID(), clientIp: clientIp(await headers()), now: new Date() });
+  return createDashboardCaller({
+    actor,
+    transport: 'dashboard',
+    requestId: randomUUID(),
+    clientIp: clientIp(await headers()),
+    now: new Date(),
+  });
 }

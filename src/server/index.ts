@@ -23,7 +23,11 @@ export { STOREFRONT_COUNTRIES } from './domain/countries';
 export { newTrial } from './services/accounts/trials';
 export { handleStripeWebhook } from './services/billing/stripe-events';
 export { EVENT_DESCRIPTIONS, EVENT_TYPES } from './services/events/event-kinds';
-export { RETENTION_DAYS as SECURITY_LOG_RETENTION_DAYS, SECURITY_EVENT_KINDS, SECURITY_EVENT_LABELS } from './services/security-log/security-log';
+export {
+  RETENTION_DAYS as SECURITY_LOG_RETENTION_DAYS,
+  SECURITY_EVENT_KINDS,
+  SECURITY_EVENT_LABELS,
+} from './services/security-log/security-log';
 export { USAGE_LEDGER_DAYS } from './services/metering/credits';
 export { REQUESTS_PER_MINUTE } from './services/metering/rate-limit';
 export { RETRY_DELAYS_SECONDS, TIMEOUT_MS } from './services/webhooks/delivery';

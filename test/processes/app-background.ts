@@ -7,7 +7,12 @@ import { startBackgroundWork, type BackgroundWork } from '@/server/runtime/backg
 import { createWebhookEndpoint } from '@/server/services/webhooks/endpoints';
 import { makeAccount } from '../factories';
 
-type Command = { id: number } & ({ cmd: 'seed'; receiver: string } | { cmd: 'events'; accountId: string; count: number } | { cmd: 'work' } | { cmd: 'stop' });
+type Command = { id: number } & (
+  | { cmd: 'seed'; receiver: string }
+  | { cmd: 'events'; accountId: string; count: number }
+  | { cmd: 'work' }
+  | { cmd: 'stop' }
+);
 
 let background: BackgroundWork | undefined;
 
@@ -19,7 +24,13 @@ async function run(command: Command): Promise<unknown> {
       return { accountId: owner.accountId, endpointId: endpoint.id, secret };
     }
     case 'events':
-      await recordEvents(Array.from({ length: command.count }, (_, index) => ({ accountId: command.accountId, type: 'webhook.test' as const, data: { endpointId: randomUUID(), message: `event ${index}` } })));
+      await recordEvents(
+        Array.from({ length: command.count }, (_, index) => ({
+          accountId: command.accountId,
+          type: 'webhook.test' as const,
+          data: { endpointId: randomUUID(), message: `event ${index}` },
+        })),
+      );
       return {};
     case 'work':
       background = await startBackgroundWork(process.env.DATABASE_URL!, () => {}, { webhookIntervalMs: 200 });

@@ -16,7 +16,8 @@ function appStoreFixtureName(url: string): string | null {
   const parsed = new URL(url);
   const country = parsed.searchParams.get('country') ?? parsed.pathname.split('/')[1];
   if (parsed.pathname === '/lookup') return `lookup-${country}-${parsed.searchParams.get('id')}.json`;
-  if (parsed.pathname === '/search') return `search-${country}-${fixtureSlug(parsed.searchParams.get('term') ?? '')}.json`;
+  if (parsed.pathname === '/search')
+    return `search-${country}-${fixtureSlug(parsed.searchParams.get('term') ?? '')}.json`;
   const reviews = /\/rss\/customerreviews\/page=1\/id=(\d+)\//.exec(parsed.pathname);
   if (reviews) return `reviews-${country}-${reviews[1]}.json`;
   const chart = /\/rss\/topfreeapplications\/limit=\d+\/genre=(\d+)\//.exec(parsed.pathname);
@@ -37,7 +38,9 @@ export function recordedFetch(requested: string[] = []): FetchJson {
     try {
       return loadAppStoreFixture(name);
     } catch {
-      throw new Error(`no recorded answer for ${url} (${name}): record the App Store again (README, "Recorded store answers")`);
+      throw new Error(
+        `no recorded answer for ${url} (${name}): record the App Store again (README, "Recorded store answers")`,
+      );
     }
   };
 }

@@ -14,10 +14,18 @@ export const GOOGLE_PLAY_PLAN = plan.google_play;
 
 /** The recorded days, oldest first. */
 export function recordedPlayDays(): string[] {
-  return readdirSync(GOOGLE_PLAY_FIXTURES).filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name)).sort();
+  return readdirSync(GOOGLE_PLAY_FIXTURES)
+    .filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name))
+    .sort();
 }
 
-export function playFixturePath(day: string, method: keyof GooglePlayClient, locale: PlayLocale, key: string, root = GOOGLE_PLAY_FIXTURES): string {
+export function playFixturePath(
+  day: string,
+  method: keyof GooglePlayClient,
+  locale: PlayLocale,
+  key: string,
+  root = GOOGLE_PLAY_FIXTURES,
+): string {
   const folder = method === 'topFree' ? 'top-free' : method;
   return path.join(root, day, folder, `${locale.country}-${locale.lang}`, `${fixtureSlug(key)}.json`);
 }
@@ -29,7 +37,9 @@ function readRecorded(file: string): unknown {
   try {
     recorded = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
-    throw new Error(`no recorded answer at ${path.relative(process.cwd(), file)}: record the day again (README, "Recorded store answers")`);
+    throw new Error(
+      `no recorded answer at ${path.relative(process.cwd(), file)}: record the day again (README, "Recorded store answers")`,
+    );
   }
   if (recorded && typeof recorded === 'object' && 'error' in recorded) {
     const { message, status } = (recorded as { error: { message: string; status: number | null } }).error;
@@ -61,8 +71,17 @@ export function recordedPlayClient(day: string): GooglePlayClient & { calls: str
 }
 
 /** Records every call of `inner` (the library itself) into `day` under `root`: answers as returned, failures as their message and status. */
-export function recordingPlayClient(inner: GooglePlayClient, day: string, root = GOOGLE_PLAY_FIXTURES): GooglePlayClient {
-  const record = async (method: keyof GooglePlayClient, locale: PlayLocale, key: string, call: () => Promise<unknown>) => {
+export function recordingPlayClient(
+  inner: GooglePlayClient,
+  day: string,
+  root = GOOGLE_PLAY_FIXTURES,
+): GooglePlayClient {
+  const record = async (
+    method: keyof GooglePlayClient,
+    locale: PlayLocale,
+    key: string,
+    call: () => Promise<unknown>,
+  ) => {
     const file = playFixturePath(day, method, locale, key, root);
     mkdirSync(path.dirname(file), { recursive: true });
     try {
@@ -78,7 +97,12 @@ export function recordingPlayClient(inner: GooglePlayClient, day: string, root =
   return {
     app: (appId, locale) => record('app', locale, appId, () => inner.app(appId, locale)),
     // Recorded as deep as the provider ever asks, whatever this call's depth: replays slice it.
-    search: async (term, num, locale) => ((await record('search', locale, term, () => inner.search(term, Math.max(num, PLAY_SEARCH_DEPTH), locale))) as unknown[]).slice(0, num),
+    search: async (term, num, locale) =>
+      (
+        (await record('search', locale, term, () =>
+          inner.search(term, Math.max(num, PLAY_SEARCH_DEPTH), locale),
+        )) as unknown[]
+      ).slice(0, num),
     reviews: (appId, num, locale) => record('reviews', locale, appId, () => inner.reviews(appId, num, locale)),
     topFree: (category, num, locale) => record('topFree', locale, category, () => inner.topFree(category, num, locale)),
     suggest: (prefix, locale) => record('suggest', locale, prefix, () => inner.suggest(prefix, locale)),
@@ -90,6 +114,11 @@ export function failingPlayClient(failure: { status: number } | 'hang'): GoogleP
   const fail = () =>
     failure === 'hang'
       ? new Promise<never>(() => {})
-      : Promise.reject(Object.assign(new Error(`Error requesting Google Play:Response code ${failure.status} (Service Unavailable)`), { status: failure.status }));
+      : Promise.reject(
+          Object.assign(
+            new Error(`Error requesting Google Play:Response code ${failure.status} (Service Unavailable)`),
+            { status: failure.status },
+          ),
+        );
   return { app: fail, search: fail, reviews: fail, topFree: fail, suggest: fail };
 }

@@ -53,10 +53,16 @@ export interface AsoClientOptions {
   retry?: RetryOptions;
 }
 
-type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 // openapi-fetch's own constraint on an operation.
 type Method = 'get' | 'post' | 'patch' | 'delete';
-type Operation<P extends keyof paths, M extends Method> = paths[P][M] extends infer O extends Record<string | number, any> ? O : never;
+type Operation<P extends keyof paths, M extends Method> = paths[P][M] extends infer O extends Record<
+  string | number,
+  any
+>
+  ? O
+  : never;
 type Call<M extends Method> = <P extends PathsWithMethod<paths, M>, I extends MaybeOptionalInit<paths[P], M>>(
   url: P,
   ...init: InitParam<I>
@@ -64,7 +70,9 @@ type Call<M extends Method> = <P extends PathsWithMethod<paths, M>, I extends Ma
 
 type PagedPath = keyof typeof PAGED_LISTS;
 type ListAnswer<P extends PagedPath> = paths[P]['get']['responses'][200]['content']['application/json'];
-type ListOf<P extends PagedPath> = (typeof PAGED_LISTS)[P] extends '' ? ListAnswer<P> : ListAnswer<P>[(typeof PAGED_LISTS)[P] & keyof ListAnswer<P>];
+type ListOf<P extends PagedPath> = (typeof PAGED_LISTS)[P] extends ''
+  ? ListAnswer<P>
+  : ListAnswer<P>[(typeof PAGED_LISTS)[P] & keyof ListAnswer<P>];
 /** An item of a paged list. */
 export type ItemOf<P extends PagedPath> = ListOf<P> extends readonly (infer T)[] ? T : never;
 
@@ -84,9 +92,15 @@ function numberOf(value: string | null): number | undefined {
 }
 
 export function creditsOf(response: Response): Credits | null {
-  const [limit, remaining, used, cost] = ['X-Credits-Limit', 'X-Credits-Remaining', 'X-Credits-Used', 'X-Credits-Cost'].map((name) => numberOf(response.headers.get(name)));
+  const [limit, remaining, used, cost] = [
+    'X-Credits-Limit',
+    'X-Credits-Remaining',
+    'X-Credits-Used',
+    'X-Credits-Cost',
+  ].map((name) => numberOf(response.headers.get(name)));
   const resetsAt = response.headers.get('X-Credits-Reset');
-  if (limit === undefined || remaining === undefined || used === undefined || cost === undefined || resetsAt === null) return null;
+  if (limit === undefined || remaining === undefined || used === undefined || cost === undefined || resetsAt === null)
+    return null;
   return { limit, remaining, used, cost, resetsAt: new Date(resetsAt) };
 }
 
@@ -96,12 +110,17 @@ function backoffSeconds(attempt: number): number {
 }
 
 /** A fetch that retries what is safe to retry, and gives each POST an Idempotency-Key so that it is. */
-export function retryingFetch(fetchOnce: (request: Request) => Promise<Response>, options: RetryOptions = {}): (request: Request) => Promise<Response> {
+export function retryingFetch(
+  fetchOnce: (request: Request) => Promise<Response>,
+  options: RetryOptions = {},
+): (request: Request) => Promise<Response> {
   const { retries = 3, maxWaitSeconds = 60, sleep = sleepFor } = options;
   return async (request) => {
-    if (request.method === 'POST' && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', crypto.randomUUID());
+    if (request.method === 'POST' && !request.headers.has('Idempotency-Key'))
+      request.headers.set('Idempotency-Key', crypto.randomUUID());
     // A PATCH sets what it sends and a DELETE removes once: sent twice, they leave what one would.
-    const retriable = ['GET', 'HEAD', 'PATCH', 'DELETE'].includes(request.method) || request.headers.has('Idempotency-Key');
+    const retriable =
+      ['GET', 'HEAD', 'PATCH', 'DELETE'].includes(request.method) || request.headers.has('Idempotency-Key');
     for (let attempt = 0; ; attempt++) {
       const last = !retriable || attempt >= retries;
       let response: Response;
@@ -129,23 +148,38 @@ export function createAsoClient(options: AsoClientOptions) {
     headers: { Authorization: `Bearer ${options.apiKey}` },
     fetch: retryingFetch(options.fetch ?? ((request) => fetch(request)), options.retry),
   });
-  const metered = <T extends { response: Response }>(result: T): T & Metered => ({ ...result, credits: creditsOf(result.response), requestId: result.response.headers.get('X-Request-Id') });
+  const metered = <T extends { response: Response }>(result: T): T & Metered => ({
+    ...result,
+    credits: creditsOf(result.response),
+    requestId: result.response.headers.get('X-Request-Id'),
+  });
 
   // openapi-fetch's methods, typed per path by Call; their generics cannot be followed through a wrapper.
-  const GET = (async (url: never, ...init: never[]) => metered(await client.GET(url, ...init))) as unknown as Call<'get'>;
-  const POST = (async (url: never, ...init: never[]) => metered(await client.POST(url, ...init))) as unknown as Call<'post'>;
-  const PATCH = (async (url: never, ...init: never[]) => metered(await client.PATCH(url, ...init))) as unknown as Call<'patch'>;
-  const DELETE = (async (url: never, ...init: never[]) => metered(await client.DELETE(url, ...init))) as unknown as Call<'delete'>;
+  const GET = (async (url: never, ...init: never[]) =>
+    metered(await client.GET(url, ...init))) as unknown as Call<'get'>;
+  const POST = (async (url: never, ...init: never[]) =>
+    metered(await client.POST(url, ...init))) as unknown as Call<'post'>;
+  const PATCH = (async (url: never, ...init: never[]) =>
+    metered(await client.PATCH(url, ...init))) as unknown as Call<'patch'>;
+  const DELETE = (async (url: never, ...init: never[]) =>
+    metered(await client.DELETE(url, ...init))) as unknown as Call<'delete'>;
 
   /**
    * Every item of a paged list, page after page (100 a page) while the answer's `Link` has a `next`. A problem on any
    * page is thrown as a ProblemError.
    */
-  async function* paginate<P extends PagedPath>(url: P, ...init: InitParam<MaybeOptionalInit<paths[P], 'get'>>): AsyncGenerator<ItemOf<P>> {
+  async function* paginate<P extends PagedPath>(
+    url: P,
+    ...init: InitParam<MaybeOptionalInit<paths[P], 'get'>>
+  ): AsyncGenerator<ItemOf<P>> {
     const base = (init[0] ?? {}) as { params?: { path?: Record<string, string>; query?: Record<string, unknown> } };
     for (let page = 1; ; page++) {
       const params = { ...base.params, query: { ...base.params?.query, page, pageSize: PAGE_SIZE } };
-      const result = (await GET(url as never, { ...base, params } as never)) as { data?: unknown; error?: Problem; response: Response };
+      const result = (await GET(url as never, { ...base, params } as never)) as {
+        data?: unknown;
+        error?: Problem;
+        response: Response;
+      };
       if (result.error) throw new ProblemError(result.error);
       const list = PAGED_LISTS[url] === '' ? result.data : (result.data as Record<string, unknown>)[PAGED_LISTS[url]];
       yield* list as ItemOf<P>[];

@@ -28,29 +28,39 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const keys = roleAllows(role, 'keys.manage') ? await caller.apiKeys.list() : [];
   // Active keys (not rolled: their end belongs to the roll) that stop working within 7 days, as `api_key.expiring` says.
   const soon = Date.now() + 7 * 86_400_000;
-  const expiring = keys.filter((key) => key.status === 'active' && !key.rolledAt && key.expiresAt && Date.parse(key.expiresAt) <= soon);
+  const expiring = keys.filter(
+    (key) => key.status === 'active' && !key.rolledAt && key.expiresAt && Date.parse(key.expiresAt) <= soon,
+  );
   return (
     <>
-      <SiteHeader links={LINKS.filter((link) => roleAllows(role, link.permission)).map(({ href, label }) => ({ href, label }))}>
+      <SiteHeader
+        links={LINKS.filter((link) => roleAllows(role, link.permission)).map(({ href, label }) => ({ href, label }))}
+      >
         <span className="muted" data-testid="account-name">
           {account.name} · {account.plan.label}
           {account.trial && ` trial until ${account.trial.endsAt.slice(0, 10)}`}
         </span>
-        {memberships.length > 1 && <AccountSwitcher accounts={memberships.map(({ accountId, accountName, current }) => ({ accountId, accountName, current }))} />}
+        {memberships.length > 1 && (
+          <AccountSwitcher
+            accounts={memberships.map(({ accountId, accountName, current }) => ({ accountId, accountName, current }))}
+          />
+        )}
         <TestModeSwitch testMode={!account.livemode} />
         <SignOutButton />
       </SiteHeader>
       {!account.livemode && (
         <p className="test-mode-banner" role="status" data-testid="test-mode-banner">
-          <strong>Test mode.</strong> You are looking at test data: the sandbox’s sample apps, <code>svc_test_</code> keys, test
-          webhook endpoints and usage. Nothing here touches your live apps, keys or credits.
+          <strong>Test mode.</strong> You are looking at test data: the sandbox’s sample apps, <code>svc_test_</code>{' '}
+          keys, test webhook endpoints and usage. Nothing here touches your live apps, keys or credits.
         </p>
       )}
       <main id="content">
         {expiring.length > 0 && (
           <p className="notice" role="status" data-testid="expiring-keys-banner">
-            {expiring.length === 1 ? `API key “${expiring[0]!.name}” expires` : `${expiring.length} API keys expire`} within 7 days:{' '}
-            <Link href="/settings/api">roll {expiring.length === 1 ? 'it' : 'them'} under API access</Link> before the calls that use {expiring.length === 1 ? 'it' : 'them'} fail.
+            {expiring.length === 1 ? `API key “${expiring[0]!.name}” expires` : `${expiring.length} API keys expire`}{' '}
+            within 7 days:{' '}
+            <Link href="/settings/api">roll {expiring.length === 1 ? 'it' : 'them'} under API access</Link> before the
+            calls that use {expiring.length === 1 ? 'it' : 'them'} fail.
           </p>
         )}
         {children}

@@ -13,7 +13,15 @@ import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
 import { useAction } from '@/components/use-action';
 import type { ApiKeyOutput } from '@/server/api/routers/api-keys/api-keys.schema';
-import { describeRestrictions, draftOf, NO_RESTRICTIONS, RestrictionFields, restrictionsOf, type AppChoice, type RestrictionDraft } from './restriction-fields';
+import {
+  describeRestrictions,
+  draftOf,
+  NO_RESTRICTIONS,
+  RestrictionFields,
+  restrictionsOf,
+  type AppChoice,
+  type RestrictionDraft,
+} from './restriction-fields';
 
 const GRACE_PERIODS = [
   { value: 'now', label: 'End the old secret now' },
@@ -55,7 +63,11 @@ function matchesStatus(key: ApiKeyOutput, filter: StatusFilter): boolean {
 function matchesSearch(key: ApiKeyOutput, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (!needle) return true;
-  return key.name.toLowerCase().includes(needle) || `${key.displayPrefix}…${key.lastFour}`.toLowerCase().includes(needle) || key.lastFour.toLowerCase() === needle;
+  return (
+    key.name.toLowerCase().includes(needle) ||
+    `${key.displayPrefix}…${key.lastFour}`.toLowerCase().includes(needle) ||
+    key.lastFour.toLowerCase() === needle
+  );
 }
 
 /** A first call with the new key: the account's apps. */
@@ -66,7 +78,9 @@ function firstCall(baseUrl: string, secret: string): string {
 export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps, requireKeyExpiry }: Props) {
   const { run, pending, error, router } = useAction();
   const [revealed, setRevealed] = useState<{ secret: string; name: string; note?: string } | null>(null);
-  const [confirming, setConfirming] = useState<{ kind: 'revoke' | 'roll' | 'restrict'; key: ApiKeyOutput } | null>(null);
+  const [confirming, setConfirming] = useState<{ kind: 'revoke' | 'roll' | 'restrict'; key: ApiKeyOutput } | null>(
+    null,
+  );
   const [newRestrictions, setNewRestrictions] = useState<RestrictionDraft>(NO_RESTRICTIONS);
   // Shown at once; set back if the change fails.
   const [expiryRequired, setExpiryRequired] = useState(requireKeyExpiry);
@@ -116,13 +130,18 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
       toast.success(`Restrictions of “${key.name}” saved: they apply from its next call`);
     } else if (kind === 'revoke') {
       await trpc.apiKeys.revoke.mutate({ keyId: key.id });
-      toast.success(`Key “${key.name}” revoked: requests with ${key.displayPrefix}…${key.lastFour} are refused from now on`);
+      toast.success(
+        `Key “${key.name}” revoked: requests with ${key.displayPrefix}…${key.lastFour} are refused from now on`,
+      );
     } else {
       const result = await trpc.apiKeys.roll.mutate({ keyId: key.id, gracePeriod: grace });
       setRevealed({
         secret: result.secret,
         name: result.key.name,
-        note: grace === 'now' ? 'The old secret no longer works.' : `The old secret works until ${formatInstant(result.previous.expiresAt)}.`,
+        note:
+          grace === 'now'
+            ? 'The old secret no longer works.'
+            : `The old secret works until ${formatInstant(result.previous.expiresAt)}.`,
       });
       toast.success(`Key “${key.name}” rolled`);
     }
@@ -131,11 +150,13 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
 
   return (
     <section className="panel" aria-labelledby="api-keys-heading">
-      <h2 id="api-keys-heading" ref={heading} tabIndex={-1}>API keys</h2>
+      <h2 id="api-keys-heading" ref={heading} tabIndex={-1}>
+        API keys
+      </h2>
       {!apiAccess && (
         <p className="notice" data-testid="plan-required">
-          Your account is on the {planLabel} plan, which has no API access. API keys come with the paid plans (Solo, Pro,
-          Business, Agency and Enterprise): <a href="/settings/billing">choose a plan</a> to create keys.
+          Your account is on the {planLabel} plan, which has no API access. API keys come with the paid plans (Solo,
+          Pro, Business, Agency and Enterprise): <a href="/settings/billing">choose a plan</a> to create keys.
         </p>
       )}
 
@@ -145,15 +166,25 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
           secret={revealed.secret}
           what="Secret"
           note={<>We store only a hash of it. {revealed.note}</>}
-          onSaved={() => { setRevealed(null); heading.current?.focus(); }}
+          onSaved={() => {
+            setRevealed(null);
+            heading.current?.focus();
+          }}
           boxRef={secretBox}
           testId="new-secret"
           valueTestId="secret-value"
         >
           <p>Try it: this lists your apps.</p>
-          <pre className="code-block" data-testid="first-call"><code>{firstCall(baseUrl, revealed.secret)}</code></pre>
+          <pre className="code-block" data-testid="first-call">
+            <code>{firstCall(baseUrl, revealed.secret)}</code>
+          </pre>
           <div className="row">
-            <CopyButton text={firstCall(baseUrl, revealed.secret)} label="Copy curl" what="The curl command" testId="copy-first-call" />
+            <CopyButton
+              text={firstCall(baseUrl, revealed.secret)}
+              label="Copy curl"
+              what="The curl command"
+              testId="copy-first-call"
+            />
           </div>
         </NewSecret>
       )}
@@ -171,17 +202,39 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
           </select>
         </label>
         <label>
-          {expiryRequired ? 'Expires (required by this account, end of day UTC, within a year)' : 'Expires (90 days suggested; empty: until revoked)'}
+          {expiryRequired
+            ? 'Expires (required by this account, end of day UTC, within a year)'
+            : 'Expires (90 days suggested; empty: until revoked)'}
           {/* The server holds the bound (MAX_KEY_LIFETIME_DAYS); the picker only offers the days within it. */}
-          <input name="expiresAt" type="date" max={latestExpiryDay()} defaultValue={suggestedExpiryDay()} required={expiryRequired} disabled={!apiAccess} suppressHydrationWarning />
+          <input
+            name="expiresAt"
+            type="date"
+            max={latestExpiryDay()}
+            defaultValue={suggestedExpiryDay()}
+            required={expiryRequired}
+            disabled={!apiAccess}
+            suppressHydrationWarning
+          />
         </label>
         <details style={{ flexBasis: '100%' }} data-testid="create-restrictions">
           <summary>Restrictions (optional): apps, client addresses, monthly budget</summary>
-          <RestrictionFields draft={newRestrictions} onChange={setNewRestrictions} apps={apps} idPrefix="new-key" disabled={!apiAccess} />
+          <RestrictionFields
+            draft={newRestrictions}
+            onChange={setNewRestrictions}
+            apps={apps}
+            idPrefix="new-key"
+            disabled={!apiAccess}
+          />
         </details>
-        <button className="primary" type="submit" disabled={!apiAccess || pending}>Create key</button>
+        <button className="primary" type="submit" disabled={!apiAccess || pending}>
+          Create key
+        </button>
       </form>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <label className="inline">
         <input
           type="checkbox"
@@ -207,7 +260,9 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
 
       {initialKeys.length === 0 ? (
         <div className="empty" data-testid="keys-empty">
-          <p><strong>No keys yet.</strong></p>
+          <p>
+            <strong>No keys yet.</strong>
+          </p>
           <p className="muted">
             {apiAccess
               ? 'Create one above: name it after where it will live (a warehouse job, a CI pipeline), and choose read-only unless it adds keywords or competitors.'
@@ -219,18 +274,28 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
           <div className="row" role="search" aria-label="Filter keys">
             <label>
               Search
-              <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Name or svc_live_…" />
+              <input
+                type="search"
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+                placeholder="Name or svc_live_…"
+              />
             </label>
             <label>
               Status
-              <select value={status} onChange={(event) => setStatus(event.target.value as StatusFilter)} data-testid="key-status-filter">
+              <select
+                value={status}
+                onChange={(event) => setStatus(event.target.value as StatusFilter)}
+                data-testid="key-status-filter"
+              >
                 <option value="active">Active</option>
                 <option value="ended">Revoked and expired</option>
                 <option value="all">All</option>
               </select>
             </label>
             <p className="muted" aria-live="polite" style={{ margin: 0 }}>
-              {visible.length} of {initialKeys.length} keys shown{hidden > 0 && status === 'active' ? ` (${hidden} revoked or expired)` : ''}.
+              {visible.length} of {initialKeys.length} keys shown
+              {hidden > 0 && status === 'active' ? ` (${hidden} revoked or expired)` : ''}.
             </p>
           </div>
           <TableScroll label="API keys">
@@ -245,16 +310,22 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
                   <th>Last used</th>
                   <th>Expires</th>
                   <th>Status</th>
-                  <th><span className="visually-hidden">Actions</span></th>
+                  <th>
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {visible.map((key) => (
                   <tr key={key.id} data-key-prefix={key.displayPrefix}>
                     <td>
-                      <Link href={`/settings/api/keys/${key.id}`} title="Calls, credits and request log of this key">{key.name}</Link>
+                      <Link href={`/settings/api/keys/${key.id}`} title="Calls, credits and request log of this key">
+                        {key.name}
+                      </Link>
                     </td>
-                    <td className="mono">{key.displayPrefix}…{key.lastFour}</td>
+                    <td className="mono">
+                      {key.displayPrefix}…{key.lastFour}
+                    </td>
                     <td>{key.scope}</td>
                     <td data-testid="key-restrictions">
                       {describeRestrictions(key, apps).map((line) => (
@@ -268,7 +339,10 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
                     </td>
                     <td>{key.expiresAt ? formatInstant(key.expiresAt) : 'Never'}</td>
                     <td>
-                      <span className={`badge ${key.status === 'active' && key.rolledAt ? 'rolled' : key.status}`} data-testid="key-status">
+                      <span
+                        className={`badge ${key.status === 'active' && key.rolledAt ? 'rolled' : key.status}`}
+                        data-testid="key-status"
+                      >
                         {key.status === 'active' && key.rolledAt ? 'rolled' : key.status}
                       </span>
                     </td>
@@ -276,10 +350,32 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
                       {key.status === 'active' && (
                         <div className="row">
                           {!key.rolledAt && (
-                            <button type="button" onClick={() => ask('roll', key)} disabled={pending || !apiAccess} aria-label={`Roll ${key.name}`}>Roll</button>
+                            <button
+                              type="button"
+                              onClick={() => ask('roll', key)}
+                              disabled={pending || !apiAccess}
+                              aria-label={`Roll ${key.name}`}
+                            >
+                              Roll
+                            </button>
                           )}
-                          <button type="button" onClick={() => ask('restrict', key)} disabled={pending || !apiAccess} aria-label={`Restrict ${key.name}`}>Restrict</button>
-                          <button type="button" className="danger" onClick={() => ask('revoke', key)} disabled={pending} aria-label={`Revoke ${key.name}`}>Revoke</button>
+                          <button
+                            type="button"
+                            onClick={() => ask('restrict', key)}
+                            disabled={pending || !apiAccess}
+                            aria-label={`Restrict ${key.name}`}
+                          >
+                            Restrict
+                          </button>
+                          <button
+                            type="button"
+                            className="danger"
+                            onClick={() => ask('revoke', key)}
+                            disabled={pending}
+                            aria-label={`Revoke ${key.name}`}
+                          >
+                            Revoke
+                          </button>
                         </div>
                       )}
                     </td>
@@ -294,7 +390,9 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
 
       <ConfirmDialog
         open={confirming !== null}
-        onOpenChange={(open) => { if (!open) setConfirming(null); }}
+        onOpenChange={(open) => {
+          if (!open) setConfirming(null);
+        }}
         testId="key-dialog"
         title={
           confirming?.kind === 'restrict'
@@ -304,30 +402,61 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
               : `Revoke key “${confirming?.key.name ?? ''}”?`
         }
         tone={confirming?.kind === 'revoke' ? 'danger' : 'primary'}
-        confirmLabel={confirming?.kind === 'restrict' ? 'Save restrictions' : confirming?.kind === 'roll' ? 'Roll key' : 'Revoke key'}
+        confirmLabel={
+          confirming?.kind === 'restrict'
+            ? 'Save restrictions'
+            : confirming?.kind === 'roll'
+              ? 'Roll key'
+              : 'Revoke key'
+        }
         // After a roll the new secret takes focus; after a revocation the row's buttons are gone: the table's heading.
         // After a restriction the row stays: focus returns to its button.
-        focusAfter={() => (confirmed.current === 'roll' ? secretBox.current : confirmed.current === 'restrict' ? null : focusable(heading.current))}
+        focusAfter={() =>
+          confirmed.current === 'roll'
+            ? secretBox.current
+            : confirmed.current === 'restrict'
+              ? null
+              : focusable(heading.current)
+        }
         description={
           confirming?.kind === 'restrict' ? (
-            <p>What the key may reach, where it may call from, and what it may spend a month. Calls outside them are refused (404, 403 or 402) and cost nothing.</p>
+            <p>
+              What the key may reach, where it may call from, and what it may spend a month. Calls outside them are
+              refused (404, 403 or 402) and cost nothing.
+            </p>
           ) : confirming?.kind === 'roll' ? (
-            <p>A new secret with the same name, scope and expiry is issued. The old secret can keep working for a while, so you can deploy the new one.</p>
+            <p>
+              A new secret with the same name, scope and expiry is issued. The old secret can keep working for a while,
+              so you can deploy the new one.
+            </p>
           ) : (
             <p>
-              Requests with <code>{confirming?.key.displayPrefix}…{confirming?.key.lastFour}</code> will be refused at once. This cannot be undone.
+              Requests with{' '}
+              <code>
+                {confirming?.key.displayPrefix}…{confirming?.key.lastFour}
+              </code>{' '}
+              will be refused at once. This cannot be undone.
             </p>
           )
         }
         onConfirm={onConfirm}
       >
-        {confirming?.kind === 'restrict' && <RestrictionFields draft={editedRestrictions} onChange={setEditedRestrictions} apps={apps} idPrefix="edit-key" />}
+        {confirming?.kind === 'restrict' && (
+          <RestrictionFields
+            draft={editedRestrictions}
+            onChange={setEditedRestrictions}
+            apps={apps}
+            idPrefix="edit-key"
+          />
+        )}
         {confirming?.kind === 'roll' && (
           <label>
             Old secret
             <select value={grace} onChange={(event) => setGrace(event.target.value as GracePeriod)} name="gracePeriod">
               {GRACE_PERIODS.map((option) => (
-                <option key={option.value} value={option.value}>{option.label}</option>
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
               ))}
             </select>
           </label>

@@ -11,7 +11,15 @@ import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
 import { useAction } from '@/components/use-action';
 import type { ConnectedAppOutput } from '@/server/api/routers/connected-apps/connected-apps.schema';
-import { describeRestrictions, draftOf, NO_RESTRICTIONS, RestrictionFields, restrictionsOf, type AppChoice, type RestrictionDraft } from './restriction-fields';
+import {
+  describeRestrictions,
+  draftOf,
+  NO_RESTRICTIONS,
+  RestrictionFields,
+  restrictionsOf,
+  type AppChoice,
+  type RestrictionDraft,
+} from './restriction-fields';
 
 interface Props {
   connectedApps: ConnectedAppOutput[];
@@ -48,10 +56,13 @@ export function ConnectedAppsPanel({ connectedApps, apps, mcpUrl }: Props) {
 
   return (
     <section className="panel" aria-labelledby="connected-apps-heading">
-      <h2 id="connected-apps-heading" ref={heading} tabIndex={-1}>Connected apps</h2>
+      <h2 id="connected-apps-heading" ref={heading} tabIndex={-1}>
+        Connected apps
+      </h2>
       <p className="muted">
-        AI agents you connected to the MCP server (<code>{mcpUrl}</code>) by signing in, without a key: see <Link href="/docs/mcp">connecting an agent</Link>. Each
-        has a scope and restrictions as a key has, and spends this account’s credits.
+        AI agents you connected to the MCP server (<code>{mcpUrl}</code>) by signing in, without a key: see{' '}
+        <Link href="/docs/mcp">connecting an agent</Link>. Each has a scope and restrictions as a key has, and spends
+        this account’s credits.
       </p>
       {active.length === 0 ? (
         <p data-testid="no-connected-apps">No app is connected.</p>
@@ -65,15 +76,24 @@ export function ConnectedAppsPanel({ connectedApps, apps, mcpUrl }: Props) {
                 <th>Restrictions</th>
                 <th>Connected</th>
                 <th>Last used</th>
-                <th><span className="visually-hidden">Actions</span></th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {active.map((app) => (
                 <tr key={app.id}>
                   <td>
-                    <Link href={`/settings/api/keys/${app.id}`} title="Calls, credits and request log of this connected app">{app.clientName}</Link>
-                    <div className="muted mono" title="Its client id">{app.clientId.length > 24 ? `${app.clientId.slice(0, 24)}…` : app.clientId}</div>
+                    <Link
+                      href={`/settings/api/keys/${app.id}`}
+                      title="Calls, credits and request log of this connected app"
+                    >
+                      {app.clientName}
+                    </Link>
+                    <div className="muted mono" title="Its client id">
+                      {app.clientId.length > 24 ? `${app.clientId.slice(0, 24)}…` : app.clientId}
+                    </div>
                   </td>
                   <td>{app.scope}</td>
                   <td>
@@ -88,8 +108,23 @@ export function ConnectedAppsPanel({ connectedApps, apps, mcpUrl }: Props) {
                   </td>
                   <td>
                     <div className="row">
-                      <button type="button" onClick={() => ask('restrict', app)} disabled={pending} aria-label={`Restrict ${app.clientName}`}>Restrict</button>
-                      <button type="button" className="danger" onClick={() => ask('revoke', app)} disabled={pending} aria-label={`Revoke ${app.clientName}`}>Revoke</button>
+                      <button
+                        type="button"
+                        onClick={() => ask('restrict', app)}
+                        disabled={pending}
+                        aria-label={`Restrict ${app.clientName}`}
+                      >
+                        Restrict
+                      </button>
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => ask('revoke', app)}
+                        disabled={pending}
+                        aria-label={`Revoke ${app.clientName}`}
+                      >
+                        Revoke
+                      </button>
                     </div>
                   </td>
                 </tr>
@@ -100,22 +135,33 @@ export function ConnectedAppsPanel({ connectedApps, apps, mcpUrl }: Props) {
       )}
       <ConfirmDialog
         open={confirming !== null}
-        onOpenChange={(open) => { if (!open) setConfirming(null); }}
+        onOpenChange={(open) => {
+          if (!open) setConfirming(null);
+        }}
         testId="connected-app-dialog"
-        title={confirming?.kind === 'restrict' ? `Restrict “${confirming.app.clientName}”` : `Revoke “${confirming?.app.clientName ?? ''}”?`}
+        title={
+          confirming?.kind === 'restrict'
+            ? `Restrict “${confirming.app.clientName}”`
+            : `Revoke “${confirming?.app.clientName ?? ''}”?`
+        }
         tone={confirming?.kind === 'revoke' ? 'danger' : 'primary'}
         confirmLabel={confirming?.kind === 'restrict' ? 'Save restrictions' : 'Revoke'}
         focusAfter={() => (confirmed.current === 'restrict' ? null : focusable(heading.current))}
         description={
           confirming?.kind === 'restrict' ? (
-            <p>What it may reach, where it may call from, and what it may spend a month. Calls outside them are refused and cost nothing.</p>
+            <p>
+              What it may reach, where it may call from, and what it may spend a month. Calls outside them are refused
+              and cost nothing.
+            </p>
           ) : (
             <p>Its access and refresh tokens are refused at once. To use it again, connect it again from the app.</p>
           )
         }
         onConfirm={onConfirm}
       >
-        {confirming?.kind === 'restrict' && <RestrictionFields draft={draft} onChange={setDraft} apps={apps} idPrefix="edit-connected-app" />}
+        {confirming?.kind === 'restrict' && (
+          <RestrictionFields draft={draft} onChange={setDraft} apps={apps} idPrefix="edit-connected-app" />
+        )}
       </ConfirmDialog>
     </section>
   );

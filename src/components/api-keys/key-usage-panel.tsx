@@ -24,7 +24,8 @@ interface LogFilter {
   endpoint: string;
 }
 
-const shiftDay = (day: string, days: number) => new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
+const shiftDay = (day: string, days: number) =>
+  new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
 
 export function KeyUsagePanel({ initialUsage, initialCalls, ledgerDays }: Props) {
   const keyId = initialUsage.key.id;
@@ -32,7 +33,10 @@ export function KeyUsagePanel({ initialUsage, initialCalls, ledgerDays }: Props)
     <>
       <section className="panel" aria-labelledby="key-usage-heading">
         <h1 id="key-usage-heading">
-          {initialUsage.key.name} <span className="muted mono" style={{ fontSize: '1rem' }}>{initialUsage.key.key}</span>
+          {initialUsage.key.name}{' '}
+          <span className="muted mono" style={{ fontSize: '1rem' }}>
+            {initialUsage.key.key}
+          </span>
         </h1>
         <KeyUsageChart keyId={keyId} initial={initialUsage} ledgerDays={ledgerDays} />
       </section>
@@ -54,7 +58,12 @@ function KeyUsageChart({ keyId, initial, ledgerDays }: { keyId: string; initial:
     void reading(async () => setUsage(await trpc.apiKeys.usage.query({ keyId, from, to })));
   }
 
-  const data = usage.days.map((day) => ({ date: day.date, succeeded: day.calls - day.failures, failed: day.failures, credits: day.credits }));
+  const data = usage.days.map((day) => ({
+    date: day.date,
+    succeeded: day.calls - day.failures,
+    failed: day.failures,
+    credits: day.credits,
+  }));
   const calls = usage.days.reduce((sum, day) => sum + day.calls, 0);
   const failures = usage.days.reduce((sum, day) => sum + day.failures, 0);
   const credits = usage.days.reduce((sum, day) => sum + day.credits, 0);
@@ -73,22 +82,71 @@ function KeyUsageChart({ keyId, initial, ledgerDays }: { keyId: string; initial:
           To
           <input type="date" name="to" defaultValue={usage.to} max={today} />
         </label>
-        <button type="submit" disabled={pending}>Show</button>
+        <button type="submit" disabled={pending}>
+          Show
+        </button>
       </form>
-      {error && <p className="error" role="alert">{error}</p>}
-      <p className="muted" aria-live="polite" data-testid="key-usage-total">{summary}</p>
-      <div style={{ width: '100%', height: 240 }} role="img" aria-label={`${summary} At most ${formatNumber(mostCalls)} calls and ${formatNumber(mostCredits)} credits in a day.`} data-testid="key-usage-chart">
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <p className="muted" aria-live="polite" data-testid="key-usage-total">
+        {summary}
+      </p>
+      <div
+        style={{ width: '100%', height: 240 }}
+        role="img"
+        aria-label={`${summary} At most ${formatNumber(mostCalls)} calls and ${formatNumber(mostCredits)} credits in a day.`}
+        data-testid="key-usage-chart"
+      >
         <ResponsiveContainer>
           <ComposedChart data={data} margin={{ top: 10, right: 10, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />
             <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(5)} minTickGap={16} fontSize={12} />
-            <YAxis yAxisId="calls" allowDecimals={false} fontSize={12} width={axisWidth([formatNumber(mostCalls)])} tickFormatter={(value: number) => formatNumber(value)} />
-            <YAxis yAxisId="credits" orientation="right" allowDecimals={false} fontSize={12} width={axisWidth([formatNumber(mostCredits)])} tickFormatter={(value: number) => formatNumber(value)} />
+            <YAxis
+              yAxisId="calls"
+              allowDecimals={false}
+              fontSize={12}
+              width={axisWidth([formatNumber(mostCalls)])}
+              tickFormatter={(value: number) => formatNumber(value)}
+            />
+            <YAxis
+              yAxisId="credits"
+              orientation="right"
+              allowDecimals={false}
+              fontSize={12}
+              width={axisWidth([formatNumber(mostCredits)])}
+              tickFormatter={(value: number) => formatNumber(value)}
+            />
             <Tooltip formatter={(value, name) => [formatNumber(Number(value)), String(name)]} />
             <Legend />
-            <Bar yAxisId="calls" dataKey="succeeded" name="Calls that succeeded" stackId="calls" fill={SERIES_COLOURS[0]} isAnimationActive={false} />
-            <Bar yAxisId="calls" dataKey="failed" name="Calls that failed" stackId="calls" fill={SERIES_COLOURS[1]} isAnimationActive={false} />
-            <Line yAxisId="credits" dataKey="credits" name="Credits" type="monotone" stroke={SERIES_COLOURS[2]} strokeWidth={2} dot={false} isAnimationActive={false} />
+            <Bar
+              yAxisId="calls"
+              dataKey="succeeded"
+              name="Calls that succeeded"
+              stackId="calls"
+              fill={SERIES_COLOURS[0]}
+              isAnimationActive={false}
+            />
+            <Bar
+              yAxisId="calls"
+              dataKey="failed"
+              name="Calls that failed"
+              stackId="calls"
+              fill={SERIES_COLOURS[1]}
+              isAnimationActive={false}
+            />
+            <Line
+              yAxisId="credits"
+              dataKey="credits"
+              name="Credits"
+              type="monotone"
+              stroke={SERIES_COLOURS[2]}
+              strokeWidth={2}
+              dot={false}
+              isAnimationActive={false}
+            />
           </ComposedChart>
         </ResponsiveContainer>
       </div>
@@ -104,7 +162,14 @@ function RequestLog({ keyId, initial }: { keyId: string; initial: KeyCallsPage }
 
   function load(next: LogFilter, pageNumber: number) {
     return reading(async () => {
-      setPage(await trpc.apiKeys.calls.query({ keyId, page: pageNumber, ...(next.statusClass && { statusClass: next.statusClass }), ...(next.endpoint && { endpoint: next.endpoint }) }));
+      setPage(
+        await trpc.apiKeys.calls.query({
+          keyId,
+          page: pageNumber,
+          ...(next.statusClass && { statusClass: next.statusClass }),
+          ...(next.endpoint && { endpoint: next.endpoint }),
+        }),
+      );
       setFilter(next);
     });
   }
@@ -112,15 +177,22 @@ function RequestLog({ keyId, initial }: { keyId: string; initial: KeyCallsPage }
   function onFilter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    void load({ statusClass: String(form.get('statusClass') ?? '') as LogFilter['statusClass'], endpoint: String(form.get('endpoint') ?? '') }, 1);
+    void load(
+      {
+        statusClass: String(form.get('statusClass') ?? '') as LogFilter['statusClass'],
+        endpoint: String(form.get('endpoint') ?? ''),
+      },
+      1,
+    );
   }
 
   return (
     <section className="panel" aria-labelledby="request-log-heading">
       <h2 id="request-log-heading">Request log</h2>
       <p className="muted">
-        The last {formatNumber(page.kept)} calls of this key, failures included: they cost nothing, and they are what to look at when a client misbehaves.
-        A call’s request id is its <code>X-Request-Id</code>. Calls refused before the key was recognised (a wrong or revoked secret) are not listed.
+        The last {formatNumber(page.kept)} calls of this key, failures included: they cost nothing, and they are what to
+        look at when a client misbehaves. A call’s request id is its <code>X-Request-Id</code>. Calls refused before the
+        key was recognised (a wrong or revoked secret) are not listed.
       </p>
       <form className="row" onSubmit={onFilter} aria-label="Filter the request log">
         <label>
@@ -138,14 +210,24 @@ function RequestLog({ keyId, initial }: { keyId: string; initial: KeyCallsPage }
           <select name="endpoint" defaultValue="">
             <option value="">All endpoints</option>
             {page.endpoints.map((endpoint) => (
-              <option key={endpoint} value={endpoint}>{endpoint}</option>
+              <option key={endpoint} value={endpoint}>
+                {endpoint}
+              </option>
             ))}
           </select>
         </label>
-        <button type="submit" disabled={pending}>Filter</button>
-        <button type="button" onClick={() => void load(filter, 1)} disabled={pending}>Refresh</button>
+        <button type="submit" disabled={pending}>
+          Filter
+        </button>
+        <button type="button" onClick={() => void load(filter, 1)} disabled={pending}>
+          Refresh
+        </button>
       </form>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <p className="muted" aria-live="polite" data-testid="request-log-count">
         {formatNumber(page.total)} {page.total === 1 ? 'call' : 'calls'}
         {page.total > page.pageSize ? `; page ${page.page} of ${pages}` : ''}.
@@ -184,8 +266,16 @@ function RequestLog({ keyId, initial }: { keyId: string; initial: KeyCallsPage }
       )}
       {pages > 1 && (
         <nav className="row" aria-label="Request log pages">
-          <button type="button" onClick={() => void load(filter, page.page - 1)} disabled={pending || page.page <= 1}>Newer</button>
-          <button type="button" onClick={() => void load(filter, page.page + 1)} disabled={pending || page.page >= pages}>Older</button>
+          <button type="button" onClick={() => void load(filter, page.page - 1)} disabled={pending || page.page <= 1}>
+            Newer
+          </button>
+          <button
+            type="button"
+            onClick={() => void load(filter, page.page + 1)}
+            disabled={pending || page.page >= pages}
+          >
+            Older
+          </button>
         </nav>
       )}
     </section>

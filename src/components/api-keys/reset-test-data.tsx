@@ -9,7 +9,8 @@ export function ResetTestData() {
       <h2 id="reset-test-data">Test data</h2>
       <p className="muted">
         The sandbox starts with sample apps of both stores and a year of generated history. Resetting removes every app,
-        keyword and competitor added in test mode and puts the sample apps back; test keys, webhook endpoints and usage stay.
+        keyword and competitor added in test mode and puts the sample apps back; test keys, webhook endpoints and usage
+        stay.
       </p>
       <ConfirmButton
         label="Reset test data"

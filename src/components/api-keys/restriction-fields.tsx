@@ -35,19 +35,33 @@ export function draftOf(restrictions: ApiKeyOutput['restrictions']): Restriction
 export function restrictionsOf(draft: RestrictionDraft) {
   return {
     appIds: draft.allApps ? null : draft.appIds,
-    allowedCidrs: draft.anyAddress ? null : draft.cidrs.split(/[\n,]/).map((line) => line.trim()).filter(Boolean),
+    allowedCidrs: draft.anyAddress
+      ? null
+      : draft.cidrs
+          .split(/[\n,]/)
+          .map((line) => line.trim())
+          .filter(Boolean),
     monthlyBudget: draft.budget.trim() === '' ? null : Number(draft.budget),
   };
 }
 
 /** The restrictions in a few words, for the keys' and connected apps' tables. */
-export function describeRestrictions(key: Pick<ApiKeyOutput, 'restrictions' | 'spentThisMonth'>, apps: AppChoice[]): string[] {
+export function describeRestrictions(
+  key: Pick<ApiKeyOutput, 'restrictions' | 'spentThisMonth'>,
+  apps: AppChoice[],
+): string[] {
   const { appIds, allowedCidrs, monthlyBudget } = key.restrictions;
   const names = (appIds ?? []).map((id) => apps.find((app) => app.id === id)?.name ?? 'an app no longer tracked');
   return [
-    appIds === null ? 'All apps' : names.length <= 2 ? names.join(', ') : `${names.slice(0, 2).join(', ')} and ${names.length - 2} more`,
+    appIds === null
+      ? 'All apps'
+      : names.length <= 2
+        ? names.join(', ')
+        : `${names.slice(0, 2).join(', ')} and ${names.length - 2} more`,
     allowedCidrs.length ? `From ${allowedCidrs.join(', ')}` : 'Any address',
-    monthlyBudget === null ? 'No budget' : `${key.spentThisMonth.toLocaleString('en-US')} of ${monthlyBudget.toLocaleString('en-US')} credits this month`,
+    monthlyBudget === null
+      ? 'No budget'
+      : `${key.spentThisMonth.toLocaleString('en-US')} of ${monthlyBudget.toLocaleString('en-US')} credits this month`,
   ];
 }
 
@@ -67,10 +81,22 @@ export function RestrictionFields({ draft, onChange, apps, idPrefix, disabled }:
       <fieldset disabled={disabled}>
         <legend>Apps</legend>
         <label className="inline">
-          <input type="radio" name={`${idPrefix}-apps`} checked={draft.allApps} onChange={() => set({ allApps: true })} /> All apps, those added later included
+          <input
+            type="radio"
+            name={`${idPrefix}-apps`}
+            checked={draft.allApps}
+            onChange={() => set({ allApps: true })}
+          />{' '}
+          All apps, those added later included
         </label>
         <label className="inline">
-          <input type="radio" name={`${idPrefix}-apps`} checked={!draft.allApps} onChange={() => set({ allApps: false })} /> Only these apps
+          <input
+            type="radio"
+            name={`${idPrefix}-apps`}
+            checked={!draft.allApps}
+            onChange={() => set({ allApps: false })}
+          />{' '}
+          Only these apps
         </label>
         {!draft.allApps && (
           <div className="stack" role="group" aria-label="Apps the key reaches">
@@ -80,7 +106,13 @@ export function RestrictionFields({ draft, onChange, apps, idPrefix, disabled }:
                 <input
                   type="checkbox"
                   checked={draft.appIds.includes(app.id)}
-                  onChange={(event) => set({ appIds: event.target.checked ? [...draft.appIds, app.id] : draft.appIds.filter((id) => id !== app.id) })}
+                  onChange={(event) =>
+                    set({
+                      appIds: event.target.checked
+                        ? [...draft.appIds, app.id]
+                        : draft.appIds.filter((id) => id !== app.id),
+                    })
+                  }
                 />{' '}
                 {app.name}
               </label>
@@ -92,21 +124,47 @@ export function RestrictionFields({ draft, onChange, apps, idPrefix, disabled }:
       <fieldset disabled={disabled}>
         <legend>Client addresses</legend>
         <label className="inline">
-          <input type="radio" name={`${idPrefix}-addresses`} checked={draft.anyAddress} onChange={() => set({ anyAddress: true })} /> Any address
+          <input
+            type="radio"
+            name={`${idPrefix}-addresses`}
+            checked={draft.anyAddress}
+            onChange={() => set({ anyAddress: true })}
+          />{' '}
+          Any address
         </label>
         <label className="inline">
-          <input type="radio" name={`${idPrefix}-addresses`} checked={!draft.anyAddress} onChange={() => set({ anyAddress: false })} /> Only these addresses
+          <input
+            type="radio"
+            name={`${idPrefix}-addresses`}
+            checked={!draft.anyAddress}
+            onChange={() => set({ anyAddress: false })}
+          />{' '}
+          Only these addresses
         </label>
         {!draft.anyAddress && (
           <label>
             IPv4 or IPv6 addresses and CIDR ranges, one per line
-            <textarea rows={3} value={draft.cidrs} onChange={(event) => set({ cidrs: event.target.value })} placeholder={'203.0.113.0/24\n2001:db8::/32'} />
+            <textarea
+              rows={3}
+              value={draft.cidrs}
+              onChange={(event) => set({ cidrs: event.target.value })}
+              placeholder={'203.0.113.0/24\n2001:db8::/32'}
+            />
           </label>
         )}
       </fieldset>
       <label>
         Monthly credit budget (optional)
-        <input type="number" min={1} step={1} inputMode="numeric" value={draft.budget} onChange={(event) => set({ budget: event.target.value })} disabled={disabled} placeholder="No budget" />
+        <input
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          value={draft.budget}
+          onChange={(event) => set({ budget: event.target.value })}
+          disabled={disabled}
+          placeholder="No budget"
+        />
       </label>
     </div>
   );

@@ -70,33 +70,65 @@ export function AddAppForm({ defaultCountry = 'US' }: { defaultCountry?: string 
         </label>
         <label>
           Storefront
-          <input name="country" required pattern="[A-Za-z]{2}" maxLength={2} size={3} value={country} onChange={(event) => setCountry(event.target.value.toUpperCase())} aria-describedby="storefront-help" />
+          <input
+            name="country"
+            required
+            pattern="[A-Za-z]{2}"
+            maxLength={2}
+            size={3}
+            value={country}
+            onChange={(event) => setCountry(event.target.value.toUpperCase())}
+            aria-describedby="storefront-help"
+          />
         </label>
-        <button type="submit" className="primary" disabled={pending}>{looksLikeUrl(query) ? 'Add app' : 'Search'}</button>
+        <button type="submit" className="primary" disabled={pending}>
+          {looksLikeUrl(query) ? 'Add app' : 'Search'}
+        </button>
       </form>
       <p className="muted" id="storefront-help">
         The storefront is the app’s primary country (ISO code such as US, GB, DE). Google Play URLs look like
         https://play.google.com/store/apps/details?id=com.example.app.
       </p>
-      {error && <p className="notice" role="alert" data-testid="add-app-error">{error}</p>}
-      {candidates && (
-        candidates.length === 0 ? (
-          <p className="muted" role="status">No app of the store matches “{query}” in {country}.</p>
+      {error && (
+        <p className="notice" role="alert" data-testid="add-app-error">
+          {error}
+        </p>
+      )}
+      {candidates &&
+        (candidates.length === 0 ? (
+          <p className="muted" role="status">
+            No app of the store matches “{query}” in {country}.
+          </p>
         ) : (
           <ul aria-label="Search results" data-testid="store-results" style={{ listStyle: 'none', padding: 0 }}>
             {candidates.map((candidate) => (
-              <li key={`${candidate.store} ${candidate.storeId}`} className="row" style={{ justifyContent: 'space-between', borderBottom: '1px solid var(--border)', padding: '0.4rem 0' }}>
+              <li
+                key={`${candidate.store} ${candidate.storeId}`}
+                className="row"
+                style={{
+                  justifyContent: 'space-between',
+                  borderBottom: '1px solid var(--border)',
+                  padding: '0.4rem 0',
+                }}
+              >
                 <span>
-                  <strong>{candidate.name}</strong> <span className="muted">{candidate.developer} · {formatStore(candidate.store)}</span>
+                  <strong>{candidate.name}</strong>{' '}
+                  <span className="muted">
+                    {candidate.developer} · {formatStore(candidate.store)}
+                  </span>
                 </span>
-                <button type="button" onClick={() => add(candidate.storeUrl)} disabled={pending} aria-label={`Add ${candidate.name}`}>
+                <button
+                  type="button"
+                  onClick={() => add(candidate.storeUrl)}
+                  disabled={pending}
+                  aria-label={`Add ${candidate.name}`}
+                >
                   Add
                 </button>
               </li>
             ))}
           </ul>
-        )
-      )}
+        ))}
     </section>
   );
 }

@@ -17,7 +17,12 @@ export function RemoveAppButton({ appId, name }: { appId: string; name: string }
       title={`Remove ${name}?`}
       testId="remove-app"
       done={`${name} removed`}
-      consequence={<>Its tracked keywords, competitors, rank and rating history, reviews and listing history are deleted, its daily refresh stops and no more events about it are sent. This cannot be undone.</>}
+      consequence={
+        <>
+          Its tracked keywords, competitors, rank and rating history, reviews and listing history are deleted, its daily
+          refresh stops and no more events about it are sent. This cannot be undone.
+        </>
+      }
       onConfirm={async () => {
         await trpc.apps.remove.mutate({ id: appId });
         router.push('/apps');
@@ -41,7 +46,15 @@ export function RemoveKeywordButton({ appId, keywordId, term }: { appId: string;
   );
 }
 
-export function RemoveCompetitorButton({ appId, competitorId, name }: { appId: string; competitorId: string; name: string }) {
+export function RemoveCompetitorButton({
+  appId,
+  competitorId,
+  name,
+}: {
+  appId: string;
+  competitorId: string;
+  name: string;
+}) {
   return (
     <ConfirmButton
       label="Remove"
@@ -79,14 +92,28 @@ export function AddStorefrontForm({ appId }: { appId: string }) {
         Track in storefront
         <input name="country" required pattern="[A-Za-z]{2}" maxLength={2} size={3} placeholder="GB" />
       </label>
-      <button type="submit" disabled={pending}>{pending ? 'Observing…' : 'Add storefront'}</button>
-      {error && <span className="notice" role="alert">{error}</span>}
+      <button type="submit" disabled={pending}>
+        {pending ? 'Observing…' : 'Add storefront'}
+      </button>
+      {error && (
+        <span className="notice" role="alert">
+          {error}
+        </span>
+      )}
     </form>
   );
 }
 
 /** Stops tracking the app in the storefront the page shows; none for its primary one. */
-export function RemoveStorefrontButton({ appId, storefronts, primary }: { appId: string; storefronts: string[]; primary: string }) {
+export function RemoveStorefrontButton({
+  appId,
+  storefronts,
+  primary,
+}: {
+  appId: string;
+  storefronts: string[];
+  primary: string;
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const country = useShownStorefront(storefronts, primary);
@@ -97,7 +124,12 @@ export function RemoveStorefrontButton({ appId, storefronts, primary }: { appId:
       title={`Stop tracking the app in ${country}?`}
       testId="remove-storefront"
       done={`No longer tracked in ${country}`}
-      consequence={<>Its daily observation there stops, its keywords tracked in {country} stop being tracked, and it frees one of the plan’s storefronts. Its history there stays, and shows again if you track {country} again.</>}
+      consequence={
+        <>
+          Its daily observation there stops, its keywords tracked in {country} stop being tracked, and it frees one of
+          the plan’s storefronts. Its history there stays, and shows again if you track {country} again.
+        </>
+      }
       onConfirm={async () => {
         await trpc.apps.removeStorefront.mutate({ id: appId, country });
         router.push(pathname, { scroll: false });
@@ -114,11 +146,16 @@ export function TrackKeywordsForm({ appId, country }: { appId: string; country: 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
-    const terms = String(new FormData(form).get('terms')).split(/[,\n]/).map((term) => term.trim()).filter(Boolean);
+    const terms = String(new FormData(form).get('terms'))
+      .split(/[,\n]/)
+      .map((term) => term.trim())
+      .filter(Boolean);
     await run(async () => {
       const result = await trpc.keywords.add.mutate({ id: appId, terms, country });
       form.reset();
-      setAdded(`${result.added.length} added${result.alreadyTracked.length ? `, ${result.alreadyTracked.length} already tracked` : ''}.`);
+      setAdded(
+        `${result.added.length} added${result.alreadyTracked.length ? `, ${result.alreadyTracked.length} already tracked` : ''}.`,
+      );
       toast.success(`${result.added.length} keyword${result.added.length === 1 ? '' : 's'} added`);
     });
   }
@@ -126,10 +163,26 @@ export function TrackKeywordsForm({ appId, country }: { appId: string; country: 
     <form className="row" onSubmit={onSubmit} aria-label="Track keywords" style={{ alignItems: 'flex-end' }}>
       <label style={{ flex: '1 1 320px' }}>
         Track keywords in {country} (separate them with commas)
-        <input name="terms" required maxLength={5000} placeholder="meditation, sleep sounds" style={{ width: '100%' }} />
+        <input
+          name="terms"
+          required
+          maxLength={5000}
+          placeholder="meditation, sleep sounds"
+          style={{ width: '100%' }}
+        />
       </label>
-      <button type="submit" disabled={pending}>Track</button>
-      {message && <span className={message.error ? 'notice' : 'muted'} role={message.error ? 'alert' : 'status'} data-testid="track-keywords-result">{message.text}</span>}
+      <button type="submit" disabled={pending}>
+        Track
+      </button>
+      {message && (
+        <span
+          className={message.error ? 'notice' : 'muted'}
+          role={message.error ? 'alert' : 'status'}
+          data-testid="track-keywords-result"
+        >
+          {message.text}
+        </span>
+      )}
     </form>
   );
 }

@@ -24,7 +24,11 @@ export function AppTabs({ appId }: { appId: string }) {
       {VIEWS.map((view) => {
         const href = `${base}${view.path}`;
         return (
-          <Link key={view.path} href={country ? `${href}?country=${encodeURIComponent(country)}` : href} aria-current={pathname === href ? 'page' : undefined}>
+          <Link
+            key={view.path}
+            href={country ? `${href}?country=${encodeURIComponent(country)}` : href}
+            aria-current={pathname === href ? 'page' : undefined}
+          >
             {view.label}
           </Link>
         );

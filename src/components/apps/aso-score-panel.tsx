@@ -18,14 +18,36 @@ export function AsoScorePanel({ score }: { score: AsoScore }) {
       <h2 id="aso-score-title">ASO score</h2>
       <div className="stats">
         <div>
-          <div className="stat"><span data-testid="aso-score-value">{score.score}</span><span className="muted" style={{ fontSize: '1rem', fontWeight: 400 }}> / 100</span></div>
-          <meter min={0} max={100} low={40} high={70} optimum={100} value={score.score} aria-label="ASO score out of 100" style={{ width: 160 }} />
-          <div className="muted">{score.country} · {score.date}</div>
+          <div className="stat">
+            <span data-testid="aso-score-value">{score.score}</span>
+            <span className="muted" style={{ fontSize: '1rem', fontWeight: 400 }}>
+              {' '}
+              / 100
+            </span>
+          </div>
+          <meter
+            min={0}
+            max={100}
+            low={40}
+            high={70}
+            optimum={100}
+            value={score.score}
+            aria-label="ASO score out of 100"
+            style={{ width: 160 }}
+          />
+          <div className="muted">
+            {score.country} · {score.date}
+          </div>
         </div>
         <table data-testid="aso-pillars" style={{ width: 'auto', flex: '1 1 320px' }}>
           <caption className="visually-hidden">Pillars of the score</caption>
           <thead>
-            <tr><th scope="col">Pillar</th><th scope="col">Score</th><th scope="col">Weight</th><th scope="col">Adds</th></tr>
+            <tr>
+              <th scope="col">Pillar</th>
+              <th scope="col">Score</th>
+              <th scope="col">Weight</th>
+              <th scope="col">Adds</th>
+            </tr>
           </thead>
           <tbody>
             {PILLARS.map(({ key, label }) => {

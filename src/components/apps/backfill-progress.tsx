@@ -20,11 +20,14 @@ export function BackfillProgress({ appId, initial }: { appId: string; initial: B
   useEffect(() => {
     if (finished) return;
     const timer = setInterval(() => {
-      trpc.apps.get.query({ id: appId }).then((app) => {
-        if (!app.backfill) return;
-        setBackfill(app.backfill);
-        if (app.backfill.status === 'completed' || app.backfill.status === 'failed') router.refresh();
-      }, () => {});
+      trpc.apps.get.query({ id: appId }).then(
+        (app) => {
+          if (!app.backfill) return;
+          setBackfill(app.backfill);
+          if (app.backfill.status === 'completed' || app.backfill.status === 'failed') router.refresh();
+        },
+        () => {},
+      );
     }, POLL_MS);
     return () => clearInterval(timer);
   }, [appId, finished, router]);
@@ -39,14 +42,24 @@ export function BackfillProgress({ appId, initial }: { appId: string; initial: B
   if (backfill.status === 'completed') return null;
   // Every day is observed first, then all of them are written at once: that last step has no count of its own.
   const saving = backfill.status === 'running' && backfill.daysTotal > 0 && backfill.daysDone >= backfill.daysTotal;
-  const state = backfill.status === 'queued' ? 'Waiting to start' : saving ? `Saving ${backfill.daysTotal} days of history` : `${backfill.daysDone} of ${backfill.daysTotal} days read from the store`;
+  const state =
+    backfill.status === 'queued'
+      ? 'Waiting to start'
+      : saving
+        ? `Saving ${backfill.daysTotal} days of history`
+        : `${backfill.daysDone} of ${backfill.daysTotal} days read from the store`;
   return (
     <section className="panel" data-testid="backfill" aria-labelledby="backfill-title">
       <h2 id="backfill-title">Loading this app’s history</h2>
       {saving || backfill.status === 'queued' ? (
         <progress className="progress" aria-label="History loading" />
       ) : (
-        <progress className="progress" max={backfill.daysTotal || 1} value={backfill.daysDone} aria-label="History read from the store" />
+        <progress
+          className="progress"
+          max={backfill.daysTotal || 1}
+          value={backfill.daysDone}
+          aria-label="History read from the store"
+        />
       )}
       <p role="status" data-testid="backfill-status">
         {state}… Keywords, ranks, ratings and reviews appear here when it is done; you can leave this page meanwhile.

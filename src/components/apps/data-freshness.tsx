@@ -15,10 +15,21 @@ export interface StorefrontHealth {
 
 /** The storefronts whose last provider call failed after their last observation. */
 function failing(storefronts: StorefrontHealth[]): StorefrontHealth[] {
-  return storefronts.filter((storefront) => storefront.lastErrorAt && (!storefront.lastObservedAt || storefront.lastErrorAt > storefront.lastObservedAt));
+  return storefronts.filter(
+    (storefront) =>
+      storefront.lastErrorAt && (!storefront.lastObservedAt || storefront.lastErrorAt > storefront.lastObservedAt),
+  );
 }
 
-export function DataFreshness({ lastObservedAt, storefronts, now }: { lastObservedAt: string | null; storefronts: StorefrontHealth[]; now: Date }) {
+export function DataFreshness({
+  lastObservedAt,
+  storefronts,
+  now,
+}: {
+  lastObservedAt: string | null;
+  storefronts: StorefrontHealth[];
+  now: Date;
+}) {
   const failed = failing(storefronts);
   const old = lastObservedAt !== null && now.getTime() - new Date(lastObservedAt).getTime() > STALE_AFTER_MS;
   const stale = failed.length > 0 || old;
@@ -28,7 +39,10 @@ export function DataFreshness({ lastObservedAt, storefronts, now }: { lastObserv
         {stale && <span className="badge rolled">Stale data</span>}{' '}
         {lastObservedAt ? (
           <>
-            Observed <time dateTime={lastObservedAt} title={formatInstant(lastObservedAt)}>{formatAge(lastObservedAt, now)} ago</time>
+            Observed{' '}
+            <time dateTime={lastObservedAt} title={formatInstant(lastObservedAt)}>
+              {formatAge(lastObservedAt, now)} ago
+            </time>
           </>
         ) : (
           'Not observed in the store yet'
@@ -40,7 +54,9 @@ export function DataFreshness({ lastObservedAt, storefronts, now }: { lastObserv
           {failed.map((storefront) => (
             <li key={storefront.country}>
               {storefront.country}: the store failed at {formatInstant(storefront.lastErrorAt)} ({storefront.lastError})
-              {storefront.lastObservedAt ? `; last observed ${formatInstant(storefront.lastObservedAt)}` : '; never observed'}
+              {storefront.lastObservedAt
+                ? `; last observed ${formatInstant(storefront.lastObservedAt)}`
+                : '; never observed'}
             </li>
           ))}
         </ul>

@@ -28,7 +28,10 @@ import type { keywordHistoryOutput, keywordListItemOutput } from '@/server/api/r
 import type { z } from 'zod';
 
 /** A row of the table: what GET /apps/{id}/keywords answers for one keyword. */
-export type KeywordRow = Pick<z.infer<typeof keywordListItemOutput>, 'keywordId' | 'term' | 'country' | 'rank' | 'rankDelta' | 'volume' | 'difficulty'>;
+export type KeywordRow = Pick<
+  z.infer<typeof keywordListItemOutput>,
+  'keywordId' | 'term' | 'country' | 'rank' | 'rankDelta' | 'volume' | 'difficulty'
+>;
 /** A keyword's history over `days` days, as GET /apps/{id}/keywords/{keywordId}/history answers it. */
 export type KeywordHistory = z.infer<typeof keywordHistoryOutput> & { days: number };
 
@@ -46,27 +49,53 @@ interface Props {
 }
 
 /** The lines the chart draws from the histories it has (while others load, those of the previous choice). */
-function seriesOf(chart: ChartState, histories: KeywordHistory[], appName: string): { series: RankSeries[]; caption: string; competitorsLeftOut: number } {
+function seriesOf(
+  chart: ChartState,
+  histories: KeywordHistory[],
+  appName: string,
+): { series: RankSeries[]; caption: string; competitorsLeftOut: number } {
   const days = histories[0]?.days ?? 0;
   if (chart.vs === 'keywords') {
     const series = histories
       .filter((history) => chart.compare.includes(history.keywordId))
       .map((history) => ({ key: history.keywordId, label: history.term, points: history.points }));
-    return { series, caption: `${series.map((item) => item.label).join(', ')} · last ${days} days`, competitorsLeftOut: 0 };
+    return {
+      series,
+      caption: `${series.map((item) => item.label).join(', ')} · last ${days} days`,
+      competitorsLeftOut: 0,
+    };
   }
   const history = histories.find((item) => item.keywordId === chart.compare[0]) ?? histories[0];
   if (!history) return { series: [], caption: '', competitorsLeftOut: 0 };
   const drawn = history.competitors.slice(0, MAX_COMPARED - 1);
   const series = [
     { key: 'app', label: appName, points: history.points },
-    ...drawn.map((competitor) => ({ key: competitor.competitorId, label: competitor.name ?? competitor.storeId, points: competitor.points })),
+    ...drawn.map((competitor) => ({
+      key: competitor.competitorId,
+      label: competitor.name ?? competitor.storeId,
+      points: competitor.points,
+    })),
   ];
-  return { series, caption: `“${history.term}”: ${series.map((item) => item.label).join(', ')} · last ${days} days`, competitorsLeftOut: history.competitors.length - drawn.length };
+  return {
+    series,
+    caption: `“${history.term}”: ${series.map((item) => item.label).join(', ')} · last ${days} days`,
+    competitorsLeftOut: history.competitors.length - drawn.length,
+  };
 }
 
 function Delta({ value }: { value: number }) {
   if (value === 0) return <span className="muted">0</span>;
-  return value > 0 ? <span className="delta-up">▲ {value}<span className="visually-hidden"> places up</span></span> : <span className="delta-down">▼ {-value}<span className="visually-hidden"> places down</span></span>;
+  return value > 0 ? (
+    <span className="delta-up">
+      ▲ {value}
+      <span className="visually-hidden"> places up</span>
+    </span>
+  ) : (
+    <span className="delta-down">
+      ▼ {-value}
+      <span className="visually-hidden"> places down</span>
+    </span>
+  );
 }
 
 function useChartUrl(state: ChartState) {
@@ -92,7 +121,17 @@ function useChartUrl(state: ChartState) {
   }, [state]);
 }
 
-export function KeywordWorkspace({ appId, appName, country, keywords, sparklines, dataThrough, initial, initialHistories, emptyMessage }: Props) {
+export function KeywordWorkspace({
+  appId,
+  appName,
+  country,
+  keywords,
+  sparklines,
+  dataThrough,
+  initial,
+  initialHistories,
+  emptyMessage,
+}: Props) {
   const [chart, setChart] = useState<ChartState>(initial);
   const [histories, setHistories] = useState<KeywordHistory[]>(initialHistories);
   // The selection whose histories could not be read: its error shows until the selection changes, which retries.
@@ -132,7 +171,8 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
 
   function toggleCompared(keywordId: string) {
     setChart((current) => {
-      if (current.compare.includes(keywordId)) return { ...current, compare: current.compare.filter((id) => id !== keywordId) };
+      if (current.compare.includes(keywordId))
+        return { ...current, compare: current.compare.filter((id) => id !== keywordId) };
       // Against competitors the chart follows one keyword: ticking another one moves it there.
       if (current.vs === 'competitors') return { ...current, compare: [keywordId] };
       if (current.compare.length >= MAX_COMPARED) return current;
@@ -168,8 +208,19 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
         id: 'rankDelta',
         accessorKey: 'rankDelta',
         header: 'Change (7 days)',
-        filterFn: (row, _id, value: string) => (value === 'up' ? row.original.rankDelta > 0 : value === 'down' ? row.original.rankDelta < 0 : value === 'same' ? row.original.rankDelta === 0 : true),
-        cell: ({ row }) => <span data-testid="rank-delta" data-value={row.original.rankDelta}><Delta value={row.original.rankDelta} /></span>,
+        filterFn: (row, _id, value: string) =>
+          value === 'up'
+            ? row.original.rankDelta > 0
+            : value === 'down'
+              ? row.original.rankDelta < 0
+              : value === 'same'
+                ? row.original.rankDelta === 0
+                : true,
+        cell: ({ row }) => (
+          <span data-testid="rank-delta" data-value={row.original.rankDelta}>
+            <Delta value={row.original.rankDelta} />
+          </span>
+        ),
       },
       {
         id: 'volume',
@@ -177,7 +228,9 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
         sortUndefined: 'last',
         header: 'Volume',
         filterFn: (row, _id, value: number) => (row.original.volume ?? 0) >= value,
-        cell: ({ row }) => <span data-testid="volume">{row.original.volume === null ? '—' : formatNumber(row.original.volume)}</span>,
+        cell: ({ row }) => (
+          <span data-testid="volume">{row.original.volume === null ? '—' : formatNumber(row.original.volume)}</span>
+        ),
       },
       {
         id: 'difficulty',
@@ -191,7 +244,12 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
         id: 'trend',
         header: 'Last 7 days',
         enableSorting: false,
-        cell: ({ row }) => <Sparkline points={sparklines[row.original.keywordId] ?? []} label={`Rank of ${row.original.term}, last 7 days`} />,
+        cell: ({ row }) => (
+          <Sparkline
+            points={sparklines[row.original.keywordId] ?? []}
+            label={`Rank of ${row.original.term}, last 7 days`}
+          />
+        ),
       },
       {
         id: 'actions',
@@ -203,7 +261,9 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
               <input
                 type="checkbox"
                 checked={chart.compare.includes(row.original.keywordId)}
-                disabled={!against && !chart.compare.includes(row.original.keywordId) && chart.compare.length >= MAX_COMPARED}
+                disabled={
+                  !against && !chart.compare.includes(row.original.keywordId) && chart.compare.length >= MAX_COMPARED
+                }
                 onChange={() => toggleCompared(row.original.keywordId)}
                 aria-label={`Chart ${row.original.term}`}
               />
@@ -231,13 +291,22 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
   });
   const rows = table.getRowModel().rows;
   const filterOf = (id: string) => table.getColumn(id)?.getFilterValue();
-  const setFilter = (id: string, value: unknown) => table.getColumn(id)?.setFilterValue(value === '' || value === 'all' ? undefined : value);
+  const setFilter = (id: string, value: unknown) =>
+    table.getColumn(id)?.setFilterValue(value === '' || value === 'all' ? undefined : value);
 
   function exportCsv() {
     downloadCsv(
       `keywords-${country}-${dataThrough ?? 'no-data'}.csv`,
       ['keywordId', 'term', 'country', 'rank', 'rankDelta', 'volume', 'difficulty'],
-      rows.map(({ original: row }) => [row.keywordId, row.term, row.country, row.rank, row.rankDelta, row.volume, row.difficulty]),
+      rows.map(({ original: row }) => [
+        row.keywordId,
+        row.term,
+        row.country,
+        row.rank,
+        row.rankDelta,
+        row.volume,
+        row.difficulty,
+      ]),
     );
   }
 
@@ -248,11 +317,19 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
       <div className="row" role="search" aria-label="Filter keywords" style={{ marginTop: '0.75rem' }}>
         <label>
           Keyword contains
-          <input type="search" value={(filterOf('term') as string) ?? ''} onChange={(event) => setFilter('term', event.target.value)} data-testid="keyword-filter" />
+          <input
+            type="search"
+            value={(filterOf('term') as string) ?? ''}
+            onChange={(event) => setFilter('term', event.target.value)}
+            data-testid="keyword-filter"
+          />
         </label>
         <label>
           Rank
-          <select value={(filterOf('rank') as string) ?? 'all'} onChange={(event) => setFilter('rank', event.target.value)}>
+          <select
+            value={(filterOf('rank') as string) ?? 'all'}
+            onChange={(event) => setFilter('rank', event.target.value)}
+          >
             <option value="all">Any</option>
             <option value="top10">Top 10</option>
             <option value="top50">Top 50</option>
@@ -262,7 +339,10 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
         </label>
         <label>
           Change
-          <select value={(filterOf('rankDelta') as string) ?? 'all'} onChange={(event) => setFilter('rankDelta', event.target.value)}>
+          <select
+            value={(filterOf('rankDelta') as string) ?? 'all'}
+            onChange={(event) => setFilter('rankDelta', event.target.value)}
+          >
             <option value="all">Any</option>
             <option value="up">Moved up</option>
             <option value="down">Moved down</option>
@@ -271,15 +351,34 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
         </label>
         <label>
           Volume at least
-          <input type="number" min={0} inputMode="numeric" value={(filterOf('volume') as number | undefined) ?? ''} onChange={(event) => setFilter('volume', event.target.value === '' ? '' : Number(event.target.value))} style={{ width: '8rem' }} />
+          <input
+            type="number"
+            min={0}
+            inputMode="numeric"
+            value={(filterOf('volume') as number | undefined) ?? ''}
+            onChange={(event) => setFilter('volume', event.target.value === '' ? '' : Number(event.target.value))}
+            style={{ width: '8rem' }}
+          />
         </label>
         <label>
           Difficulty at most
-          <input type="number" min={0} max={100} inputMode="numeric" value={(filterOf('difficulty') as number | undefined) ?? ''} onChange={(event) => setFilter('difficulty', event.target.value === '' ? '' : Number(event.target.value))} style={{ width: '6rem' }} />
+          <input
+            type="number"
+            min={0}
+            max={100}
+            inputMode="numeric"
+            value={(filterOf('difficulty') as number | undefined) ?? ''}
+            onChange={(event) => setFilter('difficulty', event.target.value === '' ? '' : Number(event.target.value))}
+            style={{ width: '6rem' }}
+          />
         </label>
-        <button type="button" onClick={exportCsv} data-testid="keywords-csv">Export CSV</button>
+        <button type="button" onClick={exportCsv} data-testid="keywords-csv">
+          Export CSV
+        </button>
       </div>
-      <p className="muted" aria-live="polite">{rows.length} of {keywords.length} keywords shown.</p>
+      <p className="muted" aria-live="polite">
+        {rows.length} of {keywords.length} keywords shown.
+      </p>
       <TableScroll label="Tracked keywords">
         <table data-testid="keywords-table">
           <thead>
@@ -288,7 +387,10 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
                 {group.headers.map((header) => {
                   const sorted = header.column.getIsSorted();
                   return (
-                    <th key={header.id} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                    <th
+                      key={header.id}
+                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                    >
                       {header.column.getCanSort() ? (
                         <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
                           {flexRender(header.column.columnDef.header, header.getContext())}
@@ -324,7 +426,11 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
             value={chart.vs}
             onChange={(event) => {
               const vs = event.target.value as ChartState['vs'];
-              setChart((current) => ({ ...current, vs, compare: vs === 'competitors' ? current.compare.slice(0, 1) : current.compare }));
+              setChart((current) => ({
+                ...current,
+                vs,
+                compare: vs === 'competitors' ? current.compare.slice(0, 1) : current.compare,
+              }));
             }}
             data-testid="chart-vs"
           >
@@ -334,7 +440,11 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
         </label>
         <label>
           Range
-          <select value={chart.range} onChange={(event) => setChart((current) => ({ ...current, range: event.target.value as Range }))} data-testid="chart-range">
+          <select
+            value={chart.range}
+            onChange={(event) => setChart((current) => ({ ...current, range: event.target.value as Range }))}
+            data-testid="chart-range"
+          >
             <option value="30">Last 30 days</option>
             <option value="90">Last 90 days</option>
             <option value="365">Last 365 days</option>
@@ -344,7 +454,13 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
         {chart.range === 'custom' && (
           <label>
             From
-            <input type="date" value={chart.from ?? ''} max={dataThrough ?? undefined} onChange={(event) => setChart((current) => ({ ...current, from: event.target.value || null }))} data-testid="chart-from" />
+            <input
+              type="date"
+              value={chart.from ?? ''}
+              max={dataThrough ?? undefined}
+              onChange={(event) => setChart((current) => ({ ...current, from: event.target.value || null }))}
+              data-testid="chart-from"
+            />
           </label>
         )}
         <p className="muted" style={{ margin: 0 }}>
@@ -354,7 +470,11 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
         </p>
       </div>
       <div aria-busy={loadingSeries}>
-        {failed && <p className="error" role="alert">The history could not be read: change the selection or the range to try again.</p>}
+        {failed && (
+          <p className="error" role="alert">
+            The history could not be read: change the selection or the range to try again.
+          </p>
+        )}
         {chart.compare.length === 0 ? (
           <p className="muted">No keyword chosen: tick “Chart” in the table.</p>
         ) : (
@@ -362,16 +482,27 @@ export function KeywordWorkspace({ appId, appName, country, keywords, sparklines
         )}
         {against && !loadingSeries && series.length === 1 && (
           <p className="muted" data-testid="no-competitors">
-            This app has no competitors yet: <Link href={`/apps/${appId}/competitors`}>add the apps you compete with</Link>, and their ranks for your keywords appear here.
+            This app has no competitors yet:{' '}
+            <Link href={`/apps/${appId}/competitors`}>add the apps you compete with</Link>, and their ranks for your
+            keywords appear here.
           </p>
         )}
         {against && competitorsLeftOut > 0 && (
-          <p className="muted">The chart draws the first {MAX_COMPARED - 1} competitors; {competitorsLeftOut} more are in the API’s answer.</p>
+          <p className="muted">
+            The chart draws the first {MAX_COMPARED - 1} competitors; {competitorsLeftOut} more are in the API’s answer.
+          </p>
         )}
       </div>
       <p className="muted">
-        Each line is a daily rank for the keyword in {country}, as <Link href="/docs/api">GET …/keywords/{'{keywordId}'}/history</Link> answers it
-        {against && <> (its <code>competitors</code> member for theirs)</>}.
+        Each line is a daily rank for the keyword in {country}, as{' '}
+        <Link href="/docs/api">GET …/keywords/{'{keywordId}'}/history</Link> answers it
+        {against && (
+          <>
+            {' '}
+            (its <code>competitors</code> member for theirs)
+          </>
+        )}
+        .
       </p>
     </>
   );

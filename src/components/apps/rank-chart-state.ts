@@ -34,5 +34,10 @@ export function chartStateOf(query: Record<string, string | string[] | undefined
   const range = (RANGES as readonly string[]).includes(text('range') ?? '') ? (text('range') as Range) : '90';
   const from = /^\d{4}-\d{2}-\d{2}$/.test(text('from') ?? '') ? text('from')! : null;
   // An explicit empty `compare` keeps the chart empty; no parameter at all shows the first keyword.
-  return { compare: compare.length || text('compare') !== undefined ? compare : keywordIds.slice(0, 1), vs, range, from };
+  return {
+    compare: compare.length || text('compare') !== undefined ? compare : keywordIds.slice(0, 1),
+    vs,
+    range,
+    from,
+  };
 }

@@ -28,7 +28,10 @@ export function StorefrontSelect({ storefronts, primary }: { storefronts: string
         }}
       >
         {storefronts.map((country) => (
-          <option key={country} value={country}>{country}{country === primary ? ' (primary)' : ''}</option>
+          <option key={country} value={country}>
+            {country}
+            {country === primary ? ' (primary)' : ''}
+          </option>
         ))}
       </select>
     </label>

@@ -8,9 +8,15 @@ export function TextDiff({ before, after }: { before: string | null; after: stri
     <p className="text-diff" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>
       {parts.map((part, index) =>
         part.added ? (
-          <ins key={index} className="diff-after"><span className="visually-hidden">added: </span>{part.value}</ins>
+          <ins key={index} className="diff-after">
+            <span className="visually-hidden">added: </span>
+            {part.value}
+          </ins>
         ) : part.removed ? (
-          <del key={index} className="diff-before"><span className="visually-hidden">removed: </span>{part.value}</del>
+          <del key={index} className="diff-before">
+            <span className="visually-hidden">removed: </span>
+            {part.value}
+          </del>
         ) : (
           <span key={index}>{part.value}</span>
         ),

@@ -15,7 +15,11 @@ export function SignInForm() {
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
-    const result = await signIn('credentials', { email: form.get('email'), password: form.get('password'), redirect: false });
+    const result = await signIn('credentials', {
+      email: form.get('email'),
+      password: form.get('password'),
+      redirect: false,
+    });
     setPending(false);
     if (!result || result.error) {
       setError(
@@ -41,7 +45,11 @@ export function SignInForm() {
         Password
         <input name="password" type="password" autoComplete="current-password" required />
       </label>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <button className="primary" type="submit" disabled={pending}>
         {pending ? 'Signing in…' : 'Sign in'}
       </button>

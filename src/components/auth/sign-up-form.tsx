@@ -31,7 +31,11 @@ export function SignUpForm() {
         Password (at least 10 characters)
         <input name="password" type="password" autoComplete="new-password" minLength={10} required />
       </label>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <button className="primary" type="submit" disabled={pending}>
         {pending ? 'Creating account…' : 'Create account'}
       </button>

@@ -20,15 +20,31 @@ function useRedirect() {
   return { go, pending, error };
 }
 
-export function PlanActions({ tier, label }: { tier: 'solo' | 'pro' | 'business' | 'agency' | 'enterprise' | 'free'; label: string }) {
+export function PlanActions({
+  tier,
+  label,
+}: {
+  tier: 'solo' | 'pro' | 'business' | 'agency' | 'enterprise' | 'free';
+  label: string;
+}) {
   const { go, pending, error } = useRedirect();
   if (tier === 'free' || tier === 'enterprise') return null;
   return (
     <>
-      <button type="button" className="primary" disabled={pending} onClick={() => go(() => trpc.billing.checkout.mutate({ tier }))} data-testid={`choose-${tier}`}>
+      <button
+        type="button"
+        className="primary"
+        disabled={pending}
+        onClick={() => go(() => trpc.billing.checkout.mutate({ tier }))}
+        data-testid={`choose-${tier}`}
+      >
         Choose {label}
       </button>
-      {error && <span className="notice" role="alert">{error}</span>}
+      {error && (
+        <span className="notice" role="alert">
+          {error}
+        </span>
+      )}
     </>
   );
 }
@@ -37,11 +53,20 @@ export function PortalButton({ subscription }: { subscription: string | null }) 
   const { go, pending, error } = useRedirect();
   return (
     <p className="row">
-      <button type="button" disabled={pending} onClick={() => go(() => trpc.billing.portal.mutate())} data-testid="manage-subscription">
+      <button
+        type="button"
+        disabled={pending}
+        onClick={() => go(() => trpc.billing.portal.mutate())}
+        data-testid="manage-subscription"
+      >
         Change or cancel the subscription
       </button>
       {subscription && <span className="muted">Subscription: {subscription.replaceAll('_', ' ')}</span>}
-      {error && <span className="notice" role="alert">{error}</span>}
+      {error && (
+        <span className="notice" role="alert">
+          {error}
+        </span>
+      )}
     </p>
   );
 }

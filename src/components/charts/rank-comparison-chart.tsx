@@ -26,7 +26,9 @@ function summaryOf(series: RankSeries[]): string {
 
 export function RankComparisonChart({ series, caption }: { series: RankSeries[]; caption: string }) {
   const dates = series[0]?.points.map((point) => point.date) ?? [];
-  const data = dates.map((date, index) => Object.fromEntries([['date', date], ...series.map((item) => [item.key, item.points[index]?.rank ?? null])]));
+  const data = dates.map((date, index) =>
+    Object.fromEntries([['date', date], ...series.map((item) => [item.key, item.points[index]?.rank ?? null])]),
+  );
   const labelOf = (key: unknown) => series.find((item) => item.key === key)?.label ?? String(key);
   return (
     <figure style={{ margin: 0 }}>
@@ -36,15 +38,32 @@ export function RankComparisonChart({ series, caption }: { series: RankSeries[];
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" />
             <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(5)} minTickGap={24} fontSize={12} />
             <YAxis reversed allowDecimals={false} domain={[1, 'dataMax']} fontSize={12} width={40} />
-            <Tooltip formatter={(value, name) => [value === null || value === undefined ? 'not ranked' : `#${value}`, labelOf(name)]} />
+            <Tooltip
+              formatter={(value, name) => [
+                value === null || value === undefined ? 'not ranked' : `#${value}`,
+                labelOf(name),
+              ]}
+            />
             <Legend formatter={labelOf} />
             {series.map((item, index) => (
-              <Line key={item.key} dataKey={item.key} name={item.key} type="monotone" stroke={SERIES_COLOURS[index % SERIES_COLOURS.length]} strokeWidth={2} dot={false} connectNulls={false} isAnimationActive={false} />
+              <Line
+                key={item.key}
+                dataKey={item.key}
+                name={item.key}
+                type="monotone"
+                stroke={SERIES_COLOURS[index % SERIES_COLOURS.length]}
+                strokeWidth={2}
+                dot={false}
+                connectNulls={false}
+                isAnimationActive={false}
+              />
             ))}
           </LineChart>
         </ResponsiveContainer>
       </div>
-      <figcaption className="muted" data-testid="rank-chart-caption">{caption}</figcaption>
+      <figcaption className="muted" data-testid="rank-chart-caption">
+        {caption}
+      </figcaption>
     </figure>
   );
 }

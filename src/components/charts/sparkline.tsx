@@ -7,7 +7,12 @@ export function Sparkline({ points, label }: { points: { date: string; rank: num
   const first = points.find((point) => point.rank !== null)?.rank ?? null;
   const last = [...points].reverse().find((point) => point.rank !== null)?.rank ?? null;
   const summary = ranks.length === 0 ? `${label}: not ranked in these days` : `${label}: from #${first} to #${last}`;
-  if (ranks.length === 0) return <span className="muted" role="img" aria-label={summary}>—</span>;
+  if (ranks.length === 0)
+    return (
+      <span className="muted" role="img" aria-label={summary}>
+        —
+      </span>
+    );
   const best = Math.min(...ranks);
   const worst = Math.max(...ranks);
   const span = Math.max(1, worst - best);
@@ -25,7 +30,14 @@ export function Sparkline({ points, label }: { points: { date: string; rank: num
     drawing = true;
   });
   return (
-    <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary} data-testid="sparkline">
+    <svg
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={summary}
+      data-testid="sparkline"
+    >
       <path d={path} fill="none" stroke="var(--accent)" strokeWidth={1.5} />
     </svg>
   );

@@ -15,7 +15,14 @@ interface Props {
   testId?: string;
 }
 
-export function TimeSeriesChart({ points, name, inverted = false, domain = ['auto', 'auto'], decimals = 0, testId }: Props) {
+export function TimeSeriesChart({
+  points,
+  name,
+  inverted = false,
+  domain = ['auto', 'auto'],
+  decimals = 0,
+  testId,
+}: Props) {
   const values = points.map((point) => point.value).filter((value): value is number => value !== null);
   const format = (value: number) => (decimals ? value.toFixed(decimals) : formatNumber(value));
   const summary = values.length
@@ -28,9 +35,25 @@ export function TimeSeriesChart({ points, name, inverted = false, domain = ['aut
           <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" />
           <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(5)} minTickGap={24} fontSize={12} />
           {/* Wide enough for the longest label, so that six-digit values are never cut. */}
-          <YAxis reversed={inverted} allowDecimals={decimals > 0} domain={domain} fontSize={12} width={axisWidth(values.map(format))} tickFormatter={(value: number) => format(value)} />
+          <YAxis
+            reversed={inverted}
+            allowDecimals={decimals > 0}
+            domain={domain}
+            fontSize={12}
+            width={axisWidth(values.map(format))}
+            tickFormatter={(value: number) => format(value)}
+          />
           <Tooltip formatter={(value) => [value === null || value === undefined ? '—' : format(Number(value)), name]} />
-          <Line dataKey="value" name={name} type="monotone" stroke="#3b5bdb" strokeWidth={2} dot={false} connectNulls={false} isAnimationActive={false} />
+          <Line
+            dataKey="value"
+            name={name}
+            type="monotone"
+            stroke="#3b5bdb"
+            strokeWidth={2}
+            dot={false}
+            connectNulls={false}
+            isAnimationActive={false}
+          />
         </LineChart>
       </ResponsiveContainer>
     </div>

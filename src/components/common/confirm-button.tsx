@@ -25,7 +25,13 @@ export function ConfirmButton({ label, ariaLabel, title, consequence, onConfirm,
   const router = useRouter();
   return (
     <>
-      <button type="button" className="danger" aria-label={ariaLabel} onClick={() => setOpen(true)} data-testid={testId}>
+      <button
+        type="button"
+        className="danger"
+        aria-label={ariaLabel}
+        onClick={() => setOpen(true)}
+        data-testid={testId}
+      >
         {label}
       </button>
       <ConfirmDialog

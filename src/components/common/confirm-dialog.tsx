@@ -30,7 +30,19 @@ export interface ConfirmDialogProps {
   confirmTestId?: string;
 }
 
-export function ConfirmDialog({ open, onOpenChange, title, description, children, confirmLabel, tone = 'danger', onConfirm, focusAfter, testId, confirmTestId }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  confirmLabel,
+  tone = 'danger',
+  onConfirm,
+  focusAfter,
+  testId,
+  confirmTestId,
+}: ConfirmDialogProps) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // Whether this opening ended with the action done (focus then goes to `focusAfter`), and what had focus when it
@@ -81,9 +93,19 @@ export function ConfirmDialog({ open, onOpenChange, title, description, children
             <div>{description}</div>
           </AlertDialog.Description>
           {children}
-          {error && <p className="notice" role="alert">{error}</p>}
+          {error && (
+            <p className="notice" role="alert">
+              {error}
+            </p>
+          )}
           <div className="row">
-            <button type="button" className={tone === 'danger' ? 'danger solid' : 'primary'} onClick={confirm} disabled={pending} data-testid={confirmTestId ?? (testId && `${testId}-confirm`)}>
+            <button
+              type="button"
+              className={tone === 'danger' ? 'danger solid' : 'primary'}
+              onClick={confirm}
+              disabled={pending}
+              data-testid={confirmTestId ?? (testId && `${testId}-confirm`)}
+            >
               {confirmLabel}
             </button>
             <AlertDialog.Cancel asChild>

@@ -34,7 +34,9 @@ export function NewSecret({ title, secret, what, note, children, onSaved, boxRef
       </p>
       <div className="row">
         <CopyButton text={secret} what={what} />
-        <button type="button" onClick={onSaved}>I have saved it</button>
+        <button type="button" onClick={onSaved}>
+          I have saved it
+        </button>
       </div>
       {children}
     </div>

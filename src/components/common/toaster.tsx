@@ -4,5 +4,12 @@
 import { Toaster as SonnerToaster } from 'sonner';
 
 export function Toaster() {
-  return <SonnerToaster position="bottom-right" closeButton duration={5000} toastOptions={{ style: { fontFamily: 'inherit' } }} />;
+  return (
+    <SonnerToaster
+      position="bottom-right"
+      closeButton
+      duration={5000}
+      toastOptions={{ style: { fontFamily: 'inherit' } }}
+    />
+  );
 }

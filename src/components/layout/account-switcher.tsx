@@ -5,7 +5,11 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { errorMessage, trpc } from '@/components/trpc';
 
-export function AccountSwitcher({ accounts }: { accounts: { accountId: string; accountName: string; current: boolean }[] }) {
+export function AccountSwitcher({
+  accounts,
+}: {
+  accounts: { accountId: string; accountName: string; current: boolean }[];
+}) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
@@ -22,14 +26,23 @@ export function AccountSwitcher({ accounts }: { accounts: { accountId: string; a
   return (
     <label className="account-switcher">
       <span className="visually-hidden">Account</span>
-      <select value={current} disabled={pending} onChange={(event) => void onChange(event.target.value)} data-testid="account-switcher">
+      <select
+        value={current}
+        disabled={pending}
+        onChange={(event) => void onChange(event.target.value)}
+        data-testid="account-switcher"
+      >
         {accounts.map((account) => (
           <option key={account.accountId} value={account.accountId}>
             {account.accountName}
           </option>
         ))}
       </select>
-      {error && <span className="error" role="alert">{error}</span>}
+      {error && (
+        <span className="error" role="alert">
+          {error}
+        </span>
+      )}
     </label>
   );
 }

@@ -13,7 +13,9 @@ export function PublicHeader() {
   return (
     <SiteHeader links={LINKS}>
       <Link href="/apps">Dashboard</Link>
-      <Link href="/sign-up" className="button primary">Start a free trial</Link>
+      <Link href="/sign-up" className="button primary">
+        Start a free trial
+      </Link>
     </SiteHeader>
   );
 }

@@ -23,19 +23,29 @@ export function SiteHeader({ links, children }: { links: NavLink[]; children?: R
   useEffect(() => setOpen(false), [pathname]);
   return (
     <header className="top">
-      <a className="skip-link" href="#content">Skip to content</a>
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
       <Link href="/" className="brand">
         <img src="/icon.svg" alt="" width={22} height={22} />
         ASO Analytics
       </Link>
-      <button type="button" className="menu-button" aria-expanded={open} aria-controls={navId} onClick={() => setOpen((value) => !value)}>
+      <button
+        type="button"
+        className="menu-button"
+        aria-expanded={open}
+        aria-controls={navId}
+        onClick={() => setOpen((value) => !value)}
+      >
         Menu
       </button>
       <nav id={navId} className="site-nav" aria-label="Main" data-open={open}>
         <ul>
           {links.map((link) => (
             <li key={link.href}>
-              <Link href={link.href} aria-current={isCurrent(pathname, link.href) ? 'page' : undefined}>{link.label}</Link>
+              <Link href={link.href} aria-current={isCurrent(pathname, link.href) ? 'page' : undefined}>
+                {link.label}
+              </Link>
             </li>
           ))}
         </ul>

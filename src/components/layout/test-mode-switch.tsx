@@ -16,13 +16,22 @@ export function TestModeSwitch({ testMode }: { testMode: boolean }) {
   const [on, setOn] = useState(testMode);
   useEffect(() => setOn(testMode), [testMode]);
   const toggle = () => {
-    document.cookie = on ? `${TEST_MODE_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax` : `${TEST_MODE_COOKIE}=test; Path=/; SameSite=Lax`;
+    document.cookie = on
+      ? `${TEST_MODE_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`
+      : `${TEST_MODE_COOKIE}=test; Path=/; SameSite=Lax`;
     setOn(!on);
     startTransition(() => router.refresh());
   };
   return (
     <label className="test-mode-switch">
-      <input type="checkbox" role="switch" checked={on} disabled={pending} onChange={toggle} data-testid="test-mode-switch" />
+      <input
+        type="checkbox"
+        role="switch"
+        checked={on}
+        disabled={pending}
+        onChange={toggle}
+        data-testid="test-mode-switch"
+      />
       Test mode
     </label>
   );

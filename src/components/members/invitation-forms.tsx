@@ -10,8 +10,14 @@ export function AcceptInvitation({ token }: { token: string }) {
   const onAccept = () => run(() => trpc.members.acceptInvitation.mutate({ token }), '/settings/members');
   return (
     <div className="stack">
-      {error && <p className="error" role="alert">{error}</p>}
-      <button className="primary" type="button" disabled={pending} onClick={() => void onAccept()}>Accept the invitation</button>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button className="primary" type="button" disabled={pending} onClick={() => void onAccept()}>
+        Accept the invitation
+      </button>
     </div>
   );
 }
@@ -41,8 +47,14 @@ export function JoinByInvitation({ token, email }: { token: string; email: strin
         Password (at least 10 characters)
         <input name="password" type="password" autoComplete="new-password" minLength={10} required />
       </label>
-      {error && <p className="error" role="alert">{error}</p>}
-      <button className="primary" type="submit" disabled={pending}>Join</button>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button className="primary" type="submit" disabled={pending}>
+        Join
+      </button>
     </form>
   );
 }

@@ -16,18 +16,29 @@ export function RolePermissionsTable({ roles, permissions }: Props) {
           <thead>
             <tr>
               <th scope="col">Permission</th>
-              {roles.map((role) => <th key={role.value} scope="col">{role.label}</th>)}
+              {roles.map((role) => (
+                <th key={role.value} scope="col">
+                  {role.label}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {permissions.map((permission) => (
               <tr key={permission.label}>
-                <th scope="row" style={{ fontWeight: 'normal' }}>{permission.label}</th>
+                <th scope="row" style={{ fontWeight: 'normal' }}>
+                  {permission.label}
+                </th>
                 {roles.map((role) =>
                   permission.allowedTo.includes(role.value) ? (
-                    <td key={role.value}><span aria-hidden="true">✓</span><span className="visually-hidden">Yes</span></td>
+                    <td key={role.value}>
+                      <span aria-hidden="true">✓</span>
+                      <span className="visually-hidden">Yes</span>
+                    </td>
                   ) : (
-                    <td key={role.value}><span className="visually-hidden">No</span></td>
+                    <td key={role.value}>
+                      <span className="visually-hidden">No</span>
+                    </td>
                   ),
                 )}
               </tr>

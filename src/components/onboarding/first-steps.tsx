@@ -25,8 +25,22 @@ export function FirstSteps({ initial, baseUrl }: { initial: Steps; baseUrl: stri
   }, [done]);
   const items: { key: keyof Steps; label: React.ReactNode }[] = [
     { key: 'appAdded', label: <>Add an app: paste its store URL or search for it below.</> },
-    { key: 'keyCreated', label: <>Create an API key under <Link href="/settings/api">Settings → API access</Link>.</> },
-    { key: 'firstCall', label: <>Make a first call: <code>curl -H &quot;Authorization: Bearer svc_live_…&quot; {baseUrl}/apps</code></> },
+    {
+      key: 'keyCreated',
+      label: (
+        <>
+          Create an API key under <Link href="/settings/api">Settings → API access</Link>.
+        </>
+      ),
+    },
+    {
+      key: 'firstCall',
+      label: (
+        <>
+          Make a first call: <code>curl -H &quot;Authorization: Bearer svc_live_…&quot; {baseUrl}/apps</code>
+        </>
+      ),
+    },
   ];
   return (
     <section className="panel" data-testid="first-steps" aria-labelledby="first-steps-title">

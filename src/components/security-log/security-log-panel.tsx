@@ -35,12 +35,23 @@ function describeChange(entry: SecurityEventView): string {
   const before = entry.before ?? {};
   const after = entry.after ?? {};
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  const show = (value: unknown) => (value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
-  return fields.map((field) => (field in before && field in after ? `${field}: ${show(before[field])} → ${show(after[field])}` : `${field}: ${show(after[field] ?? before[field])}`)).join('; ');
+  const show = (value: unknown) =>
+    value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
+  return fields
+    .map((field) =>
+      field in before && field in after
+        ? `${field}: ${show(before[field])} → ${show(after[field])}`
+        : `${field}: ${show(after[field] ?? before[field])}`,
+    )
+    .join('; ');
 }
 
 function query(filter: Filter) {
-  return { ...(filter.kind && { kinds: [filter.kind as never] }), ...(filter.from && { from: filter.from }), ...(filter.to && { to: filter.to }) };
+  return {
+    ...(filter.kind && { kinds: [filter.kind as never] }),
+    ...(filter.from && { from: filter.from }),
+    ...(filter.to && { to: filter.to }),
+  };
 }
 
 export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Props) {
@@ -59,7 +70,10 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
   function onFilter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    void load({ kind: String(form.get('kind') ?? ''), from: String(form.get('from') ?? ''), to: String(form.get('to') ?? '') }, 1);
+    void load(
+      { kind: String(form.get('kind') ?? ''), from: String(form.get('from') ?? ''), to: String(form.get('to') ?? '') },
+      1,
+    );
   }
 
   function onExport() {
@@ -68,7 +82,16 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
       downloadCsv(
         `security-log-${new Date().toISOString().slice(0, 10)}.csv`,
         ['time', 'event', 'actor', 'ip_address', 'user_agent', 'target', 'change', 'request_id'],
-        entries.map((entry) => [entry.occurredAt, entry.kind, entry.actor, entry.ipAddress, entry.userAgent, entry.target?.label ?? '', describeChange(entry), entry.requestId]),
+        entries.map((entry) => [
+          entry.occurredAt,
+          entry.kind,
+          entry.actor,
+          entry.ipAddress,
+          entry.userAgent,
+          entry.target?.label ?? '',
+          describeChange(entry),
+          entry.requestId,
+        ]),
       );
     });
   }
@@ -77,13 +100,13 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
     <section className="panel" aria-labelledby="security-log-heading">
       <h1 id="security-log-heading">Security log</h1>
       <p className="muted">
-        Every change of access to this account: API keys, webhook endpoints, the plan, sign-ins and sessions, with who made it and from where. Entries cannot be
-        edited or deleted, and are kept {retentionDays} days.
+        Every change of access to this account: API keys, webhook endpoints, the plan, sign-ins and sessions, with who
+        made it and from where. Entries cannot be edited or deleted, and are kept {retentionDays} days.
       </p>
       {!livemode && (
         <p className="notice" data-testid="security-log-test-mode">
-          Test mode’s log: changes to your test keys and test webhook endpoints. Sign-ins, sessions, the plan and live keys are in the live log, with
-          Test mode off.
+          Test mode’s log: changes to your test keys and test webhook endpoints. Sign-ins, sessions, the plan and live
+          keys are in the live log, with Test mode off.
         </p>
       )}
       <form className="row" onSubmit={onFilter} aria-label="Filter the security log">
@@ -92,7 +115,9 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
           <select name="kind" defaultValue="">
             <option value="">All events</option>
             {kinds.map((kind) => (
-              <option key={kind.kind} value={kind.kind}>{kind.label}</option>
+              <option key={kind.kind} value={kind.kind}>
+                {kind.label}
+              </option>
             ))}
           </select>
         </label>
@@ -104,10 +129,23 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
           To
           <input type="date" name="to" />
         </label>
-        <button type="submit" disabled={pending}>Filter</button>
-        <button type="button" onClick={() => void onExport()} disabled={pending || page.total === 0} data-testid="security-log-export">Export CSV</button>
+        <button type="submit" disabled={pending}>
+          Filter
+        </button>
+        <button
+          type="button"
+          onClick={() => void onExport()}
+          disabled={pending || page.total === 0}
+          data-testid="security-log-export"
+        >
+          Export CSV
+        </button>
       </form>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <p className="muted" aria-live="polite" data-testid="security-log-count">
         {page.total} {page.total === 1 ? 'entry' : 'entries'}
         {page.total > page.pageSize ? `; page ${page.page} of ${pages}` : ''}.
@@ -147,8 +185,16 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
       )}
       {pages > 1 && (
         <nav className="row" aria-label="Security log pages">
-          <button type="button" onClick={() => void load(filter, page.page - 1)} disabled={pending || page.page <= 1}>Newer</button>
-          <button type="button" onClick={() => void load(filter, page.page + 1)} disabled={pending || page.page >= pages}>Older</button>
+          <button type="button" onClick={() => void load(filter, page.page - 1)} disabled={pending || page.page <= 1}>
+            Newer
+          </button>
+          <button
+            type="button"
+            onClick={() => void load(filter, page.page + 1)}
+            disabled={pending || page.page >= pages}
+          >
+            Older
+          </button>
         </nav>
       )}
     </section>

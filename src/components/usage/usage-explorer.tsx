@@ -12,7 +12,8 @@ import { trpc } from '@/components/trpc';
 type Ledger = Awaited<ReturnType<typeof trpc.usage.ledger.query>>;
 type Measure = 'credits' | 'calls';
 
-const shiftDay = (day: string, days: number) => new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
+const shiftDay = (day: string, days: number) =>
+  new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** Every day of the range, so that quiet days show as zero. */
 function daysOf(from: string, to: string): string[] {
@@ -58,9 +59,20 @@ export function UsageExplorer({ periodStart, today, ledgerDays }: Props) {
   }, [from, to, valid]);
 
   const endpoints = useMemo(() => [...new Set(ledger?.rows.map((row) => row.endpoint))].sort(), [ledger]);
-  const keys = useMemo(() => [...new Map(ledger?.rows.map((row) => [row.keyId ?? 'session', row.key ? `${row.keyName} (${row.key})` : row.keyName])).entries()], [ledger]);
+  const keys = useMemo(
+    () => [
+      ...new Map(
+        ledger?.rows.map((row) => [row.keyId ?? 'session', row.key ? `${row.keyName} (${row.key})` : row.keyName]),
+      ).entries(),
+    ],
+    [ledger],
+  );
   const rows = (ledger?.rows ?? []).filter(
-    (row) => (endpoint === 'all' || row.endpoint === endpoint) && (key === 'all' || (row.keyId ?? 'session') === key) && row.date >= from && row.date <= to,
+    (row) =>
+      (endpoint === 'all' || row.endpoint === endpoint) &&
+      (key === 'all' || (row.keyId ?? 'session') === key) &&
+      row.date >= from &&
+      row.date <= to,
   );
   const totals = new Map<string, number>();
   for (const row of rows) totals.set(row.date, (totals.get(row.date) ?? 0) + row[measure]);
@@ -88,42 +100,90 @@ export function UsageExplorer({ periodStart, today, ledgerDays }: Props) {
         </label>
         <label>
           Endpoint
-          <select value={endpoint} onChange={(event) => setEndpoint(event.target.value)} data-testid="usage-endpoint-filter">
+          <select
+            value={endpoint}
+            onChange={(event) => setEndpoint(event.target.value)}
+            data-testid="usage-endpoint-filter"
+          >
             <option value="all">All endpoints</option>
-            {endpoints.map((name) => <option key={name} value={name}>{name}</option>)}
+            {endpoints.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Key
           <select value={key} onChange={(event) => setKey(event.target.value)} data-testid="usage-key-filter">
             <option value="all">All keys</option>
-            {keys.map(([id, label]) => <option key={id} value={id}>{label}</option>)}
+            {keys.map(([id, label]) => (
+              <option key={id} value={id}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           From
-          <input type="date" value={from} min={earliest} max={to} onChange={(event) => setFrom(event.target.value || firstOfPeriod)} data-testid="usage-from" />
+          <input
+            type="date"
+            value={from}
+            min={earliest}
+            max={to}
+            onChange={(event) => setFrom(event.target.value || firstOfPeriod)}
+            data-testid="usage-from"
+          />
         </label>
         <label>
           To
-          <input type="date" value={to} min={from} max={today} onChange={(event) => setTo(event.target.value || today)} />
+          <input
+            type="date"
+            value={to}
+            min={from}
+            max={today}
+            onChange={(event) => setTo(event.target.value || today)}
+          />
         </label>
-        <button type="button" onClick={exportCsv} disabled={!ledger || !valid} data-testid="usage-csv">Export CSV</button>
+        <button type="button" onClick={exportCsv} disabled={!ledger || !valid} data-testid="usage-csv">
+          Export CSV
+        </button>
       </div>
-      {failed && <p className="error" role="alert">The usage could not be read: reload the page to try again.</p>}
-      {!valid && <p className="error" role="alert">Choose a range within the last year, its first day on or before its last.</p>}
+      {failed && (
+        <p className="error" role="alert">
+          The usage could not be read: reload the page to try again.
+        </p>
+      )}
+      {!valid && (
+        <p className="error" role="alert">
+          Choose a range within the last year, its first day on or before its last.
+        </p>
+      )}
       <p className="muted" aria-live="polite" data-testid="usage-explorer-total">
         {formatNumber(sum)} {measure} from {from} to {to}
         {endpoint !== 'all' ? ` on ${endpoint}` : ''}
         {key !== 'all' ? ` with ${keys.find(([id]) => id === key)?.[1] ?? 'that key'}` : ''}.
       </p>
-      <div style={{ width: '100%', height: 220 }} data-testid="daily-credits-chart" role="img" aria-label={`${measure === 'credits' ? 'Credits' : 'Calls'} per day from ${from} to ${to}: ${formatNumber(sum)} in all, at most ${formatNumber(largest)} in a day.`}>
+      <div
+        style={{ width: '100%', height: 220 }}
+        data-testid="daily-credits-chart"
+        role="img"
+        aria-label={`${measure === 'credits' ? 'Credits' : 'Calls'} per day from ${from} to ${to}: ${formatNumber(sum)} in all, at most ${formatNumber(largest)} in a day.`}
+      >
         <ResponsiveContainer>
           <BarChart data={data} margin={{ top: 10, right: 10, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />
             <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(5)} minTickGap={16} fontSize={12} />
-            <YAxis allowDecimals={false} fontSize={12} width={axisWidth([formatNumber(largest)])} tickFormatter={(value: number) => formatNumber(value)} />
-            <Tooltip formatter={(value) => [formatNumber(Number(value)), measure === 'credits' ? 'Credits' : 'Calls']} labelFormatter={(date) => String(date)} />
+            <YAxis
+              allowDecimals={false}
+              fontSize={12}
+              width={axisWidth([formatNumber(largest)])}
+              tickFormatter={(value: number) => formatNumber(value)}
+            />
+            <Tooltip
+              formatter={(value) => [formatNumber(Number(value)), measure === 'credits' ? 'Credits' : 'Calls']}
+              labelFormatter={(date) => String(date)}
+            />
             <Bar dataKey="value" fill="#3b5bdb" isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>

@@ -14,15 +14,21 @@ export function UsagePanel({ usage, ledgerDays }: { usage: z.infer<typeof usageO
       <div className="stats">
         <div>
           <div className="muted">Used</div>
-          <div className="stat" data-testid="usage-used">{formatNumber(usage.used)}</div>
+          <div className="stat" data-testid="usage-used">
+            {formatNumber(usage.used)}
+          </div>
         </div>
         <div>
           <div className="muted">Remaining</div>
-          <div className="stat" data-testid="usage-remaining">{usage.remaining === null ? 'Unlimited' : formatNumber(usage.remaining)}</div>
+          <div className="stat" data-testid="usage-remaining">
+            {usage.remaining === null ? 'Unlimited' : formatNumber(usage.remaining)}
+          </div>
         </div>
         <div>
           <div className="muted">Resets</div>
-          <div className="stat" data-testid="usage-reset" style={{ fontSize: '1.1rem', paddingTop: '0.4rem' }}>{formatInstant(usage.periodEnd)}</div>
+          <div className="stat" data-testid="usage-reset" style={{ fontSize: '1.1rem', paddingTop: '0.4rem' }}>
+            {formatInstant(usage.periodEnd)}
+          </div>
         </div>
       </div>
       {usage.limit !== null && (
@@ -35,15 +41,26 @@ export function UsagePanel({ usage, ledgerDays }: { usage: z.infer<typeof usageO
             aria-valuenow={usage.used}
             style={{ height: 12, background: '#e9ecef', borderRadius: 6, overflow: 'hidden' }}
           >
-            <div style={{ width: `${share * 100}%`, height: '100%', background: share >= 1 ? 'var(--danger)' : share >= 0.8 ? 'var(--warn)' : 'var(--accent)' }} />
+            <div
+              style={{
+                width: `${share * 100}%`,
+                height: '100%',
+                background: share >= 1 ? 'var(--danger)' : share >= 0.8 ? 'var(--warn)' : 'var(--accent)',
+              }}
+            />
           </div>
           <p className="muted" data-testid="usage-bar-label">
-            {formatNumber(usage.used)} of {formatNumber(usage.limit)} credits used ({Math.round(share * 100)} %). Up to {formatNumber(usage.requestsPerMinute)} requests per minute per key.
+            {formatNumber(usage.used)} of {formatNumber(usage.limit)} credits used ({Math.round(share * 100)} %). Up to{' '}
+            {formatNumber(usage.requestsPerMinute)} requests per minute per key.
           </p>
         </div>
       )}
       <h3>Per day</h3>
-      <UsageExplorer periodStart={usage.periodStart} today={usage.daily.at(-1)?.date ?? usage.periodStart.slice(0, 10)} ledgerDays={ledgerDays} />
+      <UsageExplorer
+        periodStart={usage.periodStart}
+        today={usage.daily.at(-1)?.date ?? usage.periodStart.slice(0, 10)}
+        ledgerDays={ledgerDays}
+      />
       <div className="row" style={{ alignItems: 'flex-start', gap: '2rem' }}>
         <div style={{ flex: '1 1 280px', minWidth: 0 }}>
           <h3>By endpoint</h3>
@@ -51,14 +68,24 @@ export function UsagePanel({ usage, ledgerDays }: { usage: z.infer<typeof usageO
             <p className="muted">No charged calls this month.</p>
           ) : (
             <TableScroll label="Usage by endpoint">
-            <table data-testid="usage-by-endpoint">
-              <thead><tr><th>Endpoint</th><th>Calls</th><th>Credits</th></tr></thead>
-              <tbody>
-                {usage.byEndpoint.map((row) => (
-                  <tr key={row.endpoint}><td className="mono">{row.endpoint}</td><td>{formatNumber(row.calls)}</td><td>{formatNumber(row.credits)}</td></tr>
-                ))}
-              </tbody>
-            </table>
+              <table data-testid="usage-by-endpoint">
+                <thead>
+                  <tr>
+                    <th>Endpoint</th>
+                    <th>Calls</th>
+                    <th>Credits</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {usage.byEndpoint.map((row) => (
+                    <tr key={row.endpoint}>
+                      <td className="mono">{row.endpoint}</td>
+                      <td>{formatNumber(row.calls)}</td>
+                      <td>{formatNumber(row.credits)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
             </TableScroll>
           )}
         </div>
@@ -68,21 +95,27 @@ export function UsagePanel({ usage, ledgerDays }: { usage: z.infer<typeof usageO
             <p className="muted">No charged calls this month.</p>
           ) : (
             <TableScroll label="Usage by key and connected app">
-            <table data-testid="usage-by-key">
-              <thead><tr><th>Key or app</th><th>Calls</th><th>Credits</th></tr></thead>
-              <tbody>
-                {usage.byKey.map((row) => (
-                  <tr key={row.keyId ?? 'session'}>
-                    <td>
-                      {row.name} {row.key && <span className="muted mono">{row.key}</span>}
-                      {row.kind === 'connected_app' && <span className="muted"> (connected app)</span>}
-                    </td>
-                    <td>{formatNumber(row.calls)}</td>
-                    <td>{formatNumber(row.credits)}</td>
+              <table data-testid="usage-by-key">
+                <thead>
+                  <tr>
+                    <th>Key or app</th>
+                    <th>Calls</th>
+                    <th>Credits</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {usage.byKey.map((row) => (
+                    <tr key={row.keyId ?? 'session'}>
+                      <td>
+                        {row.name} {row.key && <span className="muted mono">{row.key}</span>}
+                        {row.kind === 'connected_app' && <span className="muted"> (connected app)</span>}
+                      </td>
+                      <td>{formatNumber(row.calls)}</td>
+                      <td>{formatNumber(row.credits)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
             </TableScroll>
           )}
         </div>

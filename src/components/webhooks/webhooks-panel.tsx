@@ -93,7 +93,10 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: P
     confirmed.current = kind;
     if (kind === 'rotate') {
       const rotated = await trpc.webhooks.rotateSecret.mutate({ endpointId: endpoint.id });
-      setSecret({ value: rotated.secret, note: `New signing secret of ${endpoint.url}; the previous one also signs until ${formatInstant(rotated.previousSecretUntil)}.` });
+      setSecret({
+        value: rotated.secret,
+        note: `New signing secret of ${endpoint.url}; the previous one also signs until ${formatInstant(rotated.previousSecretUntil)}.`,
+      });
       toast.success('Signing secret rotated');
     } else {
       await trpc.webhooks.delete.mutate({ endpointId: endpoint.id });
@@ -105,14 +108,17 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: P
   return (
     <>
       <section className="panel" aria-labelledby="webhooks-heading">
-        <h1 id="webhooks-heading" ref={heading} tabIndex={-1}>Webhooks</h1>
+        <h1 id="webhooks-heading" ref={heading} tabIndex={-1}>
+          Webhooks
+        </h1>
         <p className="muted">
-          We send a signed POST to each endpoint when an event it subscribes to happens. See <Link href="/docs/webhooks">how to verify the signature</Link>.
+          We send a signed POST to each endpoint when an event it subscribes to happens. See{' '}
+          <Link href="/docs/webhooks">how to verify the signature</Link>.
         </p>
         {!livemode && (
           <p className="notice" data-testid="webhooks-test-mode">
-            Test endpoints: these receive your test sandbox’s events only, with <code>livemode: false</code>, never a live one. Your live endpoints are
-            listed with Test mode off.
+            Test endpoints: these receive your test sandbox’s events only, with <code>livemode: false</code>, never a
+            live one. Your live endpoints are listed with Test mode off.
           </p>
         )}
         <form className="stack" onSubmit={onCreate} aria-label="Add endpoint">
@@ -129,31 +135,52 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: P
           <fieldset style={{ border: 'none', padding: 0, margin: 0 }}>
             <legend>Events</legend>
             <p className="muted" id="event-kinds-hint" style={{ margin: '0.3rem 0 0.6rem' }}>
-              Tick the kinds this endpoint receives. Leave all unticked to receive every kind, including kinds added later.
+              Tick the kinds this endpoint receives. Leave all unticked to receive every kind, including kinds added
+              later.
             </p>
             <div className="event-kinds" aria-describedby="event-kinds-hint">
               {eventKinds.map((kind) => (
                 <div key={kind.type} className="event-kind">
-                  <input type="checkbox" name="eventTypes" value={kind.type} id={`kind-${kind.type}`} aria-describedby={`kind-${kind.type}-about`} />
+                  <input
+                    type="checkbox"
+                    name="eventTypes"
+                    value={kind.type}
+                    id={`kind-${kind.type}`}
+                    aria-describedby={`kind-${kind.type}-about`}
+                  />
                   <span>
-                    <label htmlFor={`kind-${kind.type}`}><code>{kind.type}</code></label>
-                    <span className="muted" id={`kind-${kind.type}-about`}> {kind.description}</span>
+                    <label htmlFor={`kind-${kind.type}`}>
+                      <code>{kind.type}</code>
+                    </label>
+                    <span className="muted" id={`kind-${kind.type}-about`}>
+                      {' '}
+                      {kind.description}
+                    </span>
                   </span>
                 </div>
               ))}
             </div>
           </fieldset>
           <div>
-            <button className="primary" type="submit" disabled={pending}>Add endpoint</button>
+            <button className="primary" type="submit" disabled={pending}>
+              Add endpoint
+            </button>
           </div>
         </form>
-        {error && <p className="error" role="alert">{error}</p>}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
         {secret && (
           <NewSecret
             title={secret.note}
             secret={secret.value}
             what="Signing secret"
-            onSaved={() => { setSecret(null); heading.current?.focus(); }}
+            onSaved={() => {
+              setSecret(null);
+              heading.current?.focus();
+            }}
             boxRef={secretBox}
             testId="webhook-secret"
             valueTestId="webhook-secret-value"
@@ -163,72 +190,148 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: P
 
       {endpoints.length === 0 && (
         <section className="panel empty" data-testid="endpoints-empty">
-          <p><strong>No endpoints yet.</strong></p>
+          <p>
+            <strong>No endpoints yet.</strong>
+          </p>
           <p className="muted">
-            Add the HTTPS address of a receiver above, then send it a test event. A Slack or Discord incoming-webhook URL works too: it
-            receives readable messages.
+            Add the HTTPS address of a receiver above, then send it a test event. A Slack or Discord incoming-webhook
+            URL works too: it receives readable messages.
           </p>
         </section>
       )}
 
       {endpoints.map((endpoint) => (
-        <section className="panel" key={endpoint.id} data-testid="webhook-endpoint" data-endpoint-url={endpoint.url} aria-label={`Endpoint ${endpoint.url}`}>
+        <section
+          className="panel"
+          key={endpoint.id}
+          data-testid="webhook-endpoint"
+          data-endpoint-url={endpoint.url}
+          aria-label={`Endpoint ${endpoint.url}`}
+        >
           <div className="row" style={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
             <div style={{ minWidth: 0 }}>
-              <h2 style={{ margin: 0, fontSize: '1rem' }} className="mono">{endpoint.url}</h2>
+              <h2 style={{ margin: 0, fontSize: '1rem' }} className="mono">
+                {endpoint.url}
+              </h2>
               <p className="muted" style={{ margin: '0.3rem 0' }}>
-                {endpoint.description ?? 'No description'} · {endpoint.eventTypes.length ? endpoint.eventTypes.join(', ') : 'every kind of event'} · secret{' '}
+                {endpoint.description ?? 'No description'} ·{' '}
+                {endpoint.eventTypes.length ? endpoint.eventTypes.join(', ') : 'every kind of event'} · secret{' '}
                 <span className="mono">{endpoint.secretHint}</span>
-                {endpoint.rotatingUntil && ` (previous secret also signs until ${formatInstant(endpoint.rotatingUntil)})`}
+                {endpoint.rotatingUntil &&
+                  ` (previous secret also signs until ${formatInstant(endpoint.rotatingUntil)})`}
               </p>
             </div>
-            <span className={`badge ${endpoint.enabled ? 'active' : 'revoked'}`} data-testid="webhook-status">{endpoint.enabled ? 'enabled' : 'disabled'}</span>
+            <span className={`badge ${endpoint.enabled ? 'active' : 'revoked'}`} data-testid="webhook-status">
+              {endpoint.enabled ? 'enabled' : 'disabled'}
+            </span>
           </div>
           {endpoint.disabledReason && <p className="notice">{endpoint.disabledReason}</p>}
           <div className="row">
-            <button type="button" disabled={pending || !endpoint.enabled} onClick={() => run(async () => {
-              await trpc.webhooks.sendTest.mutate({ endpointId: endpoint.id });
-              noticeFor(endpoint.id, 'Test event sent: its delivery appears below within a few seconds.');
-              toast.success('Test event sent');
-            })}>Send test event</button>
-            <button type="button" disabled={pending} onClick={() => setConfirming({ kind: 'rotate', endpoint })}>Rotate secret</button>
-            <button type="button" disabled={pending} onClick={() => run(async () => {
-              await trpc.webhooks.setEnabled.mutate({ endpointId: endpoint.id, enabled: !endpoint.enabled });
-              toast.success(endpoint.enabled ? 'Endpoint disabled' : 'Endpoint enabled');
-            })}>{endpoint.enabled ? 'Disable' : 'Enable'}</button>
-            <button type="button" className="danger" disabled={pending} onClick={() => setConfirming({ kind: 'delete', endpoint })}>Delete</button>
+            <button
+              type="button"
+              disabled={pending || !endpoint.enabled}
+              onClick={() =>
+                run(async () => {
+                  await trpc.webhooks.sendTest.mutate({ endpointId: endpoint.id });
+                  noticeFor(endpoint.id, 'Test event sent: its delivery appears below within a few seconds.');
+                  toast.success('Test event sent');
+                })
+              }
+            >
+              Send test event
+            </button>
+            <button type="button" disabled={pending} onClick={() => setConfirming({ kind: 'rotate', endpoint })}>
+              Rotate secret
+            </button>
+            <button
+              type="button"
+              disabled={pending}
+              onClick={() =>
+                run(async () => {
+                  await trpc.webhooks.setEnabled.mutate({ endpointId: endpoint.id, enabled: !endpoint.enabled });
+                  toast.success(endpoint.enabled ? 'Endpoint disabled' : 'Endpoint enabled');
+                })
+              }
+            >
+              {endpoint.enabled ? 'Disable' : 'Enable'}
+            </button>
+            <button
+              type="button"
+              className="danger"
+              disabled={pending}
+              onClick={() => setConfirming({ kind: 'delete', endpoint })}
+            >
+              Delete
+            </button>
           </div>
-          <p role="status" className="muted" data-testid="endpoint-notice">{notices[endpoint.id] ?? ''}</p>
-          <h3>Deliveries {polling && <span className="muted" style={{ fontWeight: 'normal', fontSize: '0.85rem' }}>(updating…)</span>}</h3>
+          <p role="status" className="muted" data-testid="endpoint-notice">
+            {notices[endpoint.id] ?? ''}
+          </p>
+          <h3>
+            Deliveries{' '}
+            {polling && (
+              <span className="muted" style={{ fontWeight: 'normal', fontSize: '0.85rem' }}>
+                (updating…)
+              </span>
+            )}
+          </h3>
           {(deliveries[endpoint.id] ?? []).length === 0 ? (
             <p className="muted">No deliveries yet: send a test event to see one.</p>
           ) : (
             <TableScroll label={`Deliveries to ${endpoint.url}`}>
               <table data-testid="webhook-deliveries">
                 <thead>
-                  <tr><th>Event</th><th>Delivery id</th><th>Status</th><th>Attempts</th><th>Next retry</th><th><span className="visually-hidden">Actions</span></th></tr>
+                  <tr>
+                    <th>Event</th>
+                    <th>Delivery id</th>
+                    <th>Status</th>
+                    <th>Attempts</th>
+                    <th>Next retry</th>
+                    <th>
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
                 </thead>
                 <tbody>
                   {(deliveries[endpoint.id] ?? []).map((delivery) => (
                     <tr key={delivery.id} data-delivery-id={delivery.id}>
-                      <td><code>{delivery.eventType}</code><div className="muted">{formatInstant(delivery.createdAt)}</div></td>
-                      <td className="mono" style={{ fontSize: '0.8rem' }}>{delivery.id}</td>
+                      <td>
+                        <code>{delivery.eventType}</code>
+                        <div className="muted">{formatInstant(delivery.createdAt)}</div>
+                      </td>
+                      <td className="mono" style={{ fontSize: '0.8rem' }}>
+                        {delivery.id}
+                      </td>
                       <td data-testid="delivery-status">{delivery.requested ? 'queued' : delivery.status}</td>
                       <td>
                         {delivery.attempts.map((attempt, index) => (
                           <div key={index} data-testid="delivery-attempt">
-                            {formatInstant(attempt.attemptedAt)} · <strong>{attempt.statusCode ?? 'no answer'}</strong> · {attempt.durationMs} ms
-                            {(attempt.error ?? attempt.responseExcerpt) && <div className="muted mono" style={{ fontSize: '0.8rem' }}>{(attempt.error ?? attempt.responseExcerpt ?? '').slice(0, 120)}</div>}
+                            {formatInstant(attempt.attemptedAt)} · <strong>{attempt.statusCode ?? 'no answer'}</strong>{' '}
+                            · {attempt.durationMs} ms
+                            {(attempt.error ?? attempt.responseExcerpt) && (
+                              <div className="muted mono" style={{ fontSize: '0.8rem' }}>
+                                {(attempt.error ?? attempt.responseExcerpt ?? '').slice(0, 120)}
+                              </div>
+                            )}
                           </div>
                         ))}
                       </td>
                       <td>{delivery.nextAttemptAt ? formatInstant(delivery.nextAttemptAt) : '—'}</td>
                       <td>
-                        <button type="button" disabled={pending} aria-label={`Redeliver ${delivery.eventType} ${delivery.id}`} onClick={() => run(async () => {
-                          await trpc.webhooks.redeliver.mutate({ deliveryId: delivery.id });
-                          noticeFor(endpoint.id, 'Redelivery queued.');
-                          toast.success('Redelivery queued');
-                        })}>Redeliver</button>
+                        <button
+                          type="button"
+                          disabled={pending}
+                          aria-label={`Redeliver ${delivery.eventType} ${delivery.id}`}
+                          onClick={() =>
+                            run(async () => {
+                              await trpc.webhooks.redeliver.mutate({ deliveryId: delivery.id });
+                              noticeFor(endpoint.id, 'Redelivery queued.');
+                              toast.success('Redelivery queued');
+                            })
+                          }
+                        >
+                          Redeliver
+                        </button>
                       </td>
                     </tr>
                   ))}
@@ -241,15 +344,24 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: P
 
       <ConfirmDialog
         open={confirming !== null}
-        onOpenChange={(open) => { if (!open) setConfirming(null); }}
+        onOpenChange={(open) => {
+          if (!open) setConfirming(null);
+        }}
         testId="endpoint-dialog"
-        title={confirming?.kind === 'rotate' ? 'Rotate the signing secret?' : `Delete the endpoint ${confirming?.endpoint.url ?? ''}?`}
+        title={
+          confirming?.kind === 'rotate'
+            ? 'Rotate the signing secret?'
+            : `Delete the endpoint ${confirming?.endpoint.url ?? ''}?`
+        }
         tone={confirming?.kind === 'rotate' ? 'primary' : 'danger'}
         confirmLabel={confirming?.kind === 'rotate' ? 'Rotate secret' : 'Delete endpoint'}
         focusAfter={() => (confirmed.current === 'rotate' ? secretBox.current : focusable(heading.current))}
         description={
           confirming?.kind === 'rotate' ? (
-            <p>A new signing secret is issued and shown once. The current secret keeps signing beside it for 24 hours, so you can deploy the new one.</p>
+            <p>
+              A new signing secret is issued and shown once. The current secret keeps signing beside it for 24 hours, so
+              you can deploy the new one.
+            </p>
           ) : (
             <p>Its delivery log goes with it and no more events are sent to it. This cannot be undone.</p>
           )

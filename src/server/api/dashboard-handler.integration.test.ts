@@ -47,7 +47,11 @@ describe('cross-site requests to the dashboard API', () => {
     expect((await createKey(cookie, {})).status).toBe(200);
     expect(await db.apiKey.count({ where: { accountId: owner.accountId } })).toBe(3);
     // Reads are never refused (they change nothing).
-    expect(isCrossSiteMutation(new Request(`${ORIGIN}/api/trpc/apiKeys.list`, { headers: { 'sec-fetch-site': 'cross-site' } }))).toBe(false);
+    expect(
+      isCrossSiteMutation(
+        new Request(`${ORIGIN}/api/trpc/apiKeys.list`, { headers: { 'sec-fetch-site': 'cross-site' } }),
+      ),
+    ).toBe(false);
   });
 });
 
@@ -56,8 +60,14 @@ describe('what the dashboard endpoint serves', () => {
   const call = (cookie: string, path: string, input: unknown, method: 'GET' | 'POST' = 'GET') =>
     handleDashboardTrpcRequest(
       method === 'GET'
-        ? new Request(`${ORIGIN}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { cookie } })
-        : new Request(`${ORIGIN}/api/trpc/${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(input) }),
+        ? new Request(`${ORIGIN}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, {
+            headers: { cookie },
+          })
+        : new Request(`${ORIGIN}/api/trpc/${path}`, {
+            method,
+            headers: { cookie, 'content-type': 'application/json' },
+            body: JSON.stringify(input),
+          }),
     );
 
   it('has no API-only procedure: a Free account gets no research and adds no competitor; a Pro account neither', async () => {
@@ -69,9 +79,15 @@ describe('what the dashboard endpoint serves', () => {
       const attempts = [
         call(cookie, 'keywords.research', { id: app.id, term: 'sleep' }),
         call(cookie, 'keywords.metricsHistory', { id: app.id, keywordId: app.id }),
-        call(cookie, 'competitors.add', { id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' }, 'POST'),
+        call(
+          cookie,
+          'competitors.add',
+          { id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
+          'POST',
+        ),
       ];
-      for (const response of await Promise.all(attempts)) expect(response.status, `${plan}: ${await response.text()}`).toBe(404);
+      for (const response of await Promise.all(attempts))
+        expect(response.status, `${plan}: ${await response.text()}`).toBe(404);
       expect(await db.competitor.count({ where: { appId: app.id } })).toBe(0);
     }
   });
@@ -81,13 +97,24 @@ describe('what the dashboard endpoint serves', () => {
     const owner = await makeAccount('free');
     const app = await makeApp(owner.accountId);
     const stranger = await makeAccount('pro');
-    const cookieOf = async (account: typeof owner) => `next-auth.session-token=${await issueSessionToken({ id: account.userId, email: account.email, accountId: account.accountId })}`;
-    const views = ['apps.opportunities', 'apps.keywordSpy', 'apps.categoryRank', 'apps.ratingHistory', 'metadata.changelog', 'reviews.insights', 'keywords.recentRanks'];
+    const cookieOf = async (account: typeof owner) =>
+      `next-auth.session-token=${await issueSessionToken({ id: account.userId, email: account.email, accountId: account.accountId })}`;
+    const views = [
+      'apps.opportunities',
+      'apps.keywordSpy',
+      'apps.categoryRank',
+      'apps.ratingHistory',
+      'metadata.changelog',
+      'reviews.insights',
+      'keywords.recentRanks',
+    ];
     const own = await cookieOf(owner);
     for (const view of views) expect((await call(own, view, { id: app.id })).status, view).toBe(200);
     const other = await cookieOf(stranger);
     for (const view of views) expect((await call(other, view, { id: app.id })).status, view).toBe(404);
-    expect(await db.creditUsageDaily.count({ where: { accountId: { in: [owner.accountId, stranger.accountId] } } })).toBe(0);
+    expect(
+      await db.creditUsageDaily.count({ where: { accountId: { in: [owner.accountId, stranger.accountId] } } }),
+    ).toBe(0);
   });
 
   it('tracks keywords for any plan, within the plan’s cap (Free: 25), uncharged', async () => {
@@ -95,11 +122,16 @@ describe('what the dashboard endpoint serves', () => {
     const app = await makeApp(owner.accountId);
     const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
     const cookie = `next-auth.session-token=${token}`;
-    const terms = (from: number, count: number) => Array.from({ length: count }, (_, index) => `free term ${from + index}`);
+    const terms = (from: number, count: number) =>
+      Array.from({ length: count }, (_, index) => `free term ${from + index}`);
     expect((await call(cookie, 'keywords.add', { id: app.id, terms: terms(0, 25) }, 'POST')).status).toBe(200);
     const over = await call(cookie, 'keywords.add', { id: app.id, terms: terms(25, 1) }, 'POST');
     expect(over.status).toBe(403);
-    expect((await over.json()).error.data.problem).toMatchObject({ code: 'LIMIT_REACHED', cap: 'tracked-keywords', limit: 25 });
+    expect((await over.json()).error.data.problem).toMatchObject({
+      code: 'LIMIT_REACHED',
+      cap: 'tracked-keywords',
+      limit: 25,
+    });
     expect(await db.trackedKeyword.count({ where: { appId: app.id } })).toBe(25);
     expect(await db.creditUsageDaily.count({ where: { accountId: owner.accountId } })).toBe(0);
   });

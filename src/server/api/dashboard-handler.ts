@@ -46,42 +46,68 @@ export async function handleDashboardTrpcRequest(request: Request): Promise<Resp
   const requestId = randomUUID();
   let accountId: string | undefined;
   if (isCrossSiteMutation(request)) {
-    logRequest({ requestId, method: request.method, route: new URL(request.url).pathname, status: 403, durationMs: 0, refused: 'cross-site' });
+    logRequest({
+      requestId,
+      method: request.method,
+      route: new URL(request.url).pathname,
+      status: 403,
+      durationMs: 0,
+      refused: 'cross-site',
+    });
     return Response.json(
-      { error: { message: 'Cross-site requests to the dashboard API are refused.', code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403 } } },
+      {
+        error: {
+          message: 'Cross-site requests to the dashboard API are refused.',
+          code: -32003,
+          data: { code: 'FORBIDDEN', httpStatus: 403 },
+        },
+      },
       { status: 403, headers: { 'X-Request-Id': requestId } },
     );
   }
   const context = { requestId, clientAddress: clientIp(request.headers), userAgent: request.headers.get('user-agent') };
-  const response = await withRequest(context, () => fetchRequestHandler({
-    endpoint: '/api/trpc',
-    req: request,
-    router: dashboardRouter,
-    // The dashboard's client sends one call per request; a batch may carry a few, never hundreds.
-    maxBatchSize: MAX_BATCH_SIZE,
-    createContext: async () => {
-      const actor = await actorFromSessionCookie(cookieReader(request.headers.get('cookie')));
-      accountId = actor?.accountId;
-      if (actor?.userId) setRequestActor({ kind: 'user', userId: actor.userId, via: 'dashboard' });
-      return { actor, transport: 'dashboard' as const, requestId, clientIp: clientIp(request.headers), now: new Date() };
-    },
-    onError: ({ error, path }) => {
-      // An AppError is an answer (tRPC carries it as an internal error's cause), not a fault.
-      if (error.code !== 'INTERNAL_SERVER_ERROR' || appErrorOf(error)) return;
-      if (isDatabaseUnavailable(error)) logDatabaseUnavailable(error, { requestId, path });
-      else logError('unhandled error in a dashboard call', error, { requestId, path });
-    },
-    // A database outage is a retryable 503, as on the public API, not a 500. A refusal's own headers (a 429's
-    // Retry-After) are sent with it.
-    responseMeta: ({ errors }) => {
-      if (errors.some((error) => error.code === 'INTERNAL_SERVER_ERROR' && !appErrorOf(error) && isDatabaseUnavailable(error))) {
-        return { status: 503, headers: new Headers({ 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }) };
-      }
-      const headers = new Headers();
-      for (const error of errors) for (const [name, value] of Object.entries(appErrorOf(error)?.headers ?? {})) headers.set(name, value);
-      return { headers };
-    },
-  }));
+  const response = await withRequest(context, () =>
+    fetchRequestHandler({
+      endpoint: '/api/trpc',
+      req: request,
+      router: dashboardRouter,
+      // The dashboard's client sends one call per request; a batch may carry a few, never hundreds.
+      maxBatchSize: MAX_BATCH_SIZE,
+      createContext: async () => {
+        const actor = await actorFromSessionCookie(cookieReader(request.headers.get('cookie')));
+        accountId = actor?.accountId;
+        if (actor?.userId) setRequestActor({ kind: 'user', userId: actor.userId, via: 'dashboard' });
+        return {
+          actor,
+          transport: 'dashboard' as const,
+          requestId,
+          clientIp: clientIp(request.headers),
+          now: new Date(),
+        };
+      },
+      onError: ({ error, path }) => {
+        // An AppError is an answer (tRPC carries it as an internal error's cause), not a fault.
+        if (error.code !== 'INTERNAL_SERVER_ERROR' || appErrorOf(error)) return;
+        if (isDatabaseUnavailable(error)) logDatabaseUnavailable(error, { requestId, path });
+        else logError('unhandled error in a dashboard call', error, { requestId, path });
+      },
+      // A database outage is a retryable 503, as on the public API, not a 500. A refusal's own headers (a 429's
+      // Retry-After) are sent with it.
+      responseMeta: ({ errors }) => {
+        if (
+          errors.some(
+            (error) => error.code === 'INTERNAL_SERVER_ERROR' && !appErrorOf(error) && isDatabaseUnavailable(error),
+          )
+        ) {
+          return { status: 503, headers: new Headers({ 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }) };
+        }
+        const headers = new Headers();
+        for (const error of errors)
+          for (const [name, value] of Object.entries(appErrorOf(error)?.headers ?? {})) headers.set(name, value);
+        return { headers };
+      },
+    }),
+  );
   response.headers.set('X-Request-Id', requestId);
   logRequest({
     requestId,

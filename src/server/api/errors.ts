@@ -57,7 +57,8 @@ export function toAppError(error: unknown, locate?: Locate): { error: AppError; 
   const appError = appErrorOf(error);
   if (appError) return { error: appError, unexpected: false };
   if (error instanceof TRPCError) {
-    if (error.cause instanceof ZodError) return { error: validationError(fieldErrorsFromIssues(error.cause.issues, locate)), unexpected: false };
+    if (error.cause instanceof ZodError)
+      return { error: validationError(fieldErrorsFromIssues(error.cause.issues, locate)), unexpected: false };
     const code = BY_TRPC_CODE[error.code];
     if (code) return { error: new AppError(code, error.message), unexpected: false };
   }
@@ -69,7 +70,11 @@ export function toAppError(error: unknown, locate?: Locate): { error: AppError; 
  * toAppError for a failure about to be answered: an unexpected one is logged first with its real cause, a database
  * outage as such (throttled), anything else as `message`.
  */
-export function answerableError(thrown: unknown, message: string, fields: Record<string, string | undefined>): AppError {
+export function answerableError(
+  thrown: unknown,
+  message: string,
+  fields: Record<string, string | undefined>,
+): AppError {
   const { error, unexpected } = toAppError(thrown);
   if (unexpected && error.appCode === 'SERVICE_UNAVAILABLE') logDatabaseUnavailable(thrown, fields);
   else if (unexpected) logError(message, thrown, fields);
@@ -77,7 +82,11 @@ export function answerableError(thrown: unknown, message: string, fields: Record
 }
 
 function serviceUnavailable(): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', `The service cannot reach its database right now. Nothing was charged; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s.`, {
-    headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
-  });
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    `The service cannot reach its database right now. Nothing was charged; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s.`,
+    {
+      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    },
+  );
 }

@@ -48,24 +48,32 @@ const SETTINGS_PATHS = /^\/(keys|webhook-endpoints|webhook-deliveries)(\/|$)/;
 
 describe('REST procedures', () => {
   // At run time _def.procedures is the flat record of every procedure by dotted path.
-  const procedures = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: ProcedureMeta; middlewares: unknown[] } }>);
+  const procedures = Object.values(
+    appRouter._def.procedures as unknown as Record<string, { _def: { meta?: ProcedureMeta; middlewares: unknown[] } }>,
+  );
   const rest = procedures.filter((procedure) => procedure._def.meta?.openapi);
 
   it('are exactly the 19 endpoints of SPEC.md, CONTRACT’s POST /apps and the settings endpoints, with their costs and scopes', () => {
-    const declared = Object.fromEntries(rest.map((procedure) => {
-      const meta = procedure._def.meta!;
-      return [`${meta.openapi!.method} ${meta.openapi!.path}`, meta.credits];
-    }));
+    const declared = Object.fromEntries(
+      rest.map((procedure) => {
+        const meta = procedure._def.meta!;
+        return [`${meta.openapi!.method} ${meta.openapi!.path}`, meta.credits];
+      }),
+    );
     expect(declared).toEqual(SPEC_COSTS);
     for (const procedure of rest) {
       const meta = procedure._def.meta!;
-      expect(meta.scope, meta.openapi!.path).toBe(SETTINGS_PATHS.test(meta.openapi!.path) ? 'admin' : meta.openapi!.method === 'GET' ? 'read' : 'write');
+      expect(meta.scope, meta.openapi!.path).toBe(
+        SETTINGS_PATHS.test(meta.openapi!.path) ? 'admin' : meta.openapi!.method === 'GET' ? 'read' : 'write',
+      );
     }
   });
 });
 
 describe('every procedure', () => {
-  const named = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: ProcedureMeta } }>);
+  const named = Object.entries(
+    appRouter._def.procedures as unknown as Record<string, { _def: { meta?: ProcedureMeta } }>,
+  );
 
   it('says what a member’s role must allow: its own permission, or a public read or write of the data', () => {
     const undeclared = named.filter(([, procedure]) => {
@@ -84,5 +92,4 @@ describe('every procedure', () => {
       }
     }
   });
-
 });

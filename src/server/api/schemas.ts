@@ -2,10 +2,14 @@
 import { z } from 'zod';
 import { storefrontInput } from '@/server/domain/countries';
 
-export const isoDateTime = z.iso.datetime({ offset: false }).meta({ description: 'ISO 8601 instant, UTC.', example: '2026-11-21T09:30:00.000Z' });
+export const isoDateTime = z.iso
+  .datetime({ offset: false })
+  .meta({ description: 'ISO 8601 instant, UTC.', example: '2026-11-21T09:30:00.000Z' });
 export const isoDate = z.iso.date().meta({ description: 'UTC calendar day, YYYY-MM-DD.', example: '2026-11-21' });
 
-export const appIdParam = z.uuid('Must be a UUID.').meta({ description: 'Tracked app id (UUID).', example: '0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11' });
+export const appIdParam = z
+  .uuid('Must be a UUID.')
+  .meta({ description: 'Tracked app id (UUID).', example: '0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11' });
 /** The `country` query parameter of the app endpoints: a storefront, defaulting to the app's primary country. */
 export const countryQuery = storefrontInput(
   'Storefront; default the app’s primary storefront. Any storefront answers from the first call: one the app was never observed in is observed during this call, through the store (it may take the store’s time, a few seconds), and the app is tracked there from then on; 503 store-unavailable when the store fails (nothing charged; call again), 404 when the store does not sell the app there, 403 limit-reached past the plan’s storefronts per app.',
@@ -19,13 +23,17 @@ export function storeUrlInput(missing: string) {
     .meta({
       description:
         'A store page address: `https://apps.apple.com/<country>/app/<name>/id<digits>` (the `<name>` segment may be left out; `<country>` is a storefront code) or `https://play.google.com/store/apps/details?id=<package>` (other query parameters are ignored).',
-      examples: ['https://apps.apple.com/us/app/calm/id571800810', 'https://play.google.com/store/apps/details?id=com.calm.android'],
+      examples: [
+        'https://apps.apple.com/us/app/calm/id571800810',
+        'https://play.google.com/store/apps/details?id=com.calm.android',
+      ],
     });
 }
 
-export const keywordIdParam = z
-  .uuid('Must be a UUID.')
-  .meta({ description: 'Tracked keyword id (UUID), as listed by GET /apps/{id}/keywords.', example: '7c9e6679-7425-40de-944b-e07fc1f90ae7' });
+export const keywordIdParam = z.uuid('Must be a UUID.').meta({
+  description: 'Tracked keyword id (UUID), as listed by GET /apps/{id}/keywords.',
+  example: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+});
 
 /**
  * A decimal integer query parameter. Query values are strings; `1e2`, `0x10`, `1.5`, ` 7` and the empty string
@@ -89,10 +97,17 @@ export function queryIntWithDefault(options: QueryIntOptions & { default: number
 }
 
 /** An enumerated query parameter with a default. */
-export function queryEnum<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number], description: string) {
+export function queryEnum<const T extends readonly [string, ...string[]]>(
+  values: T,
+  fallback: T[number],
+  description: string,
+) {
   return z
     .enum(values, `Must be one of: ${values.join(', ')}.`)
     .optional()
     .transform((value) => value ?? fallback)
-    .meta({ description: `${description} One of ${values.join(', ')}; default ${fallback}.`, override: { type: 'string' as const, enum: [...values], default: fallback } });
+    .meta({
+      description: `${description} One of ${values.join(', ')}; default ${fallback}.`,
+      override: { type: 'string' as const, enum: [...values], default: fallback },
+    });
 }

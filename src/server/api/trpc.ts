@@ -6,7 +6,12 @@ import { ZodError, ZodRealError } from 'zod';
 import type { Actor } from '@/server/auth/actor';
 import { appErrorOf, TRPC_CODES } from './errors';
 import { AppError } from '@/server/errors/app-error';
-import { admitDashboardCall, admitRole, settingsActor, type OperationAccess } from '@/server/services/access/access-policy';
+import {
+  admitDashboardCall,
+  admitRole,
+  settingsActor,
+  type OperationAccess,
+} from '@/server/services/access/access-policy';
 import { PROBLEM_TYPES, type AppErrorCode } from '@/server/errors/problem-types';
 import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/errors/validation';
 
@@ -18,18 +23,18 @@ import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/error
  */
 export type ProcedureMeta = OpenApiMeta<
   OperationAccess & {
-  /**
-   * The REST answer may be replayed from the response cache (src/server/rest/response-cache.ts) while the data it
-   * is read from has not changed: 'app' when it depends only on the URL, the day, the account's apps, the data of
-   * the app {id} and the store data; 'account' when only on the URL, the day and the account's apps; 'usage' when
-   * only on the URL, the day, the plan and the period's charges. Never for an answer that reads anything else
-   * (webhooks, keys). An answer from a live source says, from its output, until when it stays live.
-   */
-  cache?: ResponseCacheScope | { scope: ResponseCacheScope; freshUntil: (output: never) => Date };
-  /** Problems the procedure itself may answer, beyond those every endpoint of its kind may (the OpenAPI document lists them). */
-  problems?: readonly AppErrorCode[];
-  /** A long list, which REST clients may page through (src/server/rest/paging.ts). */
-  paging?: ListPaging;
+    /**
+     * The REST answer may be replayed from the response cache (src/server/rest/response-cache.ts) while the data it
+     * is read from has not changed: 'app' when it depends only on the URL, the day, the account's apps, the data of
+     * the app {id} and the store data; 'account' when only on the URL, the day and the account's apps; 'usage' when
+     * only on the URL, the day, the plan and the period's charges. Never for an answer that reads anything else
+     * (webhooks, keys). An answer from a live source says, from its output, until when it stays live.
+     */
+    cache?: ResponseCacheScope | { scope: ResponseCacheScope; freshUntil: (output: never) => Date };
+    /** Problems the procedure itself may answer, beyond those every endpoint of its kind may (the OpenAPI document lists them). */
+    problems?: readonly AppErrorCode[];
+    /** A long list, which REST clients may page through (src/server/rest/paging.ts). */
+    paging?: ListPaging;
   }
 >;
 
@@ -41,8 +46,6 @@ export interface ListPaging {
   list: string;
   pagedBy?: 'procedure';
 }
-
-;
 
 export type ResponseCacheScope = 'app' | 'account' | 'usage';
 
@@ -74,11 +77,18 @@ const t = initTRPC
           ...shape,
           code: TRPC_ERROR_CODES_BY_KEY[code],
           message: appError.message,
-          data: { code, httpStatus: PROBLEM_TYPES[appError.appCode].status, problem: { code: appError.appCode, detail: appError.message, ...appError.extras } },
+          data: {
+            code,
+            httpStatus: PROBLEM_TYPES[appError.appCode].status,
+            problem: { code: appError.appCode, detail: appError.message, ...appError.extras },
+          },
         };
       }
       const cause = error.cause;
-      const problem = cause instanceof ZodError ? { code: 'VALIDATION_ERROR', detail: 'The input is not valid.', errors: fieldErrorsFromIssues(cause.issues) } : null;
+      const problem =
+        cause instanceof ZodError
+          ? { code: 'VALIDATION_ERROR', detail: 'The input is not valid.', errors: fieldErrorsFromIssues(cause.issues) }
+          : null;
       const internal = !problem && error.code === 'INTERNAL_SERVER_ERROR';
       return {
         ...shape,
@@ -108,7 +118,8 @@ const procedureChecks = t.middleware(async ({ ctx, meta, getRawInput, next }) =>
   if (ctx.transport === 'dashboard') await admitDashboardCall(ctx.actor, ctx.clientIp);
   const issues = unrepresentableTextIssues(await getRawInput());
   // As a schema's own failure: a BAD_REQUEST caused by a ZodError (the one that is an Error, as parse throws it).
-  if (issues.length) throw new TRPCError({ code: 'BAD_REQUEST', message: issues[0]!.message, cause: new ZodRealError(issues) });
+  if (issues.length)
+    throw new TRPCError({ code: 'BAD_REQUEST', message: issues[0]!.message, cause: new ZodRealError(issues) });
   if (ctx.transport === 'dashboard' && ctx.actor) admitRole(ctx.actor, meta);
   return next();
 });
@@ -144,4 +155,3 @@ export const dashboardProcedure = procedure.use(({ ctx, next }) => {
   }
   return next({ ctx: { ...ctx, actor: ctx.actor, userId: ctx.actor.userId } });
 });
-

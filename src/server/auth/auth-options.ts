@@ -6,7 +6,12 @@ import { config } from '@/server/core/config';
 import { addResponseCookie } from '@/server/core/request-context';
 import { logError } from '@/server/core/log';
 import type { KnownBrowserCookie } from '@/server/services/accounts/known-browsers';
-import { recordSignOut, SIGN_IN_BLOCKED, SIGN_IN_NO_ACCOUNT, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
+import {
+  recordSignOut,
+  SIGN_IN_BLOCKED,
+  SIGN_IN_NO_ACCOUNT,
+  signInWithLimit,
+} from '@/server/services/accounts/sign-in-limit';
 import { parseCookies } from './cookies';
 import { endSession, renewSession, SESSION_MAX_AGE_SECONDS, startSession } from './session-token';
 
@@ -14,7 +19,8 @@ import { endSession, renewSession, SESSION_MAX_AGE_SECONDS, startSession } from 
  * The provider's factory. next-auth publishes CommonJS with its factory as `exports.default`: Node's own loader (the
  * built server) gives that object as the default import, a bundler (Next.js, Vitest) the factory itself.
  */
-const CredentialsProvider = (credentialsModule as unknown as { default?: typeof credentialsModule }).default ?? credentialsModule;
+const CredentialsProvider =
+  (credentialsModule as unknown as { default?: typeof credentialsModule }).default ?? credentialsModule;
 
 /** Thrown by the jwt callback at the renewal of a session that has ended: next-auth answers no session. */
 class SessionEndedError extends Error {}
@@ -48,8 +54,14 @@ export const authOptions: NextAuthOptions = {
       credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
       authorize: async (credentials, request) => {
         const headers = new Headers();
-        for (const [name, value] of Object.entries(request?.headers ?? {})) if (typeof value === 'string') headers.set(name, value);
-        const outcome = await signInWithLimit({ email: credentials?.email, password: credentials?.password, address: clientIp(headers), cookies: parseCookies(headers.get('cookie')) });
+        for (const [name, value] of Object.entries(request?.headers ?? {}))
+          if (typeof value === 'string') headers.set(name, value);
+        const outcome = await signInWithLimit({
+          email: credentials?.email,
+          password: credentials?.password,
+          address: clientIp(headers),
+          cookies: parseCookies(headers.get('cookie')),
+        });
         // Thrown, next-auth hands the message to the sign-in form as its error (null: wrong email or password).
         if (outcome.kind === 'blocked') throw new Error(SIGN_IN_BLOCKED);
         if (outcome.kind === 'no-account') throw new Error(SIGN_IN_NO_ACCOUNT);

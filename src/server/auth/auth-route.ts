@@ -18,15 +18,31 @@ export function withParsableBody<Context>(handler: RouteHandler<Context>): Route
       if (!isJson(text)) {
         const requestId = randomUUID();
         return problemResponse(
-          { appCode: 'VALIDATION_ERROR', message: 'The request body is not valid JSON.', extras: { errors: [{ in: 'body', pointer: '#', detail: 'Malformed JSON.' }] }, headers: {} },
-          { origin: publicOrigin(request), instance: new URL(request.url).pathname, requestId, headers: { 'X-Request-Id': requestId } },
+          {
+            appCode: 'VALIDATION_ERROR',
+            message: 'The request body is not valid JSON.',
+            extras: { errors: [{ in: 'body', pointer: '#', detail: 'Malformed JSON.' }] },
+            headers: {},
+          },
+          {
+            origin: publicOrigin(request),
+            instance: new URL(request.url).pathname,
+            requestId,
+            headers: { 'X-Request-Id': requestId },
+          },
         );
       }
     }
     // Sign-ins and sign-outs are in the account's security log with the client's address and user agent.
     const setCookies: string[] = [];
-    const response = await withRequest({ requestId: null, clientAddress: clientIp(request.headers), userAgent: request.headers.get('user-agent'), setCookies }, () =>
-      handler(request, context),
+    const response = await withRequest(
+      {
+        requestId: null,
+        clientAddress: clientIp(request.headers),
+        userAgent: request.headers.get('user-agent'),
+        setCookies,
+      },
+      () => handler(request, context),
     );
     if (!setCookies.length) return response;
     // A sign-in's known-browser cookie (auth-options.ts), beside next-auth's own, on a copy: an answer's headers may

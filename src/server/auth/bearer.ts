@@ -6,7 +6,15 @@ import { AppError } from '@/server/errors/app-error';
 import { isWellFormedApiKey, keyModeOf } from '@/server/services/api-keys/key-format';
 import { looksLikeOAuthAccessToken } from '@/server/services/oauth/access-tokens';
 
-export type RejectedCredential = 'missing' | 'malformed' | 'not_found' | 'revoked' | 'expired' | 'invalid_token' | 'oauth_invalid' | 'oauth_elsewhere';
+export type RejectedCredential =
+  | 'missing'
+  | 'malformed'
+  | 'not_found'
+  | 'revoked'
+  | 'expired'
+  | 'invalid_token'
+  | 'oauth_invalid'
+  | 'oauth_elsewhere';
 
 export type BearerReading =
   | { kind: 'missing' }
@@ -54,10 +62,14 @@ function credentialProblemDetail(status: RejectedCredential): string {
  */
 function credentialChallenge(status: RejectedCredential, resourceMetadata?: string): string {
   const metadata = resourceMetadata ? `, resource_metadata="${resourceMetadata}"` : '';
-  return status === 'missing' ? `Bearer realm="public-api"${metadata}` : `Bearer realm="public-api", error="invalid_token"${metadata}`;
+  return status === 'missing'
+    ? `Bearer realm="public-api"${metadata}`
+    : `Bearer realm="public-api", error="invalid_token"${metadata}`;
 }
 
 /** The 401 of a credential refused, with its detail and challenge: the same on REST and on the MCP server. */
 export function credentialRefused(status: RejectedCredential, resourceMetadata?: string): AppError {
-  return new AppError('UNAUTHORIZED', credentialProblemDetail(status), { headers: { 'WWW-Authenticate': credentialChallenge(status, resourceMetadata) } });
+  return new AppError('UNAUTHORIZED', credentialProblemDetail(status), {
+    headers: { 'WWW-Authenticate': credentialChallenge(status, resourceMetadata) },
+  });
 }

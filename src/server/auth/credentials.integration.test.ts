@@ -74,7 +74,11 @@ describe('API keys', () => {
 
   it('refuses a key from its expiry on', async () => {
     const owner = await makeAccount();
-    const { secret } = await createApiKey(owner, { name: 'ci', scope: 'read-only', expiresAt: new Date('2026-06-02T00:00:00.000Z') }, new Date(T0));
+    const { secret } = await createApiKey(
+      owner,
+      { name: 'ci', scope: 'read-only', expiresAt: new Date('2026-06-02T00:00:00.000Z') },
+      new Date(T0),
+    );
     expect((await resolveBearer(bearer(secret), at('2026-06-01T23:59:59.999Z'))).status).toBe('valid');
     expect((await resolveBearer(bearer(secret), at('2026-06-02T00:00:00.000Z'))).status).toBe('expired');
   });
@@ -96,7 +100,9 @@ describe('API keys', () => {
     const old = await createApiKey(owner, { name: 'ci', scope: 'read-only' }, new Date(T0));
     await rollApiKey(owner.accountId, { keyId: old.key.id, gracePeriod: 'now' }, new Date(T0));
     expect((await resolveBearer(bearer(old.secret), at(T0))).status).toBe('expired');
-    await expect(rollApiKey(owner.accountId, { keyId: old.key.id, gracePeriod: '1h' }, new Date(T0))).rejects.toMatchObject({
+    await expect(
+      rollApiKey(owner.accountId, { keyId: old.key.id, gracePeriod: '1h' }, new Date(T0)),
+    ).rejects.toMatchObject({
       appCode: 'VALIDATION_ERROR',
     });
   });
@@ -108,10 +114,13 @@ describe('API keys', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => resolveBearer(bearer(secret), at(T0))));
     expect(results.every((result) => result.status === 'valid')).toBe(true);
     expect(update.mock.calls.filter(([call]) => call.where.id === key.id)).toHaveLength(1);
-    await vi.waitFor(async () => {
-      const stored = await getDb().apiKey.findUniqueOrThrow({ where: { id: key.id } });
-      expect(stored.lastUsedAt?.toISOString()).toBe(T0);
-    }, { timeout: 30_000 });
+    await vi.waitFor(
+      async () => {
+        const stored = await getDb().apiKey.findUniqueOrThrow({ where: { id: key.id } });
+        expect(stored.lastUsedAt?.toISOString()).toBe(T0);
+      },
+      { timeout: 30_000 },
+    );
     // Once written, the next call within the minute writes nothing; a new address is written at once.
     await resolveBearer(bearer(secret), at(T0));
     await resolveBearer(bearer(secret), { now: new Date(T0), ip: '198.51.100.9' });
@@ -121,8 +130,13 @@ describe('API keys', () => {
   it('never stores the secret', async () => {
     const owner = await makeAccount();
     const { key, secret } = await createApiKey(owner, { name: 'ci', scope: 'read-only' });
-    const rows = await getDb().$queryRawUnsafe<Record<string, unknown>[]>('SELECT * FROM api_keys WHERE id = $1::uuid', key.id);
-    const stored = JSON.stringify(rows, (_k, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value));
+    const rows = await getDb().$queryRawUnsafe<Record<string, unknown>[]>(
+      'SELECT * FROM api_keys WHERE id = $1::uuid',
+      key.id,
+    );
+    const stored = JSON.stringify(rows, (_k, value) =>
+      value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value,
+    );
     expect(stored).not.toContain(secret);
     expect(stored).not.toContain(secret.slice(9, 41));
   });
@@ -134,7 +148,17 @@ describe('session tokens', () => {
     const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
     expect(await resolveBearer(bearer(token), at(T0))).toEqual({
       status: 'valid',
-      actor: { kind: 'session', accountId: owner.accountId, userId: owner.userId, role: 'owner', sessionId: expect.any(String), plan: 'solo', creditLimit: 1_500, trial: null, scope: 'read-write' },
+      actor: {
+        kind: 'session',
+        accountId: owner.accountId,
+        userId: owner.userId,
+        role: 'owner',
+        sessionId: expect.any(String),
+        plan: 'solo',
+        creditLimit: 1_500,
+        trial: null,
+        scope: 'read-write',
+      },
       creditsUsed: 0,
       versions: { account: '0', store: expect.any(String), app: null, usage: '0' },
     });

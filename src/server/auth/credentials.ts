@@ -11,8 +11,7 @@ import { sessionCredentialInTestMode } from './test-mode';
 
 export type CredentialResult =
   /** creditsUsed and versions: this month's usage and the data's versions when the request started, read by the same query. */
-  | { status: 'valid'; actor: Actor; creditsUsed: number; versions: DataVersions }
-  | { status: RejectedCredential };
+  { status: 'valid'; actor: Actor; creditsUsed: number; versions: DataVersions } | { status: RejectedCredential };
 
 export interface CredentialContext {
   now: Date;
@@ -33,11 +32,21 @@ export function resolveBearer(authorization: string | null, context: CredentialC
 export async function resolveCredential(bearer: BearerReading, context: CredentialContext): Promise<CredentialResult> {
   if (bearer.kind === 'missing' || bearer.kind === 'malformed') return { status: bearer.kind };
   if (bearer.kind === 'sessionToken') {
-    const session = await verifySessionToken(bearer.token, { now: context.now, appId: context.appId ?? null, use: 'bearer' });
+    const session = await verifySessionToken(bearer.token, {
+      now: context.now,
+      appId: context.appId ?? null,
+      use: 'bearer',
+    });
     if (session.status !== 'valid' || !context.testMode) return session;
-    return { status: 'valid', ...(await sessionCredentialInTestMode(session, { now: context.now, appId: context.appId ?? null })) };
+    return {
+      status: 'valid',
+      ...(await sessionCredentialInTestMode(session, { now: context.now, appId: context.appId ?? null })),
+    };
   }
-  const result = bearer.kind === 'oauthToken' ? await verifyOAuthAccessToken(bearer.token, { ...context, resource: context.resource ?? null }) : await verifyApiKey(bearer.token, context);
+  const result =
+    bearer.kind === 'oauthToken'
+      ? await verifyOAuthAccessToken(bearer.token, { ...context, resource: context.resource ?? null })
+      : await verifyApiKey(bearer.token, context);
   if (result.status !== 'valid') return { status: result.status };
   return {
     status: 'valid',

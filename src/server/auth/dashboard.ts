@@ -14,7 +14,10 @@ function sessionTokenFromCookies(get: (name: string) => string | undefined): str
 }
 
 /** `mode`: 'switch', the dashboard's test-mode switch applies; 'live', the live account whatever it says (OAuth consent). */
-export async function actorFromSessionCookie(get: (name: string) => string | undefined, { mode = 'switch' }: { mode?: 'switch' | 'live' } = {}): Promise<Actor | null> {
+export async function actorFromSessionCookie(
+  get: (name: string) => string | undefined,
+  { mode = 'switch' }: { mode?: 'switch' | 'live' } = {},
+): Promise<Actor | null> {
   const token = sessionTokenFromCookies(get);
   if (!token) return null;
   const result = await verifySessionToken(token, { use: 'cookie' });

@@ -92,7 +92,13 @@ export async function verifySessionToken(
   const { account } = credential;
   return {
     status: 'valid',
-    actor: { kind: 'session', accountId: account.accountId, userId: credential.userId, role: credential.role, sessionId: session.sessionId, scope: 'read-write',
+    actor: {
+      kind: 'session',
+      accountId: account.accountId,
+      userId: credential.userId,
+      role: credential.role,
+      sessionId: session.sessionId,
+      scope: 'read-write',
       ...accessOf({ plan: account.plan, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, now),
     },
     creditsUsed: account.creditsUsed,
@@ -102,7 +108,9 @@ export async function verifySessionToken(
 
 /** At sign-in: a new session of the user, acting for `accountId`; its id goes into every token minted for it. */
 export async function startSession(userId: string, accountId: string, now = new Date()): Promise<string> {
-  const session = await db.session.create({ data: { userId, accountId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) } });
+  const session = await db.session.create({
+    data: { userId, accountId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) },
+  });
   return session.id;
 }
 
@@ -127,16 +135,27 @@ export async function renewSession(claims: SessionClaims, now = new Date()): Pro
 export async function endSession(claims: SessionClaims | null | undefined, now = new Date()): Promise<string | null> {
   const session = sessionOf(claims);
   const [ended] = session
-    ? await db.session.updateManyAndReturn({ where: { id: session.sessionId, userId: session.userId, endedAt: null }, data: { endedAt: now }, select: { accountId: true } })
+    ? await db.session.updateManyAndReturn({
+        where: { id: session.sessionId, userId: session.userId, endedAt: null },
+        data: { endedAt: now },
+        select: { accountId: true },
+      })
     : [];
   await db.session.deleteMany({ where: { expiresAt: { lt: now } } });
   return ended?.accountId ?? null;
 }
 
 /** A session token in the same format as the sign-in cookie, of a new session: for scripts and tests. */
-export async function issueSessionToken(user: { id: string; email: string; accountId: string }, maxAgeSeconds = SESSION_MAX_AGE_SECONDS) {
+export async function issueSessionToken(
+  user: { id: string; email: string; accountId: string },
+  maxAgeSeconds = SESSION_MAX_AGE_SECONDS,
+) {
   const sid = await startSession(user.id, user.accountId);
-  return encode({ token: { sub: user.id, sid, email: user.email, accountId: user.accountId }, secret: authSecret(), maxAge: maxAgeSeconds });
+  return encode({
+    token: { sub: user.id, sid, email: user.email, accountId: user.accountId },
+    secret: authSecret(),
+    maxAge: maxAgeSeconds,
+  });
 }
 
 /**

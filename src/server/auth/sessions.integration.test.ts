@@ -37,7 +37,10 @@ async function auth(action: 'csrf' | 'session' | 'signout' | 'callback', jar: Ja
     headers: { host: new URL(ORIGIN).host, 'x-forwarded-for': '198.51.100.23' },
     body: body ?? {},
   };
-  await (NextAuth as unknown as (req: unknown, res: unknown, options: unknown) => Promise<void>)(req, res, { ...authOptions, secret: process.env.NEXTAUTH_SECRET });
+  await (NextAuth as unknown as (req: unknown, res: unknown, options: unknown) => Promise<void>)(req, res, {
+    ...authOptions,
+    secret: process.env.NEXTAUTH_SECRET,
+  });
   for (const line of [headers.get('set-cookie') ?? []].flat()) {
     const [pair = ''] = line.split(';');
     const at = pair.indexOf('=');
@@ -56,7 +59,8 @@ async function signIn(email: string) {
 }
 
 const asCookie = (token: string) => actorFromSessionCookie((name) => (name === COOKIE ? token : undefined));
-const asBearer = async (token: string) => (await resolveBearer(`Bearer ${token}`, { now: new Date(), ip: null })).status;
+const asBearer = async (token: string) =>
+  (await resolveBearer(`Bearer ${token}`, { now: new Date(), ip: null })).status;
 
 describe('a signed-in session', () => {
   it('ends at sign-out with every token minted for it: as a cookie, as a Bearer credential and for renewal', async () => {
@@ -116,7 +120,10 @@ describe('the API reference’s test-request token', () => {
   it('calls the public API as the user, and nothing else: no cookie, no renewal', async () => {
     const { owner, token } = await referenceTokenOfNewSignIn();
     const resolved = await resolveBearer(`Bearer ${token}`, { now: new Date(), ip: null });
-    expect(resolved).toMatchObject({ status: 'valid', actor: { kind: 'session', userId: owner.userId, accountId: owner.accountId } });
+    expect(resolved).toMatchObject({
+      status: 'valid',
+      actor: { kind: 'session', userId: owner.userId, accountId: owner.accountId },
+    });
     expect(await asCookie(token)).toBeNull();
     const renewal: Jar = { [COOKIE]: token };
     expect((await auth('session', renewal)).body).toEqual({});

@@ -15,7 +15,12 @@ export const TEST_MODE_COOKIE = 'svc_mode';
 
 /** A live session's actor as its sandbox's: the tier `test`'s access, and the live account it switched from. */
 function onSandbox(actor: Actor, sandboxId: string, now: Date): Actor {
-  return { ...actor, accountId: sandboxId, liveAccountId: actor.accountId, ...accessOf({ plan: 'test', trialEndsAt: null, trialCredits: null }, now) };
+  return {
+    ...actor,
+    accountId: sandboxId,
+    liveAccountId: actor.accountId,
+    ...accessOf({ plan: 'test', trialEndsAt: null, trialCredits: null }, now),
+  };
 }
 
 /** The session's actor on its account's sandbox (made on first use). An API key's mode is its own: it is left as it is. */

@@ -24,7 +24,10 @@ export function parseAddressRange(entry: string): AddressRange | null {
 
 /** The range as it is stored and shown: its network address and prefix length (`10.0.0.0/8`, `2001:db8::/32`). */
 export function formatAddressRange([address, bits]: AddressRange): string {
-  const network = address.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits}`) : ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits}`);
+  const network =
+    address.kind() === 'ipv4'
+      ? ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits}`)
+      : ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits}`);
   return `${network.toString()}/${bits}`;
 }
 

@@ -25,7 +25,10 @@ let ringFrom: string | undefined;
 
 function keyRing() {
   const { DATA_ENCRYPTION_KEY: current, DATA_ENCRYPTION_PREVIOUS_KEYS: previous } = config();
-  if (!current) throw new Error('DATA_ENCRYPTION_KEY is not set: start the app with `npm start` (it generates one into DATA_DIR) or set it');
+  if (!current)
+    throw new Error(
+      'DATA_ENCRYPTION_KEY is not set: start the app with `npm start` (it generates one into DATA_DIR) or set it',
+    );
   const from = [current, ...(previous ?? [])].join(',');
   if (ring && ringFrom === from) return ring;
   const keys = [current, ...(previous ?? [])].map(dataKeyOf);
@@ -58,7 +61,13 @@ export function seal(plaintext: string): string {
   const cipher = createCipheriv('aes-256-gcm', current.key, iv);
   cipher.setAAD(Buffer.from(current.id));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [PREFIX, current.id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+  return [
+    PREFIX,
+    current.id,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    ciphertext.toString('base64url'),
+  ].join('.');
 }
 
 /** The plaintext of a sealed value (a value stored before sealing existed is returned as it is, until it is sealed). */
@@ -66,7 +75,10 @@ export function open(value: string): string {
   if (!isSealed(value)) return value;
   const [, id, iv, tag, ciphertext] = value.split('.');
   const key = keyRing().all.get(id ?? '');
-  if (!key) throw new Error(`a secret is sealed with data key ${id}, which is neither DATA_ENCRYPTION_KEY nor in DATA_ENCRYPTION_PREVIOUS_KEYS`);
+  if (!key)
+    throw new Error(
+      `a secret is sealed with data key ${id}, which is neither DATA_ENCRYPTION_KEY nor in DATA_ENCRYPTION_PREVIOUS_KEYS`,
+    );
   const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(iv!, 'base64url'));
   decipher.setAAD(Buffer.from(key.id));
   decipher.setAuthTag(Buffer.from(tag!, 'base64url'));

@@ -32,7 +32,12 @@ describe('group commit', () => {
   it('fails only the ask that fails its batch, after running the others again alone', async () => {
     const { ask, batches } = doubling(10);
     const settled = await Promise.allSettled([1, 2, 13, 4].map(ask));
-    expect(settled.map((each) => (each.status === 'fulfilled' ? each.value : (each.reason as Error).message))).toEqual([2, 4, '13 refused', 8]);
+    expect(settled.map((each) => (each.status === 'fulfilled' ? each.value : (each.reason as Error).message))).toEqual([
+      2,
+      4,
+      '13 refused',
+      8,
+    ]);
     expect(batches).toEqual([[1], [2, 13, 4], [2], [13], [4]]);
   });
 });

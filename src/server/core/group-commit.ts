@@ -7,7 +7,10 @@
  * `run` answers a batch of asks, one answer each, in their order; a batch carries at most `maxAsks`. A batch that
  * fails is run again an ask at a time, so that whatever failed it fails its own caller only.
  */
-export function groupCommit<Ask, Answer>(run: (asks: Ask[]) => Promise<Answer[]>, maxAsks: number): (ask: Ask) => Promise<Answer> {
+export function groupCommit<Ask, Answer>(
+  run: (asks: Ask[]) => Promise<Answer[]>,
+  maxAsks: number,
+): (ask: Ask) => Promise<Answer> {
   interface Waiting {
     ask: Ask;
     resolve: (answer: Answer) => void;

@@ -16,7 +16,12 @@ const options: pino.LoggerOptions = {
   // An error's name, message, code and stack only: a library's error may carry its connection (pg's `client`) or
   // request, which a log line must never hold.
   serializers: {
-    err: (error: Error & { code?: unknown }) => ({ type: error.name, message: error.message, ...(typeof error.code === 'string' && { code: error.code }), stack: error.stack }),
+    err: (error: Error & { code?: unknown }) => ({
+      type: error.name,
+      message: error.message,
+      ...(typeof error.code === 'string' && { code: error.code }),
+      stack: error.stack,
+    }),
   },
   mixin: () => {
     const requestId = currentRequestId();
@@ -78,7 +83,8 @@ export function logNoticesToStderr(): void {
 
 export function logError(message: string, error: unknown, fields: Fields = {}): void {
   errors ??= pino(options, process.stderr);
-  const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause : error) : new Error(String(error));
+  const cause =
+    error instanceof Error ? (error.cause instanceof Error ? error.cause : error) : new Error(String(error));
   errors.error({ ...fields, err: cause }, message);
 }
 
@@ -88,7 +94,13 @@ const throttled = new Map<string, { until: number; suppressed: number }>();
  * logError at most once per `intervalMs` for one `key`: a database outage fails every request the same way and
  * would otherwise write a stack per request. The next line written says how many were left out.
  */
-export function logErrorThrottled(key: string, intervalMs: number, message: string, error: unknown, fields: Fields = {}): void {
+export function logErrorThrottled(
+  key: string,
+  intervalMs: number,
+  message: string,
+  error: unknown,
+  fields: Fields = {},
+): void {
   const now = Date.now();
   const state = throttled.get(key);
   if (state && now < state.until) {

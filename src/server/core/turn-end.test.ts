@@ -52,8 +52,12 @@ describe('atTurnEnd', () => {
 
   it('runs the waiting tasks when the process exits before the turn ends', () => {
     // A task queued just before process.exit, which leaves no turn to end: the 'exit' handler runs it.
-    const script = "import { atTurnEnd } from './src/server/core/turn-end.ts'; atTurnEnd(() => process.stdout.write('ran at exit')); process.exit(0);";
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { encoding: 'utf8', timeout: 60_000 });
+    const script =
+      "import { atTurnEnd } from './src/server/core/turn-end.ts'; atTurnEnd(() => process.stdout.write('ran at exit')); process.exit(0);";
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(child.stderr).toBe('');
     expect(child.stdout).toBe('ran at exit');
   });

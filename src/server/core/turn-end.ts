@@ -13,11 +13,12 @@ let waiting: Task[] = [];
 let running = false;
 
 // One 'exit' listener per process, whatever number of times this module is loaded (each test file loads its own).
-const runners = ((process as unknown as Record<symbol, Set<() => void>>)[Symbol.for('aso.turn-end-runners')] ??= (() => {
-  const set = new Set<() => void>();
-  process.on('exit', () => set.forEach((run) => run()));
-  return set;
-})());
+const runners = ((process as unknown as Record<symbol, Set<() => void>>)[Symbol.for('aso.turn-end-runners')] ??=
+  (() => {
+    const set = new Set<() => void>();
+    process.on('exit', () => set.forEach((run) => run()));
+    return set;
+  })());
 runners.add(() => runTurnEndTasks());
 
 /** Runs `task` at the end of this turn of the event loop, after the answers written in it. */

@@ -24,7 +24,14 @@ export interface AppRow {
   lastObservedAt: Date | null;
   /** The background backfill of an app added by a customer; null for an app added otherwise. */
   /** Its times as PostgreSQL writes them in JSON. */
-  backfill: { daysTotal: number; daysDone: number; attempts: number; claimedAt: string | null; finishedAt: string | null; lastError: string | null } | null;
+  backfill: {
+    daysTotal: number;
+    daysDone: number;
+    attempts: number;
+    claimedAt: string | null;
+    finishedAt: string | null;
+    lastError: string | null;
+  } | null;
 }
 
 const APP_ROW_SQL = `

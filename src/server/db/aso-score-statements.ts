@@ -4,10 +4,26 @@ import type { Store } from '@/generated/prisma/enums';
 import { db } from './index';
 
 /** `asOf`: the app's last day of data; `since`: the first day of the review window. */
-export async function readAsoScoreInputs(input: { appId: string; storeAppId: number; primaryCountry: string; store: Store; livemode: boolean; country: string; asOf: Date; since: Date }) {
+export async function readAsoScoreInputs(input: {
+  appId: string;
+  storeAppId: number;
+  primaryCountry: string;
+  store: Store;
+  livemode: boolean;
+  country: string;
+  asOf: Date;
+  since: Date;
+}) {
   const [inputs] = await db.$queryRaw<
     {
-      listing: { title: string; subtitle: string | null; description: string; keywordField: string | null; screenshotsCount: number; hasVideo: boolean } | null;
+      listing: {
+        title: string;
+        subtitle: string | null;
+        description: string;
+        keywordField: string | null;
+        screenshotsCount: number;
+        hasVideo: boolean;
+      } | null;
       keywords: { term: string; rank: number | null; volume: number | null }[];
       rating: { average: number; count: number } | null;
       reviews: number;

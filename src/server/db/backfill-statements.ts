@@ -12,7 +12,10 @@ import { hotQuery } from './index';
  * moves the app's data version (a trigger), so it takes the app's row after the backfill's, the other way round from
  * every other writer (an app being removed holds its row and then deletes its backfill).
  */
-export async function claimNextBackfill(now: Date, leaseSeconds: number): Promise<{ appId: string; attempts: number; daysTotal: number } | undefined> {
+export async function claimNextBackfill(
+  now: Date,
+  leaseSeconds: number,
+): Promise<{ appId: string; attempts: number; daysTotal: number } | undefined> {
   const [row] = await hotQuery<{ appId: string; attempts: number; daysTotal: number }>(
     `UPDATE app_backfills SET claimed_at = $1, attempts = attempts + 1
      WHERE app_id = (

@@ -35,7 +35,9 @@ describe('reading the keys of concurrent requests', () => {
       ...Array.from({ length: 4 }, () => ({ id: null, hash: randomBytes(32), accountId: null, appId: null })),
     ].sort(() => Math.random() - 0.5);
     // Asked in one turn: the first goes alone, the others wait for it and go together.
-    const answers = await Promise.all(asked.map((each) => readApiKeyCredential(each.hash, { periodStart, appId: each.appId })));
+    const answers = await Promise.all(
+      asked.map((each) => readApiKeyCredential(each.hash, { periodStart, appId: each.appId })),
+    );
     answers.forEach((answer, index) => {
       const { id, accountId, appId } = asked[index]!;
       if (id === null) return expect(answer).toBeNull();

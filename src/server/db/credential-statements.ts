@@ -40,7 +40,10 @@ export interface CredentialAccount {
  * result, and for this statement's twenty-odd columns that cost more of the request than reading one JSON text
  * (docs/benchmarks.md, "Issue 42").
  */
-function credentialStatement(source: { columns: string; from: string; where: string }, { period, app } = { period: '$2', app: '$3' }): string {
+function credentialStatement(
+  source: { columns: string; from: string; where: string },
+  { period, app } = { period: '$2', app: '$3' },
+): string {
   return `SELECT row_to_json(credential) AS credential FROM (
      SELECT ${source.columns}, c.account_id::text AS account_id, a.plan::text AS plan, a.trial_ends_at, a.trial_credits, u.used,
             ${dataVersionColumns({ app, usage: 'u' })}
@@ -64,14 +67,18 @@ function timeOf(value: string | null): Date | null {
 /** A credential row of api_keys (a key, or a connected app) with what it spent this period. */
 const KEY_COLUMNS = `c.id::text AS id, c.scope::text AS scope, c.revoked_at, c.expires_at, c.last_used_at, c.last_used_ip,
             c.all_apps, c.app_ids::text[] AS app_ids, c.allowed_cidrs, c.monthly_budget, ku.used AS key_spent`;
-const keySpent = (period: string) => `LEFT JOIN key_credit_usage ku ON ku.key_id = c.id AND ku.period_start = ${period}::date`;
+const keySpent = (period: string) =>
+  `LEFT JOIN key_credit_usage ku ON ku.key_id = c.id AND ku.period_start = ${period}::date`;
 
 /**
  * A credential statement for the requests waiting (batchedCredentialReads): their credentials' hashes (of type
  * `hashType`), periods and apps as three arrays, a row for each credential found, numbered as it was asked for. `source`
  * names the request's hash `r.hash`.
  */
-function batchedCredentialStatement(hashType: string, source: { columns: string; from: (period: string) => string; where: string }): string {
+function batchedCredentialStatement(
+  hashType: string,
+  source: { columns: string; from: (period: string) => string; where: string },
+): string {
   return `SELECT r.n::int AS n, k.credential
   FROM unnest($1::${hashType}[], $2::date[], $3::uuid[]) WITH ORDINALITY AS r(hash, period_start, app_id, n)
   CROSS JOIN LATERAL (${credentialStatement(
@@ -80,12 +87,17 @@ function batchedCredentialStatement(hashType: string, source: { columns: string;
   )}) k`;
 }
 
-const API_KEY_STATEMENT = batchedCredentialStatement('bytea', { columns: KEY_COLUMNS, from: (period) => `api_keys c ${keySpent(period)}`, where: 'c.secret_hash = r.hash' });
+const API_KEY_STATEMENT = batchedCredentialStatement('bytea', {
+  columns: KEY_COLUMNS,
+  from: (period) => `api_keys c ${keySpent(period)}`,
+  where: 'c.secret_hash = r.hash',
+});
 
 /** An OAuth access token (by the SHA-256 of its value, src/server/db/oauth-records.ts) and its connected app. */
 const OAUTH_TOKEN_STATEMENT = batchedCredentialStatement('text', {
   columns: `${KEY_COLUMNS}, t.expires_at AS token_expires_at, t.payload->>'aud' AS audience, t.payload->>'scope' AS token_scope`,
-  from: (period) => `oauth_records t JOIN api_keys c ON c.oauth_grant_id = t.grant_id AND c.kind = 'oauth_grant' ${keySpent(period)}`,
+  from: (period) =>
+    `oauth_records t JOIN api_keys c ON c.oauth_grant_id = t.grant_id AND c.kind = 'oauth_grant' ${keySpent(period)}`,
   where: `t.kind = 'AccessToken' AND t.id_hash = r.hash AND t.consumed_at IS NULL`,
 });
 
@@ -104,7 +116,14 @@ const SANDBOX_STATEMENT = credentialStatement({
 });
 
 function accountOf(row: AccountColumns): CredentialAccount {
-  return { accountId: row.account_id, plan: row.plan, trialEndsAt: timeOf(row.trial_ends_at), trialCredits: row.trial_credits, creditsUsed: row.used ?? 0, versions: dataVersionsOf(row) };
+  return {
+    accountId: row.account_id,
+    plan: row.plan,
+    trialEndsAt: timeOf(row.trial_ends_at),
+    trialCredits: row.trial_credits,
+    creditsUsed: row.used ?? 0,
+    versions: dataVersionsOf(row),
+  };
 }
 
 export interface ApiKeyRow {
@@ -170,7 +189,11 @@ const MAX_READ_AT_ONCE = 64;
  */
 function batchedCredentialReads<Row>(statement: string): (ask: CredentialAsk) => Promise<Row | null> {
   return groupCommit(async (asks: CredentialAsk[]) => {
-    const rows = await hotQuery<{ n: number; credential: Row }>(statement, [asks.map((ask) => ask.hash), asks.map((ask) => ask.periodStart), asks.map((ask) => ask.appId)]);
+    const rows = await hotQuery<{ n: number; credential: Row }>(statement, [
+      asks.map((ask) => ask.hash),
+      asks.map((ask) => ask.periodStart),
+      asks.map((ask) => ask.appId),
+    ]);
     const found = new Map(rows.map((row) => [row.n, row.credential]));
     return asks.map((_, index) => found.get(index + 1) ?? null);
   }, MAX_READ_AT_ONCE);
@@ -195,7 +218,11 @@ export interface OAuthTokenRow {
   scope: string | null;
 }
 
-type TokenColumns = KeyColumns & { token_expires_at: string | null; audience: string | null; token_scope: string | null };
+type TokenColumns = KeyColumns & {
+  token_expires_at: string | null;
+  audience: string | null;
+  token_scope: string | null;
+};
 
 const readOAuthTokenRow = batchedCredentialReads<TokenColumns>(OAUTH_TOKEN_STATEMENT);
 
@@ -208,7 +235,13 @@ export async function readOAuthTokenCredential(
   ask: { periodStart: string; appId: string | null },
 ): Promise<{ token: OAuthTokenRow; key: ApiKeyRow; account: CredentialAccount } | null> {
   const row = await readOAuthTokenRow({ hash: tokenHash, ...ask });
-  return row ? { token: { expiresAt: timeOf(row.token_expires_at), audience: row.audience, scope: row.token_scope }, key: keyOf(row), account: accountOf(row) } : null;
+  return row
+    ? {
+        token: { expiresAt: timeOf(row.token_expires_at), audience: row.audience, scope: row.token_scope },
+        key: keyOf(row),
+        account: accountOf(row),
+      }
+    : null;
 }
 
 /**
@@ -219,12 +252,20 @@ export async function readSessionCredential(
   session: { sessionId: string; userId: string },
   { periodStart, appId }: { periodStart: string; appId: string | null },
 ): Promise<{ userId: string; role: MemberRole; account: CredentialAccount } | null> {
-  const row = await credentialRow<AccountColumns & { user_id: string; role: MemberRole }>(SESSION_STATEMENT, [session.sessionId, periodStart, appId, session.userId]);
+  const row = await credentialRow<AccountColumns & { user_id: string; role: MemberRole }>(SESSION_STATEMENT, [
+    session.sessionId,
+    periodStart,
+    appId,
+    session.userId,
+  ]);
   return row ? { userId: row.user_id, role: row.role, account: accountOf(row) } : null;
 }
 
 /** The sandbox of a live account, with its plan, this period's usage and its data versions; null when it has none yet. */
-export async function readSandboxCredential(liveAccountId: string, { periodStart, appId }: { periodStart: string; appId: string | null }): Promise<CredentialAccount | null> {
+export async function readSandboxCredential(
+  liveAccountId: string,
+  { periodStart, appId }: { periodStart: string; appId: string | null },
+): Promise<CredentialAccount | null> {
   const row = await credentialRow<AccountColumns>(SANDBOX_STATEMENT, [liveAccountId, periodStart, appId]);
   return row ? accountOf(row) : null;
 }

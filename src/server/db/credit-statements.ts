@@ -77,7 +77,11 @@ export function readUsageRows(accountId: string, from: string, to: string) {
  * account's usage row is locked first, as a charge locks it, so no charge of the account commits meanwhile; calls
  * already under way when the budget is set are charged without it (the charging statement tracks budgeted keys only).
  */
-export async function seedKeySpending(tx: Prisma.TransactionClient, key: { id: string; accountId: string }, periodStart: Date): Promise<void> {
+export async function seedKeySpending(
+  tx: Prisma.TransactionClient,
+  key: { id: string; accountId: string },
+  periodStart: Date,
+): Promise<void> {
   await tx.$queryRaw`SELECT 1 FROM credit_usage WHERE account_id = ${key.accountId}::uuid AND period_start = ${periodStart}::date FOR UPDATE`;
   await tx.$executeRaw`
     INSERT INTO key_credit_usage (key_id, period_start, used)

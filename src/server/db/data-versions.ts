@@ -40,5 +40,10 @@ export function dataVersionColumns(aliases: { app: string; usage: string }): str
 }
 
 export function dataVersionsOf(row: DataVersionColumns): DataVersions {
-  return { account: row.account_version, store: row.store_version ?? '0', app: row.app_version, usage: row.usage_version ?? '0' };
+  return {
+    account: row.account_version,
+    store: row.store_version ?? '0',
+    app: row.app_version,
+    usage: row.usage_version ?? '0',
+  };
 }

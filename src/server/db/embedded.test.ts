@@ -56,6 +56,8 @@ describe('why a start of the embedded cluster failed', () => {
   });
 
   it('a server that said nothing telling: its last lines', () => {
-    expect(reasonOf('LOG:  one\n', 'LOG:  two\n', 'LOG:  three\n', 'LOG:  four\n')).toBe('LOG: two LOG: three LOG: four');
+    expect(reasonOf('LOG:  one\n', 'LOG:  two\n', 'LOG:  three\n', 'LOG:  four\n')).toBe(
+      'LOG: two LOG: three LOG: four',
+    );
   });
 });

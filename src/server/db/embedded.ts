@@ -108,7 +108,9 @@ export async function ensureDatabase(options: EnsureOptions = {}): Promise<Datab
     serverLog.clear();
     await cluster.start();
   } catch (error) {
-    throw new Error(`the embedded PostgreSQL in ${clusterDir} did not start on port ${port}: ${whyNotStarted(error, serverLog)}`);
+    throw new Error(
+      `the embedded PostgreSQL in ${clusterDir} did not start on port ${port}: ${whyNotStarted(error, serverLog)}`,
+    );
   }
   const url = urlFor(settings, port, socketDir);
   await createDatabaseIfMissing(settings, port);
@@ -143,8 +145,12 @@ export class RecentLines {
    * it, such as a port already in use, each with its DETAIL and HINT), or the last lines when there are none.
    */
   reason(): string {
-    const telling = this.lines.filter((line) => /\b(FATAL|PANIC|ERROR|WARNING|DETAIL|HINT):|\bLOG:\s+could not\b/.test(line));
-    return (telling.length ? telling : this.lines.slice(-3)).map((line) => line.replace(/^.*?\b(FATAL|PANIC|ERROR|WARNING|DETAIL|HINT|LOG):\s*/, '$1: ')).join(' ');
+    const telling = this.lines.filter((line) =>
+      /\b(FATAL|PANIC|ERROR|WARNING|DETAIL|HINT):|\bLOG:\s+could not\b/.test(line),
+    );
+    return (telling.length ? telling : this.lines.slice(-3))
+      .map((line) => line.replace(/^.*?\b(FATAL|PANIC|ERROR|WARNING|DETAIL|HINT|LOG):\s*/, '$1: '))
+      .join(' ');
   }
 }
 
@@ -276,7 +282,8 @@ function supervise({ cluster, clusterDir, serverLog, log, onGiveUp }: Supervised
       const stale = await postmasterPid(clusterDir);
       // A lock file whose pid a process of another directory has taken since: PostgreSQL would take it for a
       // server still running.
-      if (stale !== null && isAlive(stale) && !worksIn(stale, clusterDir)) await rm(path.join(clusterDir, 'postmaster.pid'), { force: true });
+      if (stale !== null && isAlive(stale) && !worksIn(stale, clusterDir))
+        await rm(path.join(clusterDir, 'postmaster.pid'), { force: true });
       try {
         serverLog.clear();
         await cluster.start();
@@ -287,7 +294,9 @@ function supervise({ cluster, clusterDir, serverLog, log, onGiveUp }: Supervised
       } catch (error) {
         const reason = whyNotStarted(error, serverLog);
         if (UNRECOVERABLE.some((pattern) => pattern.test(reason))) return giveUp(reason);
-        const ended = /shared memory block .* is still in use/.test(reason) ? endLeftoverServerProcesses(clusterDir) : 0;
+        const ended = /shared memory block .* is still in use/.test(reason)
+          ? endLeftoverServerProcesses(clusterDir)
+          : 0;
         log(
           `embedded PostgreSQL did not start again (attempt ${attempt}): ${reason}; ${ended ? `told ${ended} processes of the old server to quit; ` : ''}trying again in ${(delay / 1000).toFixed(1)} s`,
         );
@@ -353,7 +362,13 @@ async function runningCluster(clusterDir: string): Promise<{ port: number; socke
 }
 
 async function createDatabaseIfMissing(settings: EmbeddedSettings, port: number): Promise<void> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: settings.password, database: 'postgres' });
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: USER,
+    password: settings.password,
+    database: 'postgres',
+  });
   // Lost between two statements (the cluster stopped again): the next statement's rejection reports it (./migrate.ts).
   client.on('error', () => {});
   await client.connect();

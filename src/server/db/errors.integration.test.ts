@@ -34,7 +34,9 @@ describe('isDatabaseUnavailable', () => {
   it('recognises a refused connection, a missing socket, a terminated backend and Prisma’s wrapping of them', async () => {
     const port = await freePort(); // nothing listens there
     const refused = await failure(() => withClient({ host: '127.0.0.1', port }, (client) => client.connect()));
-    const noSocket = await failure(() => withClient({ host: '/nonexistent-socket-dir', port: 5432 }, (client) => client.connect()));
+    const noSocket = await failure(() =>
+      withClient({ host: '/nonexistent-socket-dir', port: 5432 }, (client) => client.connect()),
+    );
     const terminated = await withClient({ connectionString: process.env.DATABASE_URL }, async (client) => {
       await client.connect();
       const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
@@ -46,7 +48,9 @@ describe('isDatabaseUnavailable', () => {
       });
       return sleeping;
     });
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: `postgresql://x:y@127.0.0.1:${port}/none` }) });
+    const prisma = new PrismaClient({
+      adapter: new PrismaPg({ connectionString: `postgresql://x:y@127.0.0.1:${port}/none` }),
+    });
     const throughPrisma = await failure(() => prisma.$queryRaw`SELECT 1`);
     await prisma.$disconnect();
 
@@ -81,9 +85,13 @@ describe('isDatabaseUnavailable', () => {
       await holding;
       expect(busy).toMatchObject({ code: 'P2028' });
       // The one that gave up left nothing behind: the pool's one connection serves the next transaction.
-      await expect(prisma.$transaction(async (tx) => tx.$queryRaw`SELECT 1 AS one`, { maxWait: 30_000 })).resolves.toEqual([{ one: 1 }]);
+      await expect(
+        prisma.$transaction(async (tx) => tx.$queryRaw`SELECT 1 AS one`, { maxWait: 30_000 }),
+      ).resolves.toEqual([{ one: 1 }]);
       expect(isDatabaseUnavailable(busy)).toBe(true);
-      expect(toAppError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: busy as Error })).error.appCode).toBe('SERVICE_UNAVAILABLE');
+      expect(toAppError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: busy as Error })).error.appCode).toBe(
+        'SERVICE_UNAVAILABLE',
+      );
     } finally {
       await prisma.$disconnect();
       await pool.end();
@@ -95,17 +103,24 @@ describe('isDatabaseUnavailable', () => {
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     try {
       const expired = await failure(() =>
-        prisma.$transaction(async (tx) => {
-          await tx.$queryRaw`CREATE TEMPORARY TABLE expired_marker (id int)`;
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          return tx.$queryRaw`SELECT 1`;
-        }, { maxWait: 30_000, timeout: 100 }),
+        prisma.$transaction(
+          async (tx) => {
+            await tx.$queryRaw`CREATE TEMPORARY TABLE expired_marker (id int)`;
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return tx.$queryRaw`SELECT 1`;
+          },
+          { maxWait: 30_000, timeout: 100 },
+        ),
       );
       expect(expired).toMatchObject({ code: 'P2028', message: expect.stringMatching(/expired transaction/) });
       expect(isDatabaseUnavailable(expired)).toBe(true);
-      expect(toAppError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: expired as Error })).error.appCode).toBe('SERVICE_UNAVAILABLE');
+      expect(toAppError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: expired as Error })).error.appCode).toBe(
+        'SERVICE_UNAVAILABLE',
+      );
       // Nothing of it was kept, and its connection serves the next one.
-      await expect(prisma.$queryRaw`SELECT to_regclass('pg_temp.expired_marker')::text AS marker`).resolves.toEqual([{ marker: null }]);
+      await expect(prisma.$queryRaw`SELECT to_regclass('pg_temp.expired_marker')::text AS marker`).resolves.toEqual([
+        { marker: null },
+      ]);
     } finally {
       await prisma.$disconnect();
       await pool.end();
@@ -119,7 +134,14 @@ describe('isDatabaseUnavailable', () => {
     });
     const missingFile = await failure(() => readFile('/nonexistent/file.json'));
     expect((missingFile as { code: string }).code).toBe('ENOENT');
-    for (const error of [syntax, missingFile, new Error('Connection to the moon terminated'), new TypeError('x is undefined'), null, 'text']) {
+    for (const error of [
+      syntax,
+      missingFile,
+      new Error('Connection to the moon terminated'),
+      new TypeError('x is undefined'),
+      null,
+      'text',
+    ]) {
       expect(isDatabaseUnavailable(error), String(error)).toBe(false);
     }
     expect(toAppError(syntax).error.appCode).toBe('INTERNAL_ERROR');

@@ -4,7 +4,17 @@
 import { logErrorThrottled } from '@/server/core/log';
 
 /** Socket errors of node's net module, on connect or on an open connection (never a file's ENOENT). */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOENT',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 const SOCKET_SYSCALLS = new Set(['connect', 'read', 'write', 'getaddrinfo']);
 /** SQLSTATE: class 08 (connection exception), admin/crash shutdown, cannot connect now, too many connections. */
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
@@ -12,12 +22,14 @@ const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
 /** node-postgres's own errors for a connection that died or could not be made in time. */
-const PG_MESSAGES = /^(Connection terminated|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
+const PG_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
 /**
  * Prisma's interactive transaction that got no connection within its maxWait (every connection busy), or that ran
  * past its timeout (waiting on locks or a loaded database) and was rolled back: nothing kept, worth a retry.
  */
-const TRANSACTION_OUT_OF_TIME = /Unable to start a transaction in the given time|cannot be executed on an expired transaction/;
+const TRANSACTION_OUT_OF_TIME =
+  /Unable to start a transaction in the given time|cannot be executed on an expired transaction/;
 
 /** SQLSTATE of a deadlock and of a serialization failure (pg's `code`, Prisma's adapter's `originalCode`). */
 const CONFLICT_CODES = new Set(['40P01', '40001']);
@@ -54,7 +66,10 @@ function unreachable(error: ErrorLike): boolean {
     if (SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || PRISMA_CODES.has(code)) return true;
   }
   if (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) return true;
-  return typeof message === 'string' && (PG_MESSAGES.test(message) || (code === 'P2028' && TRANSACTION_OUT_OF_TIME.test(message)));
+  return (
+    typeof message === 'string' &&
+    (PG_MESSAGES.test(message) || (code === 'P2028' && TRANSACTION_OUT_OF_TIME.test(message)))
+  );
 }
 
 /**
@@ -69,7 +84,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** PostgreSQL aborted the transaction to break a deadlock or a serialization conflict: running it again is right. */
 export function isConflict(error: unknown): boolean {
-  return someCause(error, ({ code, originalCode }) => CONFLICT_CODES.has(String(code)) || CONFLICT_CODES.has(String(originalCode)));
+  return someCause(
+    error,
+    ({ code, originalCode }) => CONFLICT_CODES.has(String(code)) || CONFLICT_CODES.has(String(originalCode)),
+  );
 }
 
 /** Seconds a client should wait before retrying during an outage (the Retry-After of a 503). */

@@ -3,17 +3,26 @@ import { migrationNames } from './migrate';
 
 let expected: Promise<string[]> | undefined;
 
-export async function databaseHealth(): Promise<{ status: 'ok' | 'unavailable'; database: string; pendingMigrations?: string[] }> {
+export async function databaseHealth(): Promise<{
+  status: 'ok' | 'unavailable';
+  database: string;
+  pendingMigrations?: string[];
+}> {
   try {
     expected ??= migrationNames();
     const rows = await db.$queryRaw<{ migration_name: string }[]>`
       SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
     const applied = new Set(rows.map((row) => row.migration_name));
     const pending = (await expected).filter((name) => !applied.has(name));
-    return pending.length ? { status: 'unavailable', database: 'migrations pending', pendingMigrations: pending } : { status: 'ok', database: 'ok' };
+    return pending.length
+      ? { status: 'unavailable', database: 'migrations pending', pendingMigrations: pending }
+      : { status: 'ok', database: 'ok' };
   } catch {
     // Reachable but never migrated (no _prisma_migrations table), or not reachable at all.
-    const reachable = await db.$queryRaw`SELECT 1`.then(() => true, () => false);
+    const reachable = await db.$queryRaw`SELECT 1`.then(
+      () => true,
+      () => false,
+    );
     return { status: 'unavailable', database: reachable ? 'migrations pending' : 'unreachable' };
   }
 }
@@ -24,7 +33,9 @@ interface Readiness {
   database: string;
   pendingMigrations?: string[];
   /** saturated: every connection of this process's pool is taken and queries wait for one. */
-  pool: { status: 'ok' | 'saturated'; size: number; open: number; idle: number; waiting: number } | { status: 'ok'; size: null };
+  pool:
+    | { status: 'ok' | 'saturated'; size: number; open: number; idle: number; waiting: number }
+    | { status: 'ok'; size: null };
   /** The job queue's tables (pg-boss, schema pgboss): reachable once a launcher or worker has created them. */
   jobQueue: 'ok' | 'unreachable';
 }
@@ -40,8 +51,20 @@ export async function readiness(): Promise<Readiness> {
   ]);
   const pool = poolStatistics();
   const poolCheck: Readiness['pool'] = pool
-    ? { status: pool.waiting > 0 && pool.total >= pool.size ? 'saturated' : 'ok', size: pool.size, open: pool.total, idle: pool.idle, waiting: pool.waiting }
+    ? {
+        status: pool.waiting > 0 && pool.total >= pool.size ? 'saturated' : 'ok',
+        size: pool.size,
+        open: pool.total,
+        idle: pool.idle,
+        waiting: pool.waiting,
+      }
     : { status: 'ok', size: null };
   const ready = health.status === 'ok' && poolCheck.status === 'ok' && jobQueue === 'ok';
-  return { status: ready ? 'ready' : 'not ready', database: health.database, ...(health.pendingMigrations && { pendingMigrations: health.pendingMigrations }), pool: poolCheck, jobQueue };
+  return {
+    status: ready ? 'ready' : 'not ready',
+    database: health.database,
+    ...(health.pendingMigrations && { pendingMigrations: health.pendingMigrations }),
+    pool: poolCheck,
+    jobQueue,
+  };
 }

@@ -24,12 +24,14 @@ class ConnectionWithoutNamedStatements extends pg.Client {
   constructor(settings?: pg.ClientConfig) {
     super(settings);
     const query = this.query.bind(this) as (...args: unknown[]) => unknown;
-    this.query = ((statement: unknown, ...rest: unknown[]) => query(withoutName(statement), ...rest)) as pg.Client['query'];
+    this.query = ((statement: unknown, ...rest: unknown[]) =>
+      query(withoutName(statement), ...rest)) as pg.Client['query'];
   }
 }
 
 function withoutName(statement: unknown): unknown {
-  if (typeof statement !== 'object' || statement === null || !('name' in statement) || 'submit' in statement) return statement;
+  if (typeof statement !== 'object' || statement === null || !('name' in statement) || 'submit' in statement)
+    return statement;
   const { name: _name, ...unnamed } = statement;
   return unnamed;
 }
@@ -59,7 +61,9 @@ function createPool(max: number, options: { keepIdle?: boolean } = {}): pg.Pool 
   });
   // An idle connection that the database drops (a restart, an administrator) is an event, not a crash: the pool
   // discards it and opens a new one when next needed.
-  pool.on('error', (error) => logErrorThrottled('database connection lost', 5_000, 'database connection lost (idle)', error));
+  pool.on('error', (error) =>
+    logErrorThrottled('database connection lost', 5_000, 'database connection lost (idle)', error),
+  );
   return pool;
 }
 

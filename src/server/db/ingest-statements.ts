@@ -5,7 +5,14 @@
 // (docs/testing.md). Those go as column arrays too, but for the rows with a list or an object in them (a review's
 // topics and feature requests, a rating's histogram), which go as one JSON array per chunk (jsonb_to_recordset):
 // column arrays cannot carry lists of any length.
-import type { CategoryRank, MetadataChange, MetadataSnapshot, Prisma, RatingSnapshot, Review } from '@/generated/prisma/client';
+import type {
+  CategoryRank,
+  MetadataChange,
+  MetadataSnapshot,
+  Prisma,
+  RatingSnapshot,
+  Review,
+} from '@/generated/prisma/client';
 import type { Store } from '@/generated/prisma/enums';
 import { isoDay } from '@/server/core/dates';
 
@@ -16,8 +23,23 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
 
 /** The database, or a transaction of it. */
 type RawClient = Pick<Prisma.TransactionClient, '$executeRawUnsafe' | '$queryRawUnsafe'>;
-export type AppRankRow = { storeAppId: number; country: string; termKey: string; term: string; date: Date; rank: number | null; discovered: boolean };
-export type KeywordMetricRow = { store: Store; country: string; termKey: string; date: Date; volume: number; difficulty: number };
+export type AppRankRow = {
+  storeAppId: number;
+  country: string;
+  termKey: string;
+  term: string;
+  date: Date;
+  rank: number | null;
+  discovered: boolean;
+};
+export type KeywordMetricRow = {
+  store: Store;
+  country: string;
+  termKey: string;
+  date: Date;
+  volume: number;
+  difficulty: number;
+};
 
 /**
  * The monthly partitions of the store facts' time series (app_ranks, search_answers) that rows dated `first` to `last`
@@ -25,12 +47,24 @@ export type KeywordMetricRow = { store: Store; country: string; termKey: string;
  * then writes for long: making a partition locks the whole table until the transaction ends.
  */
 export async function ensureFactPartitions(client: RawClient, first: Date, last: Date): Promise<void> {
-  await client.$executeRawUnsafe('SELECT ensure_store_fact_partitions($1::date, $2::date)', isoDay(first), isoDay(last));
+  await client.$executeRawUnsafe(
+    'SELECT ensure_store_fact_partitions($1::date, $2::date)',
+    isoDay(first),
+    isoDay(last),
+  );
 }
 
 /** Drops the monthly partitions of `table` whose whole month is before `before`; returns their names, oldest first. */
-export async function dropFactPartitionsBefore(client: RawClient, table: 'app_ranks' | 'search_answers', before: Date): Promise<string[]> {
-  const rows = await client.$queryRawUnsafe<{ name: string }[]>('SELECT drop_store_fact_partitions_before($1, $2::date) AS name', table, isoDay(before));
+export async function dropFactPartitionsBefore(
+  client: RawClient,
+  table: 'app_ranks' | 'search_answers',
+  before: Date,
+): Promise<string[]> {
+  const rows = await client.$queryRawUnsafe<{ name: string }[]>(
+    'SELECT drop_store_fact_partitions_before($1, $2::date) AS name',
+    table,
+    isoDay(before),
+  );
   return rows.map((row) => row.name);
 }
 
@@ -40,7 +74,12 @@ export type SearchAnswerRow = { store: Store; country: string; termKey: string; 
  * What the store's search answered, once per term, storefront and day: the first answer of a day stands, whichever
  * account's refresh asked. Their partitions must exist (ensureFactPartitions).
  */
-export function insertSearchAnswers(client: RawClient, rows: SearchAnswerRow[], livemode: boolean, observedAt: Date): Promise<void> {
+export function insertSearchAnswers(
+  client: RawClient,
+  rows: SearchAnswerRow[],
+  livemode: boolean,
+  observedAt: Date,
+): Promise<void> {
   // The lists go as one JSON array per chunk: column arrays cannot carry lists of different lengths.
   return inChunks(rows, (chunk) =>
     client.$executeRawUnsafe(
@@ -48,7 +87,15 @@ export function insertSearchAnswers(client: RawClient, rows: SearchAnswerRow[], 
        SELECT $2::boolean, a.store::"Store", a.country, a.term_key, a.date, ARRAY(SELECT jsonb_array_elements_text(a.store_ids)), $3::timestamptz
        FROM jsonb_to_recordset($1::jsonb) AS a(store text, country text, term_key text, date date, store_ids jsonb)
        ON CONFLICT DO NOTHING`,
-      JSON.stringify(chunk.map((row) => ({ store: row.store, country: row.country, term_key: row.termKey, date: isoDay(row.date), store_ids: row.storeIds }))),
+      JSON.stringify(
+        chunk.map((row) => ({
+          store: row.store,
+          country: row.country,
+          term_key: row.termKey,
+          date: isoDay(row.date),
+          store_ids: row.storeIds,
+        })),
+      ),
       livemode,
       observedAt,
     ),
@@ -161,7 +208,10 @@ export type MetadataSnapshotRow = Omit<MetadataSnapshot, 'id'>;
 export type MetadataChangeRow = Omit<MetadataChange, 'id'>;
 
 /** The (storefront, day) of the store app in `countries` from `first` to `last` whose full observation is stored, with when it was made. */
-export async function readObservedDays(client: RawClient, input: { storeAppId: number; countries: string[]; first: Date; last: Date }): Promise<Map<string, Date>> {
+export async function readObservedDays(
+  client: RawClient,
+  input: { storeAppId: number; countries: string[]; first: Date; last: Date },
+): Promise<Map<string, Date>> {
   if (!input.countries.length) return new Map();
   const rows = await client.$queryRawUnsafe<{ key: string; observed_at: Date }[]>(
     `SELECT country || '|' || to_char(date, 'YYYY-MM-DD') AS key, observed_at FROM store_app_days
@@ -175,7 +225,12 @@ export async function readObservedDays(client: RawClient, input: { storeAppId: n
 }
 
 /** Records the store app's full observations of these storefronts and days as stored (once its facts are). */
-export function insertObservedDays(client: RawClient, storeAppId: number, days: { country: string; date: Date }[], observedAt: Date): Promise<void> {
+export function insertObservedDays(
+  client: RawClient,
+  storeAppId: number,
+  days: { country: string; date: Date }[],
+  observedAt: Date,
+): Promise<void> {
   return inChunks(days, (chunk) =>
     client.$executeRawUnsafe(
       `INSERT INTO store_app_days (store_app_id, country, date, observed_at)
@@ -190,7 +245,11 @@ export function insertObservedDays(client: RawClient, storeAppId: number, days: 
 }
 
 /** The store ids among `storeReviewIds` of the store app's reviews stored already: those need no analysis, nor storing. */
-export async function readStoredReviewIds(client: RawClient, storeAppId: number, storeReviewIds: string[]): Promise<Set<string>> {
+export async function readStoredReviewIds(
+  client: RawClient,
+  storeAppId: number,
+  storeReviewIds: string[],
+): Promise<Set<string>> {
   if (!storeReviewIds.length) return new Set();
   const rows = await client.$queryRawUnsafe<{ id: string }[]>(
     'SELECT store_review_id AS id FROM reviews WHERE store_app_id = $1 AND store_review_id = ANY($2::text[])',
@@ -201,7 +260,10 @@ export async function readStoredReviewIds(client: RawClient, storeAppId: number,
 }
 
 /** The reviews not stored yet (a review already stored, by its store id, is left as it is): each new one's id and what its event names. */
-export async function insertReviews(client: RawClient, rows: ReviewRow[]): Promise<{ id: string; rating: number; country: string; reviewedAt: Date }[]> {
+export async function insertReviews(
+  client: RawClient,
+  rows: ReviewRow[],
+): Promise<{ id: string; rating: number; country: string; reviewedAt: Date }[]> {
   const inserted: { id: string; rating: number; country: string; reviewedAt: Date }[] = [];
   await inChunks(rows, async (chunk) => {
     inserted.push(
@@ -244,7 +306,14 @@ export function insertRatingSnapshots(client: RawClient, rows: RatingSnapshotRow
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(store_app_id int, country text, date date, average real, count int, histogram jsonb)
        ON CONFLICT DO NOTHING`,
       recordsJson(
-        chunk.map((row) => ({ store_app_id: row.storeAppId, country: row.country, date: isoDay(row.date), average: row.average, count: row.count, histogram: row.histogram })),
+        chunk.map((row) => ({
+          store_app_id: row.storeAppId,
+          country: row.country,
+          date: isoDay(row.date),
+          average: row.average,
+          count: row.count,
+          histogram: row.histogram,
+        })),
       ),
     ),
   );
@@ -314,5 +383,7 @@ const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
 
 /** Rows as one JSON array of objects, for jsonb_to_recordset. */
 function recordsJson(rows: object[]): string {
-  return JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'string' ? value.replace(UNPAIRED_SURROGATE, '\uFFFD') : value));
+  return JSON.stringify(rows, (_key, value: unknown) =>
+    typeof value === 'string' ? value.replace(UNPAIRED_SURROGATE, '\uFFFD') : value,
+  );
 }

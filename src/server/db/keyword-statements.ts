@@ -18,7 +18,14 @@ interface AppDay {
 }
 
 /** The tracked keywords of an app in a storefront, their rank on `day` and at `windowStart`, and `day`'s metrics. */
-export function readTrackedKeywordRows({ appId, store, livemode, country, day, windowStart }: AppDay & { windowStart: string }) {
+export function readTrackedKeywordRows({
+  appId,
+  store,
+  livemode,
+  country,
+  day,
+  windowStart,
+}: AppDay & { windowStart: string }) {
   return hotQuery<{
     keyword_id: string;
     term: string;
@@ -45,7 +52,13 @@ export function readTrackedKeywordRows({ appId, store, livemode, country, day, w
 
 /** Every term the app ranks for on `day`, best rank first, with its metrics and its tracked keyword if any. */
 export function readRankedTermRows({ appId, store, livemode, country, day }: AppDay) {
-  return hotQuery<{ term: string; rank: number; volume: number | null; difficulty: number | null; keyword_id: string | null }>(
+  return hotQuery<{
+    term: string;
+    rank: number;
+    volume: number | null;
+    difficulty: number | null;
+    keyword_id: string | null;
+  }>(
     `SELECT COALESCE(k.term, r.term) AS term, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
      FROM tracked_apps a
      JOIN app_ranks r ON r.store_app_id = a.store_app_id
@@ -62,7 +75,14 @@ export function readRankedTermRows({ appId, store, livemode, country, day }: App
 
 /** The terms the app appears for on `day` that have metrics, ranked or not, with its tracked keyword if any. */
 export function readOpportunityRows({ appId, store, livemode, country, day }: AppDay) {
-  return hotQuery<{ term: string; term_key: string; rank: number | null; volume: number; difficulty: number; keyword_id: string | null }>(
+  return hotQuery<{
+    term: string;
+    term_key: string;
+    rank: number | null;
+    volume: number;
+    difficulty: number;
+    keyword_id: string | null;
+  }>(
     `SELECT COALESCE(k.term, r.term) AS term, r.term_key, r.rank, m.volume, m.difficulty, k.id::text AS keyword_id
      FROM tracked_apps a
      JOIN app_ranks r ON r.store_app_id = a.store_app_id
@@ -80,7 +100,13 @@ export function readOpportunityRows({ appId, store, livemode, country, day }: Ap
  * The app's store, and its rank for a term on its last day of data (`today` when it was never refreshed): the statement finds that
  * day itself. No row: the app is not the account's.
  */
-export function readAppRankForTerm(input: { accountId: string; appId: string; country: string; termKey: string; today: string }) {
+export function readAppRankForTerm(input: {
+  accountId: string;
+  appId: string;
+  country: string;
+  termKey: string;
+  today: string;
+}) {
   return hotQuery<{ rank: number | null; store: Store; livemode: boolean }>(
     `SELECT t.store::text AS store, a.live_account_id IS NULL AS livemode,
             (SELECT r.rank FROM app_ranks r

@@ -57,11 +57,18 @@ describe('applyMigrations', () => {
 
   it('records a failed migration without its changes, and refuses to go on until it is resolved', async () => {
     migration('20260103000000_broken', "INSERT INTO marks (note) VALUES ('broken'); SELECT * FROM no_such_table;");
-    await expect(applyMigrations(url, () => {}, directory)).rejects.toThrow(/migration 20260103000000_broken failed: .*no_such_table/);
+    await expect(applyMigrations(url, () => {}, directory)).rejects.toThrow(
+      /migration 20260103000000_broken failed: .*no_such_table/,
+    );
     expect(await run(url, "SELECT note FROM marks WHERE note = 'broken'")).toEqual([]);
-    const [failed] = await run<{ finished_at: Date | null; logs: string }>(url, `SELECT finished_at, logs FROM "_prisma_migrations" WHERE migration_name = '20260103000000_broken'`);
+    const [failed] = await run<{ finished_at: Date | null; logs: string }>(
+      url,
+      `SELECT finished_at, logs FROM "_prisma_migrations" WHERE migration_name = '20260103000000_broken'`,
+    );
     expect(failed).toMatchObject({ finished_at: null, logs: expect.stringContaining('no_such_table') });
-    await expect(applyMigrations(url, () => {}, directory)).rejects.toThrow(/failed earlier and needs manual resolution/);
+    await expect(applyMigrations(url, () => {}, directory)).rejects.toThrow(
+      /failed earlier and needs manual resolution/,
+    );
   });
 
   it('fails, without stopping the process, when its connection is lost (the server stopped)', async () => {
@@ -70,7 +77,10 @@ describe('applyMigrations', () => {
     await run(maintenanceUrl, `CREATE DATABASE ${lost}`);
     try {
       mkdirSync(path.join(lostDirectory, '20260101000000_lost'));
-      writeFileSync(path.join(lostDirectory, '20260101000000_lost', 'migration.sql'), 'SELECT pg_terminate_backend(pg_backend_pid());');
+      writeFileSync(
+        path.join(lostDirectory, '20260101000000_lost', 'migration.sql'),
+        'SELECT pg_terminate_backend(pg_backend_pid());',
+      );
       const lostUrl = Object.assign(new URL(url), { pathname: `/${lost}` }).toString();
       await expect(applyMigrations(lostUrl, () => {}, lostDirectory)).rejects.toThrow(/terminat/);
     } finally {

@@ -31,7 +31,11 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "applied_steps_count" INTEGER NOT NULL DEFAULT 0
 )`;
 
-export async function applyMigrations(databaseUrl: string, log: (line: string) => void = () => {}, directory = MIGRATIONS): Promise<string[]> {
+export async function applyMigrations(
+  databaseUrl: string,
+  log: (line: string) => void = () => {},
+  directory = MIGRATIONS,
+): Promise<string[]> {
   const names = await migrationNames(directory);
   const client = new pg.Client({ connectionString: databaseUrl });
   // A connection lost between two statements (the server restarted) is emitted as an event, which unheard stops the
@@ -70,19 +74,18 @@ export async function applyMigrations(databaseUrl: string, log: (line: string) =
           if (previous.checksum !== checksum) log(`warning: migration ${name} was edited after it was applied`);
           return 'present';
         }
-        if (previous) throw new Error(`migration ${name} failed earlier and needs manual resolution (see _prisma_migrations.logs)`);
+        if (previous)
+          throw new Error(`migration ${name} failed earlier and needs manual resolution (see _prisma_migrations.logs)`);
         try {
           await client.query('SAVEPOINT migration');
           await client.query(sql);
         } catch (error) {
           await client.query('ROLLBACK TO SAVEPOINT migration');
           // Recorded as Prisma records a failed migration: started, never finished, with its error.
-          await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, logs) VALUES ($1, $2, $3, $4)', [
-            randomUUID(),
-            checksum,
-            name,
-            String(error),
-          ]);
+          await client.query(
+            'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, logs) VALUES ($1, $2, $3, $4)',
+            [randomUUID(), checksum, name, String(error)],
+          );
           return { failed: String(error) };
         }
         await client.query(

@@ -15,7 +15,12 @@ export function oauthIdHash(id: string): string {
 }
 
 /** Written or replaced whole, with the columns looked up by: its grant (a Grant's own id), its uid and its user code. */
-export async function upsertOAuthRecord(kind: string, id: string, payload: OAuthPayload, expiresInSeconds: number | undefined): Promise<void> {
+export async function upsertOAuthRecord(
+  kind: string,
+  id: string,
+  payload: OAuthPayload,
+  expiresInSeconds: number | undefined,
+): Promise<void> {
   const idHash = oauthIdHash(id);
   const columns = {
     payload: sealedPayload(payload) as Prisma.InputJsonValue,
@@ -24,7 +29,11 @@ export async function upsertOAuthRecord(kind: string, id: string, payload: OAuth
     userCode: stringOf(payload.userCode),
     expiresAt: expiresInSeconds ? new Date(Date.now() + expiresInSeconds * 1000) : null,
   };
-  await db.oAuthRecord.upsert({ where: { kind_idHash: { kind, idHash } }, create: { kind, idHash, ...columns }, update: { ...columns, consumedAt: null } });
+  await db.oAuthRecord.upsert({
+    where: { kind_idHash: { kind, idHash } },
+    create: { kind, idHash, ...columns },
+    update: { ...columns, consumedAt: null },
+  });
 }
 
 const stringOf = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -67,7 +76,9 @@ function payloadOf(row: RecordRow | null): OAuthPayload | undefined {
 const SELECTED = { payload: true, expiresAt: true, consumedAt: true } as const;
 
 export async function findOAuthRecord(kind: string, id: string): Promise<OAuthPayload | undefined> {
-  return payloadOf(await db.oAuthRecord.findUnique({ where: { kind_idHash: { kind, idHash: oauthIdHash(id) } }, select: SELECTED }));
+  return payloadOf(
+    await db.oAuthRecord.findUnique({ where: { kind_idHash: { kind, idHash: oauthIdHash(id) } }, select: SELECTED }),
+  );
 }
 
 export async function findOAuthRecordByUid(kind: string, uid: string): Promise<OAuthPayload | undefined> {
@@ -80,7 +91,10 @@ export async function findOAuthRecordByUserCode(kind: string, userCode: string):
 
 /** Marks a code or token used; only the first consumer wins (a code exchanged twice is detected by its `consumed`). */
 export async function consumeOAuthRecord(kind: string, id: string): Promise<void> {
-  await db.oAuthRecord.updateMany({ where: { kind, idHash: oauthIdHash(id), consumedAt: null }, data: { consumedAt: new Date() } });
+  await db.oAuthRecord.updateMany({
+    where: { kind, idHash: oauthIdHash(id), consumedAt: null },
+    data: { consumedAt: new Date() },
+  });
 }
 
 export async function destroyOAuthRecord(kind: string, id: string): Promise<void> {
@@ -94,7 +108,9 @@ export async function destroyOAuthGrant(grantId: string): Promise<void> {
 
 /** Deletes records expired for more than a day (run by the background work); returns how many. */
 export async function purgeExpiredOAuthRecords(now = new Date()): Promise<number> {
-  const { count } = await db.oAuthRecord.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 86_400_000) } } });
+  const { count } = await db.oAuthRecord.deleteMany({
+    where: { expiresAt: { lt: new Date(now.getTime() - 86_400_000) } },
+  });
   return count;
 }
 
@@ -131,7 +147,8 @@ export async function purgeUnusedOAuthClients(now = new Date()): Promise<number>
  */
 export async function resealOAuthRecords(): Promise<number> {
   const current = currentDataKeyId();
-  const stale = (value: unknown) => typeof value === 'string' && sealedWith(value) !== null && sealedWith(value) !== current;
+  const stale = (value: unknown) =>
+    typeof value === 'string' && sealedWith(value) !== null && sealedWith(value) !== current;
   let resealed = 0;
   for (let cursor: { kind: string; idHash: string } | undefined; ; ) {
     const rows = await db.oAuthRecord.findMany({
@@ -143,7 +160,9 @@ export async function resealOAuthRecords(): Promise<number> {
     if (!rows.length) return resealed;
     for (const row of rows) {
       const payload = row.payload as OAuthPayload;
-      const fields = Object.keys(payload).filter((field) => (field === 'sealed' || field.endsWith('Sealed')) && stale(payload[field]));
+      const fields = Object.keys(payload).filter(
+        (field) => (field === 'sealed' || field.endsWith('Sealed')) && stale(payload[field]),
+      );
       if (!fields.length) continue;
       const next = { ...payload };
       for (const field of fields) next[field] = seal(open(payload[field] as string));

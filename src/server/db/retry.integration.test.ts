@@ -57,7 +57,12 @@ describe('retryOnConflict', () => {
     await other.end();
     expect(result).toBe('done');
     expect(runs).toBe(2);
-    expect(String((firstError as { meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } }).meta?.driverAdapterError?.cause?.originalCode)).toBe('40P01');
+    expect(
+      String(
+        (firstError as { meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } }).meta
+          ?.driverAdapterError?.cause?.originalCode,
+      ),
+    ).toBe('40P01');
   });
 
   it('does not retry other failures', async () => {

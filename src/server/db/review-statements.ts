@@ -22,9 +22,30 @@ function themes(values: Prisma.Sql, filter: Prisma.Sql, limit: number): Prisma.S
  * The period [from, to) of the store app's reviews in `countries` (the app's storefronts); sentiment at or beyond
  * `positiveFrom` / `negativeTo` counts as such.
  */
-export async function readReviewInsightRows(input: { storeAppId: number; countries: string[]; from: Date; to: Date; positiveFrom: number; negativeTo: number }) {
+export async function readReviewInsightRows(input: {
+  storeAppId: number;
+  countries: string[];
+  from: Date;
+  to: Date;
+  positiveFrom: number;
+  negativeTo: number;
+}) {
   const [result] = await db.$queryRaw<
-    { totals: { reviews: number; positive: number; neutral: number; negative: number; bugs: number; requesting: number; average: number | null; bug_examples: string[] | null }; topics: ThemeRow[]; bug_themes: ThemeRow[]; requests: ThemeRow[] }[]
+    {
+      totals: {
+        reviews: number;
+        positive: number;
+        neutral: number;
+        negative: number;
+        bugs: number;
+        requesting: number;
+        average: number | null;
+        bug_examples: string[] | null;
+      };
+      topics: ThemeRow[];
+      bug_themes: ThemeRow[];
+      requests: ThemeRow[];
+    }[]
   >`
     WITH period AS (
       SELECT id, rating, reviewed_at, sentiment, bug_report, topics, feature_requests

@@ -75,7 +75,9 @@ export async function lockTrackedAppToRemove(tx: Prisma.TransactionClient, appId
  * (by id), before the account's; their ids. An app added before the account's lock is taken is not among them.
  */
 export async function lockAccountApps(tx: Prisma.TransactionClient, accountId: string): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM tracked_apps WHERE account_id = ${accountId}::uuid ORDER BY id FOR UPDATE`;
+  const rows = await tx.$queryRaw<
+    { id: string }[]
+  >`SELECT id::text FROM tracked_apps WHERE account_id = ${accountId}::uuid ORDER BY id FOR UPDATE`;
   return rows.map((row) => row.id);
 }
 
@@ -83,7 +85,11 @@ export async function lockAccountApps(tx: Prisma.TransactionClient, accountId: s
  * Runs `work` while no other process runs work under the same name (a transaction-scoped advisory lock). `timeout`
  * bounds the wait for the lock and the work together (Prisma's interactive transaction, 5 s by default).
  */
-export function withNamedLock<T>(name: string, work: () => Promise<T>, { timeout }: { timeout?: number } = {}): Promise<T> {
+export function withNamedLock<T>(
+  name: string,
+  work: () => Promise<T>,
+  { timeout }: { timeout?: number } = {},
+): Promise<T> {
   return db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${name}))`;

@@ -48,14 +48,24 @@ export function sharedLimiter(keyPrefix: string, points: number, durationSeconds
   });
 }
 
-function limiterIn(backend: LimitBackend, keyPrefix: string, points: number, durationSeconds: number): RateLimiterAbstract {
+function limiterIn(
+  backend: LimitBackend,
+  keyPrefix: string,
+  points: number,
+  durationSeconds: number,
+): RateLimiterAbstract {
   const redis = backend === 'redis' ? redisClient() : null;
   if (redis) return new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: durationSeconds });
   return sharedLimiter(keyPrefix, points, durationSeconds);
 }
 
 /** The counts of a limit of `points` per `durationSeconds`, in `backend`. Connects at the first addition. */
-export function limitCounts(backend: LimitBackend, keyPrefix: string, points: number, durationSeconds: number): LimitCounts {
+export function limitCounts(
+  backend: LimitBackend,
+  keyPrefix: string,
+  points: number,
+  durationSeconds: number,
+): LimitCounts {
   let limiter: RateLimiterAbstract | undefined;
   return {
     async add(subject, added) {
@@ -65,7 +75,8 @@ export function limitCounts(backend: LimitBackend, keyPrefix: string, points: nu
         return { consumed: consumedPoints, msBeforeNext };
       } catch (rejection) {
         // Past the limit the library rejects with the window's state: the points are counted all the same.
-        if (rejection instanceof RateLimiterRes) return { consumed: rejection.consumedPoints, msBeforeNext: rejection.msBeforeNext };
+        if (rejection instanceof RateLimiterRes)
+          return { consumed: rejection.consumedPoints, msBeforeNext: rejection.msBeforeNext };
         throw rejection;
       }
     },

@@ -10,6 +10,8 @@ it('no code outside src/server/db writes SQL of its own', () => {
     .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts'))
     .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)))
     .filter((file) => !file.startsWith('src/server/db/') && !file.startsWith('src/generated/'));
-  const writers = files.filter((file) => /\bhotQuery\b|\$queryRaw|\$executeRaw|Prisma\.sql\b/.test(readFileSync(path.join(ROOT, file), 'utf8')));
+  const writers = files.filter((file) =>
+    /\bhotQuery\b|\$queryRaw|\$executeRaw|Prisma\.sql\b/.test(readFileSync(path.join(ROOT, file), 'utf8')),
+  );
   expect(writers).toEqual([]);
 });

@@ -26,16 +26,24 @@ describe('store apps', () => {
 
     // Another account's competitor that is this app: the same store app. The same id on the other store: another.
     const other = await db.trackedApp.create({ data: appData(second.accountId, storeIdOf()) });
-    const competitor = await db.competitor.create({ data: { appId: other.id, store: 'app_store', storeId, storeUrl: `https://apps.apple.com/us/app/id${storeId}` } });
+    const competitor = await db.competitor.create({
+      data: { appId: other.id, store: 'app_store', storeId, storeUrl: `https://apps.apple.com/us/app/id${storeId}` },
+    });
     expect(competitor.storeAppId).toBe(a.storeAppId);
     const onPlay = await db.trackedApp.create({ data: appData(first.accountId, storeId, 'google_play') });
     expect(onPlay.storeAppId).not.toBe(a.storeAppId);
 
     // A value given by the caller is not kept: the database decides.
-    const given = await db.trackedApp.create({ data: { ...appData((await makeAccount('pro')).accountId, storeId), storeAppId: onPlay.storeAppId } });
+    const given = await db.trackedApp.create({
+      data: { ...appData((await makeAccount('pro')).accountId, storeId), storeAppId: onPlay.storeAppId },
+    });
     expect(given.storeAppId).toBe(a.storeAppId);
 
-    expect(await db.storeApp.findUniqueOrThrow({ where: { id: a.storeAppId } })).toMatchObject({ livemode: true, store: 'app_store', storeId });
+    expect(await db.storeApp.findUniqueOrThrow({ where: { id: a.storeAppId } })).toMatchObject({
+      livemode: true,
+      store: 'app_store',
+      storeId,
+    });
   });
 
   it('a test sandbox’s app is a store app of its own, never the live one', async () => {
@@ -45,13 +53,18 @@ describe('store apps', () => {
     const live = await db.trackedApp.create({ data: appData(owner.accountId, storeId) });
     const test = await db.trackedApp.create({ data: appData(sandbox, storeId) });
     expect(test.storeAppId).not.toBe(live.storeAppId);
-    expect(await db.storeApp.findUniqueOrThrow({ where: { id: test.storeAppId } })).toMatchObject({ livemode: false, storeId });
+    expect(await db.storeApp.findUniqueOrThrow({ where: { id: test.storeAppId } })).toMatchObject({
+      livemode: false,
+      storeId,
+    });
   });
 
   it('the first sights of one store app at once make one store app', async () => {
     const accounts = await Promise.all(Array.from({ length: 8 }, () => makeAccount('pro')));
     const storeId = storeIdOf();
-    const apps = await Promise.all(accounts.map((account) => db.trackedApp.create({ data: appData(account.accountId, storeId) })));
+    const apps = await Promise.all(
+      accounts.map((account) => db.trackedApp.create({ data: appData(account.accountId, storeId) })),
+    );
     expect(new Set(apps.map((app) => app.storeAppId)).size).toBe(1);
     expect(await db.storeApp.count({ where: { storeId } })).toBe(1);
   });

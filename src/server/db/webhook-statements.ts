@@ -6,7 +6,17 @@ import { db } from './index';
 /** Locks and returns up to `limit` domain events not yet dispatched, oldest first, within the transaction `tx`. */
 /** The events not yet dispatched, locked, each with whether its account is live (false: a test sandbox's). */
 export function lockUndispatchedEvents(tx: Prisma.TransactionClient, limit: number) {
-  return tx.$queryRaw<{ id: string; account_id: string; type: string; data: unknown; occurred_at: Date; request_id: string | null; livemode: boolean }[]>`
+  return tx.$queryRaw<
+    {
+      id: string;
+      account_id: string;
+      type: string;
+      data: unknown;
+      occurred_at: Date;
+      request_id: string | null;
+      livemode: boolean;
+    }[]
+  >`
     SELECT e.id::text, e.account_id::text, e.type, e.data, e.occurred_at, e.request_id::text, a.live_account_id IS NULL AS livemode
     FROM domain_events e JOIN accounts a ON a.id = e.account_id
     WHERE e.dispatched_at IS NULL ORDER BY e.occurred_at, e.id LIMIT ${limit} FOR UPDATE OF e SKIP LOCKED`;
@@ -17,7 +27,10 @@ export function lockUndispatchedEvents(tx: Prisma.TransactionClient, limit: numb
  * ends: an endpoint deleted meanwhile is deleted once its deliveries are written, and takes them with it, rather than
  * failing the whole fan-out on their foreign key. An edit of the endpoint (FOR NO KEY UPDATE) does not wait.
  */
-export async function lockFanOutEndpoints(tx: Prisma.TransactionClient, accountIds: string[]): Promise<{ id: string; accountId: string; eventTypes: string[] }[]> {
+export async function lockFanOutEndpoints(
+  tx: Prisma.TransactionClient,
+  accountIds: string[],
+): Promise<{ id: string; accountId: string; eventTypes: string[] }[]> {
   return tx.$queryRaw<{ id: string; accountId: string; eventTypes: string[] }[]>`
     SELECT id::text, account_id::text AS "accountId", event_types AS "eventTypes"
     FROM webhook_endpoints WHERE account_id = ANY (${accountIds}::uuid[]) AND enabled FOR KEY SHARE`;
@@ -28,13 +41,17 @@ export async function lockFanOutEndpoints(tx: Prisma.TransactionClient, accountI
  * cannot lose it to a deletion; false if it is gone (a deletion under way is waited for).
  */
 export async function holdEndpoint(tx: Prisma.TransactionClient, endpointId: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
+  const rows = await tx.$queryRaw<
+    unknown[]
+  >`SELECT 1 FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
   return rows.length > 0;
 }
 
 /** Locks an endpoint's row for a change until the transaction ends; false if it is gone (deleted meanwhile). */
 export async function lockEndpoint(tx: Prisma.TransactionClient, endpointId: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR NO KEY UPDATE`;
+  const rows = await tx.$queryRaw<
+    unknown[]
+  >`SELECT 1 FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR NO KEY UPDATE`;
   return rows.length > 0;
 }
 
@@ -47,7 +64,10 @@ export function takeRequestedDeliveries() {
 }
 
 /** For the metrics: deliveries of the last 24 hours by status, and the lag from event to delivery over the last hour. */
-export async function deliveryStatistics(): Promise<{ byStatus: { status: string; count: number }[]; lagSeconds: { p50: number | null; p99: number | null } }> {
+export async function deliveryStatistics(): Promise<{
+  byStatus: { status: string; count: number }[];
+  lagSeconds: { p50: number | null; p99: number | null };
+}> {
   const [byStatus, [lag]] = await Promise.all([
     db.$queryRaw<{ status: string; count: number }[]>`
       SELECT status, count(*)::int AS count FROM webhook_deliveries WHERE created_at > now() - interval '24 hours' GROUP BY status`,

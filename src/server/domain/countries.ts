@@ -12,7 +12,8 @@ export const STOREFRONT_COUNTRIES = new Set(
   ).split(' '),
 );
 
-const STOREFRONT_NOTE = 'An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)).';
+const STOREFRONT_NOTE =
+  'An ISO 3166-1 alpha-2 code of an App Store storefront, any case, answered upper-case ([the storefronts](/docs#storefronts)).';
 
 /** Case-insensitive in, upper-case out. */
 export const countrySchema = z

@@ -45,7 +45,13 @@ export function parseStoreUrl(value: string): (StoreReference & { canonicalUrl: 
   if (host === 'play.google.com' && url.pathname.replace(/\/$/, '') === '/store/apps/details') {
     const id = url.searchParams.get('id');
     if (!id || !PLAY_PACKAGE.test(id) || id.length > 150) return null;
-    return { store: 'google_play', storeId: id, country: null, slug: null, canonicalUrl: `https://play.google.com/store/apps/details?id=${id}` };
+    return {
+      store: 'google_play',
+      storeId: id,
+      country: null,
+      slug: null,
+      canonicalUrl: `https://play.google.com/store/apps/details?id=${id}`,
+    };
   }
   return null;
 }

@@ -29,19 +29,34 @@ function problemBody(error: Problem, context: { origin: string; instance: string
 /** 405 for a path that accepts only `allowed`: named in the detail and in `Allow` (RFC 9110 §15.5.6). */
 export function methodNotAllowedProblem(method: string, allowed: readonly string[]): Problem {
   const choices = allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed.join('');
-  return { appCode: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here; use ${choices}.`, extras: {}, headers: { Allow: allowed.join(', ') } };
+  return {
+    appCode: 'METHOD_NOT_ALLOWED',
+    message: `${method} is not allowed here; use ${choices}.`,
+    extras: {},
+    headers: { Allow: allowed.join(', ') },
+  };
 }
 
 /** The largest request body the service reads, on the public API and everywhere else. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export function payloadTooLargeProblem(): Problem {
-  return { appCode: 'PAYLOAD_TOO_LARGE', message: `The request body exceeds ${MAX_BODY_BYTES} bytes (64 KiB).`, extras: {}, headers: {} };
+  return {
+    appCode: 'PAYLOAD_TOO_LARGE',
+    message: `The request body exceeds ${MAX_BODY_BYTES} bytes (64 KiB).`,
+    extras: {},
+    headers: {},
+  };
 }
 
 /** 500: a fault of ours, whose cause is logged and never shown. */
 export function internalErrorProblem(): Problem {
-  return { appCode: 'INTERNAL_ERROR', message: 'An unexpected error occurred. Nothing was charged.', extras: {}, headers: {} };
+  return {
+    appCode: 'INTERNAL_ERROR',
+    message: 'An unexpected error occurred. Nothing was charged.',
+    extras: {},
+    headers: {},
+  };
 }
 
 /** A whole answer as plain data: a route wraps it in a Response, the HTTP front writes it to Node's response. */
@@ -70,11 +85,16 @@ export function problemTemplate(error: Problem, origin: string): (instance: stri
   // The body with both left empty ends with them, unless the problem has members of its own (they come after).
   const blank = JSON.stringify(problemBody(error, { origin, instance: '', requestId: '' }));
   const blanks = ',"instance":"","requestId":""}';
-  if (!blank.endsWith(blanks)) throw new Error('problemTemplate: a problem with members of its own is built by problemAnswer');
+  if (!blank.endsWith(blanks))
+    throw new Error('problemTemplate: a problem with members of its own is built by problemAnswer');
   const head = `${blank.slice(0, -blanks.length)},"instance":`;
   const { status } = PROBLEM_TYPES[error.appCode];
   const headers = Object.freeze({ 'Content-Type': PROBLEM_CONTENT_TYPE, ...error.headers });
-  return (instance, requestId) => ({ status, headers, body: `${head}${JSON.stringify(instance)},"requestId":${JSON.stringify(requestId)}}` });
+  return (instance, requestId) => ({
+    status,
+    headers,
+    body: `${head}${JSON.stringify(instance)},"requestId":${JSON.stringify(requestId)}}`,
+  });
 }
 
 function responseOf(answer: PlainAnswer): Response {

@@ -29,8 +29,10 @@ export const PROBLEM_TYPES = {
     status: 403,
     slug: 'plan-required',
     title: 'A paid plan is required',
-    description: 'API access is part of the paid plans (Solo, Pro, Business, Agency, Enterprise) and of their trial. The account that owns this credential is on the Free tier, or its trial has ended.',
-    remedy: 'Choose a plan under Settings → Plan & billing (or ask the operator, where billing is not self-serve); the change takes effect at once.',
+    description:
+      'API access is part of the paid plans (Solo, Pro, Business, Agency, Enterprise) and of their trial. The account that owns this credential is on the Free tier, or its trial has ended.',
+    remedy:
+      'Choose a plan under Settings → Plan & billing (or ask the operator, where billing is not self-serve); the change takes effect at once.',
   },
   INSUFFICIENT_SCOPE: {
     status: 403,
@@ -38,7 +40,8 @@ export const PROBLEM_TYPES = {
     title: 'The credential lacks the required scope',
     description:
       'A read-only key called an endpoint that writes (adding apps, keywords or competitors): write endpoints need a read-write key. A key restricted to chosen apps cannot add an app either (it would be out of its reach). And no API key may call the settings endpoints (keys, webhook endpoints): they take a session token of the account, so that a leaked key never mints another. A session token acts with its member’s role in the account: an analyst’s, for example, reads the data but manages no keys or webhook endpoints, and the detail names the role.',
-    remedy: 'Use a read-write key for this call (one that reaches all apps to add an app), or create one under Settings → API access; call the settings endpoints with a session token of a member whose role allows it (an owner or an admin of the account changes roles).',
+    remedy:
+      'Use a read-write key for this call (one that reaches all apps to add an app), or create one under Settings → API access; call the settings endpoints with a session token of a member whose role allows it (an owner or an admin of the account changes roles).',
   },
   IP_NOT_ALLOWED: {
     status: 403,
@@ -54,7 +57,8 @@ export const PROBLEM_TYPES = {
     title: 'A limit of the account is reached',
     description:
       'The account already has as many of something as it may have: active API keys, webhook endpoints, or a plan’s tracked apps, keywords or storefronts per app. The body names the cap (`cap`) and its value (`limit`).',
-    remedy: 'Remove one first (revoke a key, delete an endpoint, stop tracking an item), or move to a plan with a higher cap.',
+    remedy:
+      'Remove one first (revoke a key, delete an endpoint, stop tracking an item), or move to a plan with a higher cap.',
   },
   NOT_FOUND: {
     status: 404,
@@ -68,7 +72,8 @@ export const PROBLEM_TYPES = {
     status: 405,
     slug: 'method-not-allowed',
     title: 'Method not allowed',
-    description: 'The path exists but does not accept this HTTP method. The `Allow` header lists the methods it accepts.',
+    description:
+      'The path exists but does not accept this HTTP method. The `Allow` header lists the methods it accepts.',
     remedy: 'Use one of the methods in the `Allow` header.',
   },
   PAYLOAD_TOO_LARGE: {
@@ -85,7 +90,8 @@ export const PROBLEM_TYPES = {
     // Never thrown in a procedure: the app's server answers it before any route (src/server/http/app-server.ts).
     description:
       'Outside the public API (the dashboard’s endpoints, sign-in, pages), a request with a body must declare its size in `Content-Length`; a body sent in chunks of unknown total length is refused before it is read. The public API itself accepts chunked bodies and counts them as it reads.',
-    remedy: 'Send the body with a `Content-Length` header (browsers and most HTTP clients do so for a body they hold whole).',
+    remedy:
+      'Send the body with a `Content-Length` header (browsers and most HTTP clients do so for a body they hold whole).',
   },
   HEADERS_TOO_LARGE: {
     status: 431,
@@ -94,20 +100,23 @@ export const PROBLEM_TYPES = {
     // Never thrown in a procedure: the app's server answers it before any route (src/server/http/app-server.ts).
     description:
       'A request’s headers, its cookies included, are limited to 16 KiB in all, on every path of the service. A request whose headers are longer is refused before anything of it is read, and the connection is closed.',
-    remedy: 'Send fewer or shorter headers. A long `Cookie` header, gathered from other sites under the same domain, is the usual cause.',
+    remedy:
+      'Send fewer or shorter headers. A long `Cookie` header, gathered from other sites under the same domain, is the usual cause.',
   },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     slug: 'unsupported-media-type',
     title: 'Unsupported media type',
-    description: 'Request bodies must be JSON, sent with `Content-Type: application/json`, `text/json` or `application/*+json` (a `charset` parameter is allowed).',
+    description:
+      'Request bodies must be JSON, sent with `Content-Type: application/json`, `text/json` or `application/*+json` (a `charset` parameter is allowed).',
     remedy: 'Set the Content-Type header to `application/json`.',
   },
   CREDITS_EXHAUSTED: {
     status: 402,
     slug: 'credits-exhausted',
     title: 'Monthly credit allowance exhausted',
-    description: 'The call costs more credits than remain in this month’s allowance. The body tells how many it needs (`creditsRequired`), how many remain (`creditsRemaining`) and when the allowance resets (`resetsAt`).',
+    description:
+      'The call costs more credits than remain in this month’s allowance. The body tells how many it needs (`creditsRequired`), how many remain (`creditsRemaining`) and when the allowance resets (`resetsAt`).',
     remedy: 'Wait for the reset, make cheaper calls, or upgrade the plan.',
   },
   KEY_BUDGET_EXHAUSTED: {
@@ -130,14 +139,16 @@ export const PROBLEM_TYPES = {
     status: 422,
     slug: 'idempotency-conflict',
     title: 'Idempotency key reused with another request',
-    description: 'The `Idempotency-Key` was already used, within the last 24 hours, for a request with a different body or path.',
+    description:
+      'The `Idempotency-Key` was already used, within the last 24 hours, for a request with a different body or path.',
     remedy: 'Use a new idempotency key for a new request.',
   },
   INTERNAL_ERROR: {
     status: 500,
     slug: 'internal-error',
     title: 'Internal error',
-    description: 'Something failed on our side. Nothing was charged. The `requestId` identifies the request in our logs.',
+    description:
+      'Something failed on our side. Nothing was charged. The `requestId` identifies the request in our logs.',
     remedy: 'Retry later; if it persists, contact support with the `requestId`.',
   },
   STORE_UNAVAILABLE: {
@@ -152,7 +163,8 @@ export const PROBLEM_TYPES = {
     status: 503,
     slug: 'service-unavailable',
     title: 'Service unavailable',
-    description: 'The service cannot answer right now, for example while its database is unreachable. Nothing was charged.',
+    description:
+      'The service cannot answer right now, for example while its database is unreachable. Nothing was charged.',
     remedy: 'Retry with exponential backoff.',
   },
 } as const satisfies Record<string, ProblemType>;

@@ -10,7 +10,10 @@ function jsonPointer(path: readonly PropertyKey[]): string {
 /** Where a top-level input member came from, for REST inputs that merge path, query and body. */
 export type Locate = (member: string | undefined) => FieldError['in'];
 
-export function fieldErrorsFromIssues(issues: readonly z.core.$ZodIssue[], locate: Locate = () => 'body'): FieldError[] {
+export function fieldErrorsFromIssues(
+  issues: readonly z.core.$ZodIssue[],
+  locate: Locate = () => 'body',
+): FieldError[] {
   const errors: FieldError[] = [];
   for (const issue of issues) {
     // Unknown members are reported one by one, each at its own pointer.
@@ -18,7 +21,11 @@ export function fieldErrorsFromIssues(issues: readonly z.core.$ZodIssue[], locat
     for (const path of members) {
       const where = locate(path.length ? String(path[0]) : undefined);
       const detail = issue.code === 'unrecognized_keys' ? `Unknown member "${String(path.at(-1))}".` : issue.message;
-      errors.push(where === 'body' ? { in: 'body', pointer: jsonPointer(path), detail } : { in: where, name: path.map(String).join('.'), detail });
+      errors.push(
+        where === 'body'
+          ? { in: 'body', pointer: jsonPointer(path), detail }
+          : { in: where, name: path.map(String).join('.'), detail },
+      );
     }
   }
   return errors;
@@ -30,7 +37,8 @@ export function fieldErrorsFromIssues(issues: readonly z.core.$ZodIssue[], locat
  */
 const UNREPRESENTABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const UNREPRESENTABLE_TEXT_DETAIL = 'Text cannot contain NUL (U+0000) or an unpaired UTF-16 surrogate (U+D800 to U+DFFF).';
+const UNREPRESENTABLE_TEXT_DETAIL =
+  'Text cannot contain NUL (U+0000) or an unpaired UTF-16 surrogate (U+D800 to U+DFFF).';
 
 /** Every string in `value` (walked without recursion: JSON nests deeper than the stack) that cannot be stored. */
 export function unrepresentableTextIssues(value: unknown): z.core.$ZodIssue[] {
@@ -50,9 +58,11 @@ export function unrepresentableTextIssues(value: unknown): z.core.$ZodIssue[] {
     const visit = pending.pop()!;
     const { item } = visit;
     if (typeof item === 'string') {
-      if (UNREPRESENTABLE_TEXT.test(item)) issues.push({ code: 'custom', path: pathOf(visit), message: UNREPRESENTABLE_TEXT_DETAIL, input: item });
+      if (UNREPRESENTABLE_TEXT.test(item))
+        issues.push({ code: 'custom', path: pathOf(visit), message: UNREPRESENTABLE_TEXT_DETAIL, input: item });
     } else if (Array.isArray(item)) {
-      for (let index = item.length - 1; index >= 0; index--) pending.push({ item: item[index], key: index, parent: visit });
+      for (let index = item.length - 1; index >= 0; index--)
+        pending.push({ item: item[index], key: index, parent: visit });
     } else if (typeof item === 'object' && item !== null) {
       for (const [key, member] of Object.entries(item).reverse()) pending.push({ item: member, key, parent: visit });
     }

@@ -25,9 +25,15 @@ let loaded: Promise<Script> | undefined;
 
 async function readScript(): Promise<Script> {
   // Resolved from the project's root, where the app's server runs (as src/app/server-modules.ts finds dist/).
-  const file = createRequire(path.join(process.cwd(), 'package.json')).resolve('@scalar/api-reference/browser/standalone.js');
+  const file = createRequire(path.join(process.cwd(), 'package.json')).resolve(
+    '@scalar/api-reference/browser/standalone.js',
+  );
   const body = await readFile(file);
-  return { body, gzipped: await promisify(gzip)(body), version: createHash('sha256').update(body).digest('hex').slice(0, 16) };
+  return {
+    body,
+    gzipped: await promisify(gzip)(body),
+    version: createHash('sha256').update(body).digest('hex').slice(0, 16),
+  };
 }
 
 /** Read once per process; a failed read is tried again on the next request. */

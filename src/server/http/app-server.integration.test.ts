@@ -57,14 +57,20 @@ beforeAll(async () => {
   const owner = await makeAccount('pro');
   key = (await createApiKey(owner, { name: 'app server', scope: 'read-write' })).secret;
 });
-afterAll(() => Promise.all([server, proxied].map((each) => new Promise<void>((resolve) => each.close(() => resolve())))));
+afterAll(() =>
+  Promise.all([server, proxied].map((each) => new Promise<void>((resolve) => each.close(() => resolve())))),
+);
 afterEach(() => {
   vi.restoreAllMocks();
   reached.length = 0;
 });
 
-const send = (method: string, target: string, headers: Record<string, string | string[]> = {}, body?: string): Promise<RawAnswer> =>
-  sendRaw('127.0.0.1', port, method, target, headers, body);
+const send = (
+  method: string,
+  target: string,
+  headers: Record<string, string | string[]> = {},
+  body?: string,
+): Promise<RawAnswer> => sendRaw('127.0.0.1', port, method, target, headers, body);
 
 const problemOf = (answer: RawAnswer) => JSON.parse(answer.body) as Record<string, unknown>;
 
@@ -97,16 +103,29 @@ describe('the public API is mounted on the server', () => {
       expect((await send(method, `${API}/apps`)).status, method).toBe(401);
       const keyed = await send(method, `${API}/apps`, { Authorization: `Bearer ${key}` });
       expect([keyed.status, keyed.headers.allow], method).toEqual([405, 'GET, HEAD, POST, OPTIONS']);
-      expect(problemOf(keyed)).toMatchObject({ status: 405, detail: `${method} is not allowed here; use GET, HEAD, POST or OPTIONS.` });
+      expect(problemOf(keyed)).toMatchObject({
+        status: 405,
+        detail: `${method} is not allowed here; use GET, HEAD, POST or OPTIONS.`,
+      });
     }
     expect(reached).toEqual([]);
   });
 
   it('a path with a dot segment is answered as sent, 401 before 404, never resolved to another path', async () => {
     captureLogs();
-    for (const target of [`${API}/%2e%2e/x`, `${API}/./apps`, `${API}/x/../apps`, `${API}/apps/%2E`, `${API}/apps/.%2e`]) {
+    for (const target of [
+      `${API}/%2e%2e/x`,
+      `${API}/./apps`,
+      `${API}/x/../apps`,
+      `${API}/apps/%2E`,
+      `${API}/apps/.%2e`,
+    ]) {
       const anonymous = await send('GET', target);
-      expect([anonymous.status, anonymous.headers['content-type'], problemOf(anonymous).instance], target).toEqual([401, 'application/problem+json', target]);
+      expect([anonymous.status, anonymous.headers['content-type'], problemOf(anonymous).instance], target).toEqual([
+        401,
+        'application/problem+json',
+        target,
+      ]);
       const keyed = await send('GET', target, { Authorization: `Bearer ${key}` });
       if (target.startsWith(`${API}/apps/`)) {
         // The segment is the {id} of GET /apps/{id}, as sent: not a UUID.
@@ -127,7 +146,11 @@ describe('the public API is mounted on the server', () => {
       expect([answer.status, answer.headers['content-type']], document).toEqual([200, 'application/json']);
       expect(answer.body).toContain(ORIGIN);
       const head = await send('HEAD', `${API}/${document}`);
-      expect([head.status, head.headers['content-length'], head.body]).toEqual([200, String(Buffer.byteLength(answer.body)), '']);
+      expect([head.status, head.headers['content-length'], head.body]).toEqual([
+        200,
+        String(Buffer.byteLength(answer.body)),
+        '',
+      ]);
       const post = await send('POST', `${API}/${document}`, { 'Content-Type': 'application/json' }, '{}');
       expect([post.status, post.headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
     }
@@ -144,7 +167,11 @@ describe('the public API is mounted on the server', () => {
 describe('request targets', () => {
   it('OPTIONS *: 204 with the methods the server serves; another method with *: 400', async () => {
     const options = await send('OPTIONS', '*');
-    expect([options.status, options.headers.allow, options.body]).toEqual([204, 'GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH', '']);
+    expect([options.status, options.headers.allow, options.body]).toEqual([
+      204,
+      'GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH',
+      '',
+    ]);
     expect(options.headers['content-length']).toBeUndefined();
     const get = await send('GET', '*');
     expect([get.status, get.headers['content-type']]).toEqual([400, 'application/problem+json']);
@@ -164,7 +191,11 @@ describe('outside the public API', () => {
   it('a method Next.js cannot hand a route: 405 problem+json with the methods the server serves', async () => {
     for (const target of ['/api/health', '/api/trpc/apps.list', '/sign-in', '/no-such-page']) {
       const answer = await send('PROPFIND', target);
-      expect([answer.status, answer.headers['content-type'], answer.headers.allow], target).toEqual([405, 'application/problem+json', SERVED_METHODS.join(', ')]);
+      expect([answer.status, answer.headers['content-type'], answer.headers.allow], target).toEqual([
+        405,
+        'application/problem+json',
+        SERVED_METHODS.join(', '),
+      ]);
     }
     expect(reached).toEqual([]);
   });
@@ -181,8 +212,15 @@ describe('outside the public API', () => {
 
   it('a declared length over 64 KiB: 413 problem+json before anything is read; the connection closed when the body is too long to read away', async () => {
     for (const target of targets) {
-      const answer = await send('POST', target, { 'Content-Type': 'application/json', 'Content-Length': String(DRAIN_MAX_BYTES + 1) });
-      expect([answer.status, answer.headers['content-type'], answer.headers.connection], target).toEqual([413, 'application/problem+json', 'close']);
+      const answer = await send('POST', target, {
+        'Content-Type': 'application/json',
+        'Content-Length': String(DRAIN_MAX_BYTES + 1),
+      });
+      expect([answer.status, answer.headers['content-type'], answer.headers.connection], target).toEqual([
+        413,
+        'application/problem+json',
+        'close',
+      ]);
       expect(problemOf(answer)).toMatchObject({ status: 413, instance: target });
     }
     expect(reached).toEqual([]);
@@ -190,26 +228,56 @@ describe('outside the public API', () => {
 
   it('a body of unknown length (chunked): 411 problem+json, Content-Length required', async () => {
     for (const target of targets) {
-      const answer = await send('POST', target, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, '{}');
+      const answer = await send(
+        'POST',
+        target,
+        { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+        '{}',
+      );
       // The body is read away (src/server/core/unread-body.ts): the connection can go on.
-      expect([answer.status, answer.headers['content-type'], answer.headers.connection], target).toEqual([411, 'application/problem+json', 'keep-alive']);
+      expect([answer.status, answer.headers['content-type'], answer.headers.connection], target).toEqual([
+        411,
+        'application/problem+json',
+        'keep-alive',
+      ]);
     }
     expect(reached).toEqual([]);
   });
 
   it('a body within the limit goes on; the public API reads its own bodies (credential first, then its 413)', async () => {
     captureLogs();
-    expect((await send('POST', '/api/trpc/apiKeys.create', { 'Content-Type': 'application/json' }, 'x'.repeat(64 * 1024))).status).toBe(299);
-    const chunked = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, '{}');
+    expect(
+      (await send('POST', '/api/trpc/apiKeys.create', { 'Content-Type': 'application/json' }, 'x'.repeat(64 * 1024)))
+        .status,
+    ).toBe(299);
+    const chunked = await send(
+      'POST',
+      `${API}/apps/${APP}/keywords`,
+      { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      '{}',
+    );
     expect(chunked.status).toBe(401);
-    const large = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) }, 'x'.repeat(1 << 20));
+    const large = await send(
+      'POST',
+      `${API}/apps/${APP}/keywords`,
+      { 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) },
+      'x'.repeat(1 << 20),
+    );
     expect(large.status).toBe(401);
     // A refusal that leaves a body unread reads the rest away and keeps the connection, unless the body is declared
     // longer than it would read.
     expect(large.headers.connection).toBe('keep-alive');
-    const huge = await send('POST', `${API}/apps/${APP}/keywords`, { 'Content-Type': 'application/json', 'Content-Length': String(DRAIN_MAX_BYTES + 1) });
+    const huge = await send('POST', `${API}/apps/${APP}/keywords`, {
+      'Content-Type': 'application/json',
+      'Content-Length': String(DRAIN_MAX_BYTES + 1),
+    });
     expect([huge.status, huge.headers.connection]).toEqual([401, 'close']);
-    const keyedLarge = await send('POST', `${API}/apps/${APP}/keywords`, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) }, 'x'.repeat(1 << 20));
+    const keyedLarge = await send(
+      'POST',
+      `${API}/apps/${APP}/keywords`,
+      { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) },
+      'x'.repeat(1 << 20),
+    );
     expect([keyedLarge.status, keyedLarge.headers.connection]).toEqual([413, 'keep-alive']);
   });
 });
@@ -219,18 +287,31 @@ describe('a request too large, sent whole while its refusal goes (issue 63)', ()
    * Sends `megabytes` of body as a client does, writing it while the answer may already be coming, and reports the
    * answer and every error the client saw (a reset or a broken pipe before or after the answer is an error).
    */
-  function upload(target: string, megabytes: number, headers: Record<string, string> = {}): Promise<{ status: number | null; body: string; errors: string[] }> {
+  function upload(
+    target: string,
+    megabytes: number,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number | null; body: string; errors: string[] }> {
     const body = Buffer.alloc(megabytes * 1024 * 1024, 0x20);
     return new Promise((resolve) => {
       const errors: string[] = [];
       let answer: { status: number; body: string } | null = null;
       const settle = () => resolve({ status: answer?.status ?? null, body: answer?.body ?? '', errors });
-      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: target, headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => (answer = { status: res.statusCode!, body: text }));
-      });
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: target,
+          headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => (answer = { status: res.statusCode!, body: text }));
+        },
+      );
       req.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
       // Once the request is done, body sent and answer read, or failed: an error at any point is in `errors`.
       req.on('close', settle);
@@ -238,39 +319,57 @@ describe('a request too large, sent whole while its refusal goes (issue 63)', ()
     });
   }
 
-  it.each([100, 1000])('a %i KB header: the client reads a 431 problem, never a reset, on any path', async (kilobytes) => {
-    for (const target of ['/api/auth/callback/credentials', `${API}/apps`, '/api/mcp', '/']) {
-      const answer = await new Promise<{ status: number | null; body: string; errors: string[] }>((resolve) => {
-        const errors: string[] = [];
-        let answer: { status: number; body: string } | null = null;
-        const req = httpRequest({ host: '127.0.0.1', port, method: 'GET', path: target, headers: { 'X-Padding': 'a'.repeat(kilobytes * 1024) } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => (answer = { status: res.statusCode!, body: text }));
+  it.each([100, 1000])(
+    'a %i KB header: the client reads a 431 problem, never a reset, on any path',
+    async (kilobytes) => {
+      for (const target of ['/api/auth/callback/credentials', `${API}/apps`, '/api/mcp', '/']) {
+        const answer = await new Promise<{ status: number | null; body: string; errors: string[] }>((resolve) => {
+          const errors: string[] = [];
+          let answer: { status: number; body: string } | null = null;
+          const req = httpRequest(
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'GET',
+              path: target,
+              headers: { 'X-Padding': 'a'.repeat(kilobytes * 1024) },
+            },
+            (res) => {
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => (text += chunk));
+              res.on('end', () => (answer = { status: res.statusCode!, body: text }));
+            },
+          );
+          req.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+          req.on('close', () => resolve({ status: answer?.status ?? null, body: answer?.body ?? '', errors }));
+          req.end();
         });
-        req.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
-        req.on('close', () => resolve({ status: answer?.status ?? null, body: answer?.body ?? '', errors }));
-        req.end();
-      });
-      expect([answer.status, answer.errors], target).toEqual([431, []]);
-      expect(JSON.parse(answer.body)).toMatchObject({ status: 431, type: `${ORIGIN}/docs/problems/request-header-fields-too-large` });
-    }
-  });
+        expect([answer.status, answer.errors], target).toEqual([431, []]);
+        expect(JSON.parse(answer.body)).toMatchObject({
+          status: 431,
+          type: `${ORIGIN}/docs/problems/request-header-fields-too-large`,
+        });
+      }
+    },
+  );
 
-  it.each([2, 20, 50])('%i MB: the client reads its 413 (or the 401 that comes first), never a reset', async (megabytes) => {
-    captureLogs();
-    for (const [target, headers, status] of [
-      ['/api/auth/callback/credentials', {}, 413],
-      [`${API}/apps/${APP}/keywords`, { Authorization: `Bearer ${key}` }, 413],
-      [`${API}/apps/${APP}/keywords`, {}, 401],
-      ['/api/mcp', {}, 401],
-    ] as const) {
-      const answer = await upload(target, megabytes, headers);
-      expect([answer.status, answer.errors], `${target} with ${megabytes} MB`).toEqual([status, []]);
-      expect(JSON.parse(answer.body), target).toMatchObject({ status });
-    }
-  });
+  it.each([2, 20, 50])(
+    '%i MB: the client reads its 413 (or the 401 that comes first), never a reset',
+    async (megabytes) => {
+      captureLogs();
+      for (const [target, headers, status] of [
+        ['/api/auth/callback/credentials', {}, 413],
+        [`${API}/apps/${APP}/keywords`, { Authorization: `Bearer ${key}` }, 413],
+        [`${API}/apps/${APP}/keywords`, {}, 401],
+        ['/api/mcp', {}, 401],
+      ] as const) {
+        const answer = await upload(target, megabytes, headers);
+        expect([answer.status, answer.errors], `${target} with ${megabytes} MB`).toEqual([status, []]);
+        expect(JSON.parse(answer.body), target).toMatchObject({ status });
+      }
+    },
+  );
 });
 
 describe('connections', () => {
@@ -308,7 +407,12 @@ describe('the client address', () => {
   };
 
   it('is the socket’s peer, whatever the request claims, when no proxy is trusted', async () => {
-    const seen = await forwardedFor(port, { 'X-Forwarded-For': '203.0.113.9', 'X-Real-IP': '198.51.100.7', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' });
+    const seen = await forwardedFor(port, {
+      'X-Forwarded-For': '203.0.113.9',
+      'X-Real-IP': '198.51.100.7',
+      'X-Forwarded-Host': 'evil.example',
+      'X-Forwarded-Proto': 'https',
+    });
     expect(seen['x-forwarded-for']).toBe('127.0.0.1');
     expect(seen['x-real-ip']).toBeUndefined();
     expect(seen['x-forwarded-host']).toBeUndefined();
@@ -316,9 +420,15 @@ describe('the client address', () => {
   });
 
   it('is the first untrusted hop from the right behind trusted proxies', async () => {
-    expect((await forwardedFor(proxiedPort, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9' }))['x-forwarded-for']).toBe('203.0.113.9');
+    expect(
+      (await forwardedFor(proxiedPort, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9' }))['x-forwarded-for'],
+    ).toBe('203.0.113.9');
     // A hop naming a trusted address gives way to the one before it; a client's forged first entry stays unread.
-    expect((await forwardedFor(proxiedPort, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9, 127.0.0.1' }))['x-forwarded-for']).toBe('203.0.113.9');
+    expect(
+      (await forwardedFor(proxiedPort, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9, 127.0.0.1' }))[
+        'x-forwarded-for'
+      ],
+    ).toBe('203.0.113.9');
     // A proxy that names no usable address: the proxy itself.
     expect((await forwardedFor(proxiedPort, { 'X-Forwarded-For': 'unknown' }))['x-forwarded-for']).toBe('127.0.0.1');
     expect((await forwardedFor(proxiedPort, {}))['x-forwarded-for']).toBe('127.0.0.1');
@@ -326,8 +436,12 @@ describe('the client address', () => {
 
   it('TRUSTED_PROXIES takes addresses and CIDR ranges, IPv4 and IPv6, and refuses anything else', () => {
     const trusted = parseTrustedProxies('10.0.0.0/8, 192.0.2.7 ,2001:db8::/32');
-    expect(['10.1.2.3', '192.0.2.7', '2001:db8::1', '::ffff:10.9.9.9'].map((address) => trusted.includes(address))).toEqual([true, true, true, true]);
-    expect(['11.0.0.1', '192.0.2.8', '2001:db9::1', 'not an address'].map((address) => trusted.includes(address))).toEqual([false, false, false, false]);
+    expect(
+      ['10.1.2.3', '192.0.2.7', '2001:db8::1', '::ffff:10.9.9.9'].map((address) => trusted.includes(address)),
+    ).toEqual([true, true, true, true]);
+    expect(
+      ['11.0.0.1', '192.0.2.8', '2001:db9::1', 'not an address'].map((address) => trusted.includes(address)),
+    ).toEqual([false, false, false, false]);
     expect(() => parseTrustedProxies('10.0.0.0/8,proxy.internal')).toThrow(/TRUSTED_PROXIES: "proxy.internal"/);
   });
 });

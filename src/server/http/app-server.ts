@@ -16,7 +16,14 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { logError } from '@/server/core/log';
-import { MAX_BODY_BYTES, methodNotAllowedProblem, payloadTooLargeProblem, problemAnswer, type PlainAnswer, type Problem } from '@/server/errors/problem-response';
+import {
+  MAX_BODY_BYTES,
+  methodNotAllowedProblem,
+  payloadTooLargeProblem,
+  problemAnswer,
+  type PlainAnswer,
+  type Problem,
+} from '@/server/errors/problem-response';
 import { MCP_PATH, type McpHandler } from '@/server/mcp/mcp-endpoint';
 import { answerAndLinger, drainUnreadBody } from '@/server/core/unread-body';
 import type { RestHandler } from '@/server/rest/pipeline';
@@ -60,7 +67,11 @@ export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin
     const method = req.method ?? 'GET';
     if (!req.url?.startsWith('/')) {
       const target = originForm(req.url ?? '');
-      if (target === null) return sendAnswer(res, method === 'OPTIONS' && req.url === '*' ? serverOptions() : problem(badTarget(), req.url ?? '', origin));
+      if (target === null)
+        return sendAnswer(
+          res,
+          method === 'OPTIONS' && req.url === '*' ? serverOptions() : problem(badTarget(), req.url ?? '', origin),
+        );
       req.url = target;
     }
     const path = pathOf(req.url);
@@ -75,7 +86,8 @@ export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin
       });
     }
 
-    if (!SERVED_METHODS.includes(method)) return sendAnswer(res, problem(methodNotAllowedProblem(method, SERVED_METHODS), path, origin));
+    if (!SERVED_METHODS.includes(method))
+      return sendAnswer(res, problem(methodNotAllowedProblem(method, SERVED_METHODS), path, origin));
     const refusal = bodyRefusal(req);
     if (refusal) return sendAnswer(res, problem(refusal, path, origin));
     next(req, res).catch((error: unknown) => {
@@ -90,16 +102,30 @@ export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || socket.writableEnded || error.code === 'ECONNRESET') return void socket.destroy();
     // A request too slow to arrive: Node's own answer, the request having shown nothing worth a problem.
-    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+      return void socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
     const answer = problem(unreadableRequest(error), '/', origin);
-    const head = Object.entries({ ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body), Connection: 'close' });
-    answerAndLinger(socket, `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${answer.body}`);
+    const head = Object.entries({
+      ...answer.headers,
+      'Content-Length': Buffer.byteLength(answer.body),
+      Connection: 'close',
+    });
+    answerAndLinger(
+      socket,
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${answer.body}`,
+    );
   });
   // Node would close a CONNECT's connection without a word unless it is listened for.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const answer = problem(methodNotAllowedProblem('CONNECT', SERVED_METHODS), req.url ?? '', origin);
-    const head = Object.entries({ ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body), Connection: 'close' });
-    socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${head.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${answer.body}`);
+    const head = Object.entries({
+      ...answer.headers,
+      'Content-Length': Buffer.byteLength(answer.body),
+      Connection: 'close',
+    });
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\n${head.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${answer.body}`,
+    );
   });
   return server;
 }
@@ -129,13 +155,28 @@ function serverOptions(): PlainAnswer {
 /** What a request Node could not parse is answered: its headers too long, a request timing out, or bytes that are not HTTP. */
 function unreadableRequest(error: NodeJS.ErrnoException): Problem {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    return { appCode: 'HEADERS_TOO_LARGE', message: `The request’s headers exceed ${MAX_HEADER_BYTES} bytes (16 KiB) in all.`, extras: {}, headers: {} };
+    return {
+      appCode: 'HEADERS_TOO_LARGE',
+      message: `The request’s headers exceed ${MAX_HEADER_BYTES} bytes (16 KiB) in all.`,
+      extras: {},
+      headers: {},
+    };
   }
-  return { appCode: 'VALIDATION_ERROR', message: 'The request could not be read as HTTP/1.1.', extras: {}, headers: {} };
+  return {
+    appCode: 'VALIDATION_ERROR',
+    message: 'The request could not be read as HTTP/1.1.',
+    extras: {},
+    headers: {},
+  };
 }
 
 function badTarget(): Problem {
-  return { appCode: 'VALIDATION_ERROR', message: 'The request target must be a path starting with "/" (or "*" for OPTIONS).', extras: {}, headers: {} };
+  return {
+    appCode: 'VALIDATION_ERROR',
+    message: 'The request target must be a path starting with "/" (or "*" for OPTIONS).',
+    extras: {},
+    headers: {},
+  };
 }
 
 /** Why a body outside the public API is refused before it is read, or null. */
@@ -158,7 +199,8 @@ function problem(refusal: Problem, path: string, origin: string): PlainAnswer {
 
 /** A fault of the server's own, logged by the caller: a plain 500, or the connection closed once an answer has begun. */
 function answerFault(res: ServerResponse): void {
-  if (!res.headersSent) sendAnswer(res, { status: 500, headers: { 'Content-Type': 'text/plain' }, body: 'Internal Server Error' });
+  if (!res.headersSent)
+    sendAnswer(res, { status: 500, headers: { 'Content-Type': 'text/plain' }, body: 'Internal Server Error' });
   else res.destroy();
 }
 

@@ -29,7 +29,10 @@ function normalizeAddress(address: string): string | null {
 /** TRUSTED_PROXIES: a comma-separated list of addresses and CIDR ranges, e.g. `127.0.0.1,10.0.0.0/8,::1`. */
 export function parseTrustedProxies(setting: string | undefined): TrustedProxies {
   const ranges: AddressRange[] = [];
-  for (const entry of (setting ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of (setting ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const range = parseAddressRange(entry);
     if (!range) throw new Error(`TRUSTED_PROXIES: "${entry}" is neither an IP address nor a CIDR range`);
     ranges.push(range);
@@ -43,7 +46,10 @@ export function trustedProxiesSetting(): TrustedProxies {
 }
 
 function headerList(value: string | string[] | undefined): string[] {
-  return (Array.isArray(value) ? value.join(',') : (value ?? '')).split(',').map((part) => part.trim()).filter(Boolean);
+  return (Array.isArray(value) ? value.join(',') : (value ?? ''))
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 /** The socket's peer, normalised once per connection (a keep-alive connection carries many requests). */

@@ -104,7 +104,11 @@ export function serveMetrics(req: IncomingMessage, res: ServerResponse): boolean
   const token = config().METRICS_TOKEN;
   if (!token) return false;
   if (!authorised(req, token)) {
-    res.writeHead(401, { 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Bearer realm="metrics"', 'Cache-Control': 'no-store' });
+    res.writeHead(401, {
+      'Content-Type': 'text/plain',
+      'WWW-Authenticate': 'Bearer realm="metrics"',
+      'Cache-Control': 'no-store',
+    });
     res.end('Send the metrics token as a Bearer token.\n');
     return true;
   }

@@ -16,7 +16,12 @@ async function connectedServer() {
   return { transport, releases };
 }
 
-const call = (id: string | number, tag: string) => ({ jsonrpc: '2.0' as const, id, method: 'tools/call', params: { name: 'echo', arguments: { tag } } });
+const call = (id: string | number, tag: string) => ({
+  jsonrpc: '2.0' as const,
+  id,
+  method: 'tools/call',
+  params: { name: 'echo', arguments: { tag } },
+});
 const auth = (clientId: string) => ({ token: 'token', clientId, scopes: [] });
 
 describe('ExchangeTransport', () => {
@@ -27,8 +32,16 @@ describe('ExchangeTransport', () => {
     await expect.poll(() => releases.size).toBe(2);
     releases.get('b')!();
     releases.get('a')!();
-    expect(await second).toEqual({ result: { content: [{ type: 'text', text: 'b for client b' }] }, jsonrpc: '2.0', id: 1 });
-    expect(await first).toEqual({ result: { content: [{ type: 'text', text: 'a for client a' }] }, jsonrpc: '2.0', id: 1 });
+    expect(await second).toEqual({
+      result: { content: [{ type: 'text', text: 'b for client b' }] },
+      jsonrpc: '2.0',
+      id: 1,
+    });
+    expect(await first).toEqual({
+      result: { content: [{ type: 'text', text: 'a for client a' }] },
+      jsonrpc: '2.0',
+      id: 1,
+    });
   });
 
   it('gives a string id back as it came, on an error too', async () => {
@@ -37,7 +50,10 @@ describe('ExchangeTransport', () => {
     await expect.poll(() => releases.size).toBe(1);
     releases.get('c')!();
     expect((await answer).id).toBe('call-7');
-    const unknown = await transport.exchange({ jsonrpc: '2.0', id: 'call-8', method: 'no/such/method' }, auth('client c'));
+    const unknown = await transport.exchange(
+      { jsonrpc: '2.0', id: 'call-8', method: 'no/such/method' },
+      auth('client c'),
+    );
     expect(unknown).toMatchObject({ jsonrpc: '2.0', id: 'call-8', error: { code: -32601 } });
   });
 

@@ -8,7 +8,13 @@
 // Two clients may use the same JSON-RPC id at the same time (a stateless client often sends every call as id 1), and
 // the `Server` keeps its in-flight requests by id: each message goes in under an id of the transport's own, and its
 // response comes back under the client's.
-import type { AuthInfo, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse, Transport } from '@modelcontextprotocol/server';
+import type {
+  AuthInfo,
+  JSONRPCMessage,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  Transport,
+} from '@modelcontextprotocol/server';
 
 interface PendingExchange {
   clientId: JSONRPCRequest['id'];
@@ -64,10 +70,19 @@ export class ExchangeTransport implements Transport {
  * The SSE answer the SDK's streamable HTTP transport writes for one JSON-RPC response, headers in the order it sends
  * them.
  */
-export function eventStreamAnswer(response: JSONRPCResponse): { status: number; headers: Record<string, string>; body: string } {
+export function eventStreamAnswer(response: JSONRPCResponse): {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+} {
   return {
     status: 200,
-    headers: { 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'content-type': 'text/event-stream', 'x-accel-buffering': 'no' },
+    headers: {
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'content-type': 'text/event-stream',
+      'x-accel-buffering': 'no',
+    },
     body: `event: message\ndata: ${JSON.stringify(response)}\n\n`,
   };
 }

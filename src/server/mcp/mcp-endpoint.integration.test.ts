@@ -4,7 +4,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
@@ -42,7 +46,11 @@ afterAll(async () => {
 
 async function connect(secret: string): Promise<Client> {
   const client = new Client({ name: 'mcp-endpoint test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}${MCP_PATH}`), { requestInit: { headers: { Authorization: `Bearer ${secret}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${origin}${MCP_PATH}`), {
+      requestInit: { headers: { Authorization: `Bearer ${secret}` } },
+    }),
+  );
   return client;
 }
 
@@ -60,15 +68,25 @@ async function creditsUsed(): Promise<number> {
 }
 
 type Result = Awaited<ReturnType<Client['callTool']>>;
-const problemOf = (result: Result) => JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>;
+const problemOf = (result: Result) =>
+  JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>;
 
 describe('the credential', () => {
   it('is needed for every request, initialize included: 401 with a challenge, as on REST', async () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
     for (const authorization of [undefined, 'Bearer svc_live_nonsense', 'Basic abc']) {
       const response = await fetch(`${origin}${MCP_PATH}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(authorization ? { Authorization: authorization } : {}) },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...(authorization ? { Authorization: authorization } : {}),
+        },
         body: JSON.stringify(initialize),
       });
       expect(response.status).toBe(401);
@@ -85,12 +103,23 @@ describe('the credential', () => {
         headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       });
-    for (const headers of [{ Origin: 'http://evil.example.com', Authorization: `Bearer ${secret}` }, { Origin: 'http://evil.example.com' }, { Origin: 'null', Authorization: `Bearer ${secret}` }] as Record<string, string>[]) {
+    for (const headers of [
+      { Origin: 'http://evil.example.com', Authorization: `Bearer ${secret}` },
+      { Origin: 'http://evil.example.com' },
+      { Origin: 'null', Authorization: `Bearer ${secret}` },
+    ] as Record<string, string>[]) {
       const refused = await list(headers);
       expect(refused.status, JSON.stringify(headers)).toBe(403);
-      expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/Origin/) } });
+      expect(await refused.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: expect.stringMatching(/Origin/) },
+      });
     }
-    for (const headers of [{ Origin: 'http://mcp.test' }, { Origin: 'https://mcp.test:8443' }, {}] as Record<string, string>[]) {
+    for (const headers of [{ Origin: 'http://mcp.test' }, { Origin: 'https://mcp.test:8443' }, {}] as Record<
+      string,
+      string
+    >[]) {
       expect((await list({ ...headers, Authorization: `Bearer ${secret}` })).status, JSON.stringify(headers)).toBe(200);
     }
   });
@@ -110,15 +139,29 @@ describe('tools', () => {
     const reads = (await (await connect(await keyOf('read-only'))).listTools()).tools;
     expect(all).toHaveLength(20);
     expect(all.map((tool) => tool.name)).not.toContain('api_keys_list');
-    expect(reads.map((tool) => tool.name).sort()).toEqual(all.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name).sort());
+    expect(reads.map((tool) => tool.name).sort()).toEqual(
+      all
+        .filter((tool) => tool.annotations?.readOnlyHint)
+        .map((tool) => tool.name)
+        .sort(),
+    );
     expect(reads).toHaveLength(17);
     const research = all.find((tool) => tool.name === 'keywords_research')!;
     expect(research.description).toMatch(/Costs 8 credits per successful call/);
     expect(research._meta).toEqual({ credits: 8, scope: 'read', restEndpoint: 'GET /apps/{id}/keywords/research' });
-    expect(research.inputSchema).toMatchObject({ type: 'object', properties: { id: { type: 'string' }, term: { type: 'string' } } });
+    expect(research.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { id: { type: 'string' }, term: { type: 'string' } },
+    });
     expect(research.outputSchema?.type).toBe('object');
     // Every output schema resolves its own references (the client compiles it before it accepts a result).
-    for (const tool of all) expect(JSON.stringify(tool.outputSchema).match(/"#\/\$defs\/([^"]+)"/g)?.every((ref) => ref.slice(9, -1) in (tool.outputSchema!.$defs as object)) ?? true, tool.name).toBe(true);
+    for (const tool of all)
+      expect(
+        JSON.stringify(tool.outputSchema)
+          .match(/"#\/\$defs\/([^"]+)"/g)
+          ?.every((ref) => ref.slice(9, -1) in (tool.outputSchema!.$defs as object)) ?? true,
+        tool.name,
+      ).toBe(true);
     const add = all.find((tool) => tool.name === 'keywords_add')!;
     expect(add.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
     expect(add.inputSchema.properties).toHaveProperty('idempotencyKey');
@@ -143,13 +186,19 @@ describe('tools', () => {
       // A free read (usage) changes nothing between the two calls; a charged one is asked of REST after it was charged.
       expect(result.structuredContent, tool).toEqual(Array.isArray(answer) ? { items: answer } : answer);
       expect(charged, tool).toBe(tool === 'usage_get' ? 0 : 1);
-      expect(result._meta).toMatchObject({ requestId: expect.any(String), credits: { charged: charged, limit: expect.any(Number), remaining: expect.any(Number) } });
+      expect(result._meta).toMatchObject({
+        requestId: expect.any(String),
+        credits: { charged: charged, limit: expect.any(Number), remaining: expect.any(Number) },
+      });
     }
   });
 
   it('page a long list on request, and say how to get the next page', async () => {
     const client = await connect(await keyOf('read-only'));
-    const result = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id, page: 1, pageSize: 2 } });
+    const result = await client.callTool({
+      name: 'keywords_list',
+      arguments: { id: fixture.app.id, page: 1, pageSize: 2 },
+    });
     expect((result.structuredContent as { items: unknown[] }).items).toHaveLength(2);
     expect(result._meta?.paging).toEqual({ page: 1, pageSize: 2, total: 5, nextPage: 2 });
     expect((result.content as { text: string }[])[1]!.text).toMatch(/page=2 and pageSize=2/);
@@ -160,9 +209,16 @@ describe('refusals are tool errors carrying the problem, and free', () => {
   it('a write with a read-only key: insufficient-scope', async () => {
     const client = await connect(await keyOf('read-only'));
     const before = await creditsUsed();
-    const result = await client.callTool({ name: 'keywords_add', arguments: { id: fixture.app.id, terms: ['never added'] } });
+    const result = await client.callTool({
+      name: 'keywords_add',
+      arguments: { id: fixture.app.id, terms: ['never added'] },
+    });
     expect(result.isError).toBe(true);
-    expect(problemOf(result)).toMatchObject({ code: 'insufficient-scope', status: 403, detail: expect.stringMatching(/read-only/) });
+    expect(problemOf(result)).toMatchObject({
+      code: 'insufficient-scope',
+      status: 403,
+      detail: expect.stringMatching(/read-only/),
+    });
     expect(await creditsUsed()).toBe(before);
   });
 
@@ -174,7 +230,9 @@ describe('refusals are tool errors carrying the problem, and free', () => {
     expect(problemOf(result)).toMatchObject({ code: 'not-found', status: 404 });
     expect(problemOf(result).detail).toBe((await (await rest(secret, `/apps/${other.id}`)).json()).detail);
     const list = await client.callTool({ name: 'apps_list', arguments: {} });
-    expect((list.structuredContent as { items: { id: string }[] }).items.map((app) => app.id)).toEqual([fixture.app.id]);
+    expect((list.structuredContent as { items: { id: string }[] }).items.map((app) => app.id)).toEqual([
+      fixture.app.id,
+    ]);
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('apps_create');
   });
 
@@ -182,8 +240,16 @@ describe('refusals are tool errors carrying the problem, and free', () => {
     const client = await connect(await keyOf('read-write'));
     const before = await creditsUsed();
     const result = await client.callTool({ name: 'reviews_list', arguments: { id: 'not-a-uuid', page: 999_999_999 } });
-    expect(problemOf(result)).toMatchObject({ code: 'validation-error', errors: expect.arrayContaining([expect.objectContaining({ pointer: '#/id' }), expect.objectContaining({ pointer: '#/page' })]) });
-    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/no tool named "no_such_tool"/);
+    expect(problemOf(result)).toMatchObject({
+      code: 'validation-error',
+      errors: expect.arrayContaining([
+        expect.objectContaining({ pointer: '#/id' }),
+        expect.objectContaining({ pointer: '#/page' }),
+      ]),
+    });
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+      /no tool named "no_such_tool"/,
+    );
     expect(await creditsUsed()).toBe(before);
   });
 
@@ -191,7 +257,11 @@ describe('refusals are tool errors carrying the problem, and free', () => {
     const secret = await keyOf('read-only');
     const response = await fetch(`${origin}${MCP_PATH}`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        Authorization: `Bearer ${secret}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: '{"jsonrpc":',
     });
     expect(response.status).toBe(400);
@@ -201,12 +271,18 @@ describe('refusals are tool errors carrying the problem, and free', () => {
   it('a body that is JSON but no JSON-RPC message is the client’s mistake: 400, and no error of ours in the log', async () => {
     const secret = await keyOf('read-only');
     const errorLines: string[] = [];
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (errorLines.push(String(chunk)), true));
+    const stderr = vi
+      .spyOn(process.stderr, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => (errorLines.push(String(chunk)), true));
     try {
       for (const body of ['{}', '{"jsonrpc":"2.0","id":1}']) {
         const response = await fetch(`${origin}${MCP_PATH}`, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+          headers: {
+            Authorization: `Bearer ${secret}`,
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+          },
           body,
         });
         expect(response.status, body).toBe(400);
@@ -220,10 +296,19 @@ describe('refusals are tool errors carrying the problem, and free', () => {
   it('a JSON-RPC batch is refused whole before anything runs (one message per request, as MCP has had since 2025-06-18)', async () => {
     const secret = await keyOf('read-only');
     const before = await creditsUsed();
-    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'apps_get', arguments: { id: fixture.app.id } } });
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'apps_get', arguments: { id: fixture.app.id } },
+    });
     const response = await fetch(`${origin}${MCP_PATH}`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        Authorization: `Bearer ${secret}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify([call(1), call(2)]),
     });
     expect(response.status).toBe(400);
@@ -240,14 +325,21 @@ describe('a plain tool call, served by one long-lived Server rather than the SDK
   async function post(at: string, secret: string, message: unknown) {
     const response = await fetch(`${at}${MCP_PATH}`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
+      headers: {
+        Authorization: `Bearer ${secret}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2025-11-25',
+      },
       body: JSON.stringify(message),
     });
     const requestId = response.headers.get('x-request-id')!;
     const body = (await response.text()).replaceAll(requestId, '<request id>');
     const headers = [...response.headers].filter(([name]) => !['x-request-id', 'date', 'keep-alive'].includes(name));
     const event = /^event: message\ndata: (.+)\n\n$/.exec(body);
-    const message_ = event ? (JSON.parse(event[1]!) as { result?: { _meta?: { credits?: Record<string, unknown> } } }) : null;
+    const message_ = event
+      ? (JSON.parse(event[1]!) as { result?: { _meta?: { credits?: Record<string, unknown> } } })
+      : null;
     delete message_?.result?._meta?.credits?.used;
     delete message_?.result?._meta?.credits?.remaining;
     return { status: response.status, headers, framed: event !== null, message: message_ ?? body };
@@ -255,7 +347,12 @@ describe('a plain tool call, served by one long-lived Server rather than the SDK
 
   it('answers byte for byte as the SDK’s leg: a result, a tool error, a protocol error, ids of either type, malformed messages', async () => {
     const secret = await keyOf('read-only');
-    const call = (id: unknown, name: unknown, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    const call = (id: unknown, name: unknown, args: unknown) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
     for (const [message, framed] of [
       [call(7, 'apps_get', { id: fixture.app.id }), true],
       [call('call-a', 'apps_get', { id: fixture.app.id }), true],
@@ -276,11 +373,27 @@ describe('a plain tool call, served by one long-lived Server rather than the SDK
 
   it('leaves a 2026-07-28 request (its envelope in _meta) to the SDK’s handler, which answers it with the same result', async () => {
     const secret = await keyOf('read-only');
-    const envelope = { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', [CLIENT_INFO_META_KEY]: { name: 'modern client', version: '1.0.0' }, [CLIENT_CAPABILITIES_META_KEY]: {} };
+    const envelope = {
+      [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
+      [CLIENT_INFO_META_KEY]: { name: 'modern client', version: '1.0.0' },
+      [CLIENT_CAPABILITIES_META_KEY]: {},
+    };
     const response = await fetch(`${origin}${MCP_PATH}`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'apps_get' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'apps_get', arguments: { id: fixture.app.id }, _meta: envelope } }),
+      headers: {
+        Authorization: `Bearer ${secret}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': 'apps_get',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'apps_get', arguments: { id: fixture.app.id }, _meta: envelope },
+      }),
     });
     const body = await response.text();
     expect(response.status, body).toBe(200);
@@ -290,7 +403,12 @@ describe('a plain tool call, served by one long-lived Server rather than the SDK
 
   it('keeps concurrent calls of the same JSON-RPC id apart: each gets its own answer under its own id', async () => {
     const secret = await keyOf('read-only');
-    const calls = Array.from({ length: 12 }, (_, n) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: n % 2 ? { name: 'usage_get', arguments: {} } : { name: 'apps_get', arguments: { id: fixture.app.id } } }));
+    const calls = Array.from({ length: 12 }, (_, n) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: n % 2 ? { name: 'usage_get', arguments: {} } : { name: 'apps_get', arguments: { id: fixture.app.id } },
+    }));
     const answers = await Promise.all(calls.map((message) => post(origin, secret, message)));
     answers.forEach((answer, n) => {
       const { id, result } = answer.message as { id: number; result: { structuredContent: Record<string, unknown> } };
@@ -330,8 +448,13 @@ describe('the response cache', () => {
     await client.callTool({ name: 'keywords_add', arguments: { id: fixture.app.id, terms: ['mcp cache term'] } });
     const after = await client.callTool({ name: 'keywords_list', arguments: { id: fixture.app.id } });
     vi.restoreAllMocks();
-    expect((after.structuredContent as { items: { term: string }[] }).items.map((keyword) => keyword.term)).toContain('mcp cache term');
-    const caches = logLines().map((line) => JSON.parse(line)).filter((line) => line.route === 'mcp:keywords_list').map((line) => line.cache);
+    expect((after.structuredContent as { items: { term: string }[] }).items.map((keyword) => keyword.term)).toContain(
+      'mcp cache term',
+    );
+    const caches = logLines()
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.route === 'mcp:keywords_list')
+      .map((line) => line.cache);
     expect(caches).toEqual(['miss', 'hit', 'miss']);
   });
 });
@@ -340,8 +463,12 @@ describe('usage', () => {
   it('names the channel and the tool: GET /usage counts a tool’s calls as `mcp <tool>`, apart from REST’s', async () => {
     const secret = await keyOf('read-only');
     const client = await connect(secret);
-    const usage = async () => (await (await rest(secret, '/usage')).json()) as { byEndpoint: { endpoint: string; calls: number; credits: number }[] };
-    const calls = (endpoint: string, report: Awaited<ReturnType<typeof usage>>) => report.byEndpoint.find((row) => row.endpoint === endpoint)?.calls ?? 0;
+    const usage = async () =>
+      (await (await rest(secret, '/usage')).json()) as {
+        byEndpoint: { endpoint: string; calls: number; credits: number }[];
+      };
+    const calls = (endpoint: string, report: Awaited<ReturnType<typeof usage>>) =>
+      report.byEndpoint.find((row) => row.endpoint === endpoint)?.calls ?? 0;
     const before = await usage();
     await client.callTool({ name: 'metadata_get', arguments: { id: fixture.app.id } });
     await rest(secret, `/apps/${fixture.app.id}/metadata`);

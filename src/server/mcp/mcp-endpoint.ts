@@ -43,7 +43,20 @@ import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { atTurnEnd } from '@/server/core/turn-end';
 import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { fieldErrorsFromIssues, unrepresentableTextIssues, validationError } from '@/server/errors/validation';
-import { admitClientAddress, admitRequest, admitTestModeHeader, appLookupOf, authorize, idempotent, inTestMode, metered, readTestTrigger, scopeAllows, TEST_MODE_HEADER, type AppLookup } from '@/server/services/access/access-policy';
+import {
+  admitClientAddress,
+  admitRequest,
+  admitTestModeHeader,
+  appLookupOf,
+  authorize,
+  idempotent,
+  inTestMode,
+  metered,
+  readTestTrigger,
+  scopeAllows,
+  TEST_MODE_HEADER,
+  type AppLookup,
+} from '@/server/services/access/access-policy';
 import { recordKeyCall } from '@/server/services/api-keys/key-calls';
 import { requestHash } from '@/server/services/idempotency/idempotency-keys';
 import { mcpLedgerEndpoint, periodOf } from '@/server/services/metering/credits';
@@ -53,7 +66,14 @@ import { API_VERSION } from '@/server/rest/document';
 import { cutToPage, pageRequestOf, type PageRequest } from '@/server/rest/paging';
 import { drainUnreadBody } from '@/server/core/unread-body';
 import { readBodyText } from '@/server/rest/request-body';
-import { answerCacheKey, cachedAnswer, cachedReadAppId, freshUntilOf, rememberAnswer, type CachedAnswer } from '@/server/rest/response-cache';
+import {
+  answerCacheKey,
+  cachedAnswer,
+  cachedReadAppId,
+  freshUntilOf,
+  rememberAnswer,
+  type CachedAnswer,
+} from '@/server/rest/response-cache';
 import { callRouteProcedure } from '@/server/rest/routes';
 import { eventStreamAnswer, ExchangeTransport } from './exchange-transport';
 import { PROMPTS, promptMessages } from './prompts';
@@ -110,10 +130,16 @@ const REJECTED_BY_SDK = /^Rejected inbound request \(/;
 
 export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 'exchange' }: McpEndpointOptions): McpHandler {
+export function createMcpEndpoint({
+  origin,
+  clock = currentTime,
+  toolCallPath = 'exchange',
+}: McpEndpointOptions): McpHandler {
   const resource = mcpResource(origin);
   const ownHostname = new URL(origin).hostname;
-  const allowedOriginHostnames = localhostAllowedOrigins().includes(ownHostname) ? localhostAllowedOrigins() : [ownHostname];
+  const allowedOriginHostnames = localhostAllowedOrigins().includes(ownHostname)
+    ? localhostAllowedOrigins()
+    : [ownHostname];
   const resourceMetadata = `${origin}${MCP_RESOURCE_METADATA_PATH}`;
   const tools = buildTools(appRouter);
   const handler = createMcpHandler(() => newServer(), {
@@ -131,26 +157,42 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
 
   /** A Server with the endpoint's handlers; each request's exchange comes with its authInfo. */
   function newServer(): Server {
-    const server = new Server({ name: 'aso-public-api', title: 'ASO analytics', version: API_VERSION }, { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS });
+    const server = new Server(
+      { name: 'aso-public-api', title: 'ASO analytics', version: API_VERSION },
+      { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS },
+    );
     // A credential is offered the tools it may call: a read-only key no write tool, a key restricted to some apps no
     // tool that adds one. Calling another anyway gets the same refusal as on REST.
     server.setRequestHandler('tools/list', (_request, context) => {
       const { actor } = exchangeOf(context);
-      return { tools: [...tools.values()].filter((tool) => scopeAllows(actor, tool.route.meta)).map((tool) => tool.definition) };
+      return {
+        tools: [...tools.values()].filter((tool) => scopeAllows(actor, tool.route.meta)).map((tool) => tool.definition),
+      };
     });
-    server.setRequestHandler('tools/call', (request, context) => callTool(exchangeOf(context), request.params.name, request.params.arguments));
+    server.setRequestHandler('tools/call', (request, context) =>
+      callTool(exchangeOf(context), request.params.name, request.params.arguments),
+    );
     server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS.map((prompt) => prompt.definition) }));
     server.setRequestHandler('prompts/get', (request) => {
       const prompt = PROMPTS.find((each) => each.definition.name === request.params.name);
-      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `There is no prompt named "${request.params.name}".`);
+      if (!prompt)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `There is no prompt named "${request.params.name}".`);
       return promptMessages(prompt, request.params.arguments ?? {});
     });
     return server;
   }
 
-  async function callTool(exchange: Exchange, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  async function callTool(
+    exchange: Exchange,
+    name: string,
+    args: Record<string, unknown> | undefined,
+  ): Promise<CallToolResult> {
     const tool = tools.get(name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `There is no tool named "${name}"; tools/list names them.`);
+    if (!tool)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `There is no tool named "${name}"; tools/list names them.`,
+      );
     exchange.tool = name;
     const { actor, metering, requestId, now } = exchange;
     try {
@@ -161,7 +203,13 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
       const { [IDEMPOTENCY_ARGUMENT]: idempotencyKey, ...rest } = args ?? {};
       const input = writes ? rest : { ...args };
       if (writes && idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
-        throw validationError([{ in: 'body', pointer: `#/${IDEMPOTENCY_ARGUMENT}`, detail: 'The idempotency key is a string of 1 to 255 visible ASCII characters.' }]);
+        throw validationError([
+          {
+            in: 'body',
+            pointer: `#/${IDEMPOTENCY_ARGUMENT}`,
+            detail: 'The idempotency key is a string of 1 to 255 visible ASCII characters.',
+          },
+        ]);
       }
       const key = writes ? ((idempotencyKey as string | undefined) ?? null) : null;
       const outcome = await idempotent(
@@ -170,17 +218,40 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
         async () => {
           const valid = validArguments(tool, input);
           await admitRequest(actor);
-          const call = { actor, access: tool.route.meta, operation: mcpLedgerEndpoint(name), input: valid.input, metering, requestId, now, trigger, app: exchange.app };
+          const call = {
+            actor,
+            access: tool.route.meta,
+            operation: mcpLedgerEndpoint(name),
+            input: valid.input,
+            metering,
+            requestId,
+            now,
+            trigger,
+            app: exchange.app,
+          };
           return metered(call, async () => {
             // A read's result computed from the same data is replayed (and charged as a computed one), as on REST.
-            const cacheKey = answerCacheKey(tool.route.meta, exchange.credential, now, `mcp:${name}?${canonicalJson(valid.input)}`);
+            const cacheKey = answerCacheKey(
+              tool.route.meta,
+              exchange.credential,
+              now,
+              `mcp:${name}?${canonicalJson(valid.input)}`,
+            );
             const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
             if (cacheKey !== null) exchange.cache = cached ? 'hit' : 'miss';
             if (cached) return replayedResult(cached);
-            const context: Context = { actor, transport: 'mcp', requestId, clientIp: exchange.clientAddress, now, creditsUsed: exchange.credential.creditsUsed };
+            const context: Context = {
+              actor,
+              transport: 'mcp',
+              requestId,
+              clientIp: exchange.clientAddress,
+              now,
+              creditsUsed: exchange.credential.creditsUsed,
+            };
             const output = await callRouteProcedure(tool.route, context, valid.input);
             const result = structuredResult(tool, output, valid.page);
-            if (cacheKey !== null) rememberAnswer(cacheKey, JSON.stringify(result), { freshUntil: freshUntilOf(tool.route.meta, output) });
+            if (cacheKey !== null)
+              rememberAnswer(cacheKey, JSON.stringify(result), { freshUntil: freshUntilOf(tool.route.meta, output) });
             return result;
           });
         },
@@ -195,20 +266,29 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
   }
 
   function toolError(exchange: Exchange, thrown: unknown): CallToolResult {
-    const error = answerableError(thrown, 'unhandled error in an MCP tool call', { requestId: exchange.requestId, tool: exchange.tool });
+    const error = answerableError(thrown, 'unhandled error in an MCP tool call', {
+      requestId: exchange.requestId,
+      tool: exchange.tool,
+    });
     const answer = problemAnswer(error, { origin, instance: MCP_PATH, requestId: exchange.requestId });
     exchange.status = answer.status;
     const problem = JSON.parse(answer.body) as Record<string, unknown>;
     // What a REST client reads from the headers, an agent reads from the problem itself.
     const retryAfter = error.headers?.['Retry-After'];
     if (retryAfter !== undefined) problem.retryAfter = Number(retryAfter);
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }], _meta: { ...resultMeta(exchange), problem } };
+    return {
+      isError: true,
+      content: [{ type: 'text', text: JSON.stringify(problem) }],
+      _meta: { ...resultMeta(exchange), problem },
+    };
   }
 
   /** The app a tools/call of a read cached per app names, when its id is one the tool accepts: its data version is read with the credential. */
   function cachedAppId(message: unknown): string | null {
-    const params = (message as { method?: unknown; params?: { name?: unknown; arguments?: { id?: unknown } } } | null)?.params;
-    if ((message as { method?: unknown } | null)?.method !== 'tools/call' || typeof params?.name !== 'string') return null;
+    const params = (message as { method?: unknown; params?: { name?: unknown; arguments?: { id?: unknown } } } | null)
+      ?.params;
+    if ((message as { method?: unknown } | null)?.method !== 'tools/call' || typeof params?.name !== 'string')
+      return null;
     const tool = tools.get(params.name);
     return tool ? cachedReadAppId(tool.route.meta, params.arguments?.id) : null;
   }
@@ -226,7 +306,8 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
         const originChecked = validateOriginHeader(header(req, 'origin'), allowedOriginHostnames);
         if (!originChecked.ok) return originRefused(originChecked.message);
         const bearer = readBearer(header(req, 'authorization'));
-        if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind, resourceMetadata);
+        if (bearer.kind === 'missing' || bearer.kind === 'malformed')
+          throw credentialRefused(bearer.kind, resourceMetadata);
         // Read before the credential's statement, which reads the data version of the app a cached read names.
         const body = method === 'POST' ? await readBodyText(req) : undefined;
         // The body goes to the SDK parsed (its own reading of a body stream costs more than the call it carries); one
@@ -234,10 +315,20 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
         const parsedBody = body === undefined ? undefined : parseJson(body);
         const testMode = header(req, 'x-test-mode');
         const appId = cachedAppId(parsedBody);
-        const credential = await resolveCredential(bearer, { now, ip: clientAddress, appId, resource, testMode: testMode === 'true' });
+        const credential = await resolveCredential(bearer, {
+          now,
+          ip: clientAddress,
+          appId,
+          resource,
+          testMode: testMode === 'true',
+        });
         if (credential.status !== 'valid') throw credentialRefused(credential.status, resourceMetadata);
         const { actor } = credential;
-        setRequestActor(actor.kind === 'apiKey' ? { kind: 'apiKey', keyId: actor.keyId! } : { kind: 'user', userId: actor.userId!, via: 'api' });
+        setRequestActor(
+          actor.kind === 'apiKey'
+            ? { kind: 'apiKey', keyId: actor.keyId! }
+            : { kind: 'user', userId: actor.userId!, via: 'api' },
+        );
         admitClientAddress(actor, clientAddress);
         admitTestModeHeader(actor, testMode);
         exchange = {
@@ -253,20 +344,42 @@ export function createMcpEndpoint({ origin, clock = currentTime, toolCallPath = 
         // One JSON-RPC message per request, as MCP has had since 2025-06-18: each call then has its own log line, rate
         // count and credit headers' worth of _meta. A batch (2025-03-26) is refused whole, before anything runs.
         if (body?.trimStart().startsWith('[')) return batchRefused();
-        const authInfo: AuthInfo = { token: bearer.token, clientId: actor.keyId ?? actor.userId ?? '', scopes: [actor.scope], extra: { exchange } };
+        const authInfo: AuthInfo = {
+          token: bearer.token,
+          clientId: actor.keyId ?? actor.userId ?? '',
+          scopes: [actor.scope],
+          extra: { exchange },
+        };
         const toolCall = toolCallPath === 'exchange' ? plainToolCall(req, parsedBody) : null;
         if (toolCall) return eventStreamAnswer(await toolCalls.exchange(toolCall, authInfo));
-        const request = new Request(new URL(req.url ?? MCP_PATH, origin), { method, headers: webHeaders(req), body: parsedBody === undefined ? body : undefined });
-        const response = await handler.fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });
+        const request = new Request(new URL(req.url ?? MCP_PATH, origin), {
+          method,
+          headers: webHeaders(req),
+          body: parsedBody === undefined ? body : undefined,
+        });
+        const response = await handler.fetch(
+          request,
+          parsedBody === undefined ? { authInfo } : { authInfo, parsedBody },
+        );
         return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
       });
     } catch (thrown) {
-      answer = problemAnswer(answerableError(thrown, 'unhandled error in the MCP endpoint', { requestId }), { origin, instance: MCP_PATH, requestId });
+      answer = problemAnswer(answerableError(thrown, 'unhandled error in the MCP endpoint', { requestId }), {
+        origin,
+        instance: MCP_PATH,
+        requestId,
+      });
     }
     // A refusal before the body was read leaves it unread: the rest is read and thrown away, so that the answer arrives.
     const close = drainUnreadBody(req);
     const testMode = exchange && inTestMode(exchange.actor) ? { [TEST_MODE_HEADER]: 'true' } : {};
-    res.writeHead(answer.status, { ...answer.headers, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(answer.body), ...close, ...testMode });
+    res.writeHead(answer.status, {
+      ...answer.headers,
+      'X-Request-Id': requestId,
+      'Content-Length': Buffer.byteLength(answer.body),
+      ...close,
+      ...testMode,
+    });
     res.end(answer.body);
     const seconds = (performance.now() - startedAt) / 1000;
     atTurnEnd(() => record(method, answer.status, exchange, requestId, seconds));
@@ -287,7 +400,12 @@ function exchangeOf(context: ServerContext): Exchange {
 function plainToolCall(req: IncomingMessage, body: unknown): JSONRPCRequest | null {
   if (req.method !== 'POST' || (body as { method?: unknown } | null)?.method !== 'tools/call') return null;
   const accept = req.headers.accept;
-  if (!accept?.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(req.headers['content-type'] ?? null)) return null;
+  if (
+    !accept?.includes('application/json') ||
+    !accept.includes('text/event-stream') ||
+    !isJsonContentType(req.headers['content-type'] ?? null)
+  )
+    return null;
   const protocolVersionHeader = header(req, 'mcp-protocol-version') ?? undefined;
   if (protocolVersionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersionHeader)) return null;
   const route = classifyInboundRequest({
@@ -307,18 +425,32 @@ function originRefused(message: string): PlainAnswer {
 }
 
 function batchRefused(): PlainAnswer {
-  const error = { jsonrpc: '2.0', id: null, error: { code: ProtocolErrorCode.InvalidRequest, message: 'JSON-RPC batches are not supported: send one message per request.' } };
+  const error = {
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: ProtocolErrorCode.InvalidRequest,
+      message: 'JSON-RPC batches are not supported: send one message per request.',
+    },
+  };
   return { status: 400, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(error) };
 }
 
 /** The tool's arguments as its procedure takes them, checked as REST checks a query or body; and the page asked for. */
-function validArguments(tool: Tool, input: Record<string, unknown>): { input: Record<string, unknown>; page: PageRequest | null } {
+function validArguments(
+  tool: Tool,
+  input: Record<string, unknown>,
+): { input: Record<string, unknown>; page: PageRequest | null } {
   const unrepresentable = unrepresentableTextIssues(input);
   if (unrepresentable.length) throw validationError(fieldErrorsFromIssues(unrepresentable));
   const parsed = tool.route.input.safeParse(input);
   const errors = parsed.success ? [] : fieldErrorsFromIssues(parsed.error.issues);
   const paging = tool.pagedList ? pageRequestOf(input) : { page: null, errors: [] };
-  if (errors.length || paging.errors.length) throw validationError([...errors, ...paging.errors.map((error) => ({ ...error, in: 'body' as const, pointer: `#/${error.name}` }))]);
+  if (errors.length || paging.errors.length)
+    throw validationError([
+      ...errors,
+      ...paging.errors.map((error) => ({ ...error, in: 'body' as const, pointer: `#/${error.name}` })),
+    ]);
   return { input, page: paging.page };
 }
 
@@ -340,9 +472,20 @@ function toolResult(exchange: Exchange, result: StructuredResult, replayed: bool
   const content: CallToolResult['content'] = [{ type: 'text', text: contentText(result.structured) }];
   if (result.paging?.nextPage) {
     const { page, pageSize, total, nextPage } = result.paging;
-    content.push({ type: 'text', text: `Page ${page} of ${Math.ceil(total / pageSize)} (${total} in all): call again with page=${nextPage} and pageSize=${pageSize} for the next.` });
+    content.push({
+      type: 'text',
+      text: `Page ${page} of ${Math.ceil(total / pageSize)} (${total} in all): call again with page=${nextPage} and pageSize=${pageSize} for the next.`,
+    });
   }
-  return { content, structuredContent: result.structured, _meta: { ...resultMeta(exchange), ...(result.paging ? { paging: result.paging } : {}), ...(replayed ? { idempotentReplayed: true } : {}) } };
+  return {
+    content,
+    structuredContent: result.structured,
+    _meta: {
+      ...resultMeta(exchange),
+      ...(result.paging ? { paging: result.paging } : {}),
+      ...(replayed ? { idempotentReplayed: true } : {}),
+    },
+  };
 }
 
 /** What every tool result carries: the credits charged and left, and the request id to quote to support. */
@@ -366,7 +509,13 @@ function resultMeta(exchange: Exchange): Record<string, unknown> {
  * The log line, the metrics and a key's request log: one entry per HTTP request, naming the channel and the tool; once
  * the turn's answers are out (core/turn-end.ts).
  */
-function record(method: string, httpStatus: number, exchange: Exchange | undefined, requestId: string, seconds: number): void {
+function record(
+  method: string,
+  httpStatus: number,
+  exchange: Exchange | undefined,
+  requestId: string,
+  seconds: number,
+): void {
   const route = exchange?.tool ? `mcp:${exchange.tool}` : MCP_PATH;
   const status = exchange?.status ?? httpStatus;
   const labels = { method, route, status: String(status) };
@@ -419,7 +568,8 @@ function replayedResult(cached: CachedAnswer): StructuredResult {
     result = JSON.parse(textDecoder.decode(cached.body)) as StructuredResult;
     replayedResults.set(cached, result);
     // The structured content comes through a cast: only an object can key the weak map.
-    if (typeof result.structured === 'object' && result.structured !== null) replayedTexts.set(result.structured, JSON.stringify(result.structured));
+    if (typeof result.structured === 'object' && result.structured !== null)
+      replayedTexts.set(result.structured, JSON.stringify(result.structured));
   }
   return result;
 }
@@ -431,7 +581,13 @@ function contentText(structured: Record<string, unknown>): string {
 
 /** JSON with the object's members in order of name: one cache key for the same arguments in any order. */
 function canonicalJson(value: Record<string, unknown>): string {
-  return JSON.stringify(Object.fromEntries(Object.keys(value).sort().map((name) => [name, value[name]])));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((name) => [name, value[name]]),
+    ),
+  );
 }
 
 /** The body's JSON value, or undefined when it is not JSON. */

@@ -15,7 +15,9 @@ import { buildRoutes, type RestRoute } from '@/server/rest/routes';
 type JsonSchema = Record<string, unknown>;
 
 /** A tool as `tools/list` answers it, with its cost, scope and REST twin in `_meta`. */
-export type ToolDefinition = McpToolDefinition & { _meta: { credits: number; scope: 'read' | 'write'; restEndpoint: string } };
+export type ToolDefinition = McpToolDefinition & {
+  _meta: { credits: number; scope: 'read' | 'write'; restEndpoint: string };
+};
 
 export interface Tool {
   definition: ToolDefinition;
@@ -53,7 +55,13 @@ function jsonSchemaOf(schema: ZodType, io: 'input' | 'output'): JsonSchema {
 /** A list's schema as the object MCP's structured content must be: `{ items }`, its definitions kept at the root. */
 function listObject(list: JsonSchema): JsonSchema {
   const { $defs, ...items } = list;
-  return { type: 'object', properties: { items }, required: ['items'], additionalProperties: false, ...($defs ? { $defs } : {}) };
+  return {
+    type: 'object',
+    properties: { items },
+    required: ['items'],
+    additionalProperties: false,
+    ...($defs ? { $defs } : {}),
+  };
 }
 
 const pageArguments: Record<string, JsonSchema> = {
@@ -63,7 +71,12 @@ const pageArguments: Record<string, JsonSchema> = {
     maximum: MAX_PAGE,
     description: `Page number, from 1. With it (or with \`pageSize\`) the result is that page of the list; without either, the whole list. A page past the last one is empty.`,
   },
-  pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, description: `Items per page; default ${DEFAULT_PAGE_SIZE} when \`page\` is sent alone.` },
+  pageSize: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    description: `Items per page; default ${DEFAULT_PAGE_SIZE} when \`page\` is sent alone.`,
+  },
 };
 
 const idempotencyArgument: JsonSchema = {
@@ -71,7 +84,8 @@ const idempotencyArgument: JsonSchema = {
   minLength: 1,
   maxLength: 255,
   pattern: '^[\\x21-\\x7e]+$',
-  description: 'Optional. A key of your choosing (1 to 255 visible ASCII characters): a call repeated with the same key and arguments within 24 hours is answered as the first was, and charged once.',
+  description:
+    'Optional. A key of your choosing (1 to 255 visible ASCII characters): a call repeated with the same key and arguments within 24 hours is answered as the first was, and charged once.',
 };
 
 function costText(credits: number): string {
@@ -83,7 +97,9 @@ function toolOf(route: RestRoute, router: AnyTRPCRouter): Tool {
   const { meta } = route;
   const scope = meta.scope === 'write' ? 'write' : 'read';
   const credits = meta.credits ?? 0;
-  const procedure = (router._def.procedures as Record<string, Parameters<typeof getInputOutputParsers>[0]>)[route.procedurePath]!;
+  const procedure = (router._def.procedures as Record<string, Parameters<typeof getInputOutputParsers>[0]>)[
+    route.procedurePath
+  ]!;
   const output = jsonSchemaOf(getInputOutputParsers(procedure).outputParser as ZodType, 'output');
   const wrapsList = output.type === 'array';
   const pagedList = meta.paging && meta.paging.pagedBy !== 'procedure' ? meta.paging : null;
@@ -92,7 +108,9 @@ function toolOf(route: RestRoute, router: AnyTRPCRouter): Tool {
   if (pagedList) Object.assign(properties, pageArguments);
   if (scope === 'write') properties[IDEMPOTENCY_ARGUMENT] = idempotencyArgument;
   const title = meta.openapi?.summary ?? route.procedurePath;
-  const paging = pagedList ? ' Long lists come whole, or one page at a time with `page`/`pageSize`; a paged result says how to get the next page.' : '';
+  const paging = pagedList
+    ? ' Long lists come whole, or one page at a time with `page`/`pageSize`; a paged result says how to get the next page.'
+    : '';
   const writes = scope === 'write' ? ' Needs a read-write key.' : '';
   return {
     route,
@@ -104,7 +122,13 @@ function toolOf(route: RestRoute, router: AnyTRPCRouter): Tool {
       description: `${meta.openapi?.description ?? title}${paging}${writes} ${costText(credits)}`,
       inputSchema: { ...input, type: 'object', properties } as McpToolDefinition['inputSchema'],
       outputSchema: (wrapsList ? listObject(output) : output) as McpToolDefinition['outputSchema'],
-      annotations: { title, readOnlyHint: scope === 'read', idempotentHint: scope === 'read', destructiveHint: false, openWorldHint: false },
+      annotations: {
+        title,
+        readOnlyHint: scope === 'read',
+        idempotentHint: scope === 'read',
+        destructiveHint: false,
+        openWorldHint: false,
+      },
       _meta: { credits, scope, restEndpoint: `${route.method} ${route.template}` },
     },
   };

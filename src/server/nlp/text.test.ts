@@ -18,22 +18,34 @@ describe('review analysis', () => {
   });
 
   it('extracts feature requests', () => {
-    expect(analyseReview('Nice', 'Really helpful. Please add an Apple Watch app and it would be perfect.').featureRequests).toEqual(['apple watch app']);
-    expect(analyseReview('Good', 'Great experience, but I wish there was dark mode.').featureRequests).toEqual(['dark mode']);
+    expect(
+      analyseReview('Nice', 'Really helpful. Please add an Apple Watch app and it would be perfect.').featureRequests,
+    ).toEqual(['apple watch app']);
+    expect(analyseReview('Good', 'Great experience, but I wish there was dark mode.').featureRequests).toEqual([
+      'dark mode',
+    ]);
     expect(analyseReview('Good', 'Would be nice to have iCloud sync.').featureRequests).toEqual(['icloud sync']);
-    expect(analyseReview('Fine', 'It would be great if you could add offline mode.').featureRequests).toEqual(['offline mode']);
+    expect(analyseReview('Fine', 'It would be great if you could add offline mode.').featureRequests).toEqual([
+      'offline mode',
+    ]);
     expect(analyseReview('Great', 'No complaints at all.').featureRequests).toEqual([]);
   });
 
   it('lists the nouns a review is about, without generic words', () => {
-    const { topics } = analyseReview('Disappointed', 'Since the last update the sleep stories are slow and the subscription price went up.');
+    const { topics } = analyseReview(
+      'Disappointed',
+      'Since the last update the sleep stories are slow and the subscription price went up.',
+    );
     expect(topics).toEqual(expect.arrayContaining(['story', 'subscription']));
     expect(topics).not.toContain('update');
   });
 
   it('scores a review as its whole text scores', () => {
     const analysis = analyseReview('Broken', 'Lost all my data after the update. The timer shows an error.');
-    expect(analysis).toMatchObject({ bugReport: true, sentiment: sentimentOf('Broken. Lost all my data after the update. The timer shows an error.') });
+    expect(analysis).toMatchObject({
+      bugReport: true,
+      sentiment: sentimentOf('Broken. Lost all my data after the update. The timer shows an error.'),
+    });
     expect(analysis.sentiment).toBeLessThan(0);
   });
 });

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpResource } from '@/server/mcp/mcp-endpoint';
 import { purgeUnusedOAuthClients, UNUSED_CLIENT_DAYS } from '@/server/db/oauth-records';
 import { OAuthAdapter } from './oauth-adapter';
-import { clientMetadataFetchAllowed, createAuthorizationServer, redirectUriRefusal, REGISTRATIONS_PER_HOUR } from './authorization-server';
+import {
+  clientMetadataFetchAllowed,
+  createAuthorizationServer,
+  redirectUriRefusal,
+  REGISTRATIONS_PER_HOUR,
+} from './authorization-server';
 
 let server: Server;
 let origin: string;
@@ -25,7 +30,11 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const register = (metadata: Record<string, unknown>, client = '198.51.100.1') =>
-  fetch(`${origin}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Test-Client': client }, body: JSON.stringify(metadata) });
+  fetch(`${origin}/oauth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Test-Client': client },
+    body: JSON.stringify(metadata),
+  });
 
 describe('the authorization server', () => {
   it('publishes RFC 8414 metadata: code with PKCE S256 only, refresh tokens, registration, revocation, the issuer in the response', async () => {
@@ -49,17 +58,37 @@ describe('the authorization server', () => {
   it('publishes RFC 9728 metadata for the MCP server, at the well-known path and with the resource path inserted', async () => {
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp']) {
       expect(await (await fetch(`${origin}${path}`)).json()).toEqual(
-        expect.objectContaining({ resource: mcpResource(origin), authorization_servers: [origin], scopes_supported: ['read-only', 'read-write'] }),
+        expect.objectContaining({
+          resource: mcpResource(origin),
+          authorization_servers: [origin],
+          scopes_supported: ['read-only', 'read-write'],
+        }),
       );
     }
   });
 
   it('registers a public client with an HTTPS or loopback redirect, and refuses script, data and plain-HTTP redirects', async () => {
-    const registered = await register({ client_name: 'Agent', redirect_uris: ['https://agent.example/callback', 'http://127.0.0.1:33418/callback'], application_type: 'native' });
+    const registered = await register({
+      client_name: 'Agent',
+      redirect_uris: ['https://agent.example/callback', 'http://127.0.0.1:33418/callback'],
+      application_type: 'native',
+    });
     expect(registered.status, await registered.clone().text()).toBe(201);
-    expect(await registered.json()).toMatchObject({ client_id: expect.any(String), token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] });
+    expect(await registered.json()).toMatchObject({
+      client_id: expect.any(String),
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
     // The scopes an MCP client registers, as the SDK's client does from the protected resource's metadata.
-    expect((await register({ client_name: 'Agent', redirect_uris: ['https://agent.example/callback'], scope: 'read-only read-write' })).status).toBe(201);
+    expect(
+      (
+        await register({
+          client_name: 'Agent',
+          redirect_uris: ['https://agent.example/callback'],
+          scope: 'read-only read-write',
+        })
+      ).status,
+    ).toBe(201);
     for (const uri of ['javascript:alert(1)', 'http://agent.example/callback', 'data:text/html,hi']) {
       const refused = await register({ client_name: 'Bad', redirect_uris: [uri] });
       expect(refused.status, uri).toBe(400);
@@ -68,18 +97,30 @@ describe('the authorization server', () => {
   });
 
   it('forgets a registration no one connected, days after it was made', async () => {
-    const registered = await register({ client_name: 'Forgotten agent', redirect_uris: ['https://agent.example/callback'] });
+    const registered = await register({
+      client_name: 'Forgotten agent',
+      redirect_uris: ['https://agent.example/callback'],
+    });
     const { client_id: clientId } = (await registered.json()) as { client_id: string };
     const clients = new OAuthAdapter('Client');
     await purgeUnusedOAuthClients();
     const stored = await clients.find(clientId);
     expect(stored).toMatchObject({ client_id: clientId, client_id_issued_at: expect.any(Number) });
     // Made days ago, as stored: a purge dated in the future would take other files' clients, registered a moment ago.
-    await clients.upsert(clientId, { ...stored, client_id_issued_at: (stored!.client_id_issued_at as number) - (UNUSED_CLIENT_DAYS + 1) * 86_400 });
+    await clients.upsert(clientId, {
+      ...stored,
+      client_id_issued_at: (stored!.client_id_issued_at as number) - (UNUSED_CLIENT_DAYS + 1) * 86_400,
+    });
     await purgeUnusedOAuthClients();
     expect(await clients.find(clientId)).toBeUndefined();
     // The agent's next sign-in request lands on a page that says why, and what to do.
-    const query = { client_id: clientId, response_type: 'code', redirect_uri: 'https://agent.example/callback', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' };
+    const query = {
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: 'https://agent.example/callback',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    };
     const page = await fetch(`${origin}/oauth/authorize?${new URLSearchParams(query)}`, { redirect: 'manual' });
     expect(page.status).toBe(400);
     expect(await page.text()).toContain('the app then registers anew');
@@ -88,7 +129,8 @@ describe('the authorization server', () => {
   it('limits registrations per client address', async () => {
     const client = '198.51.100.77';
     const statuses = [];
-    for (let index = 0; index <= REGISTRATIONS_PER_HOUR; index++) statuses.push((await register({ redirect_uris: ['https://agent.example/cb'] }, client)).status);
+    for (let index = 0; index <= REGISTRATIONS_PER_HOUR; index++)
+      statuses.push((await register({ redirect_uris: ['https://agent.example/cb'] }, client)).status);
     expect(statuses.slice(0, REGISTRATIONS_PER_HOUR)).toEqual(Array(REGISTRATIONS_PER_HOUR).fill(201));
     const refused = await register({ redirect_uris: ['https://agent.example/cb'] }, client);
     expect(refused.status).toBe(429);
@@ -100,11 +142,21 @@ describe('the authorization server', () => {
   it('sends an authorization request to the consent page, and refuses one without PKCE or with plain PKCE', async () => {
     const { client_id } = await (await register({ redirect_uris: ['https://agent.example/cb'] })).json();
     const authorize = (extra: Record<string, string>) =>
-      fetch(`${origin}/oauth/authorize?${new URLSearchParams({ client_id, response_type: 'code', redirect_uri: 'https://agent.example/cb', scope: 'read-only', state: 'xyz', ...extra })}`, { redirect: 'manual' });
-    const started = await authorize({ code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: mcpResource(origin) });
+      fetch(
+        `${origin}/oauth/authorize?${new URLSearchParams({ client_id, response_type: 'code', redirect_uri: 'https://agent.example/cb', scope: 'read-only', state: 'xyz', ...extra })}`,
+        { redirect: 'manual' },
+      );
+    const started = await authorize({
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      resource: mcpResource(origin),
+    });
     expect(started.status).toBe(303);
     expect(started.headers.get('location')).toMatch(/^\/oauth\/consent\/[\w-]+$/);
-    for (const extra of [{}, { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'plain' }] as Record<string, string>[]) {
+    for (const extra of [
+      {},
+      { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'plain' },
+    ] as Record<string, string>[]) {
       const refused = await authorize(extra);
       expect(refused.status).toBe(303);
       const back = new URL(refused.headers.get('location')!);
@@ -114,7 +166,11 @@ describe('the authorization server', () => {
       expect(back.searchParams.get('iss')).toBe(origin);
     }
     // Another resource than the MCP server.
-    const elsewhere = await authorize({ code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: `${origin}/api/public/v1` });
+    const elsewhere = await authorize({
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      resource: `${origin}/api/public/v1`,
+    });
     expect(new URL(elsewhere.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
   });
 
@@ -129,7 +185,12 @@ describe('the authorization server', () => {
     expect(await refused.text()).toContain('redirect_uri');
   });
   it('never fetches a client ID metadata document from a loopback or private address', async () => {
-    for (const clientId of ['https://127.0.0.1/client.json', 'https://localhost/client.json', 'https://10.1.2.3/client.json', 'https://[::1]/client.json']) {
+    for (const clientId of [
+      'https://127.0.0.1/client.json',
+      'https://localhost/client.json',
+      'https://10.1.2.3/client.json',
+      'https://[::1]/client.json',
+    ]) {
       const refused = await fetch(
         `${origin}/oauth/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: 'https://agent.example/cb', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })}`,
         { redirect: 'manual' },
@@ -170,7 +231,13 @@ describe('the authorization server of a process', () => {
 describe('client ID metadata documents', () => {
   it('are fetched over HTTPS from public addresses only', async () => {
     expect(await clientMetadataFetchAllowed('https://93.184.216.34/client.json')).toBe(true);
-    for (const clientId of ['http://93.184.216.34/client.json', 'https://127.0.0.1/client.json', 'https://10.1.2.3/client.json', 'https://[::1]/client.json', 'https://169.254.169.254/latest']) {
+    for (const clientId of [
+      'http://93.184.216.34/client.json',
+      'https://127.0.0.1/client.json',
+      'https://10.1.2.3/client.json',
+      'https://[::1]/client.json',
+      'https://169.254.169.254/latest',
+    ]) {
       expect(await clientMetadataFetchAllowed(clientId), clientId).toBe(false);
     }
   });
@@ -186,7 +253,10 @@ describe('redirect URIs', () => {
     ['http://agent.example/callback', 'must use https, or http on a loopback address (127.0.0.1 or [::1])'],
     ['javascript:alert(document.cookie)', 'must not use the javascript scheme'],
     ['file:///etc/passwd', 'must not use the file scheme'],
-    ['myapp:/callback', 'must use https, a loopback http address, or a reverse-domain private-use scheme (com.example.app:/callback)'],
+    [
+      'myapp:/callback',
+      'must use https, a loopback http address, or a reverse-domain private-use scheme (com.example.app:/callback)',
+    ],
     ['not a uri', 'must be an absolute URI'],
   ])('%s', (uri, refusal) => {
     expect(redirectUriRefusal(uri)).toBe(refusal);

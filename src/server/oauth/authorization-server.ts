@@ -53,9 +53,12 @@ export function redirectUriRefusal(uri: unknown): string | null {
   if (typeof uri !== 'string' || !URL.canParse(uri)) return 'must be an absolute URI';
   const { protocol, hostname } = new URL(uri);
   if (protocol === 'https:') return null;
-  if (protocol === 'http:') return LOOPBACK_HOSTS.has(hostname) ? null : 'must use https, or http on a loopback address (127.0.0.1 or [::1])';
+  if (protocol === 'http:')
+    return LOOPBACK_HOSTS.has(hostname) ? null : 'must use https, or http on a loopback address (127.0.0.1 or [::1])';
   if (FORBIDDEN_SCHEMES.has(protocol)) return `must not use the ${protocol.slice(0, -1)} scheme`;
-  return protocol.slice(0, -1).includes('.') ? null : 'must use https, a loopback http address, or a reverse-domain private-use scheme (com.example.app:/callback)';
+  return protocol.slice(0, -1).includes('.')
+    ? null
+    : 'must use https, a loopback http address, or a reverse-domain private-use scheme (com.example.app:/callback)';
 }
 
 /** A requested scope with what it implies: read-only with read-write, and both when it names neither. */
@@ -67,7 +70,10 @@ function withImpliedScopes(scope: string): string {
 }
 
 /** Whether a client ID metadata document may be fetched from `clientId`: HTTPS, resolving to public addresses only. */
-export async function clientMetadataFetchAllowed(clientId: string, lookup?: Parameters<typeof resolveDestination>[1]): Promise<boolean> {
+export async function clientMetadataFetchAllowed(
+  clientId: string,
+  lookup?: Parameters<typeof resolveDestination>[1],
+): Promise<boolean> {
   const check = checkDestinationUrl(clientId);
   return check.ok && check.url.protocol === 'https:' && (await resolveDestination(check.url, lookup)).ok;
 }
@@ -113,8 +119,17 @@ export function createAuthorizationServer({ origin }: { origin: string }): Autho
     ready().then(answer, (error: unknown) => {
       logError('the authorization server could not start', error);
       if (res.headersSent) return;
-      const body = JSON.stringify({ error: 'temporarily_unavailable', error_description: 'The sign-in service is unavailable for a moment; try again.' });
-      res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '5', 'Content-Length': Buffer.byteLength(body) }).end(body);
+      const body = JSON.stringify({
+        error: 'temporarily_unavailable',
+        error_description: 'The sign-in service is unavailable for a moment; try again.',
+      });
+      res
+        .writeHead(503, {
+          'Content-Type': 'application/json',
+          'Retry-After': '5',
+          'Content-Length': Buffer.byteLength(body),
+        })
+        .end(body);
     });
   };
   current = {
@@ -127,7 +142,12 @@ export function createAuthorizationServer({ origin }: { origin: string }): Autho
       }
       if (path === PROTECTED_RESOURCE_METADATA_PATH || path === MCP_RESOURCE_METADATA_PATH) {
         const body = JSON.stringify(protectedResourceMetadata(origin));
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*', 'Content-Length': Buffer.byteLength(body) });
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          'Cache-Control': 'public, max-age=3600',
+          'Access-Control-Allow-Origin': '*',
+          'Content-Length': Buffer.byteLength(body),
+        });
         res.end(body);
         return true;
       }
@@ -166,14 +186,23 @@ async function makeProvider(origin: string): Promise<Made> {
     adapter: OAuthAdapter,
     clients: [],
     jwks: { keys: await signingKeys() },
-    cookies: { keys: cookieKeys(), long: { httpOnly: true, sameSite: 'lax' }, short: { httpOnly: true, sameSite: 'lax' } },
+    cookies: {
+      keys: cookieKeys(),
+      long: { httpOnly: true, sameSite: 'lax' },
+      short: { httpOnly: true, sameSite: 'lax' },
+    },
     routes: OAUTH_ROUTES,
     // OpenID's own scopes only: ours are the MCP server's resource scopes (resourceIndicators below), which a token
     // carries for that resource alone.
     scopes: ['openid', 'offline_access'],
     responseTypes: ['code'],
     pkce: { required: () => true },
-    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
@@ -196,7 +225,12 @@ async function makeProvider(origin: string): Promise<Made> {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           if (indicator !== resource) throw new errors.InvalidTarget(`Tokens are issued for ${resource} only.`);
-          return { scope: OAUTH_SCOPES.join(' '), audience: resource, accessTokenTTL: ACCESS_TOKEN_SECONDS, accessTokenFormat: 'opaque' };
+          return {
+            scope: OAUTH_SCOPES.join(' '),
+            audience: resource,
+            accessTokenTTL: ACCESS_TOKEN_SECONDS,
+            accessTokenFormat: 'opaque',
+          };
         },
       },
     },
@@ -247,7 +281,10 @@ async function makeProvider(origin: string): Promise<Made> {
     // read-write includes read-only, and an app that names neither asks for what the owner will choose: the request
     // is completed so, and the owner's narrower choice is then the token's scope (./consent.ts).
     if (ctx.path === OAUTH_ROUTES.authorization && ctx.method === 'GET' && typeof ctx.query.client_id === 'string') {
-      ctx.query = { ...ctx.query, scope: withImpliedScopes(typeof ctx.query.scope === 'string' ? ctx.query.scope : '') };
+      ctx.query = {
+        ...ctx.query,
+        scope: withImpliedScopes(typeof ctx.query.scope === 'string' ? ctx.query.scope : ''),
+      };
     }
     await next();
     // The metadata lists the resource scopes too, for clients that read them there rather than from the MCP server's.
@@ -258,12 +295,19 @@ async function makeProvider(origin: string): Promise<Made> {
   });
   // Behind the app's own trusted-proxy handling (src/server/http/client-address.ts), which has settled the protocol.
   provider.proxy = true;
-  provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => logError('the authorization server failed', error));
+  provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) =>
+    logError('the authorization server failed', error),
+  );
   // oidc-provider revokes a grant whole when a code is exchanged twice or a rotated refresh token comes back (a sign
   // that it was stolen), or when the client revokes its refresh token: its connected app ends with it.
   provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
-    const reason = ctx.oidc.route === 'revocation' ? 'the app revoked its own refresh token' : 'a used authorization code or refresh token was presented again';
-    revokeConnectedAppOfGrant(grantId, reason).catch((error: unknown) => logError('a revoked grant’s connected app could not be revoked', error, { grantId }));
+    const reason =
+      ctx.oidc.route === 'revocation'
+        ? 'the app revoked its own refresh token'
+        : 'a used authorization code or refresh token was presented again';
+    revokeConnectedAppOfGrant(grantId, reason).catch((error: unknown) =>
+      logError('a revoked grant’s connected app could not be revoked', error, { grantId }),
+    );
   });
   const registrations = sharedRateLimit('oauth-registration', REGISTRATIONS_PER_HOUR, 3_600);
   const callback = provider.callback();
@@ -272,8 +316,15 @@ async function makeProvider(origin: string): Promise<Made> {
   async function serveRegistration(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const decision = await registrations.consume(clientIpOf(req.headers['x-forwarded-for']) ?? 'unknown');
     if (!decision.allowed) {
-      const body = JSON.stringify({ error: 'invalid_request', error_description: `At most ${REGISTRATIONS_PER_HOUR} client registrations an hour from one address; retry in ${decision.retryAfterSeconds} s.` });
-      res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': String(decision.retryAfterSeconds), 'Content-Length': Buffer.byteLength(body) });
+      const body = JSON.stringify({
+        error: 'invalid_request',
+        error_description: `At most ${REGISTRATIONS_PER_HOUR} client registrations an hour from one address; retry in ${decision.retryAfterSeconds} s.`,
+      });
+      res.writeHead(429, {
+        'Content-Type': 'application/json',
+        'Retry-After': String(decision.retryAfterSeconds),
+        'Content-Length': Buffer.byteLength(body),
+      });
       res.end(body);
       return;
     }

@@ -52,7 +52,9 @@ export async function consentRequestOf(provider: Provider, uid: string): Promise
     uid,
     clientId: client.clientId,
     clientName: client.clientName ?? client.clientId,
-    redirectHost: URL.canParse(params.redirect_uri) ? new URL(params.redirect_uri).host || params.redirect_uri : params.redirect_uri,
+    redirectHost: URL.canParse(params.redirect_uri)
+      ? new URL(params.redirect_uri).host || params.redirect_uri
+      : params.redirect_uri,
     scopes: grantableScopes(params.scope),
   };
 }
@@ -85,7 +87,13 @@ function refusalOf(check: () => void): string | null {
 
 function formOf(body: string): unknown {
   const form = new URLSearchParams(body);
-  return { decision: form.get('decision'), scope: form.get('scope'), apps: form.get('apps'), appIds: form.getAll('appIds'), monthlyBudget: form.get('monthlyBudget') ?? '' };
+  return {
+    decision: form.get('decision'),
+    scope: form.get('scope'),
+    apps: form.get('apps'),
+    appIds: form.getAll('appIds'),
+    monthlyBudget: form.get('monthlyBudget') ?? '',
+  };
 }
 
 function redirect(res: ServerResponse, location: string): void {
@@ -119,20 +127,34 @@ export function createConsentHandler(provider: Provider, origin: string) {
       if (roleRefusal) return backWithError(res, uid, roleRefusal);
       const details = await provider.interactionDetails(req, res).catch(() => null);
       if (!details || details.uid !== uid) {
-        res.writeHead(400, { 'Content-Type': 'text/plain' }).end('This sign-in request has expired or belongs to another browser; start again from the app that sent you here.');
+        res
+          .writeHead(400, { 'Content-Type': 'text/plain' })
+          .end(
+            'This sign-in request has expired or belongs to another browser; start again from the app that sent you here.',
+          );
         return;
       }
       const parsed = decisionForm.safeParse(formOf(await readBodyText(req)));
       if (!parsed.success) return backWithError(res, uid, 'Choose a scope and which apps the connection may reach.');
       const form = parsed.data;
       if (form.decision === 'deny') {
-        await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The account owner declined the connection.' }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          req,
+          res,
+          { error: 'access_denied', error_description: 'The account owner declined the connection.' },
+          { mergeWithLastSubmission: false },
+        );
         return;
       }
       const params = details.params as { client_id: string; scope?: string };
-      if (!grantableScopes(params.scope).includes(form.scope)) return backWithError(res, uid, 'The app did not ask for that scope.');
-      const restrictions = keyRestrictionsInput.safeParse({ appIds: form.apps === 'all' ? null : form.appIds, monthlyBudget: form.monthlyBudget });
-      if (!restrictions.success) return backWithError(res, uid, restrictions.error.issues[0]?.message ?? 'Check the apps and the budget.');
+      if (!grantableScopes(params.scope).includes(form.scope))
+        return backWithError(res, uid, 'The app did not ask for that scope.');
+      const restrictions = keyRestrictionsInput.safeParse({
+        appIds: form.apps === 'all' ? null : form.appIds,
+        monthlyBudget: form.monthlyBudget,
+      });
+      if (!restrictions.success)
+        return backWithError(res, uid, restrictions.error.issues[0]?.message ?? 'Check the apps and the budget.');
       const client = await provider.Client.find(params.client_id);
       if (!client) return backWithError(res, uid, 'The app that asked is no longer registered.');
 
@@ -161,10 +183,16 @@ export function createConsentHandler(provider: Provider, origin: string) {
         if (error instanceof AppError) return backWithError(res, uid, error.message);
         throw error;
       }
-      await provider.interactionFinished(req, res, { login: { accountId: actor.userId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: actor.userId }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
     } catch (error) {
       logError('the OAuth consent failed', error);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('The consent could not be recorded; try again.');
+      if (!res.headersSent)
+        res.writeHead(500, { 'Content-Type': 'text/plain' }).end('The consent could not be recorded; try again.');
     }
   };
 }

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
-import { oauthIdHash, purgeExpiredOAuthRecords, purgeUnusedOAuthClients, UNUSED_CLIENT_DAYS } from '@/server/db/oauth-records';
+import {
+  oauthIdHash,
+  purgeExpiredOAuthRecords,
+  purgeUnusedOAuthClients,
+  UNUSED_CLIENT_DAYS,
+} from '@/server/db/oauth-records';
 import { createConnectedApp } from '@/server/services/oauth/connected-apps';
 import { makeAccount } from '../../../test/factories';
 import { OAuthAdapter } from './oauth-adapter';
@@ -18,7 +23,12 @@ describe('the OAuth adapter', () => {
     expect(JSON.stringify(row.payload)).not.toContain(id);
     const clients = new OAuthAdapter('Client');
     await clients.upsert(`client-${id}`, { client_id: `client-${id}`, client_secret: `secret-${id}` });
-    expect(JSON.stringify((await db.oAuthRecord.findFirstOrThrow({ where: { kind: 'Client', idHash: oauthIdHash(`client-${id}`) } })).payload)).not.toContain(`secret-${id}`);
+    expect(
+      JSON.stringify(
+        (await db.oAuthRecord.findFirstOrThrow({ where: { kind: 'Client', idHash: oauthIdHash(`client-${id}`) } }))
+          .payload,
+      ),
+    ).not.toContain(`secret-${id}`);
     expect(await clients.find(`client-${id}`)).toEqual({ client_id: `client-${id}`, client_secret: `secret-${id}` });
     expect(await db.oAuthRecord.count({ where: { idHash: id } })).toBe(0);
     // Another kind with the same id is another record.
@@ -29,7 +39,10 @@ describe('the OAuth adapter', () => {
     const codes = new OAuthAdapter('AuthorizationCode');
     const id = `code-${randomUUID()}`;
     await codes.upsert(id, { jti: id }, 60);
-    await db.oAuthRecord.updateMany({ where: { idHash: oauthIdHash(id) }, data: { expiresAt: new Date(Date.now() - 2 * 86_400_000) } });
+    await db.oAuthRecord.updateMany({
+      where: { idHash: oauthIdHash(id) },
+      data: { expiresAt: new Date(Date.now() - 2 * 86_400_000) },
+    });
     expect(await codes.find(id)).toBeUndefined();
     expect(await purgeExpiredOAuthRecords()).toBeGreaterThanOrEqual(1);
     expect(await db.oAuthRecord.count({ where: { idHash: oauthIdHash(id) } })).toBe(0);
@@ -41,7 +54,10 @@ describe('the OAuth adapter', () => {
     const issuedAt = (days: number) => Math.floor(now.getTime() / 1000) - days * 86_400;
     const client = (name: string, days: number | null) => {
       const id = `${name}-${randomUUID()}`;
-      return { id, payload: { client_id: id, client_name: name, ...(days !== null && { client_id_issued_at: issuedAt(days) }) } };
+      return {
+        id,
+        payload: { client_id: id, client_name: name, ...(days !== null && { client_id_issued_at: issuedAt(days) }) },
+      };
     };
     const old = UNUSED_CLIENT_DAYS + 1;
     const unused = client('unused', old);
@@ -50,19 +66,37 @@ describe('the OAuth adapter', () => {
     const consenting = client('consenting', old);
     const recent = client('recent', UNUSED_CLIENT_DAYS - 1);
     const undated = client('undated', null);
-    for (const each of [unused, connected, revoked, consenting, recent, undated]) await clients.upsert(each.id, each.payload);
+    for (const each of [unused, connected, revoked, consenting, recent, undated])
+      await clients.upsert(each.id, each.payload);
     // A connected app, a revoked one (its consent happened, so its client is someone's), and a grant whose consent is
     // still being recorded.
     const { accountId, userId } = await makeAccount('pro');
-    await createConnectedApp({ accountId, userId, grantId: randomUUID(), clientId: connected.id, clientName: 'connected', scope: 'read-only', restrictions: {} });
-    const ended = await createConnectedApp({ accountId, userId, grantId: randomUUID(), clientId: revoked.id, clientName: 'revoked', scope: 'read-only', restrictions: {} });
+    await createConnectedApp({
+      accountId,
+      userId,
+      grantId: randomUUID(),
+      clientId: connected.id,
+      clientName: 'connected',
+      scope: 'read-only',
+      restrictions: {},
+    });
+    const ended = await createConnectedApp({
+      accountId,
+      userId,
+      grantId: randomUUID(),
+      clientId: revoked.id,
+      clientName: 'revoked',
+      scope: 'read-only',
+      restrictions: {},
+    });
     await db.apiKey.update({ where: { id: ended.id }, data: { revokedAt: now } });
     const grantId = `grant-${randomUUID()}`;
     await new OAuthAdapter('Grant').upsert(grantId, { jti: grantId, accountId, clientId: consenting.id }, 3600);
 
     expect(await purgeUnusedOAuthClients(now)).toBeGreaterThanOrEqual(1);
     expect(await clients.find(unused.id)).toBeUndefined();
-    for (const kept of [connected, revoked, consenting, recent, undated]) expect(await clients.find(kept.id), kept.payload.client_name).toMatchObject({ client_id: kept.id });
+    for (const kept of [connected, revoked, consenting, recent, undated])
+      expect(await clients.find(kept.id), kept.payload.client_name).toMatchObject({ client_id: kept.id });
   });
 
   it('marks a consumed code with when it was consumed, once', async () => {

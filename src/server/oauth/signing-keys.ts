@@ -43,7 +43,9 @@ export async function signingKeys(): Promise<JWK[]> {
       return ringOf();
     });
   }
-  const sealed = await Promise.all(kids.map(async (kid) => (await findOAuthRecord(KIND, kid))?.sealed as string | undefined));
+  const sealed = await Promise.all(
+    kids.map(async (kid) => (await findOAuthRecord(KIND, kid))?.sealed as string | undefined),
+  );
   return sealed.filter((value): value is string => value !== undefined).map((value) => JSON.parse(open(value)) as JWK);
 }
 

@@ -18,40 +18,66 @@ interface Item extends Json {
   event?: { listen: string; script: { type: string; exec: string[] } }[];
   request?: Json & {
     method: string;
-    url?: Json & { path?: string[]; query?: { key: string; value: string; description?: string | Json; disabled?: boolean }[]; variable?: { key: string; value: string }[] };
+    url?: Json & {
+      path?: string[];
+      query?: { key: string; value: string; description?: string | Json; disabled?: boolean }[];
+      variable?: { key: string; value: string }[];
+    };
     header?: { key: string; value: string; disabled?: boolean }[];
     body?: Json & { raw?: string };
     auth?: unknown;
   };
 }
-type Operation = Json & { responses: Record<string, { content?: Record<string, { schema: Json }> }>; parameters?: Json[]; 'x-credits': number };
+type Operation = Json & {
+  responses: Record<string, { content?: Record<string, { schema: Json }> }>;
+  parameters?: Json[];
+  'x-credits': number;
+};
 interface Document extends Json {
   paths: Record<string, Record<string, Operation>>;
 }
 
-const ID_VARIABLES: Record<string, string> = { id: '{{appId}}', keywordId: '{{keywordId}}', keyId: '{{keyId}}', endpointId: '{{endpointId}}', deliveryId: '{{deliveryId}}' };
-const CREDIT_HEADERS = ['X-Request-Id', 'X-Credits-Limit', 'X-Credits-Remaining', 'X-Credits-Used', 'X-Credits-Reset', 'X-Credits-Cost'];
+const ID_VARIABLES: Record<string, string> = {
+  id: '{{appId}}',
+  keywordId: '{{keywordId}}',
+  keyId: '{{keyId}}',
+  endpointId: '{{endpointId}}',
+  deliveryId: '{{deliveryId}}',
+};
+const CREDIT_HEADERS = [
+  'X-Request-Id',
+  'X-Credits-Limit',
+  'X-Credits-Remaining',
+  'X-Credits-Used',
+  'X-Credits-Reset',
+  'X-Credits-Cost',
+];
 
 /** What a list's answer sets for the requests after it (a test script), by operation. */
 const CHAINS: Record<string, string[]> = {
   'GET /apps': [
-    "const apps = pm.response.json();",
+    'const apps = pm.response.json();',
     "const chosen = apps.find((app) => app.id === pm.variables.get('appId')) || apps[0];",
     "if (chosen && !pm.variables.get('appId')) pm.collectionVariables.set('appId', chosen.id);",
     "if (chosen) pm.collectionVariables.set('appStoreUrl', chosen.storeUrl);",
   ],
   'GET /apps/{id}': ["pm.collectionVariables.set('appStoreUrl', pm.response.json().storeUrl);"],
   'GET /apps/{id}/keywords': [
-    "const keyword = pm.response.json()[0];",
+    'const keyword = pm.response.json()[0];',
     "if (keyword && !pm.environment.get('keywordId')) pm.collectionVariables.set('keywordId', keyword.keywordId);",
     "if (keyword) pm.collectionVariables.set('keywordTerm', keyword.term);",
   ],
-  'GET /apps/{id}/competitors': ["const competitor = pm.response.json()[0];", "if (competitor) pm.collectionVariables.set('competitorStoreUrl', competitor.storeUrl);"],
+  'GET /apps/{id}/competitors': [
+    'const competitor = pm.response.json()[0];',
+    "if (competitor) pm.collectionVariables.set('competitorStoreUrl', competitor.storeUrl);",
+  ],
   'POST /keys': ["pm.collectionVariables.set('keyId', pm.response.json().key.id);"],
   // The successor is the key revoked next (the rolled one ended at once).
   'POST /keys/{keyId}/roll': ["pm.collectionVariables.set('keyId', pm.response.json().key.id);"],
   'POST /webhook-endpoints': ["pm.collectionVariables.set('endpointId', pm.response.json().endpoint.id);"],
-  'POST /webhook-endpoints/{endpointId}/test-events': ["pm.collectionVariables.set('deliveryId', pm.response.json().deliveryId);"],
+  'POST /webhook-endpoints/{endpointId}/test-events': [
+    "pm.collectionVariables.set('deliveryId', pm.response.json().deliveryId);",
+  ],
 };
 
 /** The settings folders' requests, in the order they run: each one's ids come from those before it. */
@@ -94,10 +120,16 @@ async function convert(document: Json): Promise<Json> {
   return new Promise((resolve, reject) => {
     Converter.convert(
       { type: 'json', data: document },
-      { folderStrategy: 'Tags', requestParametersResolution: 'Example', exampleParametersResolution: 'Example', includeAuthInfoInExample: false },
+      {
+        folderStrategy: 'Tags',
+        requestParametersResolution: 'Example',
+        exampleParametersResolution: 'Example',
+        includeAuthInfoInExample: false,
+      },
       (error, result) => {
         if (error) return reject(error);
-        if (!result?.result || !result.output?.[0]) return reject(new Error(`the collection could not be generated: ${String(result?.reason)}`));
+        if (!result?.result || !result.output?.[0])
+          return reject(new Error(`the collection could not be generated: ${String(result?.reason)}`));
         resolve(result.output[0].data as Json);
       },
     );
@@ -110,13 +142,21 @@ function standalone(schema: unknown, document: Document): unknown {
   if (!schema || typeof schema !== 'object') return schema;
   const node = schema as Json;
   if (typeof node.$ref === 'string') {
-    const target = node.$ref.slice(2).split('/').reduce<unknown>((value, segment) => (value as Json)[segment], document);
+    const target = node.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((value, segment) => (value as Json)[segment], document);
     return standalone(target, document);
   }
   const copy: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === 'description' || key === 'example' || key === 'examples' || key === 'format') continue;
-    copy[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Json).map(([name, member]) => [name, standalone(member, document)])) : standalone(value, document);
+    copy[key] =
+      key === 'properties'
+        ? Object.fromEntries(
+            Object.entries(value as Json).map(([name, member]) => [name, standalone(member, document)]),
+          )
+        : standalone(value, document);
   }
   return copy;
 }
@@ -130,7 +170,7 @@ function testScript(key: string, operation: Operation, document: Document): stri
   return [
     "pm.test('answers 200', () => pm.response.to.have.status(200));",
     `pm.test('answers JSON of the documented shape', () => pm.response.to.have.jsonSchema(${JSON.stringify(schema)}, { unknownFormats: 'ignore' }));`,
-    'pm.test(\'carries the credit headers and its cost\', () => {',
+    "pm.test('carries the credit headers and its cost', () => {",
     `  for (const name of ${JSON.stringify(CREDIT_HEADERS)}) pm.response.to.have.header(name);`,
     `  pm.expect(Number(pm.response.headers.get('X-Credits-Cost'))).to.equal(${operation['x-credits']});`,
     '});',
@@ -147,7 +187,8 @@ function adjust(item: Item, document: Document): void {
   const operation = document.paths[template]?.[request.method.toLowerCase()];
   if (!operation) throw new Error(`no operation for ${key}`);
   // The collection's own auth (the API key) applies, but to the settings endpoints, which take a session token only.
-  if (operation['x-scope'] === 'admin') request.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{sessionToken}}', type: 'string' }] };
+  if (operation['x-scope'] === 'admin')
+    request.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{sessionToken}}', type: 'string' }] };
   else delete request.auth;
   // A fresh Idempotency-Key per send (Postman's dynamic variable), so that two requests never share one.
   // X-Test-Trigger is there to be switched on, with a test key, to ask for an error.
@@ -162,7 +203,9 @@ function adjust(item: Item, document: Document): void {
   }
   // Optional query parameters are there to be switched on, not sent.
   for (const parameter of request.url?.query ?? []) {
-    const required = String(typeof parameter.description === 'object' ? parameter.description.content : parameter.description ?? '').startsWith('(Required)');
+    const required = String(
+      typeof parameter.description === 'object' ? parameter.description.content : (parameter.description ?? ''),
+    ).startsWith('(Required)');
     if (!required) parameter.disabled = true;
   }
   if (BODIES[key] && request.body) request.body.raw = JSON.stringify(BODIES[key], null, 2);
@@ -179,7 +222,9 @@ function ordered(folders: Item[]): Item[] {
     if (SETTINGS_RUN.includes(key)) return SETTINGS_RUN.indexOf(key);
     return item.request?.method === 'POST' ? 2 : CHAINS[key] ? 0 : 1;
   };
-  return folders.filter((folder) => folder.item?.length).map((folder) => ({ ...folder, item: [...folder.item!].sort((a, b) => rank(a) - rank(b)) }));
+  return folders
+    .filter((folder) => folder.item?.length)
+    .map((folder) => ({ ...folder, item: [...folder.item!].sort((a, b) => rank(a) - rank(b)) }));
 }
 
 async function buildCollection(origin: string): Promise<Json> {

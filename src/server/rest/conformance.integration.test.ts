@@ -32,7 +32,10 @@ import { StoresProvider } from '@/server/services/ingest/stores/stores-provider'
 import { GOOGLE_PLAY_PLAN, recordedPlayClient, recordedPlayDays } from '../../../test/stores/recorded-google-play';
 
 const ORIGIN = 'http://api.test';
-type DocumentedResponse = { headers?: Record<string, { $ref: string }>; content: Record<string, { schema: object; examples?: Record<string, { value: unknown }> }> };
+type DocumentedResponse = {
+  headers?: Record<string, { $ref: string }>;
+  content: Record<string, { schema: object; examples?: Record<string, { value: unknown }> }>;
+};
 type Operation = { responses: Record<string, DocumentedResponse & { $ref?: string }> };
 const document = buildOpenApiDocument(ORIGIN) as {
   paths: Record<string, Record<string, Operation>>;
@@ -43,13 +46,17 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema(document, 'openapi.json');
 
-const escapePointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1').replaceAll('{', '%7B').replaceAll('}', '%7D');
+const escapePointer = (segment: string) =>
+  segment.replaceAll('~', '~0').replaceAll('/', '~1').replaceAll('{', '%7B').replaceAll('}', '%7D');
 /** A `#/…` reference of the document, followed. */
 function resolve<T>(ref: string): T {
   return ref
     .slice(2)
     .split('/')
-    .reduce<unknown>((value, segment) => (value as Record<string, unknown>)[segment.replaceAll('~1', '/').replaceAll('~0', '~')], document) as T;
+    .reduce<unknown>(
+      (value, segment) => (value as Record<string, unknown>)[segment.replaceAll('~1', '/').replaceAll('~0', '~')],
+      document,
+    ) as T;
 }
 /** The validator of the schema at a JSON pointer of the document. */
 function validatorAt(pointer: string) {
@@ -75,7 +82,16 @@ const BODIES: Record<string, unknown> = {
 const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep' };
 
 let ids: { id: string; keywordId: string; keyId: string; endpointId: string; deliveryId: string };
-let keys: { pro: string; readOnly: string; exhausted: string; free: string; elsewhere: string; budgetSpent: string; session: string; test: string };
+let keys: {
+  pro: string;
+  readOnly: string;
+  exhausted: string;
+  free: string;
+  elsewhere: string;
+  budgetSpent: string;
+  session: string;
+  test: string;
+};
 let owner: { accountId: string; userId: string };
 
 beforeAll(async () => {
@@ -94,16 +110,35 @@ beforeAll(async () => {
     readOnly: (await createApiKey(owner, { name: 'conformance ro', scope: 'read-only' })).secret,
     exhausted: '',
     free: '',
-    elsewhere: (await createApiKey(owner, { name: 'conformance elsewhere', scope: 'read-write', restrictions: { allowedCidrs: ['192.0.2.0/24'] } })).secret,
+    elsewhere: (
+      await createApiKey(owner, {
+        name: 'conformance elsewhere',
+        scope: 'read-write',
+        restrictions: { allowedCidrs: ['192.0.2.0/24'] },
+      })
+    ).secret,
     budgetSpent: '',
     session: await sessionOf(owner.accountId),
-    test: (await createApiKey({ accountId: await sandboxOf(owner.accountId), userId: owner.userId }, { name: 'conformance test mode', scope: 'read-write' })).secret,
+    test: (
+      await createApiKey(
+        { accountId: await sandboxOf(owner.accountId), userId: owner.userId },
+        { name: 'conformance test mode', scope: 'read-write' },
+      )
+    ).secret,
   };
-  const budgeted = await createApiKey(owner, { name: 'conformance budget', scope: 'read-write', restrictions: { monthlyBudget: 1 } });
-  await db.keyCreditUsage.create({ data: { keyId: budgeted.key.id, periodStart: periodOf(new Date()).start, used: 1 } });
+  const budgeted = await createApiKey(owner, {
+    name: 'conformance budget',
+    scope: 'read-write',
+    restrictions: { monthlyBudget: 1 },
+  });
+  await db.keyCreditUsage.create({
+    data: { keyId: budgeted.key.id, periodStart: periodOf(new Date()).start, used: 1 },
+  });
   keys.budgetSpent = budgeted.secret;
   const spent = await makeAccount('solo');
-  await db.creditUsage.create({ data: { accountId: spent.accountId, periodStart: periodOf(new Date()).start, used: 1500 } });
+  await db.creditUsage.create({
+    data: { accountId: spent.accountId, periodStart: periodOf(new Date()).start, used: 1500 },
+  });
   keys.exhausted = (await createApiKey(spent, { name: 'spent', scope: 'read-write' })).secret;
   const free = await makeAccount('solo');
   keys.free = (await createApiKey(free, { name: 'to be free', scope: 'read-write' })).secret;
@@ -124,27 +159,49 @@ async function sessionOf(accountId: string): Promise<string> {
  * once) is made anew for it.
  */
 async function settingsPath(route: RestRoute): Promise<string> {
-  if (route.template === '/keys/{keyId}/roll') return pathOf(route, { keyId: (await createApiKey(owner, { name: 'conformance to roll', scope: 'read-only' })).key.id });
-  if (route.method === 'DELETE') return pathOf(route, { endpointId: (await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/conformance-gone' })).endpoint.id });
+  if (route.template === '/keys/{keyId}/roll')
+    return pathOf(route, {
+      keyId: (await createApiKey(owner, { name: 'conformance to roll', scope: 'read-only' })).key.id,
+    });
+  if (route.method === 'DELETE')
+    return pathOf(route, {
+      endpointId: (await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/conformance-gone' }))
+        .endpoint.id,
+    });
   return pathOf(route);
 }
 
 function pathOf(route: RestRoute, overrides: Partial<typeof ids> = {}): string {
   const values = { ...ids, ...overrides };
-  return route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]) + (QUERIES[route.template] ?? '');
+  return (
+    route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]) + (QUERIES[route.template] ?? '')
+  );
 }
 
-async function call(route: RestRoute, options: { key?: string | null; path?: string; body?: string; contentType?: string; idempotencyKey?: string; extraHeaders?: Record<string, string> } = {}) {
+async function call(
+  route: RestRoute,
+  options: {
+    key?: string | null;
+    path?: string;
+    body?: string;
+    contentType?: string;
+    idempotencyKey?: string;
+    extraHeaders?: Record<string, string>;
+  } = {},
+) {
   const headers: Record<string, string> = { ...options.extraHeaders };
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   // The settings endpoints take the owner's session token; every other endpoint, the Pro key.
-  if (options.key !== null) headers.Authorization = `Bearer ${options.key ?? (route.meta.scope === 'admin' ? keys.session : keys.pro)}`;
+  if (options.key !== null)
+    headers.Authorization = `Bearer ${options.key ?? (route.meta.scope === 'admin' ? keys.session : keys.pro)}`;
   let body: string | undefined;
   if (route.method !== 'GET') {
     headers['Content-Type'] = options.contentType ?? 'application/json';
     body = options.body ?? JSON.stringify(BODIES[`${route.method} ${route.template}`]);
   }
-  return callPublicApi(new Request(`${ORIGIN}/api/public/v1${options.path ?? pathOf(route)}`, { method: route.method, headers, body }));
+  return callPublicApi(
+    new Request(`${ORIGIN}/api/public/v1${options.path ?? pathOf(route)}`, { method: route.method, headers, body }),
+  );
 }
 
 async function expectConforms(route: RestRoute, response: Response, status: number) {
@@ -164,30 +221,52 @@ async function expectConforms(route: RestRoute, response: Response, status: numb
   expect(validate(body) ? [] : validate.errors, label).toEqual([]);
   for (const [header, reference] of Object.entries(documented.headers ?? {})) {
     // Link only when there is a page to link (a list asked for whole has none); X-Test-Mode in test mode only.
-    const optional = header === 'Idempotent-Replayed' || header === 'WWW-Authenticate' || header === 'Retry-After' || header === 'Link' || header === 'X-Test-Mode';
+    const optional =
+      header === 'Idempotent-Replayed' ||
+      header === 'WWW-Authenticate' ||
+      header === 'Retry-After' ||
+      header === 'Link' ||
+      header === 'X-Test-Mode';
     const value = response.headers.get(header);
     if (!optional) expect(value, `${label}: header ${header}`).not.toBeNull();
     if (value === null) continue;
     // Each header's value is of its documented type: an integer header is a decimal integer, a string one matches.
     const schema = resolve<{ schema: { type: string } }>(reference.$ref).schema;
     const checkHeader = validatorAt(`${reference.$ref.slice(1)}/schema`);
-    expect(checkHeader(schema.type === 'integer' ? Number(value) : value) ? [] : [header, value, checkHeader.errors], label).toEqual([]);
+    expect(
+      checkHeader(schema.type === 'integer' ? Number(value) : value) ? [] : [header, value, checkHeader.errors],
+      label,
+    ).toEqual([]);
   }
 }
 
 it('every example in the document (answers, problems, webhook events) is valid against its schema', () => {
   const media = [
-    ...Object.entries(document.components.responses).map(([name, response]) => ({ at: `/components/responses/${name}`, response })),
+    ...Object.entries(document.components.responses).map(([name, response]) => ({
+      at: `/components/responses/${name}`,
+      response,
+    })),
     ...Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item).flatMap(([method, operation]) =>
         Object.entries(operation.responses)
           .filter(([, response]) => !response.$ref)
-          .map(([status, response]) => ({ at: `/paths/${escapePointer(path)}/${method}/responses/${status}`, response })),
+          .map(([status, response]) => ({
+            at: `/paths/${escapePointer(path)}/${method}/responses/${status}`,
+            response,
+          })),
       ),
     ),
     // What the service sends to webhook endpoints.
-    ...Object.entries(document.webhooks).map(([kind, item]) => ({ at: `/webhooks/${escapePointer(kind)}/post/requestBody`, response: item.post.requestBody })),
-  ].flatMap(({ at, response }) => Object.entries(response.content).map(([type, content]) => ({ at: `${at}/content/${escapePointer(type)}`, content })));
+    ...Object.entries(document.webhooks).map(([kind, item]) => ({
+      at: `/webhooks/${escapePointer(kind)}/post/requestBody`,
+      response: item.post.requestBody,
+    })),
+  ].flatMap(({ at, response }) =>
+    Object.entries(response.content).map(([type, content]) => ({
+      at: `${at}/content/${escapePointer(type)}`,
+      content,
+    })),
+  );
   let checked = 0;
   for (const { at, content } of media) {
     const validate = validatorAt(`${at}/schema`);
@@ -211,7 +290,12 @@ describe('responses conform to the published document', () => {
         await expectConforms(route, await call(route, { path: pathOf(route, { [name]: 'not-a-uuid' }) }), 400);
       }
       // The allowance is checked before the lookup (CONTRACT's pipeline): a spent account gets 402 whatever the id.
-      if ((route.meta.credits ?? 0) > 0) await expectConforms(route, await call(route, { key: keys.exhausted, path: pathOf(route, { id: randomUUID() }) }), 402);
+      if ((route.meta.credits ?? 0) > 0)
+        await expectConforms(
+          route,
+          await call(route, { key: keys.exhausted, path: pathOf(route, { id: randomUUID() }) }),
+          402,
+        );
       await expectConforms(route, await call(route, { key: keys.free }), 403);
       // A key's own restrictions: its addresses (every endpoint), its spent budget (every charged one).
       await expectConforms(route, await call(route, { key: keys.elsewhere }), 403);
@@ -222,13 +306,28 @@ describe('responses conform to the published document', () => {
       if (route.method !== 'GET') {
         await expectConforms(route, await call(route, { contentType: 'text/plain' }), 415);
         await expectConforms(route, await call(route, { body: '{"terms": [' }), 400);
-        await expectConforms(route, await call(route, { body: JSON.stringify({ terms: ['x'.repeat(70 * 1024)] }) }), 413);
+        await expectConforms(
+          route,
+          await call(route, { body: JSON.stringify({ terms: ['x'.repeat(70 * 1024)] }) }),
+          413,
+        );
       }
       if (route.method === 'POST') {
         const idempotencyKey = randomUUID();
         const path = admin ? await settingsPath(route) : pathOf(route);
         await expectConforms(route, await call(route, { idempotencyKey, path }), 200);
-        await expectConforms(route, await call(route, { idempotencyKey, path, body: JSON.stringify({ terms: ['another term'], storeUrl: 'https://apps.apple.com/us/app/headspace/id493145008' }) }), 422);
+        await expectConforms(
+          route,
+          await call(route, {
+            idempotencyKey,
+            path,
+            body: JSON.stringify({
+              terms: ['another term'],
+              storeUrl: 'https://apps.apple.com/us/app/headspace/id493145008',
+            }),
+          }),
+          422,
+        );
       }
     });
   }
@@ -249,7 +348,11 @@ describe('errors asked for in test mode conform to the published document', () =
     it(`${route.method} ${route.template}`, async () => {
       const admin = route.meta.scope === 'admin';
       for (const [trigger, status] of TRIGGERS) {
-        const response = await call(route, { key: admin ? keys.session : keys.test, path: pathOf(route), extraHeaders: { 'X-Test-Trigger': trigger, ...(admin && { 'X-Test-Mode': 'true' }) } });
+        const response = await call(route, {
+          key: admin ? keys.session : keys.test,
+          path: pathOf(route),
+          extraHeaders: { 'X-Test-Trigger': trigger, ...(admin && { 'X-Test-Mode': 'true' }) },
+        });
         expect(response.headers.get('x-test-mode'), `${trigger} → ${route.method} ${route.template}`).toBe('true');
         await expectConforms(route, response, status);
       }
@@ -260,19 +363,45 @@ describe('errors asked for in test mode conform to the published document', () =
 describe('a Google Play app’s answers conform too (the stores provider on recorded answers)', () => {
   it('for every read of an app', async () => {
     const app = await db.trackedApp.create({
-      data: { accountId: owner.accountId, store: 'google_play', storeId: GOOGLE_PLAY_PLAN.appId, bundleId: GOOGLE_PLAY_PLAN.appId, name: 'Calm', developer: 'Calm.com, Inc.', category: 'Health & Fitness', primaryCountry: GOOGLE_PLAY_PLAN.country },
+      data: {
+        accountId: owner.accountId,
+        store: 'google_play',
+        storeId: GOOGLE_PLAY_PLAN.appId,
+        bundleId: GOOGLE_PLAY_PLAN.appId,
+        name: 'Calm',
+        developer: 'Calm.com, Inc.',
+        category: 'Health & Fitness',
+        primaryCountry: GOOGLE_PLAY_PLAN.country,
+      },
     });
     await addKeywords(owner.accountId, { appId: app.id, terms: GOOGLE_PLAY_PLAN.terms });
-    await addCompetitor(owner.accountId, { appId: app.id, storeUrl: `https://play.google.com/store/apps/details?id=${GOOGLE_PLAY_PLAN.competitorId}` });
-    const gate = createStoreGate('google_play', { callsPerMinute: 60, concurrency: 1, timeoutMs: 1_000, retries: 0, minBackoffMs: 1, maxBackoffMs: 1 }, async () => 0);
+    await addCompetitor(owner.accountId, {
+      appId: app.id,
+      storeUrl: `https://play.google.com/store/apps/details?id=${GOOGLE_PLAY_PLAN.competitorId}`,
+    });
+    const gate = createStoreGate(
+      'google_play',
+      { callsPerMinute: 60, concurrency: 1, timeoutMs: 1_000, retries: 0, minBackoffMs: 1, maxBackoffMs: 1 },
+      async () => 0,
+    );
     for (const day of recordedPlayDays().slice(-2)) {
       const provider = new StoresProvider({ google_play: new GooglePlayProvider(recordedPlayClient(day), gate) });
       expect((await refreshApp(app.id, { provider, through: new Date(`${day}T00:00:00Z`) })).failures).toEqual([]);
     }
     const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
-    const reads = routes.filter((route) => route.method === 'GET' && route.template.startsWith('/apps/{id}') && route.template !== '/apps/{id}/keywords/research');
+    const reads = routes.filter(
+      (route) =>
+        route.method === 'GET' &&
+        route.template.startsWith('/apps/{id}') &&
+        route.template !== '/apps/{id}/keywords/research',
+    );
     expect(reads.length).toBeGreaterThan(10);
-    for (const route of reads) await expectConforms(route, await call(route, { path: pathOf(route, { id: app.id, keywordId: keyword.id }) }), 200);
+    for (const route of reads)
+      await expectConforms(
+        route,
+        await call(route, { path: pathOf(route, { id: app.id, keywordId: keyword.id }) }),
+        200,
+      );
   });
 });
 
@@ -287,7 +416,8 @@ it('answers 429 as documented once a key passes its requests per minute', async 
 }, 180_000);
 
 describe('self-serve additions (CONTRACT "Additions in v1")', () => {
-  const route = (method: string, template: string) => routes.find((candidate) => candidate.method === method && candidate.template === template)!;
+  const route = (method: string, template: string) =>
+    routes.find((candidate) => candidate.method === method && candidate.template === template)!;
   const createApp = () => route('POST', '/apps');
   /** Checks the answer against the document and returns its body. */
   const conforming = async (target: RestRoute, response: Response, status: number) => {
@@ -297,7 +427,11 @@ describe('self-serve additions (CONTRACT "Additions in v1")', () => {
   };
   const post = (key: string, path: string, body: unknown, clock?: () => Date) =>
     callPublicApi(
-      new Request(`${ORIGIN}/api/public/v1${path}`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+      new Request(`${ORIGIN}/api/public/v1${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
       clock,
     );
 
@@ -307,7 +441,14 @@ describe('self-serve additions (CONTRACT "Additions in v1")', () => {
     const storeUrl = `https://play.google.com/store/apps/details?id=com.conformance.app${randomUUID().slice(0, 8).replaceAll('-', '')}`;
     const first = await post(secret, '/apps', { storeUrl, country: 'de' });
     const firstBody = await conforming(createApp(), first, 200);
-    expect(firstBody).toMatchObject({ created: true, store: 'google_play', primaryCountry: 'DE', storefronts: ['DE'], dataThrough: null, backfill: { status: 'queued', daysDone: 0, daysTotal: 180 } });
+    expect(firstBody).toMatchObject({
+      created: true,
+      store: 'google_play',
+      primaryCountry: 'DE',
+      storefronts: ['DE'],
+      dataThrough: null,
+      backfill: { status: 'queued', daysDone: 0, daysTotal: 180 },
+    });
     expect(first.headers.get('x-credits-cost')).toBe('2');
     const again = await post(secret, '/apps', { storeUrl });
     expect(await conforming(createApp(), again, 200)).toMatchObject({ id: firstBody.id, created: false });
@@ -324,12 +465,18 @@ describe('self-serve additions (CONTRACT "Additions in v1")', () => {
     const { secret } = await createApiKey(owner, { name: 'caps', scope: 'read-write' });
     const appIds: string[] = [];
     for (let index = 0; index < 3; index++) {
-      const answer = await post(secret, '/apps', { storeUrl: `https://apps.apple.com/us/app/cap-${index}/id${9_000_000_000 + index}` });
+      const answer = await post(secret, '/apps', {
+        storeUrl: `https://apps.apple.com/us/app/cap-${index}/id${9_000_000_000 + index}`,
+      });
       expect(answer.status).toBe(200);
       appIds.push((await answer.json()).id);
     }
     const refused = await post(secret, '/apps', { storeUrl: 'https://apps.apple.com/us/app/cap-3/id9000000003' });
-    expect(await conforming(createApp(), refused, 403)).toMatchObject({ code: 'limit-reached', cap: 'tracked-apps', limit: 3 });
+    expect(await conforming(createApp(), refused, 403)).toMatchObject({
+      code: 'limit-reached',
+      cap: 'tracked-apps',
+      limit: 3,
+    });
     expect(refused.headers.get('x-credits-cost')).toBe('0');
     expect(await db.trackedApp.count({ where: { accountId: owner.accountId } })).toBe(3);
 
@@ -339,43 +486,77 @@ describe('self-serve additions (CONTRACT "Additions in v1")', () => {
     expect((await post(secret, `/apps/${appIds[0]}/keywords`, { terms: terms(0, 100) })).status).toBe(200);
     expect((await post(secret, `/apps/${appIds[1]}/keywords`, { terms: terms(100, 90) })).status).toBe(200);
     const over = await post(secret, `/apps/${appIds[2]}/keywords`, { terms: terms(190, 11) });
-    expect(await conforming(addKeywords, over, 403)).toMatchObject({ code: 'limit-reached', cap: 'tracked-keywords', limit: 200 });
+    expect(await conforming(addKeywords, over, 403)).toMatchObject({
+      code: 'limit-reached',
+      cap: 'tracked-keywords',
+      limit: 200,
+    });
     expect(await db.trackedKeyword.count({ where: { appId: appIds[2] } })).toBe(0);
     expect((await post(secret, `/apps/${appIds[2]}/keywords`, { terms: terms(190, 10) })).status).toBe(200);
   }, 180_000);
 
   it('a trial: its own allowance in the credit headers and GET /usage; at its end, Free and a plan.changed event', async () => {
     const start = new Date();
-    const { accountId, userId } = await createAccount({ email: `trial-${randomUUID()}@example.test`, password: 'correct horse battery', plan: 'free' }, { withTrial: true, now: start });
+    const { accountId, userId } = await createAccount(
+      { email: `trial-${randomUUID()}@example.test`, password: 'correct horse battery', plan: 'free' },
+      { withTrial: true, now: start },
+    );
     const { secret } = await createApiKey({ accountId, userId }, { name: 'trial', scope: 'read-only' });
     const usage = route('GET', '/usage');
     const during = () => new Date(start.getTime() + 13 * 86_400_000);
-    const response = await callPublicApi(new Request(`${ORIGIN}/api/public/v1/usage`, { headers: { Authorization: `Bearer ${secret}` } }), during);
+    const response = await callPublicApi(
+      new Request(`${ORIGIN}/api/public/v1/usage`, { headers: { Authorization: `Bearer ${secret}` } }),
+      during,
+    );
     expect(response.headers.get('x-credits-limit')).toBe('100');
-    expect(await conforming(usage, response, 200)).toMatchObject({ plan: 'solo', limit: 100, trial: { tier: 'solo', credits: 100, endsAt: new Date(start.getTime() + 14 * 86_400_000).toISOString() } });
+    expect(await conforming(usage, response, 200)).toMatchObject({
+      plan: 'solo',
+      limit: 100,
+      trial: { tier: 'solo', credits: 100, endsAt: new Date(start.getTime() + 14 * 86_400_000).toISOString() },
+    });
 
     // Past its end the account is Free at once, before the job has run; the job then records the change once.
     const after = () => new Date(start.getTime() + 14 * 86_400_000 + 1000);
-    const refused = await callPublicApi(new Request(`${ORIGIN}/api/public/v1/usage`, { headers: { Authorization: `Bearer ${secret}` } }), after);
+    const refused = await callPublicApi(
+      new Request(`${ORIGIN}/api/public/v1/usage`, { headers: { Authorization: `Bearer ${secret}` } }),
+      after,
+    );
     expect(await conforming(usage, refused, 403)).toMatchObject({ code: 'plan-required' });
     expect(await endExpiredTrials(after())).toBeGreaterThanOrEqual(1);
     await endExpiredTrials(after());
-    expect(await db.account.findUniqueOrThrow({ where: { id: accountId } })).toMatchObject({ plan: 'free', trialEndsAt: null, trialCredits: null });
+    expect(await db.account.findUniqueOrThrow({ where: { id: accountId } })).toMatchObject({
+      plan: 'free',
+      trialEndsAt: null,
+      trialCredits: null,
+    });
     const events = await db.domainEvent.findMany({ where: { accountId, type: 'plan.changed' } });
-    expect(events.map((event) => event.data)).toEqual([expect.objectContaining({ from: 'solo', to: 'free', reason: 'trial_ended' })]);
-    expect((await db.planChange.findMany({ where: { accountId }, orderBy: { id: 'asc' } })).map((change) => change.reason)).toEqual(['trial_started', 'trial_ended']);
+    expect(events.map((event) => event.data)).toEqual([
+      expect.objectContaining({ from: 'solo', to: 'free', reason: 'trial_ended' }),
+    ]);
+    expect(
+      (await db.planChange.findMany({ where: { accountId }, orderBy: { id: 'asc' } })).map((change) => change.reason),
+    ).toEqual(['trial_started', 'trial_ended']);
   });
 
   it('a downgrade mid-month: the new allowance at once, the credits used stay used, 402 until the reset', async () => {
     const owner = await makeAccount('pro');
-    await db.creditUsage.create({ data: { accountId: owner.accountId, periodStart: periodOf(new Date()).start, used: 3000 } });
+    await db.creditUsage.create({
+      data: { accountId: owner.accountId, periodStart: periodOf(new Date()).start, used: 3000 },
+    });
     const { secret } = await createApiKey(owner, { name: 'downgrade', scope: 'read-only' });
     const apps = route('GET', '/apps');
-    const get = () => callPublicApi(new Request(`${ORIGIN}/api/public/v1/apps`, { headers: { Authorization: `Bearer ${secret}` } }));
+    const get = () =>
+      callPublicApi(new Request(`${ORIGIN}/api/public/v1/apps`, { headers: { Authorization: `Bearer ${secret}` } }));
     expect((await get()).headers.get('x-credits-remaining')).toBe('1999');
-    await db.$transaction((tx) => changePlan(tx, { accountId: owner.accountId, to: 'solo', reason: 'operator', now: new Date() }));
+    await db.$transaction((tx) =>
+      changePlan(tx, { accountId: owner.accountId, to: 'solo', reason: 'operator', now: new Date() }),
+    );
     const refused = await get();
     expect(await conforming(apps, refused, 402)).toMatchObject({ code: 'credits-exhausted', creditsRemaining: 0 });
-    expect([refused.headers.get('x-credits-limit'), refused.headers.get('x-credits-used'), refused.headers.get('x-credits-remaining')]).toEqual(['1500', '3001', '0']);
+    expect([
+      refused.headers.get('x-credits-limit'),
+      refused.headers.get('x-credits-used'),
+      refused.headers.get('x-credits-remaining'),
+    ]).toEqual(['1500', '3001', '0']);
   });
 });

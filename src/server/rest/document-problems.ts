@@ -12,7 +12,9 @@ type Json = Record<string, unknown>;
  * The kinds the public API's operations answer with. Not length-required, answered outside it only, nor
  * headers-too-large, answered by the server before any route of any path (src/server/http/app-server.ts).
  */
-const API_PROBLEM_CODES = (Object.keys(PROBLEM_TYPES) as AppErrorCode[]).filter((code) => code !== 'LENGTH_REQUIRED' && code !== 'HEADERS_TOO_LARGE');
+const API_PROBLEM_CODES = (Object.keys(PROBLEM_TYPES) as AppErrorCode[]).filter(
+  (code) => code !== 'LENGTH_REQUIRED' && code !== 'HEADERS_TOO_LARGE',
+);
 /**
  * The kinds an operation declares, each with a schema of its own. A 405 answers a method that no operation declares,
  * so no operation can list it: it is in `code` and `x-problem-types`, with the base schema.
@@ -36,7 +38,10 @@ const KIND_MEMBERS: Partial<Record<AppErrorCode, { properties: Json; example: Js
           properties: {
             in: { type: 'string', enum: ['path', 'query', 'body', 'header'] },
             name: { type: 'string', description: 'The path, query or header parameter.' },
-            pointer: { type: 'string', description: 'RFC 6901 JSON pointer (URI fragment form) into the body, e.g. `#/terms/0`.' },
+            pointer: {
+              type: 'string',
+              description: 'RFC 6901 JSON pointer (URI fragment form) into the body, e.g. `#/terms/0`.',
+            },
             detail: { type: 'string' },
           },
         },
@@ -48,13 +53,20 @@ const KIND_MEMBERS: Partial<Record<AppErrorCode, { properties: Json; example: Js
     properties: {
       creditsRequired: { type: 'integer', minimum: 0, description: 'What the call costs.' },
       creditsRemaining: { type: 'integer', minimum: 0, description: 'What remains this month.' },
-      resetsAt: { type: 'string', format: 'date-time', description: 'When the allowance resets: the start of the next calendar month, UTC.' },
+      resetsAt: {
+        type: 'string',
+        format: 'date-time',
+        description: 'When the allowance resets: the start of the next calendar month, UTC.',
+      },
     },
     example: { creditsRequired: 8, creditsRemaining: 3, resetsAt: '2026-12-01T00:00:00.000Z' },
   },
   IP_NOT_ALLOWED: {
     properties: {
-      clientAddress: { type: 'string', description: 'The address the call came from, as the service sees it (behind its trusted proxies).' },
+      clientAddress: {
+        type: 'string',
+        description: 'The address the call came from, as the service sees it (behind its trusted proxies).',
+      },
       allowedCidrs: { type: 'array', items: { type: 'string' }, description: 'The key’s client address ranges.' },
     },
     example: { clientAddress: '203.0.113.7', allowedCidrs: ['198.51.100.0/24', '2001:db8::/32'] },
@@ -64,13 +76,21 @@ const KIND_MEMBERS: Partial<Record<AppErrorCode, { properties: Json; example: Js
       keyBudget: { type: 'integer', minimum: 1, description: 'The key’s monthly credit budget.' },
       keySpent: { type: 'integer', minimum: 0, description: 'What the key spent this month.' },
       creditsRequired: { type: 'integer', minimum: 0, description: 'What the call costs.' },
-      resetsAt: { type: 'string', format: 'date-time', description: 'When the budget resets, with the account’s allowance: the start of the next calendar month, UTC.' },
+      resetsAt: {
+        type: 'string',
+        format: 'date-time',
+        description: 'When the budget resets, with the account’s allowance: the start of the next calendar month, UTC.',
+      },
     },
     example: { keyBudget: 500, keySpent: 498, creditsRequired: 8, resetsAt: '2026-12-01T00:00:00.000Z' },
   },
   LIMIT_REACHED: {
     properties: {
-      cap: { type: 'string', enum: ['tracked-apps', 'tracked-keywords', 'storefronts', 'active-api-keys', 'webhook-endpoints'], description: 'The cap reached.' },
+      cap: {
+        type: 'string',
+        enum: ['tracked-apps', 'tracked-keywords', 'storefronts', 'active-api-keys', 'webhook-endpoints'],
+        description: 'The cap reached.',
+      },
       limit: { type: 'integer', minimum: 0, description: 'The cap’s value.' },
     },
     example: { cap: 'tracked-keywords', limit: 1000 },
@@ -81,9 +101,11 @@ const KIND_MEMBERS: Partial<Record<AppErrorCode, { properties: Json; example: Js
 const EXAMPLE_DETAILS: Record<AppErrorCode, string> = {
   VALIDATION_ERROR: 'Must be a whole number from 1 to 365.',
   UNAUTHORIZED: 'This API key has been revoked.',
-  PLAN_REQUIRED: 'API access needs a paid plan; this account is on the Free tier. Choose a plan under Settings → Plan & billing.',
+  PLAN_REQUIRED:
+    'API access needs a paid plan; this account is on the Free tier. Choose a plan under Settings → Plan & billing.',
   INSUFFICIENT_SCOPE: 'This endpoint writes data and needs a read-write key; this key is read-only.',
-  IP_NOT_ALLOWED: 'This key accepts calls from 198.51.100.0/24, 2001:db8::/32 only; this call came from 203.0.113.7. Nothing was charged.',
+  IP_NOT_ALLOWED:
+    'This key accepts calls from 198.51.100.0/24, 2001:db8::/32 only; this call came from 203.0.113.7. Nothing was charged.',
   KEY_BUDGET_EXHAUSTED:
     'This call costs 8 credits and this key has 2 left of its monthly budget of 500; the budget resets at 2026-12-01T00:00:00.000Z. The account’s other keys are not affected.',
   LIMIT_REACHED: 'The Pro plan tracks at most 1000 keywords; this request adds 3 and 1 more fit. Nothing was added.',
@@ -92,28 +114,45 @@ const EXAMPLE_DETAILS: Record<AppErrorCode, string> = {
   PAYLOAD_TOO_LARGE: 'The request body exceeds 65536 bytes (64 KiB).',
   LENGTH_REQUIRED: 'A request with a body must declare its size in Content-Length.',
   HEADERS_TOO_LARGE: 'The request’s headers exceed 16384 bytes (16 KiB) in all.',
-  UNSUPPORTED_MEDIA_TYPE: 'Content-Type "text/plain" is not accepted; send JSON as application/json, text/json or application/*+json.',
-  CREDITS_EXHAUSTED: 'This call costs 8 credits and 3 remain this month; the allowance resets at 2026-12-01T00:00:00.000Z.',
+  UNSUPPORTED_MEDIA_TYPE:
+    'Content-Type "text/plain" is not accepted; send JSON as application/json, text/json or application/*+json.',
+  CREDITS_EXHAUSTED:
+    'This call costs 8 credits and 3 remain this month; the allowance resets at 2026-12-01T00:00:00.000Z.',
   RATE_LIMITED: 'Too many requests for this key; retry in 12 s.',
   IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was already used for a different request in the last 24 hours.',
   INTERNAL_ERROR: 'An unexpected error occurred. Nothing was charged.',
-  STORE_UNAVAILABLE: 'Google Play cannot be read right now, and this term was never observed in the US storefront. Nothing was charged.',
+  STORE_UNAVAILABLE:
+    'Google Play cannot be read right now, and this term was never observed in the US storefront. Nothing was charged.',
   SERVICE_UNAVAILABLE: 'The service cannot reach its database right now. Nothing was charged; retry in 5 s.',
 };
 
 function baseProblemSchema(): Json {
   return {
     type: 'object',
-    description: 'RFC 9457 problem details. `code` names the kind; each kind’s schema (see `x-problem-types`) adds its own members.',
+    description:
+      'RFC 9457 problem details. `code` names the kind; each kind’s schema (see `x-problem-types`) adds its own members.',
     required: ['type', 'code', 'title', 'status', 'detail', 'instance', 'requestId'],
     properties: {
-      type: { type: 'string', format: 'uri', description: 'Identifies the problem type; a page at this URI explains it. Deployment-specific: switch on `code`.' },
-      code: { type: 'string', enum: API_PROBLEM_CODES.map((code) => PROBLEM_TYPES[code].slug), description: 'The problem type’s slug (the last segment of `type`): stable, to switch on.' },
+      type: {
+        type: 'string',
+        format: 'uri',
+        description:
+          'Identifies the problem type; a page at this URI explains it. Deployment-specific: switch on `code`.',
+      },
+      code: {
+        type: 'string',
+        enum: API_PROBLEM_CODES.map((code) => PROBLEM_TYPES[code].slug),
+        description: 'The problem type’s slug (the last segment of `type`): stable, to switch on.',
+      },
       title: { type: 'string', description: 'Short summary of the problem type.' },
       status: { type: 'integer', minimum: 400, maximum: 599 },
       detail: { type: 'string', description: 'What went wrong with this request.' },
       instance: { type: 'string', description: 'The request path.' },
-      requestId: { type: 'string', format: 'uuid', description: 'The id of the request, also in `X-Request-Id`; quote it to support.' },
+      requestId: {
+        type: 'string',
+        format: 'uuid',
+        description: 'The id of the request, also in `X-Request-Id`; quote it to support.',
+      },
     },
     'x-problem-types': API_PROBLEM_CODES.map((code) => ({
       code: PROBLEM_TYPES[code].slug,
@@ -173,7 +212,8 @@ export class ProblemComponents {
   /** The operation's problem responses by status, each a reference to a shared response. */
   responsesFor(codes: AppErrorCode[]): Record<string, Json> {
     const byStatus = new Map<number, AppErrorCode[]>();
-    for (const code of codes) byStatus.set(PROBLEM_TYPES[code].status, [...(byStatus.get(PROBLEM_TYPES[code].status) ?? []), code]);
+    for (const code of codes)
+      byStatus.set(PROBLEM_TYPES[code].status, [...(byStatus.get(PROBLEM_TYPES[code].status) ?? []), code]);
     const responses: Record<string, Json> = {};
     for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
       const name = responseName(group);
@@ -190,15 +230,30 @@ export class ProblemComponents {
         ? schemaRef(codes[0]!)
         : {
             oneOf: codes.map(schemaRef),
-            discriminator: { propertyName: 'code', mapping: Object.fromEntries(codes.map((code) => [PROBLEM_TYPES[code].slug, schemaRef(code).$ref])) },
+            discriminator: {
+              propertyName: 'code',
+              mapping: Object.fromEntries(codes.map((code) => [PROBLEM_TYPES[code].slug, schemaRef(code).$ref])),
+            },
           };
     return {
-      description: codes.map((code) => `\`${PROBLEM_TYPES[code].slug}\` (${this.origin}/docs/problems/${PROBLEM_TYPES[code].slug}): ${PROBLEM_TYPES[code].title}.`).join(' '),
-      headers: Object.fromEntries(problemHeaders(status, this.creditHeaders).map((name) => [name, this.headerRef(name)])),
+      description: codes
+        .map(
+          (code) =>
+            `\`${PROBLEM_TYPES[code].slug}\` (${this.origin}/docs/problems/${PROBLEM_TYPES[code].slug}): ${PROBLEM_TYPES[code].title}.`,
+        )
+        .join(' '),
+      headers: Object.fromEntries(
+        problemHeaders(status, this.creditHeaders).map((name) => [name, this.headerRef(name)]),
+      ),
       content: {
         [PROBLEM_CONTENT_TYPE]: {
           schema,
-          examples: Object.fromEntries(codes.map((code) => [PROBLEM_TYPES[code].slug, { summary: PROBLEM_TYPES[code].title, value: problemExample(code, this.origin) }])),
+          examples: Object.fromEntries(
+            codes.map((code) => [
+              PROBLEM_TYPES[code].slug,
+              { summary: PROBLEM_TYPES[code].title, value: problemExample(code, this.origin) },
+            ]),
+          ),
         },
       },
     };

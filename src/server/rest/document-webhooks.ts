@@ -2,7 +2,13 @@
 // with its envelope and payload schema (from src/server/services/events/event-kinds.ts), its three headers, an example
 // and the signature scheme (src/server/services/webhooks/signing.ts), so that a receiver can be generated too.
 import { z } from 'zod';
-import { EVENT_DESCRIPTIONS, EVENT_PAYLOADS, EVENT_TYPES, type EventPayload, type EventType } from '@/server/services/events/event-kinds';
+import {
+  EVENT_DESCRIPTIONS,
+  EVENT_PAYLOADS,
+  EVENT_TYPES,
+  type EventPayload,
+  type EventType,
+} from '@/server/services/events/event-kinds';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, TIMEOUT_MS } from '@/server/services/webhooks/delivery';
 import { SECRET_PREFIX, TOLERANCE_SECONDS } from '@/server/services/webhooks/signing';
 import { pascalCase } from './document-names';
@@ -29,15 +35,50 @@ const EXAMPLE_REQUEST_ID: Record<EventType, string | null> = {
 };
 
 const EXAMPLE_DATA: { [T in EventType]: EventPayload<T> } = {
-  'keyword.rank_changed': { appId: APP_ID, term: 'sleep sounds', country: 'US', date: '2026-06-30', previousRank: 12, rank: 5 },
-  'keyword.added': { appId: APP_ID, keywordId: '7c9e6679-7425-40de-944b-e07fc1f90ae7', term: 'sleep sounds', country: 'US' },
-  'competitor.added': { appId: APP_ID, competitorId: '9b2f4e6a-1c3d-4e5f-8a7b-6c5d4e3f2a1b', store: 'app_store', storeId: '571800810', name: 'Calm' },
-  'app.metadata_changed': { appId: APP_ID, country: 'US', fields: ['subtitle', 'whatsNew', 'version'], version: '4.10.0' },
+  'keyword.rank_changed': {
+    appId: APP_ID,
+    term: 'sleep sounds',
+    country: 'US',
+    date: '2026-06-30',
+    previousRank: 12,
+    rank: 5,
+  },
+  'keyword.added': {
+    appId: APP_ID,
+    keywordId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    term: 'sleep sounds',
+    country: 'US',
+  },
+  'competitor.added': {
+    appId: APP_ID,
+    competitorId: '9b2f4e6a-1c3d-4e5f-8a7b-6c5d4e3f2a1b',
+    store: 'app_store',
+    storeId: '571800810',
+    name: 'Calm',
+  },
+  'app.metadata_changed': {
+    appId: APP_ID,
+    country: 'US',
+    fields: ['subtitle', 'whatsNew', 'version'],
+    version: '4.10.0',
+  },
   'review.created': { appId: APP_ID, reviewId: '2d4f6a8c-0e1b-4c3d-9e5f-7a9b1c3d5e7f', rating: 5, country: 'US' },
-  'usage.threshold_reached': { percent: 80, used: 4000, limit: 5000, periodStart: '2026-07-01T00:00:00.000Z', resetsAt: '2026-08-01T00:00:00.000Z' },
+  'usage.threshold_reached': {
+    percent: 80,
+    used: 4000,
+    limit: 5000,
+    periodStart: '2026-07-01T00:00:00.000Z',
+    resetsAt: '2026-08-01T00:00:00.000Z',
+  },
   'api_key.created': { keyId: KEY_ID, name: 'CI', scope: 'read-only', displayPrefix: 'svc_live_ab12' },
   'api_key.revoked': { keyId: KEY_ID, name: 'CI', scope: 'read-only', displayPrefix: 'svc_live_ab12' },
-  'api_key.expiring': { keyId: KEY_ID, name: 'CI', scope: 'read-only', displayPrefix: 'svc_live_ab12', expiresAt: '2026-07-08T23:59:59.999Z' },
+  'api_key.expiring': {
+    keyId: KEY_ID,
+    name: 'CI',
+    scope: 'read-only',
+    displayPrefix: 'svc_live_ab12',
+    expiresAt: '2026-07-08T23:59:59.999Z',
+  },
   'plan.changed': { from: 'solo', to: 'pro', reason: 'stripe', changedAt: '2026-07-01T09:30:00.000Z' },
   'webhook.test': { endpointId: '5e7a9c1b-3d5f-4a7b-9c1d-3e5f7a9b1c3d', message: 'Test event from ASO Analytics' },
 };
@@ -46,11 +87,16 @@ const schemaName = (kind: EventType) => `${pascalCase(kind)}Event`;
 
 /** A payload as JSON Schema: the input form, so objects stay open to members added within v1. */
 function payloadSchema(kind: EventType): Json {
-  const { $schema: _, ...schema } = z.toJSONSchema(EVENT_PAYLOADS[kind], { target: 'draft-2020-12', io: 'input' }) as Json;
+  const { $schema: _, ...schema } = z.toJSONSchema(EVENT_PAYLOADS[kind], {
+    target: 'draft-2020-12',
+    io: 'input',
+  }) as Json;
   return schema;
 }
 
-const retries = RETRY_DELAYS_SECONDS.map((seconds) => (seconds < 60 ? `${seconds} s` : seconds < 3_600 ? `${seconds / 60} min` : `${seconds / 3_600} h`)).join(', ');
+const retries = RETRY_DELAYS_SECONDS.map((seconds) =>
+  seconds < 60 ? `${seconds} s` : seconds < 3_600 ? `${seconds / 60} min` : `${seconds / 3_600} h`,
+).join(', ');
 
 export const SIGNATURE_SCHEME = {
   header: 'X-Service-Signature',
@@ -59,13 +105,20 @@ export const SIGNATURE_SCHEME = {
   key: `The endpoint's signing secret, the whole string (${SECRET_PREFIX} prefix included), as UTF-8 bytes.`,
   signedPayload: '<t>.<the raw request body>',
   toleranceSeconds: TOLERANCE_SECONDS,
-  rotation: 'For 24 hours after a rotation both secrets sign: one v1 entry each. Accept the request when any entry matches.',
+  rotation:
+    'For 24 hours after a rotation both secrets sign: one v1 entry each. Accept the request when any entry matches.',
 };
 
 const SIGNATURE_TEXT = `Verify \`X-Service-Signature\` (\`t=<unix seconds>,v1=<hex>\`): compute HMAC-SHA256 with the endpoint's signing secret (the whole \`${SECRET_PREFIX}…\` string, UTF-8) over \`<t>.<raw body>\`, compare it in constant time with each \`v1\` entry (two during a secret rotation), and reject a \`t\` more than ${TOLERANCE_SECONDS} s from your clock.`;
 
 const HEADERS: Json[] = [
-  { in: 'header', name: 'X-Service-Event', required: true, description: 'The event kind, as in the body’s `type`.', schema: { type: 'string', enum: [...EVENT_TYPES] } },
+  {
+    in: 'header',
+    name: 'X-Service-Event',
+    required: true,
+    description: 'The event kind, as in the body’s `type`.',
+    schema: { type: 'string', enum: [...EVENT_TYPES] },
+  },
   {
     in: 'header',
     name: 'X-Service-Delivery',
@@ -85,7 +138,12 @@ const HEADERS: Json[] = [
 ];
 
 /** How a receiver authenticates a delivery: the signature, as a security scheme of the webhook requests. */
-export const WEBHOOK_SECURITY_SCHEME: Json = { type: 'apiKey', in: 'header', name: 'X-Service-Signature', description: SIGNATURE_TEXT };
+export const WEBHOOK_SECURITY_SCHEME: Json = {
+  type: 'apiKey',
+  in: 'header',
+  name: 'X-Service-Signature',
+  description: SIGNATURE_TEXT,
+};
 
 /** The schemas of the event envelopes and the `webhooks` section that references them. */
 export function webhooksSection(): { schemas: Record<string, Json>; webhooks: Record<string, Json> } {
@@ -97,7 +155,11 @@ export function webhooksSection(): { schemas: Record<string, Json>; webhooks: Re
       description: `The body of a \`${kind}\` delivery.`,
       required: ['id', 'type', 'createdAt', 'data'],
       properties: {
-        id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', description: 'The event’s id: the same in every delivery of this event, to every endpoint.' },
+        id: {
+          type: 'string',
+          pattern: '^evt_[0-9a-f]{32}$',
+          description: 'The event’s id: the same in every delivery of this event, to every endpoint.',
+        },
         type: { const: kind },
         createdAt: { type: 'string', format: 'date-time', description: 'When the event happened.' },
         requestId: {
@@ -131,7 +193,14 @@ export function webhooksSection(): { schemas: Record<string, Json>; webhooks: Re
               examples: {
                 [kind]: {
                   summary: EVENT_DESCRIPTIONS[kind],
-                  value: { id: 'evt_8c1f2e3d4b5a69788f7e6d5c4b3a2918', type: kind, createdAt: '2026-07-01T09:30:00.000Z', requestId: EXAMPLE_REQUEST_ID[kind], livemode: true, data: EXAMPLE_DATA[kind] },
+                  value: {
+                    id: 'evt_8c1f2e3d4b5a69788f7e6d5c4b3a2918',
+                    type: kind,
+                    createdAt: '2026-07-01T09:30:00.000Z',
+                    requestId: EXAMPLE_REQUEST_ID[kind],
+                    livemode: true,
+                    data: EXAMPLE_DATA[kind],
+                  },
                 },
               },
             },

@@ -23,7 +23,11 @@ type Operation = Json & {
 };
 
 describe('the OpenAPI document', () => {
-  const document = buildOpenApiDocument(ORIGIN) as Json & { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>> };
+  const document = buildOpenApiDocument(ORIGIN) as Json & {
+    openapi: string;
+    info: { version: string };
+    paths: Record<string, Record<string, Operation>>;
+  };
   /** A `$ref` to this document's components, followed. */
   const resolve = <T = Json>(node: unknown): T => {
     const ref = (node as Json).$ref;
@@ -46,13 +50,16 @@ describe('the OpenAPI document', () => {
         for (const parameter of (operation.parameters ?? []).map((each) => resolve(each))) {
           const example = parameter.example ?? (parameter.schema as Json | undefined)?.example;
           expect(example, `${label}: ${String(parameter.name)}`).toBeDefined();
-          if (parameter.in === 'path' || parameter.in === 'query') input[String(parameter.name)] = parameter.in === 'query' ? String(example) : example;
+          if (parameter.in === 'path' || parameter.in === 'query')
+            input[String(parameter.name)] = parameter.in === 'query' ? String(example) : example;
         }
         for (const media of Object.values(operation.requestBody?.content ?? {}) as (Json & { example?: Json })[]) {
           expect(media.example, label).toBeDefined();
           Object.assign(input, media.example);
         }
-        const route = routes.find((candidate) => candidate.template === path && candidate.method === method.toUpperCase())!;
+        const route = routes.find(
+          (candidate) => candidate.template === path && candidate.method === method.toUpperCase(),
+        )!;
         const parsed = route.input.safeParse(input);
         expect(parsed.success, `${label}: ${JSON.stringify(input)} → ${parsed.error?.message}`).toBe(true);
       }
@@ -61,14 +68,24 @@ describe('the OpenAPI document', () => {
 
   it('lints clean with Redocly’s recommended-strict rules', async () => {
     const config = await createConfig({ extends: ['recommended-strict'] });
-    const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: `${ORIGIN}/api/public/v1/openapi.json`, config });
-    expect(problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`)).toEqual([]);
+    const problems = await lintFromString({
+      source: JSON.stringify(document),
+      absoluteRef: `${ORIGIN}/api/public/v1/openapi.json`,
+      config,
+    });
+    expect(
+      problems.map(
+        (problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`,
+      ),
+    ).toEqual([]);
   });
 
   it('lints clean with Spectral’s spectral:oas ruleset (its recommended rules), warnings and hints included', async () => {
     const spectral = new Spectral();
     spectral.setRuleset({ extends: [[oas as RulesetDefinition, 'recommended']] });
-    const findings = await spectral.run(new SpectralDocument(JSON.stringify(document, null, 2), Parsers.Json, 'openapi.json'));
+    const findings = await spectral.run(
+      new SpectralDocument(JSON.stringify(document, null, 2), Parsers.Json, 'openapi.json'),
+    );
     expect(findings.map((finding) => `${finding.code}: ${finding.message} at ${finding.path.join('.')}`)).toEqual([]);
   });
 
@@ -89,14 +106,21 @@ describe('the OpenAPI document', () => {
       expect(operation!.externalDocs).toEqual(expect.objectContaining({ url: `${ORIGIN}/docs` }));
       expect(operation!.summary).toBeTruthy();
       expect(operation!.tags).toHaveLength(1);
-      expect(Object.keys(resolve(operation!.responses['200']).headers as Json)).toEqual(expect.arrayContaining(['X-Credits-Remaining', 'X-Credits-Cost', 'X-Request-Id']));
+      expect(Object.keys(resolve(operation!.responses['200']).headers as Json)).toEqual(
+        expect.arrayContaining(['X-Credits-Remaining', 'X-Credits-Cost', 'X-Request-Id']),
+      );
       for (const status of ['401', '403', '404', '429', '500']) {
-        expect(Object.keys(resolve(operation!.responses[status]).content as Json), `${label} ${status}`).toEqual([PROBLEM_CONTENT_TYPE]);
+        expect(Object.keys(resolve(operation!.responses[status]).content as Json), `${label} ${status}`).toEqual([
+          PROBLEM_CONTENT_TYPE,
+        ]);
       }
       if ((route.meta.credits ?? 0) > 0) expect(operation!.responses['402']).toBeDefined();
       for (const parameter of (operation!.parameters ?? []).map((item) => resolve(item))) {
         expect(parameter.description, `${label} ${String(parameter.name)}`).toBeTruthy();
-        expect(parameter.example ?? (parameter.schema as Json).example, `${label} ${String(parameter.name)}`).toBeDefined();
+        expect(
+          parameter.example ?? (parameter.schema as Json).example,
+          `${label} ${String(parameter.name)}`,
+        ).toBeDefined();
       }
       if (route.method === 'POST') {
         expect(operation!.parameters!.some((parameter) => resolve(parameter).name === 'Idempotency-Key')).toBe(true);
@@ -105,7 +129,11 @@ describe('the OpenAPI document', () => {
       // Every media type the API accepts for a JSON body is declared; requests stay closed to unknown members. A POST
       // whose input is all in its path (a revoke) has no body to declare.
       if (route.method !== 'GET' && !(route.bodyOptional && !operation!.requestBody)) {
-        expect(Object.keys(operation!.requestBody!.content), label).toEqual(['application/json', 'text/json', 'application/*+json']);
+        expect(Object.keys(operation!.requestBody!.content), label).toEqual([
+          'application/json',
+          'text/json',
+          'application/*+json',
+        ]);
         expect(operation!.requestBody!.content['application/json']!.schema.additionalProperties, label).toBe(false);
       }
     }
@@ -124,7 +152,8 @@ describe('the OpenAPI document', () => {
     };
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
-        for (const [status, response] of Object.entries(operation.responses)) walk(resolve(response).content, `${method} ${path} ${status}`);
+        for (const [status, response] of Object.entries(operation.responses))
+          walk(resolve(response).content, `${method} ${path} ${status}`);
       }
     }
     expect(closed).toEqual([]);
@@ -132,7 +161,10 @@ describe('the OpenAPI document', () => {
 
   it('publishes each problem kind as data: a `code` to switch on, a schema, a shared response and an example', () => {
     const schemas = (document.components as { schemas: Record<string, Json> }).schemas;
-    const problem = schemas.Problem as { properties: { code: { enum: string[] } }; 'x-problem-types': { code: string; status: number; schema: string }[] };
+    const problem = schemas.Problem as {
+      properties: { code: { enum: string[] } };
+      'x-problem-types': { code: string; status: number; schema: string }[];
+    };
     const kinds = problem['x-problem-types'];
     expect(problem.properties.code.enum).toEqual(kinds.map((kind) => kind.code));
     for (const kind of kinds) {
@@ -140,10 +172,18 @@ describe('the OpenAPI document', () => {
       expect(kind.status).toBe(type.status);
       expect(resolve({ $ref: kind.schema })).toBeDefined();
     }
-    const responses = (document.components as { responses: Record<string, { content: Record<string, { examples: Record<string, { value: Json }> }> }> }).responses;
+    const responses = (
+      document.components as {
+        responses: Record<string, { content: Record<string, { examples: Record<string, { value: Json }> }> }>;
+      }
+    ).responses;
     for (const response of Object.values(responses)) {
       for (const [slug, example] of Object.entries(response.content[PROBLEM_CONTENT_TYPE]!.examples)) {
-        expect(example.value).toMatchObject({ code: slug, status: PROBLEM_TYPES[problemTypeBySlug(slug)!.code].status, type: `${ORIGIN}/docs/problems/${slug}` });
+        expect(example.value).toMatchObject({
+          code: slug,
+          status: PROBLEM_TYPES[problemTypeBySlug(slug)!.code].status,
+          type: `${ORIGIN}/docs/problems/${slug}`,
+        });
       }
     }
   });
@@ -156,33 +196,80 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes every event kind a webhook endpoint receives: payload, headers, signature and example', () => {
-    const webhooks = document.webhooks as Record<string, { post: Operation & { requestBody: { content: Record<string, { schema: Json; examples: Record<string, { value: Json }> }> } } }>;
+    const webhooks = document.webhooks as Record<
+      string,
+      {
+        post: Operation & {
+          requestBody: { content: Record<string, { schema: Json; examples: Record<string, { value: Json }> }> };
+        };
+      }
+    >;
     expect(Object.keys(webhooks)).toEqual([...EVENT_TYPES]);
     for (const [kind, { post }] of Object.entries(webhooks)) {
-      expect((post.parameters ?? []).map((parameter) => parameter.name)).toEqual(['X-Service-Event', 'X-Service-Delivery', 'X-Service-Signature']);
+      expect((post.parameters ?? []).map((parameter) => parameter.name)).toEqual([
+        'X-Service-Event',
+        'X-Service-Delivery',
+        'X-Service-Signature',
+      ]);
       expect(post.security).toEqual([{ webhookSignature: [] }]);
       const media = post.requestBody.content['application/json']!;
       expect(resolve<{ properties: { type: Json } }>(media.schema).properties.type).toEqual({ const: kind });
       expect(Object.values(media.examples)[0]!.value).toMatchObject({ type: kind });
     }
-    expect(document['x-webhook-signature']).toMatchObject({ header: 'X-Service-Signature', algorithm: 'HMAC-SHA256', toleranceSeconds: 300 });
+    expect(document['x-webhook-signature']).toMatchObject({
+      header: 'X-Service-Signature',
+      algorithm: 'HMAC-SHA256',
+      toleranceSeconds: 300,
+    });
   });
 
   it('says on each storefront-scoped read that a storefront new to the app is observed on its first call, in the store’s time', () => {
     type Parameter = { name?: string; description?: string; $ref?: string };
-    const paths = document.paths as Record<string, Record<string, { parameters?: Parameter[]; responses: Record<string, { content: Record<string, { examples: Record<string, { summary: string }> }> }> }>>;
+    const paths = document.paths as Record<
+      string,
+      Record<
+        string,
+        {
+          parameters?: Parameter[];
+          responses: Record<string, { content: Record<string, { examples: Record<string, { summary: string }> }> }>;
+        }
+      >
+    >;
     const shared = (document.components as { parameters: Record<string, Parameter> }).parameters;
-    const resolved = (parameter: Parameter) => (parameter.$ref ? shared[parameter.$ref.split('/').at(-1)!]! : parameter);
-    const scoped = ['/apps/{id}/metadata', '/apps/{id}/metadata/changelog', '/apps/{id}/aso-score', '/apps/{id}/category-rank', '/apps/{id}/keyword-spy', '/apps/{id}/competitors', '/apps/{id}/opportunities', '/apps/{id}/keywords'];
+    const resolved = (parameter: Parameter) =>
+      parameter.$ref ? shared[parameter.$ref.split('/').at(-1)!]! : parameter;
+    const scoped = [
+      '/apps/{id}/metadata',
+      '/apps/{id}/metadata/changelog',
+      '/apps/{id}/aso-score',
+      '/apps/{id}/category-rank',
+      '/apps/{id}/keyword-spy',
+      '/apps/{id}/competitors',
+      '/apps/{id}/opportunities',
+      '/apps/{id}/keywords',
+    ];
     for (const path of scoped) {
       const operation = paths[path]!.get!;
-      expect(operation.parameters?.map(resolved).find((parameter) => parameter.name === 'country')?.description, path).toMatch(/observed during this call/);
-      expect(operation.responses['200']!.content['application/json']!.examples.demo!.summary, path).toMatch(/may take the store’s time/);
+      expect(
+        operation.parameters?.map(resolved).find((parameter) => parameter.name === 'country')?.description,
+        path,
+      ).toMatch(/observed during this call/);
+      expect(operation.responses['200']!.content['application/json']!.examples.demo!.summary, path).toMatch(
+        /may take the store’s time/,
+      );
       expect(Object.keys(operation.responses), path).toEqual(expect.arrayContaining(['403', '404', '503']));
     }
   });
 
   it('states each plan’s request rate, credits and caps as data', () => {
-    expect(document['x-plans']).toContainEqual({ plan: 'pro', apiAccess: true, requestsPerMinute: 1200, monthlyCredits: 5000, trackedApps: 10, trackedKeywords: 1000, storefrontsPerApp: 10 });
+    expect(document['x-plans']).toContainEqual({
+      plan: 'pro',
+      apiAccess: true,
+      requestsPerMinute: 1200,
+      monthlyCredits: 5000,
+      trackedApps: 10,
+      trackedKeywords: 1000,
+      storefrontsPerApp: 10,
+    });
   });
 });

@@ -87,37 +87,83 @@ no meaning changes. Clients must ignore members they do not know.`;
 const CREDITS_VALUE = { type: 'string', pattern: '^([0-9]+|unlimited)$' };
 
 const HEADERS: Record<string, Json> = {
-  'X-Request-Id': { description: 'The id of this request, also in problem bodies; quote it to support.', schema: { type: 'string', format: 'uuid' } },
+  'X-Request-Id': {
+    description: 'The id of this request, also in problem bodies; quote it to support.',
+    schema: { type: 'string', format: 'uuid' },
+  },
   'X-Credits-Limit': {
     description: 'Credits per month on the account’s plan: a decimal integer, or `unlimited` (Enterprise).',
     schema: { ...CREDITS_VALUE, examples: ['5000', 'unlimited'] },
   },
-  'X-Credits-Remaining': { description: 'Credits left this month: a decimal integer, or `unlimited` (Enterprise).', schema: { ...CREDITS_VALUE, examples: ['4987', 'unlimited'] } },
-  'X-Credits-Used': { description: 'Credits used this month, this call included.', schema: { type: 'integer', minimum: 0, examples: [13] } },
-  'X-Credits-Reset': { description: 'When the allowance resets: the start of the next calendar month, UTC.', schema: { type: 'string', format: 'date-time', examples: ['2026-12-01T00:00:00.000Z'] } },
-  'X-Credits-Cost': { description: 'What this call charged: its cost on success, 0 on any failure.', schema: { type: 'integer', minimum: 0, examples: [1] } },
+  'X-Credits-Remaining': {
+    description: 'Credits left this month: a decimal integer, or `unlimited` (Enterprise).',
+    schema: { ...CREDITS_VALUE, examples: ['4987', 'unlimited'] },
+  },
+  'X-Credits-Used': {
+    description: 'Credits used this month, this call included.',
+    schema: { type: 'integer', minimum: 0, examples: [13] },
+  },
+  'X-Credits-Reset': {
+    description: 'When the allowance resets: the start of the next calendar month, UTC.',
+    schema: { type: 'string', format: 'date-time', examples: ['2026-12-01T00:00:00.000Z'] },
+  },
+  'X-Credits-Cost': {
+    description: 'What this call charged: its cost on success, 0 on any failure.',
+    schema: { type: 'integer', minimum: 0, examples: [1] },
+  },
   'RateLimit-Policy': {
     description:
       'The monthly credit allowance (not the per-minute request rate, which only a 429 and its `Retry-After` report), as `"monthly";q=<credits>;w=<seconds in the month>` (IETF RateLimit fields). Omitted on Enterprise.',
     schema: { type: 'string', examples: ['"monthly";q=5000;w=2592000'] },
   },
   RateLimit: {
-    description: 'What remains of the monthly credit allowance, as `"monthly";r=<credits remaining>;t=<seconds to reset>`. Omitted on Enterprise.',
+    description:
+      'What remains of the monthly credit allowance, as `"monthly";r=<credits remaining>;t=<seconds to reset>`. Omitted on Enterprise.',
     schema: { type: 'string', examples: ['"monthly";r=4987;t=604800'] },
   },
-  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1, examples: [12] } },
-  'WWW-Authenticate': { description: 'The Bearer challenge (RFC 6750).', schema: { type: 'string', examples: ['Bearer realm="public-api", error="invalid_token"'] } },
-  'X-Total-Count': { description: 'Paged lists: the number of items in the whole list.', schema: { type: 'integer', minimum: 0, examples: [313] } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', minimum: 1, examples: [12] },
+  },
+  'WWW-Authenticate': {
+    description: 'The Bearer challenge (RFC 6750).',
+    schema: { type: 'string', examples: ['Bearer realm="public-api", error="invalid_token"'] },
+  },
+  'X-Total-Count': {
+    description: 'Paged lists: the number of items in the whole list.',
+    schema: { type: 'integer', minimum: 0, examples: [313] },
+  },
   Link: {
     description:
       'Paged lists, when a page is asked for (and always on reviews): RFC 8288 links to the `first`, `prev`, `next` and `last` pages, as relative references. No `next`: this is the last page.',
-    schema: { type: 'string', examples: ['</api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=1&pageSize=20>; rel="first", </api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=2&pageSize=20>; rel="next", </api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=16&pageSize=20>; rel="last"'] },
+    schema: {
+      type: 'string',
+      examples: [
+        '</api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=1&pageSize=20>; rel="first", </api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=2&pageSize=20>; rel="next", </api/public/v1/apps/0d6c2f7a-4b1e-4e8a-9f3c-6a5b4c3d2e11/reviews?page=16&pageSize=20>; rel="last"',
+      ],
+    },
   },
-  'X-Test-Mode': { description: '`true` on every answer to a call in test mode (a `svc_test_…` key); absent in live mode.', schema: { type: 'string', enum: ['true'] } },
-  'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+  'X-Test-Mode': {
+    description: '`true` on every answer to a call in test mode (a `svc_test_…` key); absent in live mode.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
-const CREDIT_HEADERS = ['X-Request-Id', 'X-Credits-Limit', 'X-Credits-Remaining', 'X-Credits-Used', 'X-Credits-Reset', 'X-Credits-Cost', 'RateLimit-Policy', 'RateLimit', 'X-Test-Mode'];
+const CREDIT_HEADERS = [
+  'X-Request-Id',
+  'X-Credits-Limit',
+  'X-Credits-Remaining',
+  'X-Credits-Used',
+  'X-Credits-Reset',
+  'X-Credits-Cost',
+  'RateLimit-Policy',
+  'RateLimit',
+  'X-Test-Mode',
+];
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, headerRef(name)]));
@@ -138,7 +184,15 @@ function serverUrlOf(origin: string): string {
  * operation may answer 400, both 402s and 503 store-unavailable: a test key may ask any of them for (X-Test-Trigger).
  */
 function problemsOf(method: string, scoped: boolean, own: readonly AppErrorCode[] = []): AppErrorCode[] {
-  const codes: AppErrorCode[] = ['UNAUTHORIZED', 'PLAN_REQUIRED', 'IP_NOT_ALLOWED', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+  const codes: AppErrorCode[] = [
+    'UNAUTHORIZED',
+    'PLAN_REQUIRED',
+    'IP_NOT_ALLOWED',
+    'NOT_FOUND',
+    'RATE_LIMITED',
+    'INTERNAL_ERROR',
+    'SERVICE_UNAVAILABLE',
+  ];
   codes.push('VALIDATION_ERROR', 'CREDITS_EXHAUSTED', 'KEY_BUDGET_EXHAUSTED', 'STORE_UNAVAILABLE');
   if (scoped) codes.push('INSUFFICIENT_SCOPE');
   if (method !== 'GET') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
@@ -157,7 +211,8 @@ function openResponseSchemas(document: GeneratedDocument): void {
     seen.add(node);
     if (Array.isArray(node)) return node.forEach(open);
     const schema = node as Json;
-    if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#/components/schemas/')) open(document.components.schemas[schema.$ref.slice('#/components/schemas/'.length)]);
+    if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#/components/schemas/'))
+      open(document.components.schemas[schema.$ref.slice('#/components/schemas/'.length)]);
     if (schema.additionalProperties === false) delete schema.additionalProperties;
     for (const value of Object.values(schema)) open(value);
   };
@@ -181,7 +236,8 @@ function shareParameters(document: GeneratedDocument): Record<string, Json> {
     for (const parameter of (operation.parameters as Json[] | undefined) ?? []) {
       if (parameter.$ref) continue;
       const schema = (parameter.schema ?? {}) as Json;
-      if (parameter.description === undefined && schema.description !== undefined) parameter.description = schema.description;
+      if (parameter.description === undefined && schema.description !== undefined)
+        parameter.description = schema.description;
       const key = JSON.stringify(parameter);
       uses.set(key, { parameter, count: (uses.get(key)?.count ?? 0) + 1 });
     }
@@ -213,7 +269,11 @@ const TEST_TRIGGER_PARAMETER: Json = {
   required: false,
   description:
     'Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.',
-  schema: { type: 'string', pattern: '^(credits-exhausted|key-budget-exhausted|rate-limited|store-unavailable|validation-error|not-found|slow(=[0-9]{1,5})?)$' },
+  schema: {
+    type: 'string',
+    pattern:
+      '^(credits-exhausted|key-budget-exhausted|rate-limited|store-unavailable|validation-error|not-found|slow(=[0-9]{1,5})?)$',
+  },
   example: 'rate-limited',
 };
 
@@ -241,7 +301,8 @@ const IDEMPOTENCY_KEY_PARAMETER: Json = {
 /** A value's example: its own `example`, else its first `examples`, default or enum value; an array of its item's. */
 function exampleOf(schema: Json): unknown {
   if (schema.example !== undefined) return schema.example;
-  const listed = (schema.examples as unknown[] | undefined)?.[0] ?? schema.default ?? (schema.enum as unknown[] | undefined)?.[0];
+  const listed =
+    (schema.examples as unknown[] | undefined)?.[0] ?? schema.default ?? (schema.enum as unknown[] | undefined)?.[0];
   if (listed !== undefined) {
     // Shown to generators that read `example` only (openapi-to-postman reads no `examples`).
     schema.example = listed;
@@ -262,14 +323,20 @@ function bodyExampleOf(schema: Json, operation: string): Json {
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const example: Json = {};
   for (const [name, member] of Object.entries((schema.properties as Record<string, Json> | undefined) ?? {})) {
-    const value = required.has(name) ? exampleOf(member) : (member.example ?? (member.examples as unknown[] | undefined)?.[0]);
-    if (value === undefined && required.has(name)) throw new Error(`${operation}: the body member "${name}" has no example`);
+    const value = required.has(name)
+      ? exampleOf(member)
+      : (member.example ?? (member.examples as unknown[] | undefined)?.[0]);
+    if (value === undefined && required.has(name))
+      throw new Error(`${operation}: the body member "${name}" has no example`);
     if (value !== undefined) example[name] = value;
   }
   return example;
 }
 
-type GeneratedDocument = Json & { paths: Record<string, Record<string, Json>>; components: Json & { schemas: Record<string, Json> } };
+type GeneratedDocument = Json & {
+  paths: Record<string, Record<string, Json>>;
+  components: Json & { schemas: Record<string, Json> };
+};
 
 /** The document for an origin (the problem type URIs and the docs' links are absolute). */
 export function buildOpenApiDocument(origin: string): Json {
@@ -284,7 +351,8 @@ export function buildOpenApiDocument(origin: string): Json {
       bearerAuth: {
         type: 'http',
         scheme: 'bearer',
-        description: 'An API key (`svc_live_…`, or `svc_test_…` in test mode) or a dashboard session token (JWT), as `Authorization: Bearer <credential>`.',
+        description:
+          'An API key (`svc_live_…`, or `svc_test_…` in test mode) or a dashboard session token (JWT), as `Authorization: Bearer <credential>`.',
       },
     },
   }) as unknown as GeneratedDocument;
@@ -295,7 +363,9 @@ export function buildOpenApiDocument(origin: string): Json {
   const tags = new Set<string>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
-      const route = routes.find((candidate) => candidate.template === path && candidate.method === method.toUpperCase());
+      const route = routes.find(
+        (candidate) => candidate.template === path && candidate.method === method.toUpperCase(),
+      );
       if (!route) throw new Error(`no route for ${method.toUpperCase()} ${path}`);
       const cost = route.meta.credits ?? 0;
       const write = route.meta.scope === 'write';
@@ -311,21 +381,34 @@ export function buildOpenApiDocument(origin: string): Json {
         }
       }
       const paging = route.meta.paging;
-      if (paging && paging.pagedBy !== 'procedure') parameters.push(...Object.keys(PAGE_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` })));
+      if (paging && paging.pagedBy !== 'procedure')
+        parameters.push(...Object.keys(PAGE_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` })));
       if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER);
       parameters.push(TEST_MODE_PARAMETER, TEST_TRIGGER_PARAMETER);
       const ok = (operation.responses as Record<string, Json>)['200']!;
       const example = (SUCCESS_EXAMPLES as Record<string, unknown>)[`${route.method} ${path}`];
-      if (example === undefined) throw new Error(`no example for ${route.method} ${path}: run src/server/rest/examples.integration.test.ts with -u`);
+      if (example === undefined)
+        throw new Error(
+          `no example for ${route.method} ${path}: run src/server/rest/examples.integration.test.ts with -u`,
+        );
       // A read that takes a storefront says, where its example is, what a first call in a new storefront costs in time.
       const storefrontScoped =
-        route.method === 'GET' && parameters.some((parameter) => (parameter.name === 'country' && parameter.in === 'query') || parameter.$ref === '#/components/parameters/Country');
+        route.method === 'GET' &&
+        parameters.some(
+          (parameter) =>
+            (parameter.name === 'country' && parameter.in === 'query') ||
+            parameter.$ref === '#/components/parameters/Country',
+        );
       const summary = `An answer for the demo app (lists cut to three items)${storefrontScoped ? '. With `country` naming a storefront the app was never observed in, the first call observes it first and may take the store’s time (a few seconds); the answer has the same shape' : ''}`;
       for (const media of Object.values(ok.content as Record<string, Json>)) {
         media.examples = { demo: { summary, value: example } };
       }
       const base = String(operation.description ?? operation.summary ?? '');
-      const needs = admin ? ' Needs a session token of the account: an API key gets 403 `insufficient-scope`.' : write && !base.includes('read-write key') ? ' Needs a read-write key.' : '';
+      const needs = admin
+        ? ' Needs a session token of the account: an API key gets 403 `insufficient-scope`.'
+        : write && !base.includes('read-write key')
+          ? ' Needs a read-write key.'
+          : '';
       const costLine = `**Costs ${cost} credit${cost === 1 ? '' : 's'}** (charged only on success).${needs}`;
       const pagingLine = paging
         ? paging.pagedBy === 'procedure'
@@ -336,12 +419,24 @@ export function buildOpenApiDocument(origin: string): Json {
         description: `${base}${pagingLine}\n\n${costLine}`,
         'x-credits': cost,
         'x-scope': route.meta.scope,
-        ...(paging && { 'x-paged': { list: paging.list === '' ? '$' : `$.${paging.list}`, pagedBy: paging.pagedBy ?? 'api' } }),
+        ...(paging && {
+          'x-paged': { list: paging.list === '' ? '$' : `$.${paging.list}`, pagedBy: paging.pagedBy ?? 'api' },
+        }),
         security: [{ bearerAuth: [] }],
         parameters,
-        externalDocs: { description: 'Getting started: keys, credits and limits, errors, paging, retries.', url: `${origin}/docs` },
+        externalDocs: {
+          description: 'Getting started: keys, credits and limits, errors, paging, retries.',
+          url: `${origin}/docs`,
+        },
         responses: {
-          '200': { ...ok, headers: headerRefs([...CREDIT_HEADERS, ...(route.method === 'POST' ? ['Idempotent-Replayed'] : []), ...(paging ? ['X-Total-Count', 'Link'] : [])]) },
+          '200': {
+            ...ok,
+            headers: headerRefs([
+              ...CREDIT_HEADERS,
+              ...(route.method === 'POST' ? ['Idempotent-Replayed'] : []),
+              ...(paging ? ['X-Total-Count', 'Link'] : []),
+            ]),
+          },
           ...problems.responsesFor(problemsOf(route.method, write || admin, route.meta.problems)),
         },
       });
@@ -356,7 +451,8 @@ export function buildOpenApiDocument(origin: string): Json {
     }
   }
   // The library's own error schemas are replaced by the problem kinds.
-  for (const name of Object.keys(document.components.schemas)) if (name.startsWith('error.')) delete document.components.schemas[name];
+  for (const name of Object.keys(document.components.schemas))
+    if (name.startsWith('error.')) delete document.components.schemas[name];
   Object.assign(document.components.schemas, problems.schemas);
   const { schemas: eventSchemas, webhooks } = webhooksSection();
   Object.assign(document.components.schemas, eventSchemas);
@@ -372,7 +468,9 @@ export function buildOpenApiDocument(origin: string): Json {
   securitySchemes.webhookSignature = WEBHOOK_SECURITY_SCHEME;
   // The data first (what most readers come for), then the settings endpoints.
   const settingsLast = (name: string) => `${SETTINGS_TAGS.includes(name) ? 1 : 0} ${name}`;
-  document.tags = [...tags].sort((a, b) => settingsLast(a).localeCompare(settingsLast(b))).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  document.tags = [...tags]
+    .sort((a, b) => settingsLast(a).localeCompare(settingsLast(b)))
+    .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
   document.info = {
     ...(document.info as Json),
     contact: { name: 'ASO Analytics API support', url: `${origin}/docs` },

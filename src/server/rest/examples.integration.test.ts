@@ -20,10 +20,19 @@ const BODIES: Record<string, unknown> = {
   'POST /apps/{id}/keywords': { terms: ['calm breathing', 'sleep sounds'] },
   'POST /apps/{id}/competitors': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
   'POST /apps': { storeUrl: 'https://apps.apple.com/us/app/sleep-sounds/id1500000077' },
-  'POST /keys': { name: 'Nightly export', scope: 'read-only', expiresAt: new Date(Date.now() + 90 * 86_400_000).toISOString(), restrictions: { allowedCidrs: ['203.0.113.0/24'], monthlyBudget: 5000 } },
+  'POST /keys': {
+    name: 'Nightly export',
+    scope: 'read-only',
+    expiresAt: new Date(Date.now() + 90 * 86_400_000).toISOString(),
+    restrictions: { allowedCidrs: ['203.0.113.0/24'], monthlyBudget: 5000 },
+  },
   'PATCH /keys/{keyId}': { name: 'Nightly export (warehouse)', restrictions: { monthlyBudget: 2000 } },
   'POST /keys/{keyId}/roll': { gracePeriod: '24h' },
-  'POST /webhook-endpoints': { url: 'http://127.0.0.1:9/hooks/aso', description: 'Warehouse loader', eventTypes: ['keyword.rank_changed', 'review.created'] },
+  'POST /webhook-endpoints': {
+    url: 'http://127.0.0.1:9/hooks/aso',
+    description: 'Warehouse loader',
+    eventTypes: ['keyword.rank_changed', 'review.created'],
+  },
   'PATCH /webhook-endpoints/{endpointId}': { description: 'Warehouse loader (production)' },
 };
 const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep%20sounds' };
@@ -56,10 +65,19 @@ it('answers every endpoint as the committed examples show', async () => {
   const managed = await createApiKey(owner, { name: 'CI pipeline', scope: 'read-only', expiresAt });
   const toRevoke = await createApiKey(owner, { name: 'Old laptop', scope: 'read-only' });
   process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
-  const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hooks/aso', description: 'Warehouse loader' });
+  const { endpoint } = await createWebhookEndpoint(owner.accountId, {
+    url: 'http://127.0.0.1:9/hooks/aso',
+    description: 'Warehouse loader',
+  });
   const { endpoint: toDelete } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hooks/old' });
   const { deliveryId } = await sendTestEvent(owner.accountId, endpoint.id);
-  const ids: Record<string, string> = { id: app.id, keywordId: keyword.id, keyId: managed.key.id, endpointId: endpoint.id, deliveryId };
+  const ids: Record<string, string> = {
+    id: app.id,
+    keywordId: keyword.id,
+    keyId: managed.key.id,
+    endpointId: endpoint.id,
+    deliveryId,
+  };
   const routeIds: Record<string, Record<string, string>> = {
     'POST /keys/{keyId}/revoke': { keyId: toRevoke.key.id },
     'DELETE /webhook-endpoints/{endpointId}': { endpointId: toDelete.id },
@@ -67,17 +85,22 @@ it('answers every endpoint as the committed examples show', async () => {
   const examples: Record<string, unknown> = {};
   // Writes first (the lists then show what they added), reads in the order of the router, usage last (it counts them);
   // then the settings endpoints, again writes first.
-  const rank = (route: RestRoute) => (route.meta.scope === 'admin' ? 3 : 0) + (route.method !== 'GET' ? 0 : route.template === '/usage' ? 2 : 1);
+  const rank = (route: RestRoute) =>
+    (route.meta.scope === 'admin' ? 3 : 0) + (route.method !== 'GET' ? 0 : route.template === '/usage' ? 2 : 1);
   const routes = buildRoutes(appRouter).sort((a, b) => rank(a) - rank(b));
   for (const route of routes) {
     const name = `${route.method} ${route.template}`;
     const values = { ...ids, ...routeIds[name] };
-    const path = route.template.replace(/\{(\w+)\}/g, (_, param: string) => values[param]!) + (QUERIES[route.template] ?? '');
+    const path =
+      route.template.replace(/\{(\w+)\}/g, (_, param: string) => values[param]!) + (QUERIES[route.template] ?? '');
     const body = BODIES[name];
     const response = await callPublicApi(
       new Request(`${ORIGIN}/api/public/v1${path}`, {
         method: route.method,
-        headers: { Authorization: `Bearer ${route.meta.scope === 'admin' ? session : secret}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${route.meta.scope === 'admin' ? session : secret}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
     );
@@ -90,7 +113,8 @@ it('answers every endpoint as the committed examples show', async () => {
 
 function shorten(value: unknown): unknown {
   if (Array.isArray(value)) return value.slice(0, LIST_ITEMS).map(shorten);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, shorten(member)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, shorten(member)]));
   return value;
 }
 
@@ -101,7 +125,10 @@ function shorten(value: unknown): unknown {
 function normalise(text: string): string {
   const ids = new Map<string, string>();
   const now = Date.now();
-  const month = (offset: number) => new Date(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth() + offset, 1)).toISOString().slice(0, 7);
+  const month = (offset: number) =>
+    new Date(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth() + offset, 1))
+      .toISOString()
+      .slice(0, 7);
   return text
     .replace(UUID, (uuid) => {
       if (!ids.has(uuid)) ids.set(uuid, `00000000-0000-4000-8000-${String(ids.size + 1).padStart(12, '0')}`);
@@ -111,7 +138,8 @@ function normalise(text: string): string {
       // The run's instants, and those it set ahead (expiries, grace periods), keep their distance from it in hours.
       const offset = Date.parse(instant) - now;
       if (Math.abs(offset) < 3_600_000) return RUN_INSTANT;
-      if (offset > 0 && offset < 400 * 86_400_000 && !instant.endsWith('-01T00:00:00.000Z')) return new Date(Date.parse(RUN_INSTANT) + Math.round(offset / 3_600_000) * 3_600_000).toISOString();
+      if (offset > 0 && offset < 400 * 86_400_000 && !instant.endsWith('-01T00:00:00.000Z'))
+        return new Date(Date.parse(RUN_INSTANT) + Math.round(offset / 3_600_000) * 3_600_000).toISOString();
       return instant;
     })
     .replaceAll(`"${month(0)}-`, '"2026-07-')
@@ -120,7 +148,9 @@ function normalise(text: string): string {
     .replace(/"displayPrefix": "svc_live_[A-Za-z0-9]{4}"/g, '"displayPrefix": "svc_live_Ab3d"')
     .replace(/"lastFour": "[A-Za-z0-9]{4}"/g, '"lastFour": "x9Yz"')
     .replace(/svc_live_[A-Za-z0-9]{38}/g, 'svc_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe')
-    .replace(/whsec_[A-Za-z0-9_-]{43}…?/g, (secret) => (secret.endsWith('…') ? 'whsec_Zm9y…' : 'whsec_Zm9yX2V4YW1wbGVzX29ubHlfbm90X2FfcmVhbF9zZWNyZXQ'))
+    .replace(/whsec_[A-Za-z0-9_-]{43}…?/g, (secret) =>
+      secret.endsWith('…') ? 'whsec_Zm9y…' : 'whsec_Zm9yX2V4YW1wbGVzX29ubHlfbm90X2FfcmVhbF9zZWNyZXQ',
+    )
     .replace(/"secretHint": "whsec_[A-Za-z0-9_-]{4}…"/g, '"secretHint": "whsec_Zm9y…"')
     .replaceAll('http://127.0.0.1:9/hooks/', 'https://hooks.example.com/')
     .replace(/"lastUsedIp": "[^"]*"/g, '"lastUsedIp": "203.0.113.7"');

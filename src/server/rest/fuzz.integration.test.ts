@@ -23,7 +23,20 @@ import { buildRoutes } from './routes';
 
 const ORIGIN = 'http://fuzz.test';
 const MARKER = 'zz-other-account-marker';
-const QUERY_NAMES = ['country', 'rankWindow', 'sort', 'rating', 'sentiment', 'limit', 'days', 'page', 'pageSize', 'term', 'from', 'to'];
+const QUERY_NAMES = [
+  'country',
+  'rankWindow',
+  'sort',
+  'rating',
+  'sentiment',
+  'limit',
+  'days',
+  'page',
+  'pageSize',
+  'term',
+  'from',
+  'to',
+];
 const routes = buildRoutes(appRouter);
 
 interface World {
@@ -43,7 +56,16 @@ beforeAll(async () => {
   const theirs = await makeAccount('pro');
   const app = await makeApp(mine.accountId);
   const other = await db.trackedApp.create({
-    data: { accountId: theirs.accountId, store: 'app_store', storeId: '1999999999', bundleId: `com.${MARKER}`, name: `App ${MARKER}`, developer: MARKER, category: 'Utilities', primaryCountry: 'US' },
+    data: {
+      accountId: theirs.accountId,
+      store: 'app_store',
+      storeId: '1999999999',
+      bundleId: `com.${MARKER}`,
+      name: `App ${MARKER}`,
+      developer: MARKER,
+      category: 'Utilities',
+      primaryCountry: 'US',
+    },
   });
   const added = await addKeywords(mine.accountId, { appId: app.id, terms: ['sleep sounds', 'white noise'] });
   const otherAdded = await addKeywords(theirs.accountId, { appId: other.id, terms: [`${MARKER} term`] });
@@ -72,9 +94,29 @@ const pathValue = () =>
     { weight: 2, arbitrary: fc.constantFrom('theirs', 'swapped') },
     { weight: 2, arbitrary: fc.uuid().map((value) => `raw:${value}`) },
     { weight: 2, arbitrary: fc.string({ maxLength: 80 }).map((value) => `raw:${value}`) },
-    { weight: 1, arbitrary: fc.constantFrom('raw:', 'raw:..', 'raw:%00', 'raw:' + 'a'.repeat(5000), 'raw:00000000-0000-0000-0000-000000000000') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'raw:',
+        'raw:..',
+        'raw:%00',
+        'raw:' + 'a'.repeat(5000),
+        'raw:00000000-0000-0000-0000-000000000000',
+      ),
+    },
     // Sent as they are, not encoded: malformed escapes and encoded bytes that are not UTF-8.
-    { weight: 1, arbitrary: fc.constantFrom('asis:%', 'asis:%E0%A4%A', 'asis:%ED%A0%80', 'asis:%zz', 'asis:%C0%AF', 'asis:a%00b', 'asis:%2e%2e') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'asis:%',
+        'asis:%E0%A4%A',
+        'asis:%ED%A0%80',
+        'asis:%zz',
+        'asis:%C0%AF',
+        'asis:a%00b',
+        'asis:%2e%2e',
+      ),
+    },
   );
 
 /** Text PostgreSQL cannot store or UTF-8 cannot encode: NUL and unpaired surrogates, alone or inside text. */
@@ -87,7 +129,28 @@ const queryValue = fc.oneof(
   printable(30),
   fc.integer().map(String),
   fc.double().map(String),
-  fc.constantFrom('', ' ', '-1', '0', '1', '7d', '30d', '90d', 'us', 'GB', 'zz', 'newest', 'rating', 'negative', '1e9', '9'.repeat(400), 'NaN', 'null', '[]', '{}'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '-1',
+    '0',
+    '1',
+    '7d',
+    '30d',
+    '90d',
+    'us',
+    'GB',
+    'zz',
+    'newest',
+    'rating',
+    'negative',
+    '1e9',
+    '9'.repeat(400),
+    'NaN',
+    'null',
+    '[]',
+    '{}',
+  ),
   fc.string({ maxLength: 3000 }),
   unrepresentable,
 );
@@ -95,16 +158,61 @@ const queryValue = fc.oneof(
 /** Appended to the query as it is: malformed escapes, encoded bytes that are not UTF-8, encoded NUL. */
 const rawQuery = fc.oneof(
   { weight: 8, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.constantFrom('term=%', 'term=%E0%A4%A', 'term=%ED%A0%80', 'country=%00', 'days=%FF', '%zz=1', 'term=a%00b', 'sort=%C3') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'term=%',
+      'term=%E0%A4%A',
+      'term=%ED%A0%80',
+      'country=%00',
+      'days=%FF',
+      '%zz=1',
+      'term=a%00b',
+      'sort=%C3',
+    ),
+  },
 );
 
 const body = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ terms: fc.array(fc.string({ maxLength: 120 }), { maxLength: 120 }), country: fc.option(printable(4), { nil: undefined }) }).map((value) => JSON.stringify(value)) },
-  { weight: 2, arbitrary: fc.record({ storeUrl: fc.oneof(fc.webUrl(), printable(100)) }).map((value) => JSON.stringify(value)) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .record({
+        terms: fc.array(fc.string({ maxLength: 120 }), { maxLength: 120 }),
+        country: fc.option(printable(4), { nil: undefined }),
+      })
+      .map((value) => JSON.stringify(value)),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ storeUrl: fc.oneof(fc.webUrl(), printable(100)) }).map((value) => JSON.stringify(value)),
+  },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)) },
   { weight: 2, arbitrary: fc.string({ maxLength: 200 }) },
-  { weight: 1, arbitrary: fc.constantFrom('', '{', '{"terms":', 'null', '[]', '"x"', '{"id":"x"}', `{"terms":["${'x'.repeat(70_000)}"]}`, '\u0000', '{"__proto__":{"admin":true},"terms":["a"]}') },
-  { weight: 2, arbitrary: fc.record({ terms: fc.array(fc.oneof(unrepresentable, fc.string({ maxLength: 20 })), { minLength: 1, maxLength: 5 }), country: fc.option(unrepresentable, { nil: undefined }) }).map((value) => JSON.stringify(value)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      '{',
+      '{"terms":',
+      'null',
+      '[]',
+      '"x"',
+      '{"id":"x"}',
+      `{"terms":["${'x'.repeat(70_000)}"]}`,
+      '\u0000',
+      '{"__proto__":{"admin":true},"terms":["a"]}',
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({
+        terms: fc.array(fc.oneof(unrepresentable, fc.string({ maxLength: 20 })), { minLength: 1, maxLength: 5 }),
+        country: fc.option(unrepresentable, { nil: undefined }),
+      })
+      .map((value) => JSON.stringify(value)),
+  },
   {
     weight: 1,
     arbitrary: fc.constantFrom(
@@ -129,13 +237,29 @@ const credential = fc.oneof(
 const request = fc.record({
   routeIndex: fc.nat({ max: routes.length - 1 }),
   // Mostly the route's own method; sometimes another one.
-  otherMethod: fc.oneof({ weight: 7, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') }),
+  otherMethod: fc.oneof(
+    { weight: 7, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') },
+  ),
   pathValues: fc.array(pathValue(), { minLength: 2, maxLength: 2 }),
   query: fc.dictionary(fc.oneof(fc.constantFrom(...QUERY_NAMES), printable(20)), queryValue, { maxKeys: 4 }),
   repeatedQuery: fc.boolean(),
   rawQuery,
   body,
-  contentType: fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/json', 'application/vnd.api+json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', ''), { nil: undefined }),
+  contentType: fc.option(
+    fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/json',
+      'application/vnd.api+json',
+      'text/plain',
+      'application/json; charset=latin1',
+      'multipart/form-data; boundary=x',
+      'application/x-www-form-urlencoded',
+      '',
+    ),
+    { nil: undefined },
+  ),
   credential,
   bearerShape: fc.constantFrom('Bearer ', 'bearer ', 'Bearer  ', 'BEARER '),
   idempotencyKey: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: printable(300) }),
@@ -160,7 +284,9 @@ type FuzzInput = typeof request extends fc.Arbitrary<infer T> ? T : never;
 function buildRequest(input: FuzzInput): { request: Request; secretOwner: 'mine' | 'other' | null } {
   const route = routes[input.routeIndex]!;
   let index = 0;
-  const path = route.template.replace(/\{([^}]+)\}/g, (_match, name: string) => resolvePathValue(input.pathValues[index++ % 2]!, name));
+  const path = route.template.replace(/\{([^}]+)\}/g, (_match, name: string) =>
+    resolvePathValue(input.pathValues[index++ % 2]!, name),
+  );
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(input.query)) {
     search.append(name, value);
@@ -202,7 +328,10 @@ describe('fuzzing every endpoint', () => {
           expect(response.headers.get('content-type'), context).toBe('application/problem+json');
           const problem = JSON.parse(text) as Record<string, unknown>;
           expect(problem.status, context).toBe(response.status);
-          expect(typeof problem.type === 'string' && typeof problem.title === 'string' && typeof problem.detail === 'string', context).toBe(true);
+          expect(
+            typeof problem.type === 'string' && typeof problem.title === 'string' && typeof problem.detail === 'string',
+            context,
+          ).toBe(true);
           expect(response.headers.get('x-credits-cost') ?? '0', context).toBe('0');
         } else if (secretOwner === 'mine') {
           charged += Number(response.headers.get('x-credits-cost') ?? 0);
@@ -210,12 +339,16 @@ describe('fuzzing every endpoint', () => {
         // The other account's marker shows only to the other account's own key.
         if (secretOwner !== 'other') expect(text.includes(MARKER), context).toBe(false);
       }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 1000), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+      {
+        numRuns: Number(process.env.FUZZ_RUNS ?? 1000),
+        seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
+      },
     );
     // Not vacuous: the runs reached the procedures (successes) as well as each kind of refusal.
     if (process.env.FUZZ_VERBOSE) console.log(Object.fromEntries(statuses));
     expect(statuses.get(200) ?? 0).toBeGreaterThan(40);
-    for (const status of [400, 401, 403, 404, 405, 415]) expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(0);
+    for (const status of [400, 401, 403, 404, 405, 415])
+      expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(0);
     const usedAfter = await creditsUsed(world.accountId, new Date());
     expect(usedAfter - usedBefore).toBe(charged);
     const ledger = await db.creditLedger.aggregate({ where: { accountId: world.accountId }, _sum: { cost: true } });
@@ -229,13 +362,32 @@ describe('fuzzing every endpoint', () => {
 // was charged adds up to the account's usage; another account's data never appears.
 describe('fuzzing the MCP endpoint', () => {
   const TOOL_NAMES = routes.map((route) => toolName(route.procedurePath));
-  const argument = fc.oneof(pathValue().map((value) => ({ kind: 'path' as const, value })), queryValue.map((value) => ({ kind: 'raw' as const, value })), fc.jsonValue({ maxDepth: 3 }).map((value) => ({ kind: 'raw' as const, value })));
+  const argument = fc.oneof(
+    pathValue().map((value) => ({ kind: 'path' as const, value })),
+    queryValue.map((value) => ({ kind: 'raw' as const, value })),
+    fc.jsonValue({ maxDepth: 3 }).map((value) => ({ kind: 'raw' as const, value })),
+  );
   const message = fc.record({
     name: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...TOOL_NAMES) }, { weight: 1, arbitrary: printable(40) }),
     args: fc.oneof(
       // Well-formed, with an id of either account or of the other kind: the calls that reach the tools' own checks.
-      { weight: 1, arbitrary: fc.record({ id: fc.constantFrom('mine', 'theirs', 'swapped').map((value) => ({ kind: 'path' as const, value })) }) },
-      { weight: 2, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom('id', 'keywordId', 'terms', 'storeUrl', 'idempotencyKey', ...QUERY_NAMES), printable(20)), argument, { maxKeys: 5 }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          id: fc.constantFrom('mine', 'theirs', 'swapped').map((value) => ({ kind: 'path' as const, value })),
+        }),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.dictionary(
+          fc.oneof(
+            fc.constantFrom('id', 'keywordId', 'terms', 'storeUrl', 'idempotencyKey', ...QUERY_NAMES),
+            printable(20),
+          ),
+          argument,
+          { maxKeys: 5 },
+        ),
+      },
     ),
     shape: fc.oneof(
       { weight: 8, arbitrary: fc.constant('call' as const) },
@@ -247,11 +399,15 @@ describe('fuzzing the MCP endpoint', () => {
   function argumentValue(argument: { kind: 'path' | 'raw'; value: unknown }, name: string): unknown {
     if (argument.kind === 'raw') return argument.value;
     const value = argument.value as string;
-    return value === 'mine' || value === 'theirs' || value === 'swapped' ? resolvePathValue(value, name) : value.slice(value.indexOf(':') + 1);
+    return value === 'mine' || value === 'theirs' || value === 'swapped'
+      ? resolvePathValue(value, name)
+      : value.slice(value.indexOf(':') + 1);
   }
 
   function payloadOf(input: typeof message extends fc.Arbitrary<infer T> ? T : never): unknown {
-    const args = Object.fromEntries(Object.entries(input.args).map(([name, value]) => [name, argumentValue(value, name)]));
+    const args = Object.fromEntries(
+      Object.entries(input.args).map(([name, value]) => [name, argumentValue(value, name)]),
+    );
     const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: input.name, arguments: args } };
     switch (input.shape) {
       case 'call':
@@ -279,12 +435,24 @@ describe('fuzzing the MCP endpoint', () => {
     await fc.assert(
       fc.asyncProperty(message, async (input) => {
         const secret = secrets[input.credential as keyof typeof secrets];
-        const authorization = secret ? `Bearer ${secret}` : input.credential.startsWith('garbage:') ? input.credential.slice(8) : null;
+        const authorization = secret
+          ? `Bearer ${secret}`
+          : input.credential.startsWith('garbage:')
+            ? input.credential.slice(8)
+            : null;
         const answer = await postMcp(ORIGIN, authorization, payloadOf(input));
         const context = `${input.credential} ${JSON.stringify(payloadOf(input)).slice(0, 300)} → ${answer.status} ${answer.text.slice(0, 300)}`;
         expect(answer.status, context).toBeLessThan(500);
-        const result = answer.body?.result as { isError?: boolean; content?: { text: string }[]; _meta?: { credits?: { charged: number } } } | undefined;
-        const outcome = result ? (result.isError ? `tool error ${JSON.parse(result.content![0]!.text).status}` : 'tool result') : answer.body?.error ? 'protocol error' : `http ${answer.status}`;
+        const result = answer.body?.result as
+          | { isError?: boolean; content?: { text: string }[]; _meta?: { credits?: { charged: number } } }
+          | undefined;
+        const outcome = result
+          ? result.isError
+            ? `tool error ${JSON.parse(result.content![0]!.text).status}`
+            : 'tool result'
+          : answer.body?.error
+            ? 'protocol error'
+            : `http ${answer.status}`;
         outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
         if (result?.isError) {
           expect(JSON.parse(result.content![0]!.text).status, context).toBeLessThan(500);
@@ -294,12 +462,16 @@ describe('fuzzing the MCP endpoint', () => {
         }
         if (input.credential !== 'other') expect(answer.text.includes(MARKER), context).toBe(false);
       }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 600), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+      {
+        numRuns: Number(process.env.FUZZ_RUNS ?? 600),
+        seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
+      },
     );
     if (process.env.FUZZ_VERBOSE) console.log(Object.fromEntries(outcomes));
     // Not vacuous: tools ran, and each kind of refusal was met.
     expect(outcomes.get('tool result') ?? 0).toBeGreaterThan(20);
-    for (const outcome of ['tool error 400', 'tool error 404', 'protocol error', 'http 401']) expect(outcomes.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
+    for (const outcome of ['tool error 400', 'tool error 404', 'protocol error', 'http 401'])
+      expect(outcomes.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
     const usedAfter = await creditsUsed(world.accountId, new Date());
     expect(usedAfter - usedBefore).toBe(charged);
   }, 120_000);
@@ -353,7 +525,20 @@ describe('fuzzing the dashboard endpoint', () => {
   const REMOVALS = ['apps.remove', 'keywords.remove', 'competitors.remove'];
   const input = fc.oneof(
     { weight: 5, arbitrary: fc.constant('sample') },
-    { weight: 3, arbitrary: fc.record({ id: fc.constantFrom('mine', 'theirs', 'nonsense'), keywordId: fc.constantFrom('mine', 'theirs'), endpointId: fc.uuid(), name: fc.oneof(unrepresentable, printable(30)), scope: fc.constantFrom('read-only', 'read-write', 'admin'), term: unrepresentable }, { requiredKeys: [] }) },
+    {
+      weight: 3,
+      arbitrary: fc.record(
+        {
+          id: fc.constantFrom('mine', 'theirs', 'nonsense'),
+          keywordId: fc.constantFrom('mine', 'theirs'),
+          endpointId: fc.uuid(),
+          name: fc.oneof(unrepresentable, printable(30)),
+          scope: fc.constantFrom('read-only', 'read-write', 'admin'),
+          term: unrepresentable,
+        },
+        { requiredKeys: [] },
+      ),
+    },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
     { weight: 1, arbitrary: fc.constant(undefined) },
   );
@@ -368,9 +553,15 @@ describe('fuzzing the dashboard endpoint', () => {
       { minLength: 1, maxLength: 12 },
     ),
     batch: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-    method: fc.oneof({ weight: 4, arbitrary: fc.constant('by type') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST') }),
+    method: fc.oneof(
+      { weight: 4, arbitrary: fc.constant('by type') },
+      { weight: 1, arbitrary: fc.constantFrom('GET', 'POST') },
+    ),
     input,
-    signedIn: fc.oneof({ weight: 5, arbitrary: fc.constant('yes') }, { weight: 1, arbitrary: fc.constantFrom('no', 'garbage') }),
+    signedIn: fc.oneof(
+      { weight: 5, arbitrary: fc.constant('yes') },
+      { weight: 1, arbitrary: fc.constantFrom('no', 'garbage') },
+    ),
     crossSite: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   });
 
@@ -382,9 +573,13 @@ describe('fuzzing the dashboard endpoint', () => {
             member === 'mine' && REMOVALS.includes(path)
               ? randomUUID()
               : member === 'mine'
-                ? (name === 'keywordId' ? world.keywordId : world.appId)
+                ? name === 'keywordId'
+                  ? world.keywordId
+                  : world.appId
                 : member === 'theirs'
-                  ? (name === 'keywordId' ? world.otherKeywordId : world.otherAppId)
+                  ? name === 'keywordId'
+                    ? world.otherKeywordId
+                    : world.otherAppId
                   : member,
           ]),
         )
@@ -399,18 +594,28 @@ describe('fuzzing the dashboard endpoint', () => {
         // A batch's calls share one input: a removal among them makes it one no call may remove with.
         const removal = paths.find((path) => REMOVALS.includes(path)) ?? paths[0]!;
         const value = resolved(generated.input === 'sample' ? SAMPLES[paths[0]!] : generated.input, removal);
-        const type = (dashboardRouter._def.procedures as unknown as Record<string, { _def: { type: string } } | undefined>)[paths[0]!]?._def.type;
+        const type = (
+          dashboardRouter._def.procedures as unknown as Record<string, { _def: { type: string } } | undefined>
+        )[paths[0]!]?._def.type;
         const method = generated.method === 'by type' ? (type === 'mutation' ? 'POST' : 'GET') : generated.method;
         const headers: Record<string, string> = {};
         if (generated.signedIn === 'yes') headers.cookie = cookie;
-        if (generated.signedIn === 'garbage') headers.cookie = 'next-auth.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..x.y.z';
+        if (generated.signedIn === 'garbage')
+          headers.cookie = 'next-auth.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..x.y.z';
         if (generated.crossSite) headers.origin = 'https://evil.example';
         const payload = generated.batch ? Object.fromEntries(paths.map((_, index) => [index, value])) : value;
         const target = `${ORIGIN}/api/trpc/${paths.map(encodeURIComponent).join(',')}${generated.batch ? '?batch=1' : ''}`;
         const request =
           method === 'GET'
-            ? new Request(`${target}${generated.batch ? '&' : '?'}input=${encodeURIComponent(JSON.stringify(payload) ?? '')}`, { headers })
-            : new Request(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(payload) ?? '' });
+            ? new Request(
+                `${target}${generated.batch ? '&' : '?'}input=${encodeURIComponent(JSON.stringify(payload) ?? '')}`,
+                { headers },
+              )
+            : new Request(target, {
+                method: 'POST',
+                headers: { ...headers, 'content-type': 'application/json' },
+                body: JSON.stringify(payload) ?? '',
+              });
         const response = await handleDashboardTrpcRequest(request);
         const text = await response.text();
         const context = `${method} ${target} ${JSON.stringify(payload)?.slice(0, 200)} → ${response.status} ${text.slice(0, 300)}`;
@@ -419,7 +624,8 @@ describe('fuzzing the dashboard endpoint', () => {
         expect(text.includes(MARKER), context).toBe(false);
         // A single call of an API-only procedure is not found, whoever asks (a batch answers 207 or 400, each
         // call with its own error).
-        if (!generated.batch && API_ONLY.includes(paths[0]!) && !generated.crossSite) expect(response.status, context).toBe(404);
+        if (!generated.batch && API_ONLY.includes(paths[0]!) && !generated.crossSite)
+          expect(response.status, context).toBe(404);
         if (generated.batch && response.status < 400) {
           const answers = JSON.parse(text) as { error?: { data?: { code?: string } } }[];
           paths.forEach((path, index) => {
@@ -427,7 +633,10 @@ describe('fuzzing the dashboard endpoint', () => {
           });
         }
       }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) / 2, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+      {
+        numRuns: Number(process.env.FUZZ_RUNS ?? 1000) / 2,
+        seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
+      },
     );
     if (process.env.FUZZ_VERBOSE) console.log(Object.fromEntries(statuses));
     // Floors that show the generated calls reach real answers, well under what a run gets (about 55 successes in

@@ -12,20 +12,40 @@ import { resetResearchCache } from '@/server/services/aso/research';
 import { useDataProvider } from '@/server/services/ingest/providers';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { AppStoreProvider } from '@/server/services/ingest/stores/app-store/app-store-provider';
-import { GooglePlayProvider, PLAY_SEARCH_DEPTH } from '@/server/services/ingest/stores/google-play/google-play-provider';
+import {
+  GooglePlayProvider,
+  PLAY_SEARCH_DEPTH,
+} from '@/server/services/ingest/stores/google-play/google-play-provider';
 import { playLocale, type GooglePlayClient } from '@/server/services/ingest/stores/google-play/google-play-client';
 import { createStoreGate } from '@/server/services/ingest/stores/store-calls';
 import { StoresProvider } from '@/server/services/ingest/stores/stores-provider';
 import { makeAccount } from '../../../test/factories';
 import { callPublicApi } from '../../../test/public-api';
-import { failingPlayClient, GOOGLE_PLAY_PLAN as PLAN, playFixturePath, recordedPlayClient, recordedPlayDays } from '../../../test/stores/recorded-google-play';
+import {
+  failingPlayClient,
+  GOOGLE_PLAY_PLAN as PLAN,
+  playFixturePath,
+  recordedPlayClient,
+  recordedPlayDays,
+} from '../../../test/stores/recorded-google-play';
 
 const ORIGIN = 'http://api.test';
 const [DAY_1, DAY_2] = recordedPlayDays().slice(-2) as [string, string];
 const US = playLocale(PLAN.country);
-const recorded = <T>(day: string, method: Parameters<typeof playFixturePath>[1], key: string): T => JSON.parse(readFileSync(playFixturePath(day, method, US, key), 'utf8')) as T;
+const recorded = <T>(day: string, method: Parameters<typeof playFixturePath>[1], key: string): T =>
+  JSON.parse(readFileSync(playFixturePath(day, method, US, key), 'utf8')) as T;
 type Item = { appId: string };
-type Details = { title: string; summary: string; score: number; ratings: number; histogram: Record<string, number>; genre: string; genreId: string; version: string; recentChanges: string };
+type Details = {
+  title: string;
+  summary: string;
+  score: number;
+  ratings: number;
+  histogram: Record<string, number>;
+  genre: string;
+  genreId: string;
+  version: string;
+  recentChanges: string;
+};
 const rankIn = (items: Item[], appId: string) => {
   const index = items.slice(0, PLAY_SEARCH_DEPTH).findIndex((item) => item.appId === appId);
   return index === -1 ? null : index + 1;
@@ -33,7 +53,11 @@ const rankIn = (items: Item[], appId: string) => {
 
 /** The stores provider with Google Play on `client`; the App Store is not asked here (no network in tests). */
 function storesOn(client: GooglePlayClient): StoresProvider {
-  const gate = createStoreGate('google_play', { callsPerMinute: 60, concurrency: 2, timeoutMs: 300, retries: 1, minBackoffMs: 1, maxBackoffMs: 2 }, async () => 0);
+  const gate = createStoreGate(
+    'google_play',
+    { callsPerMinute: 60, concurrency: 2, timeoutMs: 300, retries: 1, minBackoffMs: 1, maxBackoffMs: 2 },
+    async () => 0,
+  );
   const offline = new AppStoreProvider(() => Promise.reject(new Error('the App Store is not asked in this test')));
   return new StoresProvider({ google_play: new GooglePlayProvider(client, gate), app_store: offline });
 }
@@ -42,10 +66,20 @@ let key: string;
 let accountId: string;
 let restore: () => void;
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await callPublicApi(new Request(`${ORIGIN}/api/public/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const response = await callPublicApi(
+    new Request(`${ORIGIN}/api/public/v1${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
   return { status: response.status, body: await response.json(), headers: response.headers };
 }
 const get = (path: string) => call('GET', path);
@@ -68,20 +102,39 @@ describe('a Google Play app through the public API, on recorded answers', () => 
 
   it('is added by its store page’s address, with what Google Play says of it', async () => {
     const details = recorded<Details & { developer: string }>(DAY_1, 'app', PLAN.appId);
-    const created = await call('POST', '/apps', { storeUrl: `https://play.google.com/store/apps/details?id=${PLAN.appId}&hl=en` });
+    const created = await call('POST', '/apps', {
+      storeUrl: `https://play.google.com/store/apps/details?id=${PLAN.appId}&hl=en`,
+    });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ created: true, store: 'google_play', storeId: PLAN.appId, name: details.title, developer: details.developer, category: details.genre, lastObservedAt: null });
+    expect(created.body).toMatchObject({
+      created: true,
+      store: 'google_play',
+      storeId: PLAN.appId,
+      name: details.title,
+      developer: details.developer,
+      category: details.genre,
+      lastObservedAt: null,
+    });
     appId = created.body.id;
-    const missing = await call('POST', '/apps', { storeUrl: `https://play.google.com/store/apps/details?id=${PLAN.missingId}` });
+    const missing = await call('POST', '/apps', {
+      storeUrl: `https://play.google.com/store/apps/details?id=${PLAN.missingId}`,
+    });
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toMatch(new RegExp(`^Google Play has no app ${PLAN.missingId.replace(/\./g, '\\.')} `));
 
     const keywords = await call('POST', `/apps/${appId}/keywords`, { terms: PLAN.terms });
     expect(keywords.status).toBe(200);
-    keywordIds = Object.fromEntries(keywords.body.added.map((keyword: { term: string; keywordId: string }) => [keyword.term, keyword.keywordId]));
-    const competitor = await call('POST', `/apps/${appId}/competitors`, { storeUrl: `https://play.google.com/store/apps/details?id=${PLAN.competitorId}` });
+    keywordIds = Object.fromEntries(
+      keywords.body.added.map((keyword: { term: string; keywordId: string }) => [keyword.term, keyword.keywordId]),
+    );
+    const competitor = await call('POST', `/apps/${appId}/competitors`, {
+      storeUrl: `https://play.google.com/store/apps/details?id=${PLAN.competitorId}`,
+    });
     expect(competitor.status).toBe(200);
-    expect(competitor.body.competitor).toMatchObject({ storeId: PLAN.competitorId, name: recorded<Details>(DAY_1, 'app', PLAN.competitorId).title });
+    expect(competitor.body.competitor).toMatchObject({
+      storeId: PLAN.competitorId,
+      name: recorded<Details>(DAY_1, 'app', PLAN.competitorId).title,
+    });
 
     // Two days observed: the first (the backfill of a live store is its day), then the next.
     expect((await refreshApp(appId, { through: new Date(`${DAY_1}T00:00:00Z`) })).failures).toEqual([]);
@@ -97,7 +150,12 @@ describe('a Google Play app through the public API, on recorded answers', () => 
     for (const term of PLAN.terms) {
       const item = list.body.find((entry: { term: string }) => entry.term === term);
       const [then, now] = [DAY_1, DAY_2].map((day) => rankIn(recorded<Item[]>(day, 'search', term), PLAN.appId));
-      expect(item).toMatchObject({ rank: now, rankDelta: then! - now!, volume: expect.any(Number), difficulty: expect.any(Number) });
+      expect(item).toMatchObject({
+        rank: now,
+        rankDelta: then! - now!,
+        volume: expect.any(Number),
+        difficulty: expect.any(Number),
+      });
       const history = await get(`/apps/${appId}/keywords/${keywordIds[term]}/history?days=30`);
       expect(history.body.points.filter((point: { rank: number | null }) => point.rank !== null)).toEqual([
         { date: DAY_1, rank: then },
@@ -113,7 +171,9 @@ describe('a Google Play app through the public API, on recorded answers', () => 
   });
 
   it('gets its reviews, analysed, and their insights', async () => {
-    const stored = [DAY_1, DAY_2].flatMap((day) => recorded<{ data: { id: string }[] }>(day, 'reviews', PLAN.appId).data.map((review) => review.id));
+    const stored = [DAY_1, DAY_2].flatMap((day) =>
+      recorded<{ data: { id: string }[] }>(day, 'reviews', PLAN.appId).data.map((review) => review.id),
+    );
     const reviews = await get(`/apps/${appId}/reviews?pageSize=100`);
     expect(reviews.status).toBe(200);
     const items = reviews.body.items;
@@ -131,14 +191,21 @@ describe('a Google Play app through the public API, on recorded answers', () => 
     expect(ratings.body.points).toEqual(
       [DAY_1, DAY_2].map((day) => {
         const details = recorded<Details>(day, 'app', PLAN.appId);
-        return { date: day, average: Math.round(details.score * 100) / 100, count: details.ratings, histogram: details.histogram };
+        return {
+          date: day,
+          average: Math.round(details.score * 100) / 100,
+          count: details.ratings,
+          histogram: details.histogram,
+        };
       }),
     );
     const chart = await get(`/apps/${appId}/category-rank`);
     const genreId = recorded<Details>(DAY_2, 'app', PLAN.appId).genreId;
-    expect(chart.body.points.filter((point: { rank: number | null }) => point.rank !== null).map((point: { rank: number }) => point.rank)).toEqual(
-      [DAY_1, DAY_2].map((day) => rankIn(recorded<Item[]>(day, 'topFree', genreId), PLAN.appId)),
-    );
+    expect(
+      chart.body.points
+        .filter((point: { rank: number | null }) => point.rank !== null)
+        .map((point: { rank: number }) => point.rank),
+    ).toEqual([DAY_1, DAY_2].map((day) => rankIn(recorded<Item[]>(day, 'topFree', genreId), PLAN.appId)));
   });
 
   it('gets its metadata, and the changelog of what changed between the two days', async () => {
@@ -160,12 +227,26 @@ describe('a Google Play app through the public API, on recorded answers', () => 
   it('researches a term live in Google Play', async () => {
     const research = await get(`/apps/${appId}/keywords/research?term=${encodeURIComponent(PLAN.searchTerm)}`);
     expect(research.status).toBe(200);
-    expect(research.body.topApps[0]).toMatchObject({ store: 'google_play', storeId: recorded<Item[]>(DAY_2, 'search', PLAN.searchTerm)[0]!.appId });
+    expect(research.body.topApps[0]).toMatchObject({
+      store: 'google_play',
+      storeId: recorded<Item[]>(DAY_2, 'search', PLAN.searchTerm)[0]!.appId,
+    });
     expect(research.body.yourRank).toBe(rankIn(recorded<Item[]>(DAY_2, 'search', PLAN.searchTerm), PLAN.appId));
   });
 
   describe('while Google Play is down', () => {
-    const reads = () => ['', '/keywords', '/reviews', '/rating-history', '/category-rank', '/metadata', '/metadata/changelog', '/aso-score', '/keyword-spy'].map((path) => `/apps/${appId}${path}`);
+    const reads = () =>
+      [
+        '',
+        '/keywords',
+        '/reviews',
+        '/rating-history',
+        '/category-rank',
+        '/metadata',
+        '/metadata/changelog',
+        '/aso-score',
+        '/keyword-spy',
+      ].map((path) => `/apps/${appId}${path}`);
 
     it('keeps the last data, served with its age, and answers no 5xx', async () => {
       const before = await Promise.all(reads().map(get));
@@ -174,7 +255,13 @@ describe('a Google Play app through the public API, on recorded answers', () => 
         useDataProvider(storesOn(failingPlayClient(failure)));
         // A day not observed yet: one already stored is not asked of the store again.
         const summary = await refreshApp(appId, { through: addDays(new Date(`${DAY_2}T00:00:00Z`), 1) });
-        expect(summary.failures).toEqual([{ country: PLAN.country, error: expect.stringMatching(failure === 'hang' ? /did not answer within/ : /Google Play answered 503/), notSold: false }]);
+        expect(summary.failures).toEqual([
+          {
+            country: PLAN.country,
+            error: expect.stringMatching(failure === 'hang' ? /did not answer within/ : /Google Play answered 503/),
+            notSold: false,
+          },
+        ]);
         const during = await Promise.all(reads().map(get));
         expect(during.map((answer) => answer.status)).toEqual(reads().map(() => 200));
         expect(during.map((answer) => answer.body)).toEqual(before.map((answer) => answer.body));
@@ -183,7 +270,10 @@ describe('a Google Play app through the public API, on recorded answers', () => 
       }
       const app = await db.trackedApp.findUniqueOrThrow({ where: { id: appId }, include: { storefronts: true } });
       expect(app.lastProviderError).toMatch(/did not answer within/);
-      expect(app.storefronts[0]).toMatchObject({ lastError: expect.stringMatching(/did not answer within/), lastObservedAt: app.lastObservedAt });
+      expect(app.storefronts[0]).toMatchObject({
+        lastError: expect.stringMatching(/did not answer within/),
+        lastObservedAt: app.lastObservedAt,
+      });
     });
 
     it('answers research with the store’s last answer and when it was read; a term never observed, 503 store-unavailable, not charged', async () => {
@@ -198,7 +288,9 @@ describe('a Google Play app through the public API, on recorded answers', () => 
       expect(never.body).toMatchObject({ code: 'store-unavailable', status: 503 });
       expect(never.headers.get('retry-after')).toBe('60');
       expect(await usage()).toBe(spent);
-      const adding = await call('POST', '/apps', { storeUrl: 'https://play.google.com/store/apps/details?id=com.example.new.app' });
+      const adding = await call('POST', '/apps', {
+        storeUrl: 'https://play.google.com/store/apps/details?id=com.example.new.app',
+      });
       expect(adding.status).toBe(503);
       expect(adding.body.code).toBe('store-unavailable');
       expect(await db.trackedApp.count({ where: { accountId, storeId: 'com.example.new.app' } })).toBe(0);

@@ -12,25 +12,34 @@ let key: string;
 
 beforeAll(async () => {
   const { owner, app } = await makeAsoApp({ storeId: '700000041' });
-  await addKeywords(owner.accountId, { appId: app.id, terms: ['calm', 'focus', 'yoga', 'journal', 'habit tracker', 'white noise', 'rain sounds'] });
+  await addKeywords(owner.accountId, {
+    appId: app.id,
+    terms: ['calm', 'focus', 'yoga', 'journal', 'habit tracker', 'white noise', 'rain sounds'],
+  });
   base = `/api/public/v1/apps/${app.id}`;
   key = (await createApiKey(owner, { name: 'paging', scope: 'read-only' })).secret;
 });
 
-const get = (path: string) => callPublicApi(new Request(`${ORIGIN}${path}`, { headers: { Authorization: `Bearer ${key}` } }));
+const get = (path: string) =>
+  callPublicApi(new Request(`${ORIGIN}${path}`, { headers: { Authorization: `Bearer ${key}` } }));
 
 /** The `Link` header as a map of relation to target. */
 function links(response: Response): Record<string, string> {
   const header = response.headers.get('link');
   if (!header) return {};
-  return Object.fromEntries(header.split(', ').map((part) => {
-    const [, target, rel] = /^<([^>]+)>; rel="(\w+)"$/.exec(part)!;
-    return [rel!, target!];
-  }));
+  return Object.fromEntries(
+    header.split(', ').map((part) => {
+      const [, target, rel] = /^<([^>]+)>; rel="(\w+)"$/.exec(part)!;
+      return [rel!, target!];
+    }),
+  );
 }
 
 /** Every item of a list, page after page, following `next`. */
-async function walk(first: string, itemsOf: (body: unknown) => unknown[]): Promise<{ items: unknown[]; pages: number }> {
+async function walk(
+  first: string,
+  itemsOf: (body: unknown) => unknown[],
+): Promise<{ items: unknown[]; pages: number }> {
   const items: unknown[] = [];
   let next: string | undefined = first;
   let pages = 0;
@@ -66,7 +75,10 @@ describe('a paged list', () => {
     });
     // Replayed from the cache, with the same headers.
     const again = await get(`${base}/keywords?rankWindow=30d&page=2&pageSize=5`);
-    expect([again.headers.get('link'), again.headers.get('x-total-count')]).toEqual([second.headers.get('link'), second.headers.get('x-total-count')]);
+    expect([again.headers.get('link'), again.headers.get('x-total-count')]).toEqual([
+      second.headers.get('link'),
+      second.headers.get('x-total-count'),
+    ]);
 
     const walked = await walk(`${base}/keywords?rankWindow=30d&pageSize=5`, (body) => body as unknown[]);
     expect(walked).toEqual({ items: whole, pages: 3 });
@@ -80,11 +92,17 @@ describe('a paged list', () => {
   });
 
   it('pages the list member of an object answer, the rest of it unchanged', async () => {
-    const spy = (await (await get(`${base}/keyword-spy`)).json()) as { country: string; date: string; keywords: unknown[] };
+    const spy = (await (await get(`${base}/keyword-spy`)).json()) as {
+      country: string;
+      date: string;
+      keywords: unknown[];
+    };
     const page = (await (await get(`${base}/keyword-spy?pageSize=3&page=2`)).json()) as typeof spy;
     expect(page).toEqual({ ...spy, keywords: spy.keywords.slice(3, 6) });
     const changelog = (await (await get(`${base}/metadata/changelog`)).json()) as { changes: unknown[] };
-    expect((await walk(`${base}/metadata/changelog?pageSize=7`, (body) => (body as typeof changelog).changes)).items).toEqual(changelog.changes);
+    expect(
+      (await walk(`${base}/metadata/changelog?pageSize=7`, (body) => (body as typeof changelog).changes)).items,
+    ).toEqual(changelog.changes);
     const apps = await get('/api/public/v1/apps?pageSize=1');
     expect(apps.headers.get('x-total-count')).toBe('1');
   });
@@ -93,7 +111,10 @@ describe('a paged list', () => {
     const first = await get(`${base}/reviews?pageSize=50`);
     const body = (await first.json()) as { total: number; items: unknown[] };
     expect(first.headers.get('x-total-count')).toBe(String(body.total));
-    expect(links(first)).toMatchObject({ first: `${base}/reviews?pageSize=50&page=1`, next: `${base}/reviews?pageSize=50&page=2` });
+    expect(links(first)).toMatchObject({
+      first: `${base}/reviews?pageSize=50&page=1`,
+      next: `${base}/reviews?pageSize=50&page=2`,
+    });
     const walked = await walk(`${base}/reviews?pageSize=100&sort=oldest`, (page) => (page as typeof body).items);
     expect(walked.items).toHaveLength(body.total);
   });

@@ -14,7 +14,8 @@ export const MAX_PAGE_SIZE = 1_000;
 /** Items per page when `page` is sent without `pageSize`. */
 export const DEFAULT_PAGE_SIZE = 100;
 
-const PAGE_TEXT = 'Page number, from 1: with it (or with `pageSize`) the answer is that page of the list; without either, the whole list. A page past the last one is empty.';
+const PAGE_TEXT =
+  'Page number, from 1: with it (or with `pageSize`) the answer is that page of the list; without either, the whole list. A page past the last one is empty.';
 const PAGE_SIZE_TEXT = `Items per page; default ${DEFAULT_PAGE_SIZE} when \`page\` is sent alone.`;
 
 /** The paging parameters of a list the REST pipeline pages, as they are checked. */
@@ -25,7 +26,14 @@ const pageQuery = z.object({
 
 function documented(name: string, text: string, max: number, example: number) {
   const description = `${text} Must be a whole number from 1 to ${max}.`;
-  return { in: 'query', name, required: false, description, schema: { type: 'integer', format: 'int32', minimum: 1, maximum: max }, example };
+  return {
+    in: 'query',
+    name,
+    required: false,
+    description,
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: max },
+    example,
+  };
 }
 
 /** The same parameters as the OpenAPI document states them (shared components, referenced by each paged list). */
@@ -78,7 +86,11 @@ export interface ListPage {
  * The answer cut to the page asked for, the list's length, and the page it is (null for a whole list). REST's headers
  * and the MCP server's results both say where the list goes on from this.
  */
-export function cutToPage(output: unknown, paging: ListPaging, request: PageRequest | null): { output: unknown; total: number; page: ListPage | null } {
+export function cutToPage(
+  output: unknown,
+  paging: ListPaging,
+  request: PageRequest | null,
+): { output: unknown; total: number; page: ListPage | null } {
   if (paging.pagedBy === 'procedure') {
     const { page, pageSize, total } = output as ListPage;
     return { output, total, page: { page, pageSize, total } };
@@ -91,9 +103,17 @@ export function cutToPage(output: unknown, paging: ListPaging, request: PageRequ
 }
 
 /** The answer cut to the page asked for (when one is), and the headers that say where the list goes on. */
-export function pagedAnswer(output: unknown, paging: ListPaging, request: PageRequest | null, url: URL): { output: unknown; headers: Record<string, string> } {
+export function pagedAnswer(
+  output: unknown,
+  paging: ListPaging,
+  request: PageRequest | null,
+  url: URL,
+): { output: unknown; headers: Record<string, string> } {
   const cut = cutToPage(output, paging, request);
-  return { output: cut.output, headers: cut.page ? pagingHeaders(url, cut.page, cut.total) : { 'X-Total-Count': String(cut.total) } };
+  return {
+    output: cut.output,
+    headers: cut.page ? pagingHeaders(url, cut.page, cut.total) : { 'X-Total-Count': String(cut.total) },
+  };
 }
 
 function pagingHeaders(url: URL, request: PageRequest, total: number): Record<string, string> {

@@ -22,7 +22,9 @@ describe('request logging', () => {
     const { key, secret } = await createApiKey(owner, { name: 'log test', scope: 'read-write' });
     const logLines = captureLogs();
 
-    const ok = await callPublicApi(new Request(`${origin}/api/public/v1/apps/${app.id}`, { headers: { Authorization: `Bearer ${secret}` } }));
+    const ok = await callPublicApi(
+      new Request(`${origin}/api/public/v1/apps/${app.id}`, { headers: { Authorization: `Bearer ${secret}` } }),
+    );
     const refused = await callPublicApi(
       new Request(`${origin}/api/public/v1/apps/${app.id}/keywords`, {
         method: 'POST',
@@ -64,7 +66,14 @@ describe('request logging', () => {
     const owner = await makeAccount();
     const app = await makeApp(owner.accountId);
     const { secret } = await createApiKey(owner, { name: 'trace', scope: 'read-write' });
-    const endpoint = await db.webhookEndpoint.create({ data: { accountId: owner.accountId, url: 'https://hooks.example.test/aso', secret: 'whsec_trace', eventTypes: ['keyword.added'] } });
+    const endpoint = await db.webhookEndpoint.create({
+      data: {
+        accountId: owner.accountId,
+        url: 'https://hooks.example.test/aso',
+        secret: 'whsec_trace',
+        eventTypes: ['keyword.added'],
+      },
+    });
     const logLines = captureLogs();
     const response = await callPublicApi(
       new Request(`${origin}/api/public/v1/apps/${app.id}/keywords`, {
@@ -78,18 +87,34 @@ describe('request logging', () => {
 
     expect(response.status).toBe(200);
     const requestId = response.headers.get('x-request-id');
-    expect(lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ msg: 'request', requestId, status: 200 }));
-    expect(await db.creditLedger.findMany({ where: { accountId: owner.accountId }, select: { requestId: true, cost: true } })).toEqual([{ requestId, cost: 2 }]);
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ msg: 'request', requestId, status: 200 }),
+    );
+    expect(
+      await db.creditLedger.findMany({
+        where: { accountId: owner.accountId },
+        select: { requestId: true, cost: true },
+      }),
+    ).toEqual([{ requestId, cost: 2 }]);
     // The key's creation above ran outside a request: its event has none.
-    expect(await db.domainEvent.findMany({ where: { accountId: owner.accountId }, select: { type: true, requestId: true }, orderBy: { occurredAt: 'asc' } })).toEqual([
+    expect(
+      await db.domainEvent.findMany({
+        where: { accountId: owner.accountId },
+        select: { type: true, requestId: true },
+        orderBy: { occurredAt: 'asc' },
+      }),
+    ).toEqual([
       { type: 'api_key.created', requestId: null },
       { type: 'keyword.added', requestId },
     ]);
     // The fan-out takes the oldest events first, and other tests' events share the database.
-    const delivery = await vi.waitFor(async () => {
-      await dispatchEvents();
-      return db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
-    }, { timeout: 30_000 });
+    const delivery = await vi.waitFor(
+      async () => {
+        await dispatchEvents();
+        return db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
+      },
+      { timeout: 30_000 },
+    );
     expect(JSON.parse(delivery.body)).toMatchObject({ type: 'keyword.added', requestId, data: { term: 'trace term' } });
   });
 
@@ -100,7 +125,8 @@ describe('request logging', () => {
     const query = pg.Pool.prototype.query;
     vi.spyOn(pg.Pool.prototype, 'query').mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
       const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
-      if (text?.includes('FROM tracked_apps')) return Promise.reject(new Error('relation "tracked_apps" exploded near SELECT'));
+      if (text?.includes('FROM tracked_apps'))
+        return Promise.reject(new Error('relation "tracked_apps" exploded near SELECT'));
       return (query as (...params: unknown[]) => unknown).apply(this, args);
     } as never);
     const errors: string[] = [];
@@ -110,13 +136,19 @@ describe('request logging', () => {
     });
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
 
-    const response = await callPublicApi(new Request(`${origin}/api/public/v1/apps`, { headers: { Authorization: `Bearer ${secret}` } }));
+    const response = await callPublicApi(
+      new Request(`${origin}/api/public/v1/apps`, { headers: { Authorization: `Bearer ${secret}` } }),
+    );
     vi.restoreAllMocks();
 
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     const body = await response.json();
-    expect(body).toMatchObject({ type: `${origin}/docs/problems/internal-error`, status: 500, requestId: response.headers.get('x-request-id') });
+    expect(body).toMatchObject({
+      type: `${origin}/docs/problems/internal-error`,
+      status: 500,
+      requestId: response.headers.get('x-request-id'),
+    });
     expect(JSON.stringify(body)).not.toMatch(/exploded|SELECT|tracked_apps/);
     expect(errors.join('')).toContain('exploded');
     expect(errors.join('')).toContain(body.requestId);
@@ -137,7 +169,9 @@ describe('request logging', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const socket = connect((server.address() as { port: number }).port, '127.0.0.1');
     const path = `/api/public/v1/apps/${app.id}/keywords`;
-    socket.end(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"terms": ["sle`);
+    socket.end(
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"terms": ["sle`,
+    );
     await vi.waitFor(() => expect(logLines()).toHaveLength(1), { timeout: 60_000 });
     await new Promise<void>((resolve) => server.close(() => resolve()));
     vi.restoreAllMocks();
@@ -152,11 +186,15 @@ describe('request logging', () => {
     const { secret } = await createApiKey(owner, { name: 'proto', scope: 'read-only' });
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     for (const query of ['toString=', '__proto__=x', 'constructor=1&hasOwnProperty=2', 'valueOf=a&valueOf=b']) {
-      const response = await callPublicApi(new Request(`${origin}/api/public/v1/apps?${query}`, { headers: { Authorization: `Bearer ${secret}` } }));
+      const response = await callPublicApi(
+        new Request(`${origin}/api/public/v1/apps?${query}`, { headers: { Authorization: `Bearer ${secret}` } }),
+      );
       expect(response.status, query).toBeLessThan(500);
     }
     const reviews = await callPublicApi(
-      new Request(`${origin}/api/public/v1/apps/00000000-0000-4000-8000-000000000000/reviews?__proto__=1&page=1`, { headers: { Authorization: `Bearer ${secret}` } }),
+      new Request(`${origin}/api/public/v1/apps/00000000-0000-4000-8000-000000000000/reviews?__proto__=1&page=1`, {
+        headers: { Authorization: `Bearer ${secret}` },
+      }),
     );
     expect(reviews.status).toBe(404);
   });
@@ -166,7 +204,12 @@ describe('request logging', () => {
 // that named methods the path refuses.
 describe('HEAD and OPTIONS', () => {
   const call = (method: string, path: string, secret?: string) =>
-    callPublicApi(new Request(`${origin}/api/public/v1${path}`, { method, headers: secret ? { Authorization: `Bearer ${secret}` } : {} }));
+    callPublicApi(
+      new Request(`${origin}/api/public/v1${path}`, {
+        method,
+        headers: secret ? { Authorization: `Bearer ${secret}` } : {},
+      }),
+    );
 
   it('HEAD is the GET, checked and charged as the GET, with the GET’s headers and no body', async () => {
     const owner = await makeAccount();
@@ -175,7 +218,11 @@ describe('HEAD and OPTIONS', () => {
     captureLogs();
     const head = await call('HEAD', `/apps/${app.id}`, secret);
     const get = await call('GET', `/apps/${app.id}`, secret);
-    expect([head.status, head.headers.get('x-credits-cost'), head.headers.get('x-credits-used')]).toEqual([200, '1', '1']);
+    expect([head.status, head.headers.get('x-credits-cost'), head.headers.get('x-credits-used')]).toEqual([
+      200,
+      '1',
+      '1',
+    ]);
     expect(await head.text()).toBe('');
     expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(await get.text())));
     expect((await call('HEAD', '/apps/00000000-0000-4000-8000-000000000000', secret)).status).toBe(404);
@@ -189,9 +236,17 @@ describe('HEAD and OPTIONS', () => {
     captureLogs();
     expect((await call('OPTIONS', `/apps/${app.id}/keywords`)).status).toBe(401);
     expect((await call('OPTIONS', '/no-such-endpoint', secret)).status).toBe(404);
-    for (const [path, allow] of [[`/apps/${app.id}/keywords`, 'GET, HEAD, POST, OPTIONS'], ['/apps', 'GET, HEAD, POST, OPTIONS'], ['/usage', 'GET, HEAD, OPTIONS']] as const) {
+    for (const [path, allow] of [
+      [`/apps/${app.id}/keywords`, 'GET, HEAD, POST, OPTIONS'],
+      ['/apps', 'GET, HEAD, POST, OPTIONS'],
+      ['/usage', 'GET, HEAD, OPTIONS'],
+    ] as const) {
       const options = await call('OPTIONS', path, secret);
-      expect([options.status, options.headers.get('allow'), options.headers.get('x-credits-cost')]).toEqual([204, allow, '0']);
+      expect([options.status, options.headers.get('allow'), options.headers.get('x-credits-cost')]).toEqual([
+        204,
+        allow,
+        '0',
+      ]);
       const refused = await call('PUT', path, secret);
       expect([refused.status, refused.headers.get('allow')]).toEqual([405, allow]);
     }

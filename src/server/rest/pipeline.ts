@@ -24,9 +24,25 @@ import { atTurnEnd } from '@/server/core/turn-end';
 import { drainUnreadBody } from '@/server/core/unread-body';
 import { setRequestActor, withRequest } from '@/server/core/request-context';
 import { AppError } from '@/server/errors/app-error';
-import { validationError, fieldErrorsFromIssues, unrepresentableTextIssues, type Locate } from '@/server/errors/validation';
+import {
+  validationError,
+  fieldErrorsFromIssues,
+  unrepresentableTextIssues,
+  type Locate,
+} from '@/server/errors/validation';
 import { methodNotAllowedProblem, problemAnswer, problemTemplate } from '@/server/errors/problem-response';
-import { admitClientAddress, admitRequest, admitTestModeHeader, appLookupOf, authorize, idempotent, inTestMode, metered, readTestTrigger, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
+import {
+  admitClientAddress,
+  admitRequest,
+  admitTestModeHeader,
+  appLookupOf,
+  authorize,
+  idempotent,
+  inTestMode,
+  metered,
+  readTestTrigger,
+  TEST_MODE_HEADER,
+} from '@/server/services/access/access-policy';
 import { periodOf } from '@/server/services/metering/credits';
 import { creditHeaders, type MeteringState } from '@/server/services/metering/headers';
 import { recordKeyCall } from '@/server/services/api-keys/key-calls';
@@ -38,7 +54,14 @@ import { parseQuery } from './request-query';
 import { answerCacheKey, cachedAnswer, cachedReadAppId, freshUntilOf, rememberAnswer } from './response-cache';
 import { pagedAnswer, pageRequestOf, type PageRequest } from './paging';
 import { apiRequestDuration, apiRequests, creditsCharged, responseCacheLookups } from '@/server/core/metrics';
-import { buildRoutes, callRouteProcedure, matchRoute, PUBLIC_API_BASE_PATH, type RestRoute, type RouteMatch } from './routes';
+import {
+  buildRoutes,
+  callRouteProcedure,
+  matchRoute,
+  PUBLIC_API_BASE_PATH,
+  type RestRoute,
+  type RouteMatch,
+} from './routes';
 
 /** An answer as plain data, written once at the end (10). */
 interface Answer {
@@ -74,7 +97,10 @@ export type RestHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 export function createRestPipeline({ origin, clock = currentTime }: RestPipelineOptions): RestHandler {
   const routes = buildRoutes(appRouter);
   // The answers of a credential refused on its shape: the commonest refusal, so built once.
-  const refusedOnShape = { missing: problemTemplate(credentialRefused('missing'), origin), malformed: problemTemplate(credentialRefused('malformed'), origin) };
+  const refusedOnShape = {
+    missing: problemTemplate(credentialRefused('missing'), origin),
+    malformed: problemTemplate(credentialRefused('malformed'), origin),
+  };
 
   return async function serveRestRequest(req, res) {
     const startedAt = performance.now();
@@ -99,7 +125,10 @@ export function createRestPipeline({ origin, clock = currentTime }: RestPipeline
     try {
       // What the request causes deeper down (a domain event, a log line) carries its id (core/request-context.ts).
       trace.clientAddress = clientIpOf(req.headers['x-forwarded-for']);
-      answer = await withRequest({ requestId: trace.requestId, clientAddress: trace.clientAddress, userAgent: header(req, 'user-agent') }, () => (document ? publishedDocument(document, trace, origin) : respond(req, trace, search, bearer)));
+      answer = await withRequest(
+        { requestId: trace.requestId, clientAddress: trace.clientAddress, userAgent: header(req, 'user-agent') },
+        () => (document ? publishedDocument(document, trace, origin) : respond(req, trace, search, bearer)),
+      );
     } catch (thrown) {
       answer = problemOf(thrown, trace, origin);
     }
@@ -121,9 +150,18 @@ export function createRestPipeline({ origin, clock = currentTime }: RestPipeline
     const credential = await resolveCredential(bearer, { now, ip, appId, testMode: testMode === 'true' });
     if (credential.status !== 'valid') throw credentialRefused(credential.status);
     const actor = (trace.actor = credential.actor);
-    setRequestActor(actor.kind === 'apiKey' ? { kind: 'apiKey', keyId: actor.keyId! } : { kind: 'user', userId: actor.userId!, via: 'api' });
+    setRequestActor(
+      actor.kind === 'apiKey'
+        ? { kind: 'apiKey', keyId: actor.keyId! }
+        : { kind: 'user', userId: actor.userId!, via: 'api' },
+    );
     // From here on every answer carries the account's credit headers.
-    const metering: MeteringState = (trace.metering = { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) });
+    const metering: MeteringState = (trace.metering = {
+      limit: actor.creditLimit,
+      used: credential.creditsUsed,
+      cost: 0,
+      period: periodOf(now),
+    });
     // The key's client addresses, before anything is counted or charged; a mode the credential cannot act in.
     admitClientAddress(actor, ip);
     admitTestModeHeader(actor, testMode);
@@ -143,7 +181,11 @@ export function createRestPipeline({ origin, clock = currentTime }: RestPipeline
 
     // 5. Body: media type, size, JSON syntax; then a POST's Idempotency-Key already answered is replayed.
     const body = route.method === 'GET' ? undefined : await readBodyObject(req, route);
-    const idempotency = { key: route.method === 'POST' ? header(req, 'idempotency-key') : null, requestHash: () => requestHash(method, trace.path, body), now };
+    const idempotency = {
+      key: route.method === 'POST' ? header(req, 'idempotency-key') : null,
+      requestHash: () => requestHash(method, trace.path, body),
+      now,
+    };
     const outcome = await idempotent(
       actor,
       idempotency,
@@ -152,7 +194,17 @@ export function createRestPipeline({ origin, clock = currentTime }: RestPipeline
         const input = validInput(route, match.params, search, body);
         // 7. Rate limit, then credits around 8 and 9 (an app out of a restricted key's reach is refused in between).
         await admitRequest(actor);
-        const call = { actor, access: route.meta, operation: `${route.method} ${route.template}`, input: input.procedureInput, metering, requestId: trace.requestId, now, trigger, app: appLookupOf(appId, credential.versions) };
+        const call = {
+          actor,
+          access: route.meta,
+          operation: `${route.method} ${route.template}`,
+          input: input.procedureInput,
+          metering,
+          requestId: trace.requestId,
+          now,
+          trigger,
+          app: appLookupOf(appId, credential.versions),
+        };
         return metered(call, async () => {
           // 9. Cache: an answer computed from the same data is replayed (and charged as a computed one).
           const cacheKey = answerCacheKey(route.meta, credential, now, `${apiPath}${search}`);
@@ -161,17 +213,32 @@ export function createRestPipeline({ origin, clock = currentTime }: RestPipeline
           if (cached) return json(200, cached.body, cached.headers);
 
           // 8. The procedure, through a tRPC caller; a list cut to the page asked for.
-          const context: Context = { actor, transport: 'rest', requestId: trace.requestId, clientIp: ip, now, creditsUsed: credential.creditsUsed };
+          const context: Context = {
+            actor,
+            transport: 'rest',
+            requestId: trace.requestId,
+            clientIp: ip,
+            now,
+            creditsUsed: credential.creditsUsed,
+          };
           const output = await callRouteProcedure(route, context, input.procedureInput);
-          const paged = route.meta.paging ? pagedAnswer(output, route.meta.paging, input.page, new URL(`${trace.path}${search}`, origin)) : { output, headers: undefined };
+          const paged = route.meta.paging
+            ? pagedAnswer(output, route.meta.paging, input.page, new URL(`${trace.path}${search}`, origin))
+            : { output, headers: undefined };
           const text = JSON.stringify(paged.output);
-          if (cacheKey !== null) rememberAnswer(cacheKey, text, { freshUntil: freshUntilOf(route.meta, output), headers: paged.headers });
+          if (cacheKey !== null)
+            rememberAnswer(cacheKey, text, { freshUntil: freshUntilOf(route.meta, output), headers: paged.headers });
           return json(200, text, paged.headers);
         });
       },
       (answer) => ({ status: answer?.status ?? 500, body: typeof answer?.body === 'string' ? answer.body : '' }),
     );
-    if ('replay' in outcome) return { status: outcome.replay.status, headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' }, body: outcome.replay.body };
+    if ('replay' in outcome)
+      return {
+        status: outcome.replay.status,
+        headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' },
+        body: outcome.replay.body,
+      };
     return outcome.result;
   }
 }
@@ -180,14 +247,17 @@ export function createRestPipeline({ origin, clock = currentTime }: RestPipeline
 
 /** The app of a cacheable endpoint about one app, when its id is one the route's input accepts (the statement casts it to uuid). */
 function cachedAppId(match: RouteMatch): string | null {
-  return match.kind === 'found' && match.route.method === 'GET' ? cachedReadAppId(match.route.meta, match.params.id) : null;
+  return match.kind === 'found' && match.route.method === 'GET'
+    ? cachedReadAppId(match.route.meta, match.params.id)
+    : null;
 }
 
 // ---- 5. Body ----------------------------------------------------------------------------------------------------
 
 /** The body's JSON object; an endpoint whose members are all in its path or optional may get none (a revoke, a DELETE). */
 async function readBodyObject(req: IncomingMessage, route: RestRoute): Promise<Record<string, unknown>> {
-  const sentNoBody = req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length'] ?? 0) > 0);
+  const sentNoBody =
+    req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length'] ?? 0) > 0);
   if (route.bodyOptional && sentNoBody && req.headers['content-type'] === undefined) return {};
   const body = await readJsonBody(req, { emptyAs: route.bodyOptional ? {} : undefined });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -199,7 +269,11 @@ async function readBodyObject(req: IncomingMessage, route: RestRoute): Promise<R
   const clashing = route.pathParameters.filter((name) => Object.hasOwn(body, name));
   if (clashing.length) {
     throw new AppError('VALIDATION_ERROR', `Unknown member "${clashing[0]}".`, {
-      errors: clashing.map((name) => ({ in: 'body' as const, pointer: `#/${name}`, detail: `Unknown member "${name}".` })),
+      errors: clashing.map((name) => ({
+        in: 'body' as const,
+        pointer: `#/${name}`,
+        detail: `Unknown member "${name}".`,
+      })),
     });
   }
   return body as Record<string, unknown>;
@@ -213,14 +287,21 @@ async function readBodyObject(req: IncomingMessage, route: RestRoute): Promise<R
  * procedure's own schema; a failure names each member and where it was sent (path, query or body). A list the
  * pipeline pages also has its paging parameters checked here, before anything is charged.
  */
-function validInput(route: RestRoute, pathParams: Record<string, string>, search: string, body: Record<string, unknown> | undefined): { procedureInput: unknown; page: PageRequest | null } {
+function validInput(
+  route: RestRoute,
+  pathParams: Record<string, string>,
+  search: string,
+  body: Record<string, unknown> | undefined,
+): { procedureInput: unknown; page: PageRequest | null } {
   const input: Record<string, unknown> = { ...(body ?? singleValues(parseQuery(search))), ...pathParams };
-  const locate: Locate = (member) => (member && route.pathParameters.includes(member) ? 'path' : route.method === 'GET' ? 'query' : 'body');
+  const locate: Locate = (member) =>
+    member && route.pathParameters.includes(member) ? 'path' : route.method === 'GET' ? 'query' : 'body';
   const unrepresentable = unrepresentableTextIssues(input);
   if (unrepresentable.length) throw validationError(fieldErrorsFromIssues(unrepresentable, locate));
   const parsed = route.input.safeParse(input);
   const errors = parsed.success ? [] : fieldErrorsFromIssues(parsed.error.issues, locate);
-  const paging = route.meta.paging && route.meta.paging.pagedBy !== 'procedure' ? pageRequestOf(input) : { page: null, errors: [] };
+  const paging =
+    route.meta.paging && route.meta.paging.pagedBy !== 'procedure' ? pageRequestOf(input) : { page: null, errors: [] };
   if (errors.length || paging.errors.length) throw validationError([...errors, ...paging.errors]);
   // The caller parses the same input again: a schema's transforms need not accept their own output.
   return { procedureInput: input, page: paging.page };
@@ -249,7 +330,9 @@ function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: 
   const headers: Record<string, string | number> = { ...answer.headers, 'X-Request-Id': trace.requestId };
   if (trace.metering) Object.assign(headers, creditHeaders(trace.metering, trace.now));
   if (trace.actor && inTestMode(trace.actor)) headers[TEST_MODE_HEADER] = 'true';
-  if (answer.body !== null) headers['Content-Length'] = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength;
+  if (answer.body !== null)
+    headers['Content-Length'] =
+      typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength;
   // A refusal before the body was read leaves it unread: the rest is read and thrown away, so that the answer arrives.
   Object.assign(headers, drainUnreadBody(req));
   res.writeHead(answer.status, headers);
@@ -273,7 +356,9 @@ function record(status: number, trace: Trace, seconds: number): void {
       keyId: trace.actor.keyId,
       at: trace.now,
       method: trace.method,
-      endpoint: trace.route ? `${trace.route.method} ${trace.route.template}` : `${trace.method} ${trace.path.slice(PUBLIC_API_BASE_PATH.length, PUBLIC_API_BASE_PATH.length + 300) || '/'}`,
+      endpoint: trace.route
+        ? `${trace.route.method} ${trace.route.template}`
+        : `${trace.method} ${trace.path.slice(PUBLIC_API_BASE_PATH.length, PUBLIC_API_BASE_PATH.length + 300) || '/'}`,
       status,
       credits: trace.metering?.cost ?? 0,
       clientAddress: trace.clientAddress ?? null,
@@ -294,7 +379,6 @@ function record(status: number, trace: Trace, seconds: number): void {
     cache: trace.cache,
   });
 }
-
 
 function header(req: IncomingMessage, name: string): string | null {
   const value = req.headers[name];
@@ -318,6 +402,10 @@ async function publishedDocument(document: PublishedDocument, trace: Trace, orig
     const problem = methodNotAllowedProblem(trace.method, allowed);
     throw new AppError(problem.appCode, problem.message, { headers: problem.headers });
   }
-  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' };
+  const headers = {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'public, max-age=300',
+    'Access-Control-Allow-Origin': '*',
+  };
   return { status: 200, headers, body: await document(origin) };
 }

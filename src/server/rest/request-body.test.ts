@@ -13,7 +13,10 @@ function request(declared: number): IncomingMessage {
   return stream;
 }
 
-const cutShort = { appCode: 'VALIDATION_ERROR', message: 'The request body ended before it was complete (the connection closed).' };
+const cutShort = {
+  appCode: 'VALIDATION_ERROR',
+  message: 'The request body ended before it was complete (the connection closed).',
+};
 
 describe('readBodyText', () => {
   it('reads the whole body as UTF-8, in chunks', async () => {
@@ -39,6 +42,14 @@ describe('readBodyText', () => {
     (req as unknown as Readable).destroy();
     await new Promise((resolve) => setImmediate(resolve));
     const text = readBodyText(req);
-    await expect(Promise.race([text.then(() => 'read', (error: AppError) => error), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2_000))])).resolves.toMatchObject(cutShort);
+    await expect(
+      Promise.race([
+        text.then(
+          () => 'read',
+          (error: AppError) => error,
+        ),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2_000)),
+      ]),
+    ).resolves.toMatchObject(cutShort);
   });
 });

@@ -6,16 +6,29 @@ import { MAX_BODY_BYTES, payloadTooLargeProblem } from '@/server/errors/problem-
 /** application/json, text/json or application/*+json; parameters allowed, charset only UTF-8. */
 function checkJsonMediaType(contentType: string | null): void {
   if (!contentType?.trim()) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request has a body but no Content-Type; send it as application/json.');
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'The request has a body but no Content-Type; send it as application/json.',
+    );
   }
   const [essence = '', ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
-  const isJson = essence === 'application/json' || essence === 'text/json' || /^application\/[a-z0-9!#$&^_.-]+\+json$/.test(essence);
+  const isJson =
+    essence === 'application/json' || essence === 'text/json' || /^application\/[a-z0-9!#$&^_.-]+\+json$/.test(essence);
   if (!isJson) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type "${essence.slice(0, 100)}" is not accepted; send JSON as application/json, text/json or application/*+json.`);
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type "${essence.slice(0, 100)}" is not accepted; send JSON as application/json, text/json or application/*+json.`,
+    );
   }
-  const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  const charset = parameters
+    .find((parameter) => parameter.startsWith('charset='))
+    ?.slice(8)
+    .replace(/"/g, '');
   if (charset && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `JSON bodies must be UTF-8; charset "${charset.slice(0, 40)}" is not accepted.`);
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `JSON bodies must be UTF-8; charset "${charset.slice(0, 40)}" is not accepted.`,
+    );
   }
 }
 
@@ -33,7 +46,8 @@ function nestingDepth(text: string): number {
   for (let index = 0; index < text.length; index++) {
     const char = text.charCodeAt(index);
     if (inString) {
-      if (char === 0x5c) index++; // a backslash escapes the next character
+      if (char === 0x5c)
+        index++; // a backslash escapes the next character
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
     else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
@@ -114,9 +128,13 @@ export async function readJsonBody(req: IncomingMessage, { emptyAs }: { emptyAs?
     });
   }
   if (nestingDepth(text) > MAX_JSON_DEPTH) {
-    throw new AppError('VALIDATION_ERROR', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep.`, {
-      errors: [{ in: 'body', pointer: '#', detail: `Nested more than ${MAX_JSON_DEPTH} levels deep.` }],
-    });
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep.`,
+      {
+        errors: [{ in: 'body', pointer: '#', detail: `Nested more than ${MAX_JSON_DEPTH} levels deep.` }],
+      },
+    );
   }
   try {
     return JSON.parse(text);

@@ -3,7 +3,8 @@
 // as "�t�" and charged. Here either is a validation error naming the parameter.
 import { AppError, type FieldError } from '@/server/errors/app-error';
 
-const MALFORMED = 'Not valid percent-encoded UTF-8: encode the value as UTF-8 and every "%" not starting an escape as %25.';
+const MALFORMED =
+  'Not valid percent-encoded UTF-8: encode the value as UTF-8 and every "%" not starting an escape as %25.';
 
 function decode(part: string): string | null {
   try {
@@ -32,6 +33,13 @@ export function parseQuery(search: string): Record<string, string[]> {
     }
     (query[name] ??= []).push(value);
   }
-  if (errors.length) throw new AppError('VALIDATION_ERROR', errors.length === 1 ? MALFORMED : `The query has ${errors.length} values that are not valid percent-encoded UTF-8.`, { errors });
+  if (errors.length)
+    throw new AppError(
+      'VALIDATION_ERROR',
+      errors.length === 1
+        ? MALFORMED
+        : `The query has ${errors.length} values that are not valid percent-encoded UTF-8.`,
+      { errors },
+    );
   return query;
 }

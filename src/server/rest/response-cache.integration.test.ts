@@ -37,7 +37,11 @@ function client(secret: string) {
       response = await callPublicApi(
         new Request(`http://api.test/api/public/v1${path}`, {
           ...init,
-          headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', ...(init.headers as Record<string, string>) },
+          headers: {
+            Authorization: `Bearer ${secret}`,
+            'Content-Type': 'application/json',
+            ...(init.headers as Record<string, string>),
+          },
         }),
       );
       // The request log's line waits for the end of the event loop's turn (core/log.ts).
@@ -45,7 +49,12 @@ function client(secret: string) {
     } finally {
       write.mockRestore();
     }
-    const log = JSON.parse(lines.join('').split('\n').find((line) => line.includes('"msg":"request"'))!) as { cache?: string; credits?: number };
+    const log = JSON.parse(
+      lines
+        .join('')
+        .split('\n')
+        .find((line) => line.includes('"msg":"request"'))!,
+    ) as { cache?: string; credits?: number };
     return { status: response.status, headers: response.headers, body: await response.text(), cache: log.cache };
   };
 }
@@ -77,7 +86,10 @@ describe('replaying an answer', () => {
     expect(second.headers.get('content-type')).toBe('application/json');
     expect(second.headers.get('x-credits-cost')).toBe('1');
     expect(Number(second.headers.get('x-credits-used'))).toBe(Number(first.headers.get('x-credits-used')) + 1);
-    const ledger = await db.creditLedger.findMany({ where: { accountId: owner.accountId }, select: { endpoint: true, cost: true } });
+    const ledger = await db.creditLedger.findMany({
+      where: { accountId: owner.accountId },
+      select: { endpoint: true, cost: true },
+    });
     expect(ledger).toEqual([
       { endpoint: 'GET /apps/{id}/keywords', cost: 1 },
       { endpoint: 'GET /apps/{id}/keywords', cost: 1 },
@@ -97,7 +109,10 @@ describe('replaying an answer', () => {
     const { app, owner, call } = await setup();
     expect((await call(`/apps/${app.id}/opportunities`)).status).toBe(200);
     // Pro allows 12,000 credits a month: leave 1, and opportunities cost 2.
-    await db.creditUsage.update({ where: { accountId_periodStart: { accountId: owner.accountId, periodStart: periodOf(new Date()).start } }, data: { used: 11_999 } });
+    await db.creditUsage.update({
+      where: { accountId_periodStart: { accountId: owner.accountId, periodStart: periodOf(new Date()).start } },
+      data: { used: 11_999 },
+    });
     const refused = await call(`/apps/${app.id}/opportunities`);
     expect([refused.status, refused.cache]).toEqual([402, undefined]);
     expect(refused.headers.get('x-credits-cost')).toBe('0');
@@ -138,7 +153,15 @@ describe('usage', () => {
     const { app, owner, call } = await setup();
     const usage = async () => {
       const answer = await call('/usage');
-      return { cache: answer.cache, status: answer.status, report: JSON.parse(answer.body) as { used: number; limit: number; byEndpoint: { endpoint: string; calls: number }[] } };
+      return {
+        cache: answer.cache,
+        status: answer.status,
+        report: JSON.parse(answer.body) as {
+          used: number;
+          limit: number;
+          byEndpoint: { endpoint: string; calls: number }[];
+        },
+      };
     };
     await call(`/apps/${app.id}`);
     const first = await usage();
@@ -146,20 +169,34 @@ describe('usage', () => {
     // GET /usage is free: it changes nothing.
     expect(await usage()).toEqual({ ...first, cache: 'hit' });
 
-    await client((await createApiKey(owner, { name: 'other', scope: 'read-only' })).secret)(`/apps/${app.id}/aso-score`);
+    await client((await createApiKey(owner, { name: 'other', scope: 'read-only' })).secret)(
+      `/apps/${app.id}/aso-score`,
+    );
     const charged = await usage();
     expect(charged).toMatchObject({ cache: 'miss', report: { used: 2 } });
-    expect(charged.report.byEndpoint.map((entry) => entry.endpoint).sort()).toEqual(['GET /apps/{id}', 'GET /apps/{id}/aso-score']);
+    expect(charged.report.byEndpoint.map((entry) => entry.endpoint).sort()).toEqual([
+      'GET /apps/{id}',
+      'GET /apps/{id}/aso-score',
+    ]);
 
     // A refund of one call and a charge of another leave the usage where it was, but not the report.
-    const [refunded] = await db.creditLedger.findMany({ where: { accountId: owner.accountId, endpoint: 'GET /apps/{id}' }, select: { requestId: true } });
+    const [refunded] = await db.creditLedger.findMany({
+      where: { accountId: owner.accountId, endpoint: 'GET /apps/{id}' },
+      select: { requestId: true },
+    });
     await refundCharge(owner.accountId, refunded!.requestId);
-    expect(await usage()).toMatchObject({ cache: 'miss', report: { used: 1, byEndpoint: [{ endpoint: 'GET /apps/{id}/aso-score' }] } });
+    expect(await usage()).toMatchObject({
+      cache: 'miss',
+      report: { used: 1, byEndpoint: [{ endpoint: 'GET /apps/{id}/aso-score' }] },
+    });
     const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
     await client(token)(`/apps/${app.id}/metadata`);
     const after = await usage();
     expect(after).toMatchObject({ cache: 'miss', report: { used: 2 } });
-    expect(after.report.byEndpoint.map((entry) => entry.endpoint).sort()).toEqual(['GET /apps/{id}/aso-score', 'GET /apps/{id}/metadata']);
+    expect(after.report.byEndpoint.map((entry) => entry.endpoint).sort()).toEqual([
+      'GET /apps/{id}/aso-score',
+      'GET /apps/{id}/metadata',
+    ]);
     expect((await usage()).cache).toBe('hit');
 
     await db.account.update({ where: { id: owner.accountId }, data: { plan: 'business' } });
@@ -173,7 +210,9 @@ describe('usage', () => {
     await call(`/apps/${app.id}`);
     await call('/usage');
     const stranger = await makeAccount('pro');
-    const theirs = await client((await createApiKey(stranger, { name: 'stranger', scope: 'read-only' })).secret)('/usage');
+    const theirs = await client((await createApiKey(stranger, { name: 'stranger', scope: 'read-only' })).secret)(
+      '/usage',
+    );
     expect(theirs.cache).toBe('miss');
     expect(JSON.parse(theirs.body)).toMatchObject({ used: 0, byEndpoint: [] });
   });
@@ -194,7 +233,10 @@ describe('live research', () => {
       expect([replay.cache, replay.body, replay.headers.get('x-credits-cost')]).toEqual(['hit', first.body, '8']);
 
       // The app's rank for the term is part of the answer: a write to the app's data is seen at once.
-      await hotQuery('UPDATE app_ranks SET "rank" = "rank" WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid) AND term_key = $2', [app.id, 'sleep sounds']);
+      await hotQuery(
+        'UPDATE app_ranks SET "rank" = "rank" WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid) AND term_key = $2',
+        [app.id, 'sleep sounds'],
+      );
       const written = await call(research);
       expect(written.cache).toBe('miss');
       // The store's answer itself is still the one read at 08:00.
@@ -219,7 +261,10 @@ describe('seeing every write', () => {
     for (const path of paths) before.push(await call(path));
     expect((await call(`/apps/${app.id}/keywords`)).cache).toBe('hit');
     expect((await call('/apps', { method: 'PUT' })).status).toBe(405);
-    expect((await call(`/apps/${app.id}/keywords`, { method: 'POST', body: JSON.stringify({ terms: ['cache busting'] }) })).status).toBe(200);
+    expect(
+      (await call(`/apps/${app.id}/keywords`, { method: 'POST', body: JSON.stringify({ terms: ['cache busting'] }) }))
+        .status,
+    ).toBe(200);
     const after: Awaited<ReturnType<typeof call>>[] = [];
     for (const path of paths) after.push(await call(path));
     after.forEach((answer, index) => {
@@ -231,9 +276,19 @@ describe('seeing every write', () => {
 
   it('a refresh of new days changes every answer about the app', async () => {
     const { app, call } = await setup();
-    const paths = ['', '/keywords', '/aso-score', '/category-rank', '/rating-history', '/reviews', '/reviews/insights', '/metadata', '/metadata/changelog', '/keyword-spy', '/opportunities'].map(
-      (suffix) => `/apps/${app.id}${suffix}`,
-    );
+    const paths = [
+      '',
+      '/keywords',
+      '/aso-score',
+      '/category-rank',
+      '/rating-history',
+      '/reviews',
+      '/reviews/insights',
+      '/metadata',
+      '/metadata/changelog',
+      '/keyword-spy',
+      '/opportunities',
+    ].map((suffix) => `/apps/${app.id}${suffix}`);
     const before: Awaited<ReturnType<typeof call>>[] = [];
     for (const path of paths) before.push(await call(path));
     for (const path of paths) expect({ path, cache: (await call(path)).cache }).toEqual({ path, cache: 'hit' });
@@ -258,13 +313,19 @@ describe('seeing every write', () => {
         'reviews',
         `UPDATE reviews SET title = title || '!' WHERE id = (SELECT id FROM reviews WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid) LIMIT 1)`,
       ],
-      ['rating_snapshots', `UPDATE rating_snapshots SET count = count + 1 WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)`],
+      [
+        'rating_snapshots',
+        `UPDATE rating_snapshots SET count = count + 1 WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)`,
+      ],
       [
         'category_ranks',
         `DELETE FROM category_ranks WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)
            AND date = (SELECT min(date) FROM category_ranks WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid))`,
       ],
-      ['metadata_snapshots', `UPDATE metadata_snapshots SET title = title || '!' WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)`],
+      [
+        'metadata_snapshots',
+        `UPDATE metadata_snapshots SET title = title || '!' WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid)`,
+      ],
       [
         'metadata_changes',
         `DELETE FROM metadata_changes WHERE id = (SELECT id FROM metadata_changes WHERE store_app_id = (SELECT store_app_id FROM tracked_apps WHERE id = $1::uuid) LIMIT 1)`,
@@ -283,7 +344,11 @@ describe('seeing every write', () => {
       const before = await versionsOf(app.id);
       await hotQuery(statement, [app.id]);
       const after = await versionsOf(app.id);
-      expect({ table, moved: after.app !== before.app, account: after.account }).toEqual({ table, moved: true, account: before.account });
+      expect({ table, moved: after.app !== before.app, account: after.account }).toEqual({
+        table,
+        moved: true,
+        account: before.account,
+      });
     }
     const before = await versionsOf(app.id);
     await db.trackedApp.update({ where: { id: app.id }, data: { name: 'Renamed' } });
@@ -296,13 +361,26 @@ describe('seeing every write', () => {
     const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
     const history = `/apps/${app.id}/keywords/${keyword.id}/metrics-history?days=30`;
     const before = await call(history);
-    const existing = await db.keywordMetric.findFirstOrThrow({ where: { store: app.store, country: keyword.country, termKey: keyword.termKey, date: FIXED_DAY } });
+    const existing = await db.keywordMetric.findFirstOrThrow({
+      where: { store: app.store, country: keyword.country, termKey: keyword.termKey, date: FIXED_DAY },
+    });
     const unchanged = await versionsOf(app.id);
     await db.keywordMetric.createMany({ data: [existing], skipDuplicates: true });
     expect((await versionsOf(app.id)).store).toBe(unchanged.store);
     expect((await call(history)).cache).toBe('hit');
 
-    await db.keywordMetric.update({ where: { livemode_store_country_termKey_date: { livemode: true, store: existing.store, country: keyword.country, termKey: keyword.termKey, date: FIXED_DAY } }, data: { volume: existing.volume + 1 } });
+    await db.keywordMetric.update({
+      where: {
+        livemode_store_country_termKey_date: {
+          livemode: true,
+          store: existing.store,
+          country: keyword.country,
+          termKey: keyword.termKey,
+          date: FIXED_DAY,
+        },
+      },
+      data: { volume: existing.volume + 1 },
+    });
     const after = await call(history);
     expect(after.cache).toBe('miss');
     expect(after.body).not.toBe(before.body);

@@ -39,7 +39,10 @@ function answers(): LRUCache<string, CachedAnswer> | null {
             maxSize,
             // One answer may take at most an eighth of the cache: a few huge answers must not evict everything else.
             maxEntrySize: Math.ceil(maxSize / 8),
-            sizeCalculation: (answer, key) => answer.body.byteLength + key.length * 2 + (answer.headers ? JSON.stringify(answer.headers).length * 2 : 0),
+            sizeCalculation: (answer, key) =>
+              answer.body.byteLength +
+              key.length * 2 +
+              (answer.headers ? JSON.stringify(answer.headers).length * 2 : 0),
             // The wall clock, which a live answer's end is given in (and tests can move).
             perf: { now: epochMs },
             // Read at every check (a clock read costs nothing next to a request), not cached for a millisecond.
@@ -72,7 +75,10 @@ function responseCacheKey(
   const { versions } = request;
   if (scope === 'app' && versions.app === null) return null;
   // Only the versions the answer is read from: a charge does not drop the answers about apps, nor a write the usage.
-  const read = scope === 'usage' ? [request.plan, request.creditLimit ?? 'unlimited', request.trialEndsAt?.getTime() ?? 'no-trial', versions.usage] : [versions.account, versions.store, scope === 'app' ? versions.app : '-'];
+  const read =
+    scope === 'usage'
+      ? [request.plan, request.creditLimit ?? 'unlimited', request.trialEndsAt?.getTime() ?? 'no-trial', versions.usage]
+      : [versions.account, versions.store, scope === 'app' ? versions.app : '-'];
   // A URL has no space once parsed (it is percent-encoded), so the parts cannot run into each other; the URL is that
   // of one route, so keys of different scopes cannot meet.
   return [request.accountId, request.viewer ?? '*', ...read, isoDay(request.now), request.pathAndQuery].join(' ');
@@ -85,7 +91,11 @@ export function cachedAnswer(key: string): CachedAnswer | undefined {
 const encoder = new TextEncoder();
 
 /** Kept as UTF-8 bytes: a replay sends them as they are. `freshUntil`: when a live answer must no longer be replayed. */
-export function rememberAnswer(key: string, body: string, options: { freshUntil?: Date; headers?: Record<string, string> } = {}): void {
+export function rememberAnswer(
+  key: string,
+  body: string,
+  options: { freshUntil?: Date; headers?: Record<string, string> } = {},
+): void {
   const cache = answers();
   if (!cache) return;
   const answer: CachedAnswer = { body: encoder.encode(body), ...(options.headers && { headers: options.headers }) };
@@ -119,7 +129,12 @@ export function cachedReadAppId(meta: ProcedureMeta, id: unknown): string | null
  * The key of an operation's answer for a credential (REST's and the MCP server's alike), or null when it is not
  * cached. `request` names the answer within the account: REST's path and query, or an MCP tool and its arguments.
  */
-export function answerCacheKey(meta: ProcedureMeta, credential: CredentialResult & { status: 'valid' }, now: Date, request: string): string | null {
+export function answerCacheKey(
+  meta: ProcedureMeta,
+  credential: CredentialResult & { status: 'valid' },
+  now: Date,
+  request: string,
+): string | null {
   const { actor } = credential;
   const scope = cacheScopeOf(meta);
   if (scope === undefined) return null;

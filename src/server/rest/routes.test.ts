@@ -9,13 +9,19 @@ function matchAgainstEveryRoute(method: string, path: string) {
   const normalized = `/${path.replace(/^\/|\/$/g, '')}`;
   const onPath = routes.filter((route) => route.pattern.test(normalized));
   const route = onPath.find((candidate) => candidate.method === (method === 'HEAD' ? 'GET' : method));
-  return route ? route.template + ' ' + route.method : onPath.length ? `allowed ${[...new Set(onPath.map((each) => each.method))].join(',')}` : 'not found';
+  return route
+    ? route.template + ' ' + route.method
+    : onPath.length
+      ? `allowed ${[...new Set(onPath.map((each) => each.method))].join(',')}`
+      : 'not found';
 }
 
 function summary(method: string, path: string): string {
   const match = matchRoute(routes, method, path);
   if (match.kind === 'found') return match.route.template + ' ' + match.route.method;
-  return match.kind === 'method-not-allowed' ? `allowed ${match.allowed.filter((each) => each !== 'HEAD' && each !== 'OPTIONS').join(',')}` : 'not found';
+  return match.kind === 'method-not-allowed'
+    ? `allowed ${match.allowed.filter((each) => each !== 'HEAD' && each !== 'OPTIONS').join(',')}`
+    : 'not found';
 }
 
 function samplePath(route: RestRoute): string {
@@ -26,7 +32,16 @@ describe('matchRoute', () => {
   it('answers every path as testing the whole table does, methods, slashes and case included', () => {
     const paths = routes.flatMap((route) => {
       const path = samplePath(route);
-      return [path, `${path}/`, `/${path}`, path.toUpperCase(), `${path}/extra`, path.split('/').slice(0, -1).join('/'), path.replace('/', '//'), `${path}//x`];
+      return [
+        path,
+        `${path}/`,
+        `/${path}`,
+        path.toUpperCase(),
+        `${path}/extra`,
+        path.split('/').slice(0, -1).join('/'),
+        path.replace('/', '//'),
+        `${path}//x`,
+      ];
     });
     paths.push('/', '', '/nothing/here', '//', '/apps/%2F/keywords');
     for (const path of paths) {

@@ -1,6 +1,13 @@
 // The REST route table, as trpc-to-openapi exposes the procedures: read from their own meta (the one declaration of
 // path, scope, cost and caching) and their own input schema.
-import { forEachOpenApiProcedure, getInputOutputParsers, getPathParameters, getPathRegExp, normalizePath, type OpenApiMethod } from 'trpc-to-openapi';
+import {
+  forEachOpenApiProcedure,
+  getInputOutputParsers,
+  getPathParameters,
+  getPathRegExp,
+  normalizePath,
+  type OpenApiMethod,
+} from 'trpc-to-openapi';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { ZodObject, ZodOptional, type ZodType } from 'zod';
 import { createCaller } from '@/server/api/root';
@@ -25,8 +32,13 @@ export interface RestRoute {
 }
 
 export type RouteMatch =
-  | { kind: 'found'; route: RestRoute; /** Path parameters as sent (still percent-encoded). */ params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allowed: string[] } | { kind: 'not-found' };
+  | {
+      kind: 'found';
+      route: RestRoute /** Path parameters as sent (still percent-encoded). */;
+      params: Record<string, string>;
+    }
+  | { kind: 'method-not-allowed'; allowed: string[] }
+  | { kind: 'not-found' };
 
 export function buildRoutes(router: AnyTRPCRouter): RestRoute[] {
   const routes: RestRoute[] = [];
@@ -42,7 +54,9 @@ export function buildRoutes(router: AnyTRPCRouter): RestRoute[] {
       procedurePath: path,
       meta: meta as ProcedureMeta,
       input,
-      bodyOptional: Object.entries(shapeOf(input)).every(([name, member]) => pathParameters.includes(name) || member.safeParse(undefined).success),
+      bodyOptional: Object.entries(shapeOf(input)).every(
+        ([name, member]) => pathParameters.includes(name) || member.safeParse(undefined).success,
+      ),
     });
   });
   return routes;

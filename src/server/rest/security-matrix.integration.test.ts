@@ -14,7 +14,13 @@ import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
 import { dashboardRouter } from '@/server/api/dashboard-router';
 import { appRouter } from '@/server/api/root';
 import type { ProcedureMeta } from '@/server/api/trpc';
-import { authSecret, endSession, issueApiReferenceToken, issueSessionToken, verifySessionToken } from '@/server/auth/session-token';
+import {
+  authSecret,
+  endSession,
+  issueApiReferenceToken,
+  issueSessionToken,
+  verifySessionToken,
+} from '@/server/auth/session-token';
 import { db } from '@/server/db';
 import { SIGN_IN_LIMITS, signInWithLimit } from '@/server/services/accounts/sign-in-limit';
 import { createApiKey, revokeApiKey } from '@/server/services/api-keys/api-keys';
@@ -83,11 +89,18 @@ beforeAll(async () => {
   process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
   const managed = await createApiKey(owner, { name: 'matrix managed', scope: 'read-only' });
   const toRevoke = await createApiKey(owner, { name: 'matrix to revoke', scope: 'read-only' });
-  const { endpoint, secret: endpointSecret } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/matrix' });
-  const { endpoint: toDelete, secret: toDeleteSecret } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/matrix-gone' });
+  const { endpoint, secret: endpointSecret } = await createWebhookEndpoint(owner.accountId, {
+    url: 'http://127.0.0.1:9/matrix',
+  });
+  const { endpoint: toDelete, secret: toDeleteSecret } = await createWebhookEndpoint(owner.accountId, {
+    url: 'http://127.0.0.1:9/matrix-gone',
+  });
   const { deliveryId } = await sendTestEvent(owner.accountId, endpoint.id);
   ids = { id: app.id, keywordId: keyword.id, keyId: managed.key.id, endpointId: endpoint.id, deliveryId };
-  routeIds = { 'POST /keys/{keyId}/revoke': { keyId: toRevoke.key.id }, 'DELETE /webhook-endpoints/{endpointId}': { endpointId: toDelete.id } };
+  routeIds = {
+    'POST /keys/{keyId}/revoke': { keyId: toRevoke.key.id },
+    'DELETE /webhook-endpoints/{endpointId}': { endpointId: toDelete.id },
+  };
   const user = await db.user.findFirstOrThrow({ where: { accountId: owner.accountId } });
   const other = await makeAccount('pro');
   const free = await makeAccount('solo');
@@ -96,14 +109,39 @@ beforeAll(async () => {
   const readOnly = (await createApiKey(owner, { name: 'matrix ro', scope: 'read-only' })).secret;
   const revoked = await createApiKey(owner, { name: 'matrix revoked', scope: 'read-write' });
   await revokeApiKey(owner.accountId, revoked.key.id);
-  const expired = (await createApiKey(owner, { name: 'matrix expired', scope: 'read-write', expiresAt: new Date(Date.now() + 60_000) })).secret;
-  await db.apiKey.updateMany({ where: { accountId: owner.accountId, name: 'matrix expired' }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+  const expired = (
+    await createApiKey(owner, { name: 'matrix expired', scope: 'read-write', expiresAt: new Date(Date.now() + 60_000) })
+  ).secret;
+  await db.apiKey.updateMany({
+    where: { accountId: owner.accountId, name: 'matrix expired' },
+    data: { expiresAt: new Date(Date.now() - 1_000) },
+  });
   const otherKey = (await createApiKey(other, { name: 'matrix other', scope: 'read-write' })).secret;
   // Restricted keys of the owner: to another of its apps, to addresses this caller is not at, to a spent budget.
-  const secondApp = await addApp(owner.accountId, { storeUrl: 'https://play.google.com/store/apps/details?id=com.matrix.second' }, { backfill: 'caller' });
-  const otherAppOnly = (await createApiKey(owner, { name: 'matrix other app only', scope: 'read-write', restrictions: { appIds: [secondApp.app.id] } })).secret;
-  const elsewhereOnly = (await createApiKey(owner, { name: 'matrix elsewhere only', scope: 'read-write', restrictions: { allowedCidrs: ['10.0.0.0/8'] } })).secret;
-  const spent = await createApiKey(owner, { name: 'matrix budget spent', scope: 'read-write', restrictions: { monthlyBudget: 1 } });
+  const secondApp = await addApp(
+    owner.accountId,
+    { storeUrl: 'https://play.google.com/store/apps/details?id=com.matrix.second' },
+    { backfill: 'caller' },
+  );
+  const otherAppOnly = (
+    await createApiKey(owner, {
+      name: 'matrix other app only',
+      scope: 'read-write',
+      restrictions: { appIds: [secondApp.app.id] },
+    })
+  ).secret;
+  const elsewhereOnly = (
+    await createApiKey(owner, {
+      name: 'matrix elsewhere only',
+      scope: 'read-write',
+      restrictions: { allowedCidrs: ['10.0.0.0/8'] },
+    })
+  ).secret;
+  const spent = await createApiKey(owner, {
+    name: 'matrix budget spent',
+    scope: 'read-write',
+    restrictions: { monthlyBudget: 1 },
+  });
   await db.keyCreditUsage.create({ data: { keyId: spent.key.id, periodStart: periodOf(new Date()).start, used: 1 } });
   const freeKey = (await createApiKey(free, { name: 'matrix free', scope: 'read-write' })).secret;
   await db.account.update({ where: { id: free.accountId }, data: { plan: 'free' } });
@@ -116,21 +154,56 @@ beforeAll(async () => {
   const expiredSession = await issueSessionToken({ id: user.id, email: user.email, accountId: owner.accountId }, -60);
   const algNone = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: user.id, accountId: owner.accountId, exp: 9_999_999_999 })).toString('base64url')}.`;
   // A token signed with another secret: well-formed, undecryptable here.
-  const foreign = await encode({ token: { sub: user.id, accountId: owner.accountId }, secret: `${authSecret()}-not-ours`, maxAge: 3600 });
+  const foreign = await encode({
+    token: { sub: user.id, accountId: owner.accountId },
+    secret: `${authSecret()}-not-ours`,
+    maxAge: 3600,
+  });
   const stranger = await makeAccount('pro');
-  const strangerSession = await issueSessionToken({ id: stranger.userId, email: stranger.email, accountId: stranger.accountId });
+  const strangerSession = await issueSessionToken({
+    id: stranger.userId,
+    email: stranger.email,
+    accountId: stranger.accountId,
+  });
   // Members of the owner's account in every other role, and an analyst of another account (issue 40).
-  const members = await Promise.all(MEMBER_ROLES.filter((role) => role !== 'owner').map(async (role) => ({ role, ...(await makeMember(owner.accountId, role)) })));
+  const members = await Promise.all(
+    MEMBER_ROLES.filter((role) => role !== 'owner').map(async (role) => ({
+      role,
+      ...(await makeMember(owner.accountId, role)),
+    })),
+  );
   const strangerAnalyst = await makeMember(stranger.accountId, 'analyst');
   const roleRefused: Expectation = { status: 403, slug: 'insufficient-scope' };
-  const asMember = (role: MemberRole, expect: (route: RestRoute) => Expectation) => (route: RestRoute) => (roleAllows(role, permissionOf(route.meta)) ? expect(route) : roleRefused);
+  const asMember = (role: MemberRole, expect: (route: RestRoute) => Expectation) => (route: RestRoute) =>
+    roleAllows(role, permissionOf(route.meta)) ? expect(route) : roleRefused;
   secrets.push(managed.secret, toRevoke.secret, endpointSecret, toDeleteSecret, strangerSession);
-  secrets.push(readWrite, readOnly, revoked.secret, expired, otherKey, otherAppOnly, elsewhereOnly, spent.secret, freeKey, badChecksum, unknown, session, tampered, expiredSession, foreign);
+  secrets.push(
+    readWrite,
+    readOnly,
+    revoked.secret,
+    expired,
+    otherKey,
+    otherAppOnly,
+    elsewhereOnly,
+    spent.secret,
+    freeKey,
+    badChecksum,
+    unknown,
+    session,
+    tampered,
+    expiredSession,
+    foreign,
+  );
 
   const writes = (route: RestRoute) => route.meta.scope === 'write';
   const hasAppId = (route: RestRoute) => route.pathParameters.includes('id');
-  const keysManageNothing: Expectation = { status: 403, slug: 'insufficient-scope', challenge: /^Bearer error="insufficient_scope", scope="admin"$/ };
-  const asKey = (expect: (route: RestRoute) => Expectation) => (route: RestRoute) => (settings(route) ? keysManageNothing : expect(route));
+  const keysManageNothing: Expectation = {
+    status: 403,
+    slug: 'insufficient-scope',
+    challenge: /^Bearer error="insufficient_scope", scope="admin"$/,
+  };
+  const asKey = (expect: (route: RestRoute) => Expectation) => (route: RestRoute) =>
+    settings(route) ? keysManageNothing : expect(route);
   credentials = [
     { name: 'valid read-write key', authorization: `Bearer ${readWrite}`, expect: asKey(() => ({ status: 200 })) },
     { name: 'valid session token', authorization: `Bearer ${session}`, expect: () => ({ status: 200 }) },
@@ -141,22 +214,40 @@ beforeAll(async () => {
     },
     // A key is rolled once and an endpoint deleted once (the owner's session above did): a member allowed to is then
     // told so, as the owner would be.
-    ...members.map(({ role, session: token }): Credential => ({
-      name: `session token of a member, ${role}`,
-      authorization: `Bearer ${token}`,
-      expect: asMember(role, (route) =>
-        route.template === '/keys/{keyId}/roll' ? { status: 400, slug: 'validation-error' } : route.method === 'DELETE' ? { status: 404, slug: 'not-found' } : { status: 200 },
-      ),
-    })),
+    ...members.map(
+      ({ role, session: token }): Credential => ({
+        name: `session token of a member, ${role}`,
+        authorization: `Bearer ${token}`,
+        expect: asMember(role, (route) =>
+          route.template === '/keys/{keyId}/roll'
+            ? { status: 400, slug: 'validation-error' }
+            : route.method === 'DELETE'
+              ? { status: 404, slug: 'not-found' }
+              : { status: 200 },
+        ),
+      }),
+    ),
     {
       name: 'session token of another account’s analyst',
       authorization: `Bearer ${strangerAnalyst.session}`,
-      expect: asMember('analyst', (route) => (route.pathParameters.length > 0 ? { status: 404, slug: 'not-found' } : { status: 200 })),
+      expect: asMember('analyst', (route) =>
+        route.pathParameters.length > 0 ? { status: 404, slug: 'not-found' } : { status: 200 },
+      ),
     },
-    { name: 'no credential', authorization: null, expect: () => unauthorized(/^Bearer realm="public-api"$/), noDatabase: true },
+    {
+      name: 'no credential',
+      authorization: null,
+      expect: () => unauthorized(/^Bearer realm="public-api"$/),
+      noDatabase: true,
+    },
     { name: 'empty bearer', authorization: 'Bearer ', expect: () => unauthorized(), noDatabase: true },
     { name: 'basic scheme', authorization: 'Basic dXNlcjpwYXNz', expect: () => unauthorized(), noDatabase: true },
-    { name: 'malformed key', authorization: `Bearer ${KEY_PREFIXES.live}short`, expect: () => unauthorized(), noDatabase: true },
+    {
+      name: 'malformed key',
+      authorization: `Bearer ${KEY_PREFIXES.live}short`,
+      expect: () => unauthorized(),
+      noDatabase: true,
+    },
     { name: 'bad checksum', authorization: `Bearer ${badChecksum}`, expect: () => unauthorized(), noDatabase: true },
     { name: 'unknown key', authorization: `Bearer ${unknown}`, expect: () => unauthorized() },
     { name: 'revoked key', authorization: `Bearer ${revoked.secret}`, expect: () => unauthorized() },
@@ -168,10 +259,22 @@ beforeAll(async () => {
     {
       name: 'read-only key',
       authorization: `Bearer ${readOnly}`,
-      expect: asKey((route) => (writes(route) ? { status: 403, slug: 'insufficient-scope', challenge: /^Bearer error="insufficient_scope", scope="write"$/ } : { status: 200 })),
+      expect: asKey((route) =>
+        writes(route)
+          ? { status: 403, slug: 'insufficient-scope', challenge: /^Bearer error="insufficient_scope", scope="write"$/ }
+          : { status: 200 },
+      ),
     },
-    { name: 'another account’s key', authorization: `Bearer ${otherKey}`, expect: asKey((route) => (hasAppId(route) ? { status: 404, slug: 'not-found' } : { status: 200 })) },
-    { name: 'Free tier key', authorization: `Bearer ${freeKey}`, expect: () => ({ status: 403, slug: 'plan-required' }) },
+    {
+      name: 'another account’s key',
+      authorization: `Bearer ${otherKey}`,
+      expect: asKey((route) => (hasAppId(route) ? { status: 404, slug: 'not-found' } : { status: 200 })),
+    },
+    {
+      name: 'Free tier key',
+      authorization: `Bearer ${freeKey}`,
+      expect: () => ({ status: 403, slug: 'plan-required' }),
+    },
     {
       name: 'key restricted to another app',
       authorization: `Bearer ${otherAppOnly}`,
@@ -183,11 +286,17 @@ beforeAll(async () => {
             : { status: 200 },
       ),
     },
-    { name: 'key restricted to other addresses', authorization: `Bearer ${elsewhereOnly}`, expect: () => ({ status: 403, slug: 'ip-not-allowed' }) },
+    {
+      name: 'key restricted to other addresses',
+      authorization: `Bearer ${elsewhereOnly}`,
+      expect: () => ({ status: 403, slug: 'ip-not-allowed' }),
+    },
     {
       name: 'key with its budget spent',
       authorization: `Bearer ${spent.secret}`,
-      expect: asKey((route) => ((route.meta.credits ?? 0) > 0 ? { status: 402, slug: 'key-budget-exhausted' } : { status: 200 })),
+      expect: asKey((route) =>
+        (route.meta.credits ?? 0) > 0 ? { status: 402, slug: 'key-budget-exhausted' } : { status: 200 },
+      ),
     },
   ];
 
@@ -213,8 +322,17 @@ afterAll(() => {
   delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
 });
 
-function requestFor(route: RestRoute, authorization: string | null, { values = { ...ids, ...routeIds[`${route.method} ${route.template}`] }, extra = {} }: { values?: typeof ids; extra?: Record<string, string> } = {}): Request {
-  const path = route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]!) + (QUERIES[route.template] ?? '');
+function requestFor(
+  route: RestRoute,
+  authorization: string | null,
+  {
+    values = { ...ids, ...routeIds[`${route.method} ${route.template}`] },
+    extra = {},
+  }: { values?: typeof ids; extra?: Record<string, string> } = {},
+): Request {
+  const path =
+    route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]!) +
+    (QUERIES[route.template] ?? '');
   const headers: Record<string, string> = { ...extra };
   if (authorization !== null) headers.Authorization = authorization;
   let body: string | undefined;
@@ -242,7 +360,8 @@ describe('security matrix: every endpoint × every credential', () => {
         }
         if (expected.challenge) expect(response.headers.get('www-authenticate'), label).toMatch(expected.challenge);
         // A secret is shown once, by the answer that makes it: no list or read shows one.
-        if (route.method === 'GET') for (const secret of secrets) expect(text.includes(secret), `${label} shows a secret`).toBe(false);
+        if (route.method === 'GET')
+          for (const secret of secrets) expect(text.includes(secret), `${label} shows a secret`).toBe(false);
         // The secrets the settings endpoints made: in no log line, nor sent to the database (checked below).
         if (response.ok && settings(route)) {
           for (const made of text.match(/svc_live_[0-9A-Za-z]{38}|whsec_[\w-]{43}/g) ?? []) secrets.push(made);
@@ -262,19 +381,54 @@ describe('security matrix: every endpoint × every credential', () => {
     const sandboxId = await sandboxOf(owner.accountId);
     // Their history is not needed here, and other files' backfill loops must not wait on it.
     await db.appBackfill.updateMany({ where: { app: { accountId: sandboxId } }, data: { finishedAt: new Date() } });
-    const sandboxApp = await db.trackedApp.findFirstOrThrow({ where: { accountId: sandboxId, keywords: { some: {} } }, include: { keywords: true } });
-    const testKey = await createApiKey({ accountId: sandboxId, userId: user.id }, { name: 'matrix test key', scope: 'read-write' });
+    const sandboxApp = await db.trackedApp.findFirstOrThrow({
+      where: { accountId: sandboxId, keywords: { some: {} } },
+      include: { keywords: true },
+    });
+    const testKey = await createApiKey(
+      { accountId: sandboxId, userId: user.id },
+      { name: 'matrix test key', scope: 'read-write' },
+    );
     const { endpoint, secret } = await createWebhookEndpoint(sandboxId, { url: 'http://127.0.0.1:9/matrix-test' });
     const { deliveryId } = await sendTestEvent(sandboxId, endpoint.id);
     secrets.push(testKey.secret, secret);
-    const testIds = { id: sandboxApp.id, keywordId: sandboxApp.keywords[0]!.id, keyId: testKey.key.id, endpointId: endpoint.id, deliveryId };
+    const testIds = {
+      id: sandboxApp.id,
+      keywordId: sandboxApp.keywords[0]!.id,
+      keyId: testKey.key.id,
+      endpointId: endpoint.id,
+      deliveryId,
+    };
     const session = await issueSessionToken({ id: user.id, email: user.email, accountId: owner.accountId });
-    const liveKey = (await createApiKey({ accountId: owner.accountId, userId: user.id }, { name: 'matrix live key', scope: 'read-write' })).secret;
-    const spent = async () => (await db.creditUsage.aggregate({ where: { accountId: { in: [owner.accountId, sandboxId] } }, _sum: { used: true } }))._sum.used ?? 0;
+    const liveKey = (
+      await createApiKey(
+        { accountId: owner.accountId, userId: user.id },
+        { name: 'matrix live key', scope: 'read-write' },
+      )
+    ).secret;
+    const spent = async () =>
+      (
+        await db.creditUsage.aggregate({
+          where: { accountId: { in: [owner.accountId, sandboxId] } },
+          _sum: { used: true },
+        })
+      )._sum.used ?? 0;
     const before = await spent();
-    const legs: { name: string; authorization: string; key: boolean; values: typeof ids; extra: Record<string, string> }[] = [
+    const legs: {
+      name: string;
+      authorization: string;
+      key: boolean;
+      values: typeof ids;
+      extra: Record<string, string>;
+    }[] = [
       { name: 'test key on live ids', authorization: `Bearer ${testKey.secret}`, key: true, values: ids, extra: {} },
-      { name: 'session in test mode on live ids', authorization: `Bearer ${session}`, key: false, values: ids, extra: { 'X-Test-Mode': 'true' } },
+      {
+        name: 'session in test mode on live ids',
+        authorization: `Bearer ${session}`,
+        key: false,
+        values: ids,
+        extra: { 'X-Test-Mode': 'true' },
+      },
       { name: 'live key on test ids', authorization: `Bearer ${liveKey}`, key: true, values: testIds, extra: {} },
       { name: 'live session on test ids', authorization: `Bearer ${session}`, key: false, values: testIds, extra: {} },
     ];
@@ -284,7 +438,9 @@ describe('security matrix: every endpoint × every credential', () => {
       for (const route of withIds) {
         if (leg.key && settings(route)) continue;
         const label = `${leg.name} → ${route.method} ${route.template}`;
-        const response = await callPublicApi(requestFor(route, leg.authorization, { values: leg.values, extra: leg.extra }));
+        const response = await callPublicApi(
+          requestFor(route, leg.authorization, { values: leg.values, extra: leg.extra }),
+        );
         const text = await response.text();
         expect(response.status, `${label}: ${text.slice(0, 200)}`).toBe(404);
         expect(JSON.parse(text).type, label).toBe(`${ORIGIN}/docs/problems/not-found`);
@@ -292,12 +448,17 @@ describe('security matrix: every endpoint × every credential', () => {
       }
       if (!leg.key) continue;
       for (const route of withIds.filter((each) => !settings(each))) {
-        const args: Record<string, unknown> = { ...(BODIES[`${route.method} ${route.template}`] as object | undefined) };
+        const args: Record<string, unknown> = {
+          ...(BODIES[`${route.method} ${route.template}`] as object | undefined),
+        };
         for (const name of route.pathParameters) args[name] = leg.values[name as keyof typeof ids];
         if (route.template === '/apps/{id}/keywords/research') args.term = 'sleep';
         const label = `MCP ${leg.name} → ${toolName(route.procedurePath)}`;
         const answer = await callMcpTool(ORIGIN, leg.authorization, toolName(route.procedurePath), args);
-        expect(answer.problem, `${label}: ${answer.text.slice(0, 200)}`).toMatchObject({ type: `${ORIGIN}/docs/problems/not-found`, status: 404 });
+        expect(answer.problem, `${label}: ${answer.text.slice(0, 200)}`).toMatchObject({
+          type: `${ORIGIN}/docs/problems/not-found`,
+          status: 404,
+        });
         expect((answer.result!._meta!.credits as { charged: number }).charged, label).toBe(0);
       }
     }
@@ -314,7 +475,9 @@ describe('security matrix: every endpoint × every credential', () => {
       for (const route of tools) {
         const label = `MCP ${credential.name} → ${toolName(route.procedurePath)}`;
         const values = { ...ids, ...routeIds[`${route.method} ${route.template}`] };
-        const args: Record<string, unknown> = { ...(BODIES[`${route.method} ${route.template}`] as object | undefined) };
+        const args: Record<string, unknown> = {
+          ...(BODIES[`${route.method} ${route.template}`] as object | undefined),
+        };
         for (const name of route.pathParameters) args[name] = values[name as keyof typeof ids];
         if (route.template === '/apps/{id}/keywords/research') args.term = 'sleep';
         const before = queried.length;
@@ -334,7 +497,10 @@ describe('security matrix: every endpoint × every credential', () => {
           expect(answer.status, `${label}: ${answer.text.slice(0, 200)}`).toBe(200);
           expect(answer.result, `${label}: ${answer.text.slice(0, 200)}`).toBeDefined();
           if (expected.slug) {
-            expect(answer.problem, `${label}: ${answer.text.slice(0, 200)}`).toMatchObject({ type: `${ORIGIN}/docs/problems/${expected.slug}`, status: expected.status });
+            expect(answer.problem, `${label}: ${answer.text.slice(0, 200)}`).toMatchObject({
+              type: `${ORIGIN}/docs/problems/${expected.slug}`,
+              status: expected.status,
+            });
             expect((answer.result!._meta!.credits as { charged: number }).charged, label).toBe(0);
           } else expect(answer.result!.isError, `${label}: ${answer.text.slice(0, 300)}`).toBeFalsy();
         }
@@ -351,21 +517,67 @@ describe('security matrix: every endpoint × every credential', () => {
     const user = await db.user.findFirstOrThrow({ where: { accountId: owner } });
     const other = await makeAccount('pro');
     const otherUser = await db.user.findFirstOrThrow({ where: { accountId: other.accountId } });
-    const tokenFor = async ({ accountId, userId, scope, appIds = null, audience = `${ORIGIN}/api/mcp`, expiresIn = 3600 }: { accountId: string; userId: string; scope: 'read-only' | 'read-write'; appIds?: string[] | null; audience?: string; expiresIn?: number }) => {
+    const tokenFor = async ({
+      accountId,
+      userId,
+      scope,
+      appIds = null,
+      audience = `${ORIGIN}/api/mcp`,
+      expiresIn = 3600,
+    }: {
+      accountId: string;
+      userId: string;
+      scope: 'read-only' | 'read-write';
+      appIds?: string[] | null;
+      audience?: string;
+      expiresIn?: number;
+    }) => {
       const grantId = randomUUID();
-      const app = await createConnectedApp({ accountId, userId, grantId, clientId: `matrix-${grantId}`, clientName: 'matrix agent', scope, restrictions: { appIds } });
+      const app = await createConnectedApp({
+        accountId,
+        userId,
+        grantId,
+        clientId: `matrix-${grantId}`,
+        clientName: 'matrix agent',
+        scope,
+        restrictions: { appIds },
+      });
       const value = randomBase62(43);
-      await new OAuthAdapter('AccessToken').upsert(value, { jti: value, kind: 'AccessToken', grantId, clientId: `matrix-${grantId}`, aud: audience, scope: scope === 'read-write' ? 'read-only read-write' : 'read-only' }, expiresIn);
+      await new OAuthAdapter('AccessToken').upsert(
+        value,
+        {
+          jti: value,
+          kind: 'AccessToken',
+          grantId,
+          clientId: `matrix-${grantId}`,
+          aud: audience,
+          scope: scope === 'read-write' ? 'read-only read-write' : 'read-only',
+        },
+        expiresIn,
+      );
       secrets.push(value);
       return { value, app };
     };
     const readWrite = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-write' });
     const readOnly = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-only' });
-    const otherApp = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-write', appIds: [(await makeApp(owner)).id] });
+    const otherApp = await tokenFor({
+      accountId: owner,
+      userId: user.id,
+      scope: 'read-write',
+      appIds: [(await makeApp(owner)).id],
+    });
     const strangers = await tokenFor({ accountId: other.accountId, userId: otherUser.id, scope: 'read-write' });
-    const elsewhere = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-write', audience: `${ORIGIN}/api/public/v1` });
+    const elsewhere = await tokenFor({
+      accountId: owner,
+      userId: user.id,
+      scope: 'read-write',
+      audience: `${ORIGIN}/api/public/v1`,
+    });
     const expired = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-write' });
-    await db.oAuthRecord.updateMany({ where: { kind: 'AccessToken', idHash: oauthIdHash(expired.value) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db.oAuthRecord.updateMany({
+      where: { kind: 'AccessToken', idHash: oauthIdHash(expired.value) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const revoked = await tokenFor({ accountId: owner, userId: user.id, scope: 'read-write' });
     await revokeConnectedApp(owner, revoked.app.id);
 
@@ -391,7 +603,8 @@ describe('security matrix: every endpoint × every credential', () => {
       }
       const asReadOnly = await call(readOnly);
       if (writes) expect(asReadOnly.problem?.code, `read-only OAuth → ${name}`).toBe('insufficient-scope');
-      else expect(asReadOnly.result?.isError, `read-only OAuth → ${name}: ${asReadOnly.text.slice(0, 200)}`).toBeFalsy();
+      else
+        expect(asReadOnly.result?.isError, `read-only OAuth → ${name}: ${asReadOnly.text.slice(0, 200)}`).toBeFalsy();
       if (route.pathParameters.includes('id')) {
         expect((await call(strangers)).problem?.code, `another account's OAuth → ${name}`).toBe('not-found');
         expect((await call(otherApp)).problem?.code, `OAuth restricted to another app → ${name}`).toBe('not-found');
@@ -443,17 +656,47 @@ describe('security matrix: the dashboard endpoint', () => {
     const { endpoint } = await createWebhookEndpoint(account.accountId, { url: 'http://127.0.0.1:9/hook' });
     const { deliveryId } = await sendTestEvent(account.accountId, endpoint.id);
     // What the owner's session removes is its own, so that the other procedures still find what they read.
-    const removable = await addApp(account.accountId, { storeUrl: 'https://play.google.com/store/apps/details?id=com.matrix.removable' }, { backfill: 'caller' });
-    const [removableKeyword] = await db.trackedKeyword.createManyAndReturn({ data: [{ appId: app.id, country: 'US', term: 'matrix removable', termKey: 'matrix removable' }] });
-    const competitor = await db.competitor.create({ data: { appId: app.id, store: 'app_store', storeId: '571800810', storeUrl: 'https://apps.apple.com/us/app/id571800810' } });
+    const removable = await addApp(
+      account.accountId,
+      { storeUrl: 'https://play.google.com/store/apps/details?id=com.matrix.removable' },
+      { backfill: 'caller' },
+    );
+    const [removableKeyword] = await db.trackedKeyword.createManyAndReturn({
+      data: [{ appId: app.id, country: 'US', term: 'matrix removable', termKey: 'matrix removable' }],
+    });
+    const competitor = await db.competitor.create({
+      data: {
+        appId: app.id,
+        store: 'app_store',
+        storeId: '571800810',
+        storeUrl: 'https://apps.apple.com/us/app/id571800810',
+      },
+    });
     const connect = (clientName: string) =>
-      createConnectedApp({ accountId: account.accountId, userId: user.id, grantId: randomUUID(), clientId: `client-${randomUUID()}`, clientName, scope: 'read-only', restrictions: {} });
-    const [toDisconnect, toRestrictConnection] = [await connect('matrix agent'), await connect('matrix agent restricted')];
+      createConnectedApp({
+        accountId: account.accountId,
+        userId: user.id,
+        grantId: randomUUID(),
+        clientId: `client-${randomUUID()}`,
+        clientName,
+        scope: 'read-only',
+        restrictions: {},
+      });
+    const [toDisconnect, toRestrictConnection] = [
+      await connect('matrix agent'),
+      await connect('matrix agent restricted'),
+    ];
     // Room for the members below and an invitation more.
     await db.account.update({ where: { id: account.accountId }, data: { plan: 'business' } });
     const asOwner = { accountId: account.accountId, userId: user.id, role: 'owner' as const };
-    const [toReassign, toRemove] = [await makeMember(account.accountId, 'analyst'), await makeMember(account.accountId, 'analyst')];
-    const { invitation: toWithdraw } = await inviteMember(asOwner, { email: `matrix-withdrawn-${randomUUID()}@example.test`, role: 'analyst' });
+    const [toReassign, toRemove] = [
+      await makeMember(account.accountId, 'analyst'),
+      await makeMember(account.accountId, 'analyst'),
+    ];
+    const { invitation: toWithdraw } = await inviteMember(asOwner, {
+      email: `matrix-withdrawn-${randomUUID()}@example.test`,
+      role: 'analyst',
+    });
     inputs = {
       'members.list': undefined,
       'members.invite': { email: `matrix-invited-${randomUUID()}@example.test`, role: 'analyst' },
@@ -531,18 +774,50 @@ describe('security matrix: the dashboard endpoint', () => {
     billingWithoutStripe = (path: string) => path === 'billing.checkout' || path === 'billing.portal';
     const cookieOf = (token: string) => ({ cookie: `next-auth.session-token=${token}` });
     const session = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
-    owner = { cookie: cookieOf(session).cookie, ids: [toReassign.userId, toRemove.userId, toWithdraw.id, app.id, keyword.id, apiKey.key.id, toRoll.key.id, toRestrict.key.id, endpoint.id, deliveryId, removable.app.id, removableKeyword!.id, competitor.id, toDisconnect.id, toRestrictConnection.id] };
+    owner = {
+      cookie: cookieOf(session).cookie,
+      ids: [
+        toReassign.userId,
+        toRemove.userId,
+        toWithdraw.id,
+        app.id,
+        keyword.id,
+        apiKey.key.id,
+        toRoll.key.id,
+        toRestrict.key.id,
+        endpoint.id,
+        deliveryId,
+        removable.app.id,
+        removableKeyword!.id,
+        competitor.id,
+        toDisconnect.id,
+        toRestrictConnection.id,
+      ],
+    };
     const signedOut = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
     const signedOutClaims = await decode({ token: signedOut, secret: authSecret() });
     await endSession(signedOutClaims);
     const actor = await verifySessionToken(session, { use: 'cookie' });
-    const reference = await issueApiReferenceToken({ userId: user.id, sessionId: actor.status === 'valid' ? actor.actor.sessionId! : '' });
+    const reference = await issueApiReferenceToken({
+      userId: user.id,
+      sessionId: actor.status === 'valid' ? actor.actor.sessionId! : '',
+    });
     const expired = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId }, -60);
     const stranger = await makeAccount('pro');
-    const strangerSession = await issueSessionToken({ id: stranger.userId, email: stranger.email, accountId: stranger.accountId });
-    members = await Promise.all(MEMBER_ROLES.filter((role) => role !== 'owner').map(async (role) => ({ role, cookie: cookieOf((await makeMember(account.accountId, role)).session).cookie })));
+    const strangerSession = await issueSessionToken({
+      id: stranger.userId,
+      email: stranger.email,
+      accountId: stranger.accountId,
+    });
+    members = await Promise.all(
+      MEMBER_ROLES.filter((role) => role !== 'owner').map(async (role) => ({
+        role,
+        cookie: cookieOf((await makeMember(account.accountId, role)).session).cookie,
+      })),
+    );
     const strangerAnalyst = await makeMember(stranger.accountId, 'analyst');
-    const allowed = (role: MemberRole, path: string) => roleAllows(role, permissionOf(procedures.find(([each]) => each === path)![1]._def.meta));
+    const allowed = (role: MemberRole, path: string) =>
+      roleAllows(role, permissionOf(procedures.find(([each]) => each === path)![1]._def.meta));
     const byId = (path: string) => {
       const input = inputs[path];
       return typeof input === 'object' && input !== null && Object.keys(input).some((name) => /id$/i.test(name));
@@ -554,14 +829,22 @@ describe('security matrix: the dashboard endpoint', () => {
     const lastOwnerOrNoInvitation = (path: string) => (path === 'members.leave' ? 400 : notOffered(path) ? 404 : null);
     credentials = [
       { name: 'no credential', headers: {}, expect: refused },
-      { name: 'tampered cookie', headers: cookieOf(session.slice(0, -4) + (session.endsWith('AAAA') ? 'BBBB' : 'AAAA')), expect: refused },
+      {
+        name: 'tampered cookie',
+        headers: cookieOf(session.slice(0, -4) + (session.endsWith('AAAA') ? 'BBBB' : 'AAAA')),
+        expect: refused,
+      },
       { name: 'expired session', headers: cookieOf(expired), expect: refused },
       { name: 'signed-out session', headers: cookieOf(signedOut), expect: refused },
       { name: 'API reference token as the cookie', headers: cookieOf(reference), expect: refused },
       { name: 'API key as the cookie', headers: cookieOf(apiKey.secret), expect: refused },
       { name: 'API key as a Bearer header', headers: { authorization: `Bearer ${apiKey.secret}` }, expect: refused },
       { name: 'session token as a Bearer header', headers: { authorization: `Bearer ${session}` }, expect: refused },
-      { name: 'another account’s session', headers: cookieOf(strangerSession), expect: (path) => lastOwnerOrNoInvitation(path) ?? (byId(path) || billingWithoutStripe(path) ? 404 : 200) },
+      {
+        name: 'another account’s session',
+        headers: cookieOf(strangerSession),
+        expect: (path) => lastOwnerOrNoInvitation(path) ?? (byId(path) || billingWithoutStripe(path) ? 404 : 200),
+      },
       {
         name: 'another account’s analyst',
         headers: cookieOf(strangerAnalyst.session),
@@ -578,8 +861,15 @@ describe('security matrix: the dashboard endpoint', () => {
     const input = inputs[path];
     return handleDashboardTrpcRequest(
       type === 'query'
-        ? new Request(`${ORIGIN}/api/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { headers })
-        : new Request(`${ORIGIN}/api/trpc/${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(input ?? {}) }),
+        ? new Request(
+            `${ORIGIN}/api/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
+            { headers },
+          )
+        : new Request(`${ORIGIN}/api/trpc/${path}`, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify(input ?? {}),
+          }),
     );
   };
 
@@ -623,7 +913,13 @@ describe('security matrix: the dashboard endpoint', () => {
       const response = await call(path, procedure._def.type, { cookie: owner.cookie });
       // webhooks.delete of an id that is not the account's, a link that names no invitation, and billing without Stripe:
       // 404; the only owner leaving: 400; every other procedure succeeds.
-      const expected = path === 'members.leave' ? 400 : ['webhooks.delete', 'members.acceptInvitation', 'members.answerOwnership'].includes(path) || billingWithoutStripe(path) ? 404 : 200;
+      const expected =
+        path === 'members.leave'
+          ? 400
+          : ['webhooks.delete', 'members.acceptInvitation', 'members.answerOwnership'].includes(path) ||
+              billingWithoutStripe(path)
+            ? 404
+            : 200;
       expect(response.status, `${path}: ${(await response.text()).slice(0, 200)}`).toBe(expected);
     }
   }, 120_000);
@@ -639,7 +935,10 @@ describe('security matrix: the sign-in lockout attack', () => {
     return {
       waits,
       async signIn(email: string, password: string, address = from) {
-        const outcome = await signInWithLimit({ email, password, address, cookies }, { wait: async (milliseconds) => waits.push(milliseconds) });
+        const outcome = await signInWithLimit(
+          { email, password, address, cookies },
+          { wait: async (milliseconds) => waits.push(milliseconds) },
+        );
         if (outcome.kind === 'signed-in') cookies.set(outcome.knownBrowser.name, outcome.knownBrowser.value);
         return outcome.kind;
       },
@@ -652,11 +951,13 @@ describe('security matrix: the sign-in lockout attack', () => {
     expect(await own.signIn(victim.email, PASSWORD)).toBe('signed-in');
 
     const attackers = Array.from({ length: 10 }, (_, index) => browser(`192.0.2.${index + 1}`));
-    const guesses = await Promise.all(attackers.map(async (attacker) => {
-      const outcomes = [];
-      for (let guess = 0; guess < 5; guess++) outcomes.push(await attacker.signIn(victim.email, `guess ${guess}`));
-      return outcomes;
-    }));
+    const guesses = await Promise.all(
+      attackers.map(async (attacker) => {
+        const outcomes = [];
+        for (let guess = 0; guess < 5; guess++) outcomes.push(await attacker.signIn(victim.email, `guess ${guess}`));
+        return outcomes;
+      }),
+    );
     expect(guesses.flat()).toEqual(Array(50).fill('refused'));
 
     // The victim's own browser: at once, from home and from the attacker's own network alike.
@@ -671,7 +972,11 @@ describe('security matrix: the sign-in lockout attack', () => {
     for (const attacker of attackers) expect(await attacker.signIn(victim.email, PASSWORD)).toBe('blocked');
     // The owner sees the attack in the security log: its first failures, then one entry per tenfold wave.
     const { entries } = await listSecurityEvents(victim.accountId, { page: 1, pageSize: 200 });
-    expect(entries.filter((entry) => entry.kind === 'session.sign_in_failed')).toHaveLength(SIGN_IN_LIMITS.perEmail.slowAfter);
-    expect(entries.filter((entry) => entry.kind === 'session.sign_ins_slowed').map((entry) => entry.after?.failures)).toEqual([50, 5]);
+    expect(entries.filter((entry) => entry.kind === 'session.sign_in_failed')).toHaveLength(
+      SIGN_IN_LIMITS.perEmail.slowAfter,
+    );
+    expect(
+      entries.filter((entry) => entry.kind === 'session.sign_ins_slowed').map((entry) => entry.after?.failures),
+    ).toEqual([50, 5]);
   });
 });

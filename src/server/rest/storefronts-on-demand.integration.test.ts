@@ -21,7 +21,11 @@ import { useDataProvider } from '@/server/services/ingest/providers';
 import { BACKFILL_DAYS, refreshApp } from '@/server/services/ingest/refresh';
 import { AppStoreProvider } from '@/server/services/ingest/stores/app-store/app-store-provider';
 import { GooglePlayProvider } from '@/server/services/ingest/stores/google-play/google-play-provider';
-import { playLocale, type GooglePlayClient, type PlayLocale } from '@/server/services/ingest/stores/google-play/google-play-client';
+import {
+  playLocale,
+  type GooglePlayClient,
+  type PlayLocale,
+} from '@/server/services/ingest/stores/google-play/google-play-client';
 import { createStoreGate, StoreCallError } from '@/server/services/ingest/stores/store-calls';
 import { StoresProvider } from '@/server/services/ingest/stores/stores-provider';
 import { makeAccount, storeAppOf } from '../../../test/factories';
@@ -75,7 +79,10 @@ async function customer(plan: 'solo' | 'pro' = 'pro') {
     const response = await callPublicApi(
       new Request(`${ORIGIN}/api/public/v1${path}`, {
         method: init.method ?? 'GET',
-        headers: { Authorization: `Bearer ${secret}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${secret}`,
+          ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
       }),
     );
@@ -84,7 +91,8 @@ async function customer(plan: 'solo' | 'pro' = 'pro') {
   return { owner, call, used: () => creditsUsed(owner.accountId, new Date()) };
 }
 
-const storefrontsOf = async (appId: string) => (await db.appStorefront.findMany({ where: { appId }, orderBy: { country: 'asc' } })).map((row) => row.country);
+const storefrontsOf = async (appId: string) =>
+  (await db.appStorefront.findMany({ where: { appId }, orderBy: { country: 'asc' } })).map((row) => row.country);
 
 describe('on the demo provider', () => {
   it('answers a new storefront’s metadata on the first call, lists it, starts its history, and the next day’s refresh observes it', async () => {
@@ -114,7 +122,9 @@ describe('on the demo provider', () => {
     const tomorrow = addDays(today, 1);
     const refreshed = await refreshApp(app.id, { through: tomorrow });
     expect(refreshed.failures).toEqual([]);
-    expect(await db.categoryRank.count({ where: { storeAppId: await storeAppOf(app.id), country: 'GB', date: tomorrow } })).toBe(1);
+    expect(
+      await db.categoryRank.count({ where: { storeAppId: await storeAppOf(app.id), country: 'GB', date: tomorrow } }),
+    ).toBe(1);
     expect(provider.observed.get('GB')).toBe(BACKFILL_DAYS + 1);
   }, 120_000);
 
@@ -133,15 +143,33 @@ describe('on the demo provider', () => {
 
   it('answers 503 when the store fails, storing and charging nothing, and observes it on the next call', async () => {
     let failing = true;
-    provide(new CountingProvider((country) => (failing && country === 'FR' ? new StoreCallError('app_store', 'lookup in FR: the App Store answered 503', 503) : undefined)));
+    provide(
+      new CountingProvider((country) =>
+        failing && country === 'FR'
+          ? new StoreCallError('app_store', 'lookup in FR: the App Store answered 503', 503)
+          : undefined,
+      ),
+    );
     const { owner, call, used } = await customer();
     const app = await trackApp(owner.accountId, { storeUrl: 'https://apps.apple.com/us/app/storefronts/id1500004103' });
     const before = await db.metadataSnapshot.count({ where: { storeAppId: await storeAppOf(app.id) } });
 
-    for (const path of ['metadata', 'aso-score', 'keyword-spy', 'opportunities', 'keywords', 'competitors', 'category-rank', 'metadata/changelog']) {
+    for (const path of [
+      'metadata',
+      'aso-score',
+      'keyword-spy',
+      'opportunities',
+      'keywords',
+      'competitors',
+      'category-rank',
+      'metadata/changelog',
+    ]) {
       const refused = await call(`/apps/${app.id}/${path}?country=FR`);
       expect(refused.status, `${path}: ${JSON.stringify(refused.body)}`).toBe(503);
-      expect(refused.body).toMatchObject({ code: 'store-unavailable', detail: expect.stringContaining('FR storefront') });
+      expect(refused.body).toMatchObject({
+        code: 'store-unavailable',
+        detail: expect.stringContaining('FR storefront'),
+      });
       expect(refused.headers.get('retry-after')).toBe('60');
     }
     expect(await used()).toBe(0);
@@ -155,7 +183,13 @@ describe('on the demo provider', () => {
   }, 120_000);
 
   it('answers 404 saying so when the store does not sell the app in the storefront', async () => {
-    provide(new CountingProvider((country) => (country === 'IT' ? new StoreCallError('app_store', 'the App Store has no app in the IT storefront', 404) : undefined)));
+    provide(
+      new CountingProvider((country) =>
+        country === 'IT'
+          ? new StoreCallError('app_store', 'the App Store has no app in the IT storefront', 404)
+          : undefined,
+      ),
+    );
     const { owner, call, used } = await customer();
     const app = await trackApp(owner.accountId, { storeUrl: 'https://apps.apple.com/us/app/storefronts/id1500004104' });
     const refused = await call(`/apps/${app.id}/metadata?country=IT`);
@@ -170,14 +204,20 @@ describe('on the demo provider', () => {
     const { owner, call, used } = await customer('solo');
     const app = await trackApp(owner.accountId, { storeUrl: 'https://apps.apple.com/us/app/storefronts/id1500004105' });
     // Solo's five: the primary one, three first read, and one of keywords.
-    for (const country of ['JP', 'DE', 'FR']) expect((await call(`/apps/${app.id}/metadata?country=${country}`)).status).toBe(200);
-    expect((await call(`/apps/${app.id}/keywords`, { method: 'POST', body: { terms: ['sleep'], country: 'KR' } })).status).toBe(200);
+    for (const country of ['JP', 'DE', 'FR'])
+      expect((await call(`/apps/${app.id}/metadata?country=${country}`)).status).toBe(200);
+    expect(
+      (await call(`/apps/${app.id}/keywords`, { method: 'POST', body: { terms: ['sleep'], country: 'KR' } })).status,
+    ).toBe(200);
     const spent = await used();
 
     const refused = await call(`/apps/${app.id}/metadata?country=BR`);
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'limit-reached', cap: 'storefronts', limit: 5 });
-    const keywords = await call(`/apps/${app.id}/keywords`, { method: 'POST', body: { terms: ['sleep'], country: 'BR' } });
+    const keywords = await call(`/apps/${app.id}/keywords`, {
+      method: 'POST',
+      body: { terms: ['sleep'], country: 'BR' },
+    });
     expect(keywords.status).toBe(403);
     expect(keywords.body).toMatchObject({ code: 'limit-reached', cap: 'storefronts' });
     expect(await used()).toBe(spent);
@@ -191,18 +231,32 @@ describe('stopping tracking a storefront', () => {
     provide(new CountingProvider());
     const { owner, call } = await customer('solo');
     const app = await trackApp(owner.accountId, { storeUrl: 'https://apps.apple.com/us/app/storefronts/id1500004106' });
-    expect((await call(`/apps/${app.id}/keywords`, { method: 'POST', body: { terms: ['sleep'], country: 'GB' } })).status).toBe(200);
+    expect(
+      (await call(`/apps/${app.id}/keywords`, { method: 'POST', body: { terms: ['sleep'], country: 'GB' } })).status,
+    ).toBe(200);
     const history = await db.categoryRank.count({ where: { storeAppId: await storeAppOf(app.id), country: 'GB' } });
     expect(history).toBeGreaterThan(0);
 
-    expect(await removeStorefront(owner.accountId, { appId: app.id, country: 'GB' })).toEqual({ removed: true, country: 'GB', keywords: 1 });
+    expect(await removeStorefront(owner.accountId, { appId: app.id, country: 'GB' })).toEqual({
+      removed: true,
+      country: 'GB',
+      keywords: 1,
+    });
     expect(await storefrontsOf(app.id)).toEqual(['US']);
     expect(await db.trackedKeyword.count({ where: { appId: app.id, country: 'GB' } })).toBe(0);
-    expect(await db.categoryRank.count({ where: { storeAppId: await storeAppOf(app.id), country: 'GB' } })).toBe(history);
-    await expect(removeStorefront(owner.accountId, { appId: app.id, country: 'US' })).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
-    await expect(removeStorefront(owner.accountId, { appId: app.id, country: 'DE' })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    expect(await db.categoryRank.count({ where: { storeAppId: await storeAppOf(app.id), country: 'GB' } })).toBe(
+      history,
+    );
+    await expect(removeStorefront(owner.accountId, { appId: app.id, country: 'US' })).rejects.toMatchObject({
+      appCode: 'VALIDATION_ERROR',
+    });
+    await expect(removeStorefront(owner.accountId, { appId: app.id, country: 'DE' })).rejects.toMatchObject({
+      appCode: 'NOT_FOUND',
+    });
     const other = await makeAccount('solo');
-    await expect(removeStorefront(other.accountId, { appId: app.id, country: 'US' })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await expect(removeStorefront(other.accountId, { appId: app.id, country: 'US' })).rejects.toMatchObject({
+      appCode: 'NOT_FOUND',
+    });
   }, 120_000);
 });
 
@@ -212,7 +266,8 @@ function appStoreRecorded(): StoresProvider {
   const fetchJson = async (url: string) => {
     const asked = new URL(url);
     const country = asked.searchParams.get('country') ?? asked.pathname.split('/')[1];
-    if (country === 'fr' && asked.pathname === '/lookup') return loadAppStoreFixture(`lookup-us-${APP_STORE_PLAN.missingId}.json`);
+    if (country === 'fr' && asked.pathname === '/lookup')
+      return loadAppStoreFixture(`lookup-us-${APP_STORE_PLAN.missingId}.json`);
     if (country !== 'gb') return replay(url);
     if (asked.searchParams.has('country')) asked.searchParams.set('country', 'us');
     else asked.pathname = asked.pathname.replace(/^\/gb\//, '/us/');
@@ -220,7 +275,11 @@ function appStoreRecorded(): StoresProvider {
   };
   const offline = new GooglePlayProvider(
     { app: failing, search: failing, reviews: failing, topFree: failing, suggest: failing },
-    createStoreGate('google_play', { callsPerMinute: 60, concurrency: 1, timeoutMs: 300, retries: 0, minBackoffMs: 1, maxBackoffMs: 1 }, async () => 0),
+    createStoreGate(
+      'google_play',
+      { callsPerMinute: 60, concurrency: 1, timeoutMs: 300, retries: 0, minBackoffMs: 1, maxBackoffMs: 1 },
+      async () => 0,
+    ),
   );
   return new StoresProvider({ app_store: new AppStoreProvider(fetchJson), google_play: offline });
 }
@@ -236,19 +295,39 @@ function googlePlayRecorded(): StoresProvider {
   const US = playLocale('US');
   const stand = (locale: PlayLocale) => (locale.country.toUpperCase() === 'GB' ? US : locale);
   const client: GooglePlayClient = {
-    app: (appId, locale) => (locale.country.toUpperCase() === 'FR' ? recorded.app(GOOGLE_PLAY_PLAN.missingId, US) : recorded.app(appId, stand(locale))),
+    app: (appId, locale) =>
+      locale.country.toUpperCase() === 'FR'
+        ? recorded.app(GOOGLE_PLAY_PLAN.missingId, US)
+        : recorded.app(appId, stand(locale)),
     search: (term, num, locale) => recorded.search(term, num, stand(locale)),
     reviews: (appId, num, locale) => recorded.reviews(appId, num, stand(locale)),
     topFree: (category, num, locale) => recorded.topFree(category, num, stand(locale)),
     suggest: (prefix, locale) => recorded.suggest(prefix, stand(locale)),
   };
-  const gate = createStoreGate('google_play', { callsPerMinute: 60, concurrency: 2, timeoutMs: 1_000, retries: 0, minBackoffMs: 1, maxBackoffMs: 1 }, async () => 0);
-  return new StoresProvider({ google_play: new GooglePlayProvider(client, gate), app_store: new AppStoreProvider(failing) });
+  const gate = createStoreGate(
+    'google_play',
+    { callsPerMinute: 60, concurrency: 2, timeoutMs: 1_000, retries: 0, minBackoffMs: 1, maxBackoffMs: 1 },
+    async () => 0,
+  );
+  return new StoresProvider({
+    google_play: new GooglePlayProvider(client, gate),
+    app_store: new AppStoreProvider(failing),
+  });
 }
 
 describe.each([
-  { store: 'the App Store', provider: appStoreRecorded, storeUrl: `https://apps.apple.com/us/app/calm/id${APP_STORE_PLAN.appId}`, notSold: 'The App Store says this app is not sold in the FR storefront.' },
-  { store: 'Google Play', provider: googlePlayRecorded, storeUrl: `https://play.google.com/store/apps/details?id=${GOOGLE_PLAY_PLAN.appId}`, notSold: 'Google Play says this app is not sold in the FR storefront.' },
+  {
+    store: 'the App Store',
+    provider: appStoreRecorded,
+    storeUrl: `https://apps.apple.com/us/app/calm/id${APP_STORE_PLAN.appId}`,
+    notSold: 'The App Store says this app is not sold in the FR storefront.',
+  },
+  {
+    store: 'Google Play',
+    provider: googlePlayRecorded,
+    storeUrl: `https://play.google.com/store/apps/details?id=${GOOGLE_PLAY_PLAN.appId}`,
+    notSold: 'Google Play says this app is not sold in the FR storefront.',
+  },
 ])('on $store’s recorded answers', ({ provider, storeUrl, notSold }) => {
   it('answers a US app’s GB metadata on the first call, lists GB, the next day’s refresh observes it; FR, where it is not sold, is a 404', async () => {
     provide(provider());
@@ -266,11 +345,20 @@ describe.each([
     expect(listing.body).toMatchObject({ country: 'GB', title: us.body.title, version: us.body.version });
     expect(await used()).toBe(spent + 2);
     expect((await call(`/apps/${appId}`)).body.storefronts).toEqual(['GB', 'US']);
-    expect((await call(`/apps/${appId}/metadata/changelog?country=GB`)).body).toMatchObject({ observedSince: isoDay(today), changes: [] });
+    expect((await call(`/apps/${appId}/metadata/changelog?country=GB`)).body).toMatchObject({
+      observedSince: isoDay(today),
+      changes: [],
+    });
 
     const tomorrow = addDays(today, 1);
     expect((await refreshApp(appId, { through: tomorrow })).failures).toEqual([]);
-    expect(await db.categoryRank.findMany({ where: { storeAppId: await storeAppOf(appId), country: 'GB' }, orderBy: { date: 'asc' }, select: { date: true } })).toEqual([{ date: today }, { date: tomorrow }]);
+    expect(
+      await db.categoryRank.findMany({
+        where: { storeAppId: await storeAppOf(appId), country: 'GB' },
+        orderBy: { date: 'asc' },
+        select: { date: true },
+      }),
+    ).toEqual([{ date: today }, { date: tomorrow }]);
 
     const refused = await call(`/apps/${appId}/metadata?country=FR`);
     expect(refused.status, JSON.stringify(refused.body)).toBe(404);

@@ -38,7 +38,12 @@ beforeAll(async () => {
   [free, pro] = await Promise.all([makeAccount('free'), makeAccount('pro')]);
   liveAppId = (await makeApp(pro.accountId)).id;
   liveKey = (await createApiKey(pro, { name: 'live', scope: 'read-write' })).secret;
-  testKey = (await createApiKey({ accountId: await sandboxOf(free.accountId), userId: free.userId }, { name: 'test', scope: 'read-write' })).secret;
+  testKey = (
+    await createApiKey(
+      { accountId: await sandboxOf(free.accountId), userId: free.userId },
+      { name: 'test', scope: 'read-write' },
+    )
+  ).secret;
   // The sample apps' history, as the background work loads it: a year of three apps, the longest wait of this file on
   // a machine busy with the rest of the suite (a bound, as every wait here).
   while (await runNextBackfill());
@@ -46,10 +51,18 @@ beforeAll(async () => {
 
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-function call(secret: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Response> {
+function call(
+  secret: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Response> {
   return fetch(`${origin}${PUBLIC_API_BASE_PATH}${path}`, {
     method: init.method ?? 'GET',
-    headers: { Authorization: `Bearer ${secret}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...init.headers },
+    headers: {
+      Authorization: `Bearer ${secret}`,
+      ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...init.headers,
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
 }
@@ -72,10 +85,19 @@ describe('the sandbox', () => {
 
   it('has a year of generated history, its keyword metrics apart from the stores’ own', async () => {
     const sandboxId = await sandboxOf(free.accountId);
-    const app = await db.trackedApp.findFirstOrThrow({ where: { accountId: sandboxId, store: 'app_store', bundleId: 'com.calmlabs.breathe' }, include: { backfill: true } });
+    const app = await db.trackedApp.findFirstOrThrow({
+      where: { accountId: sandboxId, store: 'app_store', bundleId: 'com.calmlabs.breathe' },
+      include: { backfill: true },
+    });
     expect(app.backfill).toMatchObject({ daysTotal: SANDBOX_BACKFILL_DAYS, daysDone: SANDBOX_BACKFILL_DAYS });
-    expect(await db.appRank.count({ where: { storeAppId: app.storeAppId, country: app.primaryCountry, termKey: 'meditation' } })).toBe(SANDBOX_BACKFILL_DAYS);
-    expect(await db.keywordMetric.count({ where: { livemode: false, termKey: 'meditation' } })).toBeGreaterThanOrEqual(SANDBOX_BACKFILL_DAYS);
+    expect(
+      await db.appRank.count({
+        where: { storeAppId: app.storeAppId, country: app.primaryCountry, termKey: 'meditation' },
+      }),
+    ).toBe(SANDBOX_BACKFILL_DAYS);
+    expect(await db.keywordMetric.count({ where: { livemode: false, termKey: 'meditation' } })).toBeGreaterThanOrEqual(
+      SANDBOX_BACKFILL_DAYS,
+    );
     expect(await db.keywordMetric.count({ where: { livemode: true, termKey: 'meditation' } })).toBe(0);
   });
 
@@ -97,8 +119,13 @@ describe('the sandbox', () => {
   it('is put back as it was by a reset: apps added since are gone, the sample apps are back, the keys stay', async () => {
     const owner = await makeAccount('pro');
     const sandboxId = await sandboxOf(owner.accountId);
-    const key = (await createApiKey({ accountId: sandboxId, userId: owner.userId }, { name: 'reset', scope: 'read-write' })).secret;
-    const added = await call(key, '/apps', { method: 'POST', body: { storeUrl: 'https://apps.apple.com/us/app/pocket-breathing/id1487654321' } });
+    const key = (
+      await createApiKey({ accountId: sandboxId, userId: owner.userId }, { name: 'reset', scope: 'read-write' })
+    ).secret;
+    const added = await call(key, '/apps', {
+      method: 'POST',
+      body: { storeUrl: 'https://apps.apple.com/us/app/pocket-breathing/id1487654321' },
+    });
     expect(added.status).toBe(200);
     const created = (await added.json()) as { id: string; created: boolean };
     expect(created.created).toBe(true);
@@ -116,16 +143,30 @@ describe('the sandbox', () => {
       const owner = await makeAccount('free');
       const sandboxId = await sandboxOf(owner.accountId);
       // Earlier tests' sandboxes are queued too, and older: held back, so that the job takes this sandbox's first app.
-      await db.appBackfill.updateMany({ where: { app: { accountId: { not: sandboxId } }, finishedAt: null }, data: { claimedAt: new Date() } });
+      await db.appBackfill.updateMany({
+        where: { app: { accountId: { not: sandboxId } }, finishedAt: null },
+        data: { claimedAt: new Date() },
+      });
       // The backfill job on a sample app, as the background work runs it, while the owner clicks "Reset test data".
       const loading = runNextBackfill();
       // From the moment the job holds this sandbox's app (on a busy machine the reset's first statements could
       // otherwise reach the database before the job's claim, leaving it nothing to take).
-      while (!(await db.appBackfill.count({ where: { app: { accountId: sandboxId }, OR: [{ claimedAt: { not: null } }, { finishedAt: { not: null } }] } }))) await new Promise((resolve) => setTimeout(resolve, 2));
+      while (
+        !(await db.appBackfill.count({
+          where: { app: { accountId: sandboxId }, OR: [{ claimedAt: { not: null } }, { finishedAt: { not: null } }] },
+        }))
+      )
+        await new Promise((resolve) => setTimeout(resolve, 2));
       await new Promise((resolve) => setTimeout(resolve, delayMs));
-      await expect(resetSandbox(owner.accountId)).resolves.toMatchObject({ sandboxId, apps: SANDBOX_SAMPLE_APPS.length });
+      await expect(resetSandbox(owner.accountId)).resolves.toMatchObject({
+        sandboxId,
+        apps: SANDBOX_SAMPLE_APPS.length,
+      });
       await expect(loading).resolves.toBe(true);
-      const apps = await db.trackedApp.findMany({ where: { accountId: sandboxId }, select: { backfill: { select: { finishedAt: true } } } });
+      const apps = await db.trackedApp.findMany({
+        where: { accountId: sandboxId },
+        select: { backfill: { select: { finishedAt: true } } },
+      });
       expect(apps.map((app) => app.backfill?.finishedAt)).toEqual(Array(SANDBOX_SAMPLE_APPS.length).fill(null));
       // Their history is not this test's to load (the next round's job would take these first).
       await db.appBackfill.updateMany({ where: { app: { accountId: sandboxId } }, data: { finishedAt: new Date() } });
@@ -154,7 +195,11 @@ describe('a test key', () => {
     for (const path of [`/apps/${liveAppId}`, `/apps/${liveAppId}/keywords`, `/apps/${liveAppId}/reviews`]) {
       expect((await call(testKey, path)).status, path).toBe(404);
     }
-    for (const path of [`/apps/${sandboxApp.id}`, `/apps/${sandboxApp.id}/keywords`, `/apps/${sandboxApp.id}/reviews`]) {
+    for (const path of [
+      `/apps/${sandboxApp.id}`,
+      `/apps/${sandboxApp.id}/keywords`,
+      `/apps/${sandboxApp.id}/reviews`,
+    ]) {
       const response = await call(liveKey, path);
       expect(response.status, path).toBe(404);
       expect(response.headers.get('x-test-mode')).toBeNull();
@@ -174,7 +219,11 @@ describe('a session token with X-Test-Mode: true', () => {
   it('acts on the sandbox: it makes test keys, reads the sandbox’s apps and usage, and spends nothing live', async () => {
     const session = await issueSessionToken({ id: free.userId, email: free.email, accountId: free.accountId });
     const test = { 'X-Test-Mode': 'true' };
-    const created = await call(session, '/keys', { method: 'POST', headers: test, body: { name: 'made over REST in test mode', scope: 'read-only' } });
+    const created = await call(session, '/keys', {
+      method: 'POST',
+      headers: test,
+      body: { name: 'made over REST in test mode', scope: 'read-only' },
+    });
     expect(created.status).toBe(200);
     expect(created.headers.get('x-test-mode')).toBe('true');
     const { secret } = (await created.json()) as { secret: string };
@@ -182,8 +231,13 @@ describe('a session token with X-Test-Mode: true', () => {
     expect((await call(secret, '/apps')).status).toBe(200);
     const listed = (await (await call(session, '/keys', { headers: test })).json()) as { name: string }[];
     expect(listed.map((key) => key.name)).toContain('made over REST in test mode');
-    expect(((await (await call(session, '/apps', { headers: test })).json()) as unknown[]).length).toBe(SANDBOX_SAMPLE_APPS.length);
-    expect(await (await call(session, '/usage', { headers: test })).json()).toMatchObject({ plan: 'test', livemode: false });
+    expect(((await (await call(session, '/apps', { headers: test })).json()) as unknown[]).length).toBe(
+      SANDBOX_SAMPLE_APPS.length,
+    );
+    expect(await (await call(session, '/usage', { headers: test })).json()).toMatchObject({
+      plan: 'test',
+      livemode: false,
+    });
     // Without the header the same session is live: a Free account has no API access there.
     expect((await call(session, '/apps')).status).toBe(403);
     expect(await liveCreditsUsed(free.accountId)).toBe(0);
@@ -191,7 +245,11 @@ describe('a session token with X-Test-Mode: true', () => {
 
   it('is refused with a live key, and any value but true with any credential: 400, nothing charged', async () => {
     const before = await liveCreditsUsed(pro.accountId);
-    for (const [secret, value] of [[liveKey, 'true'], [liveKey, 'false'], [testKey, 'yes']] as const) {
+    for (const [secret, value] of [
+      [liveKey, 'true'],
+      [liveKey, 'false'],
+      [testKey, 'yes'],
+    ] as const) {
       const response = await call(secret, '/apps', { headers: { 'X-Test-Mode': value } });
       expect(response.status, `${value}`).toBe(400);
       expect(await response.json()).toMatchObject({ errors: [{ in: 'header', name: 'X-Test-Mode' }] });
@@ -255,7 +313,11 @@ describe('X-Test-Trigger', () => {
 describe('on the MCP server', () => {
   async function connect(secret: string, headers: Record<string, string> = {}): Promise<Client> {
     const client = new Client({ name: 'test-mode test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}${MCP_PATH}`), { requestInit: { headers: { Authorization: `Bearer ${secret}`, ...headers } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${origin}${MCP_PATH}`), {
+        requestInit: { headers: { Authorization: `Bearer ${secret}`, ...headers } },
+      }),
+    );
     return client;
   }
 
@@ -263,7 +325,10 @@ describe('on the MCP server', () => {
     const result = await (await connect(testKey)).callTool({ name: 'apps_list', arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(result._meta).toMatchObject({ livemode: false, credits: { limit: 25_000 } });
-    const refused = await (await connect(testKey, { 'X-Test-Trigger': 'rate-limited' })).callTool({ name: 'apps_list', arguments: {} });
+    const refused = await (await connect(testKey, { 'X-Test-Trigger': 'rate-limited' })).callTool({
+      name: 'apps_list',
+      arguments: {},
+    });
     expect(refused.isError).toBe(true);
     expect(refused._meta).toMatchObject({ problem: { status: 429, retryAfter: 1 }, credits: { charged: 0 } });
   });
@@ -304,13 +369,19 @@ describe('test webhooks', () => {
     const live = (await createWebhookEndpoint(owner.accountId, { url: `${base}/live` })).endpoint;
     const test = (await createWebhookEndpoint(sandboxId, { url: `${base}/test` })).endpoint;
     // A key's creation records an event in its own mode.
-    await createApiKey({ accountId: sandboxId, userId: owner.userId }, { name: 'made in test mode', scope: 'read-only' });
+    await createApiKey(
+      { accountId: sandboxId, userId: owner.userId },
+      { name: 'made in test mode', scope: 'read-only' },
+    );
     await createApiKey(owner, { name: 'made in live mode', scope: 'read-only' });
     await dispatchEvents();
     const deliveries = await db.webhookDelivery.findMany({ where: { endpointId: { in: [live.id, test.id] } } });
-    for (const delivery of deliveries) expect(await attemptDelivery(delivery.id, 1)).toMatchObject({ status: 'succeeded' });
+    for (const delivery of deliveries)
+      expect(await attemptDelivery(delivery.id, 1)).toMatchObject({ status: 'succeeded' });
     await sendTestEvent(sandboxId, test.id);
-    const requested = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: test.id, eventType: 'webhook.test' } });
+    const requested = await db.webhookDelivery.findFirstOrThrow({
+      where: { endpointId: test.id, eventType: 'webhook.test' },
+    });
     expect(await attemptDelivery(requested.id, 1)).toMatchObject({ status: 'succeeded' });
     // Redelivery is the same in test mode: the sandbox asks for it, the live account cannot.
     const made = deliveries.find((delivery) => delivery.endpointId === test.id)!;
@@ -319,7 +390,9 @@ describe('test webhooks', () => {
     expect(await attemptDelivery(made.id, 2)).toMatchObject({ status: 'succeeded' });
 
     const at = (path: string) => received.filter((request) => request.path === path).map((request) => request.body);
-    expect(at('/live').map((body) => [body.type, (body.data as { name?: string }).name, body.livemode])).toEqual([['api_key.created', 'made in live mode', true]]);
+    expect(at('/live').map((body) => [body.type, (body.data as { name?: string }).name, body.livemode])).toEqual([
+      ['api_key.created', 'made in live mode', true],
+    ]);
     expect(at('/test').map((body) => [body.type, body.livemode])).toEqual([
       ['api_key.created', false],
       ['webhook.test', false],

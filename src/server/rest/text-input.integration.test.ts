@@ -21,11 +21,20 @@ async function world() {
 }
 
 const post = (path: string, secret: string, body: string) =>
-  callPublicApi(new Request(`${ORIGIN}/api/public/v1${path}`, { method: 'POST', headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' }, body }));
+  callPublicApi(
+    new Request(`${ORIGIN}/api/public/v1${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+      body,
+    }),
+  );
 
 async function problemOf(response: Response) {
   expect(response.headers.get('content-type')).toBe('application/problem+json');
-  return (await response.json()) as { status: number; errors?: { in: string; pointer?: string; name?: string; detail: string }[] };
+  return (await response.json()) as {
+    status: number;
+    errors?: { in: string; pointer?: string; name?: string; detail: string }[];
+  };
 }
 
 describe('unrepresentable text', () => {
@@ -34,11 +43,17 @@ describe('unrepresentable text', () => {
     for (const term of ['a\u0000b', '\ud800x', 'x\udc00', 'ok\ud83d']) {
       const response = await post(`/apps/${app.id}/keywords`, secret, JSON.stringify({ terms: ['fine', term] }));
       expect(response.status, JSON.stringify(term)).toBe(400);
-      expect((await problemOf(response)).errors).toEqual([{ in: 'body', pointer: '#/terms/1', detail: expect.stringMatching(/NUL|surrogate/) }]);
+      expect((await problemOf(response)).errors).toEqual([
+        { in: 'body', pointer: '#/terms/1', detail: expect.stringMatching(/NUL|surrogate/) },
+      ]);
     }
     // A well-formed pair is text like any other.
-    expect((await post(`/apps/${app.id}/keywords`, secret, JSON.stringify({ terms: ['sleep \ud83d\ude34'] }))).status).toBe(200);
-    expect((await db.trackedKeyword.findMany({ where: { appId: app.id } })).map((row) => row.term)).toEqual(['sleep \ud83d\ude34']);
+    expect(
+      (await post(`/apps/${app.id}/keywords`, secret, JSON.stringify({ terms: ['sleep \ud83d\ude34'] }))).status,
+    ).toBe(200);
+    expect((await db.trackedKeyword.findMany({ where: { appId: app.id } })).map((row) => row.term)).toEqual([
+      'sleep \ud83d\ude34',
+    ]);
     expect(await db.domainEvent.count({ where: { accountId: owner.accountId, type: 'keyword.added' } })).toBe(1);
     expect(await db.creditLedger.count({ where: { accountId: owner.accountId } })).toBe(1);
   });
@@ -47,7 +62,9 @@ describe('unrepresentable text', () => {
     const { owner, app, secret } = await world();
     for (const term of ['a%00b', '%ED%A0%80x', 'x%C0']) {
       const response = await callPublicApi(
-        new Request(`${ORIGIN}/api/public/v1/apps/${app.id}/keywords/research?term=${term}`, { headers: { Authorization: `Bearer ${secret}` } }),
+        new Request(`${ORIGIN}/api/public/v1/apps/${app.id}/keywords/research?term=${term}`, {
+          headers: { Authorization: `Bearer ${secret}` },
+        }),
       );
       expect(response.status, term).toBe(400);
       expect((await problemOf(response)).errors?.[0]).toMatchObject({ in: 'query', name: 'term' });
@@ -57,7 +74,11 @@ describe('unrepresentable text', () => {
 
   it('a store address with a malformed percent-escape: 400, nothing stored', async () => {
     const { app, secret } = await world();
-    const response = await post(`/apps/${app.id}/competitors`, secret, JSON.stringify({ storeUrl: 'https://apps.apple.com/us/app/%E0%A4%A/id123' }));
+    const response = await post(
+      `/apps/${app.id}/competitors`,
+      secret,
+      JSON.stringify({ storeUrl: 'https://apps.apple.com/us/app/%E0%A4%A/id123' }),
+    );
     expect(response.status).toBe(400);
     expect((await problemOf(response)).errors?.[0]).toMatchObject({ in: 'body', pointer: '#/storeUrl' });
     expect(await db.competitor.count({ where: { appId: app.id } })).toBe(0);
@@ -66,7 +87,13 @@ describe('unrepresentable text', () => {
   it('in a dashboard call: 400 with its pointer, nothing stored', async () => {
     const { owner, cookie } = await world();
     const call = (path: string, input: unknown) =>
-      handleDashboardTrpcRequest(new Request(`${ORIGIN}/api/trpc/${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(input) }));
+      handleDashboardTrpcRequest(
+        new Request(`${ORIGIN}/api/trpc/${path}`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: JSON.stringify(input),
+        }),
+      );
     const refused = [
       await call('apiKeys.create', { name: 'ci\u0000', scope: 'read-only' }),
       await call('webhooks.create', { url: 'https://example.com/hook', description: '\udfff' }),

@@ -20,7 +20,11 @@ export interface BackgroundWork {
 /** Longer than a webhook attempt can take, so that stopping never cuts one short (it would be made again). */
 const DRAIN_TIMEOUT_MS = WEBHOOK_TIMEOUT_MS + 5_000;
 
-export async function startBackgroundWork(databaseUrl: string, log: (line: string) => void, options: { webhookIntervalMs?: number } = {}): Promise<BackgroundWork> {
+export async function startBackgroundWork(
+  databaseUrl: string,
+  log: (line: string) => void,
+  options: { webhookIntervalMs?: number } = {},
+): Promise<BackgroundWork> {
   const boss = await startScheduler(databaseUrl, log);
   const stopWebhooks = await startWebhookWorker(boss, { intervalMs: options.webhookIntervalMs });
   await scheduleIdempotencyPurge(boss, log);

@@ -24,7 +24,10 @@ export function settleDataProvider(): void {
  * `onGiveUp`: the embedded cluster this process starts is kept running (src/server/db/embedded.ts, supervise);
  * `settings`: server settings for it.
  */
-export async function prepareDatabase(log: (line: string) => void, options: Pick<EnsureOptions, 'onGiveUp' | 'settings'> = {}): Promise<DatabaseHandle> {
+export async function prepareDatabase(
+  log: (line: string) => void,
+  options: Pick<EnsureOptions, 'onGiveUp' | 'settings'> = {},
+): Promise<DatabaseHandle> {
   settleDataProvider();
   const database = await ensureDatabase({ log, ...options });
   try {
@@ -68,7 +71,9 @@ async function ensureDataEncryptionKey(): Promise<string> {
 export async function ensureAuthSecret(): Promise<string> {
   const configured = config().NEXTAUTH_SECRET;
   if (configured) return configured;
-  const secret = await readOrCreate(path.join(dataDirectory(), 'auth-secret'), () => randomBytes(32).toString('base64url'));
+  const secret = await readOrCreate(path.join(dataDirectory(), 'auth-secret'), () =>
+    randomBytes(32).toString('base64url'),
+  );
   exportToEnvironment({ NEXTAUTH_SECRET: secret });
   return secret;
 }

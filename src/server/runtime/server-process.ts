@@ -10,5 +10,12 @@ const APP_NODE_ARGS = ['--max-semi-space-size=32'];
 
 /** The arguments of `node` that run the app's server in production (`start`) or development (`dev`) mode on `port`. */
 export function serverArgs(mode: 'start' | 'dev', port: number, extraNodeArgs: string[] = []): string[] {
-  return [...APP_NODE_ARGS, ...extraNodeArgs, 'dist/main.mjs', ...(mode === 'dev' ? ['--dev'] : []), '--port', String(port)];
+  return [
+    ...APP_NODE_ARGS,
+    ...extraNodeArgs,
+    'dist/main.mjs',
+    ...(mode === 'dev' ? ['--dev'] : []),
+    '--port',
+    String(port),
+  ];
 }

@@ -26,17 +26,27 @@ describe('the built entry points on Node.js 20', () => {
   /** Node.js reads as 20.20.2 to the code it runs, from before the entry's first module. */
   const asNode20 = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.20.2"})';
 
-  it.each(['dist/start.mjs', 'dist/worker.mjs', 'dist/admin.mjs', 'dist/main.mjs'])('%s stops at once, saying why, having done nothing', async (entry) => {
-    if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build -- --server\` first (npm test does)`);
-    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', asNode20, entry, 'account', 'create'], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } }, (error, out, err) =>
-        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout: out, stderr: err }),
+  it.each(['dist/start.mjs', 'dist/worker.mjs', 'dist/admin.mjs', 'dist/main.mjs'])(
+    '%s stops at once, saying why, having done nothing',
+    async (entry) => {
+      if (!existsSync(entry))
+        throw new Error(`${entry} is missing: run \`npm run build -- --server\` first (npm test does)`);
+      const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>(
+        (resolve) => {
+          execFile(
+            process.execPath,
+            ['--import', asNode20, entry, 'account', 'create'],
+            { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } },
+            (error, out, err) =>
+              resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout: out, stderr: err }),
+          );
+        },
       );
-    });
-    expect(code).toBe(1);
-    expect(stderr.trim()).toBe(unsupportedNodeMessage('20.20.2'));
-    expect(stdout).toBe('');
-    // Nothing of the entry ran: no database, no secret, no file in its data folder.
-    expect(readdirSync(dataDir)).toEqual([]);
-  });
+      expect(code).toBe(1);
+      expect(stderr.trim()).toBe(unsupportedNodeMessage('20.20.2'));
+      expect(stdout).toBe('');
+      // Nothing of the entry ran: no database, no secret, no file in its data folder.
+      expect(readdirSync(dataDir)).toEqual([]);
+    },
+  );
 });

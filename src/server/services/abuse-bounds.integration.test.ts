@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
 import { db } from '@/server/db';
 import { createApiKey, MAX_ACTIVE_KEYS, revokeApiKey } from '@/server/services/api-keys/api-keys';
-import { createWebhookEndpoint, MAX_WEBHOOK_ENDPOINTS, redeliver, sendTestEvent, TEST_DELIVERIES_PER_MINUTE } from '@/server/services/webhooks/endpoints';
+import {
+  createWebhookEndpoint,
+  MAX_WEBHOOK_ENDPOINTS,
+  redeliver,
+  sendTestEvent,
+  TEST_DELIVERIES_PER_MINUTE,
+} from '@/server/services/webhooks/endpoints';
 import { SIGN_UPS_PER_ADDRESS } from '@/server/services/accounts/sign-up-limit';
 import { makeAccount } from '../../../test/factories';
 
@@ -19,13 +25,19 @@ afterAll(() => {
 describe('active API keys per account', () => {
   it(`are at most ${MAX_ACTIVE_KEYS}, however many race for the last places; a revoked key frees its place`, async () => {
     const owner = await makeAccount('pro');
-    for (let index = 0; index < MAX_ACTIVE_KEYS - 5; index++) await createApiKey(owner, { name: `k${index}`, scope: 'read-only' });
+    for (let index = 0; index < MAX_ACTIVE_KEYS - 5; index++)
+      await createApiKey(owner, { name: `k${index}`, scope: 'read-only' });
     // Ten at once for the last five places.
-    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, index) => createApiKey(owner, { name: `last ${index}`, scope: 'read-only' })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, index) => createApiKey(owner, { name: `last ${index}`, scope: 'read-only' })),
+    );
     const refused = results.filter((result) => result.status === 'rejected');
     expect(refused).toHaveLength(5);
     for (const result of refused) {
-      expect((result as PromiseRejectedResult).reason).toMatchObject({ appCode: 'LIMIT_REACHED', extras: { cap: 'active-api-keys', limit: MAX_ACTIVE_KEYS } });
+      expect((result as PromiseRejectedResult).reason).toMatchObject({
+        appCode: 'LIMIT_REACHED',
+        extras: { cap: 'active-api-keys', limit: MAX_ACTIVE_KEYS },
+      });
     }
     expect(await db.apiKey.count({ where: { accountId: owner.accountId } })).toBe(MAX_ACTIVE_KEYS);
     const first = await db.apiKey.findFirstOrThrow({ where: { accountId: owner.accountId } });
@@ -37,7 +49,11 @@ describe('active API keys per account', () => {
 describe('webhook endpoints per account', () => {
   it(`are at most ${MAX_WEBHOOK_ENDPOINTS}`, async () => {
     const owner = await makeAccount('pro');
-    await Promise.all(Array.from({ length: MAX_WEBHOOK_ENDPOINTS }, (_, index) => createWebhookEndpoint(owner.accountId, { url: `http://127.0.0.1:9/hook-${index}` })));
+    await Promise.all(
+      Array.from({ length: MAX_WEBHOOK_ENDPOINTS }, (_, index) =>
+        createWebhookEndpoint(owner.accountId, { url: `http://127.0.0.1:9/hook-${index}` }),
+      ),
+    );
     await expect(createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/one-more' })).rejects.toMatchObject({
       appCode: 'LIMIT_REACHED',
       extras: { cap: 'webhook-endpoints', limit: MAX_WEBHOOK_ENDPOINTS },
@@ -57,7 +73,10 @@ describe('test events and redeliveries', () => {
       else await sendTestEvent(owner.accountId, endpoint.id);
     }
     const before = await db.webhookDelivery.count({ where: { endpointId: endpoint.id } });
-    await expect(sendTestEvent(owner.accountId, endpoint.id)).rejects.toMatchObject({ appCode: 'RATE_LIMITED', headers: { 'Retry-After': expect.any(String) } });
+    await expect(sendTestEvent(owner.accountId, endpoint.id)).rejects.toMatchObject({
+      appCode: 'RATE_LIMITED',
+      headers: { 'Retry-After': expect.any(String) },
+    });
     await expect(redeliver(owner.accountId, deliveryId)).rejects.toMatchObject({ appCode: 'RATE_LIMITED' });
     expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id } })).toBe(before);
     // Another endpoint has its own count.

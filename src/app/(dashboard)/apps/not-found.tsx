@@ -6,7 +6,9 @@ export default function AppNotFound() {
     <section className="panel" data-testid="app-not-found">
       <h1>App not found</h1>
       <p>Your account tracks no app with this id. It may have been removed, or the link belongs to another account.</p>
-      <Link href="/apps" className="button primary">See your apps</Link>
+      <Link href="/apps" className="button primary">
+        See your apps
+      </Link>
     </section>
   );
 }

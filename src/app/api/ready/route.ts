@@ -10,7 +10,10 @@ export const dynamic = 'force-dynamic';
  */
 async function ready(): Promise<Response> {
   const readiness = await (await serverModules()).readiness();
-  return Response.json(readiness, { status: readiness.status === 'ready' ? 200 : 503, headers: { 'Cache-Control': 'no-store' } });
+  return Response.json(readiness, {
+    status: readiness.status === 'ready' ? 200 : 503,
+    headers: { 'Cache-Control': 'no-store' },
+  });
 }
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: ready });

@@ -16,49 +16,63 @@ export default async function McpDocsPage() {
   return (
     <main>
       <div className="panel">
-        <p className="muted"><Link href="/docs">API docs</Link></p>
+        <p className="muted">
+          <Link href="/docs">API docs</Link>
+        </p>
         <h1>MCP server</h1>
         <p>
-          AI assistants (Claude, ChatGPT, Cursor, VS Code and any other client of the Model Context Protocol) can use your ASO data through
-          our MCP server. Every endpoint of the public API is a typed tool, made from the same code, charged the same credits, under every
-          restriction of the key it uses. Its address here is:
+          AI assistants (Claude, ChatGPT, Cursor, VS Code and any other client of the Model Context Protocol) can use
+          your ASO data through our MCP server. Every endpoint of the public API is a typed tool, made from the same
+          code, charged the same credits, under every restriction of the key it uses. Its address here is:
         </p>
         <pre data-testid="mcp-url">{url}</pre>
         <p>
-          It speaks Streamable HTTP and keeps no session: any request may go to any of our servers. Every request, the first one included,
-          carries a credential in the <code>Authorization</code> header, never in the URL. There are two ways to get one:
+          It speaks Streamable HTTP and keeps no session: any request may go to any of our servers. Every request, the
+          first one included, carries a credential in the <code>Authorization</code> header, never in the URL. There are
+          two ways to get one:
         </p>
         <ul>
           <li>
-            <strong>Sign in (OAuth), for clients that support it</strong> (Claude, ChatGPT and VS Code connectors, the MCP Inspector): add
-            the URL above and nothing else. The client finds our sign-in from the server’s first answer, registers itself, and opens our
-            sign-in and consent page, where you choose what it may do, which apps it reaches and an optional monthly budget. No secret is
-            pasted anywhere. The connection is listed under <Link href="/settings/api">Settings → API access</Link>, where you can restrict
-            or revoke it at once.
+            <strong>Sign in (OAuth), for clients that support it</strong> (Claude, ChatGPT and VS Code connectors, the
+            MCP Inspector): add the URL above and nothing else. The client finds our sign-in from the server’s first
+            answer, registers itself, and opens our sign-in and consent page, where you choose what it may do, which
+            apps it reaches and an optional monthly budget. No secret is pasted anywhere. The connection is listed under{' '}
+            <Link href="/settings/api">Settings → API access</Link>, where you can restrict or revoke it at once.
           </li>
           <li>
-            <strong>An API key, for every client</strong>: create one under <Link href="/settings/api">Settings → API access</Link> (a
-            read-only key for an assistant that only reads, a key restricted to some apps or with a monthly budget to keep it within bounds)
-            and send it as below.
+            <strong>An API key, for every client</strong>: create one under{' '}
+            <Link href="/settings/api">Settings → API access</Link> (a read-only key for an assistant that only reads, a
+            key restricted to some apps or with a monthly budget to keep it within bounds) and send it as below.
           </li>
         </ul>
 
         <h2>Signing in with OAuth</h2>
         <p>
-          Our sign-in is OAuth 2.1: the authorization code flow with PKCE (S256), dynamic client registration, refresh tokens that change on
-          every use, and access tokens valid for an hour and for this MCP server only (the REST API refuses them). A client that follows the
-          MCP authorization specification needs no configuration beyond the URL:
+          Our sign-in is OAuth 2.1: the authorization code flow with PKCE (S256), dynamic client registration, refresh
+          tokens that change on every use, and access tokens valid for an hour and for this MCP server only (the REST
+          API refuses them). A client that follows the MCP authorization specification needs no configuration beyond the
+          URL:
         </p>
         <pre data-testid="config-claude-code-oauth">{`claude mcp add --transport http aso-analytics ${url}`}</pre>
         <ul>
-          <li>The server’s 401 names its metadata (<code>{`${pageOrigin()}/.well-known/oauth-protected-resource${MCP_PATH}`}</code>), which
-            names the authorization server (<code>{`${pageOrigin()}/.well-known/oauth-authorization-server`}</code>).</li>
-          <li>Scopes: <code>read-only</code> (the read tools) and <code>read-write</code> (the write tools too), as a key’s. The consent
-            page offers read-only always, and read-write when the client asked for it; the token’s scope is what you chose.</li>
-          <li>A connection spends your account’s credits, charged as a key’s, within its own budget if you gave it one. Its calls are in
-            GET /usage and in the security log.</li>
-          <li>Revoking it refuses its access token from the next call and its refresh token at once. A refresh token used twice (a sign that
-            it was copied) revokes the whole connection.</li>
+          <li>
+            The server’s 401 names its metadata (
+            <code>{`${pageOrigin()}/.well-known/oauth-protected-resource${MCP_PATH}`}</code>), which names the
+            authorization server (<code>{`${pageOrigin()}/.well-known/oauth-authorization-server`}</code>).
+          </li>
+          <li>
+            Scopes: <code>read-only</code> (the read tools) and <code>read-write</code> (the write tools too), as a
+            key’s. The consent page offers read-only always, and read-write when the client asked for it; the token’s
+            scope is what you chose.
+          </li>
+          <li>
+            A connection spends your account’s credits, charged as a key’s, within its own budget if you gave it one.
+            Its calls are in GET /usage and in the security log.
+          </li>
+          <li>
+            Revoking it refuses its access token from the next call and its refresh token at once. A refresh token used
+            twice (a sign that it was copied) revokes the whole connection.
+          </li>
         </ul>
 
         <h2>Configuration with an API key</h2>
@@ -66,49 +80,84 @@ export default async function McpDocsPage() {
         <pre data-testid="config-claude-code">{`claude mcp add --transport http aso-analytics ${url} \\
   --header "Authorization: Bearer $ASO_API_KEY"`}</pre>
         <h3>Claude Desktop</h3>
-        <p>In <code>claude_desktop_config.json</code>, through the <code>mcp-remote</code> bridge, which sends the header:</p>
+        <p>
+          In <code>claude_desktop_config.json</code>, through the <code>mcp-remote</code> bridge, which sends the
+          header:
+        </p>
         <pre data-testid="config-claude-desktop">
-          {json({ mcpServers: { 'aso-analytics': { command: 'npx', args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${ASO_AUTH}'], env: { ASO_AUTH: 'Bearer svc_live_…' } } } })}
+          {json({
+            mcpServers: {
+              'aso-analytics': {
+                command: 'npx',
+                args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${ASO_AUTH}'],
+                env: { ASO_AUTH: 'Bearer svc_live_…' },
+              },
+            },
+          })}
         </pre>
         <h3>VS Code</h3>
-        <p>In <code>.vscode/mcp.json</code>; VS Code asks for the key once and keeps it in its secret storage:</p>
+        <p>
+          In <code>.vscode/mcp.json</code>; VS Code asks for the key once and keeps it in its secret storage:
+        </p>
         <pre data-testid="config-vscode">
           {json({
-            servers: { 'aso-analytics': { type: 'http', url, headers: { Authorization: 'Bearer ${input:aso-api-key}' } } },
+            servers: {
+              'aso-analytics': { type: 'http', url, headers: { Authorization: 'Bearer ${input:aso-api-key}' } },
+            },
             inputs: [{ type: 'promptString', id: 'aso-api-key', description: 'ASO Analytics API key', password: true }],
           })}
         </pre>
         <h3>Cursor</h3>
-        <p>In <code>~/.cursor/mcp.json</code> (or the project’s <code>.cursor/mcp.json</code>):</p>
-        <pre data-testid="config-cursor">{json({ mcpServers: { 'aso-analytics': { url, headers: { Authorization: 'Bearer ${env:ASO_API_KEY}' } } } })}</pre>
+        <p>
+          In <code>~/.cursor/mcp.json</code> (or the project’s <code>.cursor/mcp.json</code>):
+        </p>
+        <pre data-testid="config-cursor">
+          {json({ mcpServers: { 'aso-analytics': { url, headers: { Authorization: 'Bearer ${env:ASO_API_KEY}' } } } })}
+        </pre>
         <h3>MCP Inspector</h3>
         <pre data-testid="config-inspector">{`npx @modelcontextprotocol/inspector --cli ${url} --transport http \\
   --header "Authorization: Bearer $ASO_API_KEY" --method tools/list`}</pre>
 
         <h2>Credits, scopes and restrictions</h2>
         <ul>
-          <li>A tool call costs what its endpoint costs (in each tool’s description and its <code>_meta.credits</code>), charged only when it
-            succeeds; refusals and failures are free. GET /usage counts a tool’s calls as <code>mcp &lt;tool&gt;</code>.</li>
-          <li>Each result carries, in <code>_meta</code>, the credits it charged and those left this month, and the request id to quote to
-            support.</li>
-          <li>A read-only key is offered the read tools only; a key restricted to some apps reaches those apps only, and is not offered the
-            tool that adds an app. The key’s client addresses, monthly budget and requests per minute hold as on REST.</li>
-          <li>A refusal is a tool error (<code>isError: true</code>) whose text is the problem REST would answer, as JSON:{' '}
+          <li>
+            A tool call costs what its endpoint costs (in each tool’s description and its <code>_meta.credits</code>),
+            charged only when it succeeds; refusals and failures are free. GET /usage counts a tool’s calls as{' '}
+            <code>mcp &lt;tool&gt;</code>.
+          </li>
+          <li>
+            Each result carries, in <code>_meta</code>, the credits it charged and those left this month, and the
+            request id to quote to support.
+          </li>
+          <li>
+            A read-only key is offered the read tools only; a key restricted to some apps reaches those apps only, and
+            is not offered the tool that adds an app. The key’s client addresses, monthly budget and requests per minute
+            hold as on REST.
+          </li>
+          <li>
+            A refusal is a tool error (<code>isError: true</code>) whose text is the problem REST would answer, as JSON:{' '}
             <code>type</code>, <code>code</code>, <code>status</code>, <code>detail</code>, and <code>resetsAt</code> or{' '}
-            <code>retryAfter</code> (seconds) where they apply. See <Link href="/docs/problems">the problem types</Link>.</li>
-          <li>Write tools take an optional <code>idempotencyKey</code>: a repeat with the same key and arguments within 24 hours is answered
-            as the first was, and charged once.</li>
-          <li>Long lists come whole, or one page at a time with <code>page</code> and <code>pageSize</code>; a paged result says how to get
-            the next page.</li>
+            <code>retryAfter</code> (seconds) where they apply. See <Link href="/docs/problems">the problem types</Link>
+            .
+          </li>
+          <li>
+            Write tools take an optional <code>idempotencyKey</code>: a repeat with the same key and arguments within 24
+            hours is answered as the first was, and charged once.
+          </li>
+          <li>
+            Long lists come whole, or one page at a time with <code>page</code> and <code>pageSize</code>; a paged
+            result says how to get the next page.
+          </li>
           <li>There are no tools for keys, webhook endpoints or billing: an assistant never manages your account.</li>
         </ul>
 
         <h2 id="test-mode">Test mode</h2>
         <p data-testid="mcp-test-mode">
-          A <code>svc_test_</code> key connects an assistant to your account’s test sandbox instead: its sample apps, its own allowance and
-          request rate, never your live credits or data (see <Link href="/docs#test-mode">Test mode</Link>). Every result then carries{' '}
-          <code>_meta.livemode: false</code>. Send the <code>X-Test-Trigger</code> header with a tool call to get the refusal your agent must
-          handle, as a tool error with the problem REST would answer, for example:
+          A <code>svc_test_</code> key connects an assistant to your account’s test sandbox instead: its sample apps,
+          its own allowance and request rate, never your live credits or data (see{' '}
+          <Link href="/docs#test-mode">Test mode</Link>). Every result then carries <code>_meta.livemode: false</code>.
+          Send the <code>X-Test-Trigger</code> header with a tool call to get the refusal your agent must handle, as a
+          tool error with the problem REST would answer, for example:
         </p>
         <pre data-testid="config-test-mode">{`npx @modelcontextprotocol/inspector --cli ${url} --transport http \\
   --header "Authorization: Bearer svc_test_…" --header "X-Test-Trigger: credits-exhausted" \\
@@ -117,15 +166,27 @@ export default async function McpDocsPage() {
         <h2>Tools</h2>
         <TableScroll label="MCP tools">
           <table data-testid="mcp-tools">
-            <thead><tr><th>Tool</th><th>What it does</th><th>Credits</th><th>Key</th><th>REST</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Tool</th>
+                <th>What it does</th>
+                <th>Credits</th>
+                <th>Key</th>
+                <th>REST</th>
+              </tr>
+            </thead>
             <tbody>
               {tools.map((tool) => (
                 <tr key={tool.name}>
-                  <td><code>{tool.name}</code></td>
+                  <td>
+                    <code>{tool.name}</code>
+                  </td>
                   <td>{tool.title}</td>
                   <td>{tool._meta.credits}</td>
                   <td>{tool._meta.scope === 'write' ? 'read-write' : 'any'}</td>
-                  <td><code>{tool._meta.restEndpoint}</code></td>
+                  <td>
+                    <code>{tool._meta.restEndpoint}</code>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -135,7 +196,9 @@ export default async function McpDocsPage() {
         <h2>Prompts</h2>
         <ul data-testid="mcp-prompts">
           {MCP_PROMPTS.map(({ definition }) => (
-            <li key={definition.name}><code>{definition.name}</code>: {definition.description}</li>
+            <li key={definition.name}>
+              <code>{definition.name}</code>: {definition.description}
+            </li>
           ))}
         </ul>
       </div>

@@ -14,7 +14,13 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
   const { token } = await params;
   const { createDashboardCaller, clientIp, INVITATION_REFUSALS, ROLE_LABELS } = await serverModules();
   const actor = await getSignedInActor();
-  const caller = createDashboardCaller({ actor, transport: 'dashboard', requestId: randomUUID(), clientIp: clientIp(await headers()), now: new Date() });
+  const caller = createDashboardCaller({
+    actor,
+    transport: 'dashboard',
+    requestId: randomUUID(),
+    clientIp: clientIp(await headers()),
+    now: new Date(),
+  });
   const invitation = await caller.members.invitation({ token: token.slice(0, 200) });
   return (
     <>
@@ -25,21 +31,28 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
             <>
               <h1>This invitation cannot be used</h1>
               <p data-testid="invitation-refusal">{INVITATION_REFUSALS[invitation.status]}</p>
-              <p><Link href="/sign-in">Sign in</Link></p>
+              <p>
+                <Link href="/sign-in">Sign in</Link>
+              </p>
             </>
           ) : (
             <>
               <h1>Join {invitation.accountName}</h1>
               <p>
                 You are invited to join <strong>{invitation.accountName}</strong> on ASO Analytics as{' '}
-                <strong>{ROLE_LABELS[invitation.role].toLowerCase()}</strong>. The invitation is for <strong>{invitation.email}</strong>.
+                <strong>{ROLE_LABELS[invitation.role].toLowerCase()}</strong>. The invitation is for{' '}
+                <strong>{invitation.email}</strong>.
               </p>
               {actor ? (
                 <AcceptInvitation token={token} />
               ) : (
                 <>
                   <p>
-                    Already have a user? <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invitations/${token}`)}`}>Sign in to accept</Link>.
+                    Already have a user?{' '}
+                    <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invitations/${token}`)}`}>
+                      Sign in to accept
+                    </Link>
+                    .
                   </p>
                   <h2>New here</h2>
                   <JoinByInvitation token={token} email={invitation.email} />

@@ -5,16 +5,46 @@ import { describe, expect, it } from 'vitest';
 import type { Actor } from '@/server/auth/actor';
 import { AppError } from '@/server/errors/app-error';
 import { UNRESTRICTED } from '@/server/services/api-keys/restrictions';
-import { admitClientAddress, appLookupOf, appsWithinReach, authorize, dashboardServes, reachApp, scopeAllows, settingsActor, type OperationAccess } from './access-policy';
+import {
+  admitClientAddress,
+  appLookupOf,
+  appsWithinReach,
+  authorize,
+  dashboardServes,
+  reachApp,
+  scopeAllows,
+  settingsActor,
+  type OperationAccess,
+} from './access-policy';
 
 const APP = '0b5f3c52-4d1e-4b8f-9d8e-2f3c4a5b6c7d';
 const OTHER_APP = '7e6d5c4b-3a2f-4e1d-8c0b-9a8f7e6d5c4b';
 
 function key(overrides: Partial<Actor> = {}): Actor {
-  return { kind: 'apiKey', accountId: 'account', plan: 'pro', creditLimit: 10_000, trial: null, scope: 'read-write', keyId: 'key', restrictions: UNRESTRICTED, keySpent: 0, ...overrides };
+  return {
+    kind: 'apiKey',
+    accountId: 'account',
+    plan: 'pro',
+    creditLimit: 10_000,
+    trial: null,
+    scope: 'read-write',
+    keyId: 'key',
+    restrictions: UNRESTRICTED,
+    keySpent: 0,
+    ...overrides,
+  };
 }
 
-const session: Actor = { kind: 'session', accountId: 'account', plan: 'pro', creditLimit: 10_000, trial: null, scope: 'read-write', userId: 'user', sessionId: 'session' };
+const session: Actor = {
+  kind: 'session',
+  accountId: 'account',
+  plan: 'pro',
+  creditLimit: 10_000,
+  trial: null,
+  scope: 'read-write',
+  userId: 'user',
+  sessionId: 'session',
+};
 
 function refusal(run: () => unknown): { code: string; detail: string } | null {
   try {
@@ -38,8 +68,15 @@ describe('authorize: plan, then scope', () => {
 
   it('a read-only key reads, and is refused every write; scopeAllows agrees with authorize', () => {
     const readOnly = key({ scope: 'read-only' });
-    for (const [access, allowed] of [[read, true], [write, false], [addApp, false], [settings, false]] as const) {
-      expect(refusal(() => authorize(readOnly, access))?.code ?? 'allowed').toBe(allowed ? 'allowed' : 'INSUFFICIENT_SCOPE');
+    for (const [access, allowed] of [
+      [read, true],
+      [write, false],
+      [addApp, false],
+      [settings, false],
+    ] as const) {
+      expect(refusal(() => authorize(readOnly, access))?.code ?? 'allowed').toBe(
+        allowed ? 'allowed' : 'INSUFFICIENT_SCOPE',
+      );
       expect(scopeAllows(readOnly, access)).toBe(allowed);
     }
   });
@@ -55,7 +92,9 @@ describe('authorize: plan, then scope', () => {
   it('a key restricted to some apps writes to them, but adds no app', () => {
     const restricted = key({ restrictions: { ...UNRESTRICTED, appIds: [APP] } });
     expect(refusal(() => authorize(restricted, write))).toBeNull();
-    expect(refusal(() => authorize(restricted, addApp))?.detail).toMatch(/restricted to chosen apps and cannot add one/);
+    expect(refusal(() => authorize(restricted, addApp))?.detail).toMatch(
+      /restricted to chosen apps and cannot add one/,
+    );
     expect(scopeAllows(restricted, addApp)).toBe(false);
   });
 });
@@ -73,7 +112,10 @@ describe('a key’s apps and addresses', () => {
 
   it('an app the credential’s statement found the account does not track is not found, before the operation runs', () => {
     const untracked = appLookupOf(APP, { app: null });
-    expect(refusal(() => reachApp(key(), read, { id: APP }, untracked))).toEqual({ code: 'NOT_FOUND', detail: 'No app with this id is tracked by your account.' });
+    expect(refusal(() => reachApp(key(), read, { id: APP }, untracked))).toEqual({
+      code: 'NOT_FOUND',
+      detail: 'No app with this id is tracked by your account.',
+    });
     expect(refusal(() => reachApp(session, write, { id: APP }, untracked))?.code).toBe('NOT_FOUND');
     // A tracked app, an app other than the one looked up, or no lookup at all: the operation's own lookup decides.
     expect(refusal(() => reachApp(key(), read, { id: APP }, appLookupOf(APP, { app: '3' })))).toBeNull();

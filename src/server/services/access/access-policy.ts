@@ -70,7 +70,9 @@ export function admitRole(actor: Actor, access: OperationAccess | undefined): vo
 function roleRefusalOf(actor: Actor, access: OperationAccess | undefined): AppError | null {
   if (!actor.role) return null;
   const permission = permissionOf(access);
-  return roleAllows(actor.role, permission) ? null : new AppError('INSUFFICIENT_SCOPE', roleRefusal(actor.role, permission));
+  return roleAllows(actor.role, permission)
+    ? null
+    : new AppError('INSUFFICIENT_SCOPE', roleRefusal(actor.role, permission));
 }
 
 // ---- Before the operation is known or acted on --------------------------------------------------------------------
@@ -80,9 +82,13 @@ export function admitClientAddress(actor: Actor, address: string | null): void {
   const allowed = actor.restrictions?.allowedCidrs;
   if (!allowed || addressAllowed(allowed, address)) return;
   const from = address ?? 'an unknown address';
-  throw new AppError('IP_NOT_ALLOWED', `This key accepts calls from ${allowed.join(', ')} only; this call came from ${from}. Nothing was charged.`, {
-    extras: { clientAddress: address ?? '', allowedCidrs: allowed },
-  });
+  throw new AppError(
+    'IP_NOT_ALLOWED',
+    `This key accepts calls from ${allowed.join(', ')} only; this call came from ${from}. Nothing was charged.`,
+    {
+      extras: { clientAddress: address ?? '', allowedCidrs: allowed },
+    },
+  );
 }
 
 /** The bearer challenge of a key whose scope is short of an operation's. */
@@ -97,7 +103,11 @@ const KEYS_MANAGE_NOTHING =
  * account (no key manages keys); a write a read-write key; adding an app a key that reaches every app.
  */
 export function authorize(actor: Actor, access: OperationAccess): void {
-  if (!PLANS[actor.plan].apiAccess) throw new AppError('PLAN_REQUIRED', 'API access needs a paid plan; this account is on the Free tier. Choose a plan under Settings → Plan & billing.');
+  if (!PLANS[actor.plan].apiAccess)
+    throw new AppError(
+      'PLAN_REQUIRED',
+      'API access needs a paid plan; this account is on the Free tier. Choose a plan under Settings → Plan & billing.',
+    );
   const refusal = scopeRefusal(actor, access);
   if (refusal) throw refusal;
 }
@@ -111,15 +121,25 @@ function scopeRefusal(actor: Actor, access: OperationAccess): AppError | null {
   const role = roleRefusalOf(actor, access);
   if (role) return role;
   if (access.scope === 'admin' && actor.kind === 'apiKey') {
-    return new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING, { headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="admin"' } });
+    return new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING, {
+      headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="admin"' },
+    });
   }
   if (access.scope === 'write' && actor.scope === 'read-only') {
-    return new AppError('INSUFFICIENT_SCOPE', 'This endpoint writes data and needs a read-write key; this key is read-only.', { headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE } });
+    return new AppError(
+      'INSUFFICIENT_SCOPE',
+      'This endpoint writes data and needs a read-write key; this key is read-only.',
+      { headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE } },
+    );
   }
   if (access.addsApp && actor.restrictions?.appIds) {
-    return new AppError('INSUFFICIENT_SCOPE', 'This key is restricted to chosen apps and cannot add one; add apps with a key that reaches all apps, or from the dashboard.', {
-      headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE },
-    });
+    return new AppError(
+      'INSUFFICIENT_SCOPE',
+      'This key is restricted to chosen apps and cannot add one; add apps with a key that reaches all apps, or from the dashboard.',
+      {
+        headers: { 'WWW-Authenticate': INSUFFICIENT_SCOPE_CHALLENGE },
+      },
+    );
   }
   return null;
 }
@@ -161,13 +181,23 @@ export async function idempotent<T>(
 /** The public API's request rate: per key, or per user for a session token, at the plan's requests a minute. */
 export async function admitRequest(actor: Actor): Promise<void> {
   const decision = await consumeRequest(actor.plan, actor.keyId ?? `user:${actor.userId}`);
-  if (!decision.allowed) throw rateLimited(`Too many requests for this key; retry in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
+  if (!decision.allowed)
+    throw rateLimited(
+      `Too many requests for this key; retry in ${decision.retryAfterSeconds} s.`,
+      decision.retryAfterSeconds,
+    );
 }
 
 /** The dashboard's calls: per signed-in user, or per client address before sign-in. */
 export async function admitDashboardCall(actor: Actor | null, clientAddress: string | null): Promise<void> {
-  const decision = await consumeDashboardCall(actor?.userId ? `user:${actor.userId}` : `address:${clientAddress ?? 'unknown'}`);
-  if (!decision.allowed) throw rateLimited(`Too many dashboard requests; retry in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
+  const decision = await consumeDashboardCall(
+    actor?.userId ? `user:${actor.userId}` : `address:${clientAddress ?? 'unknown'}`,
+  );
+  if (!decision.allowed)
+    throw rateLimited(
+      `Too many dashboard requests; retry in ${decision.retryAfterSeconds} s.`,
+      decision.retryAfterSeconds,
+    );
 }
 
 // ---- Apps within a key's reach -------------------------------------------------------------------------------------
@@ -242,7 +272,8 @@ export async function metered<T>(call: MeteredCall, work: () => Promise<T>): Pro
   }
   if (metering.limit !== null && metering.limit - metering.used < cost) throw creditsExhausted(metering, cost);
   const budget = actor.restrictions?.monthlyBudget ?? null;
-  if (budget !== null && budget - (actor.keySpent ?? 0) < cost) throw keyBudgetExhausted(budget, actor.keySpent ?? 0, cost, metering);
+  if (budget !== null && budget - (actor.keySpent ?? 0) < cost)
+    throw keyBudgetExhausted(budget, actor.keySpent ?? 0, cost, metering);
   const charge = async () => {
     const outcome = await chargeCredits({
       accountId: actor.accountId,
@@ -255,7 +286,8 @@ export async function metered<T>(call: MeteredCall, work: () => Promise<T>): Pro
       limit: metering.limit,
       now: call.now,
     });
-    if (!outcome.charged && outcome.refused === 'key_budget') throw keyBudgetExhausted(budget!, await keyCreditsSpent(actor.keyId!, call.now), cost, metering);
+    if (!outcome.charged && outcome.refused === 'key_budget')
+      throw keyBudgetExhausted(budget!, await keyCreditsSpent(actor.keyId!, call.now), cost, metering);
     if (!outcome.charged) {
       metering.used = await creditsUsed(actor.accountId, call.now);
       throw creditsExhausted(metering, cost);
@@ -294,9 +326,13 @@ function keyBudgetExhausted(budget: number, spent: number, cost: number, meterin
 function creditsExhausted(metering: MeteringState, cost: number): AppError {
   const remaining = metering.limit === null ? 0 : Math.max(0, metering.limit - metering.used);
   const resetsAt = metering.period.end.toISOString();
-  return new AppError('CREDITS_EXHAUSTED', `This call costs ${cost} credits and ${remaining} remain this month; the allowance resets at ${resetsAt}.`, {
-    extras: { creditsRequired: cost, creditsRemaining: remaining, resetsAt },
-  });
+  return new AppError(
+    'CREDITS_EXHAUSTED',
+    `This call costs ${cost} credits and ${remaining} remain this month; the allowance resets at ${resetsAt}.`,
+    {
+      extras: { creditsRequired: cost, creditsRemaining: remaining, resetsAt },
+    },
+  );
 }
 
 // ---- Test mode: errors on demand -------------------------------------------------------------------------------------
@@ -306,8 +342,18 @@ const TEST_TRIGGER_HEADER = 'X-Test-Trigger';
 /** The header of every answer in test mode, and the request header that puts a session token's call in it. */
 export const TEST_MODE_HEADER = 'X-Test-Mode';
 
-const TEST_TRIGGERS = ['credits-exhausted', 'key-budget-exhausted', 'rate-limited', 'store-unavailable', 'validation-error', 'not-found', 'slow'] as const;
-export type TestTrigger = { kind: Exclude<(typeof TEST_TRIGGERS)[number], 'slow'> } | { kind: 'slow'; milliseconds: number };
+const TEST_TRIGGERS = [
+  'credits-exhausted',
+  'key-budget-exhausted',
+  'rate-limited',
+  'store-unavailable',
+  'validation-error',
+  'not-found',
+  'slow',
+] as const;
+export type TestTrigger =
+  | { kind: Exclude<(typeof TEST_TRIGGERS)[number], 'slow'> }
+  | { kind: 'slow'; milliseconds: number };
 
 /** How long `slow` holds the answer, unless it says (`slow=<milliseconds>`, up to the most). */
 const SLOW_TRIGGER_MS = { default: 5_000, most: 30_000 } as const;
@@ -327,7 +373,10 @@ export function inTestMode(actor: Actor): boolean {
 export function admitTestModeHeader(actor: Actor, value: string | null): void {
   // Empty is not sent (a client's template left blank, as the Postman collection's {{testMode}} in live mode).
   if (value === null || value === '' || (value === 'true' && inTestMode(actor))) return;
-  const detail = value === 'true' ? `${TEST_MODE_HEADER}: true needs a test key (svc_test_…) or a session token; this key is a live key. Nothing was charged.` : `${TEST_MODE_HEADER} takes the value true only.`;
+  const detail =
+    value === 'true'
+      ? `${TEST_MODE_HEADER}: true needs a test key (svc_test_…) or a session token; this key is a live key. Nothing was charged.`
+      : `${TEST_MODE_HEADER} takes the value true only.`;
   throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'header', name: TEST_MODE_HEADER, detail }] });
 }
 
@@ -337,15 +386,23 @@ export function admitTestModeHeader(actor: Actor, value: string | null): void {
  */
 export function readTestTrigger(actor: Actor, value: string | null): TestTrigger | null {
   if (value === null) return null;
-  const refuse = (detail: string) => new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'header', name: TEST_TRIGGER_HEADER, detail }] });
-  if (!inTestMode(actor)) throw refuse(`${TEST_TRIGGER_HEADER} works with a test key (svc_test_…) only; this call is in live mode. Nothing was charged.`);
+  const refuse = (detail: string) =>
+    new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'header', name: TEST_TRIGGER_HEADER, detail }] });
+  if (!inTestMode(actor))
+    throw refuse(
+      `${TEST_TRIGGER_HEADER} works with a test key (svc_test_…) only; this call is in live mode. Nothing was charged.`,
+    );
   const [kind, argument] = value.trim().split('=', 2) as [string, string | undefined];
   if (kind === 'slow') {
     const milliseconds = argument === undefined ? SLOW_TRIGGER_MS.default : Number(argument);
-    if (!Number.isInteger(milliseconds) || milliseconds < 0 || milliseconds > SLOW_TRIGGER_MS.most) throw refuse(`slow=<milliseconds> takes a whole number from 0 to ${SLOW_TRIGGER_MS.most}.`);
+    if (!Number.isInteger(milliseconds) || milliseconds < 0 || milliseconds > SLOW_TRIGGER_MS.most)
+      throw refuse(`slow=<milliseconds> takes a whole number from 0 to ${SLOW_TRIGGER_MS.most}.`);
     return { kind: 'slow', milliseconds };
   }
-  if (argument !== undefined || !(TEST_TRIGGERS as readonly string[]).includes(kind)) throw refuse(`Unknown trigger "${value.slice(0, 100)}"; one of ${TEST_TRIGGERS.join(', ')} (slow=<milliseconds> too).`);
+  if (argument !== undefined || !(TEST_TRIGGERS as readonly string[]).includes(kind))
+    throw refuse(
+      `Unknown trigger "${value.slice(0, 100)}"; one of ${TEST_TRIGGERS.join(', ')} (slow=<milliseconds> too).`,
+    );
   return { kind: kind as Exclude<(typeof TEST_TRIGGERS)[number], 'slow'> };
 }
 
@@ -366,7 +423,10 @@ async function pullTrigger(trigger: TestTrigger, call: MeteredCall, cost: number
       throw keyBudgetExhausted(budget, budget, Math.max(cost, 1), metering);
     }
     case 'rate-limited':
-      throw rateLimited(`Too many requests for this key; retry in ${TRIGGERED_RETRY_AFTER_SECONDS} s ${because}.`, TRIGGERED_RETRY_AFTER_SECONDS);
+      throw rateLimited(
+        `Too many requests for this key; retry in ${TRIGGERED_RETRY_AFTER_SECONDS} s ${because}.`,
+        TRIGGERED_RETRY_AFTER_SECONDS,
+      );
     case 'store-unavailable':
       throw storeUnavailable('app_store', `the store did not answer ${because}.`);
     case 'validation-error': {
@@ -386,7 +446,8 @@ async function pullTrigger(trigger: TestTrigger, call: MeteredCall, cost: number
  */
 export function settingsActor(actor: Actor | null): Actor & { userId: string } {
   if (actor?.kind === 'apiKey') throw new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING);
-  if (actor?.kind !== 'session' || !actor.userId) throw new AppError('UNAUTHORIZED', 'Sign in, or call with a session token.');
+  if (actor?.kind !== 'session' || !actor.userId)
+    throw new AppError('UNAUTHORIZED', 'Sign in, or call with a session token.');
   return actor as Actor & { userId: string };
 }
 

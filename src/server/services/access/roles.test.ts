@@ -10,11 +10,21 @@ describe('roles', () => {
   });
 
   it('admin: everything but ownership and billing', () => {
-    expect(ALL.filter((permission) => !roleAllows('admin', permission))).toEqual(['billing.manage', 'ownership.manage']);
+    expect(ALL.filter((permission) => !roleAllows('admin', permission))).toEqual([
+      'billing.manage',
+      'ownership.manage',
+    ]);
   });
 
   it('developer: keys, webhook endpoints, apps and keywords, usage', () => {
-    expect(ROLE_PERMISSIONS.developer).toEqual(['account.read', 'data.read', 'data.write', 'usage.read', 'keys.manage', 'webhooks.manage']);
+    expect(ROLE_PERMISSIONS.developer).toEqual([
+      'account.read',
+      'data.read',
+      'data.write',
+      'usage.read',
+      'keys.manage',
+      'webhooks.manage',
+    ]);
   });
 
   it('analyst: reads the data and usage; no keys, no webhooks', () => {
@@ -31,8 +41,12 @@ describe('roles', () => {
   });
 
   it('a refusal names the role, what it cannot do and whom to ask', () => {
-    expect(roleRefusal('analyst', 'keys.manage')).toBe('Your role in this account, analyst, does not let you manage API keys and connected apps; ask an owner or an admin of the account.');
-    expect(roleRefusal('admin', 'billing.manage')).toBe('Your role in this account, admin, does not let you change the plan and read invoices; ask an owner of the account.');
+    expect(roleRefusal('analyst', 'keys.manage')).toBe(
+      'Your role in this account, analyst, does not let you manage API keys and connected apps; ask an owner or an admin of the account.',
+    );
+    expect(roleRefusal('admin', 'billing.manage')).toBe(
+      'Your role in this account, admin, does not let you change the plan and read invoices; ask an owner of the account.',
+    );
   });
 
   it('no role: nothing at all (a screen that found none fails closed)', () => {

@@ -7,7 +7,13 @@ import type { MemberRole } from '@/generated/prisma/enums';
 export type { MemberRole };
 
 /** Strongest first: the order the members page lists them in. */
-export const MEMBER_ROLES = ['owner', 'admin', 'developer', 'analyst', 'billing'] as const satisfies readonly MemberRole[];
+export const MEMBER_ROLES = [
+  'owner',
+  'admin',
+  'developer',
+  'analyst',
+  'billing',
+] as const satisfies readonly MemberRole[];
 
 export const PERMISSIONS = {
   'account.read': 'see the account',

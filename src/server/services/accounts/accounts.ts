@@ -58,13 +58,27 @@ export async function createAccount(
           email: input.email,
           name: input.userName ?? null,
           passwordHash,
-          account: { create: { name: input.accountName ?? input.email, plan, trialEndsAt: trial?.endsAt ?? null, trialCredits: trial?.credits ?? null, createdAt: now } },
+          account: {
+            create: {
+              name: input.accountName ?? input.email,
+              plan,
+              trialEndsAt: trial?.endsAt ?? null,
+              trialCredits: trial?.credits ?? null,
+              createdAt: now,
+            },
+          },
         },
         select: { id: true, accountId: true },
       });
       const accountId = user.accountId!;
       await tx.membership.create({ data: { accountId, userId: user.id, role: 'owner', createdAt: now } });
-      await recordPlanChange(tx, { accountId, from: null, to: plan, reason: trial ? 'trial_started' : 'operator', now });
+      await recordPlanChange(tx, {
+        accountId,
+        from: null,
+        to: plan,
+        reason: trial ? 'trial_started' : 'operator',
+        now,
+      });
       return { accountId, userId: user.id };
     });
   } catch (error) {
@@ -78,7 +92,9 @@ export async function createAccount(
 /** The operator's plan change; the email as typed. */
 export async function setPlanByEmail(email: string, plan: PlanTier): Promise<AccountSummary> {
   const user = await findUserIdByEmail(email);
-  await db.$transaction((tx) => changePlan(tx, { accountId: user.accountId, to: plan, reason: 'operator', now: new Date() }));
+  await db.$transaction((tx) =>
+    changePlan(tx, { accountId: user.accountId, to: plan, reason: 'operator', now: new Date() }),
+  );
   return getAccountSummary(user.accountId);
 }
 
@@ -99,7 +115,8 @@ export async function getAccountSummary(accountId: string): Promise<AccountSumma
 /** The user of an email as typed (any case, spaces around it), with the account they act for (the operator's target). */
 export async function findUserIdByEmail(email: string): Promise<{ userId: string; accountId: string }> {
   const normal = normalEmail(email);
-  const user = normal && (await db.user.findUnique({ where: { email: normal }, select: { id: true, accountId: true } }));
+  const user =
+    normal && (await db.user.findUnique({ where: { email: normal }, select: { id: true, accountId: true } }));
   if (!user) throw new AppError('NOT_FOUND', `No user with the email ${normal ?? email.trim()}.`);
   if (!user.accountId) throw new AppError('NOT_FOUND', `The user with the email ${normal} belongs to no account.`);
   return { userId: user.id, accountId: user.accountId };
@@ -116,7 +133,9 @@ export async function authenticate(rawEmail: unknown, password: unknown): Promis
 }
 
 /** A new account's first steps, each true once it has happened: an app added, a key created, a first charged call. */
-export async function onboardingOf(accountId: string): Promise<{ appAdded: boolean; keyCreated: boolean; firstCall: boolean }> {
+export async function onboardingOf(
+  accountId: string,
+): Promise<{ appAdded: boolean; keyCreated: boolean; firstCall: boolean }> {
   const [app, key, call] = await Promise.all([
     db.trackedApp.findFirst({ where: { accountId }, select: { id: true } }),
     db.apiKey.findFirst({ where: { accountId, kind: 'api_key' }, select: { id: true } }),

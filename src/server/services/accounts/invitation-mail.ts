@@ -3,7 +3,14 @@ import type { MemberRole } from '@/generated/prisma/enums';
 import { ROLE_LABELS } from '@/server/services/access/roles';
 import type { Mail } from '@/server/services/mail/mailer';
 
-export function invitationMail(invitation: { to: string; accountName: string; inviter: string | null; role: MemberRole; link: string; expiresAt: Date }): Mail {
+export function invitationMail(invitation: {
+  to: string;
+  accountName: string;
+  inviter: string | null;
+  role: MemberRole;
+  link: string;
+  expiresAt: Date;
+}): Mail {
   const who = invitation.inviter ?? 'An owner of the account';
   return {
     to: invitation.to,

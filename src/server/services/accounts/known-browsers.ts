@@ -32,7 +32,11 @@ export interface KnownBrowserCookie {
 /** A new cookie that makes this browser known for `email`: a random id and its signature. */
 export function issueKnownBrowser(email: string): KnownBrowserCookie {
   const id = randomBytes(16).toString('base64url');
-  return { name: knownBrowserCookieName(email), value: `${id}.${digest(`browser:${email}:${id}`)}`, maxAgeSeconds: KNOWN_BROWSER_MAX_AGE_SECONDS };
+  return {
+    name: knownBrowserCookieName(email),
+    value: `${id}.${digest(`browser:${email}:${id}`)}`,
+    maxAgeSeconds: KNOWN_BROWSER_MAX_AGE_SECONDS,
+  };
 }
 
 /** The id of the known browser these cookies show for `email`, or null when they show none (or a forged one). */

@@ -21,7 +21,14 @@ export interface PlanChange {
 /** The history line and the event of a change already applied to the account's row. */
 export async function recordPlanChange(tx: Prisma.TransactionClient, change: PlanChange): Promise<void> {
   await tx.planChange.create({
-    data: { accountId: change.accountId, fromPlan: change.from, toPlan: change.to, reason: change.reason, stripeEventId: change.stripeEventId ?? null, changedAt: change.now },
+    data: {
+      accountId: change.accountId,
+      fromPlan: change.from,
+      toPlan: change.to,
+      reason: change.reason,
+      stripeEventId: change.stripeEventId ?? null,
+      changedAt: change.now,
+    },
   });
   // A new account has no webhook endpoint to tell, and a tier set to itself is no change.
   if (change.from === null || change.from === change.to) return;
@@ -37,7 +44,19 @@ export async function recordPlanChange(tx: Prisma.TransactionClient, change: Pla
     tx,
   );
   await recordEvents(
-    [{ accountId: change.accountId, type: 'plan.changed', occurredAt: change.now, data: { from: change.from && accountTier(change.from), to: accountTier(change.to), reason: change.reason, changedAt: change.now.toISOString() } }],
+    [
+      {
+        accountId: change.accountId,
+        type: 'plan.changed',
+        occurredAt: change.now,
+        data: {
+          from: change.from && accountTier(change.from),
+          to: accountTier(change.to),
+          reason: change.reason,
+          changedAt: change.now.toISOString(),
+        },
+      },
+    ],
     tx,
   );
 }
@@ -48,13 +67,18 @@ export async function recordPlanChange(tx: Prisma.TransactionClient, change: Pla
  */
 export async function changePlan(
   tx: Prisma.TransactionClient,
-  change: Omit<PlanChange, 'from'> & { billing?: { stripeCustomerId?: string; stripeSubscriptionId?: string | null; subscriptionStatus?: string | null } },
+  change: Omit<PlanChange, 'from'> & {
+    billing?: { stripeCustomerId?: string; stripeSubscriptionId?: string | null; subscriptionStatus?: string | null };
+  },
 ): Promise<PlanTier> {
   const before = await lockAccountPlan(tx, change.accountId);
   if (!before) throw new Error(`account ${change.accountId} does not exist`);
   // A trial that has ended is Free, whatever its row says until the job that ends trials has run.
   const from = before.trialEndsAt && before.trialEndsAt <= change.now ? 'free' : before.plan;
-  await tx.account.update({ where: { id: change.accountId }, data: { plan: change.to, trialEndsAt: null, trialCredits: null, ...change.billing } });
+  await tx.account.update({
+    where: { id: change.accountId },
+    data: { plan: change.to, trialEndsAt: null, trialCredits: null, ...change.billing },
+  });
   if (from !== change.to || before.trialEndsAt) await recordPlanChange(tx, { ...change, from });
   return from;
 }

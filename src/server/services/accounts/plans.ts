@@ -4,7 +4,14 @@
 import type { PlanTier } from '@/generated/prisma/enums';
 
 /** The tiers an account can be on (the tier `test` is its sandbox's). */
-export const PLAN_TIERS = ['free', 'solo', 'pro', 'business', 'agency', 'enterprise'] as const satisfies readonly PlanTier[];
+export const PLAN_TIERS = [
+  'free',
+  'solo',
+  'pro',
+  'business',
+  'agency',
+  'enterprise',
+] as const satisfies readonly PlanTier[];
 export type AccountTier = (typeof PLAN_TIERS)[number];
 
 /** An account's own tier: never `test`, which only a sandbox has (the database's check sees to it). */
@@ -43,15 +50,64 @@ export interface Plan {
 }
 
 export const PLANS: Record<PlanTier, Plan> = {
-  free: { tier: 'free', label: 'Free', monthlyCredits: 0, apiAccess: false, caps: { trackedApps: 1, trackedKeywords: 25, seats: 1, storefrontsPerApp: 3 }, listPriceUsd: 0 },
-  solo: { tier: 'solo', label: 'Solo', monthlyCredits: 1_500, apiAccess: true, caps: { trackedApps: 3, trackedKeywords: 200, seats: 1, storefrontsPerApp: 5 }, listPriceUsd: 29 },
-  pro: { tier: 'pro', label: 'Pro', monthlyCredits: 5_000, apiAccess: true, caps: { trackedApps: 10, trackedKeywords: 1_000, seats: 3, storefrontsPerApp: 10 }, listPriceUsd: 99 },
-  business: { tier: 'business', label: 'Business', monthlyCredits: 10_000, apiAccess: true, caps: { trackedApps: 25, trackedKeywords: 2_500, seats: 10, storefrontsPerApp: 20 }, listPriceUsd: 249 },
-  agency: { tier: 'agency', label: 'Agency', monthlyCredits: 50_000, apiAccess: true, caps: { trackedApps: 100, trackedKeywords: 10_000, seats: 25, storefrontsPerApp: 40 }, listPriceUsd: 599 },
-  enterprise: { tier: 'enterprise', label: 'Enterprise', monthlyCredits: null, apiAccess: true, caps: { trackedApps: null, trackedKeywords: null, seats: null, storefrontsPerApp: null }, listPriceUsd: null },
+  free: {
+    tier: 'free',
+    label: 'Free',
+    monthlyCredits: 0,
+    apiAccess: false,
+    caps: { trackedApps: 1, trackedKeywords: 25, seats: 1, storefrontsPerApp: 3 },
+    listPriceUsd: 0,
+  },
+  solo: {
+    tier: 'solo',
+    label: 'Solo',
+    monthlyCredits: 1_500,
+    apiAccess: true,
+    caps: { trackedApps: 3, trackedKeywords: 200, seats: 1, storefrontsPerApp: 5 },
+    listPriceUsd: 29,
+  },
+  pro: {
+    tier: 'pro',
+    label: 'Pro',
+    monthlyCredits: 5_000,
+    apiAccess: true,
+    caps: { trackedApps: 10, trackedKeywords: 1_000, seats: 3, storefrontsPerApp: 10 },
+    listPriceUsd: 99,
+  },
+  business: {
+    tier: 'business',
+    label: 'Business',
+    monthlyCredits: 10_000,
+    apiAccess: true,
+    caps: { trackedApps: 25, trackedKeywords: 2_500, seats: 10, storefrontsPerApp: 20 },
+    listPriceUsd: 249,
+  },
+  agency: {
+    tier: 'agency',
+    label: 'Agency',
+    monthlyCredits: 50_000,
+    apiAccess: true,
+    caps: { trackedApps: 100, trackedKeywords: 10_000, seats: 25, storefrontsPerApp: 40 },
+    listPriceUsd: 599,
+  },
+  enterprise: {
+    tier: 'enterprise',
+    label: 'Enterprise',
+    monthlyCredits: null,
+    apiAccess: true,
+    caps: { trackedApps: null, trackedKeywords: null, seats: null, storefrontsPerApp: null },
+    listPriceUsd: null,
+  },
   // Test mode, whatever the live account's plan (docs/api-decisions.md, "Test mode"): enough for a customer's CI to
   // run its suite many times a day, finite so that the credit headers count down as live ones do.
-  test: { tier: 'test', label: 'Test mode', monthlyCredits: 25_000, apiAccess: true, caps: { trackedApps: 10, trackedKeywords: 1_000, seats: null, storefrontsPerApp: 10 }, listPriceUsd: 0 },
+  test: {
+    tier: 'test',
+    label: 'Test mode',
+    monthlyCredits: 25_000,
+    apiAccess: true,
+    caps: { trackedApps: 10, trackedKeywords: 1_000, seats: null, storefrontsPerApp: 10 },
+    listPriceUsd: 0,
+  },
 };
 
 export interface Trial {
@@ -89,7 +145,11 @@ export function accessOf(account: AccountPlanColumns, now: Date): Access {
   if (account.trialEndsAt) {
     if (account.trialEndsAt <= now) return { plan: 'free', creditLimit: PLANS.free.monthlyCredits, trial: null };
     const credits = account.trialCredits ?? PLANS[account.plan].monthlyCredits ?? 0;
-    return { plan: account.plan, creditLimit: credits, trial: { tier: account.plan, endsAt: account.trialEndsAt, credits } };
+    return {
+      plan: account.plan,
+      creditLimit: credits,
+      trial: { tier: account.plan, endsAt: account.trialEndsAt, credits },
+    };
   }
   return { plan: account.plan, creditLimit: PLANS[account.plan].monthlyCredits, trial: null };
 }

@@ -21,11 +21,17 @@ export async function sandboxOf(liveAccountId: string): Promise<string> {
   const existing = await db.account.findUnique({ where: { liveAccountId }, select: { id: true } });
   if (existing) return existing.id;
   return db.$transaction(async (tx) => {
-    const live = await tx.account.findUnique({ where: { id: liveAccountId }, select: { name: true, liveAccountId: true } });
+    const live = await tx.account.findUnique({
+      where: { id: liveAccountId },
+      select: { name: true, liveAccountId: true },
+    });
     // A sandbox has no sandbox of its own.
     if (!live || live.liveAccountId !== null) throw new AppError('NOT_FOUND', 'The account does not exist.');
     // Concurrent first uses: the unique live_account_id lets one insert through; the others wait for it, then skip.
-    const created = await tx.account.createMany({ data: [{ name: `${live.name} (test mode)`, plan: 'test', liveAccountId }], skipDuplicates: true });
+    const created = await tx.account.createMany({
+      data: [{ name: `${live.name} (test mode)`, plan: 'test', liveAccountId }],
+      skipDuplicates: true,
+    });
     const sandbox = await tx.account.findUniqueOrThrow({ where: { liveAccountId }, select: { id: true } });
     if (created.count) await addSampleApps(tx, sandbox.id);
     return sandbox.id;
@@ -34,7 +40,9 @@ export async function sandboxOf(liveAccountId: string): Promise<string> {
 
 /** Whether the account is a live one: false for a test sandbox (and for an account that does not exist). */
 export async function isLiveAccount(accountId: string): Promise<boolean> {
-  return (await db.account.findUnique({ where: { id: accountId }, select: { liveAccountId: true } }))?.liveAccountId === null;
+  return (
+    (await db.account.findUnique({ where: { id: accountId }, select: { liveAccountId: true } }))?.liveAccountId === null
+  );
 }
 
 /**
@@ -68,7 +76,9 @@ const RESET_ATTEMPTS = 5;
 async function addSampleApps(tx: Prisma.TransactionClient, sandboxId: string): Promise<void> {
   for (const { keywords, competitors, ...sample } of SANDBOX_SAMPLE_APPS) {
     const app = await tx.trackedApp.create({ data: { ...sample, accountId: sandboxId }, select: { id: true } });
-    await tx.trackedKeyword.createMany({ data: keywords.map((term) => ({ appId: app.id, term, termKey: termKeyOf(term), country: sample.primaryCountry })) });
+    await tx.trackedKeyword.createMany({
+      data: keywords.map((term) => ({ appId: app.id, term, termKey: termKeyOf(term), country: sample.primaryCountry })),
+    });
     await tx.competitor.createMany({ data: competitors.map((competitor) => ({ appId: app.id, ...competitor })) });
     await tx.appBackfill.create({ data: backfillRow(app.id, false) });
   }

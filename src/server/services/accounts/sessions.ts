@@ -8,7 +8,16 @@ import { findUserIdByEmail } from './accounts';
 export async function endAllSessions(rawEmail: string, now = new Date()): Promise<{ userId: string; ended: number }> {
   const { userId, accountId } = await findUserIdByEmail(rawEmail);
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } });
-  const { count } = await db.session.updateMany({ where: { userId, endedAt: null, expiresAt: { gt: now } }, data: { endedAt: now } });
-  await recordSecurityEvent({ accountId, kind: 'session.ended', target: { type: 'user', id: userId, label: user.email }, after: { sessionsEnded: count }, occurredAt: now });
+  const { count } = await db.session.updateMany({
+    where: { userId, endedAt: null, expiresAt: { gt: now } },
+    data: { endedAt: now },
+  });
+  await recordSecurityEvent({
+    accountId,
+    kind: 'session.ended',
+    target: { type: 'user', id: userId, label: user.email },
+    after: { sessionsEnded: count },
+    occurredAt: now,
+  });
   return { userId, ended: count };
 }

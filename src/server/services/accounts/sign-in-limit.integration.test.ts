@@ -19,7 +19,10 @@ function browser() {
     cookies,
     waits,
     async signIn(email: string, password: string, from: string): Promise<SignInOutcome['kind']> {
-      const outcome = await signInWithLimit({ email, password, address: from, cookies }, { wait: async (milliseconds) => waits.push(milliseconds) });
+      const outcome = await signInWithLimit(
+        { email, password, address: from, cookies },
+        { wait: async (milliseconds) => waits.push(milliseconds) },
+      );
       if (outcome.kind === 'signed-in') cookies.set(outcome.knownBrowser.name, outcome.knownBrowser.value);
       return outcome.kind;
     },
@@ -36,8 +39,14 @@ describe('the sign-in limit', () => {
     const { email } = await makeAccount();
     const other = await makeAccount();
     const [guesser, from] = [browser(), address()];
-    for (let attempt = 0; attempt < SIGN_IN_LIMITS.perPair.failures; attempt++) expect(await guesser.signIn(email, `wrong ${attempt}`, from)).toBe('refused');
-    const blocked = await signInWithLimit({ email: email.toUpperCase(), password: PASSWORD, address: from, cookies: new Map() });
+    for (let attempt = 0; attempt < SIGN_IN_LIMITS.perPair.failures; attempt++)
+      expect(await guesser.signIn(email, `wrong ${attempt}`, from)).toBe('refused');
+    const blocked = await signInWithLimit({
+      email: email.toUpperCase(),
+      password: PASSWORD,
+      address: from,
+      cookies: new Map(),
+    });
     expect(blocked).toEqual({ kind: 'blocked', retryAfterSeconds: expect.any(Number) });
     expect(blocked.kind === 'blocked' && blocked.retryAfterSeconds).toBeGreaterThan(14 * 60);
     // Not the email: from another address it signs in (slowed, by the failures); not the address: another email does.
@@ -53,7 +62,8 @@ describe('the sign-in limit', () => {
     const { email } = await makeAccount();
     const [person, from] = [browser(), address()];
     for (let round = 0; round < 2; round++) {
-      for (let attempt = 0; attempt < SIGN_IN_LIMITS.perPair.failures - 1; attempt++) expect(await person.signIn(email, 'wrong', from)).toBe('refused');
+      for (let attempt = 0; attempt < SIGN_IN_LIMITS.perPair.failures - 1; attempt++)
+        expect(await person.signIn(email, 'wrong', from)).toBe('refused');
       expect(await person.signIn(email, PASSWORD, from)).toBe('signed-in');
     }
   });
@@ -71,15 +81,9 @@ describe('the sign-in limit', () => {
 
   it('slows an email’s sign-ins from unknown browsers by a growing delay, capped, never refusing them', () => {
     const { slowAfter, firstDelayMs, maxDelayMs } = SIGN_IN_LIMITS.perEmail;
-    expect([0, slowAfter - 1, slowAfter, slowAfter + 1, slowAfter + 2, slowAfter + 10, 10_000].map(slowdownMs)).toEqual([
-      0,
-      0,
-      firstDelayMs,
-      2 * firstDelayMs,
-      4 * firstDelayMs,
-      maxDelayMs,
-      maxDelayMs,
-    ]);
+    expect([0, slowAfter - 1, slowAfter, slowAfter + 1, slowAfter + 2, slowAfter + 10, 10_000].map(slowdownMs)).toEqual(
+      [0, 0, firstDelayMs, 2 * firstDelayMs, 4 * firstDelayMs, maxDelayMs, maxDelayMs],
+    );
   });
 
   it('trusts a known browser for its own email only, and no longer after 5 failures in a row from it', async () => {
@@ -88,11 +92,13 @@ describe('the sign-in limit', () => {
     const own = browser();
     expect(await own.signIn(owner.email, PASSWORD, address())).toBe('signed-in');
     // 5 failures from elsewhere: unknown browsers are now slowed, this one is not.
-    for (let attempt = 0; attempt < SIGN_IN_LIMITS.perEmail.slowAfter; attempt++) await browser().signIn(owner.email, 'wrong', address());
+    for (let attempt = 0; attempt < SIGN_IN_LIMITS.perEmail.slowAfter; attempt++)
+      await browser().signIn(owner.email, 'wrong', address());
     expect(await own.signIn(owner.email, PASSWORD, address())).toBe('signed-in');
     expect(own.waits).toEqual([]);
     // Its cookie says nothing for another email, and a forged one nothing at all.
-    for (let attempt = 0; attempt < SIGN_IN_LIMITS.perEmail.slowAfter; attempt++) await browser().signIn(other.email, 'wrong', address());
+    for (let attempt = 0; attempt < SIGN_IN_LIMITS.perEmail.slowAfter; attempt++)
+      await browser().signIn(other.email, 'wrong', address());
     expect(await own.signIn(other.email, PASSWORD, address())).toBe('signed-in');
     expect(own.waits).toHaveLength(1);
     const forged = browser();
@@ -101,7 +107,8 @@ describe('the sign-in limit', () => {
     expect(forged.waits).toHaveLength(1);
     // Guessing from the known browser itself: after 5 in a row it is an unknown browser again.
     const [stolen, waitsBefore] = [own, own.waits.length];
-    for (let attempt = 0; attempt < SIGN_IN_LIMITS.perKnownBrowser.failures; attempt++) expect(await stolen.signIn(owner.email, 'wrong', address())).toBe('refused');
+    for (let attempt = 0; attempt < SIGN_IN_LIMITS.perKnownBrowser.failures; attempt++)
+      expect(await stolen.signIn(owner.email, 'wrong', address())).toBe('refused');
     expect(stolen.waits).toHaveLength(waitsBefore);
     expect(await stolen.signIn(owner.email, PASSWORD, address())).toBe('signed-in');
     expect(stolen.waits).toHaveLength(waitsBefore + 1);

@@ -50,7 +50,12 @@ function counter(name: Counter): RateLimiterPostgres {
   // A count past `points` is a refusal of the library's, not a limit of ours: each counter is read against the
   // thresholds above, so its points are set far above them.
   const windowed = (keyPrefix: string) => sharedLimiter(keyPrefix, 1_000_000, WINDOW_SECONDS);
-  counters ??= { pair: windowed('sign-in-pair'), address: windowed('sign-in-address'), knownBrowser: windowed('sign-in-known-browser'), email: windowed('sign-in-email') };
+  counters ??= {
+    pair: windowed('sign-in-pair'),
+    address: windowed('sign-in-address'),
+    knownBrowser: windowed('sign-in-known-browser'),
+    email: windowed('sign-in-email'),
+  };
   return counters[name];
 }
 
@@ -114,11 +119,20 @@ export async function signInWithLimit(attempt: SignInAttempt, options: SignInOpt
   const email = normalEmail(attempt.email);
   const { address } = attempt;
   const browser = email ? knownBrowserOf(email, attempt.cookies) : null;
-  const known = browser !== null && blockedFor(await countOf('knownBrowser', browser), SIGN_IN_LIMITS.perKnownBrowser.failures) === 0;
+  const known =
+    browser !== null &&
+    blockedFor(await countOf('knownBrowser', browser), SIGN_IN_LIMITS.perKnownBrowser.failures) === 0;
 
   if (!known) {
-    const [pair, fromAddress, forEmail] = await Promise.all([countOf('pair', pairKey(email, address)), countOf('address', address), countOf('email', email)]);
-    const retryAfterSeconds = Math.max(blockedFor(pair, SIGN_IN_LIMITS.perPair.failures), blockedFor(fromAddress, SIGN_IN_LIMITS.perAddress.failures));
+    const [pair, fromAddress, forEmail] = await Promise.all([
+      countOf('pair', pairKey(email, address)),
+      countOf('address', address),
+      countOf('email', email),
+    ]);
+    const retryAfterSeconds = Math.max(
+      blockedFor(pair, SIGN_IN_LIMITS.perPair.failures),
+      blockedFor(fromAddress, SIGN_IN_LIMITS.perAddress.failures),
+    );
     if (retryAfterSeconds > 0) return { kind: 'blocked', retryAfterSeconds };
     const delay = slowdownMs(forEmail?.consumedPoints ?? 0);
     if (delay > 0) await wait(delay);
@@ -128,7 +142,9 @@ export async function signInWithLimit(attempt: SignInAttempt, options: SignInOpt
   if (!user) {
     const [failures] = await Promise.all([
       addFailure('email', email),
-      ...(known ? [addFailure('knownBrowser', browser)] : [addFailure('pair', pairKey(email, address)), addFailure('address', address)]),
+      ...(known
+        ? [addFailure('knownBrowser', browser)]
+        : [addFailure('pair', pairKey(email, address)), addFailure('address', address)]),
     ]);
     await logFailedSignIn(email, failures);
     return { kind: 'refused' };
@@ -149,7 +165,12 @@ export async function signInWithLimit(attempt: SignInAttempt, options: SignInOpt
 export async function recordSignOut(accountId: string, userId: string): Promise<void> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { email: true } });
   const label = user?.email ?? 'a deleted user';
-  await recordSecurityEvent({ accountId, kind: 'session.signed_out', actor: { type: 'user', userId, label }, target: { type: 'user', id: userId, label } });
+  await recordSecurityEvent({
+    accountId,
+    kind: 'session.signed_out',
+    actor: { type: 'user', userId, label },
+    target: { type: 'user', id: userId, label },
+  });
 }
 
 /** Whether the `failures`-th failure in a window starts a wave's entry: 5, 50, 500… */
@@ -169,13 +190,23 @@ async function logFailedSignIn(email: string | null, failures: number): Promise<
   if (failures > slowAfter && !wave) return;
   const user = email ? await db.user.findUnique({ where: { email }, select: { id: true, accountId: true } }) : null;
   if (!user?.accountId) return;
-  const entry = { accountId: user.accountId, actor: { type: 'anonymous' as const }, target: { type: 'user' as const, id: user.id, label: email! } };
-  if (failures <= slowAfter) await recordSecurityEvent({ ...entry, kind: 'session.sign_in_failed', after: { reason: 'wrong password' } });
+  const entry = {
+    accountId: user.accountId,
+    actor: { type: 'anonymous' as const },
+    target: { type: 'user' as const, id: user.id, label: email! },
+  };
+  if (failures <= slowAfter)
+    await recordSecurityEvent({ ...entry, kind: 'session.sign_in_failed', after: { reason: 'wrong password' } });
   if (wave) {
     await recordSecurityEvent({
       ...entry,
       kind: 'session.sign_ins_slowed',
-      after: { failures, withinMinutes: windowSeconds / 60, newBrowsersWaitUpToSeconds: maxDelayMs / 1000, knownBrowsersSlowed: false },
+      after: {
+        failures,
+        withinMinutes: windowSeconds / 60,
+        newBrowsersWaitUpToSeconds: maxDelayMs / 1000,
+        knownBrowsersSlowed: false,
+      },
     });
   }
 }

@@ -8,9 +8,16 @@ export const SIGN_UPS_PER_ADDRESS = { signUps: 10, windowSeconds: 3600 } as cons
 
 /** Counts a sign-up from `address` (the client's, as the HTTP front settled it), or throws 429 past the limit. */
 export async function countSignUp(address: string | null): Promise<void> {
-  const decision = await sharedRateLimit('sign-up', SIGN_UPS_PER_ADDRESS.signUps, SIGN_UPS_PER_ADDRESS.windowSeconds).consume(address ?? 'unknown');
+  const decision = await sharedRateLimit(
+    'sign-up',
+    SIGN_UPS_PER_ADDRESS.signUps,
+    SIGN_UPS_PER_ADDRESS.windowSeconds,
+  ).consume(address ?? 'unknown');
   if (!decision.allowed) {
     const { retryAfterSeconds } = decision;
-    throw rateLimited(`Too many sign-ups from this network; retry in ${Math.ceil(retryAfterSeconds / 60)} min.`, retryAfterSeconds);
+    throw rateLimited(
+      `Too many sign-ups from this network; retry in ${Math.ceil(retryAfterSeconds / 60)} min.`,
+      retryAfterSeconds,
+    );
   }
 }

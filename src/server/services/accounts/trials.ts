@@ -27,7 +27,14 @@ export async function endExpiredTrials(now = new Date()): Promise<number> {
   for (;;) {
     const batch = await db.$transaction(async (tx) => {
       const rows = await endTrialsDue(tx, now);
-      for (const row of rows) await recordPlanChange(tx, { accountId: row.accountId, from: row.fromPlan as PlanTier, to: 'free', reason: 'trial_ended', now });
+      for (const row of rows)
+        await recordPlanChange(tx, {
+          accountId: row.accountId,
+          from: row.fromPlan as PlanTier,
+          to: 'free',
+          reason: 'trial_ended',
+          now,
+        });
       return rows.length;
     });
     ended += batch;

@@ -41,7 +41,12 @@ const lastUsedWrites = new Map<string, { at: number; ip: string | null }>();
  * first write committed would update it too, each queueing on the row's lock with a pool connection held, and
  * concurrent first calls of a new key would hold up every request of the process (docs/benchmarks.md).
  */
-function claimLastUseWrite(keyId: string, storedAt: Date | null, storedIp: string | null, context: { now: Date; ip: string | null }): boolean {
+function claimLastUseWrite(
+  keyId: string,
+  storedAt: Date | null,
+  storedIp: string | null,
+  context: { now: Date; ip: string | null },
+): boolean {
   const now = context.now.getTime();
   if (storedAt && now - storedAt.getTime() < LAST_USED_RESOLUTION_MS && storedIp === context.ip) return false;
   const written = lastUsedWrites.get(keyId);
@@ -93,12 +98,19 @@ const viewSelect = {
 } as const;
 
 /** viewSelect with the key's spending in the period of `now` (a connected app's row is read so too). */
-export const viewSelectAt = (now: Date) => ({ ...viewSelect, creditUsage: { where: { periodStart: periodOf(now).start }, select: { used: true } } }) as const;
+export const viewSelectAt = (now: Date) =>
+  ({ ...viewSelect, creditUsage: { where: { periodStart: periodOf(now).start }, select: { used: true } } }) as const;
 
-type KeyRow = { scope: DbScope; revokedAt: Date | null; expiresAt: Date | null; allApps: boolean; appIds: string[]; allowedCidrs: string[]; monthlyBudget: number | null; creditUsage?: { used: number }[] } & Omit<
-  ApiKeyView,
-  'scope' | 'status' | 'restrictions' | 'spentThisMonth'
->;
+type KeyRow = {
+  scope: DbScope;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  allApps: boolean;
+  appIds: string[];
+  allowedCidrs: string[];
+  monthlyBudget: number | null;
+  creditUsage?: { used: number }[];
+} & Omit<ApiKeyView, 'scope' | 'status' | 'restrictions' | 'spentThisMonth'>;
 
 export function statusOf(key: { revokedAt: Date | null; expiresAt: Date | null }, now: Date): ApiKeyStatus {
   if (key.revokedAt) return 'revoked';
@@ -106,29 +118,55 @@ export function statusOf(key: { revokedAt: Date | null; expiresAt: Date | null }
   return 'active';
 }
 
-export function restrictionsOf(row: Pick<KeyRow, 'allApps' | 'appIds' | 'allowedCidrs' | 'monthlyBudget'>): KeyRestrictions {
+export function restrictionsOf(
+  row: Pick<KeyRow, 'allApps' | 'appIds' | 'allowedCidrs' | 'monthlyBudget'>,
+): KeyRestrictions {
   return { appIds: row.allApps ? null : row.appIds, allowedCidrs: row.allowedCidrs, monthlyBudget: row.monthlyBudget };
 }
 
 /** The restrictions as the key's columns. */
 export function restrictionColumns(restrictions: KeyRestrictions) {
-  return { allApps: restrictions.appIds === null, appIds: restrictions.appIds ?? [], allowedCidrs: restrictions.allowedCidrs, monthlyBudget: restrictions.monthlyBudget };
+  return {
+    allApps: restrictions.appIds === null,
+    appIds: restrictions.appIds ?? [],
+    allowedCidrs: restrictions.allowedCidrs,
+    monthlyBudget: restrictions.monthlyBudget,
+  };
 }
 
 function toView(row: KeyRow, now: Date): ApiKeyView {
-  const { allApps: _allApps, appIds: _appIds, allowedCidrs: _allowedCidrs, monthlyBudget: _monthlyBudget, creditUsage, ...rest } = row;
-  return { ...rest, scope: fromDbScope(row.scope), status: statusOf(row, now), restrictions: restrictionsOf(row), spentThisMonth: creditUsage?.[0]?.used ?? 0 };
+  const {
+    allApps: _allApps,
+    appIds: _appIds,
+    allowedCidrs: _allowedCidrs,
+    monthlyBudget: _monthlyBudget,
+    creditUsage,
+    ...rest
+  } = row;
+  return {
+    ...rest,
+    scope: fromDbScope(row.scope),
+    status: statusOf(row, now),
+    restrictions: restrictionsOf(row),
+    spentThisMonth: creditUsage?.[0]?.used ?? 0,
+  };
 }
 
 /** The account's own apps among `appIds`: a key is never given another account's app, nor an unknown id. */
-export async function assertOwnApps(client: Pick<typeof db, 'trackedApp'>, accountId: string, appIds: string[] | null): Promise<void> {
+export async function assertOwnApps(
+  client: Pick<typeof db, 'trackedApp'>,
+  accountId: string,
+  appIds: string[] | null,
+): Promise<void> {
   if (!appIds) return;
   const own = await client.trackedApp.findMany({ where: { accountId, id: { in: appIds } }, select: { id: true } });
   const known = new Set(own.map((app) => app.id));
   const index = appIds.findIndex((id) => !known.has(id));
   if (index === -1) return;
   const detail = `No app with the id ${appIds[index]} is tracked by your account.`;
-  throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'body', pointer: `#/restrictions/appIds/${index}`, detail }] });
+  throw new AppError('VALIDATION_ERROR', detail, {
+    errors: [{ in: 'body', pointer: `#/restrictions/appIds/${index}`, detail }],
+  });
 }
 
 /** Keys that are neither revoked nor expired, per account: enough for every service and environment, not for a leak. */
@@ -156,7 +194,8 @@ function assertExpiryWithinBounds(expiresAt: Date, now: Date): void {
       : expiresAt.getTime() > latest
         ? `A key expires at most ${MAX_KEY_LIFETIME_DAYS} days after it is created (by ${new Date(latest).toISOString()}); leave the expiry empty for a key that lives until it is revoked.`
         : null;
-  if (detail) throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'body', pointer: '#/expiresAt', detail }] });
+  if (detail)
+    throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'body', pointer: '#/expiresAt', detail }] });
 }
 
 /**
@@ -164,10 +203,16 @@ function assertExpiryWithinBounds(expiresAt: Date, now: Date): void {
  * sandbox's are test keys (its tier is `test`, which has API access whatever the live account's plan).
  */
 export async function assertApiAccess(accountId: string): Promise<{ requireKeyExpiry: boolean; mode: KeyMode }> {
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { plan: true, trialEndsAt: true, trialCredits: true, requireKeyExpiry: true } });
+  const account = await db.account.findUnique({
+    where: { id: accountId },
+    select: { plan: true, trialEndsAt: true, trialCredits: true, requireKeyExpiry: true },
+  });
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
   if (!planInForce(account, new Date()).apiAccess) {
-    throw new AppError('PLAN_REQUIRED', 'API keys are part of the paid plans. Choose a plan under Settings → Plan & billing to create live keys; test keys are open to every plan.');
+    throw new AppError(
+      'PLAN_REQUIRED',
+      'API keys are part of the paid plans. Choose a plan under Settings → Plan & billing to create live keys; test keys are open to every plan.',
+    );
   }
   return { requireKeyExpiry: account.requireKeyExpiry, mode: account.plan === 'test' ? 'test' : 'live' };
 }
@@ -181,7 +226,10 @@ export async function keyExpiryPolicy(accountId: string): Promise<{ requireKeyEx
 }
 
 /** Whether every new key of the account must have an expiry (its owner's choice, Settings → API access). */
-export async function setKeyExpiryPolicy(accountId: string, requireKeyExpiry: boolean): Promise<{ requireKeyExpiry: boolean }> {
+export async function setKeyExpiryPolicy(
+  accountId: string,
+  requireKeyExpiry: boolean,
+): Promise<{ requireKeyExpiry: boolean }> {
   await db.account.update({ where: { id: accountId }, data: { requireKeyExpiry } });
   return { requireKeyExpiry };
 }
@@ -202,10 +250,19 @@ export async function createApiKey(
   const row = await withAccountLock(owner.accountId, async (tx) => {
     await assertOwnApps(tx, owner.accountId, restrictions.appIds);
     const active = await tx.apiKey.count({
-      where: { ...KEYS, accountId: owner.accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+      where: {
+        ...KEYS,
+        accountId: owner.accountId,
+        revokedAt: null,
+        OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+      },
     });
     if (active >= MAX_ACTIVE_KEYS) {
-      throw limitReached('active-api-keys', MAX_ACTIVE_KEYS, `An account has at most ${MAX_ACTIVE_KEYS} active keys; revoke one you no longer use first.`);
+      throw limitReached(
+        'active-api-keys',
+        MAX_ACTIVE_KEYS,
+        `An account has at most ${MAX_ACTIVE_KEYS} active keys; revoke one you no longer use first.`,
+      );
     }
     const created = await tx.apiKey.create({
       data: {
@@ -221,13 +278,21 @@ export async function createApiKey(
       },
       select: viewSelectAt(now),
     });
-    await recordEvents([{ accountId: owner.accountId, type: 'api_key.created', data: keyEventData(created), occurredAt: now }], tx);
+    await recordEvents(
+      [{ accountId: owner.accountId, type: 'api_key.created', data: keyEventData(created), occurredAt: now }],
+      tx,
+    );
     await recordSecurityEvent(
       {
         accountId: owner.accountId,
         kind: 'api_key.created',
         target: keyTarget(created),
-        after: { name: created.name, scope: fromDbScope(created.scope), expiresAt: created.expiresAt?.toISOString() ?? null, restrictions: { ...restrictions } },
+        after: {
+          name: created.name,
+          scope: fromDbScope(created.scope),
+          expiresAt: created.expiresAt?.toISOString() ?? null,
+          restrictions: { ...restrictions },
+        },
         occurredAt: now,
       },
       tx,
@@ -242,12 +307,19 @@ function keyTarget(key: { id: string; name: string; displayPrefix: string; lastF
   return { type: 'api_key' as const, id: key.id, label: `${key.name} (${key.displayPrefix}…${key.lastFour})` };
 }
 
-function keyEventData(key: { id: string; name: string; scope: DbScope; displayPrefix: string }, extra: Record<string, string> = {}) {
+function keyEventData(
+  key: { id: string; name: string; scope: DbScope; displayPrefix: string },
+  extra: Record<string, string> = {},
+) {
   return { keyId: key.id, name: key.name, scope: fromDbScope(key.scope), displayPrefix: key.displayPrefix, ...extra };
 }
 
 export async function listApiKeys(accountId: string, now = new Date()): Promise<ApiKeyView[]> {
-  const rows = await db.apiKey.findMany({ where: { ...KEYS, accountId }, orderBy: { createdAt: 'desc' }, select: viewSelectAt(now) });
+  const rows = await db.apiKey.findMany({
+    where: { ...KEYS, accountId },
+    orderBy: { createdAt: 'desc' },
+    select: viewSelectAt(now),
+  });
   return rows.map((row) => toView(row, now));
 }
 
@@ -284,24 +356,59 @@ export async function restrictionsChanged(
 ): Promise<KeyRestrictions> {
   const after = restrictionsAfter(before, change);
   await assertOwnApps(tx, row.accountId, after.appIds);
-  if (before.monthlyBudget === null && after.monthlyBudget !== null) await seedKeySpending(tx, row, periodOf(now).start);
+  if (before.monthlyBudget === null && after.monthlyBudget !== null)
+    await seedKeySpending(tx, row, periodOf(now).start);
   return after;
 }
 
-export async function updateApiKey(accountId: string, input: ApiKeyChange, now = new Date()): Promise<{ key: ApiKeyView; before: KeyRestrictions }> {
+export async function updateApiKey(
+  accountId: string,
+  input: ApiKeyChange,
+  now = new Date(),
+): Promise<{ key: ApiKeyView; before: KeyRestrictions }> {
   return withAccountLock(accountId, async (tx) => {
-    const current = await tx.apiKey.findFirst({ where: { ...KEYS, id: input.keyId, accountId }, select: viewSelectAt(now) });
+    const current = await tx.apiKey.findFirst({
+      where: { ...KEYS, id: input.keyId, accountId },
+      select: viewSelectAt(now),
+    });
     if (!current) throw new AppError('NOT_FOUND', 'No such API key.');
-    if (statusOf(current, now) !== 'active') throw new AppError('VALIDATION_ERROR', 'Only an active key can be changed; this one is revoked or expired.');
+    if (statusOf(current, now) !== 'active')
+      throw new AppError('VALIDATION_ERROR', 'Only an active key can be changed; this one is revoked or expired.');
     const before = restrictionsOf(current);
-    const after = input.restrictions ? await restrictionsChanged(tx, { id: current.id, accountId }, before, input.restrictions, now) : before;
+    const after = input.restrictions
+      ? await restrictionsChanged(tx, { id: current.id, accountId }, before, input.restrictions, now)
+      : before;
     const name = input.name ?? current.name;
-    const row = await tx.apiKey.update({ where: { id: current.id }, data: { name, ...restrictionColumns(after) }, select: viewSelectAt(now) });
+    const row = await tx.apiKey.update({
+      where: { id: current.id },
+      data: { name, ...restrictionColumns(after) },
+      select: viewSelectAt(now),
+    });
     if (name !== current.name) {
-      await recordSecurityEvent({ accountId, kind: 'api_key.renamed', target: keyTarget(row), before: { name: current.name }, after: { name }, occurredAt: now }, tx);
+      await recordSecurityEvent(
+        {
+          accountId,
+          kind: 'api_key.renamed',
+          target: keyTarget(row),
+          before: { name: current.name },
+          after: { name },
+          occurredAt: now,
+        },
+        tx,
+      );
     }
     if (input.restrictions) {
-      await recordSecurityEvent({ accountId, kind: 'api_key.restricted', target: keyTarget(row), before: { ...before }, after: { ...after }, occurredAt: now }, tx);
+      await recordSecurityEvent(
+        {
+          accountId,
+          kind: 'api_key.restricted',
+          target: keyTarget(row),
+          before: { ...before },
+          after: { ...after },
+          occurredAt: now,
+        },
+        tx,
+      );
     }
     return { key: toView(row, now), before };
   });
@@ -309,20 +416,37 @@ export async function updateApiKey(accountId: string, input: ApiKeyChange, now =
 
 /** Idempotent: revoking a revoked key returns it unchanged. */
 export async function revokeApiKey(accountId: string, keyId: string, now = new Date()): Promise<ApiKeyView> {
-  const revoked = await db.apiKey.updateMany({ where: { ...KEYS, id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } });
+  const revoked = await db.apiKey.updateMany({
+    where: { ...KEYS, id: keyId, accountId, revokedAt: null },
+    data: { revokedAt: now },
+  });
   const row = await db.apiKey.findFirst({ where: { ...KEYS, id: keyId, accountId }, select: viewSelectAt(now) });
   if (!row) throw new AppError('NOT_FOUND', 'No such API key.');
   if (revoked.count) {
     await recordEvents([{ accountId, type: 'api_key.revoked', data: keyEventData(row), occurredAt: now }]);
-    await recordSecurityEvent({ accountId, kind: 'api_key.revoked', target: keyTarget(row), before: { status: statusOf({ ...row, revokedAt: null }, now) }, after: { status: 'revoked' }, occurredAt: now });
+    await recordSecurityEvent({
+      accountId,
+      kind: 'api_key.revoked',
+      target: keyTarget(row),
+      before: { status: statusOf({ ...row, revokedAt: null }, now) },
+      after: { status: 'revoked' },
+      occurredAt: now,
+    });
   }
   return toView(row, now);
 }
 
 /** For the operator CLI: the display prefix must name exactly one key of the account that is not yet revoked. */
-export async function revokeApiKeyByPrefix(accountId: string, displayPrefix: string, now = new Date()): Promise<ApiKeyView> {
+export async function revokeApiKeyByPrefix(
+  accountId: string,
+  displayPrefix: string,
+  now = new Date(),
+): Promise<ApiKeyView> {
   if (!isDisplayPrefix(displayPrefix)) {
-    throw new AppError('VALIDATION_ERROR', 'A key prefix is "svc_live_" (or "svc_test_") followed by 4 letters or digits, as the dashboard shows it.');
+    throw new AppError(
+      'VALIDATION_ERROR',
+      'A key prefix is "svc_live_" (or "svc_test_") followed by 4 letters or digits, as the dashboard shows it.',
+    );
   }
   // A test key is its sandbox's.
   if (keyModeOf(displayPrefix) === 'test') {
@@ -330,10 +454,17 @@ export async function revokeApiKeyByPrefix(accountId: string, displayPrefix: str
     if (!sandbox) throw new AppError('NOT_FOUND', `No unrevoked key of this account starts with ${displayPrefix}.`);
     accountId = sandbox.id;
   }
-  const candidates = await db.apiKey.findMany({ where: { ...KEYS, accountId, displayPrefix, revokedAt: null }, select: { id: true } });
-  if (candidates.length === 0) throw new AppError('NOT_FOUND', `No unrevoked key of this account starts with ${displayPrefix}.`);
+  const candidates = await db.apiKey.findMany({
+    where: { ...KEYS, accountId, displayPrefix, revokedAt: null },
+    select: { id: true },
+  });
+  if (candidates.length === 0)
+    throw new AppError('NOT_FOUND', `No unrevoked key of this account starts with ${displayPrefix}.`);
   if (candidates.length > 1) {
-    throw new AppError('VALIDATION_ERROR', `${candidates.length} keys of this account start with ${displayPrefix}; revoke them from the dashboard.`);
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `${candidates.length} keys of this account start with ${displayPrefix}; revoke them from the dashboard.`,
+    );
   }
   return revokeApiKey(accountId, candidates[0]!.id, now);
 }
@@ -355,7 +486,10 @@ export async function rollApiKey(
   const { mode } = await assertApiAccess(accountId);
   const generated = generateApiKey(mode);
   return db.$transaction(async (tx) => {
-    const old = await tx.apiKey.findFirst({ where: { ...KEYS, id: input.keyId, accountId }, select: { ...viewSelectAt(now), createdById: true } });
+    const old = await tx.apiKey.findFirst({
+      where: { ...KEYS, id: input.keyId, accountId },
+      select: { ...viewSelectAt(now), createdById: true },
+    });
     if (!old) throw new AppError('NOT_FOUND', 'No such API key.');
     if (statusOf(old, now) !== 'active' || old.rolledAt) {
       throw new AppError('VALIDATION_ERROR', 'Only an active key that has not been rolled yet can be rolled.');
@@ -363,7 +497,10 @@ export async function rollApiKey(
     const graceEnd = new Date(now.getTime() + ROLL_GRACE_PERIODS[input.gracePeriod] * 1000);
     const oldEnd = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
     // The conditional update makes two concurrent rolls of one key produce one successor.
-    const claimed = await tx.apiKey.updateMany({ where: { id: old.id, rolledAt: null }, data: { rolledAt: now, expiresAt: oldEnd } });
+    const claimed = await tx.apiKey.updateMany({
+      where: { id: old.id, rolledAt: null },
+      data: { rolledAt: now, expiresAt: oldEnd },
+    });
     if (claimed.count !== 1) throw new AppError('VALIDATION_ERROR', 'This key has just been rolled.');
     const created = await tx.apiKey.create({
       data: {
@@ -383,9 +520,13 @@ export async function rollApiKey(
     // The successor carries the month's spending over: a roll does not renew a budget. (During the grace period the
     // old secret spends from its own count.)
     const spent = old.creditUsage[0]?.used ?? 0;
-    if (spent > 0) await tx.keyCreditUsage.create({ data: { keyId: created.id, periodStart: periodOf(now).start, used: spent } });
+    if (spent > 0)
+      await tx.keyCreditUsage.create({ data: { keyId: created.id, periodStart: periodOf(now).start, used: spent } });
     const previous = { ...old, rolledAt: now, expiresAt: oldEnd };
-    await recordEvents([{ accountId, type: 'api_key.created', data: keyEventData(created, { rolledFrom: old.id }), occurredAt: now }], tx);
+    await recordEvents(
+      [{ accountId, type: 'api_key.created', data: keyEventData(created, { rolledFrom: old.id }), occurredAt: now }],
+      tx,
+    );
     await recordSecurityEvent(
       {
         accountId,
@@ -397,12 +538,25 @@ export async function rollApiKey(
       },
       tx,
     );
-    return { key: toView({ ...created, creditUsage: [{ used: spent }] }, now), secret: generated.secret, previous: toView(previous, now) };
+    return {
+      key: toView({ ...created, creditUsage: [{ used: spent }] }, now),
+      secret: generated.secret,
+      previous: toView(previous, now),
+    };
   });
 }
 
 export type KeyVerification =
-  | ({ status: 'valid'; keyId: string; accountId: string; scope: ApiKeyScope; restrictions: KeyRestrictions; keySpent: number; creditsUsed: number; versions: DataVersions } & Access)
+  | ({
+      status: 'valid';
+      keyId: string;
+      accountId: string;
+      scope: ApiKeyScope;
+      restrictions: KeyRestrictions;
+      keySpent: number;
+      creditsUsed: number;
+      versions: DataVersions;
+    } & Access)
   | { status: 'malformed' | 'not_found' | 'revoked' | 'expired' };
 
 /**
@@ -410,11 +564,18 @@ export type KeyVerification =
  * SHA-256 that also returns the owner's plan, this month's credit usage and the versions of the account's data (of the
  * app `context.appId` too, a well-formed uuid or null). No cache, so revocation and expiry apply at once.
  */
-export async function verifyApiKey(secret: string, context: { now: Date; ip: string | null; appId?: string | null }): Promise<KeyVerification> {
+export async function verifyApiKey(
+  secret: string,
+  context: { now: Date; ip: string | null; appId?: string | null },
+): Promise<KeyVerification> {
   if (!isWellFormedApiKey(secret)) return { status: 'malformed' };
-  const credential = await readApiKeyCredential(hashApiKey(secret), { periodStart: isoDay(periodOf(context.now).start), appId: context.appId ?? null });
+  const credential = await readApiKeyCredential(hashApiKey(secret), {
+    periodStart: isoDay(periodOf(context.now).start),
+    appId: context.appId ?? null,
+  });
   // A key is found in its own mode only: a test key names a sandbox (the tier `test`), a live key any other account.
-  if (!credential || (keyModeOf(secret) === 'test') !== (credential.account.plan === 'test')) return { status: 'not_found' };
+  if (!credential || (keyModeOf(secret) === 'test') !== (credential.account.plan === 'test'))
+    return { status: 'not_found' };
   const status = statusOf(credential.key, context.now);
   if (status !== 'active') return { status };
   // The enum's database value is the scope's own name (read-only, read-write).
@@ -440,7 +601,10 @@ export function verifiedCredential(
     status: 'valid',
     keyId: key.id,
     accountId: account.accountId,
-    ...accessOf({ plan: account.plan, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, context.now),
+    ...accessOf(
+      { plan: account.plan, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits },
+      context.now,
+    ),
     scope,
     restrictions: { appIds: key.appIds, allowedCidrs: key.allowedCidrs, monthlyBudget: key.monthlyBudget },
     keySpent: key.spent,
@@ -459,15 +623,30 @@ const EXPIRY_LOOKBACK_MS = 30 * 86_400_000;
  */
 export async function logExpiredKeys(now = new Date()): Promise<number> {
   const expired = await db.apiKey.findMany({
-    where: { ...KEYS, revokedAt: null, rolledAt: null, expiresAt: { lte: now, gt: new Date(now.getTime() - EXPIRY_LOOKBACK_MS) } },
+    where: {
+      ...KEYS,
+      revokedAt: null,
+      rolledAt: null,
+      expiresAt: { lte: now, gt: new Date(now.getTime() - EXPIRY_LOOKBACK_MS) },
+    },
     select: { id: true, accountId: true, name: true, displayPrefix: true, lastFour: true, expiresAt: true },
   });
   if (!expired.length) return 0;
-  const logged = await db.securityEvent.findMany({ where: { kind: 'api_key.expired', targetId: { in: expired.map((key) => key.id) } }, select: { targetId: true } });
+  const logged = await db.securityEvent.findMany({
+    where: { kind: 'api_key.expired', targetId: { in: expired.map((key) => key.id) } },
+    select: { targetId: true },
+  });
   const already = new Set(logged.map((entry) => entry.targetId));
   const fresh = expired.filter((key) => !already.has(key.id));
   for (const key of fresh) {
-    await recordSecurityEvent({ accountId: key.accountId, kind: 'api_key.expired', target: keyTarget(key), after: { expiredAt: key.expiresAt!.toISOString() }, actor: { type: 'system' }, occurredAt: key.expiresAt! });
+    await recordSecurityEvent({
+      accountId: key.accountId,
+      kind: 'api_key.expired',
+      target: keyTarget(key),
+      after: { expiredAt: key.expiresAt!.toISOString() },
+      actor: { type: 'system' },
+      occurredAt: key.expiresAt!,
+    });
   }
   return fresh.length;
 }
@@ -482,14 +661,34 @@ const EXPIRY_NOTICE_DAYS = 7;
  */
 export async function notifyExpiringKeys(now = new Date()): Promise<number> {
   const due = await db.apiKey.findMany({
-    where: { ...KEYS, revokedAt: null, rolledAt: null, expiryNoticeAt: null, expiresAt: { gt: now, lte: new Date(now.getTime() + EXPIRY_NOTICE_DAYS * 86_400_000) } },
+    where: {
+      ...KEYS,
+      revokedAt: null,
+      rolledAt: null,
+      expiryNoticeAt: null,
+      expiresAt: { gt: now, lte: new Date(now.getTime() + EXPIRY_NOTICE_DAYS * 86_400_000) },
+    },
     select: { id: true, accountId: true, name: true, scope: true, displayPrefix: true, expiresAt: true },
   });
   let notified = 0;
   for (const key of due) {
     const claimed = await db.$transaction(async (tx) => {
-      const { count } = await tx.apiKey.updateMany({ where: { id: key.id, expiryNoticeAt: null }, data: { expiryNoticeAt: now } });
-      if (count) await recordEvents([{ accountId: key.accountId, type: 'api_key.expiring', data: { ...keyEventData(key), expiresAt: key.expiresAt!.toISOString() }, occurredAt: now }], tx);
+      const { count } = await tx.apiKey.updateMany({
+        where: { id: key.id, expiryNoticeAt: null },
+        data: { expiryNoticeAt: now },
+      });
+      if (count)
+        await recordEvents(
+          [
+            {
+              accountId: key.accountId,
+              type: 'api_key.expiring',
+              data: { ...keyEventData(key), expiresAt: key.expiresAt!.toISOString() },
+              occurredAt: now,
+            },
+          ],
+          tx,
+        );
       return count;
     });
     notified += claimed;

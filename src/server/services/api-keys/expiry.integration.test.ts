@@ -30,10 +30,18 @@ it('refuses a key without an expiry once the owner requires one, and takes one w
   await setKeyExpiryPolicy(owner.accountId, true);
   await expect(createApiKey(owner, { name: 'forever', scope: 'read-only' })).rejects.toMatchObject({
     appCode: 'VALIDATION_ERROR',
-    extras: { errors: [expect.objectContaining({ pointer: '#/expiresAt', detail: expect.stringContaining('requires an expiry') })] },
+    extras: {
+      errors: [
+        expect.objectContaining({ pointer: '#/expiresAt', detail: expect.stringContaining('requires an expiry') }),
+      ],
+    },
   });
   expect(await db.apiKey.count({ where: { accountId: owner.accountId } })).toBe(0);
-  await expect(createApiKey(owner, { name: 'ninety days', scope: 'read-only', expiresAt: inDays(90) })).resolves.toMatchObject({ key: { name: 'ninety days' } });
+  await expect(
+    createApiKey(owner, { name: 'ninety days', scope: 'read-only', expiresAt: inDays(90) }),
+  ).resolves.toMatchObject({ key: { name: 'ninety days' } });
   await setKeyExpiryPolicy(owner.accountId, false);
-  await expect(createApiKey(owner, { name: 'forever', scope: 'read-only' })).resolves.toMatchObject({ key: { expiresAt: null } });
+  await expect(createApiKey(owner, { name: 'forever', scope: 'read-only' })).resolves.toMatchObject({
+    key: { expiresAt: null },
+  });
 });

@@ -119,9 +119,16 @@ const KEY_USAGE_DEFAULT_DAYS = 30;
 
 async function ownKey(accountId: string, keyId: string) {
   // A connected app (an OAuth grant) has the same usage and request log as a key.
-  const key = await db.apiKey.findFirst({ where: { id: keyId, accountId }, select: { id: true, name: true, kind: true, displayPrefix: true, lastFour: true } });
+  const key = await db.apiKey.findFirst({
+    where: { id: keyId, accountId },
+    select: { id: true, name: true, kind: true, displayPrefix: true, lastFour: true },
+  });
   if (!key) throw new AppError('NOT_FOUND', 'No such API key.');
-  return { id: key.id, name: key.name, key: key.kind === 'oauth_grant' ? 'connected app (OAuth)' : `${key.displayPrefix}…${key.lastFour}` };
+  return {
+    id: key.id,
+    name: key.name,
+    key: key.kind === 'oauth_grant' ? 'connected app (OAuth)' : `${key.displayPrefix}…${key.lastFour}`,
+  };
 }
 
 /**
@@ -139,8 +146,18 @@ export async function listKeyCalls(accountId: string, input: KeyCallsQuery) {
   };
   const [total, rows, endpoints] = await Promise.all([
     db.keyCall.count({ where }),
-    db.keyCall.findMany({ where, orderBy: [{ at: 'desc' }, { id: 'desc' }], skip: (input.page - 1) * input.pageSize, take: input.pageSize }),
-    db.keyCall.findMany({ where: { keyId: key.id }, distinct: ['endpoint'], select: { endpoint: true }, orderBy: { endpoint: 'asc' } }),
+    db.keyCall.findMany({
+      where,
+      orderBy: [{ at: 'desc' }, { id: 'desc' }],
+      skip: (input.page - 1) * input.pageSize,
+      take: input.pageSize,
+    }),
+    db.keyCall.findMany({
+      where: { keyId: key.id },
+      distinct: ['endpoint'],
+      select: { endpoint: true },
+      orderBy: { endpoint: 'asc' },
+    }),
   ]);
   return {
     key,
@@ -165,19 +182,31 @@ export type KeyCallsPage = Awaited<ReturnType<typeof listKeyCalls>>;
 
 /** The key's calls (failures among them) and credits on each day of the range, quiet days as zero, oldest first. */
 export async function keyUsage(accountId: string, input: KeyUsageQuery, now = new Date()) {
-  const { from, to } = usageRange(now, { from: input.from ?? isoDay(addDays(startOfUtcDay(now), 1 - KEY_USAGE_DEFAULT_DAYS)), to: input.to });
+  const { from, to } = usageRange(now, {
+    from: input.from ?? isoDay(addDays(startOfUtcDay(now), 1 - KEY_USAGE_DEFAULT_DAYS)),
+    to: input.to,
+  });
   const key = await ownKey(accountId, input.keyId);
   await flushKeyCalls();
   const range = { gte: new Date(`${from}T00:00:00.000Z`), lte: new Date(`${to}T00:00:00.000Z`) };
   const [callDays, creditDays] = await Promise.all([
     db.keyCallDay.findMany({ where: { keyId: key.id, day: range } }),
-    db.creditUsageDaily.groupBy({ by: ['day'], where: { accountId, subject: key.id, day: range }, _sum: { credits: true } }),
+    db.creditUsageDaily.groupBy({
+      by: ['day'],
+      where: { accountId, subject: key.id, day: range },
+      _sum: { credits: true },
+    }),
   ]);
   const calls = new Map(callDays.map((row) => [isoDay(row.day), row]));
   const credits = new Map(creditDays.map((row) => [isoDay(row.day), row._sum.credits ?? 0]));
   const days = [];
   for (let day = from; day <= to; day = isoDay(addDays(new Date(`${day}T00:00:00.000Z`), 1))) {
-    days.push({ date: day, calls: calls.get(day)?.calls ?? 0, failures: calls.get(day)?.failures ?? 0, credits: credits.get(day) ?? 0 });
+    days.push({
+      date: day,
+      calls: calls.get(day)?.calls ?? 0,
+      failures: calls.get(day)?.failures ?? 0,
+      credits: credits.get(day) ?? 0,
+    });
   }
   return { key, from, to, days };
 }

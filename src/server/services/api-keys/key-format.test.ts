@@ -36,11 +36,15 @@ describe('key format golden vectors', () => {
     expect(displayPrefixOf(secret)).toBe('svc_live_AbCd');
     expect(lastFourOf(secret)).toBe('Td0k');
     // SHA-256 over the whole key string (UTF-8).
-    expect(Buffer.from(hashApiKey(secret)).toString('hex')).toBe('a872c9acd3b4aa4bb3e0f59155348fa0ffed3abb3da388389f3bf3f3bb0c9e42');
+    expect(Buffer.from(hashApiKey(secret)).toString('hex')).toBe(
+      'a872c9acd3b4aa4bb3e0f59155348fa0ffed3abb3da388389f3bf3f3bb0c9e42',
+    );
   });
 
   it('hashes with SHA-256 (NIST vector)', () => {
-    expect(Buffer.from(hashApiKey('abc')).toString('hex')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(Buffer.from(hashApiKey('abc')).toString('hex')).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
   });
 });
 

@@ -37,7 +37,10 @@ export interface KeyRestrictionsChange {
 /** The restrictions after an edit: what the input names, the rest as they were. */
 export function restrictionsAfter(current: KeyRestrictions, input: KeyRestrictionsChange): KeyRestrictions {
   return {
-    appIds: input.appIds === undefined ? current.appIds : input.appIds && [...new Set(input.appIds.map((id) => id.toLowerCase()))],
+    appIds:
+      input.appIds === undefined
+        ? current.appIds
+        : input.appIds && [...new Set(input.appIds.map((id) => id.toLowerCase()))],
     allowedCidrs: input.allowedCidrs === undefined ? current.allowedCidrs : [...new Set(input.allowedCidrs ?? [])],
     monthlyBudget: input.monthlyBudget === undefined ? current.monthlyBudget : input.monthlyBudget,
   };

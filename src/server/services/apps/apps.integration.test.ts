@@ -24,7 +24,9 @@ describe('tracked apps are scoped to their account', () => {
     expect((await listApps(mine.accountId)).map((a) => a.id)).toEqual([app.id]);
     expect((await getApp(mine.accountId, app.id)).storeUrl).toBe(`https://apps.apple.com/us/app/id${app.storeId}`);
     await expect(getApp(mine.accountId, other.id)).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
-    await expect(addKeywords(mine.accountId, { appId: other.id, terms: ['x'] })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await expect(addKeywords(mine.accountId, { appId: other.id, terms: ['x'] })).rejects.toMatchObject({
+      appCode: 'NOT_FOUND',
+    });
   });
 });
 
@@ -32,7 +34,10 @@ describe('adding keywords', () => {
   it('deduplicates case-insensitively, defaults to the primary country and reports tracked terms', async () => {
     const owner = await makeAccount();
     const app = await makeApp(owner.accountId, { primaryCountry: 'GB' });
-    const first = await addKeywords(owner.accountId, { appId: app.id, terms: ['Budget Planner', 'budget  planner', 'savings'] });
+    const first = await addKeywords(owner.accountId, {
+      appId: app.id,
+      terms: ['Budget Planner', 'budget  planner', 'savings'],
+    });
     expect(first.country).toBe('GB');
     expect(first.added.map((k) => k.term)).toEqual(['Budget Planner', 'savings']);
     expect(first.alreadyTracked).toEqual([]);
@@ -50,7 +55,9 @@ describe('adding keywords', () => {
     const owner = await makeAccount();
     const app = await makeApp(owner.accountId);
     const terms = ['alpha', 'beta', 'gamma'];
-    const results = await Promise.all(Array.from({ length: 8 }, () => addKeywords(owner.accountId, { appId: app.id, terms })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => addKeywords(owner.accountId, { appId: app.id, terms })),
+    );
     const addedCount = results.reduce((sum, result) => sum + result.added.length, 0);
     expect(addedCount).toBe(terms.length);
     for (const result of results) expect(result.added.length + result.alreadyTracked.length).toBe(terms.length);
@@ -62,7 +69,9 @@ describe('an app removed while keywords are added to it', () => {
   it('answers 404 and adds nothing', async () => {
     const { accountId } = await makeAccount('pro');
     const app = await makeApp(accountId);
-    const outcome = await duringDeletion('tracked_apps', app.id, () => addKeywords(accountId, { appId: app.id, terms: ['white noise'] }));
+    const outcome = await duringDeletion('tracked_apps', app.id, () =>
+      addKeywords(accountId, { appId: app.id, terms: ['white noise'] }),
+    );
     expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
     expect(await db.domainEvent.count({ where: { accountId, type: 'keyword.added' } })).toBe(0);
   });
@@ -72,7 +81,9 @@ describe('an app removed while a storefront is added to it', () => {
   it('answers 404', async () => {
     const { accountId } = await makeAccount('pro');
     const app = await makeApp(accountId);
-    const outcome = await duringDeletion('tracked_apps', app.id, () => addStorefront(accountId, { appId: app.id, country: 'FR' }));
+    const outcome = await duringDeletion('tracked_apps', app.id, () =>
+      addStorefront(accountId, { appId: app.id, country: 'FR' }),
+    );
     expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
   });
 });
@@ -101,7 +112,9 @@ describe('keywords added while the app’s data is being written', () => {
       },
     );
     expect(addedWhileHeld).toBe(true);
-    expect(outcome.status === 'fulfilled' && outcome.value.added.map((keyword) => keyword.term)).toEqual(['brown noise']);
+    expect(outcome.status === 'fulfilled' && outcome.value.added.map((keyword) => keyword.term)).toEqual([
+      'brown noise',
+    ]);
   });
 });
 
@@ -121,7 +134,8 @@ describe('the tracked keyword count (kept by the database)', () => {
       ],
     });
     await db.trackedKeyword.deleteMany({ where: { appId: app.id, termKey: { in: ['one', 'two'] } } });
-    const counts = async () => Object.fromEntries((await listApps(owner.accountId)).map((view) => [view.id, view.trackedKeywords]));
+    const counts = async () =>
+      Object.fromEntries((await listApps(owner.accountId)).map((view) => [view.id, view.trackedKeywords]));
     expect(await counts()).toEqual({ [app.id]: 2, [other.id]: 3 });
     // Deleting an app deletes its keywords through the cascade; the trigger must not get in the way.
     await db.trackedApp.delete({ where: { id: app.id } });
@@ -135,11 +149,16 @@ describe('a keyword whose history cannot be filled at once', () => {
   it('is tracked with its event, and the call succeeds: the next refresh fills the history', async () => {
     const owner = await makeAccount();
     const app = await makeApp(owner.accountId);
-    await db.trackedApp.update({ where: { id: app.id }, data: { refreshedThrough: new Date('2026-06-30T00:00:00.000Z') } });
+    await db.trackedApp.update({
+      where: { id: app.id },
+      data: { refreshedThrough: new Date('2026-06-30T00:00:00.000Z') },
+    });
     vi.spyOn(DemoProvider.prototype, 'observe').mockRejectedValue(new Error('the store is unreachable'));
     const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const result = await addKeywords(owner.accountId, { appId: app.id, terms: ['offline term'] });
-    expect(String(logged.mock.calls[0]?.[0])).toContain('the data provider failed for a storefront: its data there stays as it was');
+    expect(String(logged.mock.calls[0]?.[0])).toContain(
+      'the data provider failed for a storefront: its data there stays as it was',
+    );
     vi.restoreAllMocks();
     expect(result.added.map((keyword) => keyword.term)).toEqual(['offline term']);
     expect(await db.domainEvent.count({ where: { appId: app.id, type: 'keyword.added' } })).toBe(1);

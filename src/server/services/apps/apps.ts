@@ -86,7 +86,9 @@ export async function addKeywords(
     });
     // Counted after the insert, under the lock: all of them fit, or none is kept.
     if (rows.length && caps.trackedKeywords !== null) {
-      const total = (await tx.trackedApp.aggregate({ where: { accountId }, _sum: { trackedKeywordCount: true } }))._sum.trackedKeywordCount ?? 0;
+      const total =
+        (await tx.trackedApp.aggregate({ where: { accountId }, _sum: { trackedKeywordCount: true } }))._sum
+          .trackedKeywordCount ?? 0;
       if (total > caps.trackedKeywords) {
         const room = Math.max(0, caps.trackedKeywords - (total - rows.length));
         throw limitReached(
@@ -99,7 +101,12 @@ export async function addKeywords(
     // Keywords in a storefront new to the app track the app there (a trigger adds it): the storefronts' cap holds too.
     if (rows.length && storefrontIsNew) await checkStorefrontCap(tx, { id: app.id, accountId }, caps);
     await recordEvents(
-      rows.map((row) => ({ accountId, appId: app.id, type: 'keyword.added', data: { appId: app.id, keywordId: row.id, term: row.term, country: row.country } })),
+      rows.map((row) => ({
+        accountId,
+        appId: app.id,
+        type: 'keyword.added',
+        data: { appId: app.id, keywordId: row.id, term: row.term, country: row.country },
+      })),
       tx,
     );
     return rows;
@@ -114,15 +121,27 @@ export async function addKeywords(
   // store may be unreachable): the daily refresh fills what is missing.
   if (inserted.length && app.refreshedThrough) {
     try {
-      await refreshApp(app.id, storefrontIsNew ? { onlyCountries: [country] } : { onlyTerms: inserted.map((row) => ({ country: row.country, term: row.term })) });
+      await refreshApp(
+        app.id,
+        storefrontIsNew
+          ? { onlyCountries: [country] }
+          : { onlyTerms: inserted.map((row) => ({ country: row.country, term: row.term })) },
+      );
     } catch (error) {
-      if (!(error instanceof AppRemovedDuringRefresh)) logError('history of new keywords not filled; the next refresh fills it', error, { appId: app.id });
+      if (!(error instanceof AppRemovedDuringRefresh))
+        logError('history of new keywords not filled; the next refresh fills it', error, { appId: app.id });
     }
   }
   const rowByKey = new Map([...inserted, ...existing].map((row) => [row.termKey, row]));
   const toKeywordView = (key: string): TrackedKeywordView => {
     const row = rowByKey.get(key)!;
-    return { keywordId: row.id, term: row.term, country: row.country, isFavorite: row.isFavorite, createdAt: row.createdAt };
+    return {
+      keywordId: row.id,
+      term: row.term,
+      country: row.country,
+      isFavorite: row.isFavorite,
+      createdAt: row.createdAt,
+    };
   };
   return {
     appId: app.id,
@@ -181,12 +200,18 @@ export async function addApp(
   const country = (input.country ?? reference.country ?? 'US').toUpperCase();
   const identity = { accountId, store: reference.store, storeId: reference.storeId };
   // A test sandbox's app is described, then observed, by the sandboxes' demo provider.
-  const [existing, livemode] = await Promise.all([db.trackedApp.findFirst({ where: identity, select: { id: true } }), isLiveAccount(accountId)]);
+  const [existing, livemode] = await Promise.all([
+    db.trackedApp.findFirst({ where: identity, select: { id: true } }),
+    isLiveAccount(accountId),
+  ]);
   if (existing) return { app: await getApp(accountId, existing.id), created: false };
 
   const details = await describeInStore(reference, country, livemode);
   if (!details) {
-    throw new AppError('NOT_FOUND', `${storeNameAtStart(reference.store)} has no app ${reference.storeId} that this service can observe in the ${country} storefront.`);
+    throw new AppError(
+      'NOT_FOUND',
+      `${storeNameAtStart(reference.store)} has no app ${reference.storeId} that this service can observe in the ${country} storefront.`,
+    );
   }
   const created = await db.$transaction(async (tx) => {
     const caps = await capsOf(tx, accountId);
@@ -195,7 +220,11 @@ export async function addApp(
     if (raced) return { id: raced.id, created: false };
     const count = await tx.trackedApp.count({ where: { accountId } });
     if (caps.trackedApps !== null && count >= caps.trackedApps) {
-      throw limitReached('tracked-apps', caps.trackedApps, `The ${caps.label} plan tracks at most ${caps.trackedApps} apps, and this account tracks ${count}. Remove one, or choose a larger plan. Nothing was added.`);
+      throw limitReached(
+        'tracked-apps',
+        caps.trackedApps,
+        `The ${caps.label} plan tracks at most ${caps.trackedApps} apps, and this account tracks ${count}. Remove one, or choose a larger plan. Nothing was added.`,
+      );
     }
     const app = await tx.trackedApp.create({
       data: {
@@ -227,7 +256,10 @@ export async function trackApp(accountId: string, input: { storeUrl: string; cou
  * Stops tracking an app: its keywords, competitors, backfill and storefronts go with it, and no event of it fires any
  * more. What was observed of it stays, the store's facts for whoever follows the store app (docs/api-decisions.md).
  */
-export async function removeApp(accountId: string, appId: string): Promise<{ removed: true; appId: string; name: string }> {
+export async function removeApp(
+  accountId: string,
+  appId: string,
+): Promise<{ removed: true; appId: string; name: string }> {
   const app = await db.trackedApp.findFirst({ where: { id: appId, accountId }, select: { id: true, name: true } });
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
   await retryOnConflict(() =>
@@ -243,15 +275,25 @@ export async function removeApp(accountId: string, appId: string): Promise<{ rem
 }
 
 /** Stops tracking one keyword of an app. Its ranks stay stored, the store's facts: tracked again, its history is back. */
-export async function removeKeyword(accountId: string, input: { appId: string; keywordId: string }): Promise<{ removed: true; keywordId: string }> {
-  const deleted = await db.trackedKeyword.deleteMany({ where: { id: input.keywordId, appId: input.appId, app: { accountId } } });
+export async function removeKeyword(
+  accountId: string,
+  input: { appId: string; keywordId: string },
+): Promise<{ removed: true; keywordId: string }> {
+  const deleted = await db.trackedKeyword.deleteMany({
+    where: { id: input.keywordId, appId: input.appId, app: { accountId } },
+  });
   if (!deleted.count) throw new AppError('NOT_FOUND', 'No keyword with this id is tracked for this app.');
   return { removed: true, keywordId: input.keywordId };
 }
 
 /** Stops following one competitor of an app. */
-export async function removeCompetitor(accountId: string, input: { appId: string; competitorId: string }): Promise<{ removed: true; competitorId: string }> {
-  const deleted = await db.competitor.deleteMany({ where: { id: input.competitorId, appId: input.appId, app: { accountId } } });
+export async function removeCompetitor(
+  accountId: string,
+  input: { appId: string; competitorId: string },
+): Promise<{ removed: true; competitorId: string }> {
+  const deleted = await db.competitor.deleteMany({
+    where: { id: input.competitorId, appId: input.appId, app: { accountId } },
+  });
   if (!deleted.count) throw new AppError('NOT_FOUND', 'No competitor with this id is followed for this app.');
   return { removed: true, competitorId: input.competitorId };
 }

@@ -19,11 +19,15 @@ import { addStorefront } from './storefronts';
 
 // Store ids unique within the run: two made in the same millisecond once collided, and the second added the first's app.
 let made = 0;
-const uniqueUrl = (name: string) => `https://apps.apple.com/us/app/${name}/id${String(Date.now()).slice(-9)}${String(made++ % 1000).padStart(3, '0')}`;
+const uniqueUrl = (name: string) =>
+  `https://apps.apple.com/us/app/${name}/id${String(Date.now()).slice(-9)}${String(made++ % 1000).padStart(3, '0')}`;
 
 /** Leaves `appId`'s backfill the only one the job can claim: earlier tests' are not this test's to run. */
 async function onlyClaimable(appId: string) {
-  await db.appBackfill.updateMany({ where: { appId: { not: appId }, finishedAt: null }, data: { claimedAt: new Date() } });
+  await db.appBackfill.updateMany({
+    where: { appId: { not: appId }, finishedAt: null },
+    data: { claimedAt: new Date() },
+  });
 }
 
 /** Runs `appId`'s backfill until it is done. */
@@ -43,7 +47,13 @@ describe('adding an app', () => {
     const storeUrl = uniqueUrl('pocket-calm');
     const { app, created } = await addApp(owner.accountId, { storeUrl });
     expect(created).toBe(true);
-    expect(app).toMatchObject({ name: 'Pocket Calm', primaryCountry: 'US', storefronts: ['US'], refreshedThrough: null, backfill: { daysTotal: 180, daysDone: 0, finishedAt: null } });
+    expect(app).toMatchObject({
+      name: 'Pocket Calm',
+      primaryCountry: 'US',
+      storefronts: ['US'],
+      refreshedThrough: null,
+      backfill: { daysTotal: 180, daysDone: 0, finishedAt: null },
+    });
     expect((await addApp(owner.accountId, { storeUrl: storeUrl.replace('/us/', '/gb/') })).created).toBe(false);
 
     const done = await backfilled(app.id);
@@ -60,17 +70,32 @@ describe('adding an app', () => {
     const results = await searchStore({ term: 'sleep', country: 'GB' });
     expect(results.length).toBeGreaterThan(0);
     expect(await searchStore({ term: 'sleep', country: 'GB' })).toEqual(results);
-    const { app } = await addApp(owner.accountId, { storeUrl: results[0]!.storeUrl, country: 'GB' }, { backfill: 'caller' });
-    expect(app).toMatchObject({ name: results[0]!.name, store: 'app_store', storeId: results[0]!.storeId, primaryCountry: 'GB' });
+    const { app } = await addApp(
+      owner.accountId,
+      { storeUrl: results[0]!.storeUrl, country: 'GB' },
+      { backfill: 'caller' },
+    );
+    expect(app).toMatchObject({
+      name: results[0]!.name,
+      store: 'app_store',
+      storeId: results[0]!.storeId,
+      primaryCountry: 'GB',
+    });
   });
 
   it('holds the plan’s cap on apps under concurrent additions, storing nothing past it', async () => {
     const owner = await makeAccount('solo');
     await addApp(owner.accountId, { storeUrl: uniqueUrl('first') }, { backfill: 'caller' });
-    const attempts = await Promise.allSettled(Array.from({ length: 6 }, (_, index) => addApp(owner.accountId, { storeUrl: uniqueUrl(`racer-${index}`) }, { backfill: 'caller' })));
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, index) =>
+        addApp(owner.accountId, { storeUrl: uniqueUrl(`racer-${index}`) }, { backfill: 'caller' }),
+      ),
+    );
     expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(2);
     const refused = attempts.filter((attempt): attempt is PromiseRejectedResult => attempt.status === 'rejected');
-    expect(refused.map((attempt) => attempt.reason)).toEqual(Array(4).fill(expect.objectContaining({ appCode: 'LIMIT_REACHED', extras: { cap: 'tracked-apps', limit: 3 } })));
+    expect(refused.map((attempt) => attempt.reason)).toEqual(
+      Array(4).fill(expect.objectContaining({ appCode: 'LIMIT_REACHED', extras: { cap: 'tracked-apps', limit: 3 } })),
+    );
     expect(await db.trackedApp.count({ where: { accountId: owner.accountId } })).toBe(3);
   });
 
@@ -89,7 +114,11 @@ describe('adding an app', () => {
       failing.mockRestore();
     }
     const backfill = await db.appBackfill.findUniqueOrThrow({ where: { appId: app.id } });
-    expect(backfill).toMatchObject({ attempts: MAX_BACKFILL_ATTEMPTS, lastError: 'the store is down', finishedAt: expect.any(Date) });
+    expect(backfill).toMatchObject({
+      attempts: MAX_BACKFILL_ATTEMPTS,
+      lastError: 'the store is down',
+      finishedAt: expect.any(Date),
+    });
   });
 });
 
@@ -101,18 +130,25 @@ describe('the backfill queue', () => {
     const [busy, other, tester] = await Promise.all([makeAccount('agency'), makeAccount('pro'), makeAccount('free')]);
     // Queued first: a test sandbox's sample apps, then three apps of one account, then one app of another.
     const sandboxId = await sandboxOf(tester.accountId);
-    const sandboxApps = (await db.trackedApp.findMany({ where: { accountId: sandboxId }, select: { id: true } })).map(({ id }) => id);
+    const sandboxApps = (await db.trackedApp.findMany({ where: { accountId: sandboxId }, select: { id: true } })).map(
+      ({ id }) => id,
+    );
     const busyApps: string[] = [];
-    for (const name of ['first-of-many', 'second-of-many', 'third-of-many']) busyApps.push((await addApp(busy.accountId, { storeUrl: uniqueUrl(name) })).app.id);
+    for (const name of ['first-of-many', 'second-of-many', 'third-of-many'])
+      busyApps.push((await addApp(busy.accountId, { storeUrl: uniqueUrl(name) })).app.id);
     const otherApp = (await addApp(other.accountId, { storeUrl: uniqueUrl('only-one') })).app.id;
     const queued = [...sandboxApps, ...busyApps, otherApp];
     // In that order, a second apart: the queue's own clock is not this test's to race.
     for (const [index, appId] of queued.entries()) {
-      await db.appBackfill.update({ where: { appId }, data: { createdAt: new Date(now.getTime() - (queued.length - index) * 1000), claimedAt: null } });
+      await db.appBackfill.update({
+        where: { appId },
+        data: { createdAt: new Date(now.getTime() - (queued.length - index) * 1000), claimedAt: null },
+      });
     }
 
     const claimed: string[] = [];
-    for (let claim = await claimNextBackfill(now, 600); claim; claim = await claimNextBackfill(now, 600)) claimed.push(claim.appId);
+    for (let claim = await claimNextBackfill(now, 600); claim; claim = await claimNextBackfill(now, 600))
+      claimed.push(claim.appId);
     expect(claimed).toEqual([busyApps[0], otherApp, busyApps[1], busyApps[2], ...sandboxApps]);
   });
 });
@@ -143,13 +179,17 @@ describe('storefronts', () => {
     await backfilled(app.id);
     await addKeywords(owner.accountId, { appId: app.id, terms: ['calm'], country: 'GB' });
     expect((await getApp(owner.accountId, app.id)).storefronts).toEqual(['GB', 'US']);
-    expect(await currentMetadata(owner.accountId, { appId: app.id, country: 'GB' })).toMatchObject({ title: expect.any(String) });
+    expect(await currentMetadata(owner.accountId, { appId: app.id, country: 'GB' })).toMatchObject({
+      title: expect.any(String),
+    });
     const chart = await categoryRankHistory(owner.accountId, { appId: app.id, country: 'GB', days: 30 });
     expect(chart.points.some((point) => point.rank !== null)).toBe(true);
 
     await addStorefront(owner.accountId, { appId: app.id, country: 'DE' });
     expect((await getApp(owner.accountId, app.id)).storefronts).toEqual(['DE', 'GB', 'US']);
-    expect(await currentMetadata(owner.accountId, { appId: app.id, country: 'DE' })).toMatchObject({ title: expect.any(String) });
+    expect(await currentMetadata(owner.accountId, { appId: app.id, country: 'DE' })).toMatchObject({
+      title: expect.any(String),
+    });
   }, 180_000);
 });
 
@@ -159,7 +199,14 @@ describe('removing an app', () => {
     const other = await makeAccount('pro');
     const { app } = await addApp(owner.accountId, { storeUrl: uniqueUrl('removed') }, { backfill: 'caller' });
     await addKeywords(owner.accountId, { appId: app.id, terms: ['gone'] });
-    await recordEvents([{ accountId: owner.accountId, appId: app.id, type: 'review.created', data: { appId: app.id, reviewId: randomUUID(), rating: 4, country: 'US' } }]);
+    await recordEvents([
+      {
+        accountId: owner.accountId,
+        appId: app.id,
+        type: 'review.created',
+        data: { appId: app.id, reviewId: randomUUID(), rating: 4, country: 'US' },
+      },
+    ]);
     await expect(removeApp(other.accountId, app.id)).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
     expect(await removeApp(owner.accountId, app.id)).toMatchObject({ removed: true, appId: app.id });
     expect(await db.trackedApp.count({ where: { id: app.id } })).toBe(0);
@@ -191,22 +238,51 @@ describe('removing an app while its history loads', () => {
 describe('the trial', () => {
   it('a sign-up starts on the configured trial; off, on Free; a chosen plan ends it', async () => {
     const now = new Date('2026-11-23T12:00:00.000Z');
-    const trial = await createAccount({ email: `trial-${Date.now()}@example.test`, password: 'correct horse battery', plan: 'free' }, { withTrial: true, now });
-    expect(await db.account.findUniqueOrThrow({ where: { id: trial.accountId } })).toMatchObject({ plan: 'solo', trialCredits: 100, trialEndsAt: new Date('2026-12-07T12:00:00.000Z') });
+    const trial = await createAccount(
+      { email: `trial-${Date.now()}@example.test`, password: 'correct horse battery', plan: 'free' },
+      { withTrial: true, now },
+    );
+    expect(await db.account.findUniqueOrThrow({ where: { id: trial.accountId } })).toMatchObject({
+      plan: 'solo',
+      trialCredits: 100,
+      trialEndsAt: new Date('2026-12-07T12:00:00.000Z'),
+    });
 
     vi.stubEnv('TRIAL_TIER', 'pro');
     vi.stubEnv('TRIAL_DAYS', '7');
     vi.stubEnv('TRIAL_CREDITS', '250');
-    const pro = await createAccount({ email: `trial-pro-${Date.now()}@example.test`, password: 'correct horse battery', plan: 'free' }, { withTrial: true, now });
-    expect(await db.account.findUniqueOrThrow({ where: { id: pro.accountId } })).toMatchObject({ plan: 'pro', trialCredits: 250, trialEndsAt: new Date('2026-11-30T12:00:00.000Z') });
+    const pro = await createAccount(
+      { email: `trial-pro-${Date.now()}@example.test`, password: 'correct horse battery', plan: 'free' },
+      { withTrial: true, now },
+    );
+    expect(await db.account.findUniqueOrThrow({ where: { id: pro.accountId } })).toMatchObject({
+      plan: 'pro',
+      trialCredits: 250,
+      trialEndsAt: new Date('2026-11-30T12:00:00.000Z'),
+    });
     vi.stubEnv('TRIAL_TIER', 'off');
-    const none = await createAccount({ email: `no-trial-${Date.now()}@example.test`, password: 'correct horse battery', plan: 'free' }, { withTrial: true, now });
-    expect(await db.account.findUniqueOrThrow({ where: { id: none.accountId } })).toMatchObject({ plan: 'free', trialEndsAt: null });
+    const none = await createAccount(
+      { email: `no-trial-${Date.now()}@example.test`, password: 'correct horse battery', plan: 'free' },
+      { withTrial: true, now },
+    );
+    expect(await db.account.findUniqueOrThrow({ where: { id: none.accountId } })).toMatchObject({
+      plan: 'free',
+      trialEndsAt: null,
+    });
     vi.unstubAllEnvs();
 
-    await db.$transaction((tx) => changePlan(tx, { accountId: trial.accountId, to: 'business', reason: 'operator', now }));
-    expect(await db.account.findUniqueOrThrow({ where: { id: trial.accountId } })).toMatchObject({ plan: 'business', trialEndsAt: null, trialCredits: null });
+    await db.$transaction((tx) =>
+      changePlan(tx, { accountId: trial.accountId, to: 'business', reason: 'operator', now }),
+    );
+    expect(await db.account.findUniqueOrThrow({ where: { id: trial.accountId } })).toMatchObject({
+      plan: 'business',
+      trialEndsAt: null,
+      trialCredits: null,
+    });
     const changes = await db.planChange.findMany({ where: { accountId: trial.accountId }, orderBy: { id: 'asc' } });
-    expect(changes.map((change) => [change.fromPlan, change.toPlan, change.reason])).toEqual([[null, 'solo', 'trial_started'], ['solo', 'business', 'operator']]);
+    expect(changes.map((change) => [change.fromPlan, change.toPlan, change.reason])).toEqual([
+      [null, 'solo', 'trial_started'],
+      ['solo', 'business', 'operator'],
+    ]);
   });
 });

@@ -46,7 +46,9 @@ export async function storefrontToRead(app: StorefrontApp, country: string | und
   const key = `${app.id}|${country}`;
   let observation = observing.get(key);
   if (!observation) {
-    observation = withNamedLock(`storefront ${key}`, () => observeFirstTime(app, country), { timeout: OBSERVATION_TIMEOUT_MS }).finally(() => observing.delete(key));
+    observation = withNamedLock(`storefront ${key}`, () => observeFirstTime(app, country), {
+      timeout: OBSERVATION_TIMEOUT_MS,
+    }).finally(() => observing.delete(key));
     observing.set(key, observation);
   }
   await observation;
@@ -58,7 +60,10 @@ export async function storefrontToRead(app: StorefrontApp, country: string | und
  * first read there does (the same errors, and nothing stored when refused). Idempotent.
  */
 export async function addStorefront(accountId: string, input: { appId: string; country: string }): Promise<void> {
-  const app = await db.trackedApp.findFirst({ where: { id: input.appId, accountId }, select: { id: true, accountId: true, store: true, primaryCountry: true } });
+  const app = await db.trackedApp.findFirst({
+    where: { id: input.appId, accountId },
+    select: { id: true, accountId: true, store: true, primaryCountry: true },
+  });
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
   await storefrontToRead(app, input.country);
 }
@@ -67,8 +72,14 @@ export async function addStorefront(accountId: string, input: { appId: string; c
  * Stops tracking the app in a storefront other than its primary one, and its keywords there with it (the refresh
  * observes every storefront of a tracked keyword). Its history stays: tracked again, the storefront shows it.
  */
-export async function removeStorefront(accountId: string, input: { appId: string; country: string }): Promise<{ removed: true; country: string; keywords: number }> {
-  const app = await db.trackedApp.findFirst({ where: { id: input.appId, accountId }, select: { id: true, primaryCountry: true } });
+export async function removeStorefront(
+  accountId: string,
+  input: { appId: string; country: string },
+): Promise<{ removed: true; country: string; keywords: number }> {
+  const app = await db.trackedApp.findFirst({
+    where: { id: input.appId, accountId },
+    select: { id: true, primaryCountry: true },
+  });
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
   if (input.country === app.primaryCountry) {
     const detail = `${input.country} is the app's primary storefront: it is tracked there as long as it is tracked.`;
@@ -87,7 +98,12 @@ export async function removeStorefront(accountId: string, input: { appId: string
 export async function storefrontHealth(accountId: string, appId: string) {
   const app = await db.trackedApp.findFirst({
     where: { id: appId, accountId },
-    select: { storefronts: { orderBy: { country: 'asc' }, select: { country: true, lastObservedAt: true, lastError: true, lastErrorAt: true } } },
+    select: {
+      storefronts: {
+        orderBy: { country: 'asc' },
+        select: { country: true, lastObservedAt: true, lastError: true, lastErrorAt: true },
+      },
+    },
   });
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
   return app.storefronts;
@@ -95,7 +111,10 @@ export async function storefrontHealth(accountId: string, appId: string) {
 
 /** Whether the provider has answered for the app in this storefront at least once. */
 async function wasObserved(appId: string, country: string): Promise<boolean> {
-  const row = await db.appStorefront.findUnique({ where: { appId_country: { appId, country } }, select: { lastObservedAt: true } });
+  const row = await db.appStorefront.findUnique({
+    where: { appId_country: { appId, country } },
+    select: { lastObservedAt: true },
+  });
   return row?.lastObservedAt != null;
 }
 
@@ -109,7 +128,10 @@ async function observeFirstTime(app: StorefrontApp, country: string): Promise<vo
     return inserted.count > 0;
   });
   // A storefront tracked before (a keyword's, or one the store failed for until now) stays tracked whatever happens.
-  const forget = () => (added ? db.appStorefront.deleteMany({ where: { appId: app.id, country, lastObservedAt: null } }) : Promise.resolve());
+  const forget = () =>
+    added
+      ? db.appStorefront.deleteMany({ where: { appId: app.id, country, lastObservedAt: null } })
+      : Promise.resolve();
   let failure: { error: string; notSold: boolean } | undefined;
   try {
     [failure] = (await refreshApp(app.id, { onlyCountries: [country], maxWaitMs: REQUEST_MAX_WAIT_MS })).failures;
@@ -119,6 +141,13 @@ async function observeFirstTime(app: StorefrontApp, country: string): Promise<vo
   }
   if (!failure) return;
   await forget();
-  if (failure.notSold) throw new AppError('NOT_FOUND', `${storeNameAtStart(app.store)} says this app is not sold in the ${country} storefront.`);
-  throw storeUnavailable(app.store, `this app was never observed in the ${country} storefront, and the store did not answer (${failure.error}); try again in a minute.`);
+  if (failure.notSold)
+    throw new AppError(
+      'NOT_FOUND',
+      `${storeNameAtStart(app.store)} says this app is not sold in the ${country} storefront.`,
+    );
+  throw storeUnavailable(
+    app.store,
+    `this app was never observed in the ${country} storefront, and the store did not answer (${failure.error}); try again in a minute.`,
+  );
 }

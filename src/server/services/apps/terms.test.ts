@@ -8,8 +8,19 @@ const fullKey = (term: string) => fullNormalize(term).normalize('NFKC').toLocale
 describe('terms', () => {
   it('keys ASCII and other terms exactly as the full Unicode normalisation does', () => {
     const terms = [
-      'Sleep Tracker', '  white\tnoise \n app ', 'ÉTÉ', 'e\u0301te\u0301', 'Straße', 'İstanbul', 'ﬁtness', 'Ｗｉｆｉ', 'ΣΟΦΟΣ',
-      'Habit\u00a0Loop', 'calm\u3000sleep', 'A-Z 0-9 !?', '',
+      'Sleep Tracker',
+      '  white\tnoise \n app ',
+      'ÉTÉ',
+      'e\u0301te\u0301',
+      'Straße',
+      'İstanbul',
+      'ﬁtness',
+      'Ｗｉｆｉ',
+      'ΣΟΦΟΣ',
+      'Habit\u00a0Loop',
+      'calm\u3000sleep',
+      'A-Z 0-9 !?',
+      '',
     ];
     for (const term of terms) {
       expect(normalizeTerm(term), term).toBe(fullNormalize(term));

@@ -23,7 +23,10 @@ export async function loadApp(accountId: string, appId: string): Promise<AppCont
  * The app and the storefront a storefront-scoped read is about: `country`, or the app's primary one. A storefront the
  * app was never observed in is observed first (services/apps/storefronts.ts).
  */
-export async function loadAppIn(accountId: string, input: { appId: string; country?: string }): Promise<{ app: AppContext; country: string }> {
+export async function loadAppIn(
+  accountId: string,
+  input: { appId: string; country?: string },
+): Promise<{ app: AppContext; country: string }> {
   const app = await loadApp(accountId, input.appId);
   return { app, country: await storefrontToRead(app, input.country) };
 }

@@ -21,7 +21,16 @@ describe('keywords', () => {
     const items = await fixture.caller.keywords.list({ id });
     expect(items).toHaveLength(5);
     for (const item of items) {
-      expect(Object.keys(item).sort()).toEqual(['country', 'difficulty', 'isFavorite', 'keywordId', 'rank', 'rankDelta', 'term', 'volume']);
+      expect(Object.keys(item).sort()).toEqual([
+        'country',
+        'difficulty',
+        'isFavorite',
+        'keywordId',
+        'rank',
+        'rankDelta',
+        'term',
+        'volume',
+      ]);
       expect(item.country).toBe('US');
     }
     const ranks = items.map((item) => item.rank ?? Infinity);
@@ -53,19 +62,34 @@ describe('keywords', () => {
     const history = await fixture.caller.keywords.history({ id, keywordId: first!.keywordId });
     expect(history.points).toHaveLength(30);
     expect(history.from).toBe(isoDay(addDays(FIXED_DAY, -29)));
-    expect(history.points.map((point) => point.date)).toEqual(Array.from({ length: 30 }, (_, i) => isoDay(addDays(FIXED_DAY, i - 29))));
-    expect((await fixture.caller.keywords.history({ id, keywordId: first!.keywordId, days: 365 })).points).toHaveLength(365);
+    expect(history.points.map((point) => point.date)).toEqual(
+      Array.from({ length: 30 }, (_, i) => isoDay(addDays(FIXED_DAY, i - 29))),
+    );
+    expect((await fixture.caller.keywords.history({ id, keywordId: first!.keywordId, days: 365 })).points).toHaveLength(
+      365,
+    );
   });
 
   it('404s an unknown keyword id and a keyword of another app or account', async () => {
     const other = await makeAsoApp({ storeId: '1583324716', terms: ['budget'] });
     const [foreign] = await other.caller.keywords.list({ id: other.app.id });
-    await expect(fixture.caller.keywords.history({ id, keywordId: randomUUID() })).rejects.toMatchObject({ cause: { appCode: 'NOT_FOUND' } });
-    await expect(fixture.caller.keywords.history({ id, keywordId: foreign!.keywordId })).rejects.toMatchObject({ cause: { appCode: 'NOT_FOUND' } });
-    await expect(fixture.caller.keywords.metricsHistory({ id: other.app.id, keywordId: foreign!.keywordId })).rejects.toMatchObject({ cause: { appCode: 'NOT_FOUND' } });
+    await expect(fixture.caller.keywords.history({ id, keywordId: randomUUID() })).rejects.toMatchObject({
+      cause: { appCode: 'NOT_FOUND' },
+    });
+    await expect(fixture.caller.keywords.history({ id, keywordId: foreign!.keywordId })).rejects.toMatchObject({
+      cause: { appCode: 'NOT_FOUND' },
+    });
+    await expect(
+      fixture.caller.keywords.metricsHistory({ id: other.app.id, keywordId: foreign!.keywordId }),
+    ).rejects.toMatchObject({ cause: { appCode: 'NOT_FOUND' } });
     // Same account, another app: still 404.
     const sibling = await makeApp(fixture.owner.accountId);
-    await expect(fixture.caller.keywords.history({ id: sibling.id, keywordId: (await fixture.caller.keywords.list({ id }))[0]!.keywordId })).rejects.toMatchObject({
+    await expect(
+      fixture.caller.keywords.history({
+        id: sibling.id,
+        keywordId: (await fixture.caller.keywords.list({ id }))[0]!.keywordId,
+      }),
+    ).rejects.toMatchObject({
       cause: { appCode: 'NOT_FOUND' },
     });
   });
@@ -81,7 +105,9 @@ describe('keywords', () => {
     for (const keyword of spy.keywords.filter((entry) => entry.tracked)) {
       expect(tracked.find((item) => item.keywordId === keyword.keywordId)?.rank).toBe(keyword.rank);
     }
-    expect(spy.keywords.filter((entry) => entry.tracked).length).toBe(tracked.filter((item) => item.rank !== null).length);
+    expect(spy.keywords.filter((entry) => entry.tracked).length).toBe(
+      tracked.filter((item) => item.rank !== null).length,
+    );
   });
 
   it('researches a term: volume and difficulty of the store, top apps, and this app’s rank', async () => {
@@ -103,19 +129,36 @@ describe('opportunities', () => {
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     // Candidates: every term ranked or tracked on the last day.
     const storeAppId = await storeAppOf(id);
-    const tracked = (await db.trackedKeyword.findMany({ where: { appId: id, country: 'US' } })).map((keyword) => keyword.termKey);
+    const tracked = (await db.trackedKeyword.findMany({ where: { appId: id, country: 'US' } })).map(
+      (keyword) => keyword.termKey,
+    );
     const candidates = await db.appRank.findMany({
-      where: { storeAppId, country: 'US', date: FIXED_DAY, OR: [{ rank: { not: null } }, { termKey: { in: tracked } }] },
+      where: {
+        storeAppId,
+        country: 'US',
+        date: FIXED_DAY,
+        OR: [{ rank: { not: null } }, { termKey: { in: tracked } }],
+      },
       select: { termKey: true },
     });
-    const metrics = await db.keywordMetric.findMany({ where: { country: 'US', date: FIXED_DAY, termKey: { in: candidates.map((c) => c.termKey) } } });
+    const metrics = await db.keywordMetric.findMany({
+      where: { country: 'US', date: FIXED_DAY, termKey: { in: candidates.map((c) => c.termKey) } },
+    });
     const maxVolume = Math.max(...metrics.map((m) => m.volume));
     for (const item of result.items.slice(0, 5)) {
-      const expected = Math.round(1000 * (Math.log10(item.volume + 1) / Math.log10(maxVolume + 1)) * (1 - item.difficulty / 100) * headroom(item.rank)) / 10;
+      const expected =
+        Math.round(
+          1000 *
+            (Math.log10(item.volume + 1) / Math.log10(maxVolume + 1)) *
+            (1 - item.difficulty / 100) *
+            headroom(item.rank),
+        ) / 10;
       expect(item.score).toBeCloseTo(expected, 5);
       expect(item.reason).toContain(item.volume.toLocaleString('en-US'));
     }
-    expect((await fixture.caller.apps.opportunities({ id, limit: 3 })).items.map((item) => item.position)).toEqual([1, 2, 3]);
+    expect((await fixture.caller.apps.opportunities({ id, limit: 3 })).items.map((item) => item.position)).toEqual([
+      1, 2, 3,
+    ]);
   });
 });
 
@@ -124,7 +167,14 @@ describe('ASO score', () => {
     const first = await fixture.caller.apps.asoScore({ id });
     expect(await fixture.caller.apps.asoScore({ id })).toEqual(first);
     const { metadata, keywords, ratingsAndReviews, creativesAndConversion } = first.pillars;
-    expect(first.score).toBe(Math.round(metadata.score * 0.3 + keywords.score * 0.3 + ratingsAndReviews.score * 0.25 + creativesAndConversion.score * 0.15));
+    expect(first.score).toBe(
+      Math.round(
+        metadata.score * 0.3 +
+          keywords.score * 0.3 +
+          ratingsAndReviews.score * 0.25 +
+          creativesAndConversion.score * 0.15,
+      ),
+    );
     expect(first.score).toBeGreaterThanOrEqual(0);
     expect(first.score).toBeLessThanOrEqual(100);
     expect(metadata.inputs.titleLength).toBe('Breathe: Sleep & Meditation'.length);
@@ -158,7 +208,10 @@ describe('reviews', () => {
     let counted = 0;
     for (const label of ['positive', 'neutral', 'negative'] as const) {
       const page = await fixture.caller.reviews.list({ id, sentiment: label, pageSize: 100 });
-      expect(page.items.every((item) => item.sentiment.label === label), label).toBe(true);
+      expect(
+        page.items.every((item) => item.sentiment.label === label),
+        label,
+      ).toBe(true);
       counted += page.total;
       const withRating = await fixture.caller.reviews.list({ id, sentiment: label, rating: 1, pageSize: 100 });
       expect(withRating.items.every((item) => item.sentiment.label === label && item.rating === 1)).toBe(true);
@@ -174,11 +227,18 @@ describe('reviews', () => {
     expect(insights.bugReports.count).toBeGreaterThan(0);
     expect(insights.featureRequests.requests.length).toBeGreaterThan(0);
     expect(insights.topTopics.length).toBeGreaterThan(3);
-    const exampleIds = [...insights.bugReports.exampleReviewIds, ...insights.topTopics.flatMap((topic) => topic.exampleReviewIds)];
-    const found = await db.review.findMany({ where: { id: { in: exampleIds } }, select: { storeAppId: true, bugReport: true, id: true } });
+    const exampleIds = [
+      ...insights.bugReports.exampleReviewIds,
+      ...insights.topTopics.flatMap((topic) => topic.exampleReviewIds),
+    ];
+    const found = await db.review.findMany({
+      where: { id: { in: exampleIds } },
+      select: { storeAppId: true, bugReport: true, id: true },
+    });
     const storeAppId = await storeAppOf(id);
     expect(new Set(found.map((review) => review.storeAppId))).toEqual(new Set([storeAppId]));
-    for (const bugId of insights.bugReports.exampleReviewIds) expect(found.find((review) => review.id === bugId)?.bugReport).toBe(true);
+    for (const bugId of insights.bugReports.exampleReviewIds)
+      expect(found.find((review) => review.id === bugId)?.bugReport).toBe(true);
   });
 });
 
@@ -201,7 +261,10 @@ describe('charts and listing', () => {
     expect(newestVersion.after).toBe(listing.version);
     expect(newestVersion.before).not.toBe(listing.version);
     // A storefront the app was never observed in is observed on its first read (issue 41), and tracked from then on.
-    expect(await fixture.caller.metadata.get({ id, country: 'JP' })).toMatchObject({ country: 'JP', title: expect.any(String) });
+    expect(await fixture.caller.metadata.get({ id, country: 'JP' })).toMatchObject({
+      country: 'JP',
+      title: expect.any(String),
+    });
     expect((await fixture.caller.apps.get({ id })).storefronts).toContain('JP');
   });
 });

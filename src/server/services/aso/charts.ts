@@ -15,7 +15,11 @@ export async function categoryRankHistory(accountId: string, input: { appId: str
       where: { storeAppId: app.storeAppId, country, date: { gte: window.from, lte: window.to } },
       select: { date: true, rank: true, category: true },
     }),
-    db.categoryRank.findFirst({ where: { storeAppId: app.storeAppId, country }, orderBy: { date: 'asc' }, select: { date: true } }),
+    db.categoryRank.findFirst({
+      where: { storeAppId: app.storeAppId, country },
+      orderBy: { date: 'asc' },
+      select: { date: true },
+    }),
   ]);
   const byDay = new Map(rows.map((row) => [isoDay(row.date), row.rank]));
   return {
@@ -41,6 +45,11 @@ export async function ratingHistory(accountId: string, input: { appId: string })
   return {
     from: rows.length ? isoDay(rows[0]!.date) : null,
     to: rows.length ? isoDay(rows.at(-1)!.date) : null,
-    points: rows.map((row) => ({ date: isoDay(row.date), average: Math.round(row.average * 100) / 100, count: row.count, histogram: row.histogram as RatingHistogram | null })),
+    points: rows.map((row) => ({
+      date: isoDay(row.date),
+      average: Math.round(row.average * 100) / 100,
+      count: row.count,
+      histogram: row.histogram as RatingHistogram | null,
+    })),
   };
 }

@@ -13,8 +13,18 @@ import { refreshApp } from '@/server/services/ingest/refresh';
 
 describe('store URLs', () => {
   it('parses App Store and Google Play addresses', () => {
-    expect(parseStoreUrl('https://apps.apple.com/us/app/calm/id571800810')).toMatchObject({ store: 'app_store', storeId: '571800810', country: 'US', slug: 'calm' });
-    expect(parseStoreUrl('https://apps.apple.com/GB/app/id571800810?platform=iphone')).toMatchObject({ store: 'app_store', storeId: '571800810', country: 'GB', slug: null });
+    expect(parseStoreUrl('https://apps.apple.com/us/app/calm/id571800810')).toMatchObject({
+      store: 'app_store',
+      storeId: '571800810',
+      country: 'US',
+      slug: 'calm',
+    });
+    expect(parseStoreUrl('https://apps.apple.com/GB/app/id571800810?platform=iphone')).toMatchObject({
+      store: 'app_store',
+      storeId: '571800810',
+      country: 'GB',
+      slug: null,
+    });
     expect(parseStoreUrl('https://play.google.com/store/apps/details?id=com.calm.android&hl=en')).toMatchObject({
       store: 'google_play',
       storeId: 'com.calm.android',
@@ -50,21 +60,34 @@ describe('competitors', () => {
 
   it('adds a competitor once, whatever the form of its URL, and lists it', async () => {
     const id = fixture.app.id;
-    const first = await fixture.caller.competitors.add({ id, storeUrl: 'https://apps.apple.com/us/app/calm-sleep-meditation/id571800810' });
+    const first = await fixture.caller.competitors.add({
+      id,
+      storeUrl: 'https://apps.apple.com/us/app/calm-sleep-meditation/id571800810',
+    });
     expect(first.created).toBe(true);
     expect(first.competitor).toMatchObject({ store: 'app_store', storeId: '571800810', name: 'Calm Sleep Meditation' });
     const again = await fixture.caller.competitors.add({ id, storeUrl: 'https://apps.apple.com/gb/app/id571800810' });
     expect(again).toEqual({ competitor: first.competitor, created: false });
-    const play = await fixture.caller.competitors.add({ id, storeUrl: 'https://play.google.com/store/apps/details?id=com.calm.android' });
+    const play = await fixture.caller.competitors.add({
+      id,
+      storeUrl: 'https://play.google.com/store/apps/details?id=com.calm.android',
+    });
     expect(play.created).toBe(true);
-    expect((await fixture.caller.competitors.list({ id })).map((c) => c.storeId)).toEqual(['571800810', 'com.calm.android']);
+    expect((await fixture.caller.competitors.list({ id })).map((c) => c.storeId)).toEqual([
+      '571800810',
+      'com.calm.android',
+    ]);
     expect(await db.domainEvent.count({ where: { appId: id, type: 'competitor.added' } })).toBe(2);
   });
 
   it('refuses an invalid URL and the app itself', async () => {
     const id = fixture.app.id;
-    await expect(fixture.caller.competitors.add({ id, storeUrl: 'https://example.com/app' })).rejects.toMatchObject({ cause: { appCode: 'VALIDATION_ERROR' } });
-    await expect(fixture.caller.competitors.add({ id, storeUrl: 'https://apps.apple.com/us/app/breathe/id700000010' })).rejects.toMatchObject({
+    await expect(fixture.caller.competitors.add({ id, storeUrl: 'https://example.com/app' })).rejects.toMatchObject({
+      cause: { appCode: 'VALIDATION_ERROR' },
+    });
+    await expect(
+      fixture.caller.competitors.add({ id, storeUrl: 'https://apps.apple.com/us/app/breathe/id700000010' }),
+    ).rejects.toMatchObject({
       cause: { appCode: 'VALIDATION_ERROR' },
     });
   });
@@ -75,7 +98,10 @@ describe('a competitor added by two calls at once', () => {
     const { accountId } = await makeAccount('pro');
     const app = await makeApp(accountId);
     const storeUrl = 'https://apps.apple.com/us/app/calm-sleep-meditation/id571800810';
-    const [first, second] = await Promise.all([addCompetitor(accountId, { appId: app.id, storeUrl }), addCompetitor(accountId, { appId: app.id, storeUrl })]);
+    const [first, second] = await Promise.all([
+      addCompetitor(accountId, { appId: app.id, storeUrl }),
+      addCompetitor(accountId, { appId: app.id, storeUrl }),
+    ]);
     expect([first.created, second.created].sort()).toEqual([false, true]);
     expect(second.competitor).toEqual(first.competitor);
     expect(await db.domainEvent.count({ where: { accountId, type: 'competitor.added' } })).toBe(1);
@@ -87,7 +113,9 @@ describe('a competitor added while its app is removed', () => {
     const { accountId } = await makeAccount('pro');
     const app = await makeApp(accountId);
     const storeUrl = 'https://apps.apple.com/us/app/calm-sleep-meditation/id571800810';
-    const outcome = await duringDeletion('tracked_apps', app.id, () => addCompetitor(accountId, { appId: app.id, storeUrl }));
+    const outcome = await duringDeletion('tracked_apps', app.id, () =>
+      addCompetitor(accountId, { appId: app.id, storeUrl }),
+    );
     expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
     expect(await db.domainEvent.count({ where: { accountId, type: 'competitor.added' } })).toBe(0);
   });
@@ -96,14 +124,33 @@ describe('a competitor added while its app is removed', () => {
 describe('the app against its competitors', () => {
   it('gives a competitor its rank history for every tracked term as it is added, and keeps it with the app’s', async () => {
     const { owner, app, caller } = await makeAsoApp({ storeId: '700000011', terms: ['sleep', 'meditation'] });
-    const calm = (await caller.competitors.add({ id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' })).competitor;
-    const play = (await caller.competitors.add({ id: app.id, storeUrl: 'https://play.google.com/store/apps/details?id=com.calm.android' })).competitor;
+    const calm = (
+      await caller.competitors.add({ id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' })
+    ).competitor;
+    const play = (
+      await caller.competitors.add({
+        id: app.id,
+        storeUrl: 'https://play.google.com/store/apps/details?id=com.calm.android',
+      })
+    ).competitor;
     // A competitor's ranks are its store app's, for the terms the app tracks, over the app's days (another test may
     // follow the same app, over other days).
-    const storeAppOf = new Map((await db.competitor.findMany({ where: { appId: app.id } })).map((competitor) => [competitor.id, competitor.storeAppId]));
+    const storeAppOf = new Map(
+      (await db.competitor.findMany({ where: { appId: app.id } })).map((competitor) => [
+        competitor.id,
+        competitor.storeAppId,
+      ]),
+    );
     const ranksOf = async (competitorId: string) => {
       const terms = (await db.trackedKeyword.findMany({ where: { appId: app.id } })).map((keyword) => keyword.termKey);
-      return db.appRank.count({ where: { storeAppId: storeAppOf.get(competitorId)!, country: 'US', termKey: { in: terms }, date: { gte: addDays(FIXED_DAY, -179), lte: addDays(FIXED_DAY, 1) } } });
+      return db.appRank.count({
+        where: {
+          storeAppId: storeAppOf.get(competitorId)!,
+          country: 'US',
+          termKey: { in: terms },
+          date: { gte: addDays(FIXED_DAY, -179), lte: addDays(FIXED_DAY, 1) },
+        },
+      });
     };
     // 180 days of the app's history × 2 terms, as a keyword added gets its own; Apple's search lists no Google Play app.
     expect(await ranksOf(calm.id)).toBe(360);
@@ -124,7 +171,10 @@ describe('the app against its competitors', () => {
       scope: 'keywords',
     });
     expect(history.points.at(-1)).toEqual({ date: '2026-06-30', rank: observed.keywordRanks[0]!.rank });
-    expect(history.competitors[0]!.points.at(-1)).toEqual({ date: '2026-06-30', rank: observed.competitorRanks[0]!.rank });
+    expect(history.competitors[0]!.points.at(-1)).toEqual({
+      date: '2026-06-30',
+      rank: observed.competitorRanks[0]!.rank,
+    });
     expect(history.competitors[0]!.points).toHaveLength(30);
     expect(history.competitors[0]!.points.some((point) => point.rank !== null)).toBe(true);
     expect(history.competitors[1]!.points.every((point) => point.rank === null)).toBe(true);
@@ -140,7 +190,13 @@ describe('the app against its competitors', () => {
     // The API's response cache keys an answer about the app by its versions (src/server/db/data-versions.ts): its
     // competitors' ranks, written or removed, move them as its own do.
     const version = async () =>
-      (await db.$queryRawUnsafe<{ app_version: string }[]>(`SELECT ${dataVersionColumns({ app: '$1', usage: 'u' })} FROM accounts a LEFT JOIN credit_usage u ON false WHERE a.id = $2::uuid`, app.id, owner.accountId))[0]!.app_version;
+      (
+        await db.$queryRawUnsafe<{ app_version: string }[]>(
+          `SELECT ${dataVersionColumns({ app: '$1', usage: 'u' })} FROM accounts a LEFT JOIN credit_usage u ON false WHERE a.id = $2::uuid`,
+          app.id,
+          owner.accountId,
+        )
+      )[0]!.app_version;
     const before = await version();
     await db.appRank.deleteMany({ where: { storeAppId: storeAppOf.get(calm.id)!, date: addDays(FIXED_DAY, 1) } });
     const removed = await version();

@@ -28,14 +28,21 @@ const competitorSelect = {
 /** `country` filters nothing (a competitor is followed in every storefront), but a storefront new to the app is observed. */
 export async function listCompetitors(accountId: string, input: { appId: string; country?: string }) {
   const { app } = await loadAppIn(accountId, input);
-  return db.competitor.findMany({ where: { appId: app.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: competitorSelect });
+  return db.competitor.findMany({
+    where: { appId: app.id },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: competitorSelect,
+  });
 }
 
 /** Idempotent: a competitor already tracked is answered as it is, with `created: false`. */
 export async function addCompetitor(accountId: string, input: { appId: string; storeUrl: string }) {
   const app = await loadApp(accountId, input.appId);
   const reference = parseStoreUrl(input.storeUrl);
-  if (!reference) throw new AppError('VALIDATION_ERROR', STORE_URL_HELP, { errors: [{ in: 'body', pointer: '#/storeUrl', detail: STORE_URL_HELP }] });
+  if (!reference)
+    throw new AppError('VALIDATION_ERROR', STORE_URL_HELP, {
+      errors: [{ in: 'body', pointer: '#/storeUrl', detail: STORE_URL_HELP }],
+    });
   if (reference.store === app.store && reference.storeId === app.storeId) {
     throw new AppError('VALIDATION_ERROR', 'This is the app itself, not a competitor.', {
       errors: [{ in: 'body', pointer: '#/storeUrl', detail: 'This is the app itself, not a competitor.' }],
@@ -50,11 +57,30 @@ export async function addCompetitor(accountId: string, input: { appId: string; s
     const competitor = await db.$transaction(async (tx) => {
       if (!(await lockTrackedApp(tx, app.id))) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
       const created = await tx.competitor.create({
-        data: { appId: app.id, store: reference.store, storeId: reference.storeId, storeUrl: reference.canonicalUrl, ...details },
+        data: {
+          appId: app.id,
+          store: reference.store,
+          storeId: reference.storeId,
+          storeUrl: reference.canonicalUrl,
+          ...details,
+        },
         select: competitorSelect,
       });
       await recordEvents(
-        [{ accountId, appId: app.id, type: 'competitor.added', data: { appId: app.id, competitorId: created.id, store: created.store, storeId: created.storeId, name: created.name } }],
+        [
+          {
+            accountId,
+            appId: app.id,
+            type: 'competitor.added',
+            data: {
+              appId: app.id,
+              competitorId: created.id,
+              store: created.store,
+              storeId: created.storeId,
+              name: created.name,
+            },
+          },
+        ],
         tx,
       );
       return created;
@@ -65,16 +91,22 @@ export async function addCompetitor(accountId: string, input: { appId: string; s
       try {
         await refreshApp(app.id, { onlyCompetitors: [competitor.id] });
       } catch (error) {
-        if (!(error instanceof AppRemovedDuringRefresh)) logError('rank history of a new competitor not filled', error, { appId: app.id, competitorId: competitor.id });
+        if (!(error instanceof AppRemovedDuringRefresh))
+          logError('rank history of a new competitor not filled', error, {
+            appId: app.id,
+            competitorId: competitor.id,
+          });
       }
     }
     return { competitor, created: true };
   } catch (error) {
     // A concurrent call added it first.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-      return { competitor: await db.competitor.findUniqueOrThrow({ where: key, select: competitorSelect }), created: false };
+      return {
+        competitor: await db.competitor.findUniqueOrThrow({ where: key, select: competitorSelect }),
+        created: false,
+      };
     }
     throw error;
   }
 }
-

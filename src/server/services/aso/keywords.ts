@@ -30,7 +30,14 @@ export async function listKeywords(
   const { app, country } = await loadAppIn(accountId, input);
   const start = addDays(app.asOf, -RANK_WINDOWS[input.rankWindow]);
   // One statement: the tracked keywords, their rank now and at the window's start, and today's metrics.
-  const rows = await readTrackedKeywordRows({ appId: app.id, store: app.store, livemode: app.livemode, country, day: isoDay(app.asOf), windowStart: isoDay(start) });
+  const rows = await readTrackedKeywordRows({
+    appId: app.id,
+    store: app.store,
+    livemode: app.livemode,
+    country,
+    day: isoDay(app.asOf),
+    windowStart: isoDay(start),
+  });
   return {
     country,
     items: rows.map((row) => ({
@@ -53,14 +60,25 @@ export async function listKeywords(
 export async function recentRanks(accountId: string, input: { appId: string; country?: string; days: number }) {
   const { app, country } = await loadAppIn(accountId, input);
   const window = windowOf(app, input.days);
-  const keywords = await db.trackedKeyword.findMany({ where: { appId: app.id, country }, select: { id: true, termKey: true } });
+  const keywords = await db.trackedKeyword.findMany({
+    where: { appId: app.id, country },
+    select: { id: true, termKey: true },
+  });
   const rows = await db.appRank.findMany({
-    where: { storeAppId: app.storeAppId, country, termKey: { in: keywords.map((keyword) => keyword.termKey) }, date: { gte: window.from, lte: window.to } },
+    where: {
+      storeAppId: app.storeAppId,
+      country,
+      termKey: { in: keywords.map((keyword) => keyword.termKey) },
+      date: { gte: window.from, lte: window.to },
+    },
     select: { termKey: true, date: true, rank: true },
   });
   const rankOn = new Map(rows.map((row) => [`${row.termKey}|${isoDay(row.date)}`, row.rank]));
   const days = eachDay(window).map(isoDay);
-  return keywords.map((keyword) => ({ keywordId: keyword.id, points: days.map((date) => ({ date, rank: rankOn.get(`${keyword.termKey}|${date}`) ?? null })) }));
+  return keywords.map((keyword) => ({
+    keywordId: keyword.id,
+    points: days.map((date) => ({ date, rank: rankOn.get(`${keyword.termKey}|${date}`) ?? null })),
+  }));
 }
 
 /** A tracked keyword of the app (404 otherwise), its window of `days` days, and the header of its series. */
@@ -69,7 +87,13 @@ async function loadKeywordSeries(accountId: string, input: { appId: string; keyw
   const keyword = await db.trackedKeyword.findFirst({ where: { id: input.keywordId, appId: app.id } });
   if (!keyword) throw new AppError('NOT_FOUND', 'This app tracks no keyword with this id.');
   const window = windowOf(app, input.days);
-  const header = { keywordId: keyword.id, term: keyword.term, country: keyword.country, from: isoDay(window.from), to: isoDay(window.to) };
+  const header = {
+    keywordId: keyword.id,
+    term: keyword.term,
+    country: keyword.country,
+    from: isoDay(window.from),
+    to: isoDay(window.to),
+  };
   return { app, keyword, window, header };
 }
 
@@ -100,15 +124,27 @@ export async function keywordHistory(accountId: string, input: { appId: string; 
       name: competitor.name,
       store: competitor.store,
       storeId: competitor.storeId,
-      points: days.map((date) => ({ date, rank: competitor.store === app.store ? rankOn(competitor.storeAppId, date) : null })),
+      points: days.map((date) => ({
+        date,
+        rank: competitor.store === app.store ? rankOn(competitor.storeAppId, date) : null,
+      })),
     })),
   };
 }
 
-export async function keywordMetricsHistory(accountId: string, input: { appId: string; keywordId: string; days: number }) {
+export async function keywordMetricsHistory(
+  accountId: string,
+  input: { appId: string; keywordId: string; days: number },
+) {
   const { app, keyword, window, header } = await loadKeywordSeries(accountId, input);
   const rows = await db.keywordMetric.findMany({
-    where: { livemode: app.livemode, store: app.store, country: keyword.country, termKey: keyword.termKey, date: { gte: window.from, lte: window.to } },
+    where: {
+      livemode: app.livemode,
+      store: app.store,
+      country: keyword.country,
+      termKey: keyword.termKey,
+      date: { gte: window.from, lte: window.to },
+    },
     select: { date: true, volume: true, difficulty: true },
   });
   const byDay = new Map(rows.map((row) => [isoDay(row.date), row]));
@@ -124,7 +160,13 @@ export async function keywordMetricsHistory(accountId: string, input: { appId: s
 /** Every term the app ranks for on its last day of data, best rank first, with whether it is tracked. */
 export async function keywordSpy(accountId: string, input: { appId: string; country?: string }) {
   const { app, country } = await loadAppIn(accountId, input);
-  const rows = await readRankedTermRows({ appId: app.id, store: app.store, livemode: app.livemode, country, day: isoDay(app.asOf) });
+  const rows = await readRankedTermRows({
+    appId: app.id,
+    store: app.store,
+    livemode: app.livemode,
+    country,
+    day: isoDay(app.asOf),
+  });
   return {
     country,
     date: isoDay(app.asOf),

@@ -9,8 +9,12 @@ export const CHANGELOG_LIMIT = 500;
 
 export async function currentMetadata(accountId: string, input: { appId: string; country?: string }) {
   const { app, country } = await loadAppIn(accountId, input);
-  const snapshot = await db.metadataSnapshot.findFirst({ where: { storeAppId: app.storeAppId, country }, orderBy: { capturedAt: 'desc' } });
-  if (!snapshot) throw new AppError('NOT_FOUND', `No listing of this app has been recorded in the ${country} storefront.`);
+  const snapshot = await db.metadataSnapshot.findFirst({
+    where: { storeAppId: app.storeAppId, country },
+    orderBy: { capturedAt: 'desc' },
+  });
+  if (!snapshot)
+    throw new AppError('NOT_FOUND', `No listing of this app has been recorded in the ${country} storefront.`);
   const { id: _id, storeAppId: _storeAppId, ...listing } = snapshot;
   return listing;
 }
@@ -24,7 +28,11 @@ export async function metadataChangelog(accountId: string, input: { appId: strin
       take: CHANGELOG_LIMIT,
       select: { field: true, before: true, after: true, changedAt: true },
     }),
-    db.metadataSnapshot.findFirst({ where: { storeAppId: app.storeAppId, country }, orderBy: { capturedAt: 'asc' }, select: { capturedAt: true } }),
+    db.metadataSnapshot.findFirst({
+      where: { storeAppId: app.storeAppId, country },
+      orderBy: { capturedAt: 'asc' },
+      select: { capturedAt: true },
+    }),
   ]);
   return { country, observedSince: first ? isoDay(first.capturedAt) : null, changes };
 }

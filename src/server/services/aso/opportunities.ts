@@ -35,16 +35,34 @@ function reasonFor(candidate: { volume: number; difficulty: number; rank: number
   return `${volume} monthly searches, ${difficulty} difficulty (${candidate.difficulty}), ${position}${tracking}.`;
 }
 
-export async function keywordOpportunities(accountId: string, input: { appId: string; country?: string; limit: number }) {
+export async function keywordOpportunities(
+  accountId: string,
+  input: { appId: string; country?: string; limit: number },
+) {
   const { app, country } = await loadAppIn(accountId, input);
-  const rows = await readOpportunityRows({ appId: app.id, store: app.store, livemode: app.livemode, country, day: isoDay(app.asOf) });
+  const rows = await readOpportunityRows({
+    appId: app.id,
+    store: app.store,
+    livemode: app.livemode,
+    country,
+    day: isoDay(app.asOf),
+  });
   const maxVolume = Math.max(1, ...rows.map((row) => row.volume));
   const scored = rows.map((row) => {
-    const candidate = { volume: row.volume, difficulty: row.difficulty, rank: row.rank, tracked: row.keyword_id !== null };
+    const candidate = {
+      volume: row.volume,
+      difficulty: row.difficulty,
+      rank: row.rank,
+      tracked: row.keyword_id !== null,
+    };
     const demand = Math.log10(row.volume + 1) / Math.log10(maxVolume + 1);
     const score = Math.round(1000 * demand * (1 - row.difficulty / 100) * headroom(row.rank)) / 10;
     return { term: row.term, country, score, ...candidate, keywordId: row.keyword_id, reason: reasonFor(candidate) };
   });
   scored.sort((a, b) => b.score - a.score || b.volume - a.volume || a.term.localeCompare(b.term));
-  return { country, date: isoDay(app.asOf), items: scored.slice(0, input.limit).map((item, index) => ({ position: index + 1, ...item })) };
+  return {
+    country,
+    date: isoDay(app.asOf),
+    items: scored.slice(0, input.limit).map((item, index) => ({ position: index + 1, ...item })),
+  };
 }

@@ -4,7 +4,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { dataProvider } from '@/server/services/ingest/providers';
 import { makeAccount, makeApp } from '../../../../test/factories';
-import { researchFreshness, researchFreshUntil, researchKeyword, researchMaxAgeSeconds, resetResearchCache } from './research';
+import {
+  researchFreshness,
+  researchFreshUntil,
+  researchKeyword,
+  researchMaxAgeSeconds,
+  resetResearchCache,
+} from './research';
 
 // The files of a worker share their modules (vitest.config.ts): another file's research is forgotten first.
 beforeEach(() => resetResearchCache());
@@ -62,7 +68,10 @@ describe('the store’s answer for a term', () => {
     store.mockRejectedValueOnce(new Error('store unavailable'));
     // Never observed, nothing stored: 503 store-unavailable, to retry after Retry-After.
     const term = `yoga ${randomUUID().slice(0, 8)}`;
-    await expect(research(term)).rejects.toMatchObject({ appCode: 'STORE_UNAVAILABLE', headers: { 'Retry-After': '60' } });
+    await expect(research(term)).rejects.toMatchObject({
+      appCode: 'STORE_UNAVAILABLE',
+      headers: { 'Retry-After': '60' },
+    });
     expect((await research(term)).topApps).toHaveLength(10);
     expect(store).toHaveBeenCalledTimes(2);
   });
@@ -82,10 +91,25 @@ describe('the store’s answer for a term', () => {
 
   it('while the store fails, answers the refresh’s last stored metrics of the term, dated by their day, without top apps', async () => {
     const { app, store, research } = await setup();
-    await db.keywordMetric.create({ data: { store: app.store, country: 'US', termKey: 'deep focus', date: new Date('2026-03-10T00:00:00Z'), volume: 1234, difficulty: 56 } });
+    await db.keywordMetric.create({
+      data: {
+        store: app.store,
+        country: 'US',
+        termKey: 'deep focus',
+        date: new Date('2026-03-10T00:00:00Z'),
+        volume: 1234,
+        difficulty: 56,
+      },
+    });
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     store.mockRejectedValue(new Error('timed out'));
-    expect(await research('Deep Focus')).toMatchObject({ term: 'Deep Focus', volume: 1234, difficulty: 56, topApps: [], observedAt: new Date('2026-03-10T00:00:00Z') });
+    expect(await research('Deep Focus')).toMatchObject({
+      term: 'Deep Focus',
+      volume: 1234,
+      difficulty: 56,
+      topApps: [],
+      observedAt: new Date('2026-03-10T00:00:00Z'),
+    });
   });
 
   it('is asked at every call with RESEARCH_MAX_AGE_SECONDS=0, and its answer is not live past its reading', async () => {
@@ -100,8 +124,12 @@ describe('the store’s answer for a term', () => {
   it('comes with a 404 for an app of another account or an unknown one', async () => {
     const { app } = await setup();
     const stranger = await makeAccount('pro');
-    await expect(researchKeyword(stranger.accountId, { appId: app.id, term: 'sleep', country: 'US' })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
-    await expect(researchKeyword(stranger.accountId, { appId: randomUUID(), term: 'sleep', country: 'US' })).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await expect(
+      researchKeyword(stranger.accountId, { appId: app.id, term: 'sleep', country: 'US' }),
+    ).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await expect(
+      researchKeyword(stranger.accountId, { appId: randomUUID(), term: 'sleep', country: 'US' }),
+    ).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
   });
 
   it('is described as RESEARCH_MAX_AGE_SECONDS sets it', () => {

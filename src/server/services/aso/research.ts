@@ -53,7 +53,10 @@ export function researchFreshness(): string {
 let observations: LRUCache<string, Observation, ObservationRequest> | null | undefined;
 
 async function ask(request: ObservationRequest): Promise<Observation> {
-  return { result: await dataProviderFor(request.livemode).research(request.term, request.country, request.day, request.store), observedAt: new Date() };
+  return {
+    result: await dataProviderFor(request.livemode).research(request.term, request.country, request.day, request.store),
+    observedAt: new Date(),
+  };
 }
 
 /** The store's last answer per term and storefront, whatever its day: what research answers while the store fails. */
@@ -84,7 +87,9 @@ async function observeLive(request: ObservationRequest, key: string): Promise<Ob
 
 /** The store's answer; while the store fails, its last one (with the time it was read), else the refresh's last metrics. */
 async function observe(request: ObservationRequest): Promise<Observation> {
-  const key = [dataProviderFor(request.livemode).name, request.store, request.country, termKeyOf(request.term)].join(' ');
+  const key = [dataProviderFor(request.livemode).name, request.store, request.country, termKeyOf(request.term)].join(
+    ' ',
+  );
   try {
     const observation = await observeLive(request, key);
     lastAnswers.set(key, observation);
@@ -100,21 +105,43 @@ async function observe(request: ObservationRequest): Promise<Observation> {
  */
 async function lastStoredObservation(request: ObservationRequest, failure: unknown): Promise<Observation> {
   const row = await db.keywordMetric.findFirst({
-    where: { livemode: request.livemode, store: request.store, country: request.country, termKey: termKeyOf(request.term) },
+    where: {
+      livemode: request.livemode,
+      store: request.store,
+      country: request.country,
+      termKey: termKeyOf(request.term),
+    },
     orderBy: { date: 'desc' },
   });
   if (!row) {
-    logError('research: the store cannot be read and nothing of the term is stored', failure, { country: request.country });
+    logError('research: the store cannot be read and nothing of the term is stored', failure, {
+      country: request.country,
+    });
     throw storeUnavailable(request.store, `this term was never observed in the ${request.country} storefront.`);
   }
-  return { result: { term: request.term, country: request.country, volume: row.volume, difficulty: row.difficulty, topApps: [] }, observedAt: row.date };
+  return {
+    result: {
+      term: request.term,
+      country: request.country,
+      volume: row.volume,
+      difficulty: row.difficulty,
+      topApps: [],
+    },
+    observedAt: row.date,
+  };
 }
 
 export async function researchKeyword(accountId: string, input: { appId: string; term: string; country: string }) {
   const today = startOfUtcDay(new Date());
   // The app's rank on its last day of data (the statement finds that day itself; no row: the app is not the
   // account's), and its store, which the term is researched in.
-  const [app] = await readAppRankForTerm({ accountId, appId: input.appId, country: input.country, termKey: termKeyOf(input.term), today: isoDay(today) });
+  const [app] = await readAppRankForTerm({
+    accountId,
+    appId: input.appId,
+    country: input.country,
+    termKey: termKeyOf(input.term),
+    today: isoDay(today),
+  });
   if (!app) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
   const request = { term: input.term, country: input.country, day: today, store: app.store, livemode: app.livemode };
   const { result, observedAt } = await observe(request);

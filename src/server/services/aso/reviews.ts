@@ -37,7 +37,14 @@ const ORDER: Record<ReviewSort, Prisma.ReviewOrderByWithRelationInput[]> = {
 
 export async function listReviews(
   accountId: string,
-  input: { appId: string; page: number; pageSize: number; rating?: number; sentiment?: SentimentLabel; sort: ReviewSort },
+  input: {
+    appId: string;
+    page: number;
+    pageSize: number;
+    rating?: number;
+    sentiment?: SentimentLabel;
+    sort: ReviewSort;
+  },
 ) {
   const app = await loadApp(accountId, input.appId);
   // The store app's reviews in the app's own storefronts (another follower's storefronts are theirs to know).
@@ -54,7 +61,17 @@ export async function listReviews(
       orderBy: ORDER[input.sort],
       skip: (input.page - 1) * input.pageSize,
       take: input.pageSize,
-      select: { id: true, rating: true, title: true, body: true, author: true, version: true, country: true, reviewedAt: true, sentiment: true },
+      select: {
+        id: true,
+        rating: true,
+        title: true,
+        body: true,
+        author: true,
+        version: true,
+        country: true,
+        reviewedAt: true,
+        sentiment: true,
+      },
     }),
   ]);
   return {
@@ -77,7 +94,14 @@ export async function reviewInsights(accountId: string, input: { appId: string }
   const app = await loadApp(accountId, input.appId);
   const to = addDays(app.asOf, 1);
   const from = addDays(to, -INSIGHTS_DAYS);
-  const result = await readReviewInsightRows({ storeAppId: app.storeAppId, countries: app.storefronts, from, to, positiveFrom: POSITIVE_FROM, negativeTo: NEGATIVE_TO });
+  const result = await readReviewInsightRows({
+    storeAppId: app.storeAppId,
+    countries: app.storefronts,
+    from,
+    to,
+    positiveFrom: POSITIVE_FROM,
+    negativeTo: NEGATIVE_TO,
+  });
   const total = result.totals;
   const reviews = total.reviews;
   const share = (count: number) => (reviews ? Math.round((count / reviews) * 1000) / 1000 : 0);
@@ -91,11 +115,25 @@ export async function reviewInsights(accountId: string, input: { appId: string }
       negative: { count: total.negative, share: share(total.negative) },
     },
     topTopics: result.topics.map(toTheme),
-    bugReports: { count: total.bugs, share: share(total.bugs), themes: result.bug_themes.map(toTheme), exampleReviewIds: total.bug_examples ?? [] },
-    featureRequests: { count: total.requesting, share: share(total.requesting), requests: result.requests.map(toTheme) },
+    bugReports: {
+      count: total.bugs,
+      share: share(total.bugs),
+      themes: result.bug_themes.map(toTheme),
+      exampleReviewIds: total.bug_examples ?? [],
+    },
+    featureRequests: {
+      count: total.requesting,
+      share: share(total.requesting),
+      requests: result.requests.map(toTheme),
+    },
   };
 }
 
 function toTheme(row: ThemeRow): CountedTheme {
-  return { name: row.name, count: row.count, averageRating: Math.round(row.average * 100) / 100, exampleReviewIds: row.examples };
+  return {
+    name: row.name,
+    count: row.count,
+    averageRating: Math.round(row.average * 100) / 100,
+    exampleReviewIds: row.examples,
+  };
 }

@@ -6,7 +6,16 @@ import type { PlanChangeReason } from '@/server/services/accounts/plan-changes';
 import { db } from '@/server/db';
 import { logError } from '@/server/core/log';
 import { AppError } from '@/server/errors/app-error';
-import { accessOf, accountTier, type AccountTier, PLAN_TIERS, PLANS, SELF_SERVE_TIERS, type SelfServeTier, type Trial } from '@/server/services/accounts/plans';
+import {
+  accessOf,
+  accountTier,
+  type AccountTier,
+  PLAN_TIERS,
+  PLANS,
+  SELF_SERVE_TIERS,
+  type SelfServeTier,
+  type Trial,
+} from '@/server/services/accounts/plans';
 import { creditsUsed, periodOf } from '@/server/services/metering/credits';
 import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
 import { configuredPrices, stripeClient } from './stripe-client';
@@ -60,7 +69,8 @@ async function stripePrices(stripe: Stripe): Promise<Map<string, { amount: numbe
     Object.values(configuredPrices()).map(async (id) => {
       try {
         const price = await stripe.prices.retrieve(id);
-        if (price.unit_amount !== null) prices.set(id, { amount: price.unit_amount / 100, currency: price.currency.toUpperCase() });
+        if (price.unit_amount !== null)
+          prices.set(id, { amount: price.unit_amount / 100, currency: price.currency.toUpperCase() });
       } catch (error) {
         logError('reading a Stripe price failed', error, { priceId: id });
       }
@@ -76,7 +86,10 @@ export interface BillingOwner {
 }
 
 async function ownerEmail(owner: BillingOwner): Promise<string> {
-  const member = await db.membership.findUnique({ where: { accountId_userId: { accountId: owner.accountId, userId: owner.userId } }, select: { user: { select: { email: true } } } });
+  const member = await db.membership.findUnique({
+    where: { accountId_userId: { accountId: owner.accountId, userId: owner.userId } },
+    select: { user: { select: { email: true } } },
+  });
   if (!member) throw new AppError('NOT_FOUND', 'The user is not a member of this account.');
   return member.user.email;
 }
@@ -87,10 +100,18 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
   const [account, used, changes, prices, operatorCommand] = await Promise.all([
     db.account.findUnique({ where: { id: accountId } }),
     creditsUsed(accountId, now),
-    db.planChange.findMany({ where: { accountId }, orderBy: [{ changedAt: 'desc' }, { id: 'desc' }], take: HISTORY_SHOWN }),
+    db.planChange.findMany({
+      where: { accountId },
+      orderBy: [{ changedAt: 'desc' }, { id: 'desc' }],
+      take: HISTORY_SHOWN,
+    }),
     stripe ? stripePrices(stripe) : new Map<string, { amount: number; currency: string }>(),
     // Only without Stripe does the page show the operator's command, with the owner's email in it.
-    stripe ? null : ownerEmail(owner).then((email) => `npm run admin -- plan set --email ${email} --plan <${SELF_SERVE_TIERS.join('|')}|enterprise>`),
+    stripe
+      ? null
+      : ownerEmail(owner).then(
+          (email) => `npm run admin -- plan set --email ${email} --plan <${SELF_SERVE_TIERS.join('|')}|enterprise>`,
+        ),
   ]);
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
   const access = accessOf(account, now);
@@ -107,7 +128,11 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
       trackedApps: plan.caps.trackedApps,
       trackedKeywords: plan.caps.trackedKeywords,
       storefrontsPerApp: plan.caps.storefrontsPerApp,
-      price: stripe ? (stripePrice ?? (tier === 'free' ? { amount: 0, currency: 'USD' } : null)) : plan.listPriceUsd === null ? null : { amount: plan.listPriceUsd, currency: 'USD' },
+      price: stripe
+        ? (stripePrice ?? (tier === 'free' ? { amount: 0, currency: 'USD' } : null))
+        : plan.listPriceUsd === null
+          ? null
+          : { amount: plan.listPriceUsd, currency: 'USD' },
       checkout: Boolean(stripe && priceId && stripePrice),
     };
   });
@@ -122,15 +147,24 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
     subscription: account.subscriptionStatus ? { status: account.subscriptionStatus } : null,
     portal: Boolean(stripe && account.stripeCustomerId),
     tiers,
-    history: changes.map((change) => ({ from: change.fromPlan && accountTier(change.fromPlan), to: accountTier(change.toPlan), reason: change.reason as PlanChangeReason, changedAt: change.changedAt })),
+    history: changes.map((change) => ({
+      from: change.fromPlan && accountTier(change.fromPlan),
+      to: accountTier(change.toPlan),
+      reason: change.reason as PlanChangeReason,
+      changedAt: change.changedAt,
+    })),
   };
 }
 
 function stripeUnavailable(error: unknown): AppError {
   logError('a Stripe request failed', error);
-  return new AppError('SERVICE_UNAVAILABLE', 'Stripe could not be reached to open the payment page; nothing was changed. Try again in a minute.', {
-    headers: { 'Retry-After': '30' },
-  });
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    'Stripe could not be reached to open the payment page; nothing was changed. Try again in a minute.',
+    {
+      headers: { 'Retry-After': '30' },
+    },
+  );
 }
 
 async function requireStripe(): Promise<Stripe> {
@@ -150,9 +184,16 @@ export async function startCheckout(
 ): Promise<{ url: string; kind: 'checkout' | 'portal' }> {
   const stripe = await requireStripe();
   const price = configuredPrices()[tier];
-  if (!price) throw new AppError('VALIDATION_ERROR', `The ${PLANS[tier].label} plan is not sold on this deployment.`, { errors: [{ in: 'body', pointer: '#/tier', detail: 'Not offered for checkout.' }] });
+  if (!price)
+    throw new AppError('VALIDATION_ERROR', `The ${PLANS[tier].label} plan is not sold on this deployment.`, {
+      errors: [{ in: 'body', pointer: '#/tier', detail: 'Not offered for checkout.' }],
+    });
   const account = await db.account.findUniqueOrThrow({ where: { id: owner.accountId } });
-  if (account.stripeCustomerId && account.subscriptionStatus && LIVE_SUBSCRIPTION_STATUSES.has(account.subscriptionStatus)) {
+  if (
+    account.stripeCustomerId &&
+    account.subscriptionStatus &&
+    LIVE_SUBSCRIPTION_STATUSES.has(account.subscriptionStatus)
+  ) {
     return { url: await portalUrl(stripe, account.stripeCustomerId, origin), kind: 'portal' };
   }
   try {
@@ -160,7 +201,9 @@ export async function startCheckout(
       mode: 'subscription',
       line_items: [{ price, quantity: 1 }],
       client_reference_id: owner.accountId,
-      ...(account.stripeCustomerId ? { customer: account.stripeCustomerId } : { customer_email: await ownerEmail(owner) }),
+      ...(account.stripeCustomerId
+        ? { customer: account.stripeCustomerId }
+        : { customer_email: await ownerEmail(owner) }),
       subscription_data: { metadata: { accountId: owner.accountId } },
       metadata: { accountId: owner.accountId, tier },
       allow_promotion_codes: true,
@@ -178,7 +221,8 @@ export async function startCheckout(
 export async function openCustomerPortal(accountId: string, origin: string): Promise<{ url: string }> {
   const stripe = await requireStripe();
   const account = await db.account.findUniqueOrThrow({ where: { id: accountId } });
-  if (!account.stripeCustomerId) throw new AppError('NOT_FOUND', 'This account has no subscription yet: choose a plan first.');
+  if (!account.stripeCustomerId)
+    throw new AppError('NOT_FOUND', 'This account has no subscription yet: choose a plan first.');
   return { url: await portalUrl(stripe, account.stripeCustomerId, origin) };
 }
 

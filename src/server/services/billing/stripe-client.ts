@@ -20,7 +20,11 @@ export async function stripeClient(): Promise<Stripe | null> {
     maxNetworkRetries: 2,
     timeout: 15_000,
     appInfo: { name: 'aso-public-api' },
-    ...(api && { host: api.hostname, port: api.port || (api.protocol === 'https:' ? 443 : 80), protocol: api.protocol === 'https:' ? 'https' : 'http' }),
+    ...(api && {
+      host: api.hostname,
+      port: api.port || (api.protocol === 'https:' ? 443 : 80),
+      protocol: api.protocol === 'https:' ? 'https' : 'http',
+    }),
   });
   return client;
 }

@@ -33,7 +33,9 @@ it('records every kind of event with data of its documented shape', async () => 
   await notifyExpiringKeys();
   const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hook' });
   await sendTestEvent(owner.accountId, endpoint.id);
-  await db.$transaction((tx) => changePlan(tx, { accountId: owner.accountId, to: 'business', reason: 'operator', now: new Date() }));
+  await db.$transaction((tx) =>
+    changePlan(tx, { accountId: owner.accountId, to: 'business', reason: 'operator', now: new Date() }),
+  );
   // One call crosses 80 % and then 100 % of the month's allowance.
   const reader = await createApiKey(owner, { name: 'reader', scope: 'read-only' });
   await db.creditUsage.upsert({
@@ -41,7 +43,9 @@ it('records every kind of event with data of its documented shape', async () => 
     create: { accountId: owner.accountId, periodStart: periodOf(new Date()).start, used: 9_999 },
     update: { used: 9_999 },
   });
-  const answer = await callPublicApi(new Request('http://api.test/api/public/v1/apps', { headers: { Authorization: `Bearer ${reader.secret}` } }));
+  const answer = await callPublicApi(
+    new Request('http://api.test/api/public/v1/apps', { headers: { Authorization: `Bearer ${reader.secret}` } }),
+  );
   expect(answer.status).toBe(200);
 
   const events = await db.domainEvent.findMany({ where: { accountId: owner.accountId } });

@@ -41,7 +41,9 @@ const keyFields = {
   keyId: id('The key’s id.'),
   name: z.string(),
   scope: z.enum(['read-only', 'read-write']),
-  displayPrefix: z.string().meta({ description: 'The key’s first characters, as the dashboard shows them (`svc_live_ab12`).' }),
+  displayPrefix: z
+    .string()
+    .meta({ description: 'The key’s first characters, as the dashboard shows them (`svc_live_ab12`).' }),
 };
 
 /** What `data` holds for each kind. Open objects: v1 may add members to an event, never remove one. */
@@ -54,7 +56,12 @@ export const EVENT_PAYLOADS = {
     previousRank: rank.meta({ description: 'Rank the day before; null when not in the top 200.' }),
     rank: rank.meta({ description: 'Rank that day; null when not in the top 200.' }),
   }),
-  'keyword.added': z.object({ appId: id('The app.'), keywordId: id('The tracked keyword.'), term: z.string(), country }),
+  'keyword.added': z.object({
+    appId: id('The app.'),
+    keywordId: id('The tracked keyword.'),
+    term: z.string(),
+    country,
+  }),
   'competitor.added': z.object({
     appId: id('The app.'),
     competitorId: id('The competitor.'),
@@ -65,10 +72,18 @@ export const EVENT_PAYLOADS = {
   'app.metadata_changed': z.object({
     appId: id('The app.'),
     country,
-    fields: z.array(z.string()).min(1).meta({ description: 'The listing fields that changed (`title`, `subtitle`, `description`…).' }),
+    fields: z
+      .array(z.string())
+      .min(1)
+      .meta({ description: 'The listing fields that changed (`title`, `subtitle`, `description`…).' }),
     version: z.string().meta({ description: 'The app version of the new listing.' }),
   }),
-  'review.created': z.object({ appId: id('The app.'), reviewId: id('The review.'), rating: z.int().min(1).max(5), country }),
+  'review.created': z.object({
+    appId: id('The app.'),
+    reviewId: id('The review.'),
+    rating: z.int().min(1).max(5),
+    country,
+  }),
   'usage.threshold_reached': z.object({
     percent: z.union([z.literal(80), z.literal(100)]),
     used: z.int().min(0),
@@ -76,9 +91,15 @@ export const EVENT_PAYLOADS = {
     periodStart: z.iso.datetime(),
     resetsAt: z.iso.datetime(),
   }),
-  'api_key.created': z.object({ ...keyFields, rolledFrom: id('The key this one was rolled from, when it was.').optional() }),
+  'api_key.created': z.object({
+    ...keyFields,
+    rolledFrom: id('The key this one was rolled from, when it was.').optional(),
+  }),
   'api_key.revoked': z.object(keyFields),
-  'api_key.expiring': z.object({ ...keyFields, expiresAt: z.iso.datetime().meta({ description: 'When the key stops working.' }) }),
+  'api_key.expiring': z.object({
+    ...keyFields,
+    expiresAt: z.iso.datetime().meta({ description: 'When the key stops working.' }),
+  }),
   'plan.changed': z.object({
     from: z.enum(PLAN_TIERS).nullable().meta({ description: 'The plan before; null for an account’s first plan.' }),
     to: z.enum(PLAN_TIERS),

@@ -24,6 +24,11 @@ export async function recordEvents(events: NewEvent[], client: Client = db): Pro
   if (!events.length) return;
   const current = currentRequestId();
   await client.domainEvent.createMany({
-    data: events.map((event) => ({ ...event, appId: event.appId ?? null, occurredAt: event.occurredAt ?? new Date(), requestId: event.requestId === undefined ? current : event.requestId })),
+    data: events.map((event) => ({
+      ...event,
+      appId: event.appId ?? null,
+      occurredAt: event.occurredAt ?? new Date(),
+      requestId: event.requestId === undefined ? current : event.requestId,
+    })),
   });
 }

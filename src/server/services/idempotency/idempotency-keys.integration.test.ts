@@ -3,7 +3,13 @@ import PgBoss from 'pg-boss';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { makeAccount } from '../../../../test/factories';
-import { claimIdempotencyKey, IDEMPOTENCY_WINDOW_MS, purgeExpiredIdempotencyKeys, requestHash, settleIdempotencyKey } from './idempotency-keys';
+import {
+  claimIdempotencyKey,
+  IDEMPOTENCY_WINDOW_MS,
+  purgeExpiredIdempotencyKeys,
+  requestHash,
+  settleIdempotencyKey,
+} from './idempotency-keys';
 import { IDEMPOTENCY_PURGE_CRON, IDEMPOTENCY_PURGE_QUEUE, scheduleIdempotencyPurge } from './purge-schedule';
 
 describe('expired idempotency keys', () => {
@@ -20,7 +26,11 @@ describe('expired idempotency keys', () => {
     expect(await purgeExpiredIdempotencyKeys(now)).toBeGreaterThanOrEqual(1);
     const left = await db.idempotencyKey.findMany({ where: { accountId }, select: { key: true } });
     expect(left).toEqual([{ key: 'fresh' }]);
-    expect(await claimIdempotencyKey(accountId, 'fresh', hash, now)).toEqual({ kind: 'replay', status: 200, body: '{}' });
+    expect(await claimIdempotencyKey(accountId, 'fresh', hash, now)).toEqual({
+      kind: 'replay',
+      status: 200,
+      body: '{}',
+    });
   });
 
   it('are purged on an hourly schedule of the job queue', async () => {
@@ -29,7 +39,11 @@ describe('expired idempotency keys', () => {
     try {
       await scheduleIdempotencyPurge(boss, () => {});
       const schedules = await boss.getSchedules();
-      expect(schedules).toEqual(expect.arrayContaining([expect.objectContaining({ name: IDEMPOTENCY_PURGE_QUEUE, cron: IDEMPOTENCY_PURGE_CRON, timezone: 'UTC' })]));
+      expect(schedules).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: IDEMPOTENCY_PURGE_QUEUE, cron: IDEMPOTENCY_PURGE_CRON, timezone: 'UTC' }),
+        ]),
+      );
     } finally {
       await boss.unschedule(IDEMPOTENCY_PURGE_QUEUE);
       await boss.stop({ graceful: true, timeout: 5_000 });

@@ -18,7 +18,9 @@ export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body
  * of object members are the client's serialiser's choice (`body` is parsed, at most MAX_JSON_DEPTH deep).
  */
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 /** JSON with object members in code-point order of their names. */
@@ -38,7 +40,9 @@ export async function claimIdempotencyKey(accountId: string, key: string, hash: 
     });
   }
   // A key older than the window is forgotten.
-  await db.idempotencyKey.deleteMany({ where: { accountId, key, createdAt: { lt: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) } } });
+  await db.idempotencyKey.deleteMany({
+    where: { accountId, key, createdAt: { lt: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) } },
+  });
   try {
     await db.idempotencyKey.create({ data: { accountId, key, requestHash: hash, createdAt: now } });
     return { kind: 'claimed' };
@@ -48,24 +52,40 @@ export async function claimIdempotencyKey(accountId: string, key: string, hash: 
   const existing = await db.idempotencyKey.findUnique({ where: { accountId_key: { accountId, key } } });
   if (!existing) return claimIdempotencyKey(accountId, key, hash, now); // released meanwhile
   if (existing.requestHash !== hash) {
-    throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request in the last 24 hours.');
+    throw new AppError(
+      'IDEMPOTENCY_CONFLICT',
+      'This Idempotency-Key was already used for a different request in the last 24 hours.',
+    );
   }
   if (existing.responseStatus === null || existing.responseBody === null) {
-    throw new AppError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+    throw new AppError(
+      'IDEMPOTENCY_CONFLICT',
+      'A request with this Idempotency-Key is still being processed; retry shortly.',
+    );
   }
   return { kind: 'replay', status: existing.responseStatus, body: open(existing.responseBody) };
 }
 
 /** Keeps a success for replay; anything else releases the key, so that a retry runs again. */
-export async function settleIdempotencyKey(accountId: string, key: string, status: number, body: string): Promise<void> {
+export async function settleIdempotencyKey(
+  accountId: string,
+  key: string,
+  status: number,
+  body: string,
+): Promise<void> {
   if (status >= 200 && status < 300) {
-    await db.idempotencyKey.update({ where: { accountId_key: { accountId, key } }, data: { responseStatus: status, responseBody: seal(body) } });
+    await db.idempotencyKey.update({
+      where: { accountId_key: { accountId, key } },
+      data: { responseStatus: status, responseBody: seal(body) },
+    });
   } else {
     await db.idempotencyKey.deleteMany({ where: { accountId, key, responseStatus: null } });
   }
 }
 
 export async function purgeExpiredIdempotencyKeys(now = new Date()): Promise<number> {
-  const { count } = await db.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) } } });
+  const { count } = await db.idempotencyKey.deleteMany({
+    where: { createdAt: { lt: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) } },
+  });
   return count;
 }

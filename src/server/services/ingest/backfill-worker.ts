@@ -59,14 +59,21 @@ export async function runNextBackfill(now = new Date()): Promise<boolean> {
     // A storefront the store failed has nothing yet: the backfill is tried again, as any failed one.
     if (summary.failures.length) throw new Error(`the store failed in ${failedStorefronts(summary.failures)}`);
     // Keywords added while it ran were not in its list: their history now.
-    const added = await db.trackedKeyword.findMany({ where: { appId, createdAt: { gte: now } }, select: { term: true, country: true } });
+    const added = await db.trackedKeyword.findMany({
+      where: { appId, createdAt: { gte: now } },
+      select: { term: true, country: true },
+    });
     if (added.length) await refreshApp(appId, { onlyTerms: added });
     await saveBackfill(appId, { finishedAt: new Date(), lastError: null, claimedAt: null });
   } catch (error) {
     if (error instanceof AppRemoved) return true;
     try {
       const message = error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
-      await saveBackfill(appId, { lastError: message, claimedAt: null, ...(claim.attempts >= MAX_BACKFILL_ATTEMPTS && { finishedAt: new Date() }) });
+      await saveBackfill(appId, {
+        lastError: message,
+        claimedAt: null,
+        ...(claim.attempts >= MAX_BACKFILL_ATTEMPTS && { finishedAt: new Date() }),
+      });
       logError('backfill failed', error, { appId, attempt: claim.attempts });
     } catch (recording) {
       // Removed meanwhile (its refresh failed for that very reason): nothing to record.

@@ -26,6 +26,9 @@ export async function recordProviderFailures(appId: string, failed: Map<string, 
     ...[...failed].map(([country, error]) =>
       db.appStorefront.updateMany({ where: { appId, country }, data: { lastError: error, lastErrorAt: at } }),
     ),
-    db.trackedApp.updateMany({ where: { id: appId }, data: { lastProviderError: first ?? null, lastProviderErrorAt: at } }),
+    db.trackedApp.updateMany({
+      where: { id: appId },
+      data: { lastProviderError: first ?? null, lastProviderErrorAt: at },
+    }),
   ]);
 }

@@ -5,7 +5,10 @@ import type { TrackedApp } from '@/generated/prisma/client';
 import type { Store } from '@/generated/prisma/enums';
 
 /** What a provider needs to know of a tracked app. */
-export type ProviderApp = Pick<TrackedApp, 'store' | 'storeId' | 'bundleId' | 'name' | 'developer' | 'category' | 'primaryCountry'>;
+export type ProviderApp = Pick<
+  TrackedApp,
+  'store' | 'storeId' | 'bundleId' | 'name' | 'developer' | 'category' | 'primaryCountry'
+>;
 
 export interface Listing {
   title: string;
@@ -60,7 +63,16 @@ export interface AppObservation {
 }
 
 export function emptyObservation(): AppObservation {
-  return { rating: null, categoryRanks: [], keywordRanks: [], keywordMetrics: [], competitorRanks: [], searchAnswers: [], listings: [], reviews: [] };
+  return {
+    rating: null,
+    categoryRanks: [],
+    keywordRanks: [],
+    keywordMetrics: [],
+    competitorRanks: [],
+    searchAnswers: [],
+    listings: [],
+    reviews: [],
+  };
 }
 
 /** A competitor as a provider finds it in a store's answers. */
@@ -88,7 +100,16 @@ export interface ResearchResult {
   country: string;
   volume: number;
   difficulty: number;
-  topApps: { rank: number; store: Store; storeId: string; name: string; developer: string; rating: number | null; ratingCount: number | null; iconUrl: string | null }[];
+  topApps: {
+    rank: number;
+    store: Store;
+    storeId: string;
+    name: string;
+    developer: string;
+    rating: number | null;
+    ratingCount: number | null;
+    iconUrl: string | null;
+  }[];
 }
 
 export interface StoreReference {

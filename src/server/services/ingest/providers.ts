@@ -46,13 +46,21 @@ const STORE_RETRY_AFTER_SECONDS = 60;
 
 /** 503 store-unavailable: a live answer was needed from a store that fails, and nothing was stored or charged. */
 export function storeUnavailable(store: Store, detail: string): AppError {
-  return new AppError('STORE_UNAVAILABLE', `${storeNameAtStart(store)} cannot be read right now: ${detail} Nothing was charged.`, {
-    headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
-  });
+  return new AppError(
+    'STORE_UNAVAILABLE',
+    `${storeNameAtStart(store)} cannot be read right now: ${detail} Nothing was charged.`,
+    {
+      headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
+    },
+  );
 }
 
 /** The store's description of an app (adding it, or a competitor): null when the store does not have it; 503 when the store fails. */
-export async function describeInStore(reference: StoreReference, country: string, livemode = true): Promise<AppDetails | null> {
+export async function describeInStore(
+  reference: StoreReference,
+  country: string,
+  livemode = true,
+): Promise<AppDetails | null> {
   try {
     return await dataProviderFor(livemode).describe(reference, country);
   } catch (error) {
@@ -62,7 +70,12 @@ export async function describeInStore(reference: StoreReference, country: string
 }
 
 /** The stores' apps matching a name (the dashboard's Add app); 503 when no store answers. */
-export async function searchStores(term: string, country: string, limit: number, livemode = true): Promise<StoreSearchResult[]> {
+export async function searchStores(
+  term: string,
+  country: string,
+  limit: number,
+  livemode = true,
+): Promise<StoreSearchResult[]> {
   try {
     return await dataProviderFor(livemode).searchApps(term, country, limit);
   } catch (error) {

@@ -30,14 +30,36 @@ async function counts(appId: string) {
 describe('the refresh job', () => {
   it('stores the ranks (null when unranked) and metrics the provider observed, as they were observed', async () => {
     const { app } = await makeAsoApp({ storeId: '700000009', terms: ['meditation', 'zzz unranked term xq'] });
-    const tracked = await db.trackedKeyword.findMany({ where: { appId: app.id }, select: { term: true, country: true } });
-    const observed = await dataProvider().observe(app, { day: FIXED_DAY, countries: ['US'], trackedTerms: tracked, competitors: [], scope: 'full' });
-    const ranks = await db.appRank.findMany({ where: { storeAppId: app.storeAppId, date: FIXED_DAY }, select: { country: true, term: true, rank: true } });
+    const tracked = await db.trackedKeyword.findMany({
+      where: { appId: app.id },
+      select: { term: true, country: true },
+    });
+    const observed = await dataProvider().observe(app, {
+      day: FIXED_DAY,
+      countries: ['US'],
+      trackedTerms: tracked,
+      competitors: [],
+      scope: 'full',
+    });
+    const ranks = await db.appRank.findMany({
+      where: { storeAppId: app.storeAppId, date: FIXED_DAY },
+      select: { country: true, term: true, rank: true },
+    });
     const byTerm = (a: { term: string }, b: { term: string }) => a.term.localeCompare(b.term);
-    expect(ranks.sort(byTerm)).toEqual(observed.keywordRanks.map(({ country, term, rank }) => ({ country, term, rank })).sort(byTerm));
-    expect(ranks.find((row) => row.term === 'zzz unranked term xq')).toEqual({ country: 'US', term: 'zzz unranked term xq', rank: null });
+    expect(ranks.sort(byTerm)).toEqual(
+      observed.keywordRanks.map(({ country, term, rank }) => ({ country, term, rank })).sort(byTerm),
+    );
+    expect(ranks.find((row) => row.term === 'zzz unranked term xq')).toEqual({
+      country: 'US',
+      term: 'zzz unranked term xq',
+      rank: null,
+    });
     const metrics = await db.keywordMetric.findMany({
-      where: { country: 'US', date: FIXED_DAY, termKey: { in: observed.keywordMetrics.map((entry) => termKeyOf(entry.term)) } },
+      where: {
+        country: 'US',
+        date: FIXED_DAY,
+        termKey: { in: observed.keywordMetrics.map((entry) => termKeyOf(entry.term)) },
+      },
       select: { termKey: true, volume: true, difficulty: true },
     });
     expect(metrics.sort((a, b) => a.termKey.localeCompare(b.termKey))).toEqual(
@@ -70,19 +92,27 @@ describe('the refresh job', () => {
     const summary = await refreshApp(app.id, { through: addDays(FIXED_DAY, 28) });
     expect(summary.days).toHaveLength(28);
     expect(summary.metadataChanges).toBeGreaterThan(0);
-    expect(await db.metadataChange.count({ where: { storeAppId: app.storeAppId } })).toBe(before + summary.metadataChanges);
+    expect(await db.metadataChange.count({ where: { storeAppId: app.storeAppId } })).toBe(
+      before + summary.metadataChanges,
+    );
     const events = await db.domainEvent.findMany({ where: { appId: app.id, type: { not: 'keyword.added' } } });
     expect(summary.events).toBe(events.length);
     const types = new Set(events.map((event) => event.type));
     expect(types).toEqual(new Set(['app.metadata_changed', 'review.created', 'keyword.rank_changed']));
     expect(events.every((event) => event.accountId === owner.accountId)).toBe(true);
-    const movement = events.find((event) => event.type === 'keyword.rank_changed')!.data as { previousRank: number | null; rank: number | null };
-    const moved = movement.previousRank === null || movement.rank === null || Math.abs(movement.previousRank - movement.rank) >= 5;
+    const movement = events.find((event) => event.type === 'keyword.rank_changed')!.data as {
+      previousRank: number | null;
+      rank: number | null;
+    };
+    const moved =
+      movement.previousRank === null || movement.rank === null || Math.abs(movement.previousRank - movement.rank) >= 5;
     expect(moved).toBe(true);
 
     // The same days again: no event twice.
     await refreshApp(app.id, { through: addDays(FIXED_DAY, 28), days: 28 });
-    expect(await db.domainEvent.count({ where: { appId: app.id, type: { not: 'keyword.added' } } })).toBe(events.length);
+    expect(await db.domainEvent.count({ where: { appId: app.id, type: { not: 'keyword.added' } } })).toBe(
+      events.length,
+    );
   });
 
   it('gives a keyword added later its whole history at once', async () => {
@@ -99,10 +129,15 @@ describe('the refresh job', () => {
     const terms = ['a,b', 'say "hi"', 'back\\slash', '{brace}', 'NULL', "it's", 'sleep 😴 sounds', 'ü ß ø'];
     const { app, owner } = await makeAsoApp({ storeId: '700000004', terms: ['meditation'] });
     await addKeywords(owner.accountId, { appId: app.id, terms });
-    const stored = await db.appRank.findMany({ where: { storeAppId: app.storeAppId, date: FIXED_DAY, term: { in: terms } }, select: { term: true, termKey: true } });
+    const stored = await db.appRank.findMany({
+      where: { storeAppId: app.storeAppId, date: FIXED_DAY, term: { in: terms } },
+      select: { term: true, termKey: true },
+    });
     expect(stored.map((row) => row.term).sort()).toEqual([...terms].sort());
     for (const row of stored) expect(row.termKey).toBe(termKeyOf(row.term));
-    const metrics = await db.keywordMetric.count({ where: { country: 'US', date: FIXED_DAY, termKey: { in: terms.map(termKeyOf) } } });
+    const metrics = await db.keywordMetric.count({
+      where: { country: 'US', date: FIXED_DAY, termKey: { in: terms.map(termKeyOf) } },
+    });
     expect(metrics).toBe(new Set(terms.map(termKeyOf)).size);
   });
 });
@@ -116,12 +151,15 @@ describe('a refresh of every app', () => {
     // The store answers for one app only: the others (this test's second app, and other tests' apps) fail before
     // anything of theirs is written.
     const provider = Object.assign(Object.create(demo), {
-      observe: (app: ProviderApp, request: ObservationRequest) => (app.storeId === '700000091' ? demo.observe(app, request) : Promise.reject(new Error('the store answered 503'))),
+      observe: (app: ProviderApp, request: ObservationRequest) =>
+        app.storeId === '700000091' ? demo.observe(app, request) : Promise.reject(new Error('the store answered 503')),
     });
     const run = await refreshAllApps({ provider, through: addDays(FIXED_DAY, 1) });
 
     expect(run.summaries.find((summary) => summary.appId === answered.id)?.days).toEqual(['2026-07-01']);
-    expect(run.failures.find((failure) => failure.appId === failing.id)?.error).toMatchObject({ message: 'US: the store answered 503' });
+    expect(run.failures.find((failure) => failure.appId === failing.id)?.error).toMatchObject({
+      message: 'US: the store answered 503',
+    });
     expect(run.failures.some((failure) => failure.appId === answered.id)).toBe(false);
     expect((await counts(answered.id)).ratings).toBe(before.answered.ratings + 1);
     // The failed app keeps what it had, through the day it had.
@@ -129,10 +167,22 @@ describe('a refresh of every app', () => {
     const failed = await db.trackedApp.findUniqueOrThrow({ where: { id: failing.id }, include: { storefronts: true } });
     expect(failed.refreshedThrough).toEqual(FIXED_DAY);
     // Its health says so: the failure and when, and no new observation.
-    expect(failed).toMatchObject({ lastProviderError: 'the store answered 503', lastProviderErrorAt: expect.any(Date) });
-    expect(failed.storefronts).toEqual([expect.objectContaining({ country: 'US', lastError: 'the store answered 503', lastErrorAt: failed.lastProviderErrorAt })]);
+    expect(failed).toMatchObject({
+      lastProviderError: 'the store answered 503',
+      lastProviderErrorAt: expect.any(Date),
+    });
+    expect(failed.storefronts).toEqual([
+      expect.objectContaining({
+        country: 'US',
+        lastError: 'the store answered 503',
+        lastErrorAt: failed.lastProviderErrorAt,
+      }),
+    ]);
     expect(failed.lastObservedAt === null || failed.lastObservedAt < failed.lastProviderErrorAt!).toBe(true);
-    const observed = await db.trackedApp.findUniqueOrThrow({ where: { id: answered.id }, include: { storefronts: true } });
+    const observed = await db.trackedApp.findUniqueOrThrow({
+      where: { id: answered.id },
+      include: { storefronts: true },
+    });
     expect(observed.lastObservedAt).toEqual(expect.any(Date));
     expect(observed.storefronts.map((storefront) => storefront.lastObservedAt)).toEqual([observed.lastObservedAt]);
   });
@@ -145,7 +195,9 @@ describe('a refresh of every app', () => {
     const demo = dataProvider();
     const provider = Object.assign(Object.create(demo), {
       observe: (target: ProviderApp, request: ObservationRequest) =>
-        request.countries.includes('DE') ? Promise.reject(new Error('timed out after 10000 ms')) : demo.observe(target, request),
+        request.countries.includes('DE')
+          ? Promise.reject(new Error('timed out after 10000 ms'))
+          : demo.observe(target, request),
     });
     const summary = await refreshApp(app.id, { provider, through: addDays(FIXED_DAY, 1) });
 
@@ -170,16 +222,28 @@ function countingAppStore(aliases: string[] = []) {
   const fetchJson: FetchJson = async (url, options) => {
     const alias = aliases.find((id) => url.includes(`id=${id}`));
     if (!alias) return recorded(url, options);
-    const answer = (await recorded(url.replace(`id=${alias}`, `id=${APP_STORE_PLAN.appId}`), options)) as { results?: Record<string, unknown>[] };
-    return answer.results ? { ...answer, results: answer.results.map((result) => ({ ...result, trackId: Number(alias) })) } : answer;
+    const answer = (await recorded(url.replace(`id=${alias}`, `id=${APP_STORE_PLAN.appId}`), options)) as {
+      results?: Record<string, unknown>[];
+    };
+    return answer.results
+      ? { ...answer, results: answer.results.map((result) => ({ ...result, trackId: Number(alias) })) }
+      : answer;
   };
   const provider = new StoresProvider({ app_store: new AppStoreProvider(fetchJson) });
   const calls = () => {
     const kinds = requested.map((url) => {
       const { pathname } = new URL(url);
-      return pathname === '/search' ? 'search' : pathname === '/lookup' ? 'lookup' : pathname.includes('customerreviews') ? 'reviews' : 'chart';
+      return pathname === '/search'
+        ? 'search'
+        : pathname === '/lookup'
+          ? 'lookup'
+          : pathname.includes('customerreviews')
+            ? 'reviews'
+            : 'chart';
     });
-    return Object.fromEntries(['search', 'lookup', 'reviews', 'chart'].map((kind) => [kind, kinds.filter((each) => each === kind).length]));
+    return Object.fromEntries(
+      ['search', 'lookup', 'reviews', 'chart'].map((kind) => [kind, kinds.filter((each) => each === kind).length]),
+    );
   };
   return { provider, calls };
 }
@@ -197,10 +261,28 @@ describe('one store app followed by many accounts', () => {
       for (let count = 0; count < accounts; count++) {
         const owner = await makeAccount('pro');
         const app = await db.trackedApp.create({
-          data: { accountId: owner.accountId, store: 'app_store', storeId: appId, bundleId: 'com.calm.Calm', name: 'Calm', developer: 'Calm.com, Inc.', category: 'Health & Fitness', primaryCountry: 'US' },
+          data: {
+            accountId: owner.accountId,
+            store: 'app_store',
+            storeId: appId,
+            bundleId: 'com.calm.Calm',
+            name: 'Calm',
+            developer: 'Calm.com, Inc.',
+            category: 'Health & Fitness',
+            primaryCountry: 'US',
+          },
         });
-        await db.trackedKeyword.createMany({ data: terms.map((term) => ({ appId: app.id, country: 'US', term, termKey: termKeyOf(term) })) });
-        await db.competitor.create({ data: { appId: app.id, store: 'app_store', storeId: competitorId, storeUrl: `https://apps.apple.com/us/app/id${competitorId}` } });
+        await db.trackedKeyword.createMany({
+          data: terms.map((term) => ({ appId: app.id, country: 'US', term, termKey: termKeyOf(term) })),
+        });
+        await db.competitor.create({
+          data: {
+            appId: app.id,
+            store: 'app_store',
+            storeId: competitorId,
+            storeUrl: `https://apps.apple.com/us/app/id${competitorId}`,
+          },
+        });
         apps.push(app);
       }
       const { provider, calls } = countingAppStore();
@@ -243,7 +325,9 @@ describe('a term tracked for different store apps', () => {
     // Places 1 and 4 of the recorded answer for the first term; in no other.
     const [otherId, competitorId] = ['1000000000', '1000015838'];
     const placeIn = (term: string, storeId: string) => {
-      const { results } = loadAppStoreFixture(`search-us-${fixtureSlug(term)}.json`) as { results: { trackId: number }[] };
+      const { results } = loadAppStoreFixture(`search-us-${fixtureSlug(term)}.json`) as {
+        results: { trackId: number }[];
+      };
       const index = results.findIndex((result) => String(result.trackId) === storeId);
       return index === -1 ? null : index + 1;
     };
@@ -251,9 +335,20 @@ describe('a term tracked for different store apps', () => {
     const make = async (storeId: string, tracked: readonly string[]) => {
       const owner = await makeAccount('pro');
       const app = await db.trackedApp.create({
-        data: { accountId: owner.accountId, store: 'app_store', storeId, bundleId: `com.example.${storeId}`, name: 'App', developer: 'Dev', category: 'Health & Fitness', primaryCountry: 'US' },
+        data: {
+          accountId: owner.accountId,
+          store: 'app_store',
+          storeId,
+          bundleId: `com.example.${storeId}`,
+          name: 'App',
+          developer: 'Dev',
+          category: 'Health & Fitness',
+          primaryCountry: 'US',
+        },
       });
-      await db.trackedKeyword.createMany({ data: tracked.map((term) => ({ appId: app.id, country: 'US', term, termKey: termKeyOf(term) })) });
+      await db.trackedKeyword.createMany({
+        data: tracked.map((term) => ({ appId: app.id, country: 'US', term, termKey: termKeyOf(term) })),
+      });
       return app;
     };
     const first = await make(appId, terms);
@@ -264,7 +359,13 @@ describe('a term tracked for different store apps', () => {
     // The second app's observation asks its lookup, reviews and chart, and no search.
     expect(calls()).toEqual({ search: terms.length, lookup: 2, reviews: 2, chart: 2 });
     const rankOf = async (storeAppId: number, term: string) =>
-      (await db.appRank.findUniqueOrThrow({ where: { storeAppId_country_termKey_date: { storeAppId, country: 'US', termKey: termKeyOf(term), date: day } } })).rank;
+      (
+        await db.appRank.findUniqueOrThrow({
+          where: {
+            storeAppId_country_termKey_date: { storeAppId, country: 'US', termKey: termKeyOf(term), date: day },
+          },
+        })
+      ).rank;
     expect(await rankOf(second.storeAppId, terms[0]!)).toBe(1);
     expect(await db.searchAnswer.count({ where: { date: day } })).toBe(terms.length);
 
@@ -272,7 +373,14 @@ describe('a term tracked for different store apps', () => {
     await refreshApp(second.id, { provider, through: day, onlyTerms: [{ country: 'US', term: terms[1]! }] });
     expect(await rankOf(second.storeAppId, terms[1]!)).toBe(placeIn(terms[1]!, otherId));
     // A competitor added from the live store: its places in the answers of the app's last day, without a call.
-    const competitor = await db.competitor.create({ data: { appId: first.id, store: 'app_store', storeId: competitorId, storeUrl: `https://apps.apple.com/us/app/id${competitorId}` } });
+    const competitor = await db.competitor.create({
+      data: {
+        appId: first.id,
+        store: 'app_store',
+        storeId: competitorId,
+        storeUrl: `https://apps.apple.com/us/app/id${competitorId}`,
+      },
+    });
     await refreshApp(first.id, { provider, onlyCompetitors: [competitor.id] });
     expect(await rankOf(competitor.storeAppId, terms[0]!)).toBe(4);
     for (const term of terms) expect(await rankOf(competitor.storeAppId, term)).toBe(placeIn(term, competitorId));
@@ -280,13 +388,33 @@ describe('a term tracked for different store apps', () => {
 
     // A test sandbox's app never reads the stores' answers, nor they its own: its search is asked, and kept apart.
     const sandboxApp = await db.trackedApp.create({
-      data: { accountId: await sandboxOf(first.accountId), store: 'app_store', storeId: otherId, bundleId: 'com.example.sandbox', name: 'App', developer: 'Dev', category: 'Health & Fitness', primaryCountry: 'US' },
+      data: {
+        accountId: await sandboxOf(first.accountId),
+        store: 'app_store',
+        storeId: otherId,
+        bundleId: 'com.example.sandbox',
+        name: 'App',
+        developer: 'Dev',
+        category: 'Health & Fitness',
+        primaryCountry: 'US',
+      },
     });
-    await db.trackedKeyword.create({ data: { appId: sandboxApp.id, country: 'US', term: terms[0]!, termKey: termKeyOf(terms[0]!) } });
+    await db.trackedKeyword.create({
+      data: { appId: sandboxApp.id, country: 'US', term: terms[0]!, termKey: termKeyOf(terms[0]!) },
+    });
     await refreshApp(sandboxApp.id, { provider, through: day });
     expect(calls().search).toBe(terms.length + 1);
-    expect(await db.searchAnswer.groupBy({ by: ['livemode'], where: { date: day, termKey: termKeyOf(terms[0]!) }, _count: true })).toEqual(
-      expect.arrayContaining([{ livemode: true, _count: 1 }, { livemode: false, _count: 1 }]),
+    expect(
+      await db.searchAnswer.groupBy({
+        by: ['livemode'],
+        where: { date: day, termKey: termKeyOf(terms[0]!) },
+        _count: true,
+      }),
+    ).toEqual(
+      expect.arrayContaining([
+        { livemode: true, _count: 1 },
+        { livemode: false, _count: 1 },
+      ]),
     );
   }, 60_000);
 });
@@ -297,7 +425,16 @@ describe('a store app’s listings', () => {
     const make = async () => {
       const owner = await makeAccount('pro');
       return db.trackedApp.create({
-        data: { accountId: owner.accountId, store: 'app_store', storeId, bundleId: 'com.example.chain', name: 'Chain', developer: 'Chain Labs', category: 'Health & Fitness', primaryCountry: 'US' },
+        data: {
+          accountId: owner.accountId,
+          store: 'app_store',
+          storeId,
+          bundleId: 'com.example.chain',
+          name: 'Chain',
+          developer: 'Chain Labs',
+          category: 'Health & Fitness',
+          primaryCountry: 'US',
+        },
       });
     };
     // One follower observes the later half year, another the year that ends 90 days before it and overlaps it.
@@ -311,7 +448,13 @@ describe('a store app’s listings', () => {
     const fields: string[] = [];
     let last: Record<string, unknown> | null = null;
     for (let day = first; day <= FIXED_DAY; day = addDays(day, 1)) {
-      const { listings } = await dataProvider().observe(earlier, { day, countries: ['US'], trackedTerms: [], competitors: [], scope: 'full' });
+      const { listings } = await dataProvider().observe(earlier, {
+        day,
+        countries: ['US'],
+        trackedTerms: [],
+        competitors: [],
+        scope: 'full',
+      });
       const listing = listings[0]!.listing as unknown as Record<string, unknown>;
       const changed = last ? LISTING_FIELDS.filter((field) => String(last![field]) !== String(listing[field])) : null;
       if (changed && !changed.length) continue;
@@ -319,9 +462,15 @@ describe('a store app’s listings', () => {
       fields.push(...(changed ?? []).map((field) => `${day.toISOString()} ${field}`));
       last = listing;
     }
-    const snapshots = await db.metadataSnapshot.findMany({ where: { storeAppId: earlier.storeAppId, country: 'US' }, orderBy: { capturedAt: 'asc' } });
+    const snapshots = await db.metadataSnapshot.findMany({
+      where: { storeAppId: earlier.storeAppId, country: 'US' },
+      orderBy: { capturedAt: 'asc' },
+    });
     expect(snapshots.map((row) => ({ day: row.capturedAt.toISOString(), version: row.version }))).toEqual(expected);
-    const changes = await db.metadataChange.findMany({ where: { storeAppId: earlier.storeAppId, country: 'US' }, orderBy: [{ changedAt: 'asc' }, { field: 'asc' }] });
+    const changes = await db.metadataChange.findMany({
+      where: { storeAppId: earlier.storeAppId, country: 'US' },
+      orderBy: [{ changedAt: 'asc' }, { field: 'asc' }],
+    });
     expect(changes.map((row) => `${row.changedAt.toISOString()} ${row.field}`)).toEqual([...fields].sort());
   }, 120_000);
 });
@@ -340,7 +489,9 @@ describe('the events of a store app followed by two accounts', () => {
         .map((event) => `${event.type} ${JSON.stringify({ ...(event.data as object), appId: undefined })}`)
         .sort();
     const events = await told(first.id);
-    expect(new Set(events.map((event) => event.split(' ')[0]))).toEqual(new Set(['app.metadata_changed', 'review.created', 'keyword.rank_changed']));
+    expect(new Set(events.map((event) => event.split(' ')[0]))).toEqual(
+      new Set(['app.metadata_changed', 'review.created', 'keyword.rank_changed']),
+    );
     expect(await told(second.id)).toEqual(events);
   }, 120_000);
 });

@@ -48,7 +48,16 @@ export const BACKFILL_DAYS = 180;
 export const RANK_EVENT_THRESHOLD = 5;
 
 export const LISTING_FIELDS = [
-  'title', 'subtitle', 'description', 'keywordField', 'promotionalText', 'whatsNew', 'screenshotsCount', 'hasVideo', 'price', 'version',
+  'title',
+  'subtitle',
+  'description',
+  'keywordField',
+  'promotionalText',
+  'whatsNew',
+  'screenshotsCount',
+  'hasVideo',
+  'price',
+  'version',
 ] as const satisfies readonly (keyof Listing)[];
 
 export interface RefreshOptions {
@@ -113,12 +122,21 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   const { onlyTerms, onlyCountries, onlyCompetitors } = options;
   const inCountries = onlyCountries && { country: { in: onlyCountries } };
   const [{ account, ...row }, keywords, storefronts, competitors] = await Promise.all([
-    db.trackedApp.findUnique({ where: { id: appId }, include: { account: { select: { liveAccountId: true } } } }).then((found) => found ?? Promise.reject(new AppRemovedDuringRefresh())),
+    db.trackedApp
+      .findUnique({ where: { id: appId }, include: { account: { select: { liveAccountId: true } } } })
+      .then((found) => found ?? Promise.reject(new AppRemovedDuringRefresh())),
     // A keyword just added needs its own history only, not the app's other keywords (up to thousands).
-    onlyTerms ? [] : db.trackedKeyword.findMany({ where: { appId, ...inCountries }, select: { term: true, country: true } }),
+    onlyTerms
+      ? []
+      : db.trackedKeyword.findMany({ where: { appId, ...inCountries }, select: { term: true, country: true } }),
     // Only a full refresh observes every storefront of the app.
-    onlyTerms || onlyCountries || onlyCompetitors ? [] : db.appStorefront.findMany({ where: { appId }, select: { country: true } }),
-    db.competitor.findMany({ where: { appId, ...(onlyCompetitors && { id: { in: onlyCompetitors } }) }, select: { id: true, store: true, storeId: true, storeAppId: true } }),
+    onlyTerms || onlyCountries || onlyCompetitors
+      ? []
+      : db.appStorefront.findMany({ where: { appId }, select: { country: true } }),
+    db.competitor.findMany({
+      where: { appId, ...(onlyCompetitors && { id: { in: onlyCompetitors } }) },
+      select: { id: true, store: true, storeId: true, storeAppId: true },
+    }),
   ]);
   const app = { ...row, keywords };
   const livemode = account.liveAccountId === null;
@@ -129,11 +147,25 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   // Only days after those ingested before are news (a day asked again is stored as it was).
   const isNewDay = (day: Date) => app.refreshedThrough === null || day > app.refreshedThrough;
   const days = daysToIngest(app.refreshedThrough, today, provider, options);
-  const summary: RefreshSummary = { appId, days: days.map(isoDay), keywordRanks: 0, reviews: 0, metadataChanges: 0, events: 0, failures: [] };
+  const summary: RefreshSummary = {
+    appId,
+    days: days.map(isoDay),
+    keywordRanks: 0,
+    reviews: 0,
+    metadataChanges: 0,
+    events: 0,
+    failures: [],
+  };
   if (!days.length) return summary;
 
   const trackedTerms = onlyTerms ?? app.keywords;
-  const requested = onlyCountries ?? [...new Set([app.primaryCountry, ...storefronts.map((storefront) => storefront.country), ...trackedTerms.map((keyword) => keyword.country)])];
+  const requested = onlyCountries ?? [
+    ...new Set([
+      app.primaryCountry,
+      ...storefronts.map((storefront) => storefront.country),
+      ...trackedTerms.map((keyword) => keyword.country),
+    ]),
+  ];
   const scope = onlyTerms || onlyCompetitors ? 'keywords' : 'full';
   const competitorReferences = competitors.map(({ store, storeId }) => ({ store, storeId }));
   // Observed storefront by storefront: one the store fails (an outage, a throttle, a timeout) keeps its data as it
@@ -143,7 +175,9 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   // The ranks stored already, of the app and of each competitor its store's search lists (a competitor just added: of
   // it alone), need no search: the store's answer was the same for whichever account asked it first.
   const rankedAppIds = onlyCompetitors ? [] : [app.storeAppId];
-  for (const competitor of competitors) if (competitor.store === app.store && !rankedAppIds.includes(competitor.storeAppId)) rankedAppIds.push(competitor.storeAppId);
+  for (const competitor of competitors)
+    if (competitor.store === app.store && !rankedAppIds.includes(competitor.storeAppId))
+      rankedAppIds.push(competitor.storeAppId);
   const observed = await readObservedRanks(db, {
     storeAppIds: rankedAppIds,
     terms: trackedTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) })),
@@ -162,7 +196,15 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   // A competitor just added from the live store: only what is stored is read (see RefreshOptions.onlyCompetitors).
   const answersOnly = onlyCompetitors !== undefined && !provider.hasHistory;
   // The storefronts' days whose full observation is stored, by whichever follower: only their missing ranks are asked.
-  const stored = scope === 'full' ? await readObservedDays(db, { storeAppId: app.storeAppId, countries: requested, first: days[0]!, last: days.at(-1)! }) : new Map<string, Date>();
+  const stored =
+    scope === 'full'
+      ? await readObservedDays(db, {
+          storeAppId: app.storeAppId,
+          countries: requested,
+          first: days[0]!,
+          last: days.at(-1)!,
+        })
+      : new Map<string, Date>();
   const observations: { day: Date; observation: AppObservation }[] = [];
   const ratings: RatingSnapshotRow[] = [];
   const observedWhole: { country: string; date: Date }[] = [];
@@ -182,7 +224,14 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
         const dayScope = stored.has(`${country}|${isoDay(day)}`) ? 'keywords' : scope;
         // Nothing of a storefront's day left to observe: its whole observation and the ranks of these terms are stored.
         if (answersOnly || (dayScope === 'keywords' && !terms.length)) continue;
-        const part = await provider.observe(app, { day, countries: [country], trackedTerms: terms, competitors: competitorReferences, scope: dayScope, maxWaitMs: options.maxWaitMs });
+        const part = await provider.observe(app, {
+          day,
+          countries: [country],
+          trackedTerms: terms,
+          competitors: competitorReferences,
+          scope: dayScope,
+          maxWaitMs: options.maxWaitMs,
+        });
         mergeObservation(observation, part);
         // The store's rating as each storefront shows it: an app reads it in its primary storefront.
         if (part.rating) ratings.push({ storeAppId: app.storeAppId, country, date: day, ...part.rating });
@@ -190,7 +239,10 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       } catch (error) {
         failed.set(country, providerErrorMessage(error));
         if (isNotSold(error)) notSold.add(country);
-        logError('the data provider failed for a storefront: its data there stays as it was', error, { appId, country });
+        logError('the data provider failed for a storefront: its data there stays as it was', error, {
+          appId,
+          country,
+        });
       }
     }
     observations.push({ day, observation });
@@ -221,25 +273,57 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   const metricRows: KeywordMetricRow[] = [];
   const answerRows: SearchAnswerRow[] = [];
   const include = onlyTerms ? new Set(onlyTerms.map((entry) => `${entry.country}|${termKeyOf(entry.term)}`)) : null;
-  const storeAppIdOf = new Map(competitors.map((competitor) => [`${competitor.store}|${competitor.storeId}`, competitor.storeAppId]));
+  const storeAppIdOf = new Map(
+    competitors.map((competitor) => [`${competitor.store}|${competitor.storeId}`, competitor.storeAppId]),
+  );
   for (const { day, observation } of observations) {
-    for (const entry of observation.searchAnswers) answerRows.push({ store: app.store, country: entry.country, termKey: termKeyOf(entry.term), date: day, storeIds: entry.storeIds });
+    for (const entry of observation.searchAnswers)
+      answerRows.push({
+        store: app.store,
+        country: entry.country,
+        termKey: termKeyOf(entry.term),
+        date: day,
+        storeIds: entry.storeIds,
+      });
     for (const entry of observation.competitorRanks) {
       const termKey = termKeyOf(entry.term);
       const storeAppId = storeAppIdOf.get(`${entry.store}|${entry.storeId}`);
       if (!storeAppId || (include && !include.has(`${entry.country}|${termKey}`))) continue;
-      rankRows.push({ storeAppId, country: entry.country, termKey, term: normalizeTerm(entry.term), date: day, rank: entry.rank, discovered: false });
+      rankRows.push({
+        storeAppId,
+        country: entry.country,
+        termKey,
+        term: normalizeTerm(entry.term),
+        date: day,
+        rank: entry.rank,
+        discovered: false,
+      });
     }
     if (onlyCompetitors) continue;
     for (const entry of observation.keywordRanks) {
       const termKey = termKeyOf(entry.term);
       if (include && !include.has(`${entry.country}|${termKey}`)) continue;
-      rankRows.push({ storeAppId: app.storeAppId, country: entry.country, termKey, term: normalizeTerm(entry.term), date: day, rank: entry.rank, discovered: entry.discovered === true });
+      rankRows.push({
+        storeAppId: app.storeAppId,
+        country: entry.country,
+        termKey,
+        term: normalizeTerm(entry.term),
+        date: day,
+        rank: entry.rank,
+        discovered: entry.discovered === true,
+      });
     }
     for (const entry of observation.keywordMetrics) {
       const termKey = termKeyOf(entry.term);
       if (include && !include.has(`${entry.country}|${termKey}`)) continue;
-      metricRows.push({ store: app.store, country: entry.country, termKey, date: day, volume: entry.volume, difficulty: entry.difficulty });
+      metricRows.push({
+        store: app.store,
+        country: entry.country,
+        termKey,
+        date: day,
+        volume: entry.volume,
+        difficulty: entry.difficulty,
+      });
     }
   }
   summary.keywordRanks = rankRows.filter((row) => row.storeAppId === app.storeAppId).length;
@@ -261,12 +345,19 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
     );
     await insertCategoryRanks(
       db,
-      observations.flatMap(({ day, observation }) => observation.categoryRanks.map((entry) => ({ storeAppId: app.storeAppId, date: day, ...entry }))),
+      observations.flatMap(({ day, observation }) =>
+        observation.categoryRanks.map((entry) => ({ storeAppId: app.storeAppId, date: day, ...entry })),
+      ),
     );
     summary.metadataChanges = await storeListings(app.storeAppId, countries, observations);
     summary.reviews = await storeReviews(app.storeAppId, observations);
     // Recorded once its facts are: a refresh that failed before this point is observed again by the next.
-    await insertObservedDays(db, app.storeAppId, observedWhole.filter((entry) => countries.includes(entry.country)), observedAt);
+    await insertObservedDays(
+      db,
+      app.storeAppId,
+      observedWhole.filter((entry) => countries.includes(entry.country)),
+      observedAt,
+    );
   }
 
   await db.$transaction(
@@ -280,12 +371,17 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
       // stored them.
       if (!quiet) {
         const newDays = days.filter(isNewDay);
-        events.push(...(await listingChanges(tx, app, newDays, countries)), ...(await reviewsObserved(tx, app, newDays, countries)));
+        events.push(
+          ...(await listingChanges(tx, app, newDays, countries)),
+          ...(await reviewsObserved(tx, app, newDays, countries)),
+        );
       }
 
       // Rank movements of tracked keywords, against the day before each ingested day: from the stored ranks, whichever
       // account's refresh observed them.
-      events.push(...(await rankMovements(tx, app, first, last, countries)).filter((event) => isNewDay(event.occurredAt!)));
+      events.push(
+        ...(await rankMovements(tx, app, first, last, countries)).filter((event) => isNewDay(event.occurredAt!)),
+      );
 
       for (const country of countries) {
         const at = observedAtOf.get(country);
@@ -296,7 +392,8 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
           where: { id: appId },
           data: {
             refreshedThrough: app.refreshedThrough && app.refreshedThrough > last ? app.refreshedThrough : last,
-            ...(primaryObserved && observedAtOf.has(app.primaryCountry) && { lastObservedAt: observedAtOf.get(app.primaryCountry) }),
+            ...(primaryObserved &&
+              observedAtOf.has(app.primaryCountry) && { lastObservedAt: observedAtOf.get(app.primaryCountry) }),
           },
         });
       }
@@ -318,7 +415,11 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
  * order, by any follower's refresh, make the chain one refresh in day order would. Returns the changelog rows added
  * (less those it replaced).
  */
-async function storeListings(storeAppId: number, countries: string[], observations: { day: Date; observation: AppObservation }[]): Promise<number> {
+async function storeListings(
+  storeAppId: number,
+  countries: string[],
+  observations: { day: Date; observation: AppObservation }[],
+): Promise<number> {
   return db.$transaction(
     async (tx) => {
       await lockStoreApp(tx, storeAppId);
@@ -331,25 +432,46 @@ async function storeListings(storeAppId: number, countries: string[], observatio
         if (!observed.length) continue;
         const from = observed[0]!.day;
         const [previous, later] = await Promise.all([
-          tx.metadataSnapshot.findFirst({ where: { storeAppId, country, capturedAt: { lt: from } }, orderBy: { capturedAt: 'desc' } }),
-          tx.metadataSnapshot.findMany({ where: { storeAppId, country, capturedAt: { gte: from } }, orderBy: { capturedAt: 'asc' } }),
+          tx.metadataSnapshot.findFirst({
+            where: { storeAppId, country, capturedAt: { lt: from } },
+            orderBy: { capturedAt: 'desc' },
+          }),
+          tx.metadataSnapshot.findMany({
+            where: { storeAppId, country, capturedAt: { gte: from } },
+            orderBy: { capturedAt: 'asc' },
+          }),
         ]);
         const observedDays = new Set(observed.map((entry) => entry.day.getTime()));
         const kept = later
           .filter((row) => !observedDays.has(row.capturedAt.getTime()))
-          .map(({ id: _id, storeAppId: _storeAppId, country: _country, capturedAt, ...listing }) => ({ day: capturedAt, listing }));
+          .map(({ id: _id, storeAppId: _storeAppId, country: _country, capturedAt, ...listing }) => ({
+            day: capturedAt,
+            listing,
+          }));
         const sequence = [...observed, ...kept].sort((a, b) => a.day.getTime() - b.day.getTime());
         const snapshots: MetadataSnapshotRow[] = [];
         const changes: MetadataChangeRow[] = [];
         let last: Listing | null = previous;
         for (const { day, listing } of sequence) {
-          const changed = last ? LISTING_FIELDS.filter((field) => listingValue(last!, field) !== listingValue(listing, field)) : null;
+          const changed = last
+            ? LISTING_FIELDS.filter((field) => listingValue(last!, field) !== listingValue(listing, field))
+            : null;
           if (changed && !changed.length) continue;
           snapshots.push({ storeAppId, country, capturedAt: day, ...listing });
-          for (const field of changed ?? []) changes.push({ storeAppId, country, field, before: listingValue(last!, field), after: listingValue(listing, field), changedAt: day });
+          for (const field of changed ?? [])
+            changes.push({
+              storeAppId,
+              country,
+              field,
+              before: listingValue(last!, field),
+              after: listingValue(listing, field),
+              changedAt: day,
+            });
           last = listing;
         }
-        const removed = await tx.metadataChange.deleteMany({ where: { storeAppId, country, changedAt: { gte: from } } });
+        const removed = await tx.metadataChange.deleteMany({
+          where: { storeAppId, country, changedAt: { gte: from } },
+        });
         await tx.metadataSnapshot.deleteMany({ where: { storeAppId, country, capturedAt: { gte: from } } });
         await insertMetadataSnapshots(tx, snapshots);
         await insertMetadataChanges(tx, changes);
@@ -365,20 +487,35 @@ async function storeListings(storeAppId: number, countries: string[], observatio
  * Stores the reviews observed that the store app does not have yet, each with its sentiment and themes and the day of
  * the observation: a review stored already is neither analysed again nor written. Returns how many were new.
  */
-async function storeReviews(storeAppId: number, observations: { day: Date; observation: AppObservation }[]): Promise<number> {
+async function storeReviews(
+  storeAppId: number,
+  observations: { day: Date; observation: AppObservation }[],
+): Promise<number> {
   const observed = new Map<string, { day: Date; review: ReviewRecord }>();
-  for (const { day, observation } of observations) for (const review of observation.reviews) if (!observed.has(review.storeReviewId)) observed.set(review.storeReviewId, { day, review });
+  for (const { day, observation } of observations)
+    for (const review of observation.reviews)
+      if (!observed.has(review.storeReviewId)) observed.set(review.storeReviewId, { day, review });
   const stored = await readStoredReviewIds(db, storeAppId, [...observed.keys()]);
   const fresh = [...observed.values()].filter(({ review }) => !stored.has(review.storeReviewId));
   const inserted = await insertReviews(
     db,
-    fresh.map(({ day, review }) => ({ storeAppId, ...review, observedOn: day, ...analyseReview(review.title, review.body) })),
+    fresh.map(({ day, review }) => ({
+      storeAppId,
+      ...review,
+      observedOn: day,
+      ...analyseReview(review.title, review.body),
+    })),
   );
   return inserted.length;
 }
 
 /** A review.created event for each review of the app's storefronts first stored on one of `days`. */
-async function reviewsObserved(tx: Prisma.TransactionClient, app: { id: string; accountId: string; storeAppId: number }, days: Date[], countries: string[]): Promise<NewEvent[]> {
+async function reviewsObserved(
+  tx: Prisma.TransactionClient,
+  app: { id: string; accountId: string; storeAppId: number },
+  days: Date[],
+  countries: string[],
+): Promise<NewEvent[]> {
   if (!days.length || !countries.length) return [];
   const reviews = await tx.review.findMany({
     where: { storeAppId: app.storeAppId, country: { in: countries }, observedOn: { in: days } },
@@ -395,12 +532,23 @@ async function reviewsObserved(tx: Prisma.TransactionClient, app: { id: string; 
 }
 
 /** An app.metadata_changed event per storefront and day among `days` whose listing changed: the fields, and the version then. */
-async function listingChanges(tx: Prisma.TransactionClient, app: { id: string; accountId: string; storeAppId: number }, days: Date[], countries: string[]): Promise<NewEvent[]> {
+async function listingChanges(
+  tx: Prisma.TransactionClient,
+  app: { id: string; accountId: string; storeAppId: number },
+  days: Date[],
+  countries: string[],
+): Promise<NewEvent[]> {
   if (!days.length || !countries.length) return [];
   const window = { gte: days[0]!, lte: days.at(-1)! };
   const [changes, snapshots] = await Promise.all([
-    tx.metadataChange.findMany({ where: { storeAppId: app.storeAppId, country: { in: countries }, changedAt: window }, select: { country: true, field: true, changedAt: true } }),
-    tx.metadataSnapshot.findMany({ where: { storeAppId: app.storeAppId, country: { in: countries }, capturedAt: window }, select: { country: true, capturedAt: true, version: true } }),
+    tx.metadataChange.findMany({
+      where: { storeAppId: app.storeAppId, country: { in: countries }, changedAt: window },
+      select: { country: true, field: true, changedAt: true },
+    }),
+    tx.metadataSnapshot.findMany({
+      where: { storeAppId: app.storeAppId, country: { in: countries }, capturedAt: window },
+      select: { country: true, capturedAt: true, version: true },
+    }),
   ]);
   const wanted = new Set(days.map((day) => day.getTime()));
   const versionOf = new Map(snapshots.map((row) => [`${row.country}|${row.capturedAt.getTime()}`, row.version]));
@@ -413,13 +561,21 @@ async function listingChanges(tx: Prisma.TransactionClient, app: { id: string; a
     fieldsOf.set(key, entry);
   }
   return [...fieldsOf.entries()]
-    .sort(([, a], [, b]) => a.day.getTime() - b.day.getTime() || countries.indexOf(a.country) - countries.indexOf(b.country))
+    .sort(
+      ([, a], [, b]) =>
+        a.day.getTime() - b.day.getTime() || countries.indexOf(a.country) - countries.indexOf(b.country),
+    )
     .map(([key, { country, day, fields }]) => ({
       accountId: app.accountId,
       appId: app.id,
       type: 'app.metadata_changed',
       occurredAt: day,
-      data: { appId: app.id, country, fields: LISTING_FIELDS.filter((field) => fields.has(field)), version: versionOf.get(key)! },
+      data: {
+        appId: app.id,
+        country,
+        fields: LISTING_FIELDS.filter((field) => fields.has(field)),
+        version: versionOf.get(key)!,
+      },
     }));
 }
 
@@ -427,10 +583,17 @@ async function listingChanges(tx: Prisma.TransactionClient, app: { id: string; a
  * The ranks a stored search answer gives: the app's and its competitors' places in the list (only the store's own
  * apps are in it; the other store's competitors are in none).
  */
-function answeredRanks(app: { store: Store; storeId: string }, competitors: { store: Store; storeId: string }[], entry: { country: string; term: string }, storeIds: string[]): AppObservation {
+function answeredRanks(
+  app: { store: Store; storeId: string },
+  competitors: { store: Store; storeId: string }[],
+  entry: { country: string; term: string },
+  storeIds: string[],
+): AppObservation {
   const part = emptyObservation();
   part.keywordRanks.push({ ...entry, rank: placeOf(storeIds, app.storeId) });
-  for (const competitor of competitors) if (competitor.store === app.store) part.competitorRanks.push({ ...entry, ...competitor, rank: placeOf(storeIds, competitor.storeId) });
+  for (const competitor of competitors)
+    if (competitor.store === app.store)
+      part.competitorRanks.push({ ...entry, ...competitor, rank: placeOf(storeIds, competitor.storeId) });
   return part;
 }
 
@@ -461,7 +624,12 @@ function withoutCountries(observation: AppObservation, failed: Map<string, strin
   };
 }
 
-function daysToIngest(refreshedThrough: Date | null, today: Date, provider: DataProvider, options: RefreshOptions): Date[] {
+function daysToIngest(
+  refreshedThrough: Date | null,
+  today: Date,
+  provider: DataProvider,
+  options: RefreshOptions,
+): Date[] {
   if (!provider.hasHistory) return [options.onlyCompetitors ? (refreshedThrough ?? today) : today];
   let from: Date;
   if (options.onlyTerms || options.onlyCountries || options.onlyCompetitors) {
@@ -492,7 +660,11 @@ async function rankMovements(
   if (!tracked.length) return [];
   const termOf = new Map(tracked.map((keyword) => [`${keyword.country}|${termKeyOf(keyword.term)}`, keyword.term]));
   const rows = await tx.appRank.findMany({
-    where: { storeAppId: app.storeAppId, date: { gte: addDays(first, -1), lte: last }, OR: tracked.map((keyword) => ({ country: keyword.country, termKey: termKeyOf(keyword.term) })) },
+    where: {
+      storeAppId: app.storeAppId,
+      date: { gte: addDays(first, -1), lte: last },
+      OR: tracked.map((keyword) => ({ country: keyword.country, termKey: termKeyOf(keyword.term) })),
+    },
     select: { country: true, termKey: true, date: true, rank: true },
     orderBy: { date: 'asc' },
   });
@@ -505,14 +677,22 @@ async function rankMovements(
     if (previous === undefined || row.date < first) continue;
     const current = row.rank ?? null;
     const moved =
-      (previous === null) !== (current === null) || (previous !== null && current !== null && Math.abs(previous - current) >= RANK_EVENT_THRESHOLD);
+      (previous === null) !== (current === null) ||
+      (previous !== null && current !== null && Math.abs(previous - current) >= RANK_EVENT_THRESHOLD);
     if (moved) {
       events.push({
         accountId: app.accountId,
         appId: app.id,
         type: 'keyword.rank_changed',
         occurredAt: row.date,
-        data: { appId: app.id, term: termOf.get(key)!, country: row.country, date: isoDay(row.date), previousRank: previous, rank: current },
+        data: {
+          appId: app.id,
+          term: termOf.get(key)!,
+          country: row.country,
+          date: isoDay(row.date),
+          previousRank: previous,
+          rank: current,
+        },
       });
     }
   }
@@ -531,7 +711,9 @@ export interface RefreshRun {
  * app's failure (the store down or throttling, the app removed meanwhile) leaves that app's data as it was and the
  * others are refreshed: the caller decides what a failure means (the daily job is retried; the launcher starts).
  */
-export async function refreshAllApps(options: Omit<RefreshOptions, 'onlyTerms' | 'onlyCountries' | 'onlyCompetitors'> = {}): Promise<RefreshRun> {
+export async function refreshAllApps(
+  options: Omit<RefreshOptions, 'onlyTerms' | 'onlyCountries' | 'onlyCompetitors'> = {},
+): Promise<RefreshRun> {
   const apps = await db.trackedApp.findMany({
     where: { OR: [{ backfill: null }, { backfill: { finishedAt: { not: null } } }] },
     select: { id: true },
@@ -542,7 +724,11 @@ export async function refreshAllApps(options: Omit<RefreshOptions, 'onlyTerms' |
     try {
       const summary = await refreshApp(app.id, options);
       run.summaries.push(summary);
-      if (summary.failures.length) run.failures.push({ appId: app.id, error: new Error(summary.failures.map((failure) => `${failure.country}: ${failure.error}`).join('; ')) });
+      if (summary.failures.length)
+        run.failures.push({
+          appId: app.id,
+          error: new Error(summary.failures.map((failure) => `${failure.country}: ${failure.error}`).join('; ')),
+        });
     } catch (error) {
       if (error instanceof AppRemovedDuringRefresh) continue;
       run.failures.push({ appId: app.id, error });

@@ -21,7 +21,11 @@ export function oldestMonthKept(now: Date, months: number): Date {
 export async function dropExpiredStoreFacts(now = new Date()): Promise<string[]> {
   return [
     ...(await dropFactPartitionsBefore(db, 'app_ranks', oldestMonthKept(now, config().RANK_RETENTION_MONTHS))),
-    ...(await dropFactPartitionsBefore(db, 'search_answers', oldestMonthKept(now, config().SEARCH_ANSWER_RETENTION_MONTHS))),
+    ...(await dropFactPartitionsBefore(
+      db,
+      'search_answers',
+      oldestMonthKept(now, config().SEARCH_ANSWER_RETENTION_MONTHS),
+    )),
   ];
 }
 

@@ -13,7 +13,10 @@ import { AppRemovedDuringRefresh, refreshApp, failedStorefronts, type RefreshSum
 
 export const REFRESH_QUEUE = 'refresh-apps';
 /** One queue per store: the apps observed one at a time, each its own job. */
-export const OBSERVE_QUEUES: Record<Store, string> = { app_store: 'observe-app-store', google_play: 'observe-google-play' };
+export const OBSERVE_QUEUES: Record<Store, string> = {
+  app_store: 'observe-app-store',
+  google_play: 'observe-google-play',
+};
 
 /** A job of a store's queue: the app, and when it was handed out (an app observed since has nothing left to do). */
 interface ObserveJob {
@@ -28,7 +31,11 @@ const OBSERVE_EXPIRE_SECONDS = 6 * 3_600;
  * Hands every app due a refresh to its store's queue, spread evenly over `spreadSeconds` per store (0: all now). An
  * app whose first backfill is still to come is left to the backfill worker (./backfill-worker.ts).
  */
-export async function handOutRefreshes(boss: PgBoss, spreadSeconds: number, now = new Date()): Promise<Record<Store, number>> {
+export async function handOutRefreshes(
+  boss: PgBoss,
+  spreadSeconds: number,
+  now = new Date(),
+): Promise<Record<Store, number>> {
   const apps = await db.trackedApp.findMany({
     where: { OR: [{ backfill: null }, { backfill: { finishedAt: { not: null } } }] },
     select: { id: true, store: true },
@@ -62,9 +69,11 @@ export async function startScheduler(
   boss.on('error', (error) => logError('job queue error', error));
   await boss.start();
   const retries = { retryLimit: 5, retryDelay: 300, retryBackoff: true };
-  if (!(await boss.getQueue(REFRESH_QUEUE))) await boss.createQueue(REFRESH_QUEUE, { name: REFRESH_QUEUE, policy: 'singleton', ...retries });
+  if (!(await boss.getQueue(REFRESH_QUEUE)))
+    await boss.createQueue(REFRESH_QUEUE, { name: REFRESH_QUEUE, policy: 'singleton', ...retries });
   for (const name of Object.values(OBSERVE_QUEUES)) {
-    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, policy: 'singleton', expireInSeconds: OBSERVE_EXPIRE_SECONDS, ...retries });
+    if (!(await boss.getQueue(name)))
+      await boss.createQueue(name, { name, policy: 'singleton', expireInSeconds: OBSERVE_EXPIRE_SECONDS, ...retries });
   }
   await boss.schedule(REFRESH_QUEUE, config().REFRESH_CRON, { spread: true }, { tz: 'UTC' });
   const pollingIntervalSeconds = config().JOB_POLL_SECONDS ?? 2;
@@ -73,7 +82,9 @@ export async function startScheduler(
     const spreadSeconds = job?.data.spread ? Math.round(config().REFRESH_SPREAD_HOURS * 3_600) : 0;
     const counts = await handOutRefreshes(boss, spreadSeconds);
     const over = spreadSeconds ? ` over ${config().REFRESH_SPREAD_HOURS} h` : '';
-    log(`refresh: ${counts.app_store} App Store and ${counts.google_play} Google Play apps handed to their stores' queues${over}`);
+    log(
+      `refresh: ${counts.app_store} App Store and ${counts.google_play} Google Play apps handed to their stores' queues${over}`,
+    );
   });
 
   for (const queue of Object.values(OBSERVE_QUEUES)) {
@@ -88,9 +99,12 @@ export async function startScheduler(
         throw error;
       });
       if (!summary) return;
-      log(`refresh: app ${appId}, ${summary.days.length} app-days ingested${summary.failures.length ? `; the store failed in ${summary.failures.map((failure) => failure.country).join(', ')}` : ''}`);
+      log(
+        `refresh: app ${appId}, ${summary.days.length} app-days ingested${summary.failures.length ? `; the store failed in ${summary.failures.map((failure) => failure.country).join(', ')}` : ''}`,
+      );
       // The storefronts the store failed keep their data; the job is retried with backoff for them.
-      if (summary.failures.length) throw new Error(`the store failed for app ${appId} in ${failedStorefronts(summary.failures)}`);
+      if (summary.failures.length)
+        throw new Error(`the store failed for app ${appId} in ${failedStorefronts(summary.failures)}`);
     });
   }
   // Catch up at start (after downtime, or a first start on an existing database).

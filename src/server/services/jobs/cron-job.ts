@@ -16,7 +16,12 @@ export interface CronJob {
 
 export async function scheduleCronJob(boss: PgBoss, job: CronJob, log: (line: string) => void): Promise<void> {
   if (!(await boss.getQueue(job.queue))) {
-    await boss.createQueue(job.queue, { name: job.queue, policy: 'singleton', retryLimit: 3, retryDelay: job.retryDelaySeconds });
+    await boss.createQueue(job.queue, {
+      name: job.queue,
+      policy: 'singleton',
+      retryLimit: 3,
+      retryDelay: job.retryDelaySeconds,
+    });
   }
   await boss.schedule(job.queue, job.cron, {}, { tz: 'UTC' });
   await boss.work(job.queue, async () => {

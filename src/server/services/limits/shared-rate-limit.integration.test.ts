@@ -15,8 +15,19 @@ const LIMIT = 300;
 /** Two processes' limits on `backend`, each in the backend's register of live processes. */
 function twoProcesses(backend: LimitBackend) {
   const name = `test-${randomUUID()}`;
-  const registers = [new LiveProcesses(() => processRegister(backend)), new LiveProcesses(() => processRegister(backend))];
-  const limits = registers.map((processes) => new SharedRateLimit({ points: LIMIT, windowSeconds: 60, counts: limitCounts(backend, name, LIMIT, 60), processes }));
+  const registers = [
+    new LiveProcesses(() => processRegister(backend)),
+    new LiveProcesses(() => processRegister(backend)),
+  ];
+  const limits = registers.map(
+    (processes) =>
+      new SharedRateLimit({
+        points: LIMIT,
+        windowSeconds: 60,
+        counts: limitCounts(backend, name, LIMIT, 60),
+        processes,
+      }),
+  );
   return {
     name,
     limits,
@@ -30,8 +41,13 @@ function twoProcesses(backend: LimitBackend) {
 }
 
 async function spread(limits: SharedRateLimit[], requests: number) {
-  const decisions = await Promise.all(Array.from({ length: requests }, (_, index) => limits[index % limits.length]!.consume('key')));
-  return { allowed: decisions.filter((decision) => decision.allowed).length, refused: decisions.filter((decision): decision is Extract<RateDecision, { allowed: false }> => !decision.allowed) };
+  const decisions = await Promise.all(
+    Array.from({ length: requests }, (_, index) => limits[index % limits.length]!.consume('key')),
+  );
+  return {
+    allowed: decisions.filter((decision) => decision.allowed).length,
+    refused: decisions.filter((decision): decision is Extract<RateDecision, { allowed: false }> => !decision.allowed),
+  };
 }
 
 function expectLimitHeld(outcome: Awaited<ReturnType<typeof spread>>) {
@@ -53,7 +69,10 @@ describe('in PostgreSQL', () => {
   });
 
   it('the register counts the live processes, and one that leaves is no longer counted', async () => {
-    const [first, second] = [new LiveProcesses(() => processRegister('postgres')), new LiveProcesses(() => processRegister('postgres'))];
+    const [first, second] = [
+      new LiveProcesses(() => processRegister('postgres')),
+      new LiveProcesses(() => processRegister('postgres')),
+    ];
     await first.beat();
     const before = first.known()!;
     await second.beat();
@@ -70,7 +89,11 @@ describe('in Redis (REDIS_URL)', () => {
   let server: ChildProcess;
   beforeAll(async () => {
     const port = await freePort();
-    server = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
+    server = spawn(
+      'redis-server',
+      ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'],
+      { stdio: 'ignore' },
+    );
     await waitForPort(port);
     vi.stubEnv('REDIS_URL', `redis://127.0.0.1:${port}`);
   });

@@ -73,7 +73,13 @@ function setUp(points: number, live: number | null = 2) {
   const clock = { now: 1_000_000 };
   const store = new StoreInMemory(clock);
   const process = (link: LimitCounts = store) =>
-    new SharedRateLimit({ points, windowSeconds: WINDOW_MS / 1000, counts: link, processes: { known: () => live }, now: () => clock.now });
+    new SharedRateLimit({
+      points,
+      windowSeconds: WINDOW_MS / 1000,
+      counts: link,
+      processes: { known: () => live },
+      now: () => clock.now,
+    });
   return { clock, store, process };
 }
 
@@ -81,7 +87,9 @@ const allowed = (decisions: RateDecision[]) => decisions.filter((decision) => de
 
 /** `requests` calls for one subject, spread over the processes in turn, all at once. */
 function burst(processes: SharedRateLimit[], requests: number, subject = 'key'): Promise<RateDecision[]> {
-  return Promise.all(Array.from({ length: requests }, (_, index) => processes[index % processes.length]!.consume(subject)));
+  return Promise.all(
+    Array.from({ length: requests }, (_, index) => processes[index % processes.length]!.consume(subject)),
+  );
 }
 
 describe('leases that follow demand', () => {
@@ -116,7 +124,8 @@ describe('leases that follow demand', () => {
     const decisions = await burst(processes, 1_800);
     expect(allowed(decisions)).toBeLessThanOrEqual(600);
     expect(allowed(decisions)).toBeGreaterThanOrEqual(600 - 3 * 60);
-    for (const decision of decisions.filter((each) => !each.allowed)) expect(decision).toEqual({ allowed: false, retryAfterSeconds: 60 });
+    for (const decision of decisions.filter((each) => !each.allowed))
+      expect(decision).toEqual({ allowed: false, retryAfterSeconds: 60 });
   });
 });
 

@@ -22,7 +22,15 @@ import { randomUUID } from 'node:crypto';
 import { logErrorThrottled } from '@/server/core/log';
 import { epochMs } from '@/server/core/clock';
 import { withTimeout } from '@/server/core/timeout';
-import { limitCounts, processRegister, requestLimitsBackend, type LimitBackend, type LimitCounts, type ProcessRegister, type WindowCount } from '@/server/db/shared-limiter';
+import {
+  limitCounts,
+  processRegister,
+  requestLimitsBackend,
+  type LimitBackend,
+  type LimitCounts,
+  type ProcessRegister,
+  type WindowCount,
+} from '@/server/db/shared-limiter';
 
 /** How long a lease is waited for while the store answers: no answer by then counts as an outage (see above). */
 export const STORE_WAIT_MS = 5_000;
@@ -156,7 +164,8 @@ export class SharedRateLimit {
   private sizeNextLease(window: Window): void {
     const spentIn = this.now() - window.leasedAt;
     if (spentIn <= LEASE_SPENT_FAST_MS) window.leaseSize = Math.min(this.maxLease, window.leaseSize * 2);
-    else if (spentIn >= LEASE_SPENT_SLOW_MS) window.leaseSize = Math.max(this.minLease, Math.floor(window.leaseSize / 2));
+    else if (spentIn >= LEASE_SPENT_SLOW_MS)
+      window.leaseSize = Math.max(this.minLease, Math.floor(window.leaseSize / 2));
   }
 
   /**
@@ -185,7 +194,12 @@ export class SharedRateLimit {
       (error: unknown) => {
         this.storeOut = true;
         this.storeResumesAt = this.now() + STORE_PAUSE_MS;
-        logErrorThrottled('rate-limit store', 60_000, 'the shared rate-limit store did not answer: counting per process, against a share of each limit', error);
+        logErrorThrottled(
+          'rate-limit store',
+          60_000,
+          'the shared rate-limit store did not answer: counting per process, against a share of each limit',
+          error,
+        );
         return false;
       },
     );
@@ -195,7 +209,8 @@ export class SharedRateLimit {
   private settle(subject: string, leasedFor: Window, asked: number, reported: number, count: WindowCount): void {
     const now = this.now();
     // The window asked for may have ended meanwhile (a late answer): the store's answer is then the current one's.
-    const window = this.windows.get(subject) === leasedFor && leasedFor.until > now ? leasedFor : this.windowOf(subject);
+    const window =
+      this.windows.get(subject) === leasedFor && leasedFor.until > now ? leasedFor : this.windowOf(subject);
     const before = count.consumed - asked;
     const granted = Math.max(0, Math.min(asked, this.points - before));
     let tokens = Math.max(0, granted - reported);
@@ -223,7 +238,9 @@ export class SharedRateLimit {
       const left = Math.max(0, this.points - (window.lastCount ?? 0) - window.unreported);
       const live = this.processes.known();
       window.aloneBudget =
-        live === null ? Math.min(left, this.maxLease) : Math.max(0, Math.min(Math.floor(this.points / live) - window.granted, Math.floor(left / live)));
+        live === null
+          ? Math.min(left, this.maxLease)
+          : Math.max(0, Math.min(Math.floor(this.points / live) - window.granted, Math.floor(left / live)));
     }
     if (window.alone >= window.aloneBudget) return this.refusal(window);
     window.alone++;
@@ -265,16 +282,27 @@ export class LiveProcesses implements LiveProcessCount {
   /** Says this process is alive, and hears how many are; the last number heard stays while the store is away. */
   async beat(): Promise<void> {
     try {
-      this.count = await withTimeout(this.register().heartbeat(this.id, LIVE_MS), HEARTBEAT_MS, () => new Error('the process register did not answer'));
+      this.count = await withTimeout(
+        this.register().heartbeat(this.id, LIVE_MS),
+        HEARTBEAT_MS,
+        () => new Error('the process register did not answer'),
+      );
     } catch (error) {
-      logErrorThrottled('rate-limit register', 60_000, 'the register of live processes did not answer: the last count stays', error);
+      logErrorThrottled(
+        'rate-limit register',
+        60_000,
+        'the register of live processes did not answer: the last count stays',
+        error,
+      );
     }
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.register().leave(this.id).catch(() => {});
+    await this.register()
+      .leave(this.id)
+      .catch(() => {});
   }
 }
 
@@ -310,11 +338,21 @@ const limits = new Map<string, SharedRateLimit>();
  * The limit `name` of `points` per `windowSeconds`, made once per process on `backend` (or on the backend `backend()`
  * names at its first use: REDIS_URL is read then, not when a module is imported by a build).
  */
-export function sharedRateLimit(name: string, points: number, windowSeconds: number, backend: LimitBackend | (() => LimitBackend) = 'postgres'): SharedRateLimit {
+export function sharedRateLimit(
+  name: string,
+  points: number,
+  windowSeconds: number,
+  backend: LimitBackend | (() => LimitBackend) = 'postgres',
+): SharedRateLimit {
   let limit = limits.get(name);
   if (!limit) {
     const chosen = typeof backend === 'function' ? backend() : backend;
-    limit = new SharedRateLimit({ points, windowSeconds, counts: limitCounts(chosen, name, points, windowSeconds), processes: liveProcessesIn(chosen) });
+    limit = new SharedRateLimit({
+      points,
+      windowSeconds,
+      counts: limitCounts(chosen, name, points, windowSeconds),
+      processes: liveProcessesIn(chosen),
+    });
     limits.set(name, limit);
   }
   return limit;

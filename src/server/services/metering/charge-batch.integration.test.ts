@@ -19,7 +19,16 @@ const chargeCredits = async (made: Charge) => {
 const NOW = new Date('2026-05-10T08:00:00.000Z');
 
 function chargeOf(accountId: string, cost: number, limit: number | null): Charge {
-  return { accountId, keyId: null, userId: null, endpoint: 'GET /apps', cost, requestId: randomUUID(), limit, now: NOW };
+  return {
+    accountId,
+    keyId: null,
+    userId: null,
+    endpoint: 'GET /apps',
+    cost,
+    requestId: randomUUID(),
+    limit,
+    now: NOW,
+  };
 }
 
 function countChargeStatements() {
@@ -54,20 +63,45 @@ describe('batched charges', () => {
   it('keeps the accounts of one batch apart', async () => {
     const first = await makeAccount('solo');
     const second = await makeAccount('solo');
-    const charges = [chargeOf(first.accountId, 3, 4), chargeOf(second.accountId, 4, 4), chargeOf(first.accountId, 3, 4), chargeOf(second.accountId, 1, null)];
+    const charges = [
+      chargeOf(first.accountId, 3, 4),
+      chargeOf(second.accountId, 4, 4),
+      chargeOf(first.accountId, 3, 4),
+      chargeOf(second.accountId, 1, null),
+    ];
     expect(await Promise.all(charges.map(chargeCredits))).toEqual([3, 4, null, 5]);
   });
 
-  it('decides a budgeted key\'s charges in order too, and a batch that spans two periods in each period', async () => {
+  it("decides a budgeted key's charges in order too, and a batch that spans two periods in each period", async () => {
     const { accountId } = await makeAccount('solo');
     const key = await db.apiKey.create({
-      data: { accountId, name: 'budgeted', scope: 'read_only', secretHash: randomBytes(32), displayPrefix: 'svc_live_', lastFour: 'abcd', monthlyBudget: 5 },
+      data: {
+        accountId,
+        name: 'budgeted',
+        scope: 'read_only',
+        secretHash: randomBytes(32),
+        displayPrefix: 'svc_live_',
+        lastFour: 'abcd',
+        monthlyBudget: 5,
+      },
     });
-    const keyed = (cost: number, now = NOW): Charge => ({ ...chargeOf(accountId, cost, 10), keyId: key.id, keyBudget: 5, now });
+    const keyed = (cost: number, now = NOW): Charge => ({
+      ...chargeOf(accountId, cost, 10),
+      keyId: key.id,
+      keyBudget: 5,
+      now,
+    });
     // The key's 5: 3 passes, 3 does not fit its budget (the account's 10 would take it), 2 passes; then the account's
     // limit: 4 passes (9 of 10), 2 does not fit. A charge dated in the next month starts that period's usage afresh.
     const nextMonth = new Date('2026-06-01T00:00:01.000Z');
-    const charges = [keyed(3), keyed(3), keyed(2), chargeOf(accountId, 4, 10), chargeOf(accountId, 2, 10), { ...chargeOf(accountId, 7, 10), now: nextMonth }];
+    const charges = [
+      keyed(3),
+      keyed(3),
+      keyed(2),
+      chargeOf(accountId, 4, 10),
+      chargeOf(accountId, 2, 10),
+      { ...chargeOf(accountId, 7, 10), now: nextMonth },
+    ];
     const outcomes = await Promise.all(charges.map(charge));
     expect(outcomes).toEqual([
       { charged: true, used: 3 },
@@ -77,14 +111,27 @@ describe('batched charges', () => {
       { charged: false, refused: 'credits' },
       { charged: true, used: 7 },
     ]);
-    const usage = await db.creditUsage.findMany({ where: { accountId }, orderBy: { periodStart: 'asc' }, select: { used: true } });
+    const usage = await db.creditUsage.findMany({
+      where: { accountId },
+      orderBy: { periodStart: 'asc' },
+      select: { used: true },
+    });
     expect(usage.map((row) => row.used)).toEqual([9, 7]);
     expect((await db.keyCreditUsage.findFirstOrThrow({ where: { keyId: key.id } })).used).toBe(5);
     // Each ledger row is its own charge's: its cost, its key (or none), its request.
-    const ledger = await db.creditLedger.findMany({ where: { accountId }, select: { cost: true, keyId: true, requestId: true } });
+    const ledger = await db.creditLedger.findMany({
+      where: { accountId },
+      select: { cost: true, keyId: true, requestId: true },
+    });
     const accepted = [charges[0]!, charges[2]!, charges[3]!, charges[5]!];
-    expect(new Set(ledger.map((row) => `${row.requestId} ${row.cost} ${row.keyId}`))).toEqual(new Set(accepted.map((made) => `${made.requestId} ${made.cost} ${made.keyId}`)));
-    const rollup = await db.creditUsageDaily.findMany({ where: { accountId }, orderBy: [{ day: 'asc' }, { subject: 'asc' }], select: { subject: true, calls: true, credits: true } });
+    expect(new Set(ledger.map((row) => `${row.requestId} ${row.cost} ${row.keyId}`))).toEqual(
+      new Set(accepted.map((made) => `${made.requestId} ${made.cost} ${made.keyId}`)),
+    );
+    const rollup = await db.creditUsageDaily.findMany({
+      where: { accountId },
+      orderBy: [{ day: 'asc' }, { subject: 'asc' }],
+      select: { subject: true, calls: true, credits: true },
+    });
     expect(rollup).toEqual([
       { subject: key.id, calls: 2, credits: 5 },
       { subject: 'user:unknown', calls: 1, credits: 4 },
@@ -102,7 +149,12 @@ describe('batched charges', () => {
     ]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     // Each charge is counted once, whatever order the retried batch applied them in (it is not the calls' order).
-    expect(results.filter((result) => result.status === 'fulfilled').map((result) => result.value).sort()).toEqual([1, 2, 3]);
+    expect(
+      results
+        .filter((result) => result.status === 'fulfilled')
+        .map((result) => result.value)
+        .sort(),
+    ).toEqual([1, 2, 3]);
     expect((await db.creditUsage.findFirstOrThrow({ where: { accountId } })).used).toBe(3);
   });
 });
@@ -115,7 +167,14 @@ describe('a charge beside a transaction holding the account’s row lock', () =>
   it('neither waits for the other’s lock in turn: both finish', async () => {
     const { accountId } = await makeAccount('solo');
     const key = await db.apiKey.create({
-      data: { accountId, name: 'to budget', scope: 'read_only', secretHash: randomBytes(32), displayPrefix: 'svc_live_', lastFour: 'efgh' },
+      data: {
+        accountId,
+        name: 'to budget',
+        scope: 'read_only',
+        secretHash: randomBytes(32),
+        displayPrefix: 'svc_live_',
+        lastFour: 'efgh',
+      },
     });
     await db.creditUsage.create({ data: { accountId, periodStart: periodOf(new Date()).start, used: 5 } });
     let charged!: Promise<number | null>;
@@ -136,7 +195,15 @@ describe('a charge PostgreSQL aborts to break a deadlock', () => {
   it('is run again, and charged once', async () => {
     const { accountId } = await makeAccount('solo');
     const key = await db.apiKey.create({
-      data: { accountId, name: 'budgeted', scope: 'read_only', secretHash: randomBytes(32), displayPrefix: 'svc_live_', lastFour: 'ijkl', monthlyBudget: 50 },
+      data: {
+        accountId,
+        name: 'budgeted',
+        scope: 'read_only',
+        secretHash: randomBytes(32),
+        displayPrefix: 'svc_live_',
+        lastFour: 'ijkl',
+        monthlyBudget: 50,
+      },
     });
     const period = periodOf(NOW).start;
     await db.creditUsage.create({ data: { accountId, periodStart: period, used: 5 } });
@@ -150,7 +217,8 @@ describe('a charge PostgreSQL aborts to break a deadlock', () => {
         { text: 'SELECT 1 FROM key_credit_usage WHERE key_id = $1 FOR UPDATE', values: [key.id] },
       ],
       () => chargeCredits({ ...chargeOf(accountId, 3, 100), keyId: key.id, keyBudget: 50 }),
-      (other) => other.query('SELECT 1 FROM credit_usage WHERE account_id = $1 FOR UPDATE', [accountId]).then(() => undefined),
+      (other) =>
+        other.query('SELECT 1 FROM credit_usage WHERE account_id = $1 FOR UPDATE', [accountId]).then(() => undefined),
     );
     expect(charged).toEqual({ status: 'fulfilled', value: 8 });
     expect((await db.keyCreditUsage.findFirstOrThrow({ where: { keyId: key.id } })).used).toBe(5);

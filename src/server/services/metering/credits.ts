@@ -22,7 +22,10 @@ export interface Period {
  * The period of the last month asked for, kept: every metered request asks for it several times (its credential's
  * usage, its charge, its headers). Shared between callers, so never mutated (frozen; its dates are not).
  */
-let lastPeriod: { month: number; period: Readonly<Period> } = { month: Number.NaN, period: { start: new Date(0), end: new Date(0) } };
+let lastPeriod: { month: number; period: Readonly<Period> } = {
+  month: Number.NaN,
+  period: { start: new Date(0), end: new Date(0) },
+};
 
 export function periodOf(now: Date): Readonly<Period> {
   const month = now.getUTCFullYear() * 12 + now.getUTCMonth();
@@ -102,7 +105,10 @@ async function runCharges(charges: Charge[]): Promise<ChargeOutcome[]> {
   const outcomes = await retryOnConflict(() => applyCharges(rows));
   const results: ChargeOutcome[] = [];
   for (const row of outcomes) {
-    results[row.position - 1] = row.used_after === null ? { charged: false, refused: row.refused ?? 'credits' } : { charged: true, used: row.used_after };
+    results[row.position - 1] =
+      row.used_after === null
+        ? { charged: false, refused: row.refused ?? 'credits' }
+        : { charged: true, used: row.used_after };
   }
   return results;
 }
@@ -130,7 +136,12 @@ function thresholdsCrossed(cost: number, used: number, limit: number): (typeof U
   });
 }
 
-async function recordThresholds(charge: Charge, used: number, limit: number, crossed: (typeof USAGE_THRESHOLDS)[number][]): Promise<void> {
+async function recordThresholds(
+  charge: Charge,
+  used: number,
+  limit: number,
+  crossed: (typeof USAGE_THRESHOLDS)[number][],
+): Promise<void> {
   const period = periodOf(charge.now);
   await recordEvents(
     crossed.map((percent) => ({
@@ -146,26 +157,48 @@ async function recordThresholds(charge: Charge, used: number, limit: number, cro
 
 /** What a key spent in the period of `now`. */
 export async function keyCreditsSpent(keyId: string, now: Date): Promise<number> {
-  const usage = await db.keyCreditUsage.findUnique({ where: { keyId_periodStart: { keyId, periodStart: periodOf(now).start } }, select: { used: true } });
+  const usage = await db.keyCreditUsage.findUnique({
+    where: { keyId_periodStart: { keyId, periodStart: periodOf(now).start } },
+    select: { used: true },
+  });
   return usage?.used ?? 0;
 }
 
 export async function creditsUsed(accountId: string, now: Date): Promise<number> {
-  const usage = await db.creditUsage.findUnique({ where: { accountId_periodStart: { accountId, periodStart: periodOf(now).start } }, select: { used: true } });
+  const usage = await db.creditUsage.findUnique({
+    where: { accountId_periodStart: { accountId, periodStart: periodOf(now).start } },
+    select: { used: true },
+  });
   return usage?.used ?? 0;
 }
 
 /** A key's restrictions, from its row's columns; null for a dashboard session (or a key no longer there). */
-function restrictionsOfRow(row: { all_apps: boolean | null; app_ids: string[] | null; allowed_cidrs: string[] | null; monthly_budget: number | null }): KeyRestrictions | null {
+function restrictionsOfRow(row: {
+  all_apps: boolean | null;
+  app_ids: string[] | null;
+  allowed_cidrs: string[] | null;
+  monthly_budget: number | null;
+}): KeyRestrictions | null {
   if (row.all_apps === null) return null;
-  return { appIds: row.all_apps ? null : (row.app_ids ?? []), allowedCidrs: row.allowed_cidrs ?? [], monthlyBudget: row.monthly_budget };
+  return {
+    appIds: row.all_apps ? null : (row.app_ids ?? []),
+    allowedCidrs: row.allowed_cidrs ?? [],
+    monthlyBudget: row.monthly_budget,
+  };
 }
 
 /**
  * Who spent: a key, a connected app (an OAuth grant, src/server/services/oauth/connected-apps.ts), or a member's
  * session tokens (the dashboard's, the API reference's, a script's), one entry per member.
  */
-function spenderOf(row: { subject: string; name: string | null; kind: 'api_key' | 'oauth_grant' | null; display_prefix: string | null; last_four: string | null; member_email: string | null }) {
+function spenderOf(row: {
+  subject: string;
+  name: string | null;
+  kind: 'api_key' | 'oauth_grant' | null;
+  display_prefix: string | null;
+  last_four: string | null;
+  member_email: string | null;
+}) {
   const session = row.subject.startsWith('user:');
   const connectedApp = row.kind === 'oauth_grant';
   return {
@@ -188,10 +221,15 @@ export function usageRange(now: Date, range: { from: string; to?: string }): { f
   const today = isoDay(startOfUtcDay(now));
   const { from, to = today } = range;
   const earliest = isoDay(addDays(startOfUtcDay(now), -USAGE_LEDGER_DAYS));
-  if (from > to) throw new AppError('VALIDATION_ERROR', 'The range must start on or before its last day.', { errors: [{ in: 'body', pointer: '#/from', detail: 'Must be on or before `to`.' }] });
+  if (from > to)
+    throw new AppError('VALIDATION_ERROR', 'The range must start on or before its last day.', {
+      errors: [{ in: 'body', pointer: '#/from', detail: 'Must be on or before `to`.' }],
+    });
   if (from < earliest || to > today) {
     const pointer = from < earliest ? '#/from' : '#/to';
-    throw new AppError('VALIDATION_ERROR', `The range must lie between ${earliest} and today.`, { errors: [{ in: 'body', pointer, detail: `Must be from ${earliest} to ${today}.` }] });
+    throw new AppError('VALIDATION_ERROR', `The range must lie between ${earliest} and today.`, {
+      errors: [{ in: 'body', pointer, detail: `Must be from ${earliest} to ${today}.` }],
+    });
   }
   return { from, to };
 }
@@ -209,7 +247,15 @@ export async function usageLedger(accountId: string, now: Date, range: { from?: 
     to,
     rows: rows.map((row) => {
       const { keyId, name, key } = spenderOf(row);
-      return { date: row.day, endpoint: row.endpoint, keyId, keyName: name, key, calls: row.calls, credits: row.credits };
+      return {
+        date: row.day,
+        endpoint: row.endpoint,
+        keyId,
+        keyName: name,
+        key,
+        calls: row.calls,
+        credits: row.credits,
+      };
     }),
   };
 }
@@ -234,14 +280,22 @@ export async function usageReport(accountId: string, limit: number | null, now: 
     db.account.findUniqueOrThrow({ where: { id: accountId }, select: { id: true, name: true } }),
   ]);
   const byEndpoint = new Map<string, { endpoint: string; calls: number; credits: number }>();
-  const byKey = new Map<string, ReturnType<typeof spenderOf> & { restrictions: KeyRestrictions | null; calls: number; credits: number }>();
+  const byKey = new Map<
+    string,
+    ReturnType<typeof spenderOf> & { restrictions: KeyRestrictions | null; calls: number; credits: number }
+  >();
   const byDay = new Map<string, { calls: number; credits: number }>();
   for (const row of rows) {
     const endpoint = byEndpoint.get(row.endpoint) ?? { endpoint: row.endpoint, calls: 0, credits: 0 };
     endpoint.calls += row.calls;
     endpoint.credits += row.credits;
     byEndpoint.set(row.endpoint, endpoint);
-    const key = byKey.get(row.subject) ?? { ...spenderOf(row), restrictions: restrictionsOfRow(row), calls: 0, credits: 0 };
+    const key = byKey.get(row.subject) ?? {
+      ...spenderOf(row),
+      restrictions: restrictionsOfRow(row),
+      calls: 0,
+      credits: 0,
+    };
     key.calls += row.calls;
     key.credits += row.credits;
     byKey.set(row.subject, key);
@@ -250,10 +304,12 @@ export async function usageReport(accountId: string, limit: number | null, now: 
     day.credits += row.credits;
     byDay.set(row.day, day);
   }
-  const byCredits = <T extends { credits: number }>(a: T, b: T, tie: (a: T, b: T) => number) => b.credits - a.credits || tie(a, b);
+  const byCredits = <T extends { credits: number }>(a: T, b: T, tie: (a: T, b: T) => number) =>
+    b.credits - a.credits || tie(a, b);
   const today = startOfUtcDay(now);
   const daily: { date: string; calls: number; credits: number }[] = [];
-  for (let day = period.start; day <= today; day = addDays(day, 1)) daily.push({ date: isoDay(day), ...(byDay.get(isoDay(day)) ?? { calls: 0, credits: 0 }) });
+  for (let day = period.start; day <= today; day = addDays(day, 1))
+    daily.push({ date: isoDay(day), ...(byDay.get(isoDay(day)) ?? { calls: 0, credits: 0 }) });
   return {
     account,
     periodStart: period.start,
@@ -261,7 +317,9 @@ export async function usageReport(accountId: string, limit: number | null, now: 
     limit,
     used,
     remaining: limit === null ? null : Math.max(0, limit - used),
-    byEndpoint: [...byEndpoint.values()].sort((a, b) => byCredits(a, b, (x, y) => x.endpoint.localeCompare(y.endpoint))),
+    byEndpoint: [...byEndpoint.values()].sort((a, b) =>
+      byCredits(a, b, (x, y) => x.endpoint.localeCompare(y.endpoint)),
+    ),
     byKey: [...byKey.values()].sort((a, b) => byCredits(a, b, (x, y) => x.name.localeCompare(y.name))),
     daily,
   };

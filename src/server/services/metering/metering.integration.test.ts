@@ -16,14 +16,24 @@ async function setup(plan: PlanTier = 'solo', used = 0, now = NOW) {
   const owner = await makeAccount(plan);
   const app = await makeApp(owner.accountId);
   const { key, secret } = await createApiKey(owner, { name: 'metering', scope: 'read-write' });
-  if (used) await db.creditUsage.create({ data: { accountId: owner.accountId, periodStart: periodOf(now).start, used } });
+  if (used)
+    await db.creditUsage.create({ data: { accountId: owner.accountId, periodStart: periodOf(now).start, used } });
   const call = (path: string, init: RequestInit = {}, at: Date = now) =>
     callPublicApi(
-      new Request(`http://api.test/api/public/v1${path}`, { ...init, headers: { Authorization: `Bearer ${secret}`, ...(init.headers as Record<string, string>) } }),
+      new Request(`http://api.test/api/public/v1${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${secret}`, ...(init.headers as Record<string, string>) },
+      }),
       () => at,
     );
-  const usage = async (at: Date = now) => (await db.creditUsage.findUnique({ where: { accountId_periodStart: { accountId: owner.accountId, periodStart: periodOf(at).start } } }))?.used ?? 0;
-  const ledgerSum = async () => (await db.creditLedger.aggregate({ where: { accountId: owner.accountId }, _sum: { cost: true } }))._sum.cost ?? 0;
+  const usage = async (at: Date = now) =>
+    (
+      await db.creditUsage.findUnique({
+        where: { accountId_periodStart: { accountId: owner.accountId, periodStart: periodOf(at).start } },
+      })
+    )?.used ?? 0;
+  const ledgerSum = async () =>
+    (await db.creditLedger.aggregate({ where: { accountId: owner.accountId }, _sum: { cost: true } }))._sum.cost ?? 0;
   return { owner, app, key, secret, call, usage, ledgerSum };
 }
 
@@ -73,14 +83,25 @@ describe('charging', () => {
 
   it('charges nothing for any failure, and still sends the headers', async () => {
     const { app, call, usage, ledgerSum, secret } = await setup('solo', 10);
-    const readOnly = await createApiKey({ accountId: (await db.trackedApp.findUniqueOrThrow({ where: { id: app.id } })).accountId }, { name: 'ro', scope: 'read-only' });
+    const readOnly = await createApiKey(
+      { accountId: (await db.trackedApp.findUniqueOrThrow({ where: { id: app.id } })).accountId },
+      { name: 'ro', scope: 'read-only' },
+    );
     const failures: [string, RequestInit, number][] = [
       [`/apps/not-a-uuid`, {}, 400],
       [`/apps/${randomUUID()}`, {}, 404],
       [`/apps/${randomUUID()}/keywords`, post({ terms: ['x'] }), 404],
       [`/apps/${app.id}/keywords`, post({ terms: [] }), 400],
       [`/apps/${app.id}/keywords`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{}' }, 415],
-      [`/apps/${app.id}/keywords`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${readOnly.secret}` }, body: '{"terms":["x"]}' }, 403],
+      [
+        `/apps/${app.id}/keywords`,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${readOnly.secret}` },
+          body: '{"terms":["x"]}',
+        },
+        403,
+      ],
       [`/apps/${app.id}`, { method: 'DELETE' }, 405],
       ['/nothing', {}, 404],
     ];
@@ -90,7 +111,9 @@ describe('charging', () => {
       expect(response.headers.get('x-credits-cost'), path).toBe('0');
       expect(response.headers.get('x-credits-used'), path).toBe('10');
     }
-    const unauthorized = await callPublicApi(new Request('http://api.test/api/public/v1/apps', { headers: { Authorization: `Bearer ${secret}x` } }));
+    const unauthorized = await callPublicApi(
+      new Request('http://api.test/api/public/v1/apps', { headers: { Authorization: `Bearer ${secret}x` } }),
+    );
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get('x-credits-used')).toBeNull(); // the account is not known
     expect(await usage()).toBe(10);
@@ -102,10 +125,16 @@ describe('charging', () => {
 
   it('reports by endpoint, key and day exactly what the ledger holds', async () => {
     const { app, call, owner } = await setup('pro');
-    for (const path of [`/apps/${app.id}`, `/apps/${app.id}`, `/apps/${app.id}/opportunities`, '/apps']) await call(path);
+    for (const path of [`/apps/${app.id}`, `/apps/${app.id}`, `/apps/${app.id}/opportunities`, '/apps'])
+      await call(path);
     await call(`/apps/${app.id}`, {}, new Date(NOW.getTime() + 86_400_000));
     const report = await usageReport(owner.accountId, 5000, new Date(NOW.getTime() + 86_400_000));
-    const ledger = await db.creditLedger.groupBy({ by: ['endpoint'], where: { accountId: owner.accountId }, _count: true, _sum: { cost: true } });
+    const ledger = await db.creditLedger.groupBy({
+      by: ['endpoint'],
+      where: { accountId: owner.accountId },
+      _count: true,
+      _sum: { cost: true },
+    });
     expect(report.byEndpoint.map((row) => [row.endpoint, row.calls, row.credits]).sort()).toEqual(
       ledger.map((row) => [row.endpoint, row._count, row._sum.cost]).sort(),
     );
@@ -119,11 +148,24 @@ describe('charging', () => {
 
     // Calls made with a session token are reported under the member who made them, next to the key.
     const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
-    const viaSession = await callPublicApi(new Request(`http://api.test/api/public/v1/apps/${app.id}`, { headers: { Authorization: `Bearer ${token}` } }), () => NOW);
+    const viaSession = await callPublicApi(
+      new Request(`http://api.test/api/public/v1/apps/${app.id}`, { headers: { Authorization: `Bearer ${token}` } }),
+      () => NOW,
+    );
     expect(viaSession.status).toBe(200);
     const withSession = await usageReport(owner.accountId, 5000, NOW);
     expect(withSession.byKey).toEqual(
-      expect.arrayContaining([expect.objectContaining({ keyId: null, kind: 'session', name: `Session of ${owner.email}`, member: { userId: owner.userId, email: owner.email }, key: null, calls: 1, credits: 1 })]),
+      expect.arrayContaining([
+        expect.objectContaining({
+          keyId: null,
+          kind: 'session',
+          name: `Session of ${owner.email}`,
+          member: { userId: owner.userId, email: owner.email },
+          key: null,
+          calls: 1,
+          credits: 1,
+        }),
+      ]),
     );
   });
 });
@@ -138,9 +180,21 @@ describe('the usage ledger', () => {
 
     const thisMonth = await usageLedger(owner.accountId, NOW);
     expect(thisMonth).toMatchObject({ from: '2026-03-01', to: '2026-03-15' });
-    expect(thisMonth.rows).toEqual([{ date: '2026-03-15', endpoint: 'GET /apps/{id}', keyId: expect.any(String), keyName: 'metering', key: expect.stringMatching(/^svc_live_/), calls: 1, credits: 1 }]);
+    expect(thisMonth.rows).toEqual([
+      {
+        date: '2026-03-15',
+        endpoint: 'GET /apps/{id}',
+        keyId: expect.any(String),
+        keyName: 'metering',
+        key: expect.stringMatching(/^svc_live_/),
+        calls: 1,
+        credits: 1,
+      },
+    ]);
     // The same rows GET /usage sums for its period.
-    expect(thisMonth.rows.reduce((sum, row) => sum + row.credits, 0)).toBe((await usageReport(owner.accountId, 5000, NOW)).used);
+    expect(thisMonth.rows.reduce((sum, row) => sum + row.credits, 0)).toBe(
+      (await usageReport(owner.accountId, 5000, NOW)).used,
+    );
 
     const both = await usageLedger(owner.accountId, NOW, { from: '2026-02-01', to: '2026-03-15' });
     expect(both.rows.map((row) => [row.date, row.endpoint, row.credits])).toEqual([
@@ -150,7 +204,9 @@ describe('the usage ledger', () => {
     ]);
 
     for (const range of [{ from: '2026-03-10', to: '2026-03-01' }, { from: '2025-03-01' }, { to: '2026-03-16' }]) {
-      await expect(usageLedger(owner.accountId, NOW, range), JSON.stringify(range)).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR' });
+      await expect(usageLedger(owner.accountId, NOW, range), JSON.stringify(range)).rejects.toMatchObject({
+        appCode: 'VALIDATION_ERROR',
+      });
     }
   });
 });
@@ -162,7 +218,12 @@ describe('exhaustion', () => {
     expect(refused.status).toBe(402);
     expect(refused.headers.get('content-type')).toBe('application/problem+json');
     const body = await refused.json();
-    expect(body).toMatchObject({ status: 402, creditsRequired: 8, creditsRemaining: 5, resetsAt: '2026-04-01T00:00:00.000Z' });
+    expect(body).toMatchObject({
+      status: 402,
+      creditsRequired: 8,
+      creditsRemaining: 5,
+      resetsAt: '2026-04-01T00:00:00.000Z',
+    });
     expect(body.type).toMatch(/\/docs\/problems\/credits-exhausted$/);
     expect(refused.headers.get('x-credits-cost')).toBe('0');
     expect((await call(`/apps/${app.id}/opportunities`)).status).toBe(200);
@@ -229,9 +290,14 @@ describe('usage thresholds', () => {
   it('records usage.threshold_reached once at 80 % and once at 100 %', async () => {
     const { app, call, owner } = await setup('solo', 1195);
     for (let i = 0; i < 10; i++) await call(`/apps/${app.id}`); // 1195 → 1205 crosses 1200 (80 %)
-    await db.creditUsage.update({ where: { accountId_periodStart: { accountId: owner.accountId, periodStart: periodOf(NOW).start } }, data: { used: 1497 } });
+    await db.creditUsage.update({
+      where: { accountId_periodStart: { accountId: owner.accountId, periodStart: periodOf(NOW).start } },
+      data: { used: 1497 },
+    });
     for (let i = 0; i < 5; i++) await call(`/apps/${app.id}`); // 1497 → 1500, then refused
-    const events = await db.domainEvent.findMany({ where: { accountId: owner.accountId, type: 'usage.threshold_reached' } });
+    const events = await db.domainEvent.findMany({
+      where: { accountId: owner.accountId, type: 'usage.threshold_reached' },
+    });
     // Every call runs at the test's fixed NOW, so the two events have the same time and no defined order.
     expect(events.map((event) => (event.data as { percent: number }).percent).sort((a, b) => a - b)).toEqual([80, 100]);
   });
@@ -240,7 +306,8 @@ describe('usage thresholds', () => {
 describe('Idempotency-Key', () => {
   it('replays the first response for the same key and body, charged once', async () => {
     const { app, call, ledgerSum } = await setup('solo');
-    const request = () => call(`/apps/${app.id}/keywords`, post({ terms: ['focus', 'calm'] }, { 'Idempotency-Key': 'order-123' }));
+    const request = () =>
+      call(`/apps/${app.id}/keywords`, post({ terms: ['focus', 'calm'] }, { 'Idempotency-Key': 'order-123' }));
     const first = await request();
     const second = await request();
     expect(first.status).toBe(200);
@@ -250,12 +317,19 @@ describe('Idempotency-Key', () => {
     expect(second.headers.get('x-credits-cost')).toBe('0');
     expect(await ledgerSum()).toBe(2);
 
-    const conflict = await call(`/apps/${app.id}/keywords`, post({ terms: ['other'] }, { 'Idempotency-Key': 'order-123' }));
+    const conflict = await call(
+      `/apps/${app.id}/keywords`,
+      post({ terms: ['other'] }, { 'Idempotency-Key': 'order-123' }),
+    );
     expect(conflict.status).toBe(422);
     expect((await conflict.json()).type).toMatch(/idempotency-conflict$/);
 
     // After 24 hours the key is forgotten: the request runs (and is charged) again.
-    const later = await call(`/apps/${app.id}/keywords`, post({ terms: ['focus', 'calm'] }, { 'Idempotency-Key': 'order-123' }), new Date(NOW.getTime() + 24 * 3600_000 + 1000));
+    const later = await call(
+      `/apps/${app.id}/keywords`,
+      post({ terms: ['focus', 'calm'] }, { 'Idempotency-Key': 'order-123' }),
+      new Date(NOW.getTime() + 24 * 3600_000 + 1000),
+    );
     expect(later.status).toBe(200);
     expect(later.headers.get('idempotent-replayed')).toBeNull();
     expect(await ledgerSum()).toBe(4);
@@ -265,10 +339,17 @@ describe('Idempotency-Key', () => {
   it('treats the same JSON with other white space or member order as the same request', async () => {
     const { app, call, ledgerSum } = await setup('solo');
     const send = (body: string) =>
-      call(`/apps/${app.id}/keywords`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'reformatted' }, body });
+      call(`/apps/${app.id}/keywords`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'reformatted' },
+        body,
+      });
     const first = await send('{"terms":["focus","calm"],"country":"us"}');
     expect(first.status).toBe(200);
-    for (const same of ['{ "terms" : [ "focus", "calm" ],\n  "country": "us" }\n', '{"country":"us","terms":["focus","calm"]}']) {
+    for (const same of [
+      '{ "terms" : [ "focus", "calm" ],\n  "country": "us" }\n',
+      '{"country":"us","terms":["focus","calm"]}',
+    ]) {
       const again = await send(same);
       expect(again.status, same).toBe(200);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -293,7 +374,11 @@ describe('request-rate limit', () => {
     const { call, usage } = await setup('solo');
     const responses = await Promise.all(Array.from({ length: 601 }, () => call('/usage')));
     const statuses = responses.map((response) => response.status);
-    const counted = JSON.stringify(Object.fromEntries([...new Set(statuses)].map((status) => [status, statuses.filter((each) => each === status).length])));
+    const counted = JSON.stringify(
+      Object.fromEntries(
+        [...new Set(statuses)].map((status) => [status, statuses.filter((each) => each === status).length]),
+      ),
+    );
     const limited = responses.filter((response) => response.status === 429);
     const served = statuses.filter((status) => status === 200).length;
     // Never more than the limit served. On a machine this busy a call may instead meet 503 (the database's pool

@@ -29,9 +29,13 @@ const DASHBOARD_CALLS_PER_MINUTE = 600;
 const WINDOW_SECONDS = 60;
 
 export function consumeRequest(plan: PlanTier, subject: string): Promise<RateDecision> {
-  return sharedRateLimit(`rpm-${plan}`, REQUESTS_PER_MINUTE[plan], WINDOW_SECONDS, requestLimitsBackend).consume(subject);
+  return sharedRateLimit(`rpm-${plan}`, REQUESTS_PER_MINUTE[plan], WINDOW_SECONDS, requestLimitsBackend).consume(
+    subject,
+  );
 }
 
 export function consumeDashboardCall(subject: string): Promise<RateDecision> {
-  return sharedRateLimit('dashboard', DASHBOARD_CALLS_PER_MINUTE, WINDOW_SECONDS, requestLimitsBackend).consume(subject);
+  return sharedRateLimit('dashboard', DASHBOARD_CALLS_PER_MINUTE, WINDOW_SECONDS, requestLimitsBackend).consume(
+    subject,
+  );
 }

@@ -7,7 +7,9 @@ import { isoDay } from '@/server/core/dates';
 import { statusOf, verifiedCredential, type KeyVerification } from '@/server/services/api-keys/api-keys';
 import { periodOf } from '@/server/services/metering/credits';
 
-export type OAuthTokenVerification = (KeyVerification & { status: 'valid' }) | { status: 'oauth_invalid' | 'expired' | 'oauth_elsewhere' };
+export type OAuthTokenVerification =
+  | (KeyVerification & { status: 'valid' })
+  | { status: 'oauth_invalid' | 'expired' | 'oauth_elsewhere' };
 
 /** Whether a bearer value has the shape of an access token the authorization server issues (256 random bits, base64url). */
 export function looksLikeOAuthAccessToken(value: string): boolean {
@@ -17,13 +19,21 @@ export function looksLikeOAuthAccessToken(value: string): boolean {
 /**
  * `resource`: the resource the request is for (the MCP server's URL), or null where no OAuth token is accepted.
  */
-export async function verifyOAuthAccessToken(token: string, context: { now: Date; ip: string | null; appId?: string | null; resource: string | null }): Promise<OAuthTokenVerification> {
-  const credential = await readOAuthTokenCredential(oauthIdHash(token), { periodStart: isoDay(periodOf(context.now).start), appId: context.appId ?? null });
+export async function verifyOAuthAccessToken(
+  token: string,
+  context: { now: Date; ip: string | null; appId?: string | null; resource: string | null },
+): Promise<OAuthTokenVerification> {
+  const credential = await readOAuthTokenCredential(oauthIdHash(token), {
+    periodStart: isoDay(periodOf(context.now).start),
+    appId: context.appId ?? null,
+  });
   if (!credential) return { status: 'oauth_invalid' };
-  if (credential.token.expiresAt && credential.token.expiresAt.getTime() <= context.now.getTime()) return { status: 'expired' };
+  if (credential.token.expiresAt && credential.token.expiresAt.getTime() <= context.now.getTime())
+    return { status: 'expired' };
   if (statusOf(credential.key, context.now) !== 'active') return { status: 'oauth_invalid' };
   if (context.resource === null || credential.token.audience !== context.resource) return { status: 'oauth_elsewhere' };
   // Both say the owner's choice; a token for less than its connected app allows is held to its own.
-  const writes = credential.key.scope === 'read-write' && (credential.token.scope ?? '').split(' ').includes('read-write');
+  const writes =
+    credential.key.scope === 'read-write' && (credential.token.scope ?? '').split(' ').includes('read-write');
   return verifiedCredential(credential, writes ? 'read-write' : 'read-only', context);
 }

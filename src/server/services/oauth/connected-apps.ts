@@ -9,8 +9,25 @@ import { db } from '@/server/db';
 import { destroyOAuthGrant } from '@/server/db/oauth-records';
 import { withAccountLock } from '@/server/db/row-locks';
 import { AppError } from '@/server/errors/app-error';
-import { assertApiAccess, assertOwnApps, fromDbScope, restrictionColumns, restrictionsChanged, restrictionsOf, statusOf, toDbScope, viewSelectAt, type ApiKeyScope, type ApiKeyStatus } from '@/server/services/api-keys/api-keys';
-import { restrictionsAfter, UNRESTRICTED, type KeyRestrictions, type KeyRestrictionsChange } from '@/server/services/api-keys/restrictions';
+import {
+  assertApiAccess,
+  assertOwnApps,
+  fromDbScope,
+  restrictionColumns,
+  restrictionsChanged,
+  restrictionsOf,
+  statusOf,
+  toDbScope,
+  viewSelectAt,
+  type ApiKeyScope,
+  type ApiKeyStatus,
+} from '@/server/services/api-keys/api-keys';
+import {
+  restrictionsAfter,
+  UNRESTRICTED,
+  type KeyRestrictions,
+  type KeyRestrictionsChange,
+} from '@/server/services/api-keys/restrictions';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 
 const CONNECTED_APPS = { kind: 'oauth_grant' } as const;
@@ -94,7 +111,13 @@ export async function createConnectedApp(input: NewConnectedApp, now = new Date(
       select: select(now),
     });
     await recordSecurityEvent(
-      { accountId: input.accountId, kind: 'oauth_grant.created', target: target(created), after: { clientId: input.clientId, scope: input.scope, ...restrictions }, occurredAt: now },
+      {
+        accountId: input.accountId,
+        kind: 'oauth_grant.created',
+        target: target(created),
+        after: { clientId: input.clientId, scope: input.scope, ...restrictions },
+        occurredAt: now,
+      },
       tx,
     );
     return created;
@@ -104,7 +127,11 @@ export async function createConnectedApp(input: NewConnectedApp, now = new Date(
 
 /** The account's connected apps, newest first, revoked ones included. */
 export async function listConnectedApps(accountId: string, now = new Date()): Promise<ConnectedAppView[]> {
-  const rows = await db.apiKey.findMany({ where: { ...CONNECTED_APPS, accountId }, orderBy: { createdAt: 'desc' }, select: select(now) });
+  const rows = await db.apiKey.findMany({
+    where: { ...CONNECTED_APPS, accountId },
+    orderBy: { createdAt: 'desc' },
+    select: select(now),
+  });
   return rows.map((row) => viewOf(row, now));
 }
 
@@ -115,11 +142,19 @@ export interface ConnectedAppChange {
 }
 
 /** Changes an active connected app's restrictions, from its next call, as a key's (a budget is counted from now on). */
-export async function restrictConnectedApp(accountId: string, input: ConnectedAppChange, now = new Date()): Promise<ConnectedAppView> {
+export async function restrictConnectedApp(
+  accountId: string,
+  input: ConnectedAppChange,
+  now = new Date(),
+): Promise<ConnectedAppView> {
   return withAccountLock(accountId, async (tx) => {
-    const current = await tx.apiKey.findFirst({ where: { ...CONNECTED_APPS, id: input.id, accountId }, select: select(now) });
+    const current = await tx.apiKey.findFirst({
+      where: { ...CONNECTED_APPS, id: input.id, accountId },
+      select: select(now),
+    });
     if (!current) throw new AppError('NOT_FOUND', 'No such connected app.');
-    if (statusOf(current, now) !== 'active') throw new AppError('VALIDATION_ERROR', 'Only an active connection can be changed; this one is revoked.');
+    if (statusOf(current, now) !== 'active')
+      throw new AppError('VALIDATION_ERROR', 'Only an active connection can be changed; this one is revoked.');
     const before = restrictionsOf(current);
     const after = await restrictionsChanged(tx, { id: current.id, accountId }, before, input.restrictions, now);
     const row = await tx.apiKey.update({
@@ -127,7 +162,17 @@ export async function restrictConnectedApp(accountId: string, input: ConnectedAp
       data: restrictionColumns(after),
       select: select(now),
     });
-    await recordSecurityEvent({ accountId, kind: 'oauth_grant.restricted', target: target(row), before: { ...before }, after: { ...after }, occurredAt: now }, tx);
+    await recordSecurityEvent(
+      {
+        accountId,
+        kind: 'oauth_grant.restricted',
+        target: target(row),
+        before: { ...before },
+        after: { ...after },
+        occurredAt: now,
+      },
+      tx,
+    );
     return viewOf(row, now);
   });
 }
@@ -137,7 +182,10 @@ export async function restrictConnectedApp(accountId: string, input: ConnectedAp
  * and the next refresh are refused. Idempotent.
  */
 export async function revokeConnectedApp(accountId: string, id: string, now = new Date()): Promise<ConnectedAppView> {
-  const row = await db.apiKey.findFirst({ where: { ...CONNECTED_APPS, id, accountId }, select: { ...select(now), oauthGrantId: true } });
+  const row = await db.apiKey.findFirst({
+    where: { ...CONNECTED_APPS, id, accountId },
+    select: { ...select(now), oauthGrantId: true },
+  });
   if (!row) throw new AppError('NOT_FOUND', 'No such connected app.');
   await markRevoked({ ...row, accountId }, now);
   if (row.oauthGrantId) await destroyOAuthGrant(row.oauthGrantId);
@@ -149,12 +197,19 @@ export async function revokeConnectedApp(accountId: string, id: string, now = ne
  * rotation): its connected app is revoked too, by the system, with the reason in the log.
  */
 export async function revokeConnectedAppOfGrant(grantId: string, reason: string, now = new Date()): Promise<void> {
-  const row = await db.apiKey.findFirst({ where: { ...CONNECTED_APPS, oauthGrantId: grantId, revokedAt: null }, select: { id: true, name: true, accountId: true } });
+  const row = await db.apiKey.findFirst({
+    where: { ...CONNECTED_APPS, oauthGrantId: grantId, revokedAt: null },
+    select: { id: true, name: true, accountId: true },
+  });
   if (row) await markRevoked(row, now, { reason });
 }
 
 /** Marks a connected app revoked, once: the first to do so writes the security log's entry (`system`: the server did). */
-async function markRevoked(row: { id: string; name: string; accountId: string }, now: Date, system?: { reason: string }): Promise<void> {
+async function markRevoked(
+  row: { id: string; name: string; accountId: string },
+  now: Date,
+  system?: { reason: string },
+): Promise<void> {
   const { count } = await db.apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
   if (!count) return;
   await recordSecurityEvent({

@@ -77,7 +77,11 @@ type Json = Prisma.InputJsonValue;
 export interface SecurityEventEntry {
   accountId: string;
   kind: SecurityEventKind;
-  target?: { type: 'api_key' | 'oauth_grant' | 'webhook_endpoint' | 'account' | 'user' | 'invitation'; id: string; label: string };
+  target?: {
+    type: 'api_key' | 'oauth_grant' | 'webhook_endpoint' | 'account' | 'user' | 'invitation';
+    id: string;
+    label: string;
+  };
   before?: Record<string, Json | null> | null;
   after?: Record<string, Json | null> | null;
   /** Who acted when no request says so (a job: the system); a request's actor wins. */
@@ -94,12 +98,21 @@ async function userLabel(client: Client, userId: string): Promise<string> {
 
 async function actorOf(client: Client, entry: SecurityEventEntry) {
   const actor = currentRequest()?.actor;
-  if (actor?.kind === 'user' && actor.via === 'api') return { actorType: 'api', actorUserId: actor.userId, actorLabel: `API (session): ${await userLabel(client, actor.userId)}` };
-  if (actor?.kind === 'user') return { actorType: 'user', actorUserId: actor.userId, actorLabel: await userLabel(client, actor.userId) };
+  if (actor?.kind === 'user' && actor.via === 'api')
+    return {
+      actorType: 'api',
+      actorUserId: actor.userId,
+      actorLabel: `API (session): ${await userLabel(client, actor.userId)}`,
+    };
+  if (actor?.kind === 'user')
+    return { actorType: 'user', actorUserId: actor.userId, actorLabel: await userLabel(client, actor.userId) };
   if (actor?.kind === 'operator') return { actorType: 'operator', actorUserId: null, actorLabel: 'Operator CLI' };
-  if (actor?.kind === 'apiKey') return { actorType: 'api_key', actorUserId: null, actorLabel: `API key ${actor.keyId}` };
-  if (entry.actor?.type === 'user') return { actorType: 'user', actorUserId: entry.actor.userId, actorLabel: entry.actor.label };
-  if (entry.actor?.type === 'anonymous') return { actorType: 'anonymous', actorUserId: null, actorLabel: 'Someone signing in' };
+  if (actor?.kind === 'apiKey')
+    return { actorType: 'api_key', actorUserId: null, actorLabel: `API key ${actor.keyId}` };
+  if (entry.actor?.type === 'user')
+    return { actorType: 'user', actorUserId: entry.actor.userId, actorLabel: entry.actor.label };
+  if (entry.actor?.type === 'anonymous')
+    return { actorType: 'anonymous', actorUserId: null, actorLabel: 'Someone signing in' };
   return { actorType: 'system', actorUserId: null, actorLabel: 'System' };
 }
 
@@ -140,7 +153,9 @@ const EXPORT_LIMIT = 10_000;
 
 function whereOf(accountId: string, input: SecurityEventsFilter): Prisma.SecurityEventWhereInput {
   if (input.from && input.to && input.from > input.to) {
-    throw new AppError('VALIDATION_ERROR', 'The first day is after the last one.', { errors: [{ in: 'body', pointer: '#/from', detail: 'Must be on or before the last day.' }] });
+    throw new AppError('VALIDATION_ERROR', 'The first day is after the last one.', {
+      errors: [{ in: 'body', pointer: '#/from', detail: 'Must be on or before the last day.' }],
+    });
   }
   return {
     accountId,
@@ -177,14 +192,23 @@ export async function listSecurityEvents(accountId: string, input: SecurityEvent
   const where = whereOf(accountId, input);
   const [total, rows] = await Promise.all([
     db.securityEvent.count({ where }),
-    db.securityEvent.findMany({ where, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], skip: (input.page - 1) * input.pageSize, take: input.pageSize }),
+    db.securityEvent.findMany({
+      where,
+      orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }],
+      skip: (input.page - 1) * input.pageSize,
+      take: input.pageSize,
+    }),
   ]);
   return { total, page: input.page, pageSize: input.pageSize, entries: rows.map(toView) };
 }
 
 /** Every entry the filter matches (up to EXPORT_LIMIT, newest first), for the CSV export. */
 export async function exportSecurityEvents(accountId: string, input: SecurityEventsFilter) {
-  const rows = await db.securityEvent.findMany({ where: whereOf(accountId, input), orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], take: EXPORT_LIMIT });
+  const rows = await db.securityEvent.findMany({
+    where: whereOf(accountId, input),
+    orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }],
+    take: EXPORT_LIMIT,
+  });
   return rows.map(toView);
 }
 

@@ -7,7 +7,10 @@ import type { PlanTier } from '@/generated/prisma/enums';
 import { hashPassword, verifyPassword } from '@/server/services/accounts/password';
 import { termKeyOf } from '@/server/services/apps/terms';
 
-type DemoApp = Pick<TrackedApp, 'id' | 'store' | 'storeId' | 'bundleId' | 'name' | 'developer' | 'category' | 'primaryCountry'> & {
+type DemoApp = Pick<
+  TrackedApp,
+  'id' | 'store' | 'storeId' | 'bundleId' | 'name' | 'developer' | 'category' | 'primaryCountry'
+> & {
   keywords: string[];
   competitors: Pick<Competitor, 'store' | 'storeId' | 'storeUrl' | 'name' | 'developer'>[];
 };
@@ -43,8 +46,20 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
         primaryCountry: 'US',
         keywords: ['meditation', 'sleep sounds', 'breathing exercises', 'anxiety relief', 'mindfulness'],
         competitors: [
-          { store: 'app_store', storeId: '571800810', storeUrl: 'https://apps.apple.com/us/app/calm/id571800810', name: 'Calm', developer: 'Calm.com, Inc.' },
-          { store: 'app_store', storeId: '337472899', storeUrl: 'https://apps.apple.com/us/app/insight-timer/id337472899', name: 'Insight Timer', developer: 'Insight Network Inc' },
+          {
+            store: 'app_store',
+            storeId: '571800810',
+            storeUrl: 'https://apps.apple.com/us/app/calm/id571800810',
+            name: 'Calm',
+            developer: 'Calm.com, Inc.',
+          },
+          {
+            store: 'app_store',
+            storeId: '337472899',
+            storeUrl: 'https://apps.apple.com/us/app/insight-timer/id337472899',
+            name: 'Insight Timer',
+            developer: 'Insight Network Inc',
+          },
         ],
       },
       {
@@ -58,7 +73,13 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
         primaryCountry: 'US',
         keywords: ['meditation app', 'sleep stories', 'calm music'],
         competitors: [
-          { store: 'google_play', storeId: 'com.calm.android', storeUrl: 'https://play.google.com/store/apps/details?id=com.calm.android', name: 'Calm', developer: 'Calm.com, Inc.' },
+          {
+            store: 'google_play',
+            storeId: 'com.calm.android',
+            storeUrl: 'https://play.google.com/store/apps/details?id=com.calm.android',
+            name: 'Calm',
+            developer: 'Calm.com, Inc.',
+          },
         ],
       },
       {
@@ -72,7 +93,13 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
         primaryCountry: 'GB',
         keywords: ['budget planner', 'expense tracker', 'money manager'],
         competitors: [
-          { store: 'app_store', storeId: '1010865877', storeUrl: 'https://apps.apple.com/gb/app/ynab/id1010865877', name: 'YNAB', developer: 'You Need A Budget LLC' },
+          {
+            store: 'app_store',
+            storeId: '1010865877',
+            storeUrl: 'https://apps.apple.com/gb/app/ynab/id1010865877',
+            name: 'YNAB',
+            developer: 'You Need A Budget LLC',
+          },
         ],
       },
     ],
@@ -95,7 +122,13 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
         primaryCountry: 'US',
         keywords: ['match 3', 'puzzle games'],
         competitors: [
-          { store: 'app_store', storeId: '553834731', storeUrl: 'https://apps.apple.com/us/app/candy-crush-saga/id553834731', name: 'Candy Crush Saga', developer: 'King' },
+          {
+            store: 'app_store',
+            storeId: '553834731',
+            storeUrl: 'https://apps.apple.com/us/app/candy-crush-saga/id553834731',
+            name: 'Candy Crush Saga',
+            developer: 'King',
+          },
         ],
       },
     ],
@@ -105,7 +138,11 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
 /** Creates what is missing; never overwrites what a user changed, except the demo password when told to. */
 export async function seedDemoData(options: { password: string }): Promise<void> {
   for (const account of DEMO_ACCOUNTS) {
-    await db.account.upsert({ where: { id: account.id }, create: { id: account.id, name: account.name, plan: account.plan }, update: {} });
+    await db.account.upsert({
+      where: { id: account.id },
+      create: { id: account.id, name: account.name, plan: account.plan },
+      update: {},
+    });
     const user = await db.user.findUnique({ where: { email: account.email } });
     if (!user) {
       const passwordHash = await hashPassword(options.password);
@@ -126,7 +163,10 @@ export async function seedDemoData(options: { password: string }): Promise<void>
         skipDuplicates: true,
       });
       // Before the first refresh, which observes them with the app: their ranks come with its history.
-      await db.competitor.createMany({ data: competitors.map((competitor) => ({ appId: app.id, ...competitor })), skipDuplicates: true });
+      await db.competitor.createMany({
+        data: competitors.map((competitor) => ({ appId: app.id, ...competitor })),
+        skipDuplicates: true,
+      });
     }
   }
 }

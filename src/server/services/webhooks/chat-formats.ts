@@ -63,7 +63,10 @@ export function slackMessage(event: EventEnvelope) {
     text,
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text } },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: escapeSlack(`${event.type} · ${event.createdAt} · ${event.id}`) }] },
+      {
+        type: 'context',
+        elements: [{ type: 'mrkdwn', text: escapeSlack(`${event.type} · ${event.createdAt} · ${event.id}`) }],
+      },
     ],
   };
 }

@@ -55,8 +55,17 @@ afterAll(async () => {
 
 async function endpointAndEvent(path: string, eventTypes: string[] = []) {
   const owner = await makeAccount();
-  const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, { url: `${base}${path}`, eventTypes: eventTypes as never });
-  await recordEvents([{ accountId: owner.accountId, type: 'keyword.added', data: { appId: randomUUID(), keywordId: randomUUID(), term: 'sleep & <rest>', country: 'US' } }]);
+  const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, {
+    url: `${base}${path}`,
+    eventTypes: eventTypes as never,
+  });
+  await recordEvents([
+    {
+      accountId: owner.accountId,
+      type: 'keyword.added',
+      data: { appId: randomUUID(), keywordId: randomUUID(), term: 'sleep & <rest>', country: 'US' },
+    },
+  ]);
   const { deliveryIds: deliveries } = await dispatchEvents();
   const mine = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
   return { owner, endpoint, secret, deliveries, delivery: mine[0] };
@@ -72,9 +81,17 @@ describe('webhook delivery', () => {
     expect(request.headers['x-service-event']).toBe('keyword.added');
     expect(request.headers['x-service-delivery']).toBe(delivery!.id);
     const envelope = JSON.parse(request.body);
-    expect(envelope).toMatchObject({ id: expect.stringMatching(/^evt_[0-9a-f]{32}$/), type: 'keyword.added', data: { term: 'sleep & <rest>', country: 'US' } });
-    expect(verifySignature(String(request.headers['x-service-signature']), request.body, secret)).toMatchObject({ ok: true });
-    expect(verifySignature(String(request.headers['x-service-signature']), request.body + ' ', secret)).toMatchObject({ ok: false });
+    expect(envelope).toMatchObject({
+      id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      type: 'keyword.added',
+      data: { term: 'sleep & <rest>', country: 'US' },
+    });
+    expect(verifySignature(String(request.headers['x-service-signature']), request.body, secret)).toMatchObject({
+      ok: true,
+    });
+    expect(verifySignature(String(request.headers['x-service-signature']), request.body + ' ', secret)).toMatchObject({
+      ok: false,
+    });
     const attempts = await db.webhookAttempt.findMany({ where: { deliveryId: delivery!.id } });
     expect(attempts).toEqual([expect.objectContaining({ statusCode: 200, responseExcerpt: 'ok', error: null })]);
     expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).failingSince).toBeNull();
@@ -86,7 +103,11 @@ describe('webhook delivery', () => {
     const first = await attemptDelivery(delivery!.id, 1, { random: () => 0.5 });
     expect(first).toEqual({ status: 'retry', attempt: 1, delaySeconds: RETRY_DELAYS_SECONDS[0] });
     expect(await attemptDelivery(delivery!.id, 1)).toEqual({ status: 'skipped' }); // a duplicate job
-    expect(await attemptDelivery(delivery!.id, 2, { random: () => 0.5 })).toEqual({ status: 'retry', attempt: 2, delaySeconds: 300 });
+    expect(await attemptDelivery(delivery!.id, 2, { random: () => 0.5 })).toEqual({
+      status: 'retry',
+      attempt: 2,
+      delaySeconds: 300,
+    });
     expect(await attemptDelivery(delivery!.id, 3)).toEqual({ status: 'succeeded', attempt: 3 });
     const requests = received.filter((entry) => entry.path === '/flaky');
     expect(requests).toHaveLength(3);
@@ -101,7 +122,10 @@ describe('webhook delivery', () => {
   });
 
   it('does not follow redirects and gives up after the last attempt', async () => {
-    script.set('/moved', Array.from({ length: MAX_ATTEMPTS }, () => 302));
+    script.set(
+      '/moved',
+      Array.from({ length: MAX_ATTEMPTS }, () => 302),
+    );
     const { delivery } = await endpointAndEvent('/moved');
     let outcome;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) outcome = await attemptDelivery(delivery!.id, attempt);
@@ -119,7 +143,10 @@ describe('webhook delivery', () => {
     await attemptDelivery(delivery!.id, 1, { now: () => start });
     const outcome = await attemptDelivery(delivery!.id, 2, { now: () => new Date(start.getTime() + DISABLE_AFTER_MS) });
     expect(outcome).toMatchObject({ status: 'failed', reason: expect.stringMatching(/5 days/) });
-    expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/5 days/) });
+    expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringMatching(/5 days/),
+    });
   });
 
   it('signs with both secrets during a rotation', async () => {
@@ -158,11 +185,20 @@ describe('webhook delivery', () => {
     const owner = await makeAccount();
     const other = await makeAccount();
     const all = await createWebhookEndpoint(owner.accountId, { url: `${base}/all` });
-    const reviewsOnly = await createWebhookEndpoint(owner.accountId, { url: `${base}/reviews`, eventTypes: ['review.created'] });
+    const reviewsOnly = await createWebhookEndpoint(owner.accountId, {
+      url: `${base}/reviews`,
+      eventTypes: ['review.created'],
+    });
     const disabled = await createWebhookEndpoint(owner.accountId, { url: `${base}/off` });
     await db.webhookEndpoint.update({ where: { id: disabled.endpoint.id }, data: { enabled: false } });
     const foreign = await createWebhookEndpoint(other.accountId, { url: `${base}/foreign` });
-    await recordEvents([{ accountId: owner.accountId, type: 'keyword.added', data: { appId: randomUUID(), keywordId: randomUUID(), term: 'retry', country: 'US' } }]);
+    await recordEvents([
+      {
+        accountId: owner.accountId,
+        type: 'keyword.added',
+        data: { appId: randomUUID(), keywordId: randomUUID(), term: 'retry', country: 'US' },
+      },
+    ]);
     await dispatchEvents();
     const count = (endpointId: string) => db.webhookDelivery.count({ where: { endpointId } });
     expect(await count(all.endpoint.id)).toBe(1);
@@ -175,8 +211,16 @@ describe('webhook delivery', () => {
   it('fans out while an endpoint of the account is deleted: the deletion waits, then takes its delivery with it', async () => {
     const owner = await makeAccount();
     const { endpoint: kept } = await createWebhookEndpoint(owner.accountId, { url: `${base}/kept-during-deletion` });
-    const { endpoint: deleted } = await createWebhookEndpoint(owner.accountId, { url: `${base}/deleted-during-fan-out` });
-    await recordEvents([{ accountId: owner.accountId, type: 'keyword.added', data: { appId: randomUUID(), keywordId: randomUUID(), term: 'sleep', country: 'US' } }]);
+    const { endpoint: deleted } = await createWebhookEndpoint(owner.accountId, {
+      url: `${base}/deleted-during-fan-out`,
+    });
+    await recordEvents([
+      {
+        accountId: owner.accountId,
+        type: 'keyword.added',
+        data: { appId: randomUUID(), keywordId: randomUUID(), term: 'sleep', country: 'US' },
+      },
+    ]);
     const readEndpoints = webhookStatements.lockFanOutEndpoints;
     let deletion: Promise<void> | undefined;
     vi.spyOn(webhookStatements, 'lockFanOutEndpoints').mockImplementationOnce(async (tx, accountIds) => {
@@ -207,8 +251,16 @@ describe('webhook delivery', () => {
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     try {
       const owner = await makeAccount();
-      const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow` });
-      await recordEvents([{ accountId: owner.accountId, type: 'keyword.added', data: { appId: randomUUID(), keywordId: randomUUID(), term: 'sleep', country: 'US' } }]);
+      const { endpoint } = await createWebhookEndpoint(owner.accountId, {
+        url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`,
+      });
+      await recordEvents([
+        {
+          accountId: owner.accountId,
+          type: 'keyword.added',
+          data: { appId: randomUUID(), keywordId: randomUUID(), term: 'sleep', country: 'US' },
+        },
+      ]);
       await dispatchEvents();
       const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
       const attempt = attemptDelivery(delivery.id, 1);
@@ -227,10 +279,19 @@ describe('webhook delivery', () => {
     delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
     const owner = await makeAccount();
     try {
-      await expect(createWebhookEndpoint(owner.accountId, { url: `${base}/x` })).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR', message: 'Webhook endpoints must use HTTPS.' });
-      await expect(createWebhookEndpoint(owner.accountId, { url: 'https://127.0.0.1/x' })).rejects.toMatchObject({ message: expect.stringMatching(/loopback/) });
-      await expect(createWebhookEndpoint(owner.accountId, { url: 'https://10.0.0.8/x' })).rejects.toMatchObject({ message: expect.stringMatching(/private/) });
-      await expect(createWebhookEndpoint(owner.accountId, { url: 'https://169.254.169.254/latest' })).rejects.toMatchObject({ message: expect.stringMatching(/link-local/) });
+      await expect(createWebhookEndpoint(owner.accountId, { url: `${base}/x` })).rejects.toMatchObject({
+        appCode: 'VALIDATION_ERROR',
+        message: 'Webhook endpoints must use HTTPS.',
+      });
+      await expect(createWebhookEndpoint(owner.accountId, { url: 'https://127.0.0.1/x' })).rejects.toMatchObject({
+        message: expect.stringMatching(/loopback/),
+      });
+      await expect(createWebhookEndpoint(owner.accountId, { url: 'https://10.0.0.8/x' })).rejects.toMatchObject({
+        message: expect.stringMatching(/private/),
+      });
+      await expect(
+        createWebhookEndpoint(owner.accountId, { url: 'https://169.254.169.254/latest' }),
+      ).rejects.toMatchObject({ message: expect.stringMatching(/link-local/) });
     } finally {
       process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
     }
@@ -247,27 +308,55 @@ describe('the delivery worker (pg-boss)', () => {
       script.set('/worker', [500]);
       const owner = await makeAccount();
       const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, { url: `${base}/worker` });
-      await recordEvents([{ accountId: owner.accountId, type: 'webhook.test', data: { endpointId: randomUUID(), message: 'test' } }]);
+      await recordEvents([
+        { accountId: owner.accountId, type: 'webhook.test', data: { endpointId: randomUUID(), message: 'test' } },
+      ]);
       // First attempt fails (500); the second comes about 5 s later with the same delivery id and body.
-      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 60_000, interval: 200 }).toBe(2);
+      await expect
+        .poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 60_000, interval: 200 })
+        .toBe(2);
       const [first, second] = received.filter((entry) => entry.path === '/worker');
       expect(second!.headers['x-service-delivery']).toBe(first!.headers['x-service-delivery']);
       expect(second!.body).toBe(first!.body);
-      expect(verifySignature(String(second!.headers['x-service-signature']), second!.body, secret)).toMatchObject({ ok: true });
-      await expect.poll(async () => (await db.webhookDelivery.findFirst({ where: { endpointId: endpoint.id } }))?.status, { timeout: 60_000 }).toBe('succeeded');
+      expect(verifySignature(String(second!.headers['x-service-signature']), second!.body, secret)).toMatchObject({
+        ok: true,
+      });
+      await expect
+        .poll(async () => (await db.webhookDelivery.findFirst({ where: { endpointId: endpoint.id } }))?.status, {
+          timeout: 60_000,
+        })
+        .toBe('succeeded');
 
       // A delivery whose next attempt was never queued (its process died) is found and delivered.
-      await recordEvents([{ accountId: owner.accountId, type: 'review.created', data: { appId: randomUUID(), reviewId: randomUUID(), rating: 5, country: 'US' } }]);
-      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 60_000, interval: 200 }).toBe(3);
+      await recordEvents([
+        {
+          accountId: owner.accountId,
+          type: 'review.created',
+          data: { appId: randomUUID(), reviewId: randomUUID(), rating: 5, country: 'US' },
+        },
+      ]);
+      await expect
+        .poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 60_000, interval: 200 })
+        .toBe(3);
       // The receiver answers before the worker records the attempt: faking the row before then would be overwritten.
-      const sent = () => db.webhookDelivery.findFirst({ where: { endpointId: endpoint.id, eventType: 'review.created' } });
+      const sent = () =>
+        db.webhookDelivery.findFirst({ where: { endpointId: endpoint.id, eventType: 'review.created' } });
       await expect.poll(async () => (await sent())?.status, { timeout: 60_000 }).toBe('succeeded');
       // Make it look like its second attempt was due ten minutes ago and never queued.
       const orphan = (await sent())!;
-      await db.webhookDelivery.update({ where: { id: orphan.id }, data: { status: 'pending', attempts: 1, nextAttemptAt: new Date(Date.now() - 10 * 60_000), completedAt: null } });
+      await db.webhookDelivery.update({
+        where: { id: orphan.id },
+        data: { status: 'pending', attempts: 1, nextAttemptAt: new Date(Date.now() - 10 * 60_000), completedAt: null },
+      });
       expect(await queueOverdueDeliveries(boss)).toBeGreaterThanOrEqual(1);
-      await expect.poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 60_000, interval: 200 }).toBe(4);
-      await expect.poll(async () => (await db.webhookDelivery.findUniqueOrThrow({ where: { id: orphan.id } })).attempts, { timeout: 60_000 }).toBe(2);
+      await expect
+        .poll(() => received.filter((entry) => entry.path === '/worker').length, { timeout: 60_000, interval: 200 })
+        .toBe(4);
+      await expect
+        .poll(async () => (await db.webhookDelivery.findUniqueOrThrow({ where: { id: orphan.id } })).attempts, {
+          timeout: 60_000,
+        })
+        .toBe(2);
       expect(ATTEMPT_QUEUE).toBe('webhook-attempt');
     } finally {
       stop();

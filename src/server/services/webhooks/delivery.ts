@@ -21,7 +21,14 @@ const EXCERPT_LENGTH = 500;
  * The signed body of a delivery. `livemode` false: the event is a test sandbox's (its account's), and goes to that
  * sandbox's endpoints only, which are test mode's, as every event goes to its own account's endpoints.
  */
-export function envelopeOf(event: { id: string; type: string; occurredAt: Date; data: unknown; requestId: string | null; livemode: boolean }): EventEnvelope {
+export function envelopeOf(event: {
+  id: string;
+  type: string;
+  occurredAt: Date;
+  data: unknown;
+  requestId: string | null;
+  livemode: boolean;
+}): EventEnvelope {
   return {
     id: `evt_${event.id.replaceAll('-', '')}`,
     type: event.type,
@@ -40,16 +47,34 @@ export async function dispatchEvents(limit = 500): Promise<{ events: number; del
     const endpoints = await lockFanOutEndpoints(tx, [...new Set(events.map((event) => event.account_id))]);
     const rows = events.flatMap((event) =>
       endpoints
-        .filter((endpoint) => endpoint.accountId === event.account_id && (!endpoint.eventTypes.length || endpoint.eventTypes.includes(event.type)))
+        .filter(
+          (endpoint) =>
+            endpoint.accountId === event.account_id &&
+            (!endpoint.eventTypes.length || endpoint.eventTypes.includes(event.type)),
+        )
         .map((endpoint) => ({
           endpointId: endpoint.id,
           eventId: event.id,
           eventType: event.type,
-          body: JSON.stringify(envelopeOf({ id: event.id, type: event.type, occurredAt: event.occurred_at, data: event.data, requestId: event.request_id, livemode: event.livemode })),
+          body: JSON.stringify(
+            envelopeOf({
+              id: event.id,
+              type: event.type,
+              occurredAt: event.occurred_at,
+              data: event.data,
+              requestId: event.request_id,
+              livemode: event.livemode,
+            }),
+          ),
         })),
     );
-    const created = rows.length ? await tx.webhookDelivery.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } }) : [];
-    await tx.domainEvent.updateMany({ where: { id: { in: events.map((event) => event.id) } }, data: { dispatchedAt: new Date() } });
+    const created = rows.length
+      ? await tx.webhookDelivery.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } })
+      : [];
+    await tx.domainEvent.updateMany({
+      where: { id: { in: events.map((event) => event.id) } },
+      data: { dispatchedAt: new Date() },
+    });
     return { events: events.length, deliveryIds: created.map((delivery) => delivery.id) };
   });
 }
@@ -67,7 +92,13 @@ interface SendResult {
 }
 
 /** POSTs to the checked address only (pinned lookup), no redirects, with a hard timeout. */
-function send(url: URL, address: string, family: 4 | 6, headers: Record<string, string>, body: string): Promise<SendResult> {
+function send(
+  url: URL,
+  address: string,
+  family: 4 | 6,
+  headers: Record<string, string>,
+  body: string,
+): Promise<SendResult> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     const request = client.request(
@@ -84,8 +115,16 @@ function send(url: URL, address: string, family: 4 | 6, headers: Record<string, 
         response.on('data', (chunk: string) => {
           if (excerpt.length < EXCERPT_LENGTH) excerpt += chunk;
         });
-        response.on('end', () => resolve({ statusCode: response.statusCode ?? null, excerpt: excerpt.slice(0, EXCERPT_LENGTH), error: null }));
-        response.on('error', (error) => resolve({ statusCode: response.statusCode ?? null, excerpt: excerpt.slice(0, EXCERPT_LENGTH), error: error.message }));
+        response.on('end', () =>
+          resolve({ statusCode: response.statusCode ?? null, excerpt: excerpt.slice(0, EXCERPT_LENGTH), error: null }),
+        );
+        response.on('error', (error) =>
+          resolve({
+            statusCode: response.statusCode ?? null,
+            excerpt: excerpt.slice(0, EXCERPT_LENGTH),
+            error: error.message,
+          }),
+        );
       },
     );
     request.on('timeout', () => request.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
@@ -104,14 +143,21 @@ export interface AttemptOptions {
  * Attempt number `attempt` of a delivery (1-based). A duplicate job for an attempt already made is skipped.
  * The caller schedules the next attempt when told to retry.
  */
-export async function attemptDelivery(deliveryId: string, attempt: number, options: AttemptOptions = {}): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  deliveryId: string,
+  attempt: number,
+  options: AttemptOptions = {},
+): Promise<AttemptOutcome> {
   const now = options.now ?? (() => new Date());
   const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true } });
   if (!delivery || delivery.status !== 'pending' || delivery.attempts >= attempt) return { status: 'skipped' };
   const endpoint = delivery.endpoint;
   if (!endpoint.enabled) {
     // updateMany: a delivery its endpoint's deletion took meanwhile has nothing left to mark.
-    await db.webhookDelivery.updateMany({ where: { id: delivery.id }, data: { status: 'failed', completedAt: now(), nextAttemptAt: null } });
+    await db.webhookDelivery.updateMany({
+      where: { id: delivery.id },
+      data: { status: 'failed', completedAt: now(), nextAttemptAt: null },
+    });
     return { status: 'failed', attempt, reason: 'The endpoint is disabled.' };
   }
 
@@ -124,11 +170,18 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
   else if (!resolved?.ok) result = { statusCode: null, excerpt: null, error: resolved!.ok ? '' : resolved!.reason };
   else {
     const envelope = JSON.parse(delivery.body) as EventEnvelope;
-    const chat = check.kind === 'slack' ? slackMessage(envelope) : check.kind === 'discord' ? discordMessage(envelope) : null;
+    const chat =
+      check.kind === 'slack' ? slackMessage(envelope) : check.kind === 'discord' ? discordMessage(envelope) : null;
     const body = chat ? JSON.stringify(chat) : delivery.body;
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': 'ASO-Analytics-Webhooks/1' };
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'User-Agent': 'ASO-Analytics-Webhooks/1',
+    };
     if (!chat) {
-      const sealed = endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > startedAt ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
+      const sealed =
+        endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > startedAt
+          ? [endpoint.secret, endpoint.previousSecret]
+          : [endpoint.secret];
       const secrets = sealed.map(openSecret);
       headers['X-Service-Event'] = delivery.eventType;
       headers['X-Service-Delivery'] = delivery.id;
@@ -138,15 +191,25 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
   }
   const durationMs = Math.round(performance.now() - started);
   const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  const error = succeeded ? null : (result.error ?? (result.statusCode !== null && result.statusCode >= 300 && result.statusCode < 400 ? `redirect (${result.statusCode}) not followed` : null));
+  const error = succeeded
+    ? null
+    : (result.error ??
+      (result.statusCode !== null && result.statusCode >= 300 && result.statusCode < 400
+        ? `redirect (${result.statusCode}) not followed`
+        : null));
 
   let outcome: AttemptOutcome;
   const failingSince = succeeded ? null : (endpoint.failingSince ?? startedAt);
   const disable = failingSince !== null && startedAt.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS;
   if (succeeded) outcome = { status: 'succeeded', attempt };
   else if (disable) {
-    outcome = { status: 'failed', attempt, reason: 'Every delivery to this endpoint has failed for 5 days; it was disabled.' };
-  } else if (attempt >= MAX_ATTEMPTS) outcome = { status: 'failed', attempt, reason: `No success after ${attempt} attempts.` };
+    outcome = {
+      status: 'failed',
+      attempt,
+      reason: 'Every delivery to this endpoint has failed for 5 days; it was disabled.',
+    };
+  } else if (attempt >= MAX_ATTEMPTS)
+    outcome = { status: 'failed', attempt, reason: `No success after ${attempt} attempts.` };
   else {
     const base = RETRY_DELAYS_SECONDS[attempt - 1]!;
     const jitter = 1 + ((options.random ?? Math.random)() * 0.2 - 0.1);
@@ -159,17 +222,28 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
     await db.$transaction([
       db.webhookEndpoint.update({
         where: { id: endpoint.id },
-        data: disable && outcome.status === 'failed' ? { failingSince, enabled: false, disabledReason: outcome.reason } : { failingSince },
+        data:
+          disable && outcome.status === 'failed'
+            ? { failingSince, enabled: false, disabledReason: outcome.reason }
+            : { failingSince },
       }),
       db.webhookAttempt.create({
-        data: { deliveryId: delivery.id, attemptedAt: startedAt, statusCode: result.statusCode, durationMs, responseExcerpt: result.excerpt, error },
+        data: {
+          deliveryId: delivery.id,
+          attemptedAt: startedAt,
+          statusCode: result.statusCode,
+          durationMs,
+          responseExcerpt: result.excerpt,
+          error,
+        },
       }),
       db.webhookDelivery.update({
         where: { id: delivery.id },
         data: {
           attempts: attempt,
           status: outcome.status === 'succeeded' ? 'succeeded' : outcome.status === 'failed' ? 'failed' : 'pending',
-          nextAttemptAt: outcome.status === 'retry' ? new Date(startedAt.getTime() + outcome.delaySeconds * 1000) : null,
+          nextAttemptAt:
+            outcome.status === 'retry' ? new Date(startedAt.getTime() + outcome.delaySeconds * 1000) : null,
           completedAt: outcome.status === 'retry' ? null : startedAt,
         },
       }),

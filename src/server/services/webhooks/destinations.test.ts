@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkDestinationUrl, destinationKind, resolveDestination } from './destinations';
 
-const lookupTo = (...addresses: string[]) => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const lookupTo =
+  (...addresses: string[]) =>
+  async () =>
+    addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
 afterEach(() => {
   delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
@@ -12,12 +15,24 @@ describe('webhook destinations', () => {
   it('accept public HTTPS URLs', async () => {
     const check = checkDestinationUrl('https://hooks.example.com/aso');
     expect(check).toMatchObject({ ok: true, kind: 'signed' });
-    expect(await resolveDestination(new URL('https://hooks.example.com/aso'), lookupTo('93.184.216.34'))).toEqual({ ok: true, address: '93.184.216.34', family: 4 });
-    expect(await resolveDestination(new URL('https://hooks.example.com/aso'), lookupTo('2606:2800:220:1:248:1893:25c8:1946'))).toMatchObject({ ok: true, family: 6 });
+    expect(await resolveDestination(new URL('https://hooks.example.com/aso'), lookupTo('93.184.216.34'))).toEqual({
+      ok: true,
+      address: '93.184.216.34',
+      family: 4,
+    });
+    expect(
+      await resolveDestination(
+        new URL('https://hooks.example.com/aso'),
+        lookupTo('2606:2800:220:1:248:1893:25c8:1946'),
+      ),
+    ).toMatchObject({ ok: true, family: 6 });
   });
 
   it('refuse plain HTTP, credentials and non-URLs', () => {
-    expect(checkDestinationUrl('http://hooks.example.com/aso')).toEqual({ ok: false, reason: 'Webhook endpoints must use HTTPS.' });
+    expect(checkDestinationUrl('http://hooks.example.com/aso')).toEqual({
+      ok: false,
+      reason: 'Webhook endpoints must use HTTPS.',
+    });
     expect(checkDestinationUrl('https://user:pw@hooks.example.com/')).toMatchObject({ ok: false });
     expect(checkDestinationUrl('not a url')).toMatchObject({ ok: false });
     expect(checkDestinationUrl('http://localhost:8080/hook')).toMatchObject({ ok: false });
@@ -74,8 +89,14 @@ describe('webhook destinations', () => {
       if (!resolved.ok) expect(resolved.reason).toMatch(reason);
     }
     // One bad address among several is enough to refuse (a rebinding answer).
-    expect((await resolveDestination(new URL('https://x.example.com/'), lookupTo('93.184.216.34', '10.0.0.1'))).ok).toBe(false);
-    expect(await resolveDestination(new URL('https://nowhere.example.com/'), async () => Promise.reject(new Error('ENOTFOUND')))).toEqual({
+    expect(
+      (await resolveDestination(new URL('https://x.example.com/'), lookupTo('93.184.216.34', '10.0.0.1'))).ok,
+    ).toBe(false);
+    expect(
+      await resolveDestination(new URL('https://nowhere.example.com/'), async () =>
+        Promise.reject(new Error('ENOTFOUND')),
+      ),
+    ).toEqual({
       ok: false,
       reason: 'The host name nowhere.example.com does not resolve.',
     });
@@ -84,7 +105,10 @@ describe('webhook destinations', () => {
   it('allow http://localhost and loopback only with the development setting', async () => {
     process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
     expect(checkDestinationUrl('http://localhost:8080/hook')).toMatchObject({ ok: true });
-    expect(await resolveDestination(new URL('http://localhost:8080/hook'), lookupTo('127.0.0.1'))).toMatchObject({ ok: true, address: '127.0.0.1' });
+    expect(await resolveDestination(new URL('http://localhost:8080/hook'), lookupTo('127.0.0.1'))).toMatchObject({
+      ok: true,
+      address: '127.0.0.1',
+    });
     expect(checkDestinationUrl('http://example.com/hook')).toMatchObject({ ok: false });
     expect((await resolveDestination(new URL('https://x.example.com/'), lookupTo('192.168.0.1'))).ok).toBe(false);
   });

@@ -14,7 +14,13 @@ function chatHosts(): Record<'slack' | 'discord', string[]> {
   const lower = (hosts: string[]) => hosts.map((host) => host.toLowerCase());
   return {
     slack: ['hooks.slack.com', ...lower(WEBHOOK_SLACK_HOSTS)],
-    discord: ['discord.com', 'discordapp.com', 'canary.discord.com', 'ptb.discord.com', ...lower(WEBHOOK_DISCORD_HOSTS)],
+    discord: [
+      'discord.com',
+      'discordapp.com',
+      'canary.discord.com',
+      'ptb.discord.com',
+      ...lower(WEBHOOK_DISCORD_HOSTS),
+    ],
   };
 }
 
@@ -106,7 +112,8 @@ const LOOPBACK: Range[] = [ipaddr.parseCIDR('127.0.0.0/8'), ipaddr.parseCIDR('::
 /** IPv6 global unicast: every other IPv6 address is not a destination on the internet. */
 const GLOBAL_UNICAST_V6: Range = ipaddr.parseCIDR('2000::/3');
 
-const inRange = (address: ipaddr.IPv4 | ipaddr.IPv6, [range, bits]: Range) => address.kind() === range.kind() && address.match(range, bits);
+const inRange = (address: ipaddr.IPv4 | ipaddr.IPv6, [range, bits]: Range) =>
+  address.kind() === range.kind() && address.match(range, bits);
 
 /**
  * IPv6 as the URL standard writes it: ipaddr.js reads a dotted tail as IPv4-mapped whatever precedes it
@@ -130,7 +137,9 @@ function refusalFor(address: string): string | null {
   const parsed = ipaddr.parse(canonical(address));
   if (allowsLocalDevelopment() && LOOPBACK.some((range) => inRange(parsed, range))) return null;
   const special = SPECIAL_RANGES.find(([range]) => inRange(parsed, range))?.[1];
-  const name = special ?? (parsed.kind() === 'ipv6' && !inRange(parsed, GLOBAL_UNICAST_V6) ? 'an address outside IPv6 global unicast' : null);
+  const name =
+    special ??
+    (parsed.kind() === 'ipv6' && !inRange(parsed, GLOBAL_UNICAST_V6) ? 'an address outside IPv6 global unicast' : null);
   return name && `The destination resolves to ${name} (${parsed.toString()}), which cannot receive webhooks.`;
 }
 
@@ -144,7 +153,9 @@ export async function resolveDestination(url: URL, lookup: Lookup = systemLookup
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: { address: string; family: number }[];
   try {
-    addresses = ipaddr.isValid(hostname) ? [{ address: hostname, family: hostname.includes(':') ? 6 : 4 }] : await lookup(hostname);
+    addresses = ipaddr.isValid(hostname)
+      ? [{ address: hostname, family: hostname.includes(':') ? 6 : 4 }]
+      : await lookup(hostname);
   } catch {
     return { ok: false, reason: `The host name ${hostname} does not resolve.` };
   }

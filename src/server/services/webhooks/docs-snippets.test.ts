@@ -13,8 +13,17 @@ describe('published verification snippets', () => {
   const stale = signatureHeader([SECRET], now - 600, BODY);
 
   it('Node.js', async () => {
-    const source = VERIFICATION_SNIPPETS.node.replace("import { createHmac, timingSafeEqual } from 'node:crypto';", "const { createHmac, timingSafeEqual } = require('node:crypto');").replace('export function', 'function');
-    const verify = new Function('require', `${source}; return verifyWebhook;`)(require) as (body: string, header: string, secret: string) => boolean;
+    const source = VERIFICATION_SNIPPETS.node
+      .replace(
+        "import { createHmac, timingSafeEqual } from 'node:crypto';",
+        "const { createHmac, timingSafeEqual } = require('node:crypto');",
+      )
+      .replace('export function', 'function');
+    const verify = new Function('require', `${source}; return verifyWebhook;`)(require) as (
+      body: string,
+      header: string,
+      secret: string,
+    ) => boolean;
     expect(verify(BODY, header, SECRET)).toBe(true);
     expect(verify(BODY + ' ', header, SECRET)).toBe(false);
     expect(verify(BODY, header, 'whsec_other')).toBe(false);
@@ -26,7 +35,8 @@ describe('published verification snippets', () => {
 import sys
 body, header, secret = sys.argv[1].encode(), sys.argv[2], sys.argv[3]
 print(verify_webhook(body, header, secret))`;
-    const run = (body: string, signature: string, secret: string) => execFileSync('python3', ['-c', program, body, signature, secret], { encoding: 'utf8' }).trim();
+    const run = (body: string, signature: string, secret: string) =>
+      execFileSync('python3', ['-c', program, body, signature, secret], { encoding: 'utf8' }).trim();
     expect(run(BODY, header, SECRET)).toBe('True');
     expect(run(BODY + ' ', header, SECRET)).toBe('False');
     expect(run(BODY, stale, SECRET)).toBe('False');

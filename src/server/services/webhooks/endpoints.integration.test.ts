@@ -24,7 +24,10 @@ describe('webhook endpoints', () => {
   it('belong to their account only', async () => {
     const owner = await makeAccount();
     const stranger = await makeAccount();
-    const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hook', eventTypes: ['review.created', 'review.created'] });
+    const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, {
+      url: 'http://127.0.0.1:9/hook',
+      eventTypes: ['review.created', 'review.created'],
+    });
     expect(endpoint.eventTypes).toEqual(['review.created']);
     const [view] = await listWebhookEndpoints(owner.accountId);
     expect(view).toMatchObject({ id: endpoint.id, secretHint: secret.slice(0, 10) + '…' });
@@ -47,17 +50,37 @@ describe('webhook endpoints', () => {
     const owner = await makeAccount();
     const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hook' });
     const { deliveryId } = await sendTestEvent(owner.accountId, endpoint.id);
-    expect((await listDeliveries(owner.accountId, endpoint.id)).map((delivery) => [delivery.id, delivery.eventType, delivery.requested])).toEqual([[deliveryId, 'webhook.test', true]]);
-    await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'failed', requestedAt: null, attempts: 8 } });
+    expect(
+      (await listDeliveries(owner.accountId, endpoint.id)).map((delivery) => [
+        delivery.id,
+        delivery.eventType,
+        delivery.requested,
+      ]),
+    ).toEqual([[deliveryId, 'webhook.test', true]]);
+    await db.webhookDelivery.update({
+      where: { id: deliveryId },
+      data: { status: 'failed', requestedAt: null, attempts: 8 },
+    });
     await redeliver(owner.accountId, deliveryId);
-    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: 'pending', attempts: 8, requestedAt: expect.any(Date) });
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({
+      status: 'pending',
+      attempts: 8,
+      requestedAt: expect.any(Date),
+    });
   });
 
   it('enabling again clears why the service disabled it', async () => {
     const owner = await makeAccount();
     const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hook' });
-    await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false, disabledReason: 'failing for 5 days', failingSince: new Date() } });
-    expect(await setWebhookEndpointEnabled(owner.accountId, endpoint.id, true)).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+    await db.webhookEndpoint.update({
+      where: { id: endpoint.id },
+      data: { enabled: false, disabledReason: 'failing for 5 days', failingSince: new Date() },
+    });
+    expect(await setWebhookEndpointEnabled(owner.accountId, endpoint.id, true)).toMatchObject({
+      enabled: true,
+      disabledReason: null,
+      failingSince: null,
+    });
     await deleteWebhookEndpoint(owner.accountId, endpoint.id);
     expect(await listWebhookEndpoints(owner.accountId)).toEqual([]);
   });
@@ -67,7 +90,9 @@ describe('an endpoint deleted while it is called', () => {
   it('answers a test event 404 and records no event', async () => {
     const owner = await makeAccount();
     const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/deleted-meanwhile' });
-    const outcome = await duringDeletion('webhook_endpoints', endpoint.id, () => sendTestEvent(owner.accountId, endpoint.id));
+    const outcome = await duringDeletion('webhook_endpoints', endpoint.id, () =>
+      sendTestEvent(owner.accountId, endpoint.id),
+    );
     expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
     expect(await db.domainEvent.count({ where: { accountId: owner.accountId, type: 'webhook.test' } })).toBe(0);
   });
@@ -75,12 +100,21 @@ describe('an endpoint deleted while it is called', () => {
   it('answers a change or a secret rotation 404, and logs neither', async () => {
     const owner = await makeAccount();
     const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/deleted-meanwhile' });
-    const changed = await duringDeletion('webhook_endpoints', endpoint.id, () => setWebhookEndpointEnabled(owner.accountId, endpoint.id, false));
+    const changed = await duringDeletion('webhook_endpoints', endpoint.id, () =>
+      setWebhookEndpointEnabled(owner.accountId, endpoint.id, false),
+    );
     expect(changed).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
     const again = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/deleted-meanwhile-too' });
-    const rotated = await duringDeletion('webhook_endpoints', again.endpoint.id, () => rotateWebhookSecret(owner.accountId, again.endpoint.id));
+    const rotated = await duringDeletion('webhook_endpoints', again.endpoint.id, () =>
+      rotateWebhookSecret(owner.accountId, again.endpoint.id),
+    );
     expect(rotated).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
-    const logged = await db.securityEvent.count({ where: { accountId: owner.accountId, kind: { in: ['webhook_endpoint.changed', 'webhook_endpoint.secret_rotated'] } } });
+    const logged = await db.securityEvent.count({
+      where: {
+        accountId: owner.accountId,
+        kind: { in: ['webhook_endpoint.changed', 'webhook_endpoint.secret_rotated'] },
+      },
+    });
     expect(logged).toBe(0);
   });
 
@@ -88,7 +122,9 @@ describe('an endpoint deleted while it is called', () => {
     const owner = await makeAccount();
     const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/deleted-meanwhile' });
     const { deliveryId } = await sendTestEvent(owner.accountId, endpoint.id);
-    const outcome = await duringDeletion('webhook_endpoints', endpoint.id, () => redeliver(owner.accountId, deliveryId));
+    const outcome = await duringDeletion('webhook_endpoints', endpoint.id, () =>
+      redeliver(owner.accountId, deliveryId),
+    );
     expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
   });
 });

@@ -41,13 +41,28 @@ export async function createWebhookEndpoint(accountId: string, input: NewWebhook
   const secret = generateWebhookSecret();
   const endpoint = await withAccountLock(accountId, async (tx) => {
     if ((await tx.webhookEndpoint.count({ where: { accountId } })) >= MAX_WEBHOOK_ENDPOINTS) {
-      throw limitReached('webhook-endpoints', MAX_WEBHOOK_ENDPOINTS, `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`);
+      throw limitReached(
+        'webhook-endpoints',
+        MAX_WEBHOOK_ENDPOINTS,
+        `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`,
+      );
     }
     const created = await tx.webhookEndpoint.create({
-      data: { accountId, url: input.url, description: input.description ?? null, eventTypes: [...new Set(input.eventTypes ?? [])], secret: sealSecret(secret) },
+      data: {
+        accountId,
+        url: input.url,
+        description: input.description ?? null,
+        eventTypes: [...new Set(input.eventTypes ?? [])],
+        secret: sealSecret(secret),
+      },
     });
     await recordSecurityEvent(
-      { accountId, kind: 'webhook_endpoint.created', target: endpointTarget(created), after: { url: created.url, description: created.description, eventTypes: created.eventTypes, enabled: true } },
+      {
+        accountId,
+        kind: 'webhook_endpoint.created',
+        target: endpointTarget(created),
+        after: { url: created.url, description: created.description, eventTypes: created.eventTypes, enabled: true },
+      },
       tx,
     );
     return created;
@@ -63,10 +78,20 @@ export async function rotateWebhookSecret(accountId: string, endpointId: string,
     const endpoint = await lockedEndpoint(tx, id);
     await tx.webhookEndpoint.update({
       where: { id },
-      data: { secret: sealSecret(secret), previousSecret: endpoint.secret, previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS) },
+      data: {
+        secret: sealSecret(secret),
+        previousSecret: endpoint.secret,
+        previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+      },
     });
     await recordSecurityEvent(
-      { accountId, kind: 'webhook_endpoint.secret_rotated', target: endpointTarget(endpoint), after: { previousSecretWorksUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString() }, occurredAt: now },
+      {
+        accountId,
+        kind: 'webhook_endpoint.secret_rotated',
+        target: endpointTarget(endpoint),
+        after: { previousSecretWorksUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString() },
+        occurredAt: now,
+      },
       tx,
     );
   });
@@ -105,7 +130,10 @@ export function endpointView(endpoint: Awaited<ReturnType<typeof ownEndpoint>>) 
     disabledReason: endpoint.disabledReason,
     failingSince: endpoint.failingSince?.toISOString() ?? null,
     secretHint: `${openSecret(endpoint.secret).slice(0, 10)}…`,
-    rotatingUntil: endpoint.previousSecretUntil && endpoint.previousSecretUntil > new Date() ? endpoint.previousSecretUntil.toISOString() : null,
+    rotatingUntil:
+      endpoint.previousSecretUntil && endpoint.previousSecretUntil > new Date()
+        ? endpoint.previousSecretUntil.toISOString()
+        : null,
     createdAt: endpoint.createdAt.toISOString(),
   };
 }
@@ -133,8 +161,11 @@ export interface WebhookEndpointChange {
 /** The endpoint's destination, checked as at creation (HTTPS, no special-purpose address): else a validation error. */
 async function assertDestination(url: string): Promise<void> {
   const check = checkDestinationUrl(url);
-  const reason = !check.ok ? check.reason : await resolveDestination(check.url).then((resolution) => (resolution.ok ? null : resolution.reason));
-  if (reason) throw new AppError('VALIDATION_ERROR', reason, { errors: [{ in: 'body', pointer: '#/url', detail: reason }] });
+  const reason = !check.ok
+    ? check.reason
+    : await resolveDestination(check.url).then((resolution) => (resolution.ok ? null : resolution.reason));
+  if (reason)
+    throw new AppError('VALIDATION_ERROR', reason, { errors: [{ in: 'body', pointer: '#/url', detail: reason }] });
 }
 
 /**
@@ -152,14 +183,25 @@ export async function updateWebhookEndpoint(accountId: string, endpointId: strin
       eventTypes: input.eventTypes === undefined ? endpoint.eventTypes : [...new Set(input.eventTypes)],
       enabled: input.enabled ?? endpoint.enabled,
     };
-    const changed = (Object.keys(next) as (keyof typeof next)[]).filter((field) => JSON.stringify(next[field]) !== JSON.stringify(endpoint[field]));
+    const changed = (Object.keys(next) as (keyof typeof next)[]).filter(
+      (field) => JSON.stringify(next[field]) !== JSON.stringify(endpoint[field]),
+    );
     const row = await tx.webhookEndpoint.update({
       where: { id: endpoint.id },
       data: { ...next, ...(input.enabled === true && { disabledReason: null, failingSince: null }) },
     });
     if (changed.length) {
       const pick = (from: typeof next) => Object.fromEntries(changed.map((field) => [field, from[field]]));
-      await recordSecurityEvent({ accountId, kind: 'webhook_endpoint.changed', target: endpointTarget(row), before: pick(endpoint), after: pick(next) }, tx);
+      await recordSecurityEvent(
+        {
+          accountId,
+          kind: 'webhook_endpoint.changed',
+          target: endpointTarget(row),
+          before: pick(endpoint),
+          after: pick(next),
+        },
+        tx,
+      );
     }
     return row;
   });
@@ -175,7 +217,17 @@ export async function deleteWebhookEndpoint(accountId: string, endpointId: strin
   const endpoint = await ownEndpoint(accountId, endpointId);
   // The cascade to its deliveries may meet the worker recording one of them: a deadlock, retried.
   await retryOnConflict(() => db.webhookEndpoint.delete({ where: { id: endpoint.id } }));
-  await recordSecurityEvent({ accountId, kind: 'webhook_endpoint.deleted', target: endpointTarget(endpoint), before: { url: endpoint.url, description: endpoint.description, eventTypes: endpoint.eventTypes, enabled: endpoint.enabled } });
+  await recordSecurityEvent({
+    accountId,
+    kind: 'webhook_endpoint.deleted',
+    target: endpointTarget(endpoint),
+    before: {
+      url: endpoint.url,
+      description: endpoint.description,
+      eventTypes: endpoint.eventTypes,
+      enabled: endpoint.enabled,
+    },
+  });
 }
 
 /** The latest deliveries of an endpoint with every attempt, newest first. */
@@ -209,7 +261,10 @@ async function countTestDelivery(endpointId: string): Promise<void> {
   const decision = await sharedRateLimit('webhook-test', TEST_DELIVERIES_PER_MINUTE, 60).consume(endpointId);
   if (!decision.allowed) {
     const { retryAfterSeconds } = decision;
-    throw rateLimited(`At most ${TEST_DELIVERIES_PER_MINUTE} test events and redeliveries a minute per endpoint; retry in ${retryAfterSeconds} s.`, retryAfterSeconds);
+    throw rateLimited(
+      `At most ${TEST_DELIVERIES_PER_MINUTE} test events and redeliveries a minute per endpoint; retry in ${retryAfterSeconds} s.`,
+      retryAfterSeconds,
+    );
   }
 }
 
@@ -235,7 +290,13 @@ export async function sendTestEvent(accountId: string, endpointId: string) {
       },
     });
     const delivery = await tx.webhookDelivery.create({
-      data: { endpointId: endpoint.id, eventId: event.id, eventType: event.type, body: JSON.stringify(envelopeOf({ ...event, livemode })), requestedAt: now },
+      data: {
+        endpointId: endpoint.id,
+        eventId: event.id,
+        eventType: event.type,
+        body: JSON.stringify(envelopeOf({ ...event, livemode })),
+        requestedAt: now,
+      },
     });
     return { deliveryId: delivery.id };
   });
@@ -247,7 +308,10 @@ export async function redeliver(accountId: string, deliveryId: string) {
   if (!delivery) throw new AppError('NOT_FOUND', 'No such delivery.');
   await countTestDelivery(delivery.endpointId);
   // Gone if its endpoint was deleted meanwhile (the deletion takes its deliveries).
-  const { count } = await db.webhookDelivery.updateMany({ where: { id: delivery.id }, data: { status: 'pending', requestedAt: new Date(), completedAt: null, nextAttemptAt: null } });
+  const { count } = await db.webhookDelivery.updateMany({
+    where: { id: delivery.id },
+    data: { status: 'pending', requestedAt: new Date(), completedAt: null, nextAttemptAt: null },
+  });
   if (!count) throw new AppError('NOT_FOUND', 'No such delivery.');
   return { deliveryId: delivery.id };
 }

@@ -22,7 +22,10 @@ import { verifySignature } from './signing';
 const received: { body: string; signature: string }[] = [];
 let server: http.Server;
 let url: string;
-const saved = { WEBHOOKS_ALLOW_HTTP_LOCALHOST: process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST, DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY };
+const saved = {
+  WEBHOOKS_ALLOW_HTTP_LOCALHOST: process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST,
+  DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY,
+};
 
 beforeAll(async () => {
   process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
@@ -47,8 +50,16 @@ afterAll(async () => {
 
 /** Every row of every table of the database as text: what a dump of it holds. */
 async function databaseAsText(): Promise<string> {
-  const tables = await db.$queryRaw<{ name: string }[]>`SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema IN ('public', 'pgboss')`;
-  const parts = await Promise.all(tables.map(async ({ name }) => (await db.$queryRawUnsafe<{ row: string }[]>(`SELECT t::text AS row FROM ${name} t`)).map((row) => row.row).join('\n')));
+  const tables = await db.$queryRaw<
+    { name: string }[]
+  >`SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema IN ('public', 'pgboss')`;
+  const parts = await Promise.all(
+    tables.map(async ({ name }) =>
+      (await db.$queryRawUnsafe<{ row: string }[]>(`SELECT t::text AS row FROM ${name} t`))
+        .map((row) => row.row)
+        .join('\n'),
+    ),
+  );
   return parts.join('\n');
 }
 
@@ -79,7 +90,17 @@ describe('webhook secrets at rest', () => {
     const user = await db.user.findFirstOrThrow({ where: { accountId: owner.accountId } });
     const session = await issueSessionToken({ id: user.id, email: user.email, accountId: owner.accountId });
     const post = (path: string, body: unknown) =>
-      callPublicApi(new Request(`http://api.test/api/public/v1${path}`, { method: 'POST', headers: { Authorization: `Bearer ${session}`, 'Content-Type': 'application/json', 'Idempotency-Key': `${path}-${owner.accountId}` }, body: JSON.stringify(body) }));
+      callPublicApi(
+        new Request(`http://api.test/api/public/v1${path}`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${session}`,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': `${path}-${owner.accountId}`,
+          },
+          body: JSON.stringify(body),
+        }),
+      );
     const endpoint = (await (await post('/webhook-endpoints', { url })).json()) as { secret: string };
     const key = (await (await post('/keys', { name: 'idempotent', scope: 'read-only' })).json()) as { secret: string };
     const dump = await databaseAsText();
@@ -87,8 +108,12 @@ describe('webhook secrets at rest', () => {
       expect(dump).not.toContain(secret);
       expect(dump).not.toContain(secret.slice(9, 33));
     }
-    expect(((await (await post('/keys', { name: 'idempotent', scope: 'read-only' })).json()) as { secret: string }).secret).toBe(key.secret);
-    expect(((await (await post('/webhook-endpoints', { url })).json()) as { secret: string }).secret).toBe(endpoint.secret);
+    expect(
+      ((await (await post('/keys', { name: 'idempotent', scope: 'read-only' })).json()) as { secret: string }).secret,
+    ).toBe(key.secret);
+    expect(((await (await post('/webhook-endpoints', { url })).json()) as { secret: string }).secret).toBe(
+      endpoint.secret,
+    );
   });
 
   it('keep verifying through a rotation of the data-encryption key: the old key previous, then every secret resealed', async () => {
@@ -103,7 +128,9 @@ describe('webhook secrets at rest', () => {
     expect(await deliveredAndVerified(owner.accountId, endpoint.id, secret)).toBe(true);
     // 2. `npm run admin -- secrets reseal`.
     expect(await sealStoredSecrets()).toBeGreaterThanOrEqual(1);
-    expect(sealedWith((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).secret)).toBe(currentDataKeyId());
+    expect(sealedWith((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).secret)).toBe(
+      currentDataKeyId(),
+    );
     expect(await db.webhookEndpoint.count({ where: { secret: { startsWith: `v1.${oldId}.` } } })).toBe(0);
     // 3. The old key removed: still verifying.
     delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;

@@ -13,7 +13,8 @@ export { open as openSecret, seal as sealSecret };
  */
 export async function sealStoredSecrets({ onlyUnsealed = false }: { onlyUnsealed?: boolean } = {}): Promise<number> {
   const current = currentDataKeyId();
-  const stale = (value: string | null) => value !== null && (onlyUnsealed ? !isSealed(value) : sealedWith(value) !== current);
+  const stale = (value: string | null) =>
+    value !== null && (onlyUnsealed ? !isSealed(value) : sealedWith(value) !== current);
   let sealed = 0;
   for (let cursor: string | undefined; ; ) {
     const endpoints = await db.webhookEndpoint.findMany({
@@ -26,7 +27,10 @@ export async function sealStoredSecrets({ onlyUnsealed = false }: { onlyUnsealed
     for (const endpoint of endpoints) {
       if (!stale(endpoint.secret) && !stale(endpoint.previousSecret)) continue;
       const secret = stale(endpoint.secret) ? seal(open(endpoint.secret)) : endpoint.secret;
-      const previousSecret = endpoint.previousSecret !== null && stale(endpoint.previousSecret) ? seal(open(endpoint.previousSecret)) : endpoint.previousSecret;
+      const previousSecret =
+        endpoint.previousSecret !== null && stale(endpoint.previousSecret)
+          ? seal(open(endpoint.previousSecret))
+          : endpoint.previousSecret;
       const { count } = await db.webhookEndpoint.updateMany({
         where: { id: endpoint.id, secret: endpoint.secret, previousSecret: endpoint.previousSecret },
         data: { secret, previousSecret },

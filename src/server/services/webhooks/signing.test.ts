@@ -24,13 +24,24 @@ describe('webhook signatures', () => {
 
   it('are rejected for a changed body, a wrong secret, a stale or future timestamp, or a malformed header', () => {
     const header = signatureHeader([SECRET], T, BODY);
-    expect(verifySignature(header, BODY.replace('evt_1', 'evt_2'), SECRET, T)).toEqual({ ok: false, reason: 'mismatch' });
+    expect(verifySignature(header, BODY.replace('evt_1', 'evt_2'), SECRET, T)).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
     expect(verifySignature(header, BODY + ' ', SECRET, T)).toEqual({ ok: false, reason: 'mismatch' });
     expect(verifySignature(header, BODY, 'whsec_wrong', T)).toEqual({ ok: false, reason: 'mismatch' });
     expect(verifySignature(header, BODY, SECRET, T + 301)).toEqual({ ok: false, reason: 'stale' });
     expect(verifySignature(header, BODY, SECRET, T - 301)).toEqual({ ok: false, reason: 'stale' });
     expect(verifySignature(header, BODY, SECRET, T + 300)).toEqual({ ok: true, timestamp: T });
-    for (const bad of ['', `v1=${V1}`, `t=${T}`, `t=abc,v1=${V1}`, `t=${T},t=${T},v1=${V1}`, `t=${T},v1=${V1.toUpperCase()}`, `t=${T},v1=zz`]) {
+    for (const bad of [
+      '',
+      `v1=${V1}`,
+      `t=${T}`,
+      `t=abc,v1=${V1}`,
+      `t=${T},t=${T},v1=${V1}`,
+      `t=${T},v1=${V1.toUpperCase()}`,
+      `t=${T},v1=zz`,
+    ]) {
       expect(verifySignature(bad, BODY, SECRET, T).ok, bad).toBe(false);
     }
   });

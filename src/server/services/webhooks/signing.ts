@@ -23,11 +23,18 @@ export function signatureHeader(secrets: readonly string[], timestamp: number, b
 export type Verification = { ok: true; timestamp: number } | { ok: false; reason: 'malformed' | 'stale' | 'mismatch' };
 
 /** Receiver side: constant-time comparison against every v1 value, timestamp within the tolerance. */
-export function verifySignature(header: string, body: string, secret: string, nowSeconds = Math.floor(Date.now() / 1000), tolerance = TOLERANCE_SECONDS): Verification {
+export function verifySignature(
+  header: string,
+  body: string,
+  secret: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  tolerance = TOLERANCE_SECONDS,
+): Verification {
   const parts = header.split(',').map((part) => part.trim());
   const timestamps = parts.filter((part) => part.startsWith('t=')).map((part) => part.slice(2));
   const candidates = parts.filter((part) => part.startsWith('v1=')).map((part) => part.slice(3));
-  if (timestamps.length !== 1 || !/^\d{1,12}$/.test(timestamps[0]!) || !candidates.length) return { ok: false, reason: 'malformed' };
+  if (timestamps.length !== 1 || !/^\d{1,12}$/.test(timestamps[0]!) || !candidates.length)
+    return { ok: false, reason: 'malformed' };
   const timestamp = Number(timestamps[0]);
   if (Math.abs(nowSeconds - timestamp) > tolerance) return { ok: false, reason: 'stale' };
   const expected = Buffer.from(signature(secret, timestamp, body), 'hex');

@@ -34,23 +34,35 @@ export async function queueOverdueDeliveries(boss: PgBoss, now = new Date()): Pr
   const overdue = await db.webhookDelivery.findMany({
     where: {
       status: 'pending',
-      OR: [{ nextAttemptAt: { lt: new Date(now.getTime() - OVERDUE_MS) } }, { attempts: 0, createdAt: { lt: new Date(now.getTime() - OVERDUE_MS) } }],
+      OR: [
+        { nextAttemptAt: { lt: new Date(now.getTime() - OVERDUE_MS) } },
+        { attempts: 0, createdAt: { lt: new Date(now.getTime() - OVERDUE_MS) } },
+      ],
     },
     select: { id: true, attempts: true },
     take: 500,
   });
-  await queueAttempts(boss, overdue.map((delivery) => ({ deliveryId: delivery.id, attempt: delivery.attempts + 1 })));
+  await queueAttempts(
+    boss,
+    overdue.map((delivery) => ({ deliveryId: delivery.id, attempt: delivery.attempts + 1 })),
+  );
   return overdue.length;
 }
 
 /** Test events and redeliveries asked for from the dashboard: queued at once, each request once. */
 async function queueRequestedDeliveries(boss: PgBoss): Promise<number> {
   const requested = await takeRequestedDeliveries();
-  await queueAttempts(boss, requested.map((delivery) => ({ deliveryId: delivery.id, attempt: delivery.attempts + 1 })));
+  await queueAttempts(
+    boss,
+    requested.map((delivery) => ({ deliveryId: delivery.id, attempt: delivery.attempts + 1 })),
+  );
   return requested.length;
 }
 
-export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: number } = {}): Promise<() => Promise<void>> {
+export async function startWebhookWorker(
+  boss: PgBoss,
+  options: { intervalMs?: number } = {},
+): Promise<() => Promise<void>> {
   // pg-boss retries a job only when its worker died or threw: the schedule of attempts is ours. An attempt takes at
   // most TIMEOUT_MS and its writes, so a job still active after ATTEMPT_EXPIRE_SECONDS belongs to a process that died:
   // it runs again (attemptDelivery skips an attempt that was recorded), once the queue's maintenance has seen it.
@@ -59,20 +71,28 @@ export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: n
   else await boss.createQueue(ATTEMPT_QUEUE, attempts);
   // pg-boss waits a polling interval after every fetch; after a full batch the worker asks to fetch again at once,
   // so a backlog drains at the speed of the receivers, not of the polling.
-  const workerId: string = await boss.work<AttemptJob>(ATTEMPT_QUEUE, { batchSize: BATCH_SIZE, pollingIntervalSeconds: config().JOB_POLL_SECONDS ?? 1 }, async (jobs) => {
-    const settled = await Promise.allSettled(
-      jobs.map(async (job) => {
-        const outcome = await attemptDelivery(job.data.deliveryId, job.data.attempt);
-        if (outcome.status === 'retry') {
-          await boss.send(ATTEMPT_QUEUE, { deliveryId: job.data.deliveryId, attempt: outcome.attempt + 1 } satisfies AttemptJob, { startAfter: outcome.delaySeconds });
-        }
-      }),
-    );
-    if (jobs.length === BATCH_SIZE) boss.notifyWorker(workerId);
-    // pg-boss then retries the batch; attempts already made are skipped by attemptDelivery.
-    const failed = settled.find((result) => result.status === 'rejected');
-    if (failed) throw failed.reason;
-  });
+  const workerId: string = await boss.work<AttemptJob>(
+    ATTEMPT_QUEUE,
+    { batchSize: BATCH_SIZE, pollingIntervalSeconds: config().JOB_POLL_SECONDS ?? 1 },
+    async (jobs) => {
+      const settled = await Promise.allSettled(
+        jobs.map(async (job) => {
+          const outcome = await attemptDelivery(job.data.deliveryId, job.data.attempt);
+          if (outcome.status === 'retry') {
+            await boss.send(
+              ATTEMPT_QUEUE,
+              { deliveryId: job.data.deliveryId, attempt: outcome.attempt + 1 } satisfies AttemptJob,
+              { startAfter: outcome.delaySeconds },
+            );
+          }
+        }),
+      );
+      if (jobs.length === BATCH_SIZE) boss.notifyWorker(workerId);
+      // pg-boss then retries the batch; attempts already made are skipped by attemptDelivery.
+      const failed = settled.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+    },
+  );
   let running = false;
   let sweeps = 0;
   const tick = async () => {
@@ -82,7 +102,10 @@ export async function startWebhookWorker(boss: PgBoss, options: { intervalMs?: n
       // A full fan-out (500 events) means more are waiting: go on at once.
       for (let more = true; more; ) {
         const deliveries = await dispatchEvents(DISPATCH_BATCH);
-        await queueAttempts(boss, deliveries.deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 })));
+        await queueAttempts(
+          boss,
+          deliveries.deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 })),
+        );
         more = deliveries.events === DISPATCH_BATCH;
       }
       await queueRequestedDeliveries(boss);

@@ -5,7 +5,10 @@ import { getDashboardCaller, serverModules } from '@/app/server-modules';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type AppViewParams = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+export type AppViewParams = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 /** The account's app with this id, or the not-found page; read once per request (the layout and the view share it). */
 export const readApp = cache(async (id: string) => {

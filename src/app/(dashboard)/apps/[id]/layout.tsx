@@ -11,20 +11,30 @@ import { DataFreshness } from '@/components/apps/data-freshness';
 import { formatStore } from '@/components/format';
 import { readApp } from './app-view';
 
-export default async function AppLayout({ params, children }: { params: Promise<{ id: string }>; children: ReactNode }) {
+export default async function AppLayout({
+  params,
+  children,
+}: {
+  params: Promise<{ id: string }>;
+  children: ReactNode;
+}) {
   await requirePermission('data.read');
   const { app, caller } = await readApp((await params).id);
   const storefronts = await caller.apps.storefrontHealth({ id: app.id });
   return (
     <>
-      <nav aria-label="Breadcrumb" className="muted" style={{ marginBottom: '0.75rem' }}><Link href="/apps">Apps</Link> / {app.name}</nav>
+      <nav aria-label="Breadcrumb" className="muted" style={{ marginBottom: '0.75rem' }}>
+        <Link href="/apps">Apps</Link> / {app.name}
+      </nav>
       <section className="panel">
         <h1 data-testid="app-name">{app.name}</h1>
         <p className="muted">
-          {app.developer} · {formatStore(app.store)} · {app.category} · {app.primaryCountry} · <span className="mono">{app.id}</span>
+          {app.developer} · {formatStore(app.store)} · {app.category} · {app.primaryCountry} ·{' '}
+          <span className="mono">{app.id}</span>
         </p>
         <p className="muted" data-testid="storefronts">
-          Tracked in {app.storefronts.join(', ')} · {app.dataThrough ? `data through ${app.dataThrough}` : 'no data yet'}
+          Tracked in {app.storefronts.join(', ')} ·{' '}
+          {app.dataThrough ? `data through ${app.dataThrough}` : 'no data yet'}
         </p>
         <DataFreshness lastObservedAt={app.lastObservedAt} storefronts={storefronts} now={new Date()} />
         <div className="row" style={{ justifyContent: 'space-between' }}>

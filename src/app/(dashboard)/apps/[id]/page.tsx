@@ -16,16 +16,23 @@ export default async function AppOverviewPage(props: AppViewParams) {
     caller.keywords.recentRanks({ id, country, days: 7 }),
   ]);
   const loading = app.backfill !== null && (app.backfill.status === 'queued' || app.backfill.status === 'running');
-  const chart = chartStateOf(query, keywords.map((item) => item.keywordId));
+  const chart = chartStateOf(
+    query,
+    keywords.map((item) => item.keywordId),
+  );
   const days = daysOf(chart, app.dataThrough);
-  const initialHistories = await Promise.all(chart.compare.map(async (keywordId) => ({ ...(await caller.keywords.history({ id, keywordId, days })), days })));
+  const initialHistories = await Promise.all(
+    chart.compare.map(async (keywordId) => ({ ...(await caller.keywords.history({ id, keywordId, days })), days })),
+  );
 
   return (
     <>
       {score && <AsoScorePanel score={score} />}
       <section className="panel" aria-labelledby="keywords-title">
         <div className="row" style={{ justifyContent: 'space-between', alignItems: 'center' }}>
-          <h2 id="keywords-title" style={{ margin: 0 }}>Tracked keywords ({country})</h2>
+          <h2 id="keywords-title" style={{ margin: 0 }}>
+            Tracked keywords ({country})
+          </h2>
         </div>
         <TrackKeywordsForm appId={id} country={country} />
         <KeywordWorkspace
@@ -38,7 +45,11 @@ export default async function AppOverviewPage(props: AppViewParams) {
           dataThrough={app.dataThrough}
           initial={chart}
           initialHistories={initialHistories}
-          emptyMessage={loading ? 'Keywords you track show their ranks once the history has loaded.' : `No tracked keywords in ${country} yet: add the terms your users search for above.`}
+          emptyMessage={
+            loading
+              ? 'Keywords you track show their ranks once the history has loaded.'
+              : `No tracked keywords in ${country} yet: add the terms your users search for above.`
+          }
         />
       </section>
     </>

@@ -17,7 +17,13 @@ export async function generateMetadata({ params }: { params: Promise<{ slug: str
 
 /** Renders `code` spans written with backticks in the descriptions. */
 function Text({ children }: { children: string }) {
-  return <>{children.split(/(`[^`]+`)/).map((part, index) => (part.startsWith('`') ? <code key={index}>{part.slice(1, -1)}</code> : part))}</>;
+  return (
+    <>
+      {children
+        .split(/(`[^`]+`)/)
+        .map((part, index) => (part.startsWith('`') ? <code key={index}>{part.slice(1, -1)}</code> : part))}
+    </>
+  );
 }
 
 export default async function ProblemTypePage({ params }: { params: Promise<{ slug: string }> }) {
@@ -27,14 +33,20 @@ export default async function ProblemTypePage({ params }: { params: Promise<{ sl
   return (
     <main>
       <div className="panel">
-        <p className="muted"><Link href="/docs/problems">API problem types</Link></p>
+        <p className="muted">
+          <Link href="/docs/problems">API problem types</Link>
+        </p>
         <h1>{type.title}</h1>
         <p>
           HTTP status <strong>{type.status}</strong> · type <code>{type.slug}</code>
         </p>
-        <p><Text>{type.description}</Text></p>
+        <p>
+          <Text>{type.description}</Text>
+        </p>
         <h2>What to do</h2>
-        <p><Text>{type.remedy}</Text></p>
+        <p>
+          <Text>{type.remedy}</Text>
+        </p>
       </div>
     </main>
   );

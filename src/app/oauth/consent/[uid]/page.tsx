@@ -9,11 +9,20 @@ import { getDashboardCaller, getSignedInActor, serverModules } from '@/app/serve
 export const metadata = { title: 'Connect an app · ASO Analytics' };
 
 const SCOPE_LABELS = {
-  'read-only': { title: 'Read only', detail: 'Read your apps’ data, rankings, reviews and usage. Each read is charged as on the API.' },
+  'read-only': {
+    title: 'Read only',
+    detail: 'Read your apps’ data, rankings, reviews and usage. Each read is charged as on the API.',
+  },
   'read-write': { title: 'Read and write', detail: 'Also add apps, keywords and competitors to your account.' },
 } as const;
 
-export default async function ConsentPage({ params, searchParams }: { params: Promise<{ uid: string }>; searchParams: Promise<{ error?: string }> }) {
+export default async function ConsentPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ uid: string }>;
+  searchParams: Promise<{ error?: string }>;
+}) {
   const { uid } = await params;
   const { error } = await searchParams;
   const path = `/oauth/consent/${encodeURIComponent(uid)}`;
@@ -23,7 +32,10 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
   if (!request) {
     return (
       <Frame title="This request has expired">
-        <p>The app’s sign-in request is no longer pending: it was answered already, or it is more than an hour old. Start again from the app.</p>
+        <p>
+          The app’s sign-in request is no longer pending: it was answered already, or it is more than an hour old. Start
+          again from the app.
+        </p>
       </Frame>
     );
   }
@@ -36,20 +48,20 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
   return (
     <Frame title={`Connect ${request.clientName} to your account`}>
       <p>
-        <strong>{request.clientName}</strong> asks to use the ASO Analytics MCP server on the account <strong>{account.name}</strong>. After you
-        allow it, you go back to <code>{request.redirectHost}</code>.
+        <strong>{request.clientName}</strong> asks to use the ASO Analytics MCP server on the account{' '}
+        <strong>{account.name}</strong>. After you allow it, you go back to <code>{request.redirectHost}</code>.
       </p>
       {!account.plan.apiAccess || !mayConnect ? (
         <>
           {!mayConnect ? (
             <p className="error" role="alert">
-              Your role in this account, {role ? ROLE_LABELS[role].toLowerCase() : 'none'}, does not let you connect apps: ask an owner, an admin or a developer of
-              the account.
+              Your role in this account, {role ? ROLE_LABELS[role].toLowerCase() : 'none'}, does not let you connect
+              apps: ask an owner, an admin or a developer of the account.
             </p>
           ) : (
             <p className="error" role="alert">
-              Your plan ({account.plan.label}) has no API access, which connected apps need. <Link href="/settings/billing">Choose a plan</Link> and
-              then start again from the app.
+              Your plan ({account.plan.label}) has no API access, which connected apps need.{' '}
+              <Link href="/settings/billing">Choose a plan</Link> and then start again from the app.
             </p>
           )}
           <form method="post" action={path}>
@@ -68,8 +80,8 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
             <legend>What it may do</legend>
             {request.scopes.map((scope, index) => (
               <label key={scope}>
-                <input type="radio" name="scope" value={scope} defaultChecked={index === 0} required /> {SCOPE_LABELS[scope].title}:{' '}
-                <span className="muted">{SCOPE_LABELS[scope].detail}</span>
+                <input type="radio" name="scope" value={scope} defaultChecked={index === 0} required />{' '}
+                {SCOPE_LABELS[scope].title}: <span className="muted">{SCOPE_LABELS[scope].detail}</span>
               </label>
             ))}
           </fieldset>
@@ -83,17 +95,25 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
             </label>
             {apps.map((app) => (
               <label key={app.id} style={{ marginLeft: '1.5rem' }}>
-                <input type="checkbox" name="appIds" value={app.id} /> {app.name} <span className="muted">({app.store === 'app_store' ? 'App Store' : 'Google Play'})</span>
+                <input type="checkbox" name="appIds" value={app.id} /> {app.name}{' '}
+                <span className="muted">({app.store === 'app_store' ? 'App Store' : 'Google Play'})</span>
               </label>
             ))}
           </fieldset>
           <label>
             Monthly credit budget (optional)
-            <input type="number" name="monthlyBudget" min={1} step={1} inputMode="numeric" placeholder="No budget: your plan’s allowance" />
+            <input
+              type="number"
+              name="monthlyBudget"
+              min={1}
+              step={1}
+              inputMode="numeric"
+              placeholder="No budget: your plan’s allowance"
+            />
           </label>
           <p className="muted">
-            Credits it spends are your account’s, charged as on the API. You can change these restrictions or revoke the connection at any time in
-            Settings → API access.
+            Credits it spends are your account’s, charged as on the API. You can change these restrictions or revoke the
+            connection at any time in Settings → API access.
           </p>
           <div className="row">
             <button className="primary" type="submit" name="decision" value="allow">

@@ -7,11 +7,14 @@ import { countSignUp } from '@/server/services/accounts/sign-up-limit';
 import { signUpInput } from './account.schema';
 
 /** New accounts start on the configured trial, or on Free when trials are off. At most SIGN_UPS_PER_ADDRESS an hour from one client address. */
-export const signUpProcedure = publicProcedure.meta({ permission: 'account.read' }).input(signUpInput).mutation(async ({ ctx, input }) => {
-  await countSignUp(ctx.clientIp);
-  const { accountId } = await createAccount({ ...input, plan: 'free' }, { withTrial: true, now: ctx.now });
-  return { accountId };
-});
+export const signUpProcedure = publicProcedure
+  .meta({ permission: 'account.read' })
+  .input(signUpInput)
+  .mutation(async ({ ctx, input }) => {
+    await countSignUp(ctx.clientIp);
+    const { accountId } = await createAccount({ ...input, plan: 'free' }, { withTrial: true, now: ctx.now });
+    return { accountId };
+  });
 
 /** The live account's summary, and whether the dashboard is in test mode (acting on its sandbox). */
 export const getAccountProcedure = dashboardProcedure.meta({ permission: 'account.read' }).query(async ({ ctx }) => {
@@ -28,10 +31,14 @@ export const getAccountProcedure = dashboardProcedure.meta({ permission: 'accoun
 });
 
 /** The home page's checklist: add an app, create a key, make a first call. */
-export const getOnboardingProcedure = dashboardProcedure.meta({ permission: 'account.read' }).query(({ ctx }) => onboardingOf(ctx.actor.accountId));
+export const getOnboardingProcedure = dashboardProcedure
+  .meta({ permission: 'account.read' })
+  .query(({ ctx }) => onboardingOf(ctx.actor.accountId));
 
 /** "Reset test data" (Settings → API access in test mode): the sandbox back to its sample apps; its keys stay. */
-export const resetTestDataProcedure = dashboardProcedure.meta({ permission: 'data.write' }).mutation(async ({ ctx }) => {
-  const { apps } = await resetSandbox(liveAccountOf(ctx.actor));
-  return { apps };
-});
+export const resetTestDataProcedure = dashboardProcedure
+  .meta({ permission: 'data.write' })
+  .mutation(async ({ ctx }) => {
+    const { apps } = await resetSandbox(liveAccountOf(ctx.actor));
+    return { apps };
+  });

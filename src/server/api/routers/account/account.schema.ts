@@ -7,7 +7,10 @@ import { PLAN_TIERS } from '@/server/services/accounts/plans';
 
 export const newAccountInput = z.object({
   email: emailAddress,
-  password: z.string().min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`).max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters.`),
+  password: z
+    .string()
+    .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
+    .max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters.`),
   plan: z.enum(PLAN_TIERS).default('free'),
   accountName: z.string().trim().min(1).max(100).optional(),
   userName: z.string().trim().min(1).max(100).optional(),

@@ -1,5 +1,10 @@
 import { router } from '@/server/api/trpc';
-import { getAccountProcedure, getOnboardingProcedure, resetTestDataProcedure, signUpProcedure } from './account.procedures';
+import {
+  getAccountProcedure,
+  getOnboardingProcedure,
+  resetTestDataProcedure,
+  signUpProcedure,
+} from './account.procedures';
 
 export const accountRouter = router({
   signUp: signUpProcedure,

@@ -3,7 +3,16 @@
 // The key's expiry policy, usage and request log are the dashboard's.
 import { z } from 'zod';
 import { dashboardProcedure, settingsProcedure } from '@/server/api/trpc';
-import { createApiKey, getApiKey, keyExpiryPolicy, listApiKeys, revokeApiKey, rollApiKey, setKeyExpiryPolicy, updateApiKey } from '@/server/services/api-keys/api-keys';
+import {
+  createApiKey,
+  getApiKey,
+  keyExpiryPolicy,
+  listApiKeys,
+  revokeApiKey,
+  rollApiKey,
+  setKeyExpiryPolicy,
+  updateApiKey,
+} from '@/server/services/api-keys/api-keys';
 import { keyUsage, listKeyCalls } from '@/server/services/api-keys/key-calls';
 import {
   apiKeyOutput,
@@ -24,7 +33,14 @@ const ADMIN = { scope: 'admin', credits: 0, permission: 'keys.manage' } as const
 
 export const listApiKeysProcedure = settingsProcedure
   .meta({
-    openapi: { ...SETTINGS, method: 'GET', path: '/keys', summary: 'List API keys', description: 'Every key of the account, newest first, revoked and expired ones included, with its restrictions, last use and status. Never a secret.' },
+    openapi: {
+      ...SETTINGS,
+      method: 'GET',
+      path: '/keys',
+      summary: 'List API keys',
+      description:
+        'Every key of the account, newest first, revoked and expired ones included, with its restrictions, last use and status. Never a secret.',
+    },
     ...ADMIN,
   })
   .input(z.object({}).optional())
@@ -53,7 +69,16 @@ export const createApiKeyProcedure = settingsProcedure
   });
 
 export const getApiKeyProcedure = settingsProcedure
-  .meta({ openapi: { ...SETTINGS, method: 'GET', path: '/keys/{keyId}', summary: 'Get an API key', description: 'One key of the account: another account’s key is a 404.' }, ...ADMIN })
+  .meta({
+    openapi: {
+      ...SETTINGS,
+      method: 'GET',
+      path: '/keys/{keyId}',
+      summary: 'Get an API key',
+      description: 'One key of the account: another account’s key is a 404.',
+    },
+    ...ADMIN,
+  })
   .input(keyIdInput)
   .output(apiKeyOutput)
   .query(async ({ ctx, input }) => toApiKeyOutput(await getApiKey(ctx.actor.accountId, input.keyId, ctx.now)));
@@ -102,7 +127,8 @@ export const revokeApiKeyProcedure = settingsProcedure
       method: 'POST',
       path: '/keys/{keyId}/revoke',
       summary: 'Revoke an API key',
-      description: 'The key is refused (401) from its next call, for good. Idempotent: revoking a revoked key answers it unchanged. The key stays listed, as revoked.',
+      description:
+        'The key is refused (401) from its next call, for good. Idempotent: revoking a revoked key answers it unchanged. The key stays listed, as revoked.',
       contentTypes: ['application/json'],
     },
     ...ADMIN,
@@ -112,18 +138,28 @@ export const revokeApiKeyProcedure = settingsProcedure
   .mutation(async ({ ctx, input }) => toApiKeyOutput(await revokeApiKey(ctx.actor.accountId, input.keyId, ctx.now)));
 
 /** Dashboard only: the Restrict dialog (the REST surface changes restrictions with PATCH /keys/{keyId}). */
-export const restrictApiKeyProcedure = dashboardProcedure.meta({ permission: 'keys.manage' })
+export const restrictApiKeyProcedure = dashboardProcedure
+  .meta({ permission: 'keys.manage' })
   .input(restrictApiKeyInput)
   .mutation(async ({ ctx, input }) => toApiKeyOutput((await updateApiKey(ctx.actor.accountId, input, ctx.now)).key));
 
-export const keyExpiryPolicyProcedure = dashboardProcedure.meta({ permission: 'keys.manage' }).query(({ ctx }) => keyExpiryPolicy(ctx.actor.accountId));
+export const keyExpiryPolicyProcedure = dashboardProcedure
+  .meta({ permission: 'keys.manage' })
+  .query(({ ctx }) => keyExpiryPolicy(ctx.actor.accountId));
 
-export const setKeyExpiryPolicyProcedure = dashboardProcedure.meta({ permission: 'account.manage' })
+export const setKeyExpiryPolicyProcedure = dashboardProcedure
+  .meta({ permission: 'account.manage' })
   .input(z.object({ requireKeyExpiry: z.boolean() }))
   .mutation(({ ctx, input }) => setKeyExpiryPolicy(ctx.actor.accountId, input.requireKeyExpiry));
 
 /** A key's calls and credits per day (the last 30 days unless a range is given). */
-export const keyUsageProcedure = dashboardProcedure.meta({ permission: 'keys.manage' }).input(keyUsageInput).query(({ ctx, input }) => keyUsage(ctx.actor.accountId, input, ctx.now));
+export const keyUsageProcedure = dashboardProcedure
+  .meta({ permission: 'keys.manage' })
+  .input(keyUsageInput)
+  .query(({ ctx, input }) => keyUsage(ctx.actor.accountId, input, ctx.now));
 
 /** A page of a key's request log: its last calls, failures included. */
-export const keyCallsProcedure = dashboardProcedure.meta({ permission: 'keys.manage' }).input(listKeyCallsInput).query(({ ctx, input }) => listKeyCalls(ctx.actor.accountId, input));
+export const keyCallsProcedure = dashboardProcedure
+  .meta({ permission: 'keys.manage' })
+  .input(listKeyCallsInput)
+  .query(({ ctx, input }) => listKeyCalls(ctx.actor.accountId, input));

@@ -4,9 +4,18 @@ import { formatAddressRange, parseAddressRange } from '@/server/core/address-ran
 import type { ApiKeyChange, ApiKeyView, KeyRoll, NewApiKey } from '@/server/services/api-keys/api-keys';
 import { API_KEY_SCOPES, ROLL_GRACE_PERIODS, type RollGracePeriod } from '@/server/services/api-keys/api-keys';
 import { KEY_CALLS_KEPT, STATUS_CLASSES } from '@/server/services/api-keys/key-calls';
-import { MAX_KEY_APPS, MAX_KEY_BUDGET, MAX_KEY_CIDRS, type KeyRestrictionsChange } from '@/server/services/api-keys/restrictions';
+import {
+  MAX_KEY_APPS,
+  MAX_KEY_BUDGET,
+  MAX_KEY_CIDRS,
+  type KeyRestrictionsChange,
+} from '@/server/services/api-keys/restrictions';
 
-export const keyIdInput = z.strictObject({ keyId: z.uuid('Must be a UUID.').meta({ description: 'The key’s id (`id` in its answers).', example: '6f1d2c3b-8a4e-4d5f-9b7c-1e2d3c4b5a69' }) });
+export const keyIdInput = z.strictObject({
+  keyId: z
+    .uuid('Must be a UUID.')
+    .meta({ description: 'The key’s id (`id` in its answers).', example: '6f1d2c3b-8a4e-4d5f-9b7c-1e2d3c4b5a69' }),
+});
 
 const cidr = z
   .string()
@@ -14,7 +23,10 @@ const cidr = z
   .transform((entry, context) => {
     const range = parseAddressRange(entry);
     if (!range) {
-      context.addIssue({ code: 'custom', message: `"${entry}" is neither an IP address nor a CIDR range (e.g. 203.0.113.0/24 or 2001:db8::/32).` });
+      context.addIssue({
+        code: 'custom',
+        message: `"${entry}" is neither an IP address nor a CIDR range (e.g. 203.0.113.0/24 or 2001:db8::/32).`,
+      });
       return z.NEVER;
     }
     return formatAddressRange(range);
@@ -60,7 +72,9 @@ export const updateApiKeyInput = keyIdInput.extend({
 }) satisfies z.ZodType<ApiKeyChange>;
 
 /** The dashboard's Restrict dialog. */
-export const restrictApiKeyInput = keyIdInput.extend({ restrictions: keyRestrictionsInput }) satisfies z.ZodType<ApiKeyChange>;
+export const restrictApiKeyInput = keyIdInput.extend({
+  restrictions: keyRestrictionsInput,
+}) satisfies z.ZodType<ApiKeyChange>;
 
 const gracePeriodInput = z
   .enum(Object.keys(ROLL_GRACE_PERIODS) as [RollGracePeriod, ...RollGracePeriod[]])
@@ -85,22 +99,35 @@ export const keyUsageInput = z.object({
 });
 
 export const keyRestrictionsOutput = z.object({
-  appIds: z.array(z.uuid()).nullable().describe('The apps the key reaches; null: every app of the account, those added later included.'),
-  allowedCidrs: z.array(z.string()).describe('The client addresses (IPv4 and IPv6 CIDR ranges) the key may call from; empty: any.'),
-  monthlyBudget: z.int().nullable().describe('Credits the key may spend a month; null: only the account’s allowance bounds it.'),
+  appIds: z
+    .array(z.uuid())
+    .nullable()
+    .describe('The apps the key reaches; null: every app of the account, those added later included.'),
+  allowedCidrs: z
+    .array(z.string())
+    .describe('The client addresses (IPv4 and IPv6 CIDR ranges) the key may call from; empty: any.'),
+  monthlyBudget: z
+    .int()
+    .nullable()
+    .describe('Credits the key may spend a month; null: only the account’s allowance bounds it.'),
 });
 
 export const apiKeyOutput = z.object({
   id: z.uuid(),
   name: z.string(),
   scope: z.enum(API_KEY_SCOPES),
-  displayPrefix: z.string().describe('`svc_live_` and the first 4 characters of the secret, as the dashboard shows the key.'),
+  displayPrefix: z
+    .string()
+    .describe('`svc_live_` and the first 4 characters of the secret, as the dashboard shows the key.'),
   lastFour: z.string(),
   status: z.enum(['active', 'expired', 'revoked']),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime().nullable(),
   revokedAt: z.iso.datetime().nullable(),
-  rolledAt: z.iso.datetime().nullable().describe('Set on a key that was rolled: its successor is another key; this one works until `expiresAt`.'),
+  rolledAt: z.iso
+    .datetime()
+    .nullable()
+    .describe('Set on a key that was rolled: its successor is another key; this one works until `expiresAt`.'),
   lastUsedAt: z.iso.datetime().nullable(),
   lastUsedIp: z.string().nullable(),
   restrictions: keyRestrictionsOutput,
@@ -110,11 +137,15 @@ export type ApiKeyOutput = z.infer<typeof apiKeyOutput>;
 
 export const apiKeyWithSecretOutput = z.object({
   key: apiKeyOutput,
-  secret: z.string().describe('The key itself: shown in this answer only, never again (only its SHA-256 digest is stored).'),
+  secret: z
+    .string()
+    .describe('The key itself: shown in this answer only, never again (only its SHA-256 digest is stored).'),
 });
 
 export const rolledApiKeyOutput = apiKeyWithSecretOutput.extend({
-  previous: apiKeyOutput.describe('The key that was rolled: it works until its `expiresAt`, the end of the grace period.'),
+  previous: apiKeyOutput.describe(
+    'The key that was rolled: it works until its `expiresAt`, the end of the grace period.',
+  ),
 });
 
 /** Dates as ISO strings: the dashboard client receives JSON without a transformer. */

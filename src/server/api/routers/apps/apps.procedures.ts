@@ -8,8 +8,36 @@ import { asoScore } from '@/server/services/aso/aso-score';
 import { categoryRankHistory, RATING_HISTORY_DAYS, ratingHistory } from '@/server/services/aso/charts';
 import { keywordSpy } from '@/server/services/aso/keywords';
 import { keywordOpportunities } from '@/server/services/aso/opportunities';
-import { addStorefrontInput, removeStorefrontInput, removeStorefrontOutput, createAppInput, createAppOutput, removeAppInput, removeAppOutput, searchStoreInput, searchStoreOutput } from './apps.schema';
-import { appOutput, asoScoreInput, asoScoreOutput, categoryRankInput, categoryRankOutput, getAppInput, keywordSpyInput, keywordSpyOutput, listAppsInput, listAppsOutput, opportunitiesInput, opportunitiesOutput, ratingHistoryInput, ratingHistoryOutput, storefrontHealthInput, storefrontHealthOutput, toAppOutput } from './apps.schema';
+import {
+  addStorefrontInput,
+  removeStorefrontInput,
+  removeStorefrontOutput,
+  createAppInput,
+  createAppOutput,
+  removeAppInput,
+  removeAppOutput,
+  searchStoreInput,
+  searchStoreOutput,
+} from './apps.schema';
+import {
+  appOutput,
+  asoScoreInput,
+  asoScoreOutput,
+  categoryRankInput,
+  categoryRankOutput,
+  getAppInput,
+  keywordSpyInput,
+  keywordSpyOutput,
+  listAppsInput,
+  listAppsOutput,
+  opportunitiesInput,
+  opportunitiesOutput,
+  ratingHistoryInput,
+  ratingHistoryOutput,
+  storefrontHealthInput,
+  storefrontHealthOutput,
+  toAppOutput,
+} from './apps.schema';
 
 export const listAppsProcedure = apiProcedure
   .meta({
@@ -17,7 +45,8 @@ export const listAppsProcedure = apiProcedure
       method: 'GET',
       path: '/apps',
       summary: 'List tracked apps',
-      description: 'Every app your account tracks, oldest first, as a JSON array; for a key restricted to chosen apps, those apps only.',
+      description:
+        'Every app your account tracks, oldest first, as a JSON array; for a key restricted to chosen apps, those apps only.',
       tags: ['Apps'],
       protect: true,
     },
@@ -35,7 +64,14 @@ export const listAppsProcedure = apiProcedure
 
 export const getAppProcedure = apiProcedure
   .meta({
-    openapi: { method: 'GET', path: '/apps/{id}', summary: 'Get a tracked app', description: 'One tracked app. An app of another account is answered 404, like an unknown id.', tags: ['Apps'], protect: true },
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}',
+      summary: 'Get a tracked app',
+      description: 'One tracked app. An app of another account is answered 404, like an unknown id.',
+      tags: ['Apps'],
+      protect: true,
+    },
     scope: 'read',
     appInput: 'id',
     credits: 1,
@@ -70,13 +106,15 @@ export const createAppProcedure = apiProcedure
   });
 
 /** Dashboard only: stops tracking an app and everything recorded about it. */
-export const removeAppProcedure = dashboardProcedure.meta({ permission: 'data.write' })
+export const removeAppProcedure = dashboardProcedure
+  .meta({ permission: 'data.write' })
   .input(removeAppInput)
   .output(removeAppOutput)
   .mutation(({ ctx, input }) => removeApp(ctx.actor.accountId, input.id));
 
 /** Dashboard only: tracks the app in one more storefront. */
-export const addStorefrontProcedure = dashboardProcedure.meta({ permission: 'data.write' })
+export const addStorefrontProcedure = dashboardProcedure
+  .meta({ permission: 'data.write' })
   .input(addStorefrontInput)
   .output(appOutput)
   .mutation(async ({ ctx, input }) => {
@@ -85,13 +123,15 @@ export const addStorefrontProcedure = dashboardProcedure.meta({ permission: 'dat
   });
 
 /** Dashboard only: stops tracking the app in a storefront other than its primary one, and its keywords there. */
-export const removeStorefrontProcedure = dashboardProcedure.meta({ permission: 'data.write' })
+export const removeStorefrontProcedure = dashboardProcedure
+  .meta({ permission: 'data.write' })
   .input(removeStorefrontInput)
   .output(removeStorefrontOutput)
   .mutation(({ ctx, input }) => removeStorefront(ctx.actor.accountId, { appId: input.id, country: input.country }));
 
 /** Dashboard only: each storefront's provider health (when the store last answered, its last failure), for the app page. */
-export const storefrontHealthProcedure = dashboardProcedure.meta({ permission: 'data.read' })
+export const storefrontHealthProcedure = dashboardProcedure
+  .meta({ permission: 'data.read' })
   .input(storefrontHealthInput)
   .output(storefrontHealthOutput)
   .query(async ({ ctx, input }) =>
@@ -104,7 +144,8 @@ export const storefrontHealthProcedure = dashboardProcedure.meta({ permission: '
   );
 
 /** Dashboard only: the store's apps by name, for Add app. */
-export const searchStoreProcedure = dashboardProcedure.meta({ permission: 'data.write' })
+export const searchStoreProcedure = dashboardProcedure
+  .meta({ permission: 'data.write' })
   .input(searchStoreInput)
   .output(searchStoreOutput)
   .query(({ ctx, input }) => searchStore(input, !inTestMode(ctx.actor)));
@@ -149,7 +190,9 @@ export const listOpportunitiesProcedure = apiProcedure
   })
   .input(opportunitiesInput)
   .output(opportunitiesOutput)
-  .query(({ ctx, input }) => keywordOpportunities(ctx.actor.accountId, { appId: input.id, country: input.country, limit: input.limit }));
+  .query(({ ctx, input }) =>
+    keywordOpportunities(ctx.actor.accountId, { appId: input.id, country: input.country, limit: input.limit }),
+  );
 
 export const getCategoryRankProcedure = apiProcedure
   .meta({
@@ -157,7 +200,8 @@ export const getCategoryRankProcedure = apiProcedure
       method: 'GET',
       path: '/apps/{id}/category-rank',
       summary: 'Category rank history',
-      description: 'Daily position in the top-free chart of the app’s category, one point a day (null when outside the top 200).',
+      description:
+        'Daily position in the top-free chart of the app’s category, one point a day (null when outside the top 200).',
       tags: ['Apps'],
       protect: true,
     },
@@ -169,7 +213,9 @@ export const getCategoryRankProcedure = apiProcedure
   })
   .input(categoryRankInput)
   .output(categoryRankOutput)
-  .query(({ ctx, input }) => categoryRankHistory(ctx.actor.accountId, { appId: input.id, country: input.country, days: input.days }));
+  .query(({ ctx, input }) =>
+    categoryRankHistory(ctx.actor.accountId, { appId: input.id, country: input.country, days: input.days }),
+  );
 
 export const getRatingHistoryProcedure = apiProcedure
   .meta({
@@ -196,7 +242,8 @@ export const getKeywordSpyProcedure = apiProcedure
       method: 'GET',
       path: '/apps/{id}/keyword-spy',
       summary: 'Every keyword the app ranks for',
-      description: 'All terms the app ranks for (top 200; top 100 on Google Play) in the storefront on the last day of data, best rank first, with volume, difficulty and whether you track them.',
+      description:
+        'All terms the app ranks for (top 200; top 100 on Google Play) in the storefront on the last day of data, best rank first, with volume, difficulty and whether you track them.',
       tags: ['Keywords'],
       protect: true,
     },

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { appIdParam, countryQuery, isoDate, isoDateTime, queryIntWithDefault, storeUrlInput } from '@/server/api/schemas';
+import {
+  appIdParam,
+  countryQuery,
+  isoDate,
+  isoDateTime,
+  queryIntWithDefault,
+  storeUrlInput,
+} from '@/server/api/schemas';
 import { countrySchema, storefrontInput } from '@/server/domain/countries';
 import type { AppView } from '@/server/services/apps/apps';
 
@@ -7,19 +14,28 @@ export const appOutput = z
   .object({
     id: z.uuid(),
     store: z.enum(['app_store', 'google_play']).meta({ description: 'The store the app is published in.' }),
-    storeId: z.string().meta({ description: 'App Store numeric id, or Google Play package name.', example: '1459969523' }),
+    storeId: z
+      .string()
+      .meta({ description: 'App Store numeric id, or Google Play package name.', example: '1459969523' }),
     bundleId: z.string().meta({ example: 'com.calmlabs.breathe' }),
     name: z.string(),
     developer: z.string(),
     category: z.string(),
-    primaryCountry: z.string().length(2).meta({ description: 'Default storefront for country-scoped endpoints (ISO 3166-1 alpha-2).' }),
+    primaryCountry: z
+      .string()
+      .length(2)
+      .meta({ description: 'Default storefront for country-scoped endpoints (ISO 3166-1 alpha-2).' }),
     iconUrl: z.url().nullable(),
     storeUrl: z.url().meta({ description: 'Public store page of the app.' }),
     trackedKeywords: z.int().nonnegative().meta({ description: 'Number of tracked keywords, all countries.' }),
-    storefronts: z
-      .array(z.string().length(2))
-      .meta({ description: 'Every storefront the app is tracked in: its primary one, those of its tracked keywords, and any added in the dashboard. Metadata, changelog, ASO score and category rank answer for each.', example: ['GB', 'US'] }),
-    dataThrough: isoDate.nullable().meta({ description: 'The last day with data; null until the first history backfill has finished.' }),
+    storefronts: z.array(z.string().length(2)).meta({
+      description:
+        'Every storefront the app is tracked in: its primary one, those of its tracked keywords, and any added in the dashboard. Metadata, changelog, ASO score and category rank answer for each.',
+      example: ['GB', 'US'],
+    }),
+    dataThrough: isoDate
+      .nullable()
+      .meta({ description: 'The last day with data; null until the first history backfill has finished.' }),
     lastObservedAt: isoDateTime.nullable().meta({
       description:
         'When the store last answered for the app (its primary storefront): the age of its data. The daily refresh observes every app once a day; while a store fails (an outage, a throttle), the app keeps its last data, served as before, and this time stops moving. null until the first observation.',
@@ -27,13 +43,17 @@ export const appOutput = z
     backfill: z
       .object({
         status: z.enum(['queued', 'running', 'completed', 'failed']).meta({
-          description: '`failed`: the history could not be loaded after several attempts; the daily refresh then tries again.',
+          description:
+            '`failed`: the history could not be loaded after several attempts; the daily refresh then tries again.',
         }),
         daysDone: z.int().nonnegative(),
         daysTotal: z.int().nonnegative().meta({ description: 'Days of history the backfill loads.' }),
       })
       .nullable()
-      .meta({ description: 'The history backfill of an app just added: it runs in the background, and the per-app reads answer empty series until it completes. null for an app whose history was loaded otherwise.' }),
+      .meta({
+        description:
+          'The history backfill of an app just added: it runs in the background, and the per-app reads answer empty series until it completes. null for an app whose history was loaded otherwise.',
+      }),
     createdAt: isoDateTime.meta({ description: 'When the app was added to the account.' }),
   })
   .meta({ id: 'App', description: 'An app tracked by your account.' });
@@ -49,17 +69,27 @@ export function toAppOutput(app: AppView): z.infer<typeof appOutput> {
     ...rest,
     dataThrough: refreshedThrough && refreshedThrough.toISOString().slice(0, 10),
     lastObservedAt: lastObservedAt && lastObservedAt.toISOString(),
-    backfill: backfill && { status: backfillStatus(backfill), daysDone: backfill.finishedAt && !backfill.lastError ? backfill.daysTotal : backfill.daysDone, daysTotal: backfill.daysTotal },
+    backfill: backfill && {
+      status: backfillStatus(backfill),
+      daysDone: backfill.finishedAt && !backfill.lastError ? backfill.daysTotal : backfill.daysDone,
+      daysTotal: backfill.daysTotal,
+    },
     createdAt: app.createdAt.toISOString(),
   };
 }
 
 export const createAppInput = z.strictObject({
   storeUrl: storeUrlInput('Give the app’s store URL.'),
-  country: storefrontInput('Primary storefront of the app; omitted or null: the storefront of an App Store URL, else US.').nullish(),
+  country: storefrontInput(
+    'Primary storefront of the app; omitted or null: the storefront of an App Store URL, else US.',
+  ).nullish(),
 });
 export const createAppOutput = appOutput
-  .extend({ created: z.boolean().meta({ description: 'false: the account already tracked this app, which is answered as it is (nothing changed).' }) })
+  .extend({
+    created: z.boolean().meta({
+      description: 'false: the account already tracked this app, which is answered as it is (nothing changed).',
+    }),
+  })
   .meta({ id: 'AppCreated', description: 'The app as GET /apps/{id} answers it, and whether this call added it.' });
 
 export const removeAppInput = z.object({ id: appIdParam });
@@ -67,11 +97,25 @@ export const removeAppOutput = z.object({ removed: z.literal(true), appId: z.uui
 
 export const addStorefrontInput = z.object({ id: appIdParam, country: countrySchema });
 export const removeStorefrontInput = z.object({ id: appIdParam, country: countrySchema });
-export const removeStorefrontOutput = z.object({ removed: z.literal(true), country: z.string().length(2), keywords: z.int().nonnegative() });
+export const removeStorefrontOutput = z.object({
+  removed: z.literal(true),
+  country: z.string().length(2),
+  keywords: z.int().nonnegative(),
+});
 
-export const searchStoreInput = z.object({ term: z.string().trim().min(2, 'Type at least 2 characters.').max(100), country: countrySchema.default('US') });
+export const searchStoreInput = z.object({
+  term: z.string().trim().min(2, 'Type at least 2 characters.').max(100),
+  country: countrySchema.default('US'),
+});
 export const searchStoreOutput = z.array(
-  z.object({ store: z.enum(['app_store', 'google_play']), storeId: z.string(), name: z.string(), developer: z.string(), iconUrl: z.string().nullable(), storeUrl: z.string() }),
+  z.object({
+    store: z.enum(['app_store', 'google_play']),
+    storeId: z.string(),
+    name: z.string(),
+    developer: z.string(),
+    iconUrl: z.string().nullable(),
+    storeUrl: z.string(),
+  }),
 );
 
 export const listAppsInput = z.object({});
@@ -82,7 +126,8 @@ export const getAppInput = z.object({ id: appIdParam });
 const day = isoDate;
 
 export const asoScoreInput = z.object({ id: appIdParam, country: countryQuery });
-const pillar = <T extends z.ZodRawShape>(inputs: T) => z.object({ score: z.number().min(0).max(100), weight: z.number(), inputs: z.object(inputs) });
+const pillar = <T extends z.ZodRawShape>(inputs: T) =>
+  z.object({ score: z.number().min(0).max(100), weight: z.number(), inputs: z.object(inputs) });
 export const asoScoreOutput = z
   .object({
     country: z.string().length(2),
@@ -90,13 +135,41 @@ export const asoScoreOutput = z
     score: z.int().min(0).max(100).meta({ description: 'Weighted sum of the pillar scores.' }),
     pillars: z.object({
       metadata: pillar({
-        titleLength: z.int(), titleLimit: z.int(), subtitleLength: z.int(), subtitleLimit: z.int(), keywordFieldLength: z.int(), keywordFieldLimit: z.int(), descriptionLength: z.int(),
+        titleLength: z.int(),
+        titleLimit: z.int(),
+        subtitleLength: z.int(),
+        subtitleLimit: z.int(),
+        keywordFieldLength: z.int(),
+        keywordFieldLimit: z.int(),
+        descriptionLength: z.int(),
       }),
-      keywords: pillar({ trackedKeywords: z.int(), rankedKeywords: z.int(), top10Keywords: z.int(), volumeWeightedVisibility: z.number(), keywordsInTitleOrSubtitle: z.int() }),
-      ratingsAndReviews: pillar({ averageRating: z.number().nullable(), ratingCount: z.int(), reviewsLast30Days: z.int(), negativeShareLast30Days: z.number() }),
-      creativesAndConversion: pillar({ screenshots: z.int(), screenshotLimit: z.int(), hasVideo: z.boolean(), daysSinceLastRelease: z.int().nullable() }),
+      keywords: pillar({
+        trackedKeywords: z.int(),
+        rankedKeywords: z.int(),
+        top10Keywords: z.int(),
+        volumeWeightedVisibility: z.number(),
+        keywordsInTitleOrSubtitle: z.int(),
+      }),
+      ratingsAndReviews: pillar({
+        averageRating: z.number().nullable(),
+        ratingCount: z.int(),
+        reviewsLast30Days: z.int(),
+        negativeShareLast30Days: z.number(),
+      }),
+      creativesAndConversion: pillar({
+        screenshots: z.int(),
+        screenshotLimit: z.int(),
+        hasVideo: z.boolean(),
+        daysSinceLastRelease: z.int().nullable(),
+      }),
     }),
-    recommendations: z.array(z.object({ pillar: z.enum(['metadata', 'keywords', 'ratings', 'creatives']), impact: z.enum(['high', 'medium', 'low']), message: z.string() })),
+    recommendations: z.array(
+      z.object({
+        pillar: z.enum(['metadata', 'keywords', 'ratings', 'creatives']),
+        impact: z.enum(['high', 'medium', 'low']),
+        message: z.string(),
+      }),
+    ),
   })
   .meta({ id: 'AsoScore' });
 
@@ -114,7 +187,11 @@ export const opportunitiesOutput = z
         position: z.int().min(1),
         term: z.string(),
         country: z.string().length(2),
-        score: z.number().min(0).max(100).meta({ description: '100 × demand × ease × headroom (see the endpoint description).' }),
+        score: z
+          .number()
+          .min(0)
+          .max(100)
+          .meta({ description: '100 × demand × ease × headroom (see the endpoint description).' }),
         volume: z.int(),
         difficulty: z.int(),
         rank: z.int().nullable(),
@@ -126,21 +203,33 @@ export const opportunitiesOutput = z
   })
   .meta({ id: 'KeywordOpportunities' });
 
-export const categoryRankInput = z.object({ id: appIdParam, country: countryQuery, days: queryIntWithDefault({ min: 1, max: 365, default: 30, description: 'Days of history, ending with the last day of data.' }) });
+export const categoryRankInput = z.object({
+  id: appIdParam,
+  country: countryQuery,
+  days: queryIntWithDefault({
+    min: 1,
+    max: 365,
+    default: 30,
+    description: 'Days of history, ending with the last day of data.',
+  }),
+});
 export const categoryRankOutput = z
   .object({
     country: z.string().length(2),
     category: z.string(),
     chart: z.literal('top-free'),
-    observedSince: day
-      .nullable()
-      .meta({
-        description:
-          'The first day this storefront’s chart history holds; days before it are null because they were never observed, not because the app was out of the chart. Its first call in a storefront new to the app observes it, and the history starts then. null: never observed there yet.',
-      }),
+    observedSince: day.nullable().meta({
+      description:
+        'The first day this storefront’s chart history holds; days before it are null because they were never observed, not because the app was out of the chart. Its first call in a storefront new to the app observes it, and the history starts then. null: never observed there yet.',
+    }),
     from: day,
     to: day,
-    points: z.array(z.object({ date: day, rank: z.int().nullable().meta({ description: 'Position in the chart; null outside the top 200.' }) })),
+    points: z.array(
+      z.object({
+        date: day,
+        rank: z.int().nullable().meta({ description: 'Position in the chart; null outside the top 200.' }),
+      }),
+    ),
   })
   .meta({ id: 'CategoryRankHistory' });
 
@@ -155,9 +244,18 @@ export const ratingHistoryOutput = z
         average: z.number().min(0).max(5),
         count: z.int().nonnegative(),
         histogram: z
-          .object({ '1': z.int().nonnegative(), '2': z.int().nonnegative(), '3': z.int().nonnegative(), '4': z.int().nonnegative(), '5': z.int().nonnegative() })
+          .object({
+            '1': z.int().nonnegative(),
+            '2': z.int().nonnegative(),
+            '3': z.int().nonnegative(),
+            '4': z.int().nonnegative(),
+            '5': z.int().nonnegative(),
+          })
           .nullable()
-          .meta({ description: 'Ratings by number of stars. Google Play shows them; null for App Store apps, whose public answers have no histogram.' }),
+          .meta({
+            description:
+              'Ratings by number of stars. Google Play shows them; null for App Store apps, whose public answers have no histogram.',
+          }),
       }),
     ),
   })
@@ -179,7 +277,14 @@ export const keywordSpyOutput = z
     country: z.string().length(2),
     date: day,
     keywords: z.array(
-      z.object({ term: z.string(), rank: z.int().min(1), volume: z.int().nullable(), difficulty: z.int().nullable(), tracked: z.boolean(), keywordId: z.uuid().nullable() }),
+      z.object({
+        term: z.string(),
+        rank: z.int().min(1),
+        volume: z.int().nullable(),
+        difficulty: z.int().nullable(),
+        tracked: z.boolean(),
+        keywordId: z.uuid().nullable(),
+      }),
     ),
   })
   .meta({ id: 'KeywordSpy' });

@@ -5,23 +5,34 @@ import { pageOrigin } from '@/server/core/origin';
 import { billingOverview, openCustomerPortal, startCheckout } from '@/server/services/billing/billing';
 import { billingOverviewOutput, checkoutInput, redirectOutput } from './billing.schema';
 
-export const billingOverviewProcedure = dashboardProcedure.meta({ permission: 'billing.manage' }).output(billingOverviewOutput).query(async ({ ctx }) => {
-  const overview = await billingOverview({ accountId: liveAccountOf(ctx.actor), userId: ctx.actor.userId! }, ctx.now);
-  return {
-    ...overview,
-    trial: overview.trial && { ...overview.trial, endsAt: overview.trial.endsAt.toISOString() },
-    periodEnd: overview.periodEnd.toISOString(),
-    history: overview.history.map((change) => ({ ...change, changedAt: change.changedAt.toISOString() })),
-  };
-});
+export const billingOverviewProcedure = dashboardProcedure
+  .meta({ permission: 'billing.manage' })
+  .output(billingOverviewOutput)
+  .query(async ({ ctx }) => {
+    const overview = await billingOverview({ accountId: liveAccountOf(ctx.actor), userId: ctx.actor.userId! }, ctx.now);
+    return {
+      ...overview,
+      trial: overview.trial && { ...overview.trial, endsAt: overview.trial.endsAt.toISOString() },
+      periodEnd: overview.periodEnd.toISOString(),
+      history: overview.history.map((change) => ({ ...change, changedAt: change.changedAt.toISOString() })),
+    };
+  });
 
 /** A Checkout Session for the tier (or the portal, when a subscription is live): the page sends the browser there. */
-export const checkoutProcedure = dashboardProcedure.meta({ permission: 'billing.manage' })
+export const checkoutProcedure = dashboardProcedure
+  .meta({ permission: 'billing.manage' })
   .input(checkoutInput)
   .output(redirectOutput)
   .mutation(async ({ ctx, input }) => {
-    const { url } = await startCheckout({ accountId: liveAccountOf(ctx.actor), userId: ctx.actor.userId! }, input.tier, pageOrigin());
+    const { url } = await startCheckout(
+      { accountId: liveAccountOf(ctx.actor), userId: ctx.actor.userId! },
+      input.tier,
+      pageOrigin(),
+    );
     return { url };
   });
 
-export const portalProcedure = dashboardProcedure.meta({ permission: 'billing.manage' }).output(redirectOutput).mutation(({ ctx }) => openCustomerPortal(liveAccountOf(ctx.actor), pageOrigin()));
+export const portalProcedure = dashboardProcedure
+  .meta({ permission: 'billing.manage' })
+  .output(redirectOutput)
+  .mutation(({ ctx }) => openCustomerPortal(liveAccountOf(ctx.actor), pageOrigin()));

@@ -26,7 +26,14 @@ export const billingOverviewOutput = z.object({
       checkout: z.boolean(),
     }),
   ),
-  history: z.array(z.object({ from: z.enum(PLAN_TIERS).nullable(), to: z.enum(PLAN_TIERS), reason: z.enum(['trial_started', 'trial_ended', 'stripe', 'operator']), changedAt: isoDateTime })),
+  history: z.array(
+    z.object({
+      from: z.enum(PLAN_TIERS).nullable(),
+      to: z.enum(PLAN_TIERS),
+      reason: z.enum(['trial_started', 'trial_ended', 'stripe', 'operator']),
+      changedAt: isoDateTime,
+    }),
+  ),
 });
 
 export const checkoutInput = z.object({ tier: z.enum(SELF_SERVE_TIERS, 'Choose one of the plans offered.') });

@@ -4,11 +4,24 @@ import { appIdParam } from '@/server/api/schemas';
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
 import { removeCompetitor } from '@/server/services/apps/apps';
 import { addCompetitor, listCompetitors } from '@/server/services/aso/competitors';
-import { addCompetitorInput, addCompetitorOutput, listCompetitorsInput, listCompetitorsOutput, toCompetitorOutput } from './competitors.schema';
+import {
+  addCompetitorInput,
+  addCompetitorOutput,
+  listCompetitorsInput,
+  listCompetitorsOutput,
+  toCompetitorOutput,
+} from './competitors.schema';
 
 export const listCompetitorsProcedure = apiProcedure
   .meta({
-    openapi: { method: 'GET', path: '/apps/{id}/competitors', summary: 'List competitors', description: 'Competitors tracked for the app, oldest first, with what we know of each.', tags: ['Competitors'], protect: true },
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/competitors',
+      summary: 'List competitors',
+      description: 'Competitors tracked for the app, oldest first, with what we know of each.',
+      tags: ['Competitors'],
+      protect: true,
+    },
     scope: 'read',
     appInput: 'id',
     credits: 1,
@@ -17,7 +30,9 @@ export const listCompetitorsProcedure = apiProcedure
   })
   .input(listCompetitorsInput)
   .output(listCompetitorsOutput)
-  .query(async ({ ctx, input }) => (await listCompetitors(ctx.actor.accountId, { appId: input.id, country: input.country })).map(toCompetitorOutput));
+  .query(async ({ ctx, input }) =>
+    (await listCompetitors(ctx.actor.accountId, { appId: input.id, country: input.country })).map(toCompetitorOutput),
+  );
 
 export const addCompetitorProcedure = apiProcedure
   .meta({
@@ -40,12 +55,18 @@ export const addCompetitorProcedure = apiProcedure
   .input(addCompetitorInput)
   .output(addCompetitorOutput)
   .mutation(async ({ ctx, input }) => {
-    const { competitor, created } = await addCompetitor(ctx.actor.accountId, { appId: input.id, storeUrl: input.storeUrl });
+    const { competitor, created } = await addCompetitor(ctx.actor.accountId, {
+      appId: input.id,
+      storeUrl: input.storeUrl,
+    });
     return { competitor: toCompetitorOutput(competitor), created };
   });
 
 /** Dashboard only: stops following one competitor. */
-export const removeCompetitorProcedure = dashboardProcedure.meta({ permission: 'data.write' })
+export const removeCompetitorProcedure = dashboardProcedure
+  .meta({ permission: 'data.write' })
   .input(z.object({ id: appIdParam, competitorId: z.uuid('Must be a UUID.') }))
   .output(z.object({ removed: z.literal(true), competitorId: z.uuid() }))
-  .mutation(({ ctx, input }) => removeCompetitor(ctx.actor.accountId, { appId: input.id, competitorId: input.competitorId }));
+  .mutation(({ ctx, input }) =>
+    removeCompetitor(ctx.actor.accountId, { appId: input.id, competitorId: input.competitorId }),
+  );

@@ -5,10 +5,15 @@ import { storefrontInput } from '@/server/domain/countries';
 
 export const listCompetitorsInput = z.object({
   id: appIdParam,
-  country: storefrontInput('Storefront. Competitors are followed in every storefront: the value does not filter, but a storefront the app was never observed in is observed during this call (the store’s time) and tracked from then on, as for the other reads.').optional(),
+  country: storefrontInput(
+    'Storefront. Competitors are followed in every storefront: the value does not filter, but a storefront the app was never observed in is observed during this call (the store’s time) and tracked from then on, as for the other reads.',
+  ).optional(),
 });
 
-export const addCompetitorInput = z.strictObject({ id: appIdParam, storeUrl: storeUrlInput('Give the competitor’s store URL.') });
+export const addCompetitorInput = z.strictObject({
+  id: appIdParam,
+  storeUrl: storeUrlInput('Give the competitor’s store URL.'),
+});
 
 const competitorOutput = z
   .object({
@@ -31,4 +36,6 @@ export const toCompetitorOutput = (row: CompetitorRow) => ({ ...row, createdAt: 
 
 export const listCompetitorsOutput = z.array(competitorOutput);
 
-export const addCompetitorOutput = z.object({ competitor: competitorOutput, created: z.boolean() }).meta({ id: 'AddCompetitorResult' });
+export const addCompetitorOutput = z
+  .object({ competitor: competitorOutput, created: z.boolean() })
+  .meta({ id: 'AddCompetitorResult' });

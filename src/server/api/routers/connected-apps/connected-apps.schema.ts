@@ -5,7 +5,9 @@ import type { ConnectedAppChange, ConnectedAppView } from '@/server/services/oau
 
 export const connectedAppIdInput = z.strictObject({ id: z.uuid('Must be a UUID.') });
 
-export const restrictConnectedAppInput = connectedAppIdInput.extend({ restrictions: keyRestrictionsInput }) satisfies z.ZodType<ConnectedAppChange>;
+export const restrictConnectedAppInput = connectedAppIdInput.extend({
+  restrictions: keyRestrictionsInput,
+}) satisfies z.ZodType<ConnectedAppChange>;
 
 export const connectedAppOutput = z.object({
   id: z.uuid(),
@@ -24,5 +26,11 @@ export const connectedAppOutput = z.object({
 export type ConnectedAppOutput = z.infer<typeof connectedAppOutput>;
 
 export function toConnectedAppOutput(app: ConnectedAppView): ConnectedAppOutput {
-  return { ...app, createdAt: app.createdAt.toISOString(), expiresAt: app.expiresAt?.toISOString() ?? null, revokedAt: app.revokedAt?.toISOString() ?? null, lastUsedAt: app.lastUsedAt?.toISOString() ?? null };
+  return {
+    ...app,
+    createdAt: app.createdAt.toISOString(),
+    expiresAt: app.expiresAt?.toISOString() ?? null,
+    revokedAt: app.revokedAt?.toISOString() ?? null,
+    lastUsedAt: app.lastUsedAt?.toISOString() ?? null,
+  };
 }

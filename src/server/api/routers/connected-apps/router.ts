@@ -1,6 +1,10 @@
 // Settings → API access → Connected apps.
 import { router } from '@/server/api/trpc';
-import { listConnectedAppsProcedure, restrictConnectedAppProcedure, revokeConnectedAppProcedure } from './connected-apps.procedures';
+import {
+  listConnectedAppsProcedure,
+  restrictConnectedAppProcedure,
+  revokeConnectedAppProcedure,
+} from './connected-apps.procedures';
 
 export const connectedAppsRouter = router({
   list: listConnectedAppsProcedure,

@@ -6,7 +6,21 @@ import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
 import { addKeywords, removeKeyword } from '@/server/services/apps/apps';
 import { keywordHistory, keywordMetricsHistory, listKeywords, recentRanks } from '@/server/services/aso/keywords';
 import { researchFreshness, researchFreshUntil, researchKeyword } from '@/server/services/aso/research';
-import { addKeywordsInput, addKeywordsOutput, keywordHistoryInput, keywordHistoryOutput, listKeywordsInput, listKeywordsOutput, metricsHistoryInput, metricsHistoryOutput, recentRanksInput, recentRanksOutput, researchInput, researchOutput, toTrackedKeywordOutput } from './keywords.schema';
+import {
+  addKeywordsInput,
+  addKeywordsOutput,
+  keywordHistoryInput,
+  keywordHistoryOutput,
+  listKeywordsInput,
+  listKeywordsOutput,
+  metricsHistoryInput,
+  metricsHistoryOutput,
+  recentRanksInput,
+  recentRanksOutput,
+  researchInput,
+  researchOutput,
+  toTrackedKeywordOutput,
+} from './keywords.schema';
 
 export const listKeywordsProcedure = apiProcedure
   .meta({
@@ -28,7 +42,16 @@ export const listKeywordsProcedure = apiProcedure
   })
   .input(listKeywordsInput)
   .output(listKeywordsOutput)
-  .query(async ({ ctx, input }) => (await listKeywords(ctx.actor.accountId, { appId: input.id, country: input.country, rankWindow: input.rankWindow })).items);
+  .query(
+    async ({ ctx, input }) =>
+      (
+        await listKeywords(ctx.actor.accountId, {
+          appId: input.id,
+          country: input.country,
+          rankWindow: input.rankWindow,
+        })
+      ).items,
+  );
 
 export const researchKeywordProcedure = apiProcedure
   .meta({
@@ -36,8 +59,7 @@ export const researchKeywordProcedure = apiProcedure
       method: 'GET',
       path: '/apps/{id}/keywords/research',
       summary: 'Research a keyword (live)',
-      description:
-        `Live volume, difficulty and the top 10 apps for a term in a storefront (default US), and this app’s rank for it on its last day of data. ${researchFreshness()} Costs 8 credits per call.`,
+      description: `Live volume, difficulty and the top 10 apps for a term in a storefront (default US), and this app’s rank for it on its last day of data. ${researchFreshness()} Costs 8 credits per call.`,
       tags: ['Keywords'],
       protect: true,
     },
@@ -47,12 +69,19 @@ export const researchKeywordProcedure = apiProcedure
     credits: 8,
     problems: ['STORE_UNAVAILABLE'],
     // A live answer: replayed while its data is unchanged and, besides, only while it is live.
-    cache: { scope: 'app', freshUntil: (output: { observedAt: string }) => researchFreshUntil(new Date(output.observedAt)) },
+    cache: {
+      scope: 'app',
+      freshUntil: (output: { observedAt: string }) => researchFreshUntil(new Date(output.observedAt)),
+    },
   })
   .input(researchInput)
   .output(researchOutput)
   .query(async ({ ctx, input }) => {
-    const { observedAt, ...research } = await researchKeyword(ctx.actor.accountId, { appId: input.id, term: input.term, country: input.country });
+    const { observedAt, ...research } = await researchKeyword(ctx.actor.accountId, {
+      appId: input.id,
+      term: input.term,
+      country: input.country,
+    });
     return { ...research, observedAt: observedAt.toISOString() };
   });
 
@@ -74,7 +103,9 @@ export const keywordHistoryProcedure = apiProcedure
   })
   .input(keywordHistoryInput)
   .output(keywordHistoryOutput)
-  .query(({ ctx, input }) => keywordHistory(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId, days: input.days }));
+  .query(({ ctx, input }) =>
+    keywordHistory(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId, days: input.days }),
+  );
 
 export const keywordMetricsHistoryProcedure = apiProcedure
   .meta({
@@ -82,7 +113,8 @@ export const keywordMetricsHistoryProcedure = apiProcedure
       method: 'GET',
       path: '/apps/{id}/keywords/{keywordId}/metrics-history',
       summary: 'Volume and difficulty over time',
-      description: 'Daily search volume and difficulty of the keyword in its storefront over `days` days (default 180).',
+      description:
+        'Daily search volume and difficulty of the keyword in its storefront over `days` days (default 180).',
       tags: ['Keywords'],
       protect: true,
     },
@@ -94,7 +126,9 @@ export const keywordMetricsHistoryProcedure = apiProcedure
   })
   .input(metricsHistoryInput)
   .output(metricsHistoryOutput)
-  .query(({ ctx, input }) => keywordMetricsHistory(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId, days: input.days }));
+  .query(({ ctx, input }) =>
+    keywordMetricsHistory(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId, days: input.days }),
+  );
 
 export const addKeywordsProcedure = apiProcedure
   .meta({
@@ -116,18 +150,30 @@ export const addKeywordsProcedure = apiProcedure
   .input(addKeywordsInput)
   .output(addKeywordsOutput)
   .mutation(async ({ ctx, input }) => {
-    const result = await addKeywords(ctx.actor.accountId, { appId: input.id, terms: input.terms, country: input.country });
-    return { ...result, added: result.added.map(toTrackedKeywordOutput), alreadyTracked: result.alreadyTracked.map(toTrackedKeywordOutput) };
+    const result = await addKeywords(ctx.actor.accountId, {
+      appId: input.id,
+      terms: input.terms,
+      country: input.country,
+    });
+    return {
+      ...result,
+      added: result.added.map(toTrackedKeywordOutput),
+      alreadyTracked: result.alreadyTracked.map(toTrackedKeywordOutput),
+    };
   });
 
 /** Dashboard only: stops tracking one keyword. */
-export const removeKeywordProcedure = dashboardProcedure.meta({ permission: 'data.write' })
+export const removeKeywordProcedure = dashboardProcedure
+  .meta({ permission: 'data.write' })
   .input(z.object({ id: appIdParam, keywordId: keywordIdParam }))
   .output(z.object({ removed: z.literal(true), keywordId: z.uuid() }))
   .mutation(({ ctx, input }) => removeKeyword(ctx.actor.accountId, { appId: input.id, keywordId: input.keywordId }));
 
 /** Dashboard only: the keyword table's 7-day sparklines, every tracked keyword of a storefront in one read. */
-export const recentRanksProcedure = dashboardProcedure.meta({ permission: 'data.read' })
+export const recentRanksProcedure = dashboardProcedure
+  .meta({ permission: 'data.read' })
   .input(recentRanksInput)
   .output(recentRanksOutput)
-  .query(({ ctx, input }) => recentRanks(ctx.actor.accountId, { appId: input.id, country: input.country, days: input.days }));
+  .query(({ ctx, input }) =>
+    recentRanks(ctx.actor.accountId, { appId: input.id, country: input.country, days: input.days }),
+  );

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { appIdParam, countryQuery, isoDate, isoDateTime, keywordIdParam, queryEnum, queryIntWithDefault } from '@/server/api/schemas';
+import {
+  appIdParam,
+  countryQuery,
+  isoDate,
+  isoDateTime,
+  keywordIdParam,
+  queryEnum,
+  queryIntWithDefault,
+} from '@/server/api/schemas';
 import { storefrontInput } from '@/server/domain/countries';
 import type { TrackedKeywordView } from '@/server/services/apps/apps';
 
@@ -15,14 +23,22 @@ const MAX_TERM_LENGTH = 100;
 export const addKeywordsInput = z.strictObject({
   id: appIdParam,
   terms: z
-    .array(z.string().trim().min(1, 'A term cannot be empty.').max(MAX_TERM_LENGTH, `A term has at most ${MAX_TERM_LENGTH} characters.`))
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, 'A term cannot be empty.')
+        .max(MAX_TERM_LENGTH, `A term has at most ${MAX_TERM_LENGTH} characters.`),
+    )
     .min(1, 'Give at least one term.')
     .max(MAX_TERMS_PER_REQUEST, `Give at most ${MAX_TERMS_PER_REQUEST} terms per request.`)
     .meta({
       description: `1 to ${MAX_TERMS_PER_REQUEST} search terms, each trimmed to 1–${MAX_TERM_LENGTH} characters. Duplicates (ignoring case) count once.`,
       example: ['meditation', 'sleep sounds'],
     }),
-  country: storefrontInput('Storefront to track the terms in; omitted or null: the app’s primary storefront. A storefront new to the app is tracked with them (its history observed during this call), within the plan’s storefronts per app.').nullish(),
+  country: storefrontInput(
+    'Storefront to track the terms in; omitted or null: the app’s primary storefront. A storefront new to the app is tracked with them (its history observed during this call), within the plan’s storefronts per app.',
+  ).nullish(),
 });
 
 export const trackedKeywordOutput = z
@@ -40,14 +56,15 @@ export const addKeywordsOutput = z
     appId: z.uuid(),
     country: z.string().length(2),
     added: z.array(trackedKeywordOutput).meta({ description: 'Terms that are now tracked and were not before.' }),
-    alreadyTracked: z.array(trackedKeywordOutput).meta({ description: 'Terms that were already tracked; nothing was duplicated.' }),
+    alreadyTracked: z
+      .array(trackedKeywordOutput)
+      .meta({ description: 'Terms that were already tracked; nothing was duplicated.' }),
   })
   .meta({ id: 'AddKeywordsResult' });
 
 export function toTrackedKeywordOutput(keyword: TrackedKeywordView): z.infer<typeof trackedKeywordOutput> {
   return { ...keyword, createdAt: keyword.createdAt.toISOString() };
 }
-
 
 export const listKeywordsInput = z.object({
   id: appIdParam,
@@ -57,10 +74,24 @@ export const listKeywordsInput = z.object({
 export const keywordListItemOutput = z
   .object({
     term: z.string(),
-    rank: z.int().min(1).nullable().meta({ description: 'Position in search results on the last day of data; null when the app is not in the top 200 (the top 100 on Google Play).' }),
-    rankDelta: z.int().meta({ description: 'Rank at the start of rankWindow minus rank now: positive = moved up. 0 when either end is unranked.' }),
-    volume: z.int().nullable().meta({ description: `${VOLUME_METHOD} null until the first data refresh of the term.` }),
-    difficulty: z.int().min(0).max(100).nullable().meta({ description: `${DIFFICULTY_METHOD} null until the first data refresh of the term.` }),
+    rank: z.int().min(1).nullable().meta({
+      description:
+        'Position in search results on the last day of data; null when the app is not in the top 200 (the top 100 on Google Play).',
+    }),
+    rankDelta: z.int().meta({
+      description:
+        'Rank at the start of rankWindow minus rank now: positive = moved up. 0 when either end is unranked.',
+    }),
+    volume: z
+      .int()
+      .nullable()
+      .meta({ description: `${VOLUME_METHOD} null until the first data refresh of the term.` }),
+    difficulty: z
+      .int()
+      .min(0)
+      .max(100)
+      .nullable()
+      .meta({ description: `${DIFFICULTY_METHOD} null until the first data refresh of the term.` }),
     isFavorite: z.boolean(),
     keywordId: z.uuid(),
     country: z.string().length(2),
@@ -86,7 +117,9 @@ export const researchOutput = z
     country: z.string().length(2),
     volume: z.int().meta({ description: VOLUME_METHOD }),
     difficulty: z.int().min(0).max(100).meta({ description: DIFFICULTY_METHOD }),
-    yourRank: z.int().nullable().meta({ description: 'Where this app ranked for the term on its last day of data; null if not ranked or not observed.' }),
+    yourRank: z.int().nullable().meta({
+      description: 'Where this app ranked for the term on its last day of data; null if not ranked or not observed.',
+    }),
     topApps: z.array(
       z.object({
         rank: z.int().min(1),
@@ -100,7 +133,8 @@ export const researchOutput = z
       }),
     ),
     observedAt: isoDateTime.meta({
-      description: 'When the store was read for this term and storefront (see the endpoint’s description for how long an answer is shared).',
+      description:
+        'When the store was read for this term and storefront (see the endpoint’s description for how long an answer is shared).',
     }),
   })
   .meta({ id: 'KeywordResearch' });
@@ -108,10 +142,21 @@ export const researchOutput = z
 export const keywordHistoryInput = z.object({
   id: appIdParam,
   keywordId: keywordIdParam,
-  days: queryIntWithDefault({ min: 1, max: 365, default: 30, description: 'Days of history, ending with the last day of data.' }),
+  days: queryIntWithDefault({
+    min: 1,
+    max: 365,
+    default: 30,
+    description: 'Days of history, ending with the last day of data.',
+  }),
 });
 /** What both per-keyword series answer besides their points. */
-const keywordSeries = z.object({ keywordId: z.uuid(), term: z.string(), country: z.string().length(2), from: isoDate, to: isoDate });
+const keywordSeries = z.object({
+  keywordId: z.uuid(),
+  term: z.string(),
+  country: z.string().length(2),
+  from: isoDate,
+  to: isoDate,
+});
 
 const rankPoints = z.array(z.object({ date: isoDate, rank: z.int().nullable() }));
 export const keywordHistoryOutput = keywordSeries
@@ -134,11 +179,20 @@ export const keywordHistoryOutput = keywordSeries
   })
   .meta({ id: 'KeywordRankHistory' });
 
-export const recentRanksInput = z.object({ id: appIdParam, country: countryQuery, days: z.int().min(1).max(30).default(7) });
+export const recentRanksInput = z.object({
+  id: appIdParam,
+  country: countryQuery,
+  days: z.int().min(1).max(30).default(7),
+});
 export const recentRanksOutput = z.array(z.object({ keywordId: z.uuid(), points: rankPoints }));
 
 export const metricsHistoryInput = keywordHistoryInput.extend({
-  days: queryIntWithDefault({ min: 1, max: 365, default: 180, description: 'Days of history, ending with the last day of data.' }),
+  days: queryIntWithDefault({
+    min: 1,
+    max: 365,
+    default: 180,
+    description: 'Days of history, ending with the last day of data.',
+  }),
 });
 export const metricsHistoryOutput = keywordSeries
   .extend({ points: z.array(z.object({ date: isoDate, volume: z.int().nullable(), difficulty: z.int().nullable() })) })

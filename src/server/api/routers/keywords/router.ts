@@ -1,5 +1,13 @@
 import { router } from '@/server/api/trpc';
-import { addKeywordsProcedure, keywordHistoryProcedure, keywordMetricsHistoryProcedure, listKeywordsProcedure, recentRanksProcedure, removeKeywordProcedure, researchKeywordProcedure } from './keywords.procedures';
+import {
+  addKeywordsProcedure,
+  keywordHistoryProcedure,
+  keywordMetricsHistoryProcedure,
+  listKeywordsProcedure,
+  recentRanksProcedure,
+  removeKeywordProcedure,
+  researchKeywordProcedure,
+} from './keywords.procedures';
 
 export const keywordsRouter = router({
   list: listKeywordsProcedure,

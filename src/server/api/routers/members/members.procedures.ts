@@ -63,7 +63,16 @@ export const inviteMemberProcedure = dashboardProcedure
     const by = memberActing(ctx.actor);
     const { invitation, token, resent, accountName } = await inviteMember(by, input, ctx.now);
     const link = `${pageOrigin()}/invitations/${token}`;
-    const mail = await sendMail(invitationMail({ to: invitation.email, accountName, inviter: invitation.invitedBy, role: invitation.role, link, expiresAt: invitation.expiresAt }));
+    const mail = await sendMail(
+      invitationMail({
+        to: invitation.email,
+        accountName,
+        inviter: invitation.invitedBy,
+        role: invitation.role,
+        link,
+        expiresAt: invitation.expiresAt,
+      }),
+    );
     return { invitation: toInvitationOutput(invitation), resent, mail, link: mail === 'sent' ? null : link };
   });
 
@@ -77,7 +86,9 @@ export const changeMemberRoleProcedure = dashboardProcedure
   .meta({ permission: 'members.manage' })
   .input(changeRoleInput)
   .output(memberOutput)
-  .mutation(async ({ ctx, input }) => toMemberOutput(await changeMemberRole(memberActing(ctx.actor), input.userId, input.role)));
+  .mutation(async ({ ctx, input }) =>
+    toMemberOutput(await changeMemberRole(memberActing(ctx.actor), input.userId, input.role)),
+  );
 
 export const removeMemberProcedure = dashboardProcedure
   .meta({ permission: 'members.manage' })
@@ -93,7 +104,8 @@ export const leaveAccountProcedure = dashboardProcedure
     const left = await endMembership(by, by.userId);
     // The session goes on in another of the person's accounts, if they have one, rather than in none.
     const [next] = await membershipsOf(by.userId);
-    if (next && ctx.actor.sessionId) await switchAccount({ sessionId: ctx.actor.sessionId, userId: by.userId }, next.accountId);
+    if (next && ctx.actor.sessionId)
+      await switchAccount({ sessionId: ctx.actor.sessionId, userId: by.userId }, next.accountId);
     return left;
   });
 
@@ -102,7 +114,10 @@ export const membershipsProcedure = dashboardProcedure
   .output(z.array(membershipOutput))
   .query(async ({ ctx }) => {
     const current = liveAccountOf(ctx.actor);
-    return (await membershipsOf(ctx.userId)).map((membership) => ({ ...membership, current: membership.accountId === current }));
+    return (await membershipsOf(ctx.userId)).map((membership) => ({
+      ...membership,
+      current: membership.accountId === current,
+    }));
   });
 
 export const switchAccountProcedure = dashboardProcedure
@@ -114,7 +129,9 @@ export const switchAccountProcedure = dashboardProcedure
     return switchAccount({ sessionId: ctx.actor.sessionId, userId: ctx.userId }, input.accountId);
   });
 
-const ownershipOfferOutput = z.object({ toUserId: z.uuid(), toEmail: z.string(), fromEmail: z.string().nullable() }).nullable();
+const ownershipOfferOutput = z
+  .object({ toUserId: z.uuid(), toEmail: z.string(), fromEmail: z.string().nullable() })
+  .nullable();
 
 /** The pending offer of the account's ownership, for the members page. */
 export const ownershipOfferProcedure = dashboardProcedure
@@ -142,7 +159,8 @@ export const answerOwnershipProcedure = dashboardProcedure
   .mutation(async ({ ctx, input }) => {
     const by = memberActing(ctx.actor);
     const offer = await ownershipOffer(by.accountId);
-    if (offer?.toUserId !== by.userId) throw new AppError('NOT_FOUND', 'No offer of this account’s ownership is pending for you.');
+    if (offer?.toUserId !== by.userId)
+      throw new AppError('NOT_FOUND', 'No offer of this account’s ownership is pending for you.');
     if (input.accept) return acceptOwnership(by.accountId, by.userId);
     await withdrawOwnershipOffer(by.accountId);
     return { role: by.role };
@@ -174,6 +192,7 @@ export const acceptInvitationProcedure = dashboardProcedure
   .output(z.object({ accountId: z.uuid(), role: z.enum(MEMBER_ROLES) }))
   .mutation(async ({ ctx, input }) => {
     const joined = await acceptInvitation(input.token, ctx.userId, ctx.now);
-    if (ctx.actor.sessionId) await switchAccount({ sessionId: ctx.actor.sessionId, userId: ctx.userId }, joined.accountId);
+    if (ctx.actor.sessionId)
+      await switchAccount({ sessionId: ctx.actor.sessionId, userId: ctx.userId }, joined.accountId);
     return joined;
   });

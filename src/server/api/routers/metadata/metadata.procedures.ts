@@ -5,7 +5,14 @@ import { metadataInput, metadataOutput, changelogOutput } from './metadata.schem
 
 export const getMetadataProcedure = apiProcedure
   .meta({
-    openapi: { method: 'GET', path: '/apps/{id}/metadata', summary: 'Current store listing', description: 'The listing text and assets as last seen in the storefront.', tags: ['Metadata'], protect: true },
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/metadata',
+      summary: 'Current store listing',
+      description: 'The listing text and assets as last seen in the storefront.',
+      tags: ['Metadata'],
+      protect: true,
+    },
     scope: 'read',
     appInput: 'id',
     credits: 1,

@@ -25,13 +25,18 @@ export const metadataOutput = z
 export const changelogOutput = z
   .object({
     country: z.string().length(2),
-    observedSince: isoDate
-      .nullable()
-      .meta({
-        description:
-          'The first day of the listing this storefront’s history holds: no change before it can be listed. Its first call in a storefront new to the app observes it, and the history starts then (the live stores show only today). null: no listing seen there yet.',
-        example: '2026-05-30',
+    observedSince: isoDate.nullable().meta({
+      description:
+        'The first day of the listing this storefront’s history holds: no change before it can be listed. Its first call in a storefront new to the app observes it, and the history starts then (the live stores show only today). null: no listing seen there yet.',
+      example: '2026-05-30',
+    }),
+    changes: z.array(
+      z.object({
+        field: z.string(),
+        before: z.string().nullable(),
+        after: z.string().nullable(),
+        changedAt: isoDateTime,
       }),
-    changes: z.array(z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable(), changedAt: isoDateTime })),
+    ),
   })
   .meta({ id: 'MetadataChangelog' });

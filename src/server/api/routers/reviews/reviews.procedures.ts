@@ -5,7 +5,14 @@ import { insightsInput, insightsOutput, listReviewsInput, listReviewsOutput } fr
 
 export const listReviewsProcedure = apiProcedure
   .meta({
-    openapi: { method: 'GET', path: '/apps/{id}/reviews', summary: 'List reviews', description: 'Reviews of every storefront, paginated, optionally of one star rating and one sentiment label.', tags: ['Reviews'], protect: true },
+    openapi: {
+      method: 'GET',
+      path: '/apps/{id}/reviews',
+      summary: 'List reviews',
+      description: 'Reviews of every storefront, paginated, optionally of one star rating and one sentiment label.',
+      tags: ['Reviews'],
+      protect: true,
+    },
     scope: 'read',
     appInput: 'id',
     credits: 1,
@@ -15,7 +22,14 @@ export const listReviewsProcedure = apiProcedure
   .input(listReviewsInput)
   .output(listReviewsOutput)
   .query(async ({ ctx, input }) => {
-    const page = await listReviews(ctx.actor.accountId, { appId: input.id, page: input.page, pageSize: input.pageSize, rating: input.rating, sentiment: input.sentiment, sort: input.sort });
+    const page = await listReviews(ctx.actor.accountId, {
+      appId: input.id,
+      page: input.page,
+      pageSize: input.pageSize,
+      rating: input.rating,
+      sentiment: input.sentiment,
+      sort: input.sort,
+    });
     return { ...page, items: page.items.map((item) => ({ ...item, reviewedAt: item.reviewedAt.toISOString() })) };
   });
 

@@ -1,6 +1,10 @@
 // Settings → Security log: which entries a page or an export holds.
 import { z } from 'zod';
-import { SECURITY_EVENT_KINDS, type SecurityEventsFilter, type SecurityEventsQuery } from '@/server/services/security-log/security-log';
+import {
+  SECURITY_EVENT_KINDS,
+  type SecurityEventsFilter,
+  type SecurityEventsQuery,
+} from '@/server/services/security-log/security-log';
 
 export const securityEventsFilterInput = z.object({
   kinds: z.array(z.enum(SECURITY_EVENT_KINDS)).max(SECURITY_EVENT_KINDS.length).optional(),

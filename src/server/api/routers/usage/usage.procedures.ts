@@ -40,7 +40,8 @@ export const getUsageProcedure = apiProcedure
   });
 
 /** Dashboard only: rows by day, endpoint and key over a range of the last year, for the usage chart and its CSV. */
-export const usageLedgerProcedure = dashboardProcedure.meta({ permission: 'usage.read' })
+export const usageLedgerProcedure = dashboardProcedure
+  .meta({ permission: 'usage.read' })
   .input(usageLedgerInput)
   .output(usageLedgerOutput)
   .query(({ ctx, input }) => usageLedger(ctx.actor.accountId, ctx.now, input));

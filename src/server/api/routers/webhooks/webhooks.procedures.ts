@@ -33,7 +33,16 @@ const SETTINGS = { tags: ['Webhook endpoints'], protect: true };
 const ADMIN = { scope: 'admin', credits: 0, permission: 'webhooks.manage' } as const;
 
 export const listWebhookEndpointsProcedure = settingsProcedure
-  .meta({ openapi: { ...SETTINGS, method: 'GET', path: '/webhook-endpoints', summary: 'List webhook endpoints', description: 'Every endpoint of the account, oldest first. Never a signing secret.' }, ...ADMIN })
+  .meta({
+    openapi: {
+      ...SETTINGS,
+      method: 'GET',
+      path: '/webhook-endpoints',
+      summary: 'List webhook endpoints',
+      description: 'Every endpoint of the account, oldest first. Never a signing secret.',
+    },
+    ...ADMIN,
+  })
   .input(z.object({}).optional())
   .output(z.array(webhookEndpointOutput))
   .query(({ ctx }) => listWebhookEndpoints(ctx.actor.accountId));
@@ -60,7 +69,16 @@ export const createWebhookEndpointProcedure = settingsProcedure
   });
 
 export const getWebhookEndpointProcedure = settingsProcedure
-  .meta({ openapi: { ...SETTINGS, method: 'GET', path: '/webhook-endpoints/{endpointId}', summary: 'Get a webhook endpoint', description: 'One endpoint of the account: another account’s is a 404.' }, ...ADMIN })
+  .meta({
+    openapi: {
+      ...SETTINGS,
+      method: 'GET',
+      path: '/webhook-endpoints/{endpointId}',
+      summary: 'Get a webhook endpoint',
+      description: 'One endpoint of the account: another account’s is a 404.',
+    },
+    ...ADMIN,
+  })
   .input(endpointId)
   .output(webhookEndpointOutput)
   .query(({ ctx, input }) => getWebhookEndpoint(ctx.actor.accountId, input.endpointId));
@@ -72,18 +90,27 @@ export const updateWebhookEndpointProcedure = settingsProcedure
       method: 'PATCH',
       path: '/webhook-endpoints/{endpointId}',
       summary: 'Update a webhook endpoint',
-      description: 'Changes the members sent: `url` (checked as at creation), `description` (null: none), `eventTypes` (empty: every kind), `enabled` (enabling again clears the reason the service disabled it for).',
+      description:
+        'Changes the members sent: `url` (checked as at creation), `description` (null: none), `eventTypes` (empty: every kind), `enabled` (enabling again clears the reason the service disabled it for).',
       contentTypes: ['application/json'],
     },
     ...ADMIN,
   })
   .input(updateEndpointInput)
   .output(webhookEndpointOutput)
-  .mutation(({ ctx, input: { endpointId: id, ...changes } }) => updateWebhookEndpoint(ctx.actor.accountId, id, changes));
+  .mutation(({ ctx, input: { endpointId: id, ...changes } }) =>
+    updateWebhookEndpoint(ctx.actor.accountId, id, changes),
+  );
 
 export const deleteWebhookEndpointProcedure = settingsProcedure
   .meta({
-    openapi: { ...SETTINGS, method: 'DELETE', path: '/webhook-endpoints/{endpointId}', summary: 'Delete a webhook endpoint', description: 'The endpoint and its delivery log, for good: nothing more is sent to it.' },
+    openapi: {
+      ...SETTINGS,
+      method: 'DELETE',
+      path: '/webhook-endpoints/{endpointId}',
+      summary: 'Delete a webhook endpoint',
+      description: 'The endpoint and its delivery log, for good: nothing more is sent to it.',
+    },
     ...ADMIN,
   })
   .input(endpointId)
@@ -100,7 +127,8 @@ export const rotateWebhookSecretProcedure = settingsProcedure
       method: 'POST',
       path: '/webhook-endpoints/{endpointId}/rotate-secret',
       summary: 'Rotate a signing secret',
-      description: 'A new signing secret, in this answer only. For 24 hours each delivery is signed with both (two `v1=` signatures), so receivers can switch without missing one.',
+      description:
+        'A new signing secret, in this answer only. For 24 hours each delivery is signed with both (two `v1=` signatures), so receivers can switch without missing one.',
       contentTypes: ['application/json'],
     },
     ...ADMIN,
@@ -119,7 +147,8 @@ export const sendTestEventProcedure = settingsProcedure
       method: 'POST',
       path: '/webhook-endpoints/{endpointId}/test-events',
       summary: 'Send a test event',
-      description: 'A `webhook.test` event to this endpoint only, signed like any other, within about a second. Test events and redeliveries together: at most 10 a minute per endpoint (429).',
+      description:
+        'A `webhook.test` event to this endpoint only, signed like any other, within about a second. Test events and redeliveries together: at most 10 a minute per endpoint (429).',
       contentTypes: ['application/json'],
     },
     ...ADMIN,
@@ -130,7 +159,14 @@ export const sendTestEventProcedure = settingsProcedure
 
 export const listDeliveriesProcedure = settingsProcedure
   .meta({
-    openapi: { ...SETTINGS, method: 'GET', path: '/webhook-endpoints/{endpointId}/deliveries', summary: 'List an endpoint’s deliveries', description: 'The endpoint’s latest 50 deliveries, newest first, each with every attempt: when, the status answered, how long it took, the start of the answer or the error.' },
+    openapi: {
+      ...SETTINGS,
+      method: 'GET',
+      path: '/webhook-endpoints/{endpointId}/deliveries',
+      summary: 'List an endpoint’s deliveries',
+      description:
+        'The endpoint’s latest 50 deliveries, newest first, each with every attempt: when, the status answered, how long it took, the start of the answer or the error.',
+    },
     ...ADMIN,
   })
   .input(endpointId)
@@ -144,7 +180,8 @@ export const redeliverProcedure = settingsProcedure
       method: 'POST',
       path: '/webhook-deliveries/{deliveryId}/redeliver',
       summary: 'Redeliver',
-      description: 'Sends a delivery again, with the same delivery id and body, whatever its state. Counts with test events: at most 10 a minute per endpoint (429).',
+      description:
+        'Sends a delivery again, with the same delivery id and body, whatever its state. Counts with test events: at most 10 a minute per endpoint (429).',
       contentTypes: ['application/json'],
     },
     ...ADMIN,
@@ -154,6 +191,7 @@ export const redeliverProcedure = settingsProcedure
   .mutation(({ ctx, input }) => redeliver(ctx.actor.accountId, input.deliveryId));
 
 /** Dashboard only: the Enable and Disable buttons (the REST surface sends `enabled` with PATCH). */
-export const setWebhookEndpointEnabledProcedure = dashboardProcedure.meta({ permission: 'webhooks.manage' })
+export const setWebhookEndpointEnabledProcedure = dashboardProcedure
+  .meta({ permission: 'webhooks.manage' })
   .input(endpointEnabledInput)
   .mutation(({ ctx, input }) => setWebhookEndpointEnabled(ctx.actor.accountId, input.endpointId, input.enabled));

@@ -4,10 +4,15 @@ import { EVENT_TYPES } from '@/server/services/events/event-kinds';
 import type { NewWebhookEndpoint } from '@/server/services/webhooks/endpoints';
 
 export const endpointId = z.strictObject({
-  endpointId: z.uuid('Must be a UUID.').meta({ description: 'The endpoint’s id (`id` in its answers).', example: '2b7e4d1c-5a3f-4e8b-9c6d-0f1a2b3c4d5e' }),
+  endpointId: z
+    .uuid('Must be a UUID.')
+    .meta({ description: 'The endpoint’s id (`id` in its answers).', example: '2b7e4d1c-5a3f-4e8b-9c6d-0f1a2b3c4d5e' }),
 });
 export const deliveryId = z.strictObject({
-  deliveryId: z.uuid('Must be a UUID.').meta({ description: 'The delivery’s id (`id` in the delivery log; `X-Service-Delivery` on each attempt).', example: '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }),
+  deliveryId: z.uuid('Must be a UUID.').meta({
+    description: 'The delivery’s id (`id` in the delivery log; `X-Service-Delivery` on each attempt).',
+    example: '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  }),
 });
 
 export const createEndpointInput = z.strictObject({
@@ -34,16 +39,27 @@ export const webhookEndpointOutput = z.object({
   description: z.string().nullable(),
   eventTypes: z.array(z.enum(EVENT_TYPES)).describe('The event kinds sent to the endpoint; empty: every kind.'),
   enabled: z.boolean(),
-  disabledReason: z.string().nullable().describe('Why the service disabled the endpoint (after days of failed deliveries); null when enabled, or disabled by its owner.'),
+  disabledReason: z
+    .string()
+    .nullable()
+    .describe(
+      'Why the service disabled the endpoint (after days of failed deliveries); null when enabled, or disabled by its owner.',
+    ),
   failingSince: z.iso.datetime().nullable(),
-  secretHint: z.string().describe('The first characters of the signing secret, to tell which one is in use: never the secret.'),
+  secretHint: z
+    .string()
+    .describe('The first characters of the signing secret, to tell which one is in use: never the secret.'),
   rotatingUntil: z.iso.datetime().nullable().describe('After a rotation, until when the previous secret also signs.'),
   createdAt: z.iso.datetime(),
 });
 
 export const webhookEndpointWithSecretOutput = z.object({
   endpoint: webhookEndpointOutput,
-  secret: z.string().describe('The signing secret (`whsec_…`): in this answer only. Verify each delivery’s `X-Service-Signature` with it.'),
+  secret: z
+    .string()
+    .describe(
+      'The signing secret (`whsec_…`): in this answer only. Verify each delivery’s `X-Service-Signature` with it.',
+    ),
 });
 
 export const rotatedSecretOutput = z.object({
@@ -54,7 +70,9 @@ export const rotatedSecretOutput = z.object({
 export const deliveryOutput = z.object({
   id: z.uuid(),
   eventType: z.string(),
-  status: z.string().describe('`pending` (being delivered or retried), `succeeded`, or `failed` (given up after its last retry).'),
+  status: z
+    .string()
+    .describe('`pending` (being delivered or retried), `succeeded`, or `failed` (given up after its last retry).'),
   attempts: z.array(
     z.object({
       attemptedAt: z.iso.datetime(),
@@ -65,8 +83,12 @@ export const deliveryOutput = z.object({
     }),
   ),
   nextAttemptAt: z.iso.datetime().nullable(),
-  requested: z.boolean().describe('A test event or a redelivery asked for by the owner, rather than an event’s own delivery.'),
+  requested: z
+    .boolean()
+    .describe('A test event or a redelivery asked for by the owner, rather than an event’s own delivery.'),
   createdAt: z.iso.datetime(),
 });
 
-export const deliveryRequestedOutput = z.object({ deliveryId: z.uuid().describe('The delivery, sent within about a second; follow it in the delivery log.') });
+export const deliveryRequestedOutput = z.object({
+  deliveryId: z.uuid().describe('The delivery, sent within about a second; follow it in the delivery log.'),
+});

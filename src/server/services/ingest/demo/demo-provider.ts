@@ -26,8 +26,32 @@ const RANK_DEPTH = 200;
 const CHART_DEPTH = 200;
 
 /** Storefront size relative to the US, for volumes. */
-const MARKET_SIZE: Record<string, number> = { US: 1, GB: 0.22, DE: 0.2, FR: 0.17, JP: 0.3, CA: 0.12, AU: 0.09, BR: 0.15, IN: 0.25, ES: 0.1, IT: 0.1 };
-const CURRENCY: Record<string, string> = { US: 'USD', GB: 'GBP', DE: 'EUR', FR: 'EUR', ES: 'EUR', IT: 'EUR', JP: 'JPY', CA: 'CAD', AU: 'AUD', BR: 'BRL', IN: 'INR' };
+const MARKET_SIZE: Record<string, number> = {
+  US: 1,
+  GB: 0.22,
+  DE: 0.2,
+  FR: 0.17,
+  JP: 0.3,
+  CA: 0.12,
+  AU: 0.09,
+  BR: 0.15,
+  IN: 0.25,
+  ES: 0.1,
+  IT: 0.1,
+};
+const CURRENCY: Record<string, string> = {
+  US: 'USD',
+  GB: 'GBP',
+  DE: 'EUR',
+  FR: 'EUR',
+  ES: 'EUR',
+  IT: 'EUR',
+  JP: 'JPY',
+  CA: 'CAD',
+  AU: 'AUD',
+  BR: 'BRL',
+  IN: 'INR',
+};
 
 /**
  * Zipf-like: volume ∝ 1/popularityRank^1.05. A category term's popularity rank follows its place in the
@@ -85,7 +109,11 @@ function demoMetrics(country: string, term: string, day: number): { volume: numb
 }
 
 /** Where an app usually ranks for a term in a storefront, and the keys of its walk around it. */
-const rankFactsOf = remembered(20_000, (key) => ({ base: 1 + Math.pow(unit('relevance', key), 1.4) * 260, walk: `rank|${key}`, jitter: `jitter|${key}` }));
+const rankFactsOf = remembered(20_000, (key) => ({
+  base: 1 + Math.pow(unit('relevance', key), 1.4) * 260,
+  walk: `rank|${key}`,
+  jitter: `jitter|${key}`,
+}));
 
 function demoRank(app: CompetitorReference, country: string, term: string, day: number): number | null {
   // Relevance decides the usual position: the square skews towards the top, some terms sit beyond the depth.
@@ -122,8 +150,18 @@ function demoCategoryRank(app: ProviderApp, country: string, day: number): numbe
 }
 
 const SUBTITLES: Record<string, string[]> = {
-  'Health & Fitness': ['Sleep better, stress less', 'Meditate, sleep & relax', 'Sleep sounds & meditation', 'Calm mind, deep sleep'],
-  Finance: ['Budget & expense tracker', 'Plan your money simply', 'Spending tracker & budget', 'Bills, budgets & savings'],
+  'Health & Fitness': [
+    'Sleep better, stress less',
+    'Meditate, sleep & relax',
+    'Sleep sounds & meditation',
+    'Calm mind, deep sleep',
+  ],
+  Finance: [
+    'Budget & expense tracker',
+    'Plan your money simply',
+    'Spending tracker & budget',
+    'Bills, budgets & savings',
+  ],
   Games: ['Relaxing match 3 puzzles', 'Match, merge & explore', 'Cozy puzzle adventure', 'Match 3 by the sea'],
 };
 const WHATS_NEW = [
@@ -134,7 +172,12 @@ const WHATS_NEW = [
   'Dark mode refinements and accessibility improvements.',
   'You can now export your data. Thanks for the feedback!',
 ];
-const PROMOTIONS = ['New this month: fresh content every day.', 'Try Premium free for 7 days.', 'Winter update: new themes and sounds.', null];
+const PROMOTIONS = [
+  'New this month: fresh content every day.',
+  'Try Premium free for 7 days.',
+  'Winter update: new themes and sounds.',
+  null,
+];
 
 /** A release roughly every four weeks, at an app-specific phase. */
 const RELEASES_SINCE_DAY = 19_700; // 2023-12-08: the demo apps' version history starts here
@@ -196,7 +239,20 @@ function demoReviews(app: ProviderApp, country: string, day: number, average: nu
   return reviews;
 }
 
-const TOP_APP_NAMES = ['Daily', 'Smart', 'Simple', 'Pocket', 'Bright', 'Zen', 'Pro', 'Easy', 'Happy', 'Tiny', 'Mighty', 'Clever'];
+const TOP_APP_NAMES = [
+  'Daily',
+  'Smart',
+  'Simple',
+  'Pocket',
+  'Bright',
+  'Zen',
+  'Pro',
+  'Easy',
+  'Happy',
+  'Tiny',
+  'Mighty',
+  'Clever',
+];
 
 export class DemoProvider implements DataProvider {
   readonly name = 'demo' as const;
@@ -223,19 +279,35 @@ export class DemoProvider implements DataProvider {
       for (const term of terms) {
         const rank = demoRank(app, country, term, day);
         // A term of the scanned vocabulary is found ranking whether or not it was asked about.
-        if (rank !== null || trackedKeys.has(keyOf(term))) keywordRanks.push({ country, term, rank, ...(rank !== null && scanned.has(keyOf(term)) && { discovered: true }) });
+        if (rank !== null || trackedKeys.has(keyOf(term)))
+          keywordRanks.push({
+            country,
+            term,
+            rank,
+            ...(rank !== null && scanned.has(keyOf(term)) && { discovered: true }),
+          });
         keywordMetrics.push({ country, term, ...demoMetrics(country, term, day) });
       }
     }
     return {
       rating: { ...rating, histogram: demoHistogram(app, rating) },
-      categoryRanks: request.countries.map((country) => ({ country, category: app.category, rank: demoCategoryRank(app, country, day) })),
+      categoryRanks: request.countries.map((country) => ({
+        country,
+        category: app.category,
+        rank: demoCategoryRank(app, country, day),
+      })),
       keywordRanks,
       keywordMetrics,
       competitorRanks,
       searchAnswers: [],
-      listings: request.scope === 'full' ? request.countries.map((country) => ({ country, listing: demoListing(app, country, day) })) : [],
-      reviews: request.scope === 'full' ? request.countries.flatMap((country) => demoReviews(app, country, day, rating.average)) : [],
+      listings:
+        request.scope === 'full'
+          ? request.countries.map((country) => ({ country, listing: demoListing(app, country, day) }))
+          : [],
+      reviews:
+        request.scope === 'full'
+          ? request.countries.flatMap((country) => demoReviews(app, country, day, rating.average))
+          : [],
     };
   }
 
@@ -264,15 +336,31 @@ export class DemoProvider implements DataProvider {
   async searchApps(term: string, country: string, limit: number): Promise<StoreSearchResult[]> {
     const { topApps } = await this.research(term, country, new Date());
     return topApps.slice(0, limit).map((app) => {
-      const slug = app.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-      return { store: app.store, storeId: app.storeId, name: app.name, developer: app.developer, iconUrl: app.iconUrl, storeUrl: `https://apps.apple.com/${country.toLowerCase()}/app/${slug}/id${app.storeId}` };
+      const slug = app.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '');
+      return {
+        store: app.store,
+        storeId: app.storeId,
+        name: app.name,
+        developer: app.developer,
+        iconUrl: app.iconUrl,
+        storeUrl: `https://apps.apple.com/${country.toLowerCase()}/app/${slug}/id${app.storeId}`,
+      };
     });
   }
 
   async describe(reference: StoreReference): Promise<AppDetails | null> {
-    const fromSlug = reference.slug?.split('-').filter(Boolean).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+    const fromSlug = reference.slug
+      ?.split('-')
+      .filter(Boolean)
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+      .join(' ');
     const fromPackage = reference.store === 'google_play' ? reference.storeId.split('.').at(-1) : undefined;
-    const name = fromSlug || (fromPackage ? fromPackage.charAt(0).toUpperCase() + fromPackage.slice(1) : `App ${reference.storeId}`);
+    const name =
+      fromSlug ||
+      (fromPackage ? fromPackage.charAt(0).toUpperCase() + fromPackage.slice(1) : `App ${reference.storeId}`);
     const random = new SeededRandom('describe', reference.store, reference.storeId);
     return {
       name,

@@ -13,7 +13,13 @@ function noiseAsDefined(key: string, day: number, period: number): number {
 describe('smoothNoise', () => {
   it('gives any day the same value whatever was asked before it, for each period of a key', () => {
     const key = `noise-test|${Math.random()}`;
-    const days = [...Array.from({ length: 40 }, (_, i) => 20_000 + i), ...Array.from({ length: 40 }, (_, i) => 20_039 - i), 19_000, 20_500, 20_001];
+    const days = [
+      ...Array.from({ length: 40 }, (_, i) => 20_000 + i),
+      ...Array.from({ length: 40 }, (_, i) => 20_039 - i),
+      19_000,
+      20_500,
+      20_001,
+    ];
     for (const day of days) {
       for (const period of [2, 7, 30]) expect(smoothNoise(key, day, period)).toBe(noiseAsDefined(key, day, period));
     }

@@ -42,9 +42,34 @@ const BODIES: Record<number, string[]> = {
   ],
 };
 
-const REQUESTS = ['an Apple Watch app', 'dark mode', 'a home screen widget', 'offline mode', 'iCloud sync', 'more languages', 'an iPad version', 'export to CSV'];
+const REQUESTS = [
+  'an Apple Watch app',
+  'dark mode',
+  'a home screen widget',
+  'offline mode',
+  'iCloud sync',
+  'more languages',
+  'an iPad version',
+  'export to CSV',
+];
 
-const AUTHORS = ['sunnyday88', 'mkwalker', 'Jess T.', 'nightowl', 'Priya_R', 'coffee&code', 'Tom from Leeds', 'AnnaK', 'dev_dad', 'luna.m', 'Rafa', 'k8lyn', 'BenG', 'quietreader', 'Mo S.'];
+const AUTHORS = [
+  'sunnyday88',
+  'mkwalker',
+  'Jess T.',
+  'nightowl',
+  'Priya_R',
+  'coffee&code',
+  'Tom from Leeds',
+  'AnnaK',
+  'dev_dad',
+  'luna.m',
+  'Rafa',
+  'k8lyn',
+  'BenG',
+  'quietreader',
+  'Mo S.',
+];
 
 /** Star ratings drawn around an app's average: mostly 5s and 4s, a tail of 1s. */
 export function drawRating(random: SeededRandom, average: number): number {
@@ -60,6 +85,9 @@ export function drawRating(random: SeededRandom, average: number): number {
 export function writeReview(random: SeededRandom, rating: number, features: string[]) {
   const fill = (template: string) =>
     template.replaceAll('{feature}', () => random.pick(features)).replaceAll('{request}', () => random.pick(REQUESTS));
-  const body = fill(random.pick(BODIES[rating]!)).replace(/(^|[.!?]\s+)([a-z])/g, (_, boundary: string, letter: string) => boundary + letter.toUpperCase());
+  const body = fill(random.pick(BODIES[rating]!)).replace(
+    /(^|[.!?]\s+)([a-z])/g,
+    (_, boundary: string, letter: string) => boundary + letter.toUpperCase(),
+  );
   return { title: random.pick(TITLES[rating]!), body, author: random.pick(AUTHORS) };
 }

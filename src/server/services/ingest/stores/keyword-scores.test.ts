@@ -1,9 +1,24 @@
 // The keyword estimates: aso's scoring functions as aso computes them, and the method's direction on clear cases.
 import { describe, expect, it } from 'vitest';
-import { aggregate, difficultyScore, iScore, izScore, keywordMetrics, score, trafficScore, zScore, type SearchSignals } from './keyword-scores';
+import {
+  aggregate,
+  difficultyScore,
+  iScore,
+  izScore,
+  keywordMetrics,
+  score,
+  trafficScore,
+  zScore,
+  type SearchSignals,
+} from './keyword-scores';
 
 const now = new Date('2026-11-22T00:00:00Z');
-const result = (title: string, popularity: number, rating = 4.5, daysOld = 10) => ({ title, rating, popularity, updatedAt: new Date(now.getTime() - daysOld * 86_400_000) });
+const result = (title: string, popularity: number, rating = 4.5, daysOld = 10) => ({
+  title,
+  rating,
+  popularity,
+  updatedAt: new Date(now.getTime() - daysOld * 86_400_000),
+});
 
 const popular: SearchSignals = {
   term: 'meditation',
@@ -48,6 +63,9 @@ describe('keyword scores', () => {
   });
 
   it('answers the least for a term the store finds nothing for', () => {
-    expect(keywordMetrics({ ...obscure, resultCount: 0, top: [] }, now)).toEqual({ volume: Math.round(Math.pow(10, trafficScore({ ...obscure, resultCount: 0, top: [] }) / 2)), difficulty: 0 });
+    expect(keywordMetrics({ ...obscure, resultCount: 0, top: [] }, now)).toEqual({
+      volume: Math.round(Math.pow(10, trafficScore({ ...obscure, resultCount: 0, top: [] }) / 2)),
+      difficulty: 0,
+    });
   });
 });

@@ -36,9 +36,11 @@ const MAX_KEYWORD_LENGTH = 25;
 // aso's calc.js: scores from 1 to 10.
 const round = (value: number) => Math.round(value * 100) / 100;
 const clampTo = (min: number, max: number, value: number) => Math.min(max, Math.max(min, value));
-export const score = (min: number, max: number, value: number) => round(1 + (9 * (clampTo(min, max, value) - min)) / (max - min));
+export const score = (min: number, max: number, value: number) =>
+  round(1 + (9 * (clampTo(min, max, value) - min)) / (max - min));
 export const zScore = (max: number, value: number) => score(0, max, value);
-export const iScore = (min: number, max: number, value: number) => round(1 + (9 * (max - clampTo(min, max, value))) / (max - min));
+export const iScore = (min: number, max: number, value: number) =>
+  round(1 + (9 * (max - clampTo(min, max, value))) / (max - min));
 export const izScore = (max: number, value: number) => iScore(0, max, value);
 export function aggregate(weights: number[], values: number[]): number {
   const sum = weights.reduce((total, weight, index) => total + weight * values[index]!, 0);
@@ -62,7 +64,10 @@ export function trafficScore(signals: SearchSignals): number {
   const results = zScore(signals.maxResults, signals.resultCount);
   if (signals.suggestion === undefined) return aggregate([1, 2, 3], [length, popularity, results]);
   const suggest = signals.suggestion
-    ? aggregate([10, 1], [iScore(1, MAX_KEYWORD_LENGTH, signals.suggestion.prefixLength), izScore(4, signals.suggestion.index)])
+    ? aggregate(
+        [10, 1],
+        [iScore(1, MAX_KEYWORD_LENGTH, signals.suggestion.prefixLength), izScore(4, signals.suggestion.index)],
+      )
     : 1;
   return aggregate([8, 1, 2, 3], [suggest, length, popularity, results]);
 }
@@ -71,7 +76,10 @@ function titleMatch(term: string, title: string): 'exact' | 'broad' | 'partial' 
   const keyword = term.toLowerCase();
   const name = title.toLowerCase();
   if (name.includes(keyword)) return 'exact';
-  const words = keyword.split(/\s+/).filter(Boolean).map((word) => name.includes(word));
+  const words = keyword
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => name.includes(word));
   if (words.length && words.every(Boolean)) return 'broad';
   return words.some(Boolean) ? 'partial' : 'none';
 }
@@ -85,10 +93,16 @@ export function difficultyScore(signals: SearchSignals, now: Date): number {
   const rating = (top.reduce((sum, result) => sum + (result.rating ?? 0), 0) / top.length) * 2;
   const dated = top.filter((result) => result.updatedAt);
   const age = dated.length
-    ? izScore(500, dated.reduce((sum, result) => sum + (now.getTime() - result.updatedAt!.getTime()) / 86_400_000, 0) / dated.length)
+    ? izScore(
+        500,
+        dated.reduce((sum, result) => sum + (now.getTime() - result.updatedAt!.getTime()) / 86_400_000, 0) /
+          dated.length,
+      )
     : null;
   // aso's weights: titles 4, installs 5, rating 2, age 1 (its "competitors" signal, 3, is left out: see above).
-  return age === null ? aggregate([4, 5, 2], [titles, popularityScore(signals), rating]) : aggregate([4, 5, 2, 1], [titles, popularityScore(signals), rating, age]);
+  return age === null
+    ? aggregate([4, 5, 2], [titles, popularityScore(signals), rating])
+    : aggregate([4, 5, 2, 1], [titles, popularityScore(signals), rating, age]);
 }
 
 /**

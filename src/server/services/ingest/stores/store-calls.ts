@@ -58,7 +58,8 @@ export interface StorePolicy {
 export function storePolicy(store: Store): StorePolicy {
   const settings = config();
   return {
-    callsPerMinute: store === 'app_store' ? settings.STORE_CALLS_PER_MINUTE_APP_STORE : settings.STORE_CALLS_PER_MINUTE_GOOGLE_PLAY,
+    callsPerMinute:
+      store === 'app_store' ? settings.STORE_CALLS_PER_MINUTE_APP_STORE : settings.STORE_CALLS_PER_MINUTE_GOOGLE_PLAY,
     concurrency: settings.STORE_CONCURRENCY,
     timeoutMs: settings.STORE_TIMEOUT_SECONDS * 1000,
     retries: 4,
@@ -106,7 +107,9 @@ export function createStoreGate(store: Store, policy: StorePolicy, takeTurn: Tur
       if (seconds === 0) return;
       if (Date.now() - started + seconds * 1000 > maxWaitMs) {
         // Not retried here: the caller (a request) would rather fail now than hold its client.
-        throw new AbortError(new StoreCallError(store, `${what}: ${label}'s call rate is in use for ${seconds} s more`, null));
+        throw new AbortError(
+          new StoreCallError(store, `${what}: ${label}'s call rate is in use for ${seconds} s more`, null),
+        );
       }
       await sleep(seconds * 1000);
     }
@@ -115,9 +118,14 @@ export function createStoreGate(store: Store, policy: StorePolicy, takeTurn: Tur
   async function attempt<T>(what: string, run: (timeoutMs: number) => Promise<T>, maxWaitMs: number): Promise<T> {
     await waitForTurn(what, maxWaitMs);
     try {
-      return await withTimeout(run(policy.timeoutMs), policy.timeoutMs, () => new StoreCallError(store, `${what}: ${label} did not answer within ${policy.timeoutMs / 1000} s`, null));
+      return await withTimeout(
+        run(policy.timeoutMs),
+        policy.timeoutMs,
+        () => new StoreCallError(store, `${what}: ${label} did not answer within ${policy.timeoutMs / 1000} s`, null),
+      );
     } catch (error) {
-      if (error instanceof StoreCallError) throw error.status === null || isPassing(error.status) ? error : new AbortError(error);
+      if (error instanceof StoreCallError)
+        throw error.status === null || isPassing(error.status) ? error : new AbortError(error);
       const status = statusOf(error);
       const reason = error instanceof Error ? error.message : String(error);
       const failure = new StoreCallError(store, `${what}: ${status ? `${label} answered ${status}` : reason}`, status);
@@ -154,7 +162,11 @@ const gates = new Map<Store, StoreGate>();
  * window's start (20 a minute are 3 every 10 s).
  */
 async function sharedTurn(store: Store): Promise<number> {
-  const decision = await sharedRateLimit(`store-calls-${store}`, Math.max(1, Math.floor(storePolicy(store).callsPerMinute / 6)), 10).consume(store);
+  const decision = await sharedRateLimit(
+    `store-calls-${store}`,
+    Math.max(1, Math.floor(storePolicy(store).callsPerMinute / 6)),
+    10,
+  ).consume(store);
   return decision.allowed ? 0 : decision.retryAfterSeconds;
 }
 

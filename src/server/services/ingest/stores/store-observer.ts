@@ -1,7 +1,15 @@
 // What each store's half of the `stores` provider (./stores-provider.ts) answers, and what they share: how a search
 // answer becomes ranks and keyword estimates, a place in a list, and which reviews are kept.
 import type { Store } from '@/generated/prisma/enums';
-import type { AppDetails, AppObservation, ObservationRequest, ProviderApp, ResearchResult, StoreReference, StoreSearchResult } from '../provider';
+import type {
+  AppDetails,
+  AppObservation,
+  ObservationRequest,
+  ProviderApp,
+  ResearchResult,
+  StoreReference,
+  StoreSearchResult,
+} from '../provider';
 import { keywordMetrics, type SearchSignals } from './keyword-scores';
 
 /** One store's half of the `stores` provider: the same questions, for that store's apps. */

@@ -15,23 +15,40 @@ export default async function CategoryRankPage(props: AppViewParams) {
   return (
     <section className="panel" aria-labelledby="category-title">
       <div className="row" style={{ justifyContent: 'space-between', alignItems: 'center' }}>
-        <h2 id="category-title" style={{ margin: 0 }}>Category rank: top free {history.category} ({country})</h2>
+        <h2 id="category-title" style={{ margin: 0 }}>
+          Category rank: top free {history.category} ({country})
+        </h2>
       </div>
       <nav aria-label="Period" className="row" style={{ margin: '0.75rem 0' }}>
         {DAYS.map((option) => (
-          <Link key={option} href={`?country=${country}&days=${option}`} aria-current={option === days ? 'page' : undefined} className="button" scroll={false}>
+          <Link
+            key={option}
+            href={`?country=${country}&days=${option}`}
+            aria-current={option === days ? 'page' : undefined}
+            className="button"
+            scroll={false}
+          >
             {option} days
           </Link>
         ))}
       </nav>
       {ranked.length === 0 ? (
-        <p className="muted">Not in the top 200 of its category on any day from {history.from} to {history.to}.</p>
+        <p className="muted">
+          Not in the top 200 of its category on any day from {history.from} to {history.to}.
+        </p>
       ) : (
         <>
           <p className="muted" data-testid="category-latest">
-            Latest: {history.points.at(-1)?.rank === null ? 'outside the top 200' : `#${history.points.at(-1)!.rank}`} on {history.to}; best #{Math.min(...ranked.map((point) => point.rank!))}.
+            Latest: {history.points.at(-1)?.rank === null ? 'outside the top 200' : `#${history.points.at(-1)!.rank}`}{' '}
+            on {history.to}; best #{Math.min(...ranked.map((point) => point.rank!))}.
           </p>
-          <TimeSeriesChart points={history.points.map((point) => ({ date: point.date, value: point.rank }))} name="Category rank" inverted domain={[1, 'dataMax']} testId="category-chart" />
+          <TimeSeriesChart
+            points={history.points.map((point) => ({ date: point.date, value: point.rank }))}
+            name="Category rank"
+            inverted
+            domain={[1, 'dataMax']}
+            testId="category-chart"
+          />
         </>
       )}
     </section>

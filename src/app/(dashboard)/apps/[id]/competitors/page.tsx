@@ -14,27 +14,54 @@ export default async function CompetitorsPage(props: AppViewParams) {
       <h2 id="competitors-title">Competitors</h2>
       {competitors.length === 0 ? (
         <div className="empty">
-          <p><strong>No competitors yet.</strong></p>
+          <p>
+            <strong>No competitors yet.</strong>
+          </p>
           <p className="muted">
-            Add one with <code>POST /apps/{'{id}'}/competitors</code> and its store URL (a read-write key); it appears here, with its keywords in
-            keyword spy.
+            Add one with <code>POST /apps/{'{id}'}/competitors</code> and its store URL (a read-write key); it appears
+            here, with its keywords in keyword spy.
           </p>
         </div>
       ) : (
         <TableScroll label="Competitors">
           <table data-testid="competitors-table">
-            <thead><tr><th>Competitor</th><th>Store</th><th>Category</th><th>Rating</th><th>Added</th><th><span className="visually-hidden">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th>Competitor</th>
+                <th>Store</th>
+                <th>Category</th>
+                <th>Rating</th>
+                <th>Added</th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {competitors.map((competitor) => (
                 <tr key={competitor.id} data-competitor-id={competitor.id}>
                   <td>
-                    <a href={competitor.storeUrl} target="_blank" rel="noreferrer">{competitor.name ?? competitor.storeId}</a> <div className="muted">{competitor.developer}</div>
+                    <a href={competitor.storeUrl} target="_blank" rel="noreferrer">
+                      {competitor.name ?? competitor.storeId}
+                    </a>{' '}
+                    <div className="muted">{competitor.developer}</div>
                   </td>
                   <td>{formatStore(competitor.store)}</td>
                   <td>{competitor.category ?? '—'}</td>
-                  <td>{competitor.rating === null ? '—' : `${competitor.rating.toFixed(2)} ★`}{competitor.ratingCount !== null && <div className="muted">{formatNumber(competitor.ratingCount)} ratings</div>}</td>
+                  <td>
+                    {competitor.rating === null ? '—' : `${competitor.rating.toFixed(2)} ★`}
+                    {competitor.ratingCount !== null && (
+                      <div className="muted">{formatNumber(competitor.ratingCount)} ratings</div>
+                    )}
+                  </td>
                   <td>{formatInstant(competitor.createdAt)}</td>
-                  <td><RemoveCompetitorButton appId={app.id} competitorId={competitor.id} name={competitor.name ?? competitor.storeId} /></td>
+                  <td>
+                    <RemoveCompetitorButton
+                      appId={app.id}
+                      competitorId={competitor.id}
+                      name={competitor.name ?? competitor.storeId}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>

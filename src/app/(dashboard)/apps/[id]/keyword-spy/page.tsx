@@ -11,15 +11,28 @@ export default async function KeywordSpyPage(props: AppViewParams) {
   return (
     <section className="panel" aria-labelledby="spy-title">
       <div className="row" style={{ justifyContent: 'space-between', alignItems: 'center' }}>
-        <h2 id="spy-title" style={{ margin: 0 }}>Every keyword the app ranks for ({country})</h2>
+        <h2 id="spy-title" style={{ margin: 0 }}>
+          Every keyword the app ranks for ({country})
+        </h2>
       </div>
-      <p className="muted">The terms where the app is in the top 200 of search results in {country}{spy ? ` on ${spy.date}` : ''}, best rank first.</p>
+      <p className="muted">
+        The terms where the app is in the top 200 of search results in {country}
+        {spy ? ` on ${spy.date}` : ''}, best rank first.
+      </p>
       {!spy || spy.keywords.length === 0 ? (
         <p className="muted">The app ranks for no term in {country} yet.</p>
       ) : (
         <TableScroll label="Keywords the app ranks for">
           <table data-testid="keyword-spy-table">
-            <thead><tr><th>Keyword</th><th>Rank</th><th>Volume</th><th>Difficulty</th><th>Tracked</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Keyword</th>
+                <th>Rank</th>
+                <th>Volume</th>
+                <th>Difficulty</th>
+                <th>Tracked</th>
+              </tr>
+            </thead>
             <tbody>
               {spy.keywords.map((item) => (
                 <tr key={item.term}>

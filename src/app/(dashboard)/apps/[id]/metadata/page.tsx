@@ -30,7 +30,9 @@ export default async function MetadataPage(props: AppViewParams) {
     <>
       <section className="panel" aria-labelledby="listing-title">
         <div className="row" style={{ justifyContent: 'space-between', alignItems: 'center' }}>
-          <h2 id="listing-title" style={{ margin: 0 }}>Store listing ({country})</h2>
+          <h2 id="listing-title" style={{ margin: 0 }}>
+            Store listing ({country})
+          </h2>
         </div>
         {!listing ? (
           <p className="muted">No listing seen in {country} yet.</p>
@@ -39,13 +41,32 @@ export default async function MetadataPage(props: AppViewParams) {
             {FIELDS.map(([key, label]) => (
               <div key={key}>
                 <dt>{label}</dt>
-                <dd style={{ whiteSpace: 'pre-wrap' }} data-field={key}>{listing[key] ?? <span className="muted">Not available</span>}</dd>
+                <dd style={{ whiteSpace: 'pre-wrap' }} data-field={key}>
+                  {listing[key] ?? <span className="muted">Not available</span>}
+                </dd>
               </div>
             ))}
-            <div><dt>Version</dt><dd>{listing.version}</dd></div>
-            <div><dt>Price</dt><dd>{listing.price} {listing.currency}</dd></div>
-            <div><dt>Screenshots</dt><dd>{listing.screenshotsCount}{listing.hasVideo ? ' and a preview video' : ''}</dd></div>
-            <div><dt>Seen since</dt><dd>{formatInstant(listing.capturedAt)}</dd></div>
+            <div>
+              <dt>Version</dt>
+              <dd>{listing.version}</dd>
+            </div>
+            <div>
+              <dt>Price</dt>
+              <dd>
+                {listing.price} {listing.currency}
+              </dd>
+            </div>
+            <div>
+              <dt>Screenshots</dt>
+              <dd>
+                {listing.screenshotsCount}
+                {listing.hasVideo ? ' and a preview video' : ''}
+              </dd>
+            </div>
+            <div>
+              <dt>Seen since</dt>
+              <dd>{formatInstant(listing.capturedAt)}</dd>
+            </div>
           </dl>
         )}
       </section>
@@ -57,7 +78,10 @@ export default async function MetadataPage(props: AppViewParams) {
           <ol className="changelog" data-testid="changelog" reversed>
             {changelog.changes.map((change, index) => (
               <li key={`${change.changedAt}-${change.field}-${index}`} data-field={change.field}>
-                <p><strong>{change.field}</strong> <span className="muted">changed {formatInstant(change.changedAt)}</span></p>
+                <p>
+                  <strong>{change.field}</strong>{' '}
+                  <span className="muted">changed {formatInstant(change.changedAt)}</span>
+                </p>
                 <TextDiff before={change.before} after={change.after} />
               </li>
             ))}

@@ -11,19 +11,32 @@ export default async function OpportunitiesPage(props: AppViewParams) {
   return (
     <section className="panel" aria-labelledby="opportunities-title">
       <div className="row" style={{ justifyContent: 'space-between', alignItems: 'center' }}>
-        <h2 id="opportunities-title" style={{ margin: 0 }}>Keyword opportunities ({country})</h2>
+        <h2 id="opportunities-title" style={{ margin: 0 }}>
+          Keyword opportunities ({country})
+        </h2>
       </div>
       <p className="muted">
-        Terms ranked by score = 100 × demand × ease × headroom: high volume, low difficulty, and room to climb. Candidates are the terms the app ranks
-        for or tracks.
+        Terms ranked by score = 100 × demand × ease × headroom: high volume, low difficulty, and room to climb.
+        Candidates are the terms the app ranks for or tracks.
       </p>
       {!opportunities || opportunities.items.length === 0 ? (
-        <p className="muted">No opportunities yet: they appear once the app has a day of data and ranks for or tracks terms in {country}.</p>
+        <p className="muted">
+          No opportunities yet: they appear once the app has a day of data and ranks for or tracks terms in {country}.
+        </p>
       ) : (
         <TableScroll label="Keyword opportunities">
           <table data-testid="opportunities-table">
             <thead>
-              <tr><th>#</th><th>Keyword</th><th>Score</th><th>Volume</th><th>Difficulty</th><th>Rank</th><th>Tracked</th><th>Why</th></tr>
+              <tr>
+                <th>#</th>
+                <th>Keyword</th>
+                <th>Score</th>
+                <th>Volume</th>
+                <th>Difficulty</th>
+                <th>Rank</th>
+                <th>Tracked</th>
+                <th>Why</th>
+              </tr>
             </thead>
             <tbody>
               {opportunities.items.map((item) => (

@@ -17,13 +17,34 @@ export default async function RatingsPage(props: AppViewParams) {
       ) : (
         <>
           <div className="stats">
-            <div><div className="muted">Average on {last.date}</div><div className="stat" data-testid="rating-average">{last.average.toFixed(2)} ★</div></div>
-            <div><div className="muted">Ratings</div><div className="stat" data-testid="rating-count">{formatNumber(last.count)}</div></div>
+            <div>
+              <div className="muted">Average on {last.date}</div>
+              <div className="stat" data-testid="rating-average">
+                {last.average.toFixed(2)} ★
+              </div>
+            </div>
+            <div>
+              <div className="muted">Ratings</div>
+              <div className="stat" data-testid="rating-count">
+                {formatNumber(last.count)}
+              </div>
+            </div>
           </div>
-          <h3>Average rating, {history.from} to {history.to}</h3>
-          <TimeSeriesChart points={history.points.map((point) => ({ date: point.date, value: point.average }))} name="Average rating" decimals={2} testId="rating-chart" />
+          <h3>
+            Average rating, {history.from} to {history.to}
+          </h3>
+          <TimeSeriesChart
+            points={history.points.map((point) => ({ date: point.date, value: point.average }))}
+            name="Average rating"
+            decimals={2}
+            testId="rating-chart"
+          />
           <h3>Number of ratings</h3>
-          <TimeSeriesChart points={history.points.map((point) => ({ date: point.date, value: point.count }))} name="Number of ratings" testId="rating-count-chart" />
+          <TimeSeriesChart
+            points={history.points.map((point) => ({ date: point.date, value: point.count }))}
+            name="Number of ratings"
+            testId="rating-count-chart"
+          />
         </>
       )}
     </section>

@@ -20,7 +20,9 @@ const percent = (share: number) => `${Math.round(share * 100)} %`;
 
 export default async function ReviewsPage(props: AppViewParams) {
   const { caller, app, query } = await readAppView(props);
-  const rating = ['1', '2', '3', '4', '5'].includes(param(query, 'rating') ?? '') ? Number(param(query, 'rating')) : undefined;
+  const rating = ['1', '2', '3', '4', '5'].includes(param(query, 'rating') ?? '')
+    ? Number(param(query, 'rating'))
+    : undefined;
   const sentiment = SENTIMENTS.find((label) => label === param(query, 'sentiment'));
   const sort = SORTS.find(([value]) => value === param(query, 'sort'))?.[0] ?? 'newest';
   const page = Math.min(1_000_000, Math.max(1, Number.parseInt(param(query, 'page') ?? '1', 10) || 1));
@@ -29,7 +31,12 @@ export default async function ReviewsPage(props: AppViewParams) {
     caller.reviews.insights({ id: app.id }),
   ]);
   const pageLink = (target: number) => {
-    const params = new URLSearchParams({ ...(rating ? { rating: String(rating) } : {}), ...(sentiment ? { sentiment } : {}), sort, page: String(target) });
+    const params = new URLSearchParams({
+      ...(rating ? { rating: String(rating) } : {}),
+      ...(sentiment ? { sentiment } : {}),
+      sort,
+      page: String(target),
+    });
     return `?${params}`;
   };
 
@@ -42,68 +49,157 @@ export default async function ReviewsPage(props: AppViewParams) {
           {insights.averageRating !== null && `, ${insights.averageRating.toFixed(2)} ★ on average`}.
         </p>
         <div className="stats">
-          <div><div className="muted">Positive</div><div className="stat" data-testid="share-positive">{percent(insights.sentiment.positive.share)}</div></div>
-          <div><div className="muted">Neutral</div><div className="stat">{percent(insights.sentiment.neutral.share)}</div></div>
-          <div><div className="muted">Negative</div><div className="stat">{percent(insights.sentiment.negative.share)}</div></div>
-          <div><div className="muted">Bug reports</div><div className="stat" data-testid="bug-share">{percent(insights.bugReports.share)}</div></div>
-          <div><div className="muted">Feature requests</div><div className="stat">{percent(insights.featureRequests.share)}</div></div>
+          <div>
+            <div className="muted">Positive</div>
+            <div className="stat" data-testid="share-positive">
+              {percent(insights.sentiment.positive.share)}
+            </div>
+          </div>
+          <div>
+            <div className="muted">Neutral</div>
+            <div className="stat">{percent(insights.sentiment.neutral.share)}</div>
+          </div>
+          <div>
+            <div className="muted">Negative</div>
+            <div className="stat">{percent(insights.sentiment.negative.share)}</div>
+          </div>
+          <div>
+            <div className="muted">Bug reports</div>
+            <div className="stat" data-testid="bug-share">
+              {percent(insights.bugReports.share)}
+            </div>
+          </div>
+          <div>
+            <div className="muted">Feature requests</div>
+            <div className="stat">{percent(insights.featureRequests.share)}</div>
+          </div>
         </div>
         <div className="insight-columns">
           <div>
             <h3>Top topics</h3>
-            <ul data-testid="top-topics">{insights.topTopics.map((topic) => <li key={topic.name}>{topic.name} <span className="muted">({topic.count}, {topic.averageRating.toFixed(1)} ★)</span></li>)}</ul>
+            <ul data-testid="top-topics">
+              {insights.topTopics.map((topic) => (
+                <li key={topic.name}>
+                  {topic.name}{' '}
+                  <span className="muted">
+                    ({topic.count}, {topic.averageRating.toFixed(1)} ★)
+                  </span>
+                </li>
+              ))}
+            </ul>
           </div>
           <div>
             <h3>Bugs reported</h3>
-            {insights.bugReports.themes.length === 0 ? <p className="muted">None.</p> : <ul>{insights.bugReports.themes.map((theme) => <li key={theme.name}>{theme.name} <span className="muted">({theme.count})</span></li>)}</ul>}
+            {insights.bugReports.themes.length === 0 ? (
+              <p className="muted">None.</p>
+            ) : (
+              <ul>
+                {insights.bugReports.themes.map((theme) => (
+                  <li key={theme.name}>
+                    {theme.name} <span className="muted">({theme.count})</span>
+                  </li>
+                ))}
+              </ul>
+            )}
           </div>
           <div>
             <h3>Features asked for</h3>
-            {insights.featureRequests.requests.length === 0 ? <p className="muted">None.</p> : <ul>{insights.featureRequests.requests.map((request) => <li key={request.name}>{request.name} <span className="muted">({request.count})</span></li>)}</ul>}
+            {insights.featureRequests.requests.length === 0 ? (
+              <p className="muted">None.</p>
+            ) : (
+              <ul>
+                {insights.featureRequests.requests.map((request) => (
+                  <li key={request.name}>
+                    {request.name} <span className="muted">({request.count})</span>
+                  </li>
+                ))}
+              </ul>
+            )}
           </div>
         </div>
       </section>
 
       <section className="panel" aria-labelledby="reviews-title">
-        <h2 id="reviews-title">Reviews <span className="muted">({formatNumber(reviews.total)}{rating || sentiment ? ' matching' : ' in all'})</span></h2>
+        <h2 id="reviews-title">
+          Reviews{' '}
+          <span className="muted">
+            ({formatNumber(reviews.total)}
+            {rating || sentiment ? ' matching' : ' in all'})
+          </span>
+        </h2>
         <form method="get" className="row" aria-label="Filter reviews">
           <label>
             Rating
             <select name="rating" defaultValue={rating ? String(rating) : ''}>
               <option value="">Any</option>
-              {[5, 4, 3, 2, 1].map((stars) => <option key={stars} value={stars}>{stars} ★</option>)}
+              {[5, 4, 3, 2, 1].map((stars) => (
+                <option key={stars} value={stars}>
+                  {stars} ★
+                </option>
+              ))}
             </select>
           </label>
           <label>
             Sentiment
             <select name="sentiment" defaultValue={sentiment ?? ''}>
               <option value="">Any</option>
-              {SENTIMENTS.map((label) => <option key={label} value={label}>{label}</option>)}
+              {SENTIMENTS.map((label) => (
+                <option key={label} value={label}>
+                  {label}
+                </option>
+              ))}
             </select>
           </label>
           <label>
             Order
             <select name="sort" defaultValue={sort}>
-              {SORTS.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+              {SORTS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
             </select>
           </label>
           <button type="submit">Apply</button>
         </form>
         {reviews.items.length === 0 ? (
-          <p className="muted">{reviews.total === 0 ? 'No review matches these filters.' : 'No reviews on this page.'}</p>
+          <p className="muted">
+            {reviews.total === 0 ? 'No review matches these filters.' : 'No reviews on this page.'}
+          </p>
         ) : (
           <TableScroll label="Reviews">
             <table data-testid="reviews-table">
-              <thead><tr><th>Rating</th><th>Review</th><th>Sentiment</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Rating</th>
+                  <th>Review</th>
+                  <th>Sentiment</th>
+                </tr>
+              </thead>
               <tbody>
                 {reviews.items.map((review) => (
                   <tr key={review.id} data-review-id={review.id}>
-                    <td style={{ whiteSpace: 'nowrap' }}><span aria-hidden="true">{'★'.repeat(review.rating)}{'☆'.repeat(5 - review.rating)}</span><span className="visually-hidden">{review.rating} stars</span></td>
+                    <td style={{ whiteSpace: 'nowrap' }}>
+                      <span aria-hidden="true">
+                        {'★'.repeat(review.rating)}
+                        {'☆'.repeat(5 - review.rating)}
+                      </span>
+                      <span className="visually-hidden">{review.rating} stars</span>
+                    </td>
                     <td>
-                      <strong>{review.title}</strong> <span className="muted">— {review.author}, {review.country}, {formatInstant(review.reviewedAt)}</span>
+                      <strong>{review.title}</strong>{' '}
+                      <span className="muted">
+                        — {review.author}, {review.country}, {formatInstant(review.reviewedAt)}
+                      </span>
                       <div>{review.body}</div>
                     </td>
-                    <td><span className={`badge ${review.sentiment.label === 'negative' ? 'revoked' : review.sentiment.label === 'positive' ? 'active' : ''}`}>{review.sentiment.label}</span></td>
+                    <td>
+                      <span
+                        className={`badge ${review.sentiment.label === 'negative' ? 'revoked' : review.sentiment.label === 'positive' ? 'active' : ''}`}
+                      >
+                        {review.sentiment.label}
+                      </span>
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -112,9 +208,19 @@ export default async function ReviewsPage(props: AppViewParams) {
         )}
         {reviews.totalPages > 1 && (
           <nav aria-label="Pages of reviews" className="row" style={{ marginTop: '0.75rem', alignItems: 'center' }}>
-            {page > 1 && <Link href={pageLink(page - 1)} className="button" rel="prev">Previous</Link>}
-            <span className="muted" data-testid="review-page">Page {page} of {reviews.totalPages}</span>
-            {page < reviews.totalPages && <Link href={pageLink(page + 1)} className="button" rel="next">Next</Link>}
+            {page > 1 && (
+              <Link href={pageLink(page - 1)} className="button" rel="prev">
+                Previous
+              </Link>
+            )}
+            <span className="muted" data-testid="review-page">
+              Page {page} of {reviews.totalPages}
+            </span>
+            {page < reviews.totalPages && (
+              <Link href={pageLink(page + 1)} className="button" rel="next">
+                Next
+              </Link>
+            )}
           </nav>
         )}
       </section>

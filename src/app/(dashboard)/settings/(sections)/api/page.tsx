@@ -33,11 +33,16 @@ export default async function ApiAccessPage() {
         <div className="stats">
           <div>
             <div className="muted">Plan</div>
-            <div className="stat" data-testid="plan-label">{plan.label}{!testMode && account.trial ? ' (trial)' : ''}</div>
+            <div className="stat" data-testid="plan-label">
+              {plan.label}
+              {!testMode && account.trial ? ' (trial)' : ''}
+            </div>
           </div>
           <div>
             <div className="muted">Monthly credit allowance</div>
-            <div className="stat" data-testid="plan-allowance">{plan.apiAccess ? allowance : 'No API access'}</div>
+            <div className="stat" data-testid="plan-allowance">
+              {plan.apiAccess ? allowance : 'No API access'}
+            </div>
           </div>
         </div>
         <div className="row" style={{ alignItems: 'center' }}>
@@ -46,8 +51,8 @@ export default async function ApiAccessPage() {
           <CopyButton text={baseUrl} label="Copy base URL" what="The base URL" testId="copy-base-url" />
         </div>
         <p className="muted">
-          Call it with <code>Authorization: Bearer {testMode ? 'svc_test_' : 'svc_live_'}…</code>. Read-only keys may call every GET
-          endpoint; read-write keys may also add apps, keywords and competitors.
+          Call it with <code>Authorization: Bearer {testMode ? 'svc_test_' : 'svc_live_'}…</code>. Read-only keys may
+          call every GET endpoint; read-write keys may also add apps, keywords and competitors.
         </p>
       </section>
       {plan.apiAccess && <UsagePanel usage={usage} ledgerDays={USAGE_LEDGER_DAYS} />}
@@ -59,7 +64,15 @@ export default async function ApiAccessPage() {
         apps={apps.map((app) => ({ id: app.id, name: app.name }))}
         requireKeyExpiry={requireKeyExpiry}
       />
-      {testMode ? <ResetTestData /> : <ConnectedAppsPanel connectedApps={connectedApps} apps={apps.map((app) => ({ id: app.id, name: app.name }))} mcpUrl={`${pageOrigin()}${MCP_PATH}`} />}
+      {testMode ? (
+        <ResetTestData />
+      ) : (
+        <ConnectedAppsPanel
+          connectedApps={connectedApps}
+          apps={apps.map((app) => ({ id: app.id, name: app.name }))}
+          mcpUrl={`${pageOrigin()}${MCP_PATH}`}
+        />
+      )}
     </>
   );
 }

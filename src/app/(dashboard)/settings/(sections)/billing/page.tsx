@@ -7,7 +7,12 @@ import { formatInstant, formatNumber } from '@/components/format';
 export const metadata = { title: 'Plan & billing · ASO Analytics' };
 
 const cap = (value: number | null) => (value === null ? 'Unlimited' : formatNumber(value));
-const REASONS = { trial_started: 'Trial started', trial_ended: 'Trial ended', stripe: 'Subscription (Stripe)', operator: 'Set by the operator' } as const;
+const REASONS = {
+  trial_started: 'Trial started',
+  trial_ended: 'Trial ended',
+  stripe: 'Subscription (Stripe)',
+  operator: 'Set by the operator',
+} as const;
 
 export default async function BillingPage({ searchParams }: { searchParams: Promise<{ checkout?: string }> }) {
   await requirePermission('billing.manage');
@@ -20,17 +25,30 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
     <>
       <section className="panel">
         <h1>Plan & billing</h1>
-        {checkout === 'success' && <p className="secret" role="status">Thank you: your plan changes as soon as Stripe confirms the payment, usually within seconds.</p>}
-        {checkout === 'cancelled' && <p className="notice" role="status">Checkout was cancelled; nothing was charged.</p>}
+        {checkout === 'success' && (
+          <p className="secret" role="status">
+            Thank you: your plan changes as soon as Stripe confirms the payment, usually within seconds.
+          </p>
+        )}
+        {checkout === 'cancelled' && (
+          <p className="notice" role="status">
+            Checkout was cancelled; nothing was charged.
+          </p>
+        )}
         <div className="row" style={{ gap: '3rem' }}>
           <div>
             <div className="muted">Plan</div>
-            <div className="stat" data-testid="billing-plan">{current.label}{overview.trial ? ' (trial)' : ''}</div>
+            <div className="stat" data-testid="billing-plan">
+              {current.label}
+              {overview.trial ? ' (trial)' : ''}
+            </div>
           </div>
           <div>
             <div className="muted">Credits this month</div>
             <div className="stat" data-testid="billing-usage">
-              {current.tier === 'free' ? 'No API access' : `${formatNumber(overview.creditsUsed)} / ${overview.creditLimit === null ? 'unlimited' : formatNumber(overview.creditLimit)}`}
+              {current.tier === 'free'
+                ? 'No API access'
+                : `${formatNumber(overview.creditsUsed)} / ${overview.creditLimit === null ? 'unlimited' : formatNumber(overview.creditLimit)}`}
             </div>
           </div>
           <div>
@@ -40,18 +58,24 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         </div>
         {overview.trial && (
           <p data-testid="trial-notice">
-            Your trial of {current.label} ends {formatInstant(overview.trial.endsAt)}, with {formatNumber(overview.trial.credits)} credits a month
-            until then. Then the account moves to Free (no API access) unless you choose a plan; your apps and keys are kept.
+            Your trial of {current.label} ends {formatInstant(overview.trial.endsAt)}, with{' '}
+            {formatNumber(overview.trial.credits)} credits a month until then. Then the account moves to Free (no API
+            access) unless you choose a plan; your apps and keys are kept.
           </p>
         )}
         <p className="muted">
-          A change applies at once: the new allowance counts from now, and the credits already used this month stay used. On
-          a smaller allowance than what is used, calls get 402 until the allowance resets.
+          A change applies at once: the new allowance counts from now, and the credits already used this month stay
+          used. On a smaller allowance than what is used, calls get 402 until the allowance resets.
         </p>
         {overview.billing === 'operator' ? (
           <div className="notice" data-testid="operator-billing">
-            <p style={{ marginTop: 0 }}>Plans on this deployment are managed by its operator: no payment is taken here. The operator sets this account’s plan with:</p>
-            <pre className="code-block"><code data-testid="operator-command">{overview.operatorCommand}</code></pre>
+            <p style={{ marginTop: 0 }}>
+              Plans on this deployment are managed by its operator: no payment is taken here. The operator sets this
+              account’s plan with:
+            </p>
+            <pre className="code-block">
+              <code data-testid="operator-command">{overview.operatorCommand}</code>
+            </pre>
             <CopyButton text={overview.operatorCommand ?? ''} label="Copy command" what="The command" />
           </div>
         ) : (
@@ -72,7 +96,9 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
                 <th scope="col">Tracked apps</th>
                 <th scope="col">Tracked keywords</th>
                 <th scope="col">Storefronts per app</th>
-                <th scope="col"><span className="visually-hidden">Choose</span></th>
+                <th scope="col">
+                  <span className="visually-hidden">Choose</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -81,41 +107,56 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
                 return (
                   <tr key={tier.tier} data-tier={tier.tier} aria-current={isCurrent ? 'true' : undefined}>
                     <th scope="row" className={isCurrent ? 'current' : undefined}>
-                      {tier.label} {isCurrent && <span className="badge active">{overview.trial ? 'Trial' : 'Current'}</span>}
+                      {tier.label}{' '}
+                      {isCurrent && <span className="badge active">{overview.trial ? 'Trial' : 'Current'}</span>}
                     </th>
-                    <td>{tier.price ? `${tier.price.amount.toLocaleString('en-US', { style: 'currency', currency: tier.price.currency })}` : 'On request'}</td>
+                    <td>
+                      {tier.price
+                        ? `${tier.price.amount.toLocaleString('en-US', { style: 'currency', currency: tier.price.currency })}`
+                        : 'On request'}
+                    </td>
                     <td>{tier.tier === 'free' ? 'No API access' : cap(tier.monthlyCredits)}</td>
                     <td>{tier.tier === 'free' ? '—' : formatNumber(tier.requestsPerMinute)}</td>
                     <td>{cap(tier.trackedApps)}</td>
                     <td>{cap(tier.trackedKeywords)}</td>
                     <td>{cap(tier.storefrontsPerApp)}</td>
-                    <td>{overview.billing === 'stripe' && tier.checkout && (!isCurrent || overview.trial) && <PlanActions tier={tier.tier} label={tier.label} />}</td>
+                    <td>
+                      {overview.billing === 'stripe' && tier.checkout && (!isCurrent || overview.trial) && (
+                        <PlanActions tier={tier.tier} label={tier.label} />
+                      )}
+                    </td>
                   </tr>
                 );
               })}
             </tbody>
           </table>
         </TableScroll>
-        <p className="muted">Enterprise: unlimited credits and custom caps, agreed with us and set by the operator. Prices exclude tax.</p>
+        <p className="muted">
+          Enterprise: unlimited credits and custom caps, agreed with us and set by the operator. Prices exclude tax.
+        </p>
       </section>
 
       <section className="panel">
         <h2>Plan history</h2>
         <TableScroll label="Plan history">
-        <table data-testid="plan-history">
-          <thead>
-            <tr><th scope="col">When</th><th scope="col">Change</th><th scope="col">Why</th></tr>
-          </thead>
-          <tbody>
-            {overview.history.map((change) => (
-              <tr key={`${change.changedAt}-${change.to}`}>
-                <td>{formatInstant(change.changedAt)}</td>
-                <td>{change.from ? `${labelOf(change.from)} → ${labelOf(change.to)}` : labelOf(change.to)}</td>
-                <td>{REASONS[change.reason]}</td>
+          <table data-testid="plan-history">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Change</th>
+                <th scope="col">Why</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {overview.history.map((change) => (
+                <tr key={`${change.changedAt}-${change.to}`}>
+                  <td>{formatInstant(change.changedAt)}</td>
+                  <td>{change.from ? `${labelOf(change.from)} → ${labelOf(change.to)}` : labelOf(change.to)}</td>
+                  <td>{REASONS[change.reason]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </TableScroll>
       </section>
     </>

@@ -5,10 +5,23 @@ import { getDashboardCaller, serverModules } from '@/app/server-modules';
 export const metadata = { title: 'Members · ASO Analytics' };
 
 export default async function MembersPage({ searchParams }: { searchParams: Promise<{ denied?: string }> }) {
-  const { INVITABLE_ROLES, MEMBER_ROLES, ROLE_LABELS, ROLE_PERMISSIONS, roleAllows, PLANS, INVITATION_DAYS, PERMISSIONS } = await serverModules();
+  const {
+    INVITABLE_ROLES,
+    MEMBER_ROLES,
+    ROLE_LABELS,
+    ROLE_PERMISSIONS,
+    roleAllows,
+    PLANS,
+    INVITATION_DAYS,
+    PERMISSIONS,
+  } = await serverModules();
   const { denied } = await searchParams;
   const caller = await getDashboardCaller();
-  const [account, { members, invitations }, offer] = await Promise.all([caller.account.get(), caller.members.list(), caller.members.ownershipOffer()]);
+  const [account, { members, invitations }, offer] = await Promise.all([
+    caller.account.get(),
+    caller.members.list(),
+    caller.members.ownershipOffer(),
+  ]);
   const { role } = account;
   const manages = roleAllows(role, 'members.manage');
   // A page the role cannot use sent the member here (requirePermission): say why.
@@ -17,27 +30,29 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
     <>
       {refusedTo && (
         <p className="notice" role="status" data-testid="role-denied">
-          Your role in this account, {role ? ROLE_LABELS[role].toLowerCase() : 'none'}, does not let you {refusedTo}: that page is not yours to open. An owner or an admin
-          can change your role.
+          Your role in this account, {role ? ROLE_LABELS[role].toLowerCase() : 'none'}, does not let you {refusedTo}:
+          that page is not yours to open. An owner or an admin can change your role.
         </p>
       )}
       <MembersPanel
-      members={members}
-      invitations={manages ? invitations : []}
-      manages={manages}
-      isOwner={role === 'owner'}
-      me={account.userId}
-      offer={offer}
-      roles={INVITABLE_ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))}
-      roleLabels={ROLE_LABELS}
-      seats={PLANS[account.plan.tier].caps.seats}
-      invitationDays={INVITATION_DAYS}
+        members={members}
+        invitations={manages ? invitations : []}
+        manages={manages}
+        isOwner={role === 'owner'}
+        me={account.userId}
+        offer={offer}
+        roles={INVITABLE_ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))}
+        roleLabels={ROLE_LABELS}
+        seats={PLANS[account.plan.tier].caps.seats}
+        invitationDays={INVITATION_DAYS}
       />
       <RolePermissionsTable
         roles={MEMBER_ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))}
         permissions={Object.entries(PERMISSIONS).map(([permission, phrase]) => ({
           label: phrase.charAt(0).toUpperCase() + phrase.slice(1),
-          allowedTo: MEMBER_ROLES.filter((role) => ROLE_PERMISSIONS[role].includes(permission as keyof typeof PERMISSIONS)),
+          allowedTo: MEMBER_ROLES.filter((role) =>
+            ROLE_PERMISSIONS[role].includes(permission as keyof typeof PERMISSIONS),
+          ),
         }))}
       />
     </>

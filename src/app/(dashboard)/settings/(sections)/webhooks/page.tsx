@@ -8,6 +8,19 @@ export default async function WebhooksPage() {
   const { EVENT_DESCRIPTIONS, EVENT_TYPES } = await serverModules();
   const caller = await getDashboardCaller();
   const [account, endpoints] = await Promise.all([caller.account.get(), caller.webhooks.list()]);
-  const deliveries = Object.fromEntries(await Promise.all(endpoints.map(async (endpoint) => [endpoint.id, await caller.webhooks.deliveries({ endpointId: endpoint.id })] as const)));
-  return <WebhooksPanel endpoints={endpoints} deliveries={deliveries} eventKinds={EVENT_TYPES.map((type) => ({ type, description: EVENT_DESCRIPTIONS[type] }))} livemode={account.livemode} />;
+  const deliveries = Object.fromEntries(
+    await Promise.all(
+      endpoints.map(
+        async (endpoint) => [endpoint.id, await caller.webhooks.deliveries({ endpointId: endpoint.id })] as const,
+      ),
+    ),
+  );
+  return (
+    <WebhooksPanel
+      endpoints={endpoints}
+      deliveries={deliveries}
+      eventKinds={EVENT_TYPES.map((type) => ({ type, description: EVENT_DESCRIPTIONS[type] }))}
+      livemode={account.livemode}
+    />
+  );
 }

@@ -6,7 +6,9 @@ export default function KeyNotFound() {
     <section className="panel" data-testid="key-not-found">
       <h1>Key not found</h1>
       <p>Your account has no API key with this id. The link may belong to another account.</p>
-      <Link href="/settings/api" className="button primary">See your keys</Link>
+      <Link href="/settings/api" className="button primary">
+        See your keys
+      </Link>
     </section>
   );
 }

@@ -6,7 +6,18 @@
 // on `request`, deprecated since 2020 and carrying advisories (form-data, tough-cookie) it will not be rid of, and
 // without timeouts or a way to share a rate across processes; these four calls are short, checked with zod, and
 // recorded answers replay through exactly this code.
-import { emptyObservation, type AppDetails, type AppObservation, type Listing, type ObservationRequest, type ProviderApp, type ResearchResult, type ReviewRecord, type StoreReference, type StoreSearchResult } from '../../provider';
+import {
+  emptyObservation,
+  type AppDetails,
+  type AppObservation,
+  type Listing,
+  type ObservationRequest,
+  type ProviderApp,
+  type ResearchResult,
+  type ReviewRecord,
+  type StoreReference,
+  type StoreSearchResult,
+} from '../../provider';
 import { keywordMetrics, type SearchSignals } from '../keyword-scores';
 import { StoreCallError, storeGate, type StoreCallOptions, type StoreGate } from '../store-calls';
 import { isStorableReview, observeTerms, placeOf, REQUEST_MAX_WAIT_MS, type StoreObserver } from '../store-observer';
@@ -31,14 +42,19 @@ export type FetchJson = (url: string, options?: StoreCallOptions) => Promise<unk
 const MAX_SEARCH_RESULTS = 200;
 
 async function fetchJsonFromNetwork(url: string, timeoutMs: number): Promise<unknown> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { Accept: 'application/json' } });
-  if (!response.ok) throw new StoreCallError('app_store', `${new URL(url).pathname} answered ${response.status}`, response.status);
+  const response = await fetch(url, {
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { Accept: 'application/json' },
+  });
+  if (!response.ok)
+    throw new StoreCallError('app_store', `${new URL(url).pathname} answered ${response.status}`, response.status);
   return response.json();
 }
 
 /** Apple's endpoints through a gate: paced, timed and retried (../store-calls.ts). */
 export function fetchJsonThrough(gate: () => StoreGate): FetchJson {
-  return (url, options) => gate().call(new URL(url).pathname, (timeoutMs) => fetchJsonFromNetwork(url, timeoutMs), options);
+  return (url, options) =>
+    gate().call(new URL(url).pathname, (timeoutMs) => fetchJsonFromNetwork(url, timeoutMs), options);
 }
 
 /** Through the App Store's gate in this process (made at the first call: it reads the configuration). */
@@ -86,8 +102,15 @@ export class AppStoreProvider implements StoreObserver {
     return softwareResults(answer.results)[0] ?? null;
   }
 
-  private async search(term: string, country: string, limit = MAX_SEARCH_RESULTS, options?: StoreCallOptions): Promise<SoftwareResult[]> {
-    return softwareResults(searchResponse.parse(await this.fetchJson(searchUrl(term, country, limit), options)).results);
+  private async search(
+    term: string,
+    country: string,
+    limit = MAX_SEARCH_RESULTS,
+    options?: StoreCallOptions,
+  ): Promise<SoftwareResult[]> {
+    return softwareResults(
+      searchResponse.parse(await this.fetchJson(searchUrl(term, country, limit), options)).results,
+    );
   }
 
   async observe(app: ProviderApp, request: ObservationRequest): Promise<AppObservation> {
@@ -100,9 +123,18 @@ export class AppStoreProvider implements StoreObserver {
       });
       if (request.scope === 'keywords') continue;
       const result = await this.lookup(app.storeId, country, options);
-      if (!result) throw new StoreCallError('app_store', `the App Store has no app ${app.storeId} in the ${country} storefront any more`, 404);
+      if (!result)
+        throw new StoreCallError(
+          'app_store',
+          `the App Store has no app ${app.storeId} in the ${country} storefront any more`,
+          404,
+        );
       if (country === app.primaryCountry && result.averageUserRating !== undefined) {
-        observation.rating = { average: Math.round(result.averageUserRating * 100) / 100, count: result.userRatingCount ?? 0, histogram: null };
+        observation.rating = {
+          average: Math.round(result.averageUserRating * 100) / 100,
+          count: result.userRatingCount ?? 0,
+          histogram: null,
+        };
       }
       observation.listings.push({ country, listing: listingOf(result) });
       if (result.primaryGenreId) {
@@ -111,7 +143,11 @@ export class AppStoreProvider implements StoreObserver {
           const parsed = chartEntry.safeParse(entry);
           return parsed.success ? [parsed.data.id.attributes['im:id']] : [];
         });
-        observation.categoryRanks.push({ country, category: result.primaryGenreName ?? app.category, rank: placeOf(ids, app.storeId) });
+        observation.categoryRanks.push({
+          country,
+          category: result.primaryGenreName ?? app.category,
+          rank: placeOf(ids, app.storeId),
+        });
       }
       observation.reviews.push(...(await this.reviews(app.storeId, country, options)));
     }
@@ -163,18 +199,22 @@ export class AppStoreProvider implements StoreObserver {
   }
 
   async searchApps(term: string, country: string, limit: number): Promise<StoreSearchResult[]> {
-    return (await this.search(term, country, limit, { maxWaitMs: REQUEST_MAX_WAIT_MS })).slice(0, limit).map((result) => ({
-      store: 'app_store' as const,
-      storeId: String(result.trackId),
-      name: result.trackName,
-      developer: result.sellerName ?? result.artistName ?? '',
-      iconUrl: result.artworkUrl100 ?? null,
-      storeUrl: `https://apps.apple.com/${country.toLowerCase()}/app/id${result.trackId}`,
-    }));
+    return (await this.search(term, country, limit, { maxWaitMs: REQUEST_MAX_WAIT_MS }))
+      .slice(0, limit)
+      .map((result) => ({
+        store: 'app_store' as const,
+        storeId: String(result.trackId),
+        name: result.trackName,
+        developer: result.sellerName ?? result.artistName ?? '',
+        iconUrl: result.artworkUrl100 ?? null,
+        storeUrl: `https://apps.apple.com/${country.toLowerCase()}/app/id${result.trackId}`,
+      }));
   }
 
   async describe(reference: StoreReference, country: string): Promise<AppDetails | null> {
-    const result = await this.lookup(reference.storeId, reference.country ?? country, { maxWaitMs: REQUEST_MAX_WAIT_MS });
+    const result = await this.lookup(reference.storeId, reference.country ?? country, {
+      maxWaitMs: REQUEST_MAX_WAIT_MS,
+    });
     if (!result) return null;
     return {
       name: result.trackName,

@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import { config } from '@/server/core/config';
 
-
 const softwareResult = z.object({
   trackId: z.number(),
   trackName: z.string(),
@@ -41,10 +40,14 @@ export const reviewEntry = z.object({
   'im:rating': label,
   'im:version': label.optional(),
 });
-export const reviewsFeed = z.object({ feed: z.object({ entry: z.union([z.array(z.unknown()), z.unknown()]).optional() }) });
+export const reviewsFeed = z.object({
+  feed: z.object({ entry: z.union([z.array(z.unknown()), z.unknown()]).optional() }),
+});
 
 export const chartEntry = z.object({ id: z.object({ attributes: z.object({ 'im:id': z.string() }) }) });
-export const chartFeed = z.object({ feed: z.object({ entry: z.union([z.array(z.unknown()), z.unknown()]).optional() }) });
+export const chartFeed = z.object({
+  feed: z.object({ entry: z.union([z.array(z.unknown()), z.unknown()]).optional() }),
+});
 
 /** RSS feeds give a lone entry as an object and many as an array. */
 export function entriesOf(entry: unknown): unknown[] {

@@ -4,7 +4,19 @@
 // keyword field, promotional text or review title; its short description is the listing's `subtitle`.
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { emptyObservation, type AppDetails, type AppObservation, type Listing, type ObservationRequest, type ProviderApp, type RatingHistogram, type ResearchResult, type ReviewRecord, type StoreReference, type StoreSearchResult } from '../../provider';
+import {
+  emptyObservation,
+  type AppDetails,
+  type AppObservation,
+  type Listing,
+  type ObservationRequest,
+  type ProviderApp,
+  type RatingHistogram,
+  type ResearchResult,
+  type ReviewRecord,
+  type StoreReference,
+  type StoreSearchResult,
+} from '../../provider';
 import { keywordMetrics, type SearchSignals } from '../keyword-scores';
 import { statusOf, storeGate, storePolicy, type StoreCallOptions, type StoreGate } from '../store-calls';
 import { isStorableReview, observeTerms, placeOf, REQUEST_MAX_WAIT_MS, type StoreObserver } from '../store-observer';
@@ -68,15 +80,33 @@ export class GooglePlayProvider implements StoreObserver {
   ) {}
 
   /** One call through the gate, its answer checked: an answer the library could not read is not retried. */
-  private async ask<T extends z.ZodType>(what: string, schema: T, run: () => Promise<unknown>, options?: StoreCallOptions): Promise<z.output<T>> {
+  private async ask<T extends z.ZodType>(
+    what: string,
+    schema: T,
+    run: () => Promise<unknown>,
+    options?: StoreCallOptions,
+  ): Promise<z.output<T>> {
     const answer = await this.gate.call(what, run, options);
     const parsed = schema.safeParse(answer);
-    if (!parsed.success) throw new Error(`${what}: Google Play's answer could not be read (${parsed.error.issues[0]?.message ?? 'unexpected shape'})`);
+    if (!parsed.success)
+      throw new Error(
+        `${what}: Google Play's answer could not be read (${parsed.error.issues[0]?.message ?? 'unexpected shape'})`,
+      );
     return parsed.data;
   }
 
-  private async search(term: string, num: number, locale: PlayLocale, options?: StoreCallOptions): Promise<PlayListItem[]> {
-    const answer = await this.ask(`search '${term}' in ${locale.country}`, playListItem.array(), () => this.client.search(term, num, locale), options);
+  private async search(
+    term: string,
+    num: number,
+    locale: PlayLocale,
+    options?: StoreCallOptions,
+  ): Promise<PlayListItem[]> {
+    const answer = await this.ask(
+      `search '${term}' in ${locale.country}`,
+      playListItem.array(),
+      () => this.client.search(term, num, locale),
+      options,
+    );
     return answer.slice(0, num);
   }
 
@@ -91,17 +121,24 @@ export class GooglePlayProvider implements StoreObserver {
   }
 
   /** `fresh`: today's details, not those the keyword estimates may have read hours ago. */
-  private details(appId: string, locale: PlayLocale, { fresh = false, ...options }: StoreCallOptions & { fresh?: boolean } = {}): Promise<PlayAppDetails> {
+  private details(
+    appId: string,
+    locale: PlayLocale,
+    { fresh = false, ...options }: StoreCallOptions & { fresh?: boolean } = {},
+  ): Promise<PlayAppDetails> {
     return this.remembered(
       `app|${locale.country}|${appId}`,
-      () => this.ask(`app ${appId} in ${locale.country}`, playAppDetails, () => this.client.app(appId, locale), options),
+      () =>
+        this.ask(`app ${appId} in ${locale.country}`, playAppDetails, () => this.client.app(appId, locale), options),
       { fresh },
     );
   }
 
   private suggestions(prefix: string, locale: PlayLocale): Promise<string[]> {
     return this.remembered(`suggest|${locale.country}|${locale.lang}|${prefix}`, () =>
-      this.ask(`suggest '${prefix}' in ${locale.country}`, z.array(z.string()), () => this.client.suggest(prefix, locale)),
+      this.ask(`suggest '${prefix}' in ${locale.country}`, z.array(z.string()), () =>
+        this.client.suggest(prefix, locale),
+      ),
     );
   }
 
@@ -111,16 +148,27 @@ export class GooglePlayProvider implements StoreObserver {
    */
   private async suggestion(term: string, locale: PlayLocale): Promise<SearchSignals['suggestion']> {
     const wanted = term.toLowerCase();
-    const lengths = [...new Set([Math.ceil(wanted.length / 3), Math.ceil((2 * wanted.length) / 3), wanted.length])].filter((length) => length > 0);
+    const lengths = [
+      ...new Set([Math.ceil(wanted.length / 3), Math.ceil((2 * wanted.length) / 3), wanted.length]),
+    ].filter((length) => length > 0);
     for (const length of lengths) {
-      const index = (await this.suggestions(wanted.slice(0, length), locale)).map((entry) => entry.toLowerCase()).indexOf(wanted);
+      const index = (await this.suggestions(wanted.slice(0, length), locale))
+        .map((entry) => entry.toLowerCase())
+        .indexOf(wanted);
       if (index !== -1) return { prefixLength: length, index };
     }
     return null;
   }
 
-  private async signals(term: string, results: PlayListItem[], locale: PlayLocale, options?: StoreCallOptions): Promise<{ signals: SearchSignals; detailed: PlayAppDetails[] }> {
-    const detailed = await Promise.all(results.slice(0, DETAILED_TOP_RESULTS).map((result) => this.details(result.appId, locale, options)));
+  private async signals(
+    term: string,
+    results: PlayListItem[],
+    locale: PlayLocale,
+    options?: StoreCallOptions,
+  ): Promise<{ signals: SearchSignals; detailed: PlayAppDetails[] }> {
+    const detailed = await Promise.all(
+      results.slice(0, DETAILED_TOP_RESULTS).map((result) => this.details(result.appId, locale, options)),
+    );
     return {
       detailed,
       signals: {
@@ -146,17 +194,36 @@ export class GooglePlayProvider implements StoreObserver {
       const locale = playLocale(country);
       await observeTerms(this.store, app, request, country, observation, async (term) => {
         const results = await this.search(term, PLAY_SEARCH_DEPTH, locale, options);
-        return { ids: results.map((result) => result.appId), signals: (await this.signals(term, results, locale, options)).signals };
+        return {
+          ids: results.map((result) => result.appId),
+          signals: (await this.signals(term, results, locale, options)).signals,
+        };
       });
       if (request.scope === 'keywords') continue;
       const details = await this.details(app.storeId, locale, { fresh: true, ...options });
       if (country === app.primaryCountry && typeof details.score === 'number') {
-        observation.rating = { average: Math.round(details.score * 100) / 100, count: details.ratings ?? 0, histogram: histogramOf(details) };
+        observation.rating = {
+          average: Math.round(details.score * 100) / 100,
+          count: details.ratings ?? 0,
+          histogram: histogramOf(details),
+        };
       }
       observation.listings.push({ country, listing: listingOf(details) });
       if (details.genreId) {
-        const chart = await this.ask(`top free ${details.genreId} in ${country}`, playListItem.array(), () => this.client.topFree(details.genreId!, CHART_DEPTH, locale), options);
-        observation.categoryRanks.push({ country, category: details.genre ?? app.category, rank: placeOf(chart.map((entry) => entry.appId), app.storeId) });
+        const chart = await this.ask(
+          `top free ${details.genreId} in ${country}`,
+          playListItem.array(),
+          () => this.client.topFree(details.genreId!, CHART_DEPTH, locale),
+          options,
+        );
+        observation.categoryRanks.push({
+          country,
+          category: details.genre ?? app.category,
+          rank: placeOf(
+            chart.map((entry) => entry.appId),
+            app.storeId,
+          ),
+        });
       }
       observation.reviews.push(...(await this.reviews(app.storeId, locale, options)));
     }
@@ -164,7 +231,12 @@ export class GooglePlayProvider implements StoreObserver {
   }
 
   private async reviews(appId: string, locale: PlayLocale, options?: StoreCallOptions): Promise<ReviewRecord[]> {
-    const answer = await this.ask(`reviews of ${appId} in ${locale.country}`, playReviews, () => this.client.reviews(appId, REVIEWS_PER_OBSERVATION, locale), options);
+    const answer = await this.ask(
+      `reviews of ${appId} in ${locale.country}`,
+      playReviews,
+      () => this.client.reviews(appId, REVIEWS_PER_OBSERVATION, locale),
+      options,
+    );
     return answer.data.flatMap((entry) => {
       const parsed = playReview.safeParse(entry);
       if (!parsed.success) return [];
@@ -224,7 +296,9 @@ export class GooglePlayProvider implements StoreObserver {
 
   async describe(reference: StoreReference, country: string): Promise<AppDetails | null> {
     try {
-      const details = await this.details(reference.storeId, playLocale(reference.country ?? country), { maxWaitMs: REQUEST_MAX_WAIT_MS });
+      const details = await this.details(reference.storeId, playLocale(reference.country ?? country), {
+        maxWaitMs: REQUEST_MAX_WAIT_MS,
+      });
       return {
         name: details.title,
         developer: details.developer ?? '',

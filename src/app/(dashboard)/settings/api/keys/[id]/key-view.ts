@@ -10,7 +10,10 @@ export const readKeyView = cache(async (id: string) => {
   if (!UUID.test(id)) notFound();
   const caller = await getDashboardCaller();
   try {
-    const [usage, calls] = await Promise.all([caller.apiKeys.usage({ keyId: id }), caller.apiKeys.calls({ keyId: id })]);
+    const [usage, calls] = await Promise.all([
+      caller.apiKeys.usage({ keyId: id }),
+      caller.apiKeys.calls({ keyId: id }),
+    ]);
     return { usage, calls };
   } catch (error) {
     if ((await serverModules()).appErrorOf(error)?.appCode === 'NOT_FOUND') notFound();

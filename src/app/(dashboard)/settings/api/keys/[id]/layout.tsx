@@ -4,7 +4,13 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { readKeyView } from './key-view';
 
-export default async function KeyLayout({ params, children }: { params: Promise<{ id: string }>; children: ReactNode }) {
+export default async function KeyLayout({
+  params,
+  children,
+}: {
+  params: Promise<{ id: string }>;
+  children: ReactNode;
+}) {
   await requirePermission('keys.manage');
   const { usage } = await readKeyView((await params).id);
   return (
