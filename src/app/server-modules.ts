@@ -7,7 +7,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cookies, headers } from 'next/headers';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type * as ServerModules from '@/server/index';
@@ -25,9 +25,10 @@ export function serverModules(): Promise<typeof ServerModules> {
  * request (React's `cache`): the layout, a page's permission check and its caller share one read of the session.
  */
 export const getSignedInActor = cache(async (mode: 'switch' | 'live' = 'switch') => {
-  const { actorFromSessionCookie } = await serverModules();
-  const jar = await cookies();
-  return actorFromSessionCookie((name) => jar.get(name)?.value, { mode });
+  const { actorFromSessionCookie, cookieReaderOf } = await serverModules();
+  // The Cookie header as every reader of the session reads it (src/server/auth/cookies.ts), not Next.js's own reading,
+  // which keeps the last of a name sent twice where the others keep the first.
+  return actorFromSessionCookie(cookieReaderOf((await headers()).get('cookie')), { mode });
 });
 
 /**

@@ -7,6 +7,7 @@ export { appErrorOf } from './api/errors';
 export { authOptions } from './auth/auth-options';
 export { withParsableBody } from './auth/auth-route';
 export { actorFromSessionCookie } from './auth/dashboard';
+export { cookieReaderOf } from './auth/cookies';
 export { issueApiReferenceToken } from './auth/session-token';
 export { clientIp } from './core/client-ip';
 export { pageOrigin } from './core/origin';

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { makeAccount, makeApp } from '../../../test/factories';
+import { parseCookies } from '@/server/auth/cookies';
 import { handleDashboardTrpcRequest, isCrossSiteMutation } from './dashboard-handler';
 
 const ORIGIN = 'http://app.test';
@@ -151,5 +152,29 @@ describe('what the dashboard endpoint serves', () => {
     const refused = await call(cookie, 'account.get', null);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('the session cookie, read one way everywhere (issue 63)', () => {
+  const accountGet = (cookie: string) =>
+    handleDashboardTrpcRequest(
+      new Request(`${ORIGIN}/api/trpc/account.get?input=${encodeURIComponent('null')}`, { headers: { cookie } }),
+    );
+
+  it('a value that is not percent-encoding is a cookie like any other, never a 5xx', async () => {
+    const { cookie } = await signedInCookie();
+    const response = await accountGet(`theme=%E0%A4%A; ${cookie}; other=%`);
+    expect(response.status).toBe(200);
+    expect((await accountGet('next-auth.session-token=%E0%A4%A')).status).toBe(401);
+  });
+
+  it('of a name sent twice, the first is read, as every reader of the Cookie header reads it', async () => {
+    const { owner, cookie } = await signedInCookie();
+    const other = await signedInCookie();
+    const first = (await (await accountGet(`${cookie}; ${other.cookie}`)).json()) as {
+      result: { data: { id: string } };
+    };
+    expect(first.result.data.id).toBe(owner.accountId);
+    expect(parseCookies(`${cookie}; ${other.cookie}`).get('next-auth.session-token')).toBe(cookie.split('=')[1]);
   });
 });

@@ -2,6 +2,7 @@
 // procedures (./dashboard-router.ts), never the whole app router.
 import { randomUUID } from 'node:crypto';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { cookieReaderOf } from '@/server/auth/cookies';
 import { actorFromSessionCookie } from '@/server/auth/dashboard';
 import { isDatabaseUnavailable, logDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
 import { clientIp } from '@/server/core/client-ip';
@@ -14,15 +15,6 @@ import { config } from '@/server/core/config';
 
 /** The most procedure calls one request to /api/trpc may carry. */
 const MAX_BATCH_SIZE = 10;
-
-function cookieReader(header: string | null): (name: string) => string | undefined {
-  const cookies = new Map<string, string>();
-  for (const part of header?.split(';') ?? []) {
-    const index = part.indexOf('=');
-    if (index > 0) cookies.set(part.slice(0, index).trim(), decodeURIComponent(part.slice(index + 1).trim()));
-  }
-  return (name) => cookies.get(name);
-}
 
 /**
  * Cross-site request forgery: a mutation (POST) is refused when the browser says it comes from another site
@@ -74,7 +66,7 @@ export async function handleDashboardTrpcRequest(request: Request): Promise<Resp
       // The dashboard's client sends one call per request; a batch may carry a few, never hundreds.
       maxBatchSize: MAX_BATCH_SIZE,
       createContext: async () => {
-        const actor = await actorFromSessionCookie(cookieReader(request.headers.get('cookie')));
+        const actor = await actorFromSessionCookie(cookieReaderOf(request.headers.get('cookie')));
         accountId = actor?.accountId;
         if (actor?.userId) setRequestActor({ kind: 'user', userId: actor.userId, via: 'dashboard' });
         return {
