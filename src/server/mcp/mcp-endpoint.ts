@@ -36,6 +36,7 @@ import type { Context } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
 import { credentialRefused, readBearer } from '@/server/auth/bearer';
 import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
+import { canonicalJson } from '@/server/core/canonical-json';
 import { clientIpOf } from '@/server/core/client-ip';
 import { currentTime } from '@/server/core/clock';
 import { logError, logRequest } from '@/server/core/log';
@@ -577,17 +578,6 @@ function replayedResult(cached: CachedAnswer): StructuredResult {
 /** The structured content as the text content gives it: a replayed one's kept text, else written now. */
 function contentText(structured: Record<string, unknown>): string {
   return replayedTexts.get(structured) ?? JSON.stringify(structured);
-}
-
-/** JSON with the object's members in order of name: one cache key for the same arguments in any order. */
-function canonicalJson(value: Record<string, unknown>): string {
-  return JSON.stringify(
-    Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((name) => [name, value[name]]),
-    ),
-  );
 }
 
 /** The body's JSON value, or undefined when it is not JSON. */

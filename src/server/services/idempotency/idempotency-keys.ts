@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
+import { canonicalJson } from '@/server/core/canonical-json';
 import { open, seal } from '@/server/core/data-encryption';
 import { AppError } from '@/server/errors/app-error';
 
@@ -21,16 +22,6 @@ export function requestHash(method: string, path: string, body: unknown): string
   return createHash('sha256')
     .update(`${method} ${path}\n${canonicalJson(body)}`)
     .digest('hex');
-}
-
-/** JSON with object members in code-point order of their names. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const members = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 export async function claimIdempotencyKey(accountId: string, key: string, hash: string, now: Date): Promise<Claim> {
