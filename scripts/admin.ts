@@ -14,7 +14,8 @@ import { newAccountInput } from '../src/server/api/routers/account/account.schem
 import { prepareDatabase } from '../src/server/runtime/prepare';
 import { createAccount, findUserIdByEmail, setPlanByEmail } from '../src/server/services/accounts/accounts';
 import { PLAN_TIERS } from '../src/server/services/accounts/plans';
-import { API_KEY_SCOPES, createApiKey, revokeApiKeyByPrefix } from '../src/server/services/api-keys/api-keys';
+import { createApiKey, revokeApiKeyByPrefix } from '../src/server/services/api-keys/api-keys';
+import { API_KEY_SCOPES } from '../src/server/services/api-keys/key-views';
 import { trackApp } from '../src/server/services/apps/apps';
 import { endAllSessions } from '../src/server/services/accounts/sessions';
 import { logNoticesToStderr } from '../src/server/core/log';

@@ -1,6 +1,6 @@
 import type { MemberRole, PlanTier } from '@/generated/prisma/enums';
 import type { Trial } from '@/server/services/accounts/plans';
-import type { ApiKeyScope } from '@/server/services/api-keys/api-keys';
+import type { ApiKeyScope } from '@/server/services/api-keys/key-views';
 import type { KeyRestrictions } from '@/server/services/api-keys/restrictions';
 
 /** Who is calling: resolved once per request from an API key or a dashboard session token. */

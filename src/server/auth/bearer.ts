@@ -4,7 +4,7 @@
 // its challenge is here too.
 import { AppError } from '@/server/errors/app-error';
 import { isWellFormedApiKey, keyModeOf } from '@/server/services/api-keys/key-format';
-import { looksLikeOAuthAccessToken } from '@/server/services/oauth/access-tokens';
+import { looksLikeOAuthAccessToken } from '@/server/auth/oauth-token-verification';
 
 export type RejectedCredential =
   | 'missing'
@@ -22,7 +22,7 @@ export type BearerReading =
   /** Well-formed, checksum included: only a lookup can tell whether it is valid. */
   | { kind: 'apiKey'; token: string }
   | { kind: 'sessionToken'; token: string }
-  /** An OAuth access token's shape (src/server/services/oauth/access-tokens.ts); the MCP server's alone. */
+  /** An OAuth access token's shape (./oauth-token-verification.ts); the MCP server's alone. */
   | { kind: 'oauthToken'; token: string };
 
 export function readBearer(authorization: string | null): BearerReading {

@@ -2,8 +2,8 @@
 // only) an OAuth access token, which acts as its connected app, a credential with a key's scope and restrictions.
 // Returns a status, never throws for a bad credential; the HTTP layer maps statuses to problems once (./bearer.ts).
 import type { DataVersions } from '@/server/db/data-versions';
-import { verifyApiKey } from '@/server/services/api-keys/api-keys';
-import { verifyOAuthAccessToken } from '@/server/services/oauth/access-tokens';
+import { verifyApiKey } from '@/server/auth/api-key-verification';
+import { verifyOAuthAccessToken } from '@/server/auth/oauth-token-verification';
 import type { Actor } from './actor';
 import { readBearer, type BearerReading, type RejectedCredential } from './bearer';
 import { verifySessionToken } from './session-token';

@@ -3,7 +3,9 @@
 import { expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { makeAccount } from '../../../../test/factories';
-import { createApiKey, notifyExpiringKeys, revokeApiKey, rollApiKey, setKeyExpiryPolicy } from './api-keys';
+import { createApiKey, revokeApiKey } from '@/server/services/api-keys/api-keys';
+import { notifyExpiringKeys, setKeyExpiryPolicy } from '@/server/services/api-keys/key-expiry';
+import { rollApiKey } from '@/server/services/api-keys/key-rolls';
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000);
 

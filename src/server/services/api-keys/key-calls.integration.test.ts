@@ -9,7 +9,7 @@ import { callPublicApi } from '../../../../test/public-api';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { parseInput } from '@/server/errors/validation';
 import { listKeyCallsInput } from '@/server/api/routers/api-keys/api-keys.schema';
-import { createApiKey } from './api-keys';
+import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { flushKeyCalls, KEY_CALLS_KEPT, keyUsage, listKeyCalls, recordKeyCall } from './key-calls';
 
 const ORIGIN = 'https://api.example.test';

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { makeAccount } from '../../../../test/factories';
 import { chargeCredits, periodOf } from '@/server/services/metering/credits';
-import { createApiKey, updateApiKey } from './api-keys';
+import { createApiKey, updateApiKey } from '@/server/services/api-keys/api-keys';
 
 it('seeds a new budget from the month’s ledger, then refuses past it', async () => {
   const owner = await makeAccount('pro');

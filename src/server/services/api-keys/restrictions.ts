@@ -7,6 +7,8 @@
 // owner edits the key (a key made for one client's apps never reaches the next client's). Such a key may not add
 // apps either (403 insufficient-scope): the app it added would be out of its reach.
 import { inAddressRanges, parseAddressRange, type AddressRange } from '@/server/core/address-ranges';
+import type { db } from '@/server/db';
+import { AppError } from '@/server/errors/app-error';
 
 export interface KeyRestrictions {
   /** null: every app of the account. */
@@ -66,4 +68,21 @@ export function addressAllowed(allowedCidrs: string[], address: string | null): 
 /** Whether a key with these restrictions reaches the app. */
 export function appAllowed(appIds: string[] | null, appId: string): boolean {
   return appIds === null || appIds.includes(appId.toLowerCase());
+}
+
+/** The account's own apps among `appIds`: a key is never given another account's app, nor an unknown id. */
+export async function assertOwnApps(
+  client: Pick<typeof db, 'trackedApp'>,
+  accountId: string,
+  appIds: string[] | null,
+): Promise<void> {
+  if (!appIds) return;
+  const own = await client.trackedApp.findMany({ where: { accountId, id: { in: appIds } }, select: { id: true } });
+  const known = new Set(own.map((app) => app.id));
+  const index = appIds.findIndex((id) => !known.has(id));
+  if (index === -1) return;
+  const detail = `No app with the id ${appIds[index]} is tracked by your account.`;
+  throw new AppError('VALIDATION_ERROR', detail, {
+    errors: [{ in: 'body', pointer: `#/restrictions/appIds/${index}`, detail }],
+  });
 }

@@ -9,19 +9,18 @@ import { db } from '@/server/db';
 import { destroyOAuthGrant } from '@/server/db/oauth-records';
 import { withAccountLock } from '@/server/db/row-locks';
 import { AppError } from '@/server/errors/app-error';
+import { assertApiAccess, restrictionsChanged } from '@/server/services/api-keys/api-keys';
+import { assertOwnApps } from '@/server/services/api-keys/restrictions';
 import {
-  assertApiAccess,
-  assertOwnApps,
   fromDbScope,
   restrictionColumns,
-  restrictionsChanged,
   restrictionsOf,
   statusOf,
   toDbScope,
   viewSelectAt,
   type ApiKeyScope,
   type ApiKeyStatus,
-} from '@/server/services/api-keys/api-keys';
+} from '@/server/services/api-keys/key-views';
 import {
   restrictionsAfter,
   UNRESTRICTED,

@@ -3,7 +3,7 @@
 // entries past their retention are deleted, and so are the OAuth records (codes, tokens, interactions) expired a day ago
 // and the registered OAuth clients no one connected (src/server/db/oauth-records.ts).
 import type PgBoss from 'pg-boss';
-import { logExpiredKeys, notifyExpiringKeys } from '@/server/services/api-keys/api-keys';
+import { logExpiredKeys, notifyExpiringKeys } from '@/server/services/api-keys/key-expiry';
 import { purgeExpiredOAuthRecords, purgeUnusedOAuthClients } from '@/server/db/oauth-records';
 import { scheduleCronJob } from '@/server/services/jobs/cron-job';
 import { purgeSecurityEvents } from './security-log';

@@ -9,13 +9,9 @@ import { changePlan } from '@/server/services/accounts/plan-changes';
 import { endAllSessions } from '@/server/services/accounts/sessions';
 import { signInWithLimit } from '@/server/services/accounts/sign-in-limit';
 import { recordSignOut } from '@/server/services/accounts/sign-in-limit';
-import {
-  createApiKey,
-  logExpiredKeys,
-  revokeApiKey,
-  rollApiKey,
-  updateApiKey,
-} from '@/server/services/api-keys/api-keys';
+import { createApiKey, revokeApiKey, updateApiKey } from '@/server/services/api-keys/api-keys';
+import { logExpiredKeys } from '@/server/services/api-keys/key-expiry';
+import { rollApiKey } from '@/server/services/api-keys/key-rolls';
 import { createConnectedApp, restrictConnectedApp, revokeConnectedApp } from '@/server/services/oauth/connected-apps';
 import {
   createWebhookEndpoint,

@@ -3,16 +3,9 @@
 // The key's expiry policy, usage and request log are the dashboard's.
 import { z } from 'zod';
 import { dashboardProcedure, settingsProcedure } from '@/server/api/trpc';
-import {
-  createApiKey,
-  getApiKey,
-  keyExpiryPolicy,
-  listApiKeys,
-  revokeApiKey,
-  rollApiKey,
-  setKeyExpiryPolicy,
-  updateApiKey,
-} from '@/server/services/api-keys/api-keys';
+import { createApiKey, getApiKey, listApiKeys, revokeApiKey, updateApiKey } from '@/server/services/api-keys/api-keys';
+import { keyExpiryPolicy, setKeyExpiryPolicy } from '@/server/services/api-keys/key-expiry';
+import { rollApiKey } from '@/server/services/api-keys/key-rolls';
 import { keyUsage, listKeyCalls } from '@/server/services/api-keys/key-calls';
 import {
   apiKeyOutput,

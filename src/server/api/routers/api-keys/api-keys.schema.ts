@@ -1,8 +1,11 @@
 // Settings → API access, on the dashboard and under /keys on the public API: what a key's procedures take and answer.
 import { z } from 'zod';
 import { formatAddressRange, parseAddressRange } from '@/server/core/address-ranges';
-import type { ApiKeyChange, ApiKeyView, KeyRoll, NewApiKey } from '@/server/services/api-keys/api-keys';
-import { API_KEY_SCOPES, ROLL_GRACE_PERIODS, type RollGracePeriod } from '@/server/services/api-keys/api-keys';
+import type { ApiKeyChange, NewApiKey } from '@/server/services/api-keys/api-keys';
+import type { ApiKeyView } from '@/server/services/api-keys/key-views';
+import type { KeyRoll } from '@/server/services/api-keys/key-rolls';
+import { API_KEY_SCOPES } from '@/server/services/api-keys/key-views';
+import { ROLL_GRACE_PERIODS, type RollGracePeriod } from '@/server/services/api-keys/key-rolls';
 import { KEY_CALLS_KEPT, STATUS_CLASSES } from '@/server/services/api-keys/key-calls';
 import {
   MAX_KEY_APPS,

@@ -4,7 +4,8 @@
 import { readOAuthTokenCredential } from '@/server/db/credential-statements';
 import { oauthIdHash } from '@/server/db/oauth-records';
 import { isoDay } from '@/server/core/dates';
-import { statusOf, verifiedCredential, type KeyVerification } from '@/server/services/api-keys/api-keys';
+import { statusOf } from '@/server/services/api-keys/key-views';
+import { verifiedCredential, type KeyVerification } from '@/server/auth/api-key-verification';
 import { periodOf } from '@/server/services/metering/credits';
 
 export type OAuthTokenVerification =
