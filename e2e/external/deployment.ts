@@ -227,6 +227,10 @@ export async function startDeployment({ pooler, redis }: DeploymentOptions): Pro
           'default_pool_size = 40',
           // A query waiting for a server connection (PostgreSQL down) fails after 5 s, as the app's own pool does, not 120.
           'query_wait_timeout = 5',
+          // A line per connection and disconnection filled the last 20,000 characters a failure attaches
+          // (`output()`), and pushed out the app's and the worker's own lines, which say what went wrong.
+          'log_connections = 0',
+          'log_disconnections = 0',
           '',
         ].join('\n'),
       );
