@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { limitCounts } from '../src/server/db/shared-limiter';
 import { SharedRateLimit } from '../src/server/services/limits/shared-rate-limit';
-import { REQUESTS_PER_MINUTE } from '../src/server/services/metering/rate-limit';
+import { REQUESTS_PER_MINUTE } from '../src/server/services/limits/request-rates';
 
 export interface RateLimitBench {
   requests: number;

@@ -30,7 +30,7 @@ export {
   SECURITY_EVENT_LABELS,
 } from './services/security-log/security-log';
 export { USAGE_LEDGER_DAYS } from './services/metering/credits';
-export { REQUESTS_PER_MINUTE } from './services/metering/rate-limit';
+export { REQUESTS_PER_MINUTE } from './services/limits/request-rates';
 export { RETRY_DELAYS_SECONDS, TIMEOUT_MS } from './services/webhooks/delivery';
 export { TOLERANCE_SECONDS } from './services/webhooks/signing';
 export { VERIFICATION_SNIPPETS } from './services/webhooks/verification-snippets';

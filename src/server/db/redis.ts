@@ -1,7 +1,7 @@
 // The optional Redis (REDIS_URL): when it is set, the request-rate limits keep their shared counts there instead of in
 // PostgreSQL (src/server/db/shared-limiter.ts). One client per process, made at first use. A command sent while it
 // connects waits for the connection; a limit never waits for it longer than its own timeout, and then counts per
-// process (src/server/services/metering/rate-limit.ts).
+// process (src/server/services/limits/request-rates.ts).
 import { Redis } from 'ioredis';
 import { config } from '@/server/core/config';
 

@@ -7,7 +7,7 @@ import { appRouter } from '@/server/api/root';
 import { MAX_BODY_BYTES } from '@/server/errors/problem-response';
 import type { AppErrorCode } from '@/server/errors/problem-types';
 import { PLAN_TIERS, PLANS } from '@/server/services/accounts/plans';
-import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
+import { REQUESTS_PER_MINUTE } from '@/server/services/limits/request-rates';
 import { pascalCase } from './document-names';
 import { ProblemComponents } from './document-problems';
 import { SIGNATURE_SCHEME, WEBHOOK_SECURITY_SCHEME, webhooksSection } from './document-webhooks';

@@ -20,7 +20,7 @@ import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { claimIdempotencyKey, settleIdempotencyKey } from '@/server/services/idempotency/idempotency-keys';
 import { chargeCredits, creditsUsed, keyCreditsSpent, refundCharge } from '@/server/services/metering/credits';
 import type { MeteringState } from '@/server/services/metering/headers';
-import { consumeDashboardCall, consumeRequest } from '@/server/services/metering/rate-limit';
+import { consumeDashboardCall, consumeRequest } from '@/server/services/limits/request-rates';
 import { storeUnavailable } from '@/server/services/ingest/providers';
 import { roleAllows, roleRefusal, type Permission } from './roles';
 

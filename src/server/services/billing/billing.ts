@@ -17,7 +17,7 @@ import {
   type Trial,
 } from '@/server/services/accounts/plans';
 import { creditsUsed, periodOf } from '@/server/services/metering/credits';
-import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
+import { REQUESTS_PER_MINUTE } from '@/server/services/limits/request-rates';
 import { configuredPrices, stripeClient } from './stripe-client';
 
 /** Subscription statuses under which the subscription's tier is in force (Stripe retries a failed payment meanwhile). */

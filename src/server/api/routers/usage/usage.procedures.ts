@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
 import { accountTier } from '@/server/services/accounts/plans';
 import { usageLedger, usageReport } from '@/server/services/metering/credits';
-import { REQUESTS_PER_MINUTE } from '@/server/services/metering/rate-limit';
+import { REQUESTS_PER_MINUTE } from '@/server/services/limits/request-rates';
 import { usageLedgerInput, usageLedgerOutput, usageOutput } from './usage.schema';
 
 export const getUsageProcedure = apiProcedure
