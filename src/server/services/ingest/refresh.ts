@@ -32,7 +32,6 @@ import { db } from '@/server/db';
 import { lockStoreApp, lockTrackedApp } from '@/server/db/row-locks';
 import { AppError } from '@/server/errors/app-error';
 import type { Prisma } from '@/generated/prisma/client';
-import type { Store } from '@/generated/prisma/enums';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { analyseReview } from '@/server/nlp/text';
 import { normalizeTerm, termKeyOf } from '@/server/services/apps/terms';
@@ -40,7 +39,7 @@ import { recordEvents, type NewEvent } from '@/server/services/events/events';
 import { emptyObservation, type AppObservation, type DataProvider, type Listing, type ReviewRecord } from './provider';
 import { isNotSold, providerErrorMessage, recordProviderFailures } from './provider-health';
 import { dataProviderFor } from './providers';
-import { placeOf } from './stores/store-observer';
+import { addPlacesInAnswer } from './stores/store-observer';
 
 /** Days of history a newly tracked app gets from a provider that has history. */
 export const BACKFILL_DAYS = 180;
@@ -218,7 +217,7 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
           const key = `${country}|${termKeyOf(entry.term)}|${isoDay(day)}`;
           if (observed.has(key)) continue;
           const answer = answers.get(key);
-          if (answer) mergeObservation(observation, answeredRanks(app, competitorReferences, entry, answer));
+          if (answer) addPlacesInAnswer(app.store, app.storeId, competitorReferences, entry, answer, observation);
           else terms.push(entry);
         }
         const dayScope = stored.has(`${country}|${isoDay(day)}`) ? 'keywords' : scope;
@@ -577,24 +576,6 @@ async function listingChanges(
         version: versionOf.get(key)!,
       },
     }));
-}
-
-/**
- * The ranks a stored search answer gives: the app's and its competitors' places in the list (only the store's own
- * apps are in it; the other store's competitors are in none).
- */
-function answeredRanks(
-  app: { store: Store; storeId: string },
-  competitors: { store: Store; storeId: string }[],
-  entry: { country: string; term: string },
-  storeIds: string[],
-): AppObservation {
-  const part = emptyObservation();
-  part.keywordRanks.push({ ...entry, rank: placeOf(storeIds, app.storeId) });
-  for (const competitor of competitors)
-    if (competitor.store === app.store)
-      part.competitorRanks.push({ ...entry, ...competitor, rank: placeOf(storeIds, competitor.storeId) });
-  return part;
 }
 
 /** Adds one storefront's observation to the day's (its rating is stored per storefront, apart). */

@@ -4,6 +4,7 @@ import type { Store } from '@/generated/prisma/enums';
 import type {
   AppDetails,
   AppObservation,
+  CompetitorReference,
   ObservationRequest,
   ProviderApp,
   ResearchResult,
@@ -56,10 +57,25 @@ export async function observeTerms(
   for (const { term } of request.trackedTerms.filter((entry) => entry.country === country)) {
     const { ids, signals } = await searchTerm(term);
     into.searchAnswers.push({ country, term, storeIds: ids });
-    into.keywordRanks.push({ country, term, rank: placeOf(ids, app.storeId) });
+    addPlacesInAnswer(store, app.storeId, request.competitors, { country, term }, ids, into);
     into.keywordMetrics.push({ country, term, ...keywordMetrics(signals, request.day) });
-    for (const competitor of request.competitors.filter((entry) => entry.store === store)) {
-      into.competitorRanks.push({ country, term, ...competitor, rank: placeOf(ids, competitor.storeId) });
-    }
+  }
+}
+
+/**
+ * The ranks a search answer (just searched, or stored by any account's refresh) gives the app and its competitors:
+ * their places in the list. A store's search lists its own apps only: the other store's competitors are in none.
+ */
+export function addPlacesInAnswer(
+  store: Store,
+  appStoreId: string,
+  competitors: CompetitorReference[],
+  { country, term }: { country: string; term: string },
+  ids: readonly string[],
+  into: AppObservation,
+): void {
+  into.keywordRanks.push({ country, term, rank: placeOf(ids, appStoreId) });
+  for (const competitor of competitors.filter((entry) => entry.store === store)) {
+    into.competitorRanks.push({ country, term, ...competitor, rank: placeOf(ids, competitor.storeId) });
   }
 }
