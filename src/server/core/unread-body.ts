@@ -7,7 +7,7 @@
 // to its end would be refused anyway. Every channel answers a refusal through this (the REST pipeline, the MCP
 // endpoint, the app server in front of Next.js).
 import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 
 /** The most of a refused body read and thrown away so that its answer arrives. */
 export const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
@@ -30,21 +30,10 @@ function leavesBodyUnread(req: IncomingMessage): boolean {
 export function drainUnreadBody(req: IncomingMessage): { Connection?: 'close' } {
   if (!leavesBodyUnread(req)) return {};
   if (Number(req.headers['content-length'] ?? 0) > DRAIN_MAX_BYTES) return { Connection: 'close' };
-  let bytes = 0;
   // The request's own destroy: on a server's request it closes the connection.
-  const cut = () => req.destroy();
-  const timer = setTimeout(cut, DRAIN_MAX_MS).unref();
-  const done = () => clearTimeout(timer);
-  req.on('data', (chunk: Buffer) => {
-    bytes += chunk.byteLength;
-    if (bytes > DRAIN_MAX_BYTES) {
-      done();
-      cut();
-    }
-  });
+  const stop = discardWithinBounds(req, () => req.destroy());
   // A client that gives up mid-body is no error of ours.
-  req.on('error', done).once('end', done).once('close', done);
-  req.resume();
+  req.on('error', stop).once('end', stop);
   return {};
 }
 
@@ -55,17 +44,28 @@ export function drainUnreadBody(req: IncomingMessage): { Connection?: 'close' } 
  * the connection before the client has read the answer.
  */
 export function answerAndLinger(socket: Duplex, answer: string): void {
-  let bytes = 0;
   const cut = () => socket.destroy();
-  const timer = setTimeout(cut, DRAIN_MAX_MS).unref();
-  socket.on('data', (chunk: Buffer) => {
-    bytes += chunk.byteLength;
-    if (bytes > DRAIN_MAX_BYTES) cut();
-  });
-  socket
-    .on('error', cut)
-    .once('end', cut)
-    .once('close', () => clearTimeout(timer));
+  socket.on('error', cut).once('end', cut);
   socket.end(answer);
-  socket.resume();
+  discardWithinBounds(socket, cut);
+}
+
+/**
+ * Reads what `stream` still brings and throws it away, calling `cut` once DRAIN_MAX_BYTES have come or DRAIN_MAX_MS
+ * have passed. Returns what stops the clock (called too when the stream closes).
+ */
+function discardWithinBounds(stream: Readable, cut: () => void): () => void {
+  let bytes = 0;
+  const timer = setTimeout(cut, DRAIN_MAX_MS).unref();
+  const stop = () => clearTimeout(timer);
+  stream.on('data', (chunk: Buffer) => {
+    bytes += chunk.byteLength;
+    if (bytes > DRAIN_MAX_BYTES) {
+      stop();
+      cut();
+    }
+  });
+  stream.once('close', stop);
+  stream.resume();
+  return stop;
 }

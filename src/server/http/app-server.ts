@@ -104,28 +104,11 @@ export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin
     // A request too slow to arrive: Node's own answer, the request having shown nothing worth a problem.
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
       return void socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
-    const answer = problem(unreadableRequest(error), '/', origin);
-    const head = Object.entries({
-      ...answer.headers,
-      'Content-Length': Buffer.byteLength(answer.body),
-      Connection: 'close',
-    });
-    answerAndLinger(
-      socket,
-      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${answer.body}`,
-    );
+    answerAndLinger(socket, rawAnswer(problem(unreadableRequest(error), '/', origin)));
   });
   // Node would close a CONNECT's connection without a word unless it is listened for.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    const answer = problem(methodNotAllowedProblem('CONNECT', SERVED_METHODS), req.url ?? '', origin);
-    const head = Object.entries({
-      ...answer.headers,
-      'Content-Length': Buffer.byteLength(answer.body),
-      Connection: 'close',
-    });
-    socket.end(
-      `HTTP/1.1 405 Method Not Allowed\r\n${head.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${answer.body}`,
-    );
+    socket.end(rawAnswer(problem(methodNotAllowedProblem('CONNECT', SERVED_METHODS), req.url ?? '', origin)));
   });
   return server;
 }
@@ -195,6 +178,17 @@ function bodyRefusal(req: IncomingMessage): Problem | null {
 function problem(refusal: Problem, path: string, origin: string): PlainAnswer {
   const requestId = crypto.randomUUID();
   return problemAnswer(refusal, { origin, instance: path, requestId, headers: { 'X-Request-Id': requestId } });
+}
+
+/** An answer written on the bare socket, where there is no response to write it: status line, headers, its length, and the close. */
+function rawAnswer(answer: PlainAnswer): string {
+  const head = Object.entries({
+    ...answer.headers,
+    'Content-Length': Buffer.byteLength(answer.body),
+    Connection: 'close',
+  });
+  const lines = head.map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${lines}\r\n${answer.body}`;
 }
 
 /** A fault of the server's own, logged by the caller: a plain 500, or the connection closed once an answer has begun. */
