@@ -284,67 +284,47 @@ describe('outside the public API', () => {
 
 describe('a request too large, sent whole while its refusal goes (issue 63)', () => {
   /**
-   * Sends `megabytes` of body as a client does, writing it while the answer may already be coming, and reports the
-   * answer and every error the client saw (a reset or a broken pipe before or after the answer is an error).
+   * A request as a client makes it, its body written while the answer may already be coming: the answer and every
+   * error the client saw (a reset or a broken pipe before or after the answer is an error).
    */
-  function upload(
+  function request(
+    method: string,
     target: string,
-    megabytes: number,
-    headers: Record<string, string> = {},
+    headers: Record<string, string>,
+    body?: Buffer,
   ): Promise<{ status: number | null; body: string; errors: string[] }> {
-    const body = Buffer.alloc(megabytes * 1024 * 1024, 0x20);
     return new Promise((resolve) => {
       const errors: string[] = [];
       let answer: { status: number; body: string } | null = null;
-      const settle = () => resolve({ status: answer?.status ?? null, body: answer?.body ?? '', errors });
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: target,
-          headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => (answer = { status: res.statusCode!, body: text }));
-        },
-      );
+      const req = httpRequest({ host: '127.0.0.1', port, method, path: target, headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => (answer = { status: res.statusCode!, body: text }));
+      });
       req.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
       // Once the request is done, body sent and answer read, or failed: an error at any point is in `errors`.
-      req.on('close', settle);
+      req.on('close', () => resolve({ status: answer?.status ?? null, body: answer?.body ?? '', errors }));
       req.end(body);
     });
+  }
+
+  /** `megabytes` of body, declared. */
+  function upload(target: string, megabytes: number, headers: Record<string, string> = {}) {
+    const body = Buffer.alloc(megabytes * 1024 * 1024, 0x20);
+    return request(
+      'POST',
+      target,
+      { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers },
+      body,
+    );
   }
 
   it.each([100, 1000])(
     'a %i KB header: the client reads a 431 problem, never a reset, on any path',
     async (kilobytes) => {
       for (const target of ['/api/auth/callback/credentials', `${API}/apps`, '/api/mcp', '/']) {
-        const answer = await new Promise<{ status: number | null; body: string; errors: string[] }>((resolve) => {
-          const errors: string[] = [];
-          let answer: { status: number; body: string } | null = null;
-          const req = httpRequest(
-            {
-              host: '127.0.0.1',
-              port,
-              method: 'GET',
-              path: target,
-              headers: { 'X-Padding': 'a'.repeat(kilobytes * 1024) },
-            },
-            (res) => {
-              let text = '';
-              res.setEncoding('utf8');
-              res.on('data', (chunk: string) => (text += chunk));
-              res.on('end', () => (answer = { status: res.statusCode!, body: text }));
-            },
-          );
-          req.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
-          req.on('close', () => resolve({ status: answer?.status ?? null, body: answer?.body ?? '', errors }));
-          req.end();
-        });
+        const answer = await request('GET', target, { 'X-Padding': 'a'.repeat(kilobytes * 1024) });
         expect([answer.status, answer.errors], target).toEqual([431, []]);
         expect(JSON.parse(answer.body)).toMatchObject({
           status: 431,
