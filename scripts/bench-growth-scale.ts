@@ -13,6 +13,7 @@ import { keywordHistory } from '@/server/services/aso/keywords';
 import { refreshAllApps } from '@/server/services/ingest/refresh';
 import { AppStoreProvider, type FetchJson } from '@/server/services/ingest/stores/app-store/app-store-provider';
 import { StoresProvider } from '@/server/services/ingest/stores/stores-provider';
+import { SeededRandom } from '@/server/services/ingest/demo/random';
 import { loadAppStoreFixture } from '../test/stores/recorded-app-store';
 
 const [mode, scaleArgument] = process.argv.slice(2);
@@ -36,16 +37,10 @@ const LAST_DAY = startOfUtcDay(new Date(Date.UTC(2026, 9, 31)));
 const storeIdOf = (index: number) => String(2_000_000_000 + index);
 const termOf = (index: number) => `growth term ${index}`;
 
-/** mulberry32: a small seeded generator, so that every run and every scale draws the same worlds. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+/** The demo data's deterministic generator, so that every run and every scale draws the same worlds. */
+function seeded(...keys: (string | number)[]): () => number {
+  const random = new SeededRandom('bench-growth', ...keys);
+  return () => random.next();
 }
 
 /** Draws 0 … size−1 with probability ∝ 1/(k+1)^exponent: a few popular items, a long tail. */
@@ -115,7 +110,7 @@ function standInAppStore(calls: Record<'search' | 'lookup' | 'reviews' | 'chart'
     const parsed = new URL(url);
     if (parsed.pathname === '/search') {
       calls.search++;
-      const random = seeded(hash(`${parsed.searchParams.get('country')}|${parsed.searchParams.get('term')}`));
+      const random = seeded(parsed.searchParams.get('country') ?? '', parsed.searchParams.get('term') ?? '');
       const ids = distinct(200, () => drawApp(random));
       return { resultCount: ids.length, results: ids.map((index) => result(storeIdOf(index))) };
     }
@@ -130,12 +125,6 @@ function standInAppStore(calls: Record<'search' | 'lookup' | 'reviews' | 'chart'
     calls.chart++;
     return chart;
   };
-}
-
-function hash(text: string): number {
-  let value = 2_166_136_261;
-  for (let i = 0; i < text.length; i++) value = Math.imul(value ^ text.charCodeAt(i), 16_777_619);
-  return value >>> 0;
 }
 
 async function build() {
@@ -208,14 +197,15 @@ async function build() {
       rank_rows: number;
     }[]
   >(
-    `SELECT (SELECT count(*)::int FROM tracked_keywords) AS keywords,
+    `WITH requested AS (
+       -- Each tracked app's storefronts, as the refresh observes them: its primary one, those added, its keywords'.
+       SELECT t.store_app_id, c.country FROM tracked_apps t
+       CROSS JOIN LATERAL (SELECT t.primary_country AS country UNION SELECT country FROM app_storefronts WHERE app_id = t.id
+                           UNION SELECT country FROM tracked_keywords WHERE app_id = t.id) c)
+     SELECT (SELECT count(*)::int FROM tracked_keywords) AS keywords,
             (SELECT count(*)::int FROM (SELECT DISTINCT country, term_key FROM tracked_keywords) s) AS searches,
-            (SELECT count(*)::int FROM (SELECT DISTINCT t.store_app_id, c.country FROM tracked_apps t
-               CROSS JOIN LATERAL (SELECT t.primary_country AS country UNION SELECT country FROM app_storefronts WHERE app_id = t.id
-                                   UNION SELECT country FROM tracked_keywords WHERE app_id = t.id) c) s) AS observations,
-            (SELECT count(*)::int FROM (SELECT t.id, c.country FROM tracked_apps t
-               CROSS JOIN LATERAL (SELECT t.primary_country AS country UNION SELECT country FROM app_storefronts WHERE app_id = t.id
-                                   UNION SELECT country FROM tracked_keywords WHERE app_id = t.id) c) s) AS app_storefronts,
+            (SELECT count(*)::int FROM (SELECT DISTINCT store_app_id, country FROM requested) s) AS observations,
+            (SELECT count(*)::int FROM requested) AS app_storefronts,
             (SELECT count(DISTINCT store_app_id)::int FROM tracked_apps) AS store_apps,
             (SELECT count(*)::int FROM app_ranks) AS rank_rows`,
   );
