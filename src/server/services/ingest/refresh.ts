@@ -173,13 +173,14 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   const notSold = new Set<string>();
   // The ranks stored already, of the app and of each competitor its store's search lists (a competitor just added: of
   // it alone), need no search: the store's answer was the same for whichever account asked it first.
+  const wantedTerms = trackedTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) }));
   const rankedAppIds = onlyCompetitors ? [] : [app.storeAppId];
   for (const competitor of competitors)
     if (competitor.store === app.store && !rankedAppIds.includes(competitor.storeAppId))
       rankedAppIds.push(competitor.storeAppId);
   const observed = await readObservedRanks(db, {
     storeAppIds: rankedAppIds,
-    terms: trackedTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) })),
+    terms: wantedTerms,
     first: days[0]!,
     last: days.at(-1)!,
   });
@@ -188,7 +189,7 @@ export async function refreshApp(appId: string, options: RefreshOptions = {}): P
   const answers = await readSearchAnswers(db, {
     livemode,
     store: app.store,
-    terms: trackedTerms.map((entry) => ({ country: entry.country, termKey: termKeyOf(entry.term) })),
+    terms: wantedTerms,
     first: days[0]!,
     last: days.at(-1)!,
   });
