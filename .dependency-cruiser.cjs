@@ -1,7 +1,10 @@
 // The layers of the server, enforced (`npm run lint:deps`, part of `npm test`). Each layer imports only from the
 // layers below it (docs/architecture.md):
 //
-//   core (config, log, errors)  ←  data (Prisma, SQL)  ←  domain services  ←  api (tRPC)  ←  rest pipeline and server
+//   core (config, log, errors)  ←  data (Prisma, SQL)  ←  domain services  ←  api (tRPC)  ←  operations (a call's
+//   steps, src/server/operations/)  ←  channels (REST, MCP, OAuth) and the server
+//
+// The channels translate; they share nothing but the layers below them: REST and MCP never import each other.
 //
 // The Next.js app (src/app, src/components) reaches the server through src/app/server-modules.ts alone, and imports
 // nothing else of it but types.
@@ -10,13 +13,15 @@ const LAYERS = {
   data: '^src/(server/db|generated)/',
   domain: '^src/server/(services|auth|domain|nlp)/',
   api: '^src/server/api/',
-  rest: '^src/server/(rest|mcp|oauth|http|runtime)/|^src/server/(main|index)[.]ts$',
+  operations: '^src/server/operations/',
+  channels: '^src/server/(rest|mcp|oauth|http|runtime)/|^src/server/(main|index)[.]ts$',
 };
 const above = {
-  core: [LAYERS.data, LAYERS.domain, LAYERS.api, LAYERS.rest],
-  data: [LAYERS.domain, LAYERS.api, LAYERS.rest],
-  domain: [LAYERS.api, LAYERS.rest],
-  api: [LAYERS.rest],
+  core: [LAYERS.data, LAYERS.domain, LAYERS.api, LAYERS.operations, LAYERS.channels],
+  data: [LAYERS.domain, LAYERS.api, LAYERS.operations, LAYERS.channels],
+  domain: [LAYERS.api, LAYERS.operations, LAYERS.channels],
+  api: [LAYERS.operations, LAYERS.channels],
+  operations: [LAYERS.channels],
 };
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -29,6 +34,20 @@ module.exports = {
       from: { path: LAYERS[layer] },
       to: { path: higher.join('|') },
     })),
+    {
+      name: 'rest-and-mcp-apart',
+      comment: 'REST and MCP are channels side by side: what both need is in src/server/operations/ or below.',
+      severity: 'error',
+      from: { path: '^src/server/rest/' },
+      to: { path: '^src/server/mcp/' },
+    },
+    {
+      name: 'mcp-and-rest-apart',
+      comment: 'REST and MCP are channels side by side: what both need is in src/server/operations/ or below.',
+      severity: 'error',
+      from: { path: '^src/server/mcp/' },
+      to: { path: '^src/server/rest/' },
+    },
     {
       name: 'services-know-no-trpc-or-http-framework',
       comment: 'Domain services know nothing of tRPC or of the HTTP server.',

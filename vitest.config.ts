@@ -28,7 +28,7 @@ const shared = {
  * apps, the reseal of every webhook secret under a new data key), which would change other files' accounts under them.
  */
 const DATABASE_TO_THEMSELVES = [
-  'src/server/rest/response-cache.integration.test.ts',
+  'src/server/operations/response-cache.integration.test.ts',
   'src/server/services/ingest/scheduler.integration.test.ts',
   'src/server/services/ingest/refresh.integration.test.ts',
   'src/server/services/accounts/trials.integration.test.ts',

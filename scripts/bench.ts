@@ -56,8 +56,8 @@ const { refreshApp } = await import('../src/server/services/ingest/refresh');
 const { vocabularyFor } = await import('../src/server/services/ingest/demo/vocabulary');
 
 const log = (line: string) => console.error(`[bench] ${line}`);
-const { responseCacheMegabytes } = await import('../src/server/rest/response-cache');
-// The app's response cache (src/server/rest/response-cache.ts) replays an endpoint's answer while its data is
+const { responseCacheMegabytes } = await import('../src/server/operations/response-cache');
+// The app's response cache (src/server/operations/response-cache.ts) replays an endpoint's answer while its data is
 // unchanged, so the reads below measure replays after their first call: RESPONSE_CACHE_MB=0 measures computed answers.
 const responseCacheMb = responseCacheMegabytes();
 const { researchMaxAgeSeconds } = await import('../src/server/services/aso/research');

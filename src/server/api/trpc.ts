@@ -18,13 +18,13 @@ import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/error
 /**
  * Declared once per procedure: the REST route (openapi); who may call it and what a call costs (`OperationAccess`,
  * applied by the access policy, src/server/services/access/access-policy.ts, on every channel); whether its REST
- * answer may be replayed, and how a long list is paged (applied by the REST pipeline). The OpenAPI document and the
+ * answer may be replayed, and how a long list is paged (applied by src/server/operations/ for REST and MCP). The OpenAPI document and the
  * request collection read it too.
  */
 export type ProcedureMeta = OpenApiMeta<
   OperationAccess & {
     /**
-     * The REST answer may be replayed from the response cache (src/server/rest/response-cache.ts) while the data it
+     * The REST answer may be replayed from the response cache (src/server/operations/response-cache.ts) while the data it
      * is read from has not changed: 'app' when it depends only on the URL, the day, the account's apps, the data of
      * the app {id} and the store data; 'account' when only on the URL, the day and the account's apps; 'usage' when
      * only on the URL, the day, the plan and the period's charges. Never for an answer that reads anything else
@@ -33,7 +33,7 @@ export type ProcedureMeta = OpenApiMeta<
     cache?: ResponseCacheScope | { scope: ResponseCacheScope; freshUntil: (output: never) => Date };
     /** Problems the procedure itself may answer, beyond those every endpoint of its kind may (the OpenAPI document lists them). */
     problems?: readonly AppErrorCode[];
-    /** A long list, which REST clients may page through (src/server/rest/paging.ts). */
+    /** A long list, which REST clients may page through (src/server/operations/paging.ts). */
     paging?: ListPaging;
   }
 >;
@@ -107,12 +107,12 @@ export const createCallerFactory = t.createCallerFactory;
  * answer's cost (docs/benchmarks.md, "Issue 42").
  *
  * 1. Every dashboard call, a page's read or a call to /api/trpc (each call of a batch), counts against the caller's
- *    per-minute limit: the signed-in user's, or the client address's before sign-in (the access policy's; the REST
- *    pipeline asks it about the public API's requests).
+ *    per-minute limit: the signed-in user's, or the client address's before sign-in (the access policy's; the
+ *    runner of a call's steps asks it about the public API's requests).
  * 2. Text that cannot be stored (NUL, an unpaired surrogate), anywhere in the input, is a validation error with its
  *    place (400), on the public API and the dashboard alike, before any schema or service sees it.
  * 3. A member's role against the permission the procedure needs (the access policy's), for the dashboard's calls; the
- *    REST pipeline asks the same at its scope step, before anything is replayed or charged.
+ *    runner of a call's steps asks the same at its authorize step, before anything is replayed or charged.
  */
 const procedureChecks = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
   if (ctx.transport === 'dashboard') await admitDashboardCall(ctx.actor, ctx.clientIp);

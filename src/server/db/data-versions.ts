@@ -1,6 +1,6 @@
 // Versions of the data the public API answers from, kept by the database's triggers (migration
 // response_cache_versions) and read by the credential's own statement, so that the response cache
-// (src/server/rest/response-cache.ts) costs no round trip of its own.
+// (src/server/operations/response-cache.ts) costs no round trip of its own.
 
 export interface DataVersions {
   /** accounts.data_version: the account's list of apps and their own rows. */

@@ -27,7 +27,7 @@ import {
 import { MCP_PATH, type McpHandler } from '@/server/mcp/mcp-endpoint';
 import { answerAndLinger, drainUnreadBody } from '@/server/core/unread-body';
 import type { RestHandler } from '@/server/rest/pipeline';
-import { PUBLIC_API_BASE_PATH } from '@/server/rest/routes';
+import { PUBLIC_API_BASE_PATH } from '@/server/operations/routes';
 import { API_REFERENCE_SCRIPT_PATH, serveApiReferenceScript } from './api-reference-script';
 import { settleForwarding, type TrustedProxies } from './client-address';
 import { METRICS_PATH, serveMetrics } from './metrics-endpoint';

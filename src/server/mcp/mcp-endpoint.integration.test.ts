@@ -12,8 +12,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
-import { PUBLIC_API_BASE_PATH } from '@/server/rest/routes';
-import { createRestPipeline } from '@/server/rest/pipeline';
+import { PUBLIC_API_BASE_PATH } from '@/server/operations/routes';
+import { serveBothChannels } from '../../../test/channels';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { makeApp } from '../../../test/factories';
 import { captureLogs } from '../../../test/logs';
@@ -27,11 +27,7 @@ let sdkOrigin: string;
 let fixture: Awaited<ReturnType<typeof makeAsoApp>>;
 
 beforeAll(async () => {
-  const mcp = createMcpEndpoint({ origin: 'http://mcp.test' });
-  const rest = createRestPipeline({ origin: 'http://mcp.test' });
-  server = createServer((req, res) => void (req.url?.startsWith(MCP_PATH) ? mcp(req, res) : rest(req, res)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, origin } = await serveBothChannels('http://mcp.test'));
   const sdkMcp = createMcpEndpoint({ origin: 'http://mcp.test', toolCallPath: 'sdk' });
   sdkServer = createServer((req, res) => void sdkMcp(req, res));
   await new Promise<void>((resolve) => sdkServer.listen(0, '127.0.0.1', resolve));

@@ -1,10 +1,10 @@
 // The MCP server at /api/mcp: Streamable HTTP, stateless (any web process answers any request; nothing is kept between
 // requests, so it holds behind a pooler and a load balancer), on the official SDK (@modelcontextprotocol/server): a
 // plain tool call on one long-lived Server (./exchange-transport.ts), everything else on its per-request handler
-// (createMcpHandler). Like the REST pipeline (src/server/rest/pipeline.ts) this file
-// is transport only: the credential from the header, the body, the JSON-RPC exchange, the log line. Who may call
-// which tool, and what it costs, is the access policy's (src/server/services/access/access-policy.ts), asked in the
-// same order as REST asks it; the tools are generated from the same procedures (./tools.ts).
+// (createMcpHandler). Like REST (src/server/rest/pipeline.ts) it is a channel: it translates, and a tool call's steps
+// run in src/server/operations/runner.ts, in the order every channel shares. What is the MCP server's own: the
+// credential from the header, the body, the JSON-RPC exchange, the tool's arguments and its result (structured
+// content, `_meta`), and a refusal as a tool error. The tools are the operations of the same table (./tools.ts).
 //
 // A request whose Origin is another site's is refused first (403), as MCP's transport requires of every server against
 // DNS rebinding: clients that are not browsers send no Origin, and a page of another site has no business here. A
@@ -32,50 +32,32 @@ import {
 } from '@modelcontextprotocol/server';
 import { appRouter } from '@/server/api/root';
 import { answerableError } from '@/server/api/errors';
-import type { Context } from '@/server/api/trpc';
-import type { Actor } from '@/server/auth/actor';
-import { credentialRefused, readBearer } from '@/server/auth/bearer';
-import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
+import { readBearer } from '@/server/auth/bearer';
 import { canonicalJson } from '@/server/core/canonical-json';
 import { clientIpOf } from '@/server/core/client-ip';
 import { currentTime } from '@/server/core/clock';
-import { logError, logRequest } from '@/server/core/log';
-import { setRequestActor, withRequest } from '@/server/core/request-context';
-import { atTurnEnd } from '@/server/core/turn-end';
-import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
-import { fieldErrorsFromIssues, unrepresentableTextIssues, validationError } from '@/server/errors/validation';
-import {
-  admitClientAddress,
-  admitRequest,
-  admitTestModeHeader,
-  appLookupOf,
-  authorize,
-  idempotent,
-  inTestMode,
-  metered,
-  readTestTrigger,
-  scopeAllows,
-  TEST_MODE_HEADER,
-  type AppLookup,
-} from '@/server/services/access/access-policy';
-import { recordKeyCall } from '@/server/services/api-keys/key-calls';
-import { requestHash } from '@/server/services/idempotency/idempotency-keys';
-import { mcpLedgerEndpoint, periodOf } from '@/server/services/metering/credits';
-import type { MeteringState } from '@/server/services/metering/headers';
-import { apiRequestDuration, apiRequests, creditsCharged, responseCacheLookups } from '@/server/core/metrics';
-import { API_VERSION } from '@/server/rest/document';
-import { cutToPage, pageRequestOf, type PageRequest } from '@/server/rest/paging';
+import { logError } from '@/server/core/log';
+import { readBodyText } from '@/server/core/request-body';
+import { withRequest } from '@/server/core/request-context';
 import { drainUnreadBody } from '@/server/core/unread-body';
-import { readBodyText } from '@/server/rest/request-body';
+import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
+import { validationError } from '@/server/errors/validation';
+import { inTestMode, scopeAllows, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
+import { requestHash } from '@/server/services/idempotency/idempotency-keys';
+import { mcpLedgerEndpoint } from '@/server/services/metering/credits';
+import { creditStanding } from '@/server/services/metering/headers';
+import { cutToPage, type PageRequest } from '@/server/operations/paging';
+import { recordCall } from '@/server/operations/record';
+import { cachedReadAppId, type CachedAnswer } from '@/server/operations/response-cache';
+import { API_VERSION, type Operation } from '@/server/operations/routes';
 import {
-  answerCacheKey,
-  cachedAnswer,
-  cachedReadAppId,
-  freshUntilOf,
-  rememberAnswer,
-  type CachedAnswer,
-} from '@/server/rest/response-cache';
-import { callRouteProcedure } from '@/server/rest/routes';
+  admitCaller,
+  runOperation,
+  type CallInput,
+  type Caller,
+  type CallTrace,
+  type Presenter,
+} from '@/server/operations/runner';
 import { eventStreamAnswer, ExchangeTransport } from './exchange-transport';
 import { PROMPTS, promptMessages } from './prompts';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type Tool } from './tools';
@@ -101,24 +83,15 @@ export interface McpEndpointOptions {
   toolCallPath?: 'exchange' | 'sdk';
 }
 
-/** One HTTP request's exchange, as the tool handlers see it. */
-interface Exchange {
-  requestId: string;
-  now: Date;
-  actor: Actor;
-  /** The credential's statement: the period's credits used and the data versions, for the response cache. */
-  credential: CredentialResult & { status: 'valid' };
-  clientAddress: string | null;
-  metering: MeteringState;
+/** One HTTP request's exchange, as the tool handlers see it: its call's trace, and what MCP adds. */
+interface Exchange extends CallTrace {
+  /** Set once the credential is valid, before any JSON-RPC message is handled. */
+  caller?: Caller;
   /** The request's X-Test-Trigger, for a tool call of a test key (the access policy's readTestTrigger). */
   triggerHeader: string | null;
-  /** What the credential's statement found of the app the tool call names, if it looked one up. */
-  app?: AppLookup;
-  /** The tool called, its outcome's status (a problem's, or 200) and what it charged: for the log line. */
+  /** The tool called, and its outcome's status (a problem's, or 200): for the log line. */
   tool?: string;
   status?: number;
-  /** Whether a cached read's result was replayed. */
-  cache?: 'hit' | 'miss';
 }
 
 const INSTRUCTIONS = `The ASO analytics service's public data API as tools: tracked apps, keyword ranks and metrics, reviews, listing metadata, competitors and credit usage. Each tool states its credit cost; refusals and failures are free. A paged list says in its result how to get the next page. Ids come from apps_list (apps) and keywords_list (keywords).`;
@@ -165,7 +138,7 @@ export function createMcpEndpoint({
     // A credential is offered the tools it may call: a read-only key no write tool, a key restricted to some apps no
     // tool that adds one. Calling another anyway gets the same refusal as on REST.
     server.setRequestHandler('tools/list', (_request, context) => {
-      const { actor } = exchangeOf(context);
+      const { actor } = callerOf(exchangeOf(context));
       return {
         tools: [...tools.values()].filter((tool) => scopeAllows(actor, tool.route.meta)).map((tool) => tool.definition),
       };
@@ -195,72 +168,20 @@ export function createMcpEndpoint({
         `There is no tool named "${name}"; tools/list names them.`,
       );
     exchange.tool = name;
-    const { actor, metering, requestId, now } = exchange;
+    exchange.operation = tool.route;
     try {
-      authorize(actor, tool.route.meta);
-      const trigger = readTestTrigger(actor, exchange.triggerHeader);
-      // A write's idempotency key is the channel's, not the procedure's; a read has none (the argument is then unknown).
-      const writes = tool.route.meta.scope === 'write';
-      const { [IDEMPOTENCY_ARGUMENT]: idempotencyKey, ...rest } = args ?? {};
-      const input = writes ? rest : { ...args };
-      if (writes && idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
-        throw validationError([
-          {
-            in: 'body',
-            pointer: `#/${IDEMPOTENCY_ARGUMENT}`,
-            detail: 'The idempotency key is a string of 1 to 255 visible ASCII characters.',
-          },
-        ]);
-      }
-      const key = writes ? ((idempotencyKey as string | undefined) ?? null) : null;
-      const outcome = await idempotent(
-        actor,
-        { key, requestHash: () => requestHash('MCP', `${MCP_PATH}/tools/${name}`, input), now },
-        async () => {
-          const valid = validArguments(tool, input);
-          await admitRequest(actor);
-          const call = {
-            actor,
-            access: tool.route.meta,
-            operation: mcpLedgerEndpoint(name),
-            input: valid.input,
-            metering,
-            requestId,
-            now,
-            trigger,
-            app: exchange.app,
-          };
-          return metered(call, async () => {
-            // A read's result computed from the same data is replayed (and charged as a computed one), as on REST.
-            const cacheKey = answerCacheKey(
-              tool.route.meta,
-              exchange.credential,
-              now,
-              `mcp:${name}?${canonicalJson(valid.input)}`,
-            );
-            const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
-            if (cacheKey !== null) exchange.cache = cached ? 'hit' : 'miss';
-            if (cached) return replayedResult(cached);
-            const context: Context = {
-              actor,
-              transport: 'mcp',
-              requestId,
-              clientIp: exchange.clientAddress,
-              now,
-              creditsUsed: exchange.credential.creditsUsed,
-            };
-            const output = await callRouteProcedure(tool.route, context, valid.input);
-            const result = structuredResult(tool, output, valid.page);
-            if (cacheKey !== null)
-              rememberAnswer(cacheKey, JSON.stringify(result), { freshUntil: freshUntilOf(tool.route.meta, output) });
-            return result;
-          });
-        },
-        (result) => ({ status: result ? 200 : 500, body: result ? JSON.stringify(result) : '' }),
-      );
-      const result = 'replay' in outcome ? (JSON.parse(outcome.replay.body) as StructuredResult) : outcome.result;
+      const { answer, replayed } = await runOperation({
+        trace: exchange,
+        caller: callerOf(exchange),
+        operation: tool.route,
+        triggerHeader: exchange.triggerHeader,
+        ledgerEndpoint: mcpLedgerEndpoint(name),
+        cacheName: (input) => `mcp:${name}?${canonicalJson(input)}`,
+        readInput: () => toolInput(tool, name, args),
+        presenter: toolPresenter(tool),
+      });
       exchange.status = 200;
-      return toolResult(exchange, result, 'replay' in outcome);
+      return toolResult(exchange, answer, replayed);
     } catch (thrown) {
       return toolError(exchange, thrown);
     }
@@ -296,57 +217,43 @@ export function createMcpEndpoint({
 
   return async function serveMcpRequest(req, res) {
     const startedAt = performance.now();
-    const requestId = randomUUID();
-    const method = req.method ?? 'GET';
-    const now = clock();
-    const clientAddress = clientIpOf(req.headers['x-forwarded-for']);
-    let exchange: Exchange | undefined;
+    const exchange: Exchange = {
+      channel: 'mcp',
+      requestId: randomUUID(),
+      now: clock(),
+      method: req.method ?? 'GET',
+      clientAddress: clientIpOf(req.headers['x-forwarded-for']),
+      triggerHeader: header(req, 'x-test-trigger'),
+    };
+    const { requestId, method, clientAddress } = exchange;
     let answer: PlainAnswer;
     try {
       answer = await withRequest({ requestId, clientAddress, userAgent: header(req, 'user-agent') }, async () => {
         const originChecked = validateOriginHeader(header(req, 'origin'), allowedOriginHostnames);
         if (!originChecked.ok) return originRefused(originChecked.message);
         const bearer = readBearer(header(req, 'authorization'));
-        if (bearer.kind === 'missing' || bearer.kind === 'malformed')
-          throw credentialRefused(bearer.kind, resourceMetadata);
-        // Read before the credential's statement, which reads the data version of the app a cached read names.
-        const body = method === 'POST' ? await readBodyText(req) : undefined;
+        // Read before the credential's statement, which reads the data version of the app a cached read names; a
+        // credential refused on its shape alone is refused before the body is read.
+        const body =
+          method === 'POST' && bearer.kind !== 'missing' && bearer.kind !== 'malformed'
+            ? await readBodyText(req)
+            : undefined;
         // The body goes to the SDK parsed (its own reading of a body stream costs more than the call it carries); one
         // that is not JSON goes as it is, for the SDK's parse error.
         const parsedBody = body === undefined ? undefined : parseJson(body);
-        const testMode = header(req, 'x-test-mode');
-        const appId = cachedAppId(parsedBody);
-        const credential = await resolveCredential(bearer, {
-          now,
-          ip: clientAddress,
-          appId,
+        const caller = await admitCaller(exchange, {
+          bearer,
+          appId: cachedAppId(parsedBody),
+          testModeHeader: header(req, 'x-test-mode'),
           resource,
-          testMode: testMode === 'true',
+          resourceMetadata,
         });
-        if (credential.status !== 'valid') throw credentialRefused(credential.status, resourceMetadata);
-        const { actor } = credential;
-        setRequestActor(
-          actor.kind === 'apiKey'
-            ? { kind: 'apiKey', keyId: actor.keyId! }
-            : { kind: 'user', userId: actor.userId!, via: 'api' },
-        );
-        admitClientAddress(actor, clientAddress);
-        admitTestModeHeader(actor, testMode);
-        exchange = {
-          requestId,
-          now,
-          actor,
-          credential,
-          clientAddress,
-          metering: { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(now) },
-          triggerHeader: header(req, 'x-test-trigger'),
-          app: appLookupOf(appId, credential.versions),
-        };
         // One JSON-RPC message per request, as MCP has had since 2025-06-18: each call then has its own log line, rate
         // count and credit headers' worth of _meta. A batch (2025-03-26) is refused whole, before anything runs.
         if (body?.trimStart().startsWith('[')) return batchRefused();
+        const { actor } = caller;
         const authInfo: AuthInfo = {
-          token: bearer.token,
+          token: 'token' in bearer ? bearer.token : '',
           clientId: actor.keyId ?? actor.userId ?? '',
           scopes: [actor.scope],
           extra: { exchange },
@@ -373,7 +280,7 @@ export function createMcpEndpoint({
     }
     // A refusal before the body was read leaves it unread: the rest is read and thrown away, so that the answer arrives.
     const close = drainUnreadBody(req);
-    const testMode = exchange && inTestMode(exchange.actor) ? { [TEST_MODE_HEADER]: 'true' } : {};
+    const testMode = exchange.caller && inTestMode(exchange.caller.actor) ? { [TEST_MODE_HEADER]: 'true' } : {};
     res.writeHead(answer.status, {
       ...answer.headers,
       'X-Request-Id': requestId,
@@ -382,14 +289,29 @@ export function createMcpEndpoint({
       ...testMode,
     });
     res.end(answer.body);
-    const seconds = (performance.now() - startedAt) / 1000;
-    atTurnEnd(() => record(method, answer.status, exchange, requestId, seconds));
+    const { tool } = exchange;
+    recordCall(
+      exchange,
+      {
+        route: tool ? `mcp:${tool}` : MCP_PATH,
+        status: exchange.status ?? answer.status,
+        httpStatus: answer.status,
+        keyCall: tool ? { method: 'MCP', endpoint: mcpLedgerEndpoint(tool) } : undefined,
+      },
+      (performance.now() - startedAt) / 1000,
+    );
   };
 }
 
 /** The request's exchange, which serveMcpRequest passes with the authInfo. */
 function exchangeOf(context: ServerContext): Exchange {
   return context.http?.authInfo?.extra?.exchange as Exchange;
+}
+
+/** The exchange's caller: every JSON-RPC message is handled after the credential step admitted one. */
+function callerOf(exchange: Exchange): Caller {
+  if (!exchange.caller) throw new Error('an MCP message handled before its credential was admitted');
+  return exchange.caller;
 }
 
 /**
@@ -437,28 +359,47 @@ function batchRefused(): PlainAnswer {
   return { status: 400, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(error) };
 }
 
-/** The tool's arguments as its procedure takes them, checked as REST checks a query or body; and the page asked for. */
-function validArguments(
-  tool: Tool,
-  input: Record<string, unknown>,
-): { input: Record<string, unknown>; page: PageRequest | null } {
-  const unrepresentable = unrepresentableTextIssues(input);
-  if (unrepresentable.length) throw validationError(fieldErrorsFromIssues(unrepresentable));
-  const parsed = tool.route.input.safeParse(input);
-  const errors = parsed.success ? [] : fieldErrorsFromIssues(parsed.error.issues);
-  const paging = tool.pagedList ? pageRequestOf(input) : { page: null, errors: [] };
-  if (errors.length || paging.errors.length)
+/**
+ * The tool's arguments as its procedure takes them. A write's idempotency key is the channel's, not the procedure's: it
+ * comes out of the arguments; a read has none (the argument is then unknown, and refused as such).
+ */
+function toolInput(tool: Tool, name: string, args: Record<string, unknown> | undefined): CallInput {
+  const writes = tool.route.meta.scope === 'write';
+  const { [IDEMPOTENCY_ARGUMENT]: idempotencyKey, ...rest } = args ?? {};
+  const input = writes ? rest : { ...args };
+  if (writes && idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
     throw validationError([
-      ...errors,
-      ...paging.errors.map((error) => ({ ...error, in: 'body' as const, pointer: `#/${error.name}` })),
+      {
+        in: 'body',
+        pointer: `#/${IDEMPOTENCY_ARGUMENT}`,
+        detail: 'The idempotency key is a string of 1 to 255 visible ASCII characters.',
+      },
     ]);
-  return { input, page: paging.page };
+  }
+  return {
+    input,
+    idempotencyKey: writes ? ((idempotencyKey as string | undefined) ?? null) : null,
+    requestHash: () => requestHash('MCP', `${MCP_PATH}/tools/${name}`, input),
+  };
 }
 
 interface StructuredResult {
   structured: Record<string, unknown>;
   /** Where a paged list goes on. */
   paging?: { page: number; pageSize: number; total: number; nextPage: number | null };
+}
+
+/** A tool's results: structured content, kept as its JSON in the response cache and under an idempotency key. */
+function toolPresenter(tool: Tool): Presenter<StructuredResult> {
+  return {
+    present(_operation: Operation, output, page) {
+      const result = structuredResult(tool, output, page);
+      return { answer: result, text: JSON.stringify(result) };
+    },
+    fromCache: replayedResult,
+    toStored: (result) => ({ status: result ? 200 : 500, body: result ? JSON.stringify(result) : '' }),
+    fromStored: (stored) => JSON.parse(stored.body) as StructuredResult,
+  };
 }
 
 /** The procedure's output as the tool's structured content: the REST answer, a JSON array as `items`, cut to the page. */
@@ -491,66 +432,13 @@ function toolResult(exchange: Exchange, result: StructuredResult, replayed: bool
 
 /** What every tool result carries: the credits charged and left, and the request id to quote to support. */
 function resultMeta(exchange: Exchange): Record<string, unknown> {
-  const { metering } = exchange;
+  const caller = callerOf(exchange);
   return {
     requestId: exchange.requestId,
     // false: the call was in test mode (a test key, its sandbox), as the X-Test-Mode header says.
-    livemode: !inTestMode(exchange.actor),
-    credits: {
-      charged: metering.cost,
-      used: metering.used,
-      limit: metering.limit,
-      remaining: metering.limit === null ? null : Math.max(0, metering.limit - metering.used),
-      resetsAt: metering.period.end.toISOString(),
-    },
+    livemode: !inTestMode(caller.actor),
+    credits: creditStanding(caller.metering),
   };
-}
-
-/**
- * The log line, the metrics and a key's request log: one entry per HTTP request, naming the channel and the tool; once
- * the turn's answers are out (core/turn-end.ts).
- */
-function record(
-  method: string,
-  httpStatus: number,
-  exchange: Exchange | undefined,
-  requestId: string,
-  seconds: number,
-): void {
-  const route = exchange?.tool ? `mcp:${exchange.tool}` : MCP_PATH;
-  const status = exchange?.status ?? httpStatus;
-  const labels = { method, route, status: String(status) };
-  apiRequests.inc(labels);
-  apiRequestDuration.observe(labels, seconds);
-  const actor = exchange?.actor;
-  if (exchange?.metering.cost && actor) creditsCharged.inc({ plan: actor.plan }, exchange.metering.cost);
-  if (exchange?.cache) responseCacheLookups.inc({ result: exchange.cache });
-  if (actor?.keyId && exchange?.tool) {
-    recordKeyCall({
-      keyId: actor.keyId,
-      at: exchange.now,
-      method: 'MCP',
-      endpoint: mcpLedgerEndpoint(exchange.tool),
-      status,
-      credits: exchange.metering.cost,
-      clientAddress: exchange.clientAddress,
-      requestId,
-    });
-  }
-  logRequest({
-    requestId,
-    channel: 'mcp',
-    method,
-    route,
-    status,
-    httpStatus,
-    durationMs: Math.round(seconds * 10_000) / 10,
-    accountId: actor?.accountId,
-    keyId: actor?.keyId,
-    actor: actor?.kind,
-    credits: exchange?.metering.cost,
-    cache: exchange?.cache,
-  });
 }
 
 const textDecoder = new TextDecoder();

@@ -1,5 +1,5 @@
 // The MCP server's tools, generated from the procedures that serve REST (never written one by one): one tool per
-// public data operation (the route table of src/server/rest/routes.ts less the settings operations, `scope: 'admin'`:
+// public data operation (the route table of src/server/operations/routes.ts less the settings operations, `scope: 'admin'`:
 // agents never manage keys, webhook endpoints or billing). Each tool's name comes from its procedure's path, its title
 // and description from its OpenAPI summary and description with the credit cost, its input schema from the
 // procedure's zod input (with `page`/`pageSize` where REST pages the list, and `idempotencyKey` on a write), its output
@@ -9,8 +9,8 @@ import { z, type ZodType } from 'zod';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/server';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { ListPaging } from '@/server/api/trpc';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '@/server/rest/paging';
-import { buildRoutes, type RestRoute } from '@/server/rest/routes';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '@/server/operations/paging';
+import { buildOperations, type Operation } from '@/server/operations/routes';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -21,7 +21,7 @@ export type ToolDefinition = McpToolDefinition & {
 
 export interface Tool {
   definition: ToolDefinition;
-  route: RestRoute;
+  route: Operation;
   /** The REST answer is a JSON array: the tool's structured content holds it as `items` (MCP's is an object). */
   wrapsList: boolean;
   /** A list the channel pages from `page` and `pageSize` (REST's pipeline does the same); absent when the procedure pages it. */
@@ -93,7 +93,7 @@ function costText(credits: number): string {
   return `Costs ${credits} credit${credits === 1 ? '' : 's'} per successful call, from the account's monthly allowance (and the key's budget, if it has one); refusals and failures are free.`;
 }
 
-function toolOf(route: RestRoute, router: AnyTRPCRouter): Tool {
+function toolOf(route: Operation, router: AnyTRPCRouter): Tool {
   const { meta } = route;
   const scope = meta.scope === 'write' ? 'write' : 'read';
   const credits = meta.credits ?? 0;
@@ -137,7 +137,7 @@ function toolOf(route: RestRoute, router: AnyTRPCRouter): Tool {
 /** The tools of `router`'s public data operations, by name. */
 export function buildTools(router: AnyTRPCRouter): Map<string, Tool> {
   const tools = new Map<string, Tool>();
-  for (const route of buildRoutes(router)) {
+  for (const route of buildOperations(router)) {
     if (route.meta.scope === 'admin') continue;
     const tool = toolOf(route, router);
     tools.set(tool.definition.name, tool);

@@ -15,7 +15,7 @@ import { parseCookies } from '@/server/auth/cookies';
 import { logError } from '@/server/core/log';
 import { AppError } from '@/server/errors/app-error';
 import { mcpResource } from '@/server/mcp/mcp-endpoint';
-import { readBodyText } from '@/server/rest/request-body';
+import { readBodyText } from '@/server/core/request-body';
 import { createConnectedApp } from '@/server/services/oauth/connected-apps';
 import { admitRole } from '@/server/services/access/access-policy';
 import { OAUTH_SCOPES, type OAuthScope } from './scopes';

@@ -22,7 +22,7 @@ import { makeAccount } from '../../../test/factories';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { buildOpenApiDocument } from './document';
 import { callPublicApi } from '../../../test/public-api';
-import { buildRoutes, type RestRoute } from './routes';
+import { buildOperations, type Operation as Route } from '@/server/operations/routes';
 import { addKeywords } from '@/server/services/apps/apps';
 import { addCompetitor } from '@/server/services/aso/competitors';
 import { refreshApp } from '@/server/services/ingest/refresh';
@@ -64,7 +64,7 @@ function validatorAt(pointer: string) {
   return ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
 }
 
-const routes = buildRoutes(appRouter);
+const routes = buildOperations(appRouter);
 const BODIES: Record<string, unknown> = {
   'POST /apps/{id}/keywords': { terms: ['calm breathing'] },
   'POST /apps/{id}/competitors': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
@@ -158,7 +158,7 @@ async function sessionOf(accountId: string): Promise<string> {
  * The path of a settings endpoint's successful call: what a call uses up (a key rolls once, an endpoint is deleted
  * once) is made anew for it.
  */
-async function settingsPath(route: RestRoute): Promise<string> {
+async function settingsPath(route: Route): Promise<string> {
   if (route.template === '/keys/{keyId}/roll')
     return pathOf(route, {
       keyId: (await createApiKey(owner, { name: 'conformance to roll', scope: 'read-only' })).key.id,
@@ -171,7 +171,7 @@ async function settingsPath(route: RestRoute): Promise<string> {
   return pathOf(route);
 }
 
-function pathOf(route: RestRoute, overrides: Partial<typeof ids> = {}): string {
+function pathOf(route: Route, overrides: Partial<typeof ids> = {}): string {
   const values = { ...ids, ...overrides };
   return (
     route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]) + (QUERIES[route.template] ?? '')
@@ -179,7 +179,7 @@ function pathOf(route: RestRoute, overrides: Partial<typeof ids> = {}): string {
 }
 
 async function call(
-  route: RestRoute,
+  route: Route,
   options: {
     key?: string | null;
     path?: string;
@@ -204,7 +204,7 @@ async function call(
   );
 }
 
-async function expectConforms(route: RestRoute, response: Response, status: number) {
+async function expectConforms(route: Route, response: Response, status: number) {
   const label = `${route.method} ${route.template} → ${status}`;
   expect(response.status, label).toBe(status);
   const operation = document.paths[route.template]![route.method.toLowerCase()]!;
@@ -420,7 +420,7 @@ describe('self-serve additions (CONTRACT "Additions in v1")', () => {
     routes.find((candidate) => candidate.method === method && candidate.template === template)!;
   const createApp = () => route('POST', '/apps');
   /** Checks the answer against the document and returns its body. */
-  const conforming = async (target: RestRoute, response: Response, status: number) => {
+  const conforming = async (target: Route, response: Response, status: number) => {
     const body = await response.clone().json();
     await expectConforms(target, response, status);
     return body;

@@ -10,7 +10,7 @@ import { PROBLEM_CONTENT_TYPE } from '@/server/errors/problem-response';
 import { PROBLEM_TYPES, problemTypeBySlug } from '@/server/errors/problem-types';
 import { EVENT_TYPES } from '@/server/services/events/event-kinds';
 import { buildOpenApiDocument } from './document';
-import { buildRoutes } from './routes';
+import { buildOperations } from '@/server/operations/routes';
 
 // Not localhost: the served document carries the request's origin, which Redocly would flag only in development.
 const ORIGIN = 'https://api.asoanalytics.test';
@@ -42,7 +42,7 @@ describe('the OpenAPI document', () => {
   // every parameter and every request body shows an example, and the request made of them all passes the
   // procedure's own schema, as the server checks it.
   it('gives every parameter and request body an example, and a request made of them all is valid', () => {
-    const routes = buildRoutes(appRouter);
+    const routes = buildOperations(appRouter);
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const label = `${method.toUpperCase()} ${path}`;
@@ -92,7 +92,7 @@ describe('the OpenAPI document', () => {
   it('has every REST route, with its cost, scope, security, problem responses and credit headers', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('v1');
-    const routes = buildRoutes(appRouter);
+    const routes = buildOperations(appRouter);
     const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
     expect(operations).toHaveLength(routes.length);
     for (const route of routes) {

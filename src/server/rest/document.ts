@@ -12,10 +12,8 @@ import { pascalCase } from './document-names';
 import { ProblemComponents } from './document-problems';
 import { SIGNATURE_SCHEME, WEBHOOK_SECURITY_SCHEME, webhooksSection } from './document-webhooks';
 import SUCCESS_EXAMPLES from './examples.json' with { type: 'json' };
-import { PAGE_PARAMETERS, PAGINATION_SCHEME } from './paging';
-import { buildRoutes, PUBLIC_API_BASE_PATH } from './routes';
-
-export const API_VERSION = 'v1';
+import { PAGE_PARAMETERS, PAGINATION_SCHEME } from '@/server/operations/paging';
+import { API_VERSION, buildOperations, PUBLIC_API_BASE_PATH } from '@/server/operations/routes';
 
 type Json = Record<string, unknown>;
 
@@ -168,7 +166,7 @@ const CREDIT_HEADERS = [
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, headerRef(name)]));
 
-/** JSON bodies are accepted under each of these media types (src/server/rest/request-body.ts). */
+/** JSON bodies are accepted under each of these media types (src/server/core/request-body.ts). */
 const JSON_MEDIA_TYPES = ['application/json', 'text/json', 'application/*+json'];
 
 /** A loopback origin is this machine's own, which no client elsewhere reaches: the server URL is then relative. */
@@ -359,7 +357,7 @@ export function buildOpenApiDocument(origin: string): Json {
 
   openResponseSchemas(document);
   const problems = new ProblemComponents(origin, CREDIT_HEADERS, headerRef);
-  const routes = buildRoutes(appRouter);
+  const routes = buildOperations(appRouter);
   const tags = new Set<string>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {

@@ -13,7 +13,7 @@ import { useDataProvider } from '@/server/services/ingest/providers';
 import { resetResearchCache } from '@/server/services/aso/research';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { callPublicApi } from '../../../test/public-api';
-import { buildRoutes, type RestRoute } from './routes';
+import { buildOperations, type Operation } from '@/server/operations/routes';
 
 const ORIGIN = 'http://api.test';
 const BODIES: Record<string, unknown> = {
@@ -85,9 +85,9 @@ it('answers every endpoint as the committed examples show', async () => {
   const examples: Record<string, unknown> = {};
   // Writes first (the lists then show what they added), reads in the order of the router, usage last (it counts them);
   // then the settings endpoints, again writes first.
-  const rank = (route: RestRoute) =>
+  const rank = (route: Operation) =>
     (route.meta.scope === 'admin' ? 3 : 0) + (route.method !== 'GET' ? 0 : route.template === '/usage' ? 2 : 1);
-  const routes = buildRoutes(appRouter).sort((a, b) => rank(a) - rank(b));
+  const routes = buildOperations(appRouter).sort((a, b) => rank(a) - rank(b));
   for (const route of routes) {
     const name = `${route.method} ${route.template}`;
     const values = { ...ids, ...routeIds[name] };

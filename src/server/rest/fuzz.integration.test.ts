@@ -15,11 +15,11 @@ import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { addKeywords } from '@/server/services/apps/apps';
 import { creditsUsed } from '@/server/services/metering/credits';
 import { makeAccount, makeApp } from '../../../test/factories';
-import { PUBLIC_API_BASE_PATH } from './routes';
+import { PUBLIC_API_BASE_PATH } from '@/server/operations/routes';
 import { callPublicApi } from '../../../test/public-api';
 import { postMcp } from '../../../test/mcp';
 import { toolName } from '@/server/mcp/tools';
-import { buildRoutes } from './routes';
+import { buildOperations } from '@/server/operations/routes';
 
 const ORIGIN = 'http://fuzz.test';
 const MARKER = 'zz-other-account-marker';
@@ -37,7 +37,7 @@ const QUERY_NAMES = [
   'from',
   'to',
 ];
-const routes = buildRoutes(appRouter);
+const routes = buildOperations(appRouter);
 
 interface World {
   accountId: string;

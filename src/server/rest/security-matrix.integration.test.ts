@@ -41,10 +41,10 @@ import { toolName } from '@/server/mcp/tools';
 import { oauthIdHash } from '@/server/db/oauth-records';
 import { OAuthAdapter } from '@/server/oauth/oauth-adapter';
 import { createConnectedApp, revokeConnectedApp } from '@/server/services/oauth/connected-apps';
-import { buildRoutes, type RestRoute } from './routes';
+import { buildOperations, type Operation } from '@/server/operations/routes';
 
 const ORIGIN = 'http://matrix.test';
-const routes = buildRoutes(appRouter);
+const routes = buildOperations(appRouter);
 const BODIES: Record<string, unknown> = {
   'POST /apps/{id}/keywords': { terms: ['matrix term'] },
   'POST /apps/{id}/competitors': { storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
@@ -61,13 +61,13 @@ type Expectation = { status: number; slug?: string; challenge?: RegExp };
 interface Credential {
   name: string;
   authorization: string | null;
-  expect: (route: RestRoute) => Expectation;
+  expect: (route: Operation) => Expectation;
   /** Refused before any database work. */
   noDatabase?: boolean;
 }
 
 /** The settings endpoints (keys, webhook endpoints): a session token only; every key is refused, whatever its scope. */
-const settings = (route: RestRoute) => route.meta.scope === 'admin';
+const settings = (route: Operation) => route.meta.scope === 'admin';
 
 const unauthorized = (detail: RegExp | null = null): Expectation => ({
   status: 401,
@@ -174,7 +174,7 @@ beforeAll(async () => {
   );
   const strangerAnalyst = await makeMember(stranger.accountId, 'analyst');
   const roleRefused: Expectation = { status: 403, slug: 'insufficient-scope' };
-  const asMember = (role: MemberRole, expect: (route: RestRoute) => Expectation) => (route: RestRoute) =>
+  const asMember = (role: MemberRole, expect: (route: Operation) => Expectation) => (route: Operation) =>
     roleAllows(role, permissionOf(route.meta)) ? expect(route) : roleRefused;
   secrets.push(managed.secret, toRevoke.secret, endpointSecret, toDeleteSecret, strangerSession);
   secrets.push(
@@ -195,14 +195,14 @@ beforeAll(async () => {
     foreign,
   );
 
-  const writes = (route: RestRoute) => route.meta.scope === 'write';
-  const hasAppId = (route: RestRoute) => route.pathParameters.includes('id');
+  const writes = (route: Operation) => route.meta.scope === 'write';
+  const hasAppId = (route: Operation) => route.pathParameters.includes('id');
   const keysManageNothing: Expectation = {
     status: 403,
     slug: 'insufficient-scope',
     challenge: /^Bearer error="insufficient_scope", scope="admin"$/,
   };
-  const asKey = (expect: (route: RestRoute) => Expectation) => (route: RestRoute) =>
+  const asKey = (expect: (route: Operation) => Expectation) => (route: Operation) =>
     settings(route) ? keysManageNothing : expect(route);
   credentials = [
     { name: 'valid read-write key', authorization: `Bearer ${readWrite}`, expect: asKey(() => ({ status: 200 })) },
@@ -323,7 +323,7 @@ afterAll(() => {
 });
 
 function requestFor(
-  route: RestRoute,
+  route: Operation,
   authorization: string | null,
   {
     values = { ...ids, ...routeIds[`${route.method} ${route.template}`] },

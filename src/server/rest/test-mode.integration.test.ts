@@ -13,12 +13,12 @@ import { createApiKey } from '@/server/services/api-keys/api-keys';
 import { resetSandbox, sandboxOf, SANDBOX_SAMPLE_APPS } from '@/server/services/accounts/sandboxes';
 import { runNextBackfill, SANDBOX_BACKFILL_DAYS } from '@/server/services/ingest/backfill-worker';
 import { refreshApp } from '@/server/services/ingest/refresh';
-import { createMcpEndpoint, MCP_PATH } from '@/server/mcp/mcp-endpoint';
+import { MCP_PATH } from '@/server/mcp/mcp-endpoint';
 import { attemptDelivery, dispatchEvents } from '@/server/services/webhooks/delivery';
 import { createWebhookEndpoint, redeliver, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { makeAccount, makeApp } from '../../../test/factories';
-import { createRestPipeline } from './pipeline';
-import { PUBLIC_API_BASE_PATH } from './routes';
+import { serveBothChannels } from '../../../test/channels';
+import { PUBLIC_API_BASE_PATH } from '@/server/operations/routes';
 
 let server: Server;
 let origin: string;
@@ -30,11 +30,7 @@ let liveKey: string;
 let liveAppId: string;
 
 beforeAll(async () => {
-  const mcp = createMcpEndpoint({ origin: 'http://test-mode.test' });
-  const rest = createRestPipeline({ origin: 'http://test-mode.test' });
-  server = createServer((req, res) => void (req.url?.startsWith(MCP_PATH) ? mcp(req, res) : rest(req, res)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, origin } = await serveBothChannels('http://test-mode.test'));
   [free, pro] = await Promise.all([makeAccount('free'), makeAccount('pro')]);
   liveAppId = (await makeApp(pro.accountId)).id;
   liveKey = (await createApiKey(pro, { name: 'live', scope: 'read-write' })).secret;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
 import { createRestPipeline } from '@/server/rest/pipeline';
-import { PUBLIC_API_BASE_PATH } from '@/server/rest/routes';
+import { PUBLIC_API_BASE_PATH } from '@/server/operations/routes';
 import { makeAccount, makeApp, makeMember } from '../../../../test/factories';
 
 const ORIGIN = 'http://roles.test';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { appRouter } from '@/server/api/root';
-import { buildRoutes, matchRoute, type RestRoute } from './routes';
+import { buildOperations, matchRoute, type Operation } from './routes';
 
-const routes = buildRoutes(appRouter);
+const routes = buildOperations(appRouter);
 
 /** The match as the whole table gives it: every route's pattern tested. */
 function matchAgainstEveryRoute(method: string, path: string) {
@@ -24,7 +24,7 @@ function summary(method: string, path: string): string {
     : 'not found';
 }
 
-function samplePath(route: RestRoute): string {
+function samplePath(route: Operation): string {
   return route.template.replace(/\{[^}]+\}/g, '2b1f7f7e-1c57-4c3e-9a55-0f3b1a7d9c11');
 }
 

@@ -1,5 +1,6 @@
-// The REST route table, as trpc-to-openapi exposes the procedures: read from their own meta (the one declaration of
-// path, scope, cost and caching) and their own input schema.
+// The operation table: every public operation, as trpc-to-openapi exposes the procedures, read from their own meta (the
+// one declaration of path, scope, cost, paging and caching) and their own input schema. REST serves each at its path;
+// the MCP server makes a tool of each (its settings operations aside). Both run a call through ./runner.ts.
 import {
   forEachOpenApiProcedure,
   getInputOutputParsers,
@@ -11,12 +12,14 @@ import {
 import type { AnyTRPCRouter } from '@trpc/server';
 import { ZodObject, ZodOptional, type ZodType } from 'zod';
 import { createCaller } from '@/server/api/root';
-import type { Context, ProcedureMeta } from '@/server/api/trpc';
+import type { Context, ListPaging, ProcedureMeta } from '@/server/api/trpc';
 
+/** The public API's version: in its path, its OpenAPI document and the MCP server's name. */
+export const API_VERSION = 'v1';
 /** Where the public REST surface is served: every route's template is under it. */
-export const PUBLIC_API_BASE_PATH = '/api/public/v1';
+export const PUBLIC_API_BASE_PATH = `/api/public/${API_VERSION}`;
 
-export interface RestRoute {
+export interface Operation {
   method: OpenApiMethod;
   /** As declared, e.g. "/apps/{id}/keywords". */
   template: string;
@@ -29,19 +32,21 @@ export interface RestRoute {
   input: ZodType;
   /** Every member of the input is in the path or optional: the request may come without a body (a revoke, a DELETE). */
   bodyOptional: boolean;
+  /** A list the channel cuts to the page asked for (`page`, `pageSize`); null when whole, or paged by the procedure. */
+  pagedList: ListPaging | null;
 }
 
 export type RouteMatch =
   | {
       kind: 'found';
-      route: RestRoute /** Path parameters as sent (still percent-encoded). */;
+      route: Operation /** Path parameters as sent (still percent-encoded). */;
       params: Record<string, string>;
     }
   | { kind: 'method-not-allowed'; allowed: string[] }
   | { kind: 'not-found' };
 
-export function buildRoutes(router: AnyTRPCRouter): RestRoute[] {
-  const routes: RestRoute[] = [];
+export function buildOperations(router: AnyTRPCRouter): Operation[] {
+  const routes: Operation[] = [];
   forEachOpenApiProcedure(router._def.procedures, ({ path, meta, procedure }) => {
     const template = normalizePath(meta.openapi.path);
     const input = getInputOutputParsers(procedure).inputParser as ZodType;
@@ -54,12 +59,17 @@ export function buildRoutes(router: AnyTRPCRouter): RestRoute[] {
       procedurePath: path,
       meta: meta as ProcedureMeta,
       input,
+      pagedList: pagedListOf(meta as ProcedureMeta),
       bodyOptional: Object.entries(shapeOf(input)).every(
         ([name, member]) => pathParameters.includes(name) || member.safeParse(undefined).success,
       ),
     });
   });
   return routes;
+}
+
+function pagedListOf({ paging }: ProcedureMeta): ListPaging | null {
+  return paging && paging.pagedBy !== 'procedure' ? paging : null;
 }
 
 /** The members of an object input (an optional object's too); none for another kind. */
@@ -73,7 +83,7 @@ function shapeOf(input: ZodType): Record<string, ZodType> {
  * GET's route, and is checked and charged as that GET. A path that exists with other methods answers the methods it
  * allows, HEAD with GET and OPTIONS always, as both a 405 and an OPTIONS name them in `Allow`.
  */
-export function matchRoute(routes: readonly RestRoute[], method: string, path: string): RouteMatch {
+export function matchRoute(routes: readonly Operation[], method: string, path: string): RouteMatch {
   const normalized = normalizePath(path);
   const onPath = (bySlashes(routes).get(slashesIn(normalized)) ?? []).filter((route) => route.pattern.test(normalized));
   const wanted = method === 'HEAD' ? 'GET' : method;
@@ -92,9 +102,9 @@ export function matchRoute(routes: readonly RestRoute[], method: string, path: s
  * but its own (a path parameter is one segment, `[^/]+`), so only the routes of a path's count can match it: a request
  * tests those few patterns, not the whole table.
  */
-const routesBySlashes = new WeakMap<readonly RestRoute[], Map<number, RestRoute[]>>();
+const routesBySlashes = new WeakMap<readonly Operation[], Map<number, Operation[]>>();
 
-function bySlashes(routes: readonly RestRoute[]): Map<number, RestRoute[]> {
+function bySlashes(routes: readonly Operation[]): Map<number, Operation[]> {
   let index = routesBySlashes.get(routes);
   if (!index) {
     index = new Map();
@@ -116,7 +126,7 @@ function slashesIn(path: string): number {
 type ProcedureCall = (input: unknown) => Promise<unknown>;
 
 /** Runs the route's procedure through a tRPC caller (its own input parsing and middlewares included). */
-export function callRouteProcedure(route: RestRoute, context: Context, input: unknown): Promise<unknown> {
+export function callProcedure(route: Operation, context: Context, input: unknown): Promise<unknown> {
   const caller = createCaller(context) as unknown as Record<string, Record<string, ProcedureCall>>;
   const [group, name] = route.procedurePath.split('.') as [string, string];
   return caller[group]![name]!(input);

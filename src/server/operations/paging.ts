@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { ListPaging } from '@/server/api/trpc';
 import { queryInt } from '@/server/api/schemas';
 import type { FieldError } from '@/server/errors/app-error';
-import { fieldErrorsFromIssues } from '@/server/errors/validation';
+import { fieldErrorsFromIssues, type Locate } from '@/server/errors/validation';
 
 export const MAX_PAGE = 100_000;
 export const MAX_PAGE_SIZE = 1_000;
@@ -18,7 +18,7 @@ const PAGE_TEXT =
   'Page number, from 1: with it (or with `pageSize`) the answer is that page of the list; without either, the whole list. A page past the last one is empty.';
 const PAGE_SIZE_TEXT = `Items per page; default ${DEFAULT_PAGE_SIZE} when \`page\` is sent alone.`;
 
-/** The paging parameters of a list the REST pipeline pages, as they are checked. */
+/** The paging parameters of a list the channels page, as they are checked. */
 const pageQuery = z.object({
   page: queryInt({ min: 1, max: MAX_PAGE, description: PAGE_TEXT }),
   pageSize: queryInt({ min: 1, max: MAX_PAGE_SIZE, description: PAGE_SIZE_TEXT }),
@@ -60,9 +60,12 @@ export interface PageRequest {
 }
 
 /** The page asked for, null for the whole list; or the parameters' errors, as a validation problem lists them. */
-export function pageRequestOf(query: Record<string, unknown>): { page: PageRequest | null; errors: FieldError[] } {
-  const parsed = pageQuery.safeParse({ page: query.page, pageSize: query.pageSize });
-  if (!parsed.success) return { page: null, errors: fieldErrorsFromIssues(parsed.error.issues, () => 'query') };
+export function pageRequestOf(
+  input: Record<string, unknown>,
+  locate?: Locate,
+): { page: PageRequest | null; errors: FieldError[] } {
+  const parsed = pageQuery.safeParse({ page: input.page, pageSize: input.pageSize });
+  if (!parsed.success) return { page: null, errors: fieldErrorsFromIssues(parsed.error.issues, locate) };
   const { page, pageSize } = parsed.data;
   if (page === undefined && pageSize === undefined) return { page: null, errors: [] };
   return { page: { page: page ?? 1, pageSize: pageSize ?? DEFAULT_PAGE_SIZE }, errors: [] };

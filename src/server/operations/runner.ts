@@ -1,0 +1,227 @@
+// A call's steps, in one order for every channel:
+//
+//   credential → address → mode → authorize → trigger → idempotency → validation → rate → metering → cache →
+//   procedure → record
+//
+// `admitCaller` takes the first three, once per HTTP request (an MCP request may list the tools and call none);
+// `runOperation` the next nine, once per call of an operation; `recordCall` (./record.ts) the last, once the answer is
+// out. The channels (src/server/rest/pipeline.ts, src/server/mcp/mcp-endpoint.ts) only translate: their request into
+// what these take, the procedure's output into their answer (a Presenter), and what these throw into their refusal.
+// What each step decides is the access policy's (src/server/services/access/access-policy.ts), from what the
+// procedure's meta declares.
+import type { Context } from '@/server/api/trpc';
+import type { Actor } from '@/server/auth/actor';
+import { credentialRefused, type BearerReading } from '@/server/auth/bearer';
+import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
+import { setRequestActor } from '@/server/core/request-context';
+import {
+  fieldErrorsFromIssues,
+  unrepresentableTextIssues,
+  validationError,
+  type Locate,
+} from '@/server/errors/validation';
+import {
+  admitClientAddress,
+  admitRequest,
+  admitTestModeHeader,
+  appLookupOf,
+  authorize,
+  idempotent,
+  metered,
+  readTestTrigger,
+  type AppLookup,
+  type StoredAnswer,
+} from '@/server/services/access/access-policy';
+import { periodOf } from '@/server/services/metering/credits';
+import type { MeteringState } from '@/server/services/metering/headers';
+import { pageRequestOf, type PageRequest } from './paging';
+import { answerCacheKey, cachedAnswer, freshUntilOf, rememberAnswer, type CachedAnswer } from './response-cache';
+import { callProcedure, type Operation } from './routes';
+
+/** A credential the credential step accepted, with what its statement read. */
+type ValidCredential = CredentialResult & { status: 'valid' };
+
+/** Who calls, once the credential step has accepted them. */
+export interface Caller {
+  actor: Actor;
+  credential: ValidCredential;
+  /** The account's credits, as read with the credential, then as the call's charge leaves them. */
+  metering: MeteringState;
+  /** What the credential's statement found of the app a cacheable read names, if it looked one up. */
+  app: AppLookup | undefined;
+}
+
+/**
+ * What one HTTP request learned on its way: filled by the steps as they pass, read by the channel for its answer's
+ * headers and by `recordCall` for the log line. Never handed to a procedure.
+ */
+export interface CallTrace {
+  channel: 'rest' | 'mcp';
+  requestId: string;
+  now: Date;
+  /** The HTTP method. */
+  method: string;
+  /** The trusted client address (X-Forwarded-For's first). */
+  clientAddress: string | null;
+  caller?: Caller;
+  operation?: Operation;
+  /** Whether the response cache replayed the answer. */
+  cache?: 'hit' | 'miss';
+}
+
+export interface CallerRequest {
+  bearer: BearerReading;
+  /** The app a cacheable read names: the credential's statement reads its data version too. */
+  appId: string | null;
+  /** The X-Test-Mode header as sent. */
+  testModeHeader: string | null;
+  /** The resource an OAuth access token must be issued for (the MCP server's URL); REST accepts none. */
+  resource?: string;
+  /** Where a refused credential's challenge points (RFC 9728 metadata, the MCP server's). */
+  resourceMetadata?: string;
+}
+
+/** Credential, address, mode. The caller is on the trace from the moment the credential is valid. */
+export async function admitCaller(trace: CallTrace, request: CallerRequest): Promise<Caller> {
+  const { bearer, resourceMetadata } = request;
+  if (bearer.kind === 'missing' || bearer.kind === 'malformed') throw credentialRefused(bearer.kind, resourceMetadata);
+  const credential = await resolveCredential(bearer, {
+    now: trace.now,
+    ip: trace.clientAddress,
+    appId: request.appId,
+    resource: request.resource,
+    testMode: request.testModeHeader === 'true',
+  });
+  if (credential.status !== 'valid') throw credentialRefused(credential.status, resourceMetadata);
+  const { actor } = credential;
+  setRequestActor(
+    actor.kind === 'apiKey'
+      ? { kind: 'apiKey', keyId: actor.keyId! }
+      : { kind: 'user', userId: actor.userId!, via: 'api' },
+  );
+  // From here on every answer says where the account's credits stand.
+  const caller: Caller = (trace.caller = {
+    actor,
+    credential,
+    metering: { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(trace.now) },
+    app: appLookupOf(request.appId, credential.versions),
+  });
+  admitClientAddress(actor, trace.clientAddress);
+  admitTestModeHeader(actor, request.testModeHeader);
+  return caller;
+}
+
+/** The input of a call, as its channel received it. */
+export interface CallInput {
+  /** The input as the procedure takes it (REST: the query or the body, with the path's parameters over it). */
+  input: Record<string, unknown>;
+  /** A write's idempotency key (REST's Idempotency-Key header, MCP's argument), or null. */
+  idempotencyKey: string | null;
+  /** The request an idempotency key was first sent with must be the one it is sent with again. */
+  requestHash: () => string;
+}
+
+/** How a channel answers: the procedure's output, a replay from the response cache, or one of an idempotency key. */
+export interface Presenter<Answer> {
+  /** The output (a list cut to the page asked for), and its text and headers for the response cache. */
+  present(
+    operation: Operation,
+    output: unknown,
+    page: PageRequest | null,
+  ): { answer: Answer; text: string; headers?: Record<string, string> };
+  fromCache(cached: CachedAnswer): Answer;
+  /** What an idempotency key keeps; `undefined` when the call failed. */
+  toStored(answer: Answer | undefined): StoredAnswer;
+  fromStored(stored: StoredAnswer): Answer;
+}
+
+export interface Call<Answer> {
+  trace: CallTrace;
+  caller: Caller;
+  operation: Operation;
+  /** Read once the caller may call the operation: a refusal on the plan or scope comes before one on the body. */
+  readInput: () => Promise<CallInput> | CallInput;
+  /** Where each member of the input was sent, for validation errors (REST's path, query or body); body by default. */
+  locate?: Locate;
+  /** The X-Test-Trigger header as sent. */
+  triggerHeader: string | null;
+  /** The call in the ledger and the key's request log: "GET /apps/{id}" on REST, "mcp apps_get" on the MCP server. */
+  ledgerEndpoint: string;
+  /** The answer's name in the response cache: what the call asks, as the channel spells it. */
+  cacheName: (input: Record<string, unknown>) => string;
+  presenter: Presenter<Answer>;
+}
+
+/** Authorize → trigger → idempotency → validation → rate → metering → cache → procedure. */
+export async function runOperation<Answer>(call: Call<Answer>): Promise<{ answer: Answer; replayed: boolean }> {
+  const { trace, caller, operation, presenter } = call;
+  const { actor, credential, metering } = caller;
+  authorize(actor, operation.meta);
+  const trigger = readTestTrigger(actor, call.triggerHeader);
+  const sent = await call.readInput();
+  const outcome = await idempotent(
+    actor,
+    { key: sent.idempotencyKey, requestHash: sent.requestHash, now: trace.now },
+    async () => {
+      const valid = validInput(operation, sent.input, call.locate);
+      await admitRequest(actor);
+      const charged = {
+        actor,
+        access: operation.meta,
+        operation: call.ledgerEndpoint,
+        input: valid.input,
+        metering,
+        requestId: trace.requestId,
+        now: trace.now,
+        trigger,
+        app: caller.app,
+      };
+      return metered(charged, async () => {
+        // An answer computed from the same data is replayed, and charged as a computed one.
+        const cacheKey = answerCacheKey(operation.meta, credential, trace.now, call.cacheName(valid.input));
+        const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
+        if (cacheKey !== null) trace.cache = cached ? 'hit' : 'miss';
+        if (cached) return presenter.fromCache(cached);
+        const context: Context = {
+          actor,
+          transport: trace.channel,
+          requestId: trace.requestId,
+          clientIp: trace.clientAddress,
+          now: trace.now,
+          creditsUsed: credential.creditsUsed,
+        };
+        const output = await callProcedure(operation, context, valid.input);
+        const presented = presenter.present(operation, output, valid.page);
+        if (cacheKey !== null)
+          rememberAnswer(cacheKey, presented.text, {
+            freshUntil: freshUntilOf(operation.meta, output),
+            headers: presented.headers,
+          });
+        return presented.answer;
+      });
+    },
+    presenter.toStored,
+  );
+  return 'replay' in outcome
+    ? { answer: presenter.fromStored(outcome.replay), replayed: true }
+    : { answer: outcome.result, replayed: false };
+}
+
+/**
+ * The input must be text a database can store, then pass the procedure's own schema; a list the channel pages also
+ * has its paging members checked, before anything is charged. A failure names each member and where it was sent.
+ */
+function validInput(
+  operation: Operation,
+  input: Record<string, unknown>,
+  locate?: Locate,
+): { input: Record<string, unknown>; page: PageRequest | null } {
+  const unrepresentable = unrepresentableTextIssues(input);
+  if (unrepresentable.length) throw validationError(fieldErrorsFromIssues(unrepresentable, locate));
+  const parsed = operation.input.safeParse(input);
+  const errors = parsed.success ? [] : fieldErrorsFromIssues(parsed.error.issues, locate);
+  const paging = operation.pagedList ? pageRequestOf(input, locate) : { page: null, errors: [] };
+  if (errors.length || paging.errors.length) throw validationError([...errors, ...paging.errors]);
+  // The procedure parses the same input again: a schema's transforms need not accept their own output.
+  return { input, page: paging.page };
+}
