@@ -116,6 +116,7 @@ export function createMcpEndpoint({
     : [ownHostname];
   const resourceMetadata = `${origin}${MCP_RESOURCE_METADATA_PATH}`;
   const tools = buildTools(appRouter);
+  const presenters = new Map([...tools].map(([name, tool]) => [name, toolPresenter(tool)]));
   const handler = createMcpHandler(() => newServer(), {
     legacy: 'stateless',
     onerror: (error) => {
@@ -178,7 +179,7 @@ export function createMcpEndpoint({
         ledgerEndpoint: mcpLedgerEndpoint(name),
         cacheName: (input) => `mcp:${name}?${canonicalJson(input)}`,
         readInput: () => toolInput(tool, name, args),
-        presenter: toolPresenter(tool),
+        presenter: presenters.get(name)!,
       });
       exchange.status = 200;
       return toolResult(exchange, answer, replayed);

@@ -140,18 +140,18 @@ export function createRestPipeline({ origin, clock = currentTime }: RestPipeline
           requestHash: () => requestHash(method, trace.path, body),
         };
       },
-      presenter: presenter(new URL(`${trace.path}${search}`, origin)),
+      presenter: presenter(() => new URL(`${trace.path}${search}`, origin)),
     });
     return answer;
   }
 }
 
-/** REST's answers: JSON, a list cut to its page with the headers that say where it goes on. */
-function presenter(url: URL): Presenter<Answer> {
+/** REST's answers: JSON, a list cut to its page with the headers that say where it goes on (from the request's URL). */
+function presenter(url: () => URL): Presenter<Answer> {
   return {
     present(operation, output, page) {
       const paged = operation.meta.paging
-        ? pagedAnswer(output, operation.meta.paging, page, url)
+        ? pagedAnswer(output, operation.meta.paging, page, url())
         : { output, headers: undefined };
       const text = JSON.stringify(paged.output);
       return { answer: json(200, text, paged.headers), text, headers: paged.headers };
