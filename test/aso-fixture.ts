@@ -11,7 +11,17 @@ export const FIXED_DAY = new Date('2026-06-30T00:00:00.000Z');
 
 export function callerFor(accountId: string, scope: Actor['scope'] = 'read-write') {
   return createCaller({
-    actor: { kind: 'apiKey', accountId, keyId: randomUUID(), plan: 'pro', creditLimit: 5_000, trial: null, scope },
+    actor: {
+      kind: 'apiKey',
+      accountId,
+      mode: 'live',
+      liveAccountId: accountId,
+      keyId: randomUUID(),
+      plan: 'pro',
+      creditLimit: 5_000,
+      trial: null,
+      scope,
+    },
     transport: 'rest',
     requestId: randomUUID(),
     clientIp: null,

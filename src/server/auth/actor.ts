@@ -24,13 +24,29 @@ export interface Actor {
   /** What the key spent this period when the request started, against its monthly budget. */
   keySpent?: number;
   /**
-   * A signed-in user switched to test mode (the dashboard's switch): the live account they switched from, which
-   * `accountId` is then the sandbox of. What only a live account has (its plan and billing, connected apps) is its.
+   * Test or live, resolved once as the credential is read, from what is stored (a sandbox account has a live account):
+   * a test key's, a session's switched to test mode (the dashboard's switch or X-Test-Mode), or a live credential's.
+   * `accountId` is then the account whose data the call reads and writes: the sandbox in test mode.
    */
-  liveAccountId?: string;
+  mode: Mode;
+  /**
+   * The live account: `accountId` itself in live mode, the one the sandbox belongs to in test mode. What only a live
+   * account has (its plan and billing, members, connected apps) is this one's.
+   */
+  liveAccountId: string;
 }
 
-/** The live account the actor acts for or switched from: what only a live account has (its plan, billing, connected apps) is this one's. */
-export function liveAccountOf(actor: Actor): string {
-  return actor.liveAccountId ?? actor.accountId;
+type Mode = 'live' | 'test';
+
+/**
+ * The one answer to "which mode, and which live account": from what the credential's statement read of the account
+ * the credential names (a sandbox has a live account, a live account none), never from its plan.
+ */
+export function modeOf(account: {
+  accountId: string;
+  liveAccountId: string | null;
+}): Pick<Actor, 'mode' | 'liveAccountId'> {
+  return account.liveAccountId === null
+    ? { mode: 'live', liveAccountId: account.accountId }
+    : { mode: 'test', liveAccountId: account.liveAccountId };
 }

@@ -45,6 +45,8 @@ export type KeyVerification =
       keyId: string;
       accountId: string;
       scope: ApiKeyScope;
+      /** The key's account's live account: null when that account is itself live, a test key's sandbox's otherwise. */
+      liveAccountId: string | null;
       restrictions: KeyRestrictions;
       keySpent: number;
       creditsUsed: number;
@@ -66,8 +68,9 @@ export async function verifyApiKey(
     periodStart: isoDay(periodOf(context.now).start),
     appId: context.appId ?? null,
   });
-  // A key is found in its own mode only: a test key names a sandbox (the tier `test`), a live key any other account.
-  if (!credential || (keyModeOf(secret) === 'test') !== (credential.account.plan === 'test'))
+  // A key is found in its own mode only: a test key names a sandbox (an account with a live account), a live key a live
+  // account.
+  if (!credential || (keyModeOf(secret) === 'test') !== (credential.account.liveAccountId !== null))
     return { status: 'not_found' };
   const status = statusOf(credential.key, context.now);
   if (status !== 'active') return { status };
@@ -94,6 +97,7 @@ export function verifiedCredential(
     status: 'valid',
     keyId: key.id,
     accountId: account.accountId,
+    liveAccountId: account.liveAccountId,
     ...accessOf(
       { plan: account.plan, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits },
       context.now,

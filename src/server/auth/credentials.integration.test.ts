@@ -7,8 +7,10 @@ import { getDb } from '@/server/db';
 import { createApiKey, revokeApiKey } from '@/server/services/api-keys/api-keys';
 import { rollApiKey } from '@/server/services/api-keys/key-rolls';
 import { formatApiKey } from '@/server/services/api-keys/key-format';
+import { sandboxOf } from '@/server/services/accounts/sandboxes';
 import { makeAccount } from '../../../test/factories';
-import { resolveBearer } from './credentials';
+import { readBearer } from './bearer';
+import { resolveBearer, resolveCredential } from './credentials';
 import { endSession, issueSessionToken } from './session-token';
 
 const at = (iso: string) => ({ now: new Date(iso), ip: '203.0.113.7' });
@@ -27,6 +29,8 @@ describe('API keys', () => {
       actor: {
         kind: 'apiKey',
         accountId: owner.accountId,
+        mode: 'live',
+        liveAccountId: owner.accountId,
         keyId: key.id,
         plan: 'business',
         creditLimit: 10_000,
@@ -38,6 +42,27 @@ describe('API keys', () => {
       creditsUsed: 0,
       // No app asked about; an account without apps is at its first version.
       versions: { account: '0', store: expect.any(String), app: null, usage: '0' },
+    });
+  });
+
+  it('resolves a test key to test mode, its sandbox’s data and the live account the sandbox belongs to', async () => {
+    const owner = await makeAccount('free');
+    const sandboxId = await sandboxOf(owner.accountId);
+    const { secret } = await createApiKey(
+      { accountId: sandboxId, userId: owner.userId },
+      { name: 'ci', scope: 'read-only' },
+    );
+    expect(secret).toMatch(/^svc_test_/);
+    const result = await resolveBearer(bearer(secret), at(T0));
+    expect(result).toMatchObject({
+      status: 'valid',
+      actor: { kind: 'apiKey', accountId: sandboxId, mode: 'test', liveAccountId: owner.accountId, plan: 'test' },
+    });
+    // And the owner's session switched to test mode (X-Test-Mode) is the same: the sandbox's data, the live account's.
+    const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
+    expect(await resolveCredential(readBearer(bearer(token)), { ...at(T0), testMode: true })).toMatchObject({
+      status: 'valid',
+      actor: { kind: 'session', accountId: sandboxId, mode: 'test', liveAccountId: owner.accountId },
     });
   });
 
@@ -152,6 +177,8 @@ describe('session tokens', () => {
       actor: {
         kind: 'session',
         accountId: owner.accountId,
+        mode: 'live',
+        liveAccountId: owner.accountId,
         userId: owner.userId,
         role: 'owner',
         sessionId: expect.any(String),

@@ -4,7 +4,7 @@
 import type { DataVersions } from '@/server/db/data-versions';
 import { verifyApiKey } from '@/server/auth/api-key-verification';
 import { verifyOAuthAccessToken } from '@/server/auth/oauth-token-verification';
-import type { Actor } from './actor';
+import { modeOf, type Actor } from './actor';
 import { readBearer, type BearerReading, type RejectedCredential } from './bearer';
 import { verifySessionToken } from './session-token';
 import { sessionCredentialInTestMode } from './test-mode';
@@ -53,6 +53,7 @@ export async function resolveCredential(bearer: BearerReading, context: Credenti
     actor: {
       kind: 'apiKey',
       accountId: result.accountId,
+      ...modeOf(result),
       keyId: result.keyId,
       plan: result.plan,
       creditLimit: result.creditLimit,

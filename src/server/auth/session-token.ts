@@ -15,7 +15,7 @@ import type { DataVersions } from '@/server/db/data-versions';
 import { isoDay } from '@/server/core/dates';
 import { accessOf } from '@/server/services/accounts/plans';
 import { periodOf } from '@/server/services/metering/credits';
-import type { Actor } from './actor';
+import { modeOf, type Actor } from './actor';
 import { config } from '@/server/core/config';
 
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
@@ -95,6 +95,7 @@ export async function verifySessionToken(
     actor: {
       kind: 'session',
       accountId: account.accountId,
+      ...modeOf(account),
       userId: credential.userId,
       role: credential.role,
       sessionId: session.sessionId,

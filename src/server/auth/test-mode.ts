@@ -18,6 +18,7 @@ function onSandbox(actor: Actor, sandboxId: string, now: Date): Actor {
   return {
     ...actor,
     accountId: sandboxId,
+    mode: 'test',
     liveAccountId: actor.accountId,
     ...accessOf({ plan: 'test', trialEndsAt: null, trialCredits: null }, now),
   };
@@ -25,7 +26,7 @@ function onSandbox(actor: Actor, sandboxId: string, now: Date): Actor {
 
 /** The session's actor on its account's sandbox (made on first use). An API key's mode is its own: it is left as it is. */
 export async function sessionOnSandbox(actor: Actor, now = new Date()): Promise<Actor> {
-  if (actor.kind !== 'session' || actor.liveAccountId) return actor;
+  if (actor.kind !== 'session' || actor.mode === 'test') return actor;
   return onSandbox(actor, await sandboxOf(actor.accountId), now);
 }
 
@@ -37,7 +38,7 @@ export async function sessionCredentialInTestMode(
   live: { actor: Actor; creditsUsed: number; versions: DataVersions },
   { now, appId }: { now: Date; appId: string | null },
 ): Promise<{ actor: Actor; creditsUsed: number; versions: DataVersions }> {
-  if (live.actor.kind !== 'session' || live.actor.liveAccountId) return live;
+  if (live.actor.kind !== 'session' || live.actor.mode === 'test') return live;
   const read = () => readSandboxCredential(live.actor.accountId, { periodStart: isoDay(periodOf(now).start), appId });
   let sandbox = await read();
   if (!sandbox) {

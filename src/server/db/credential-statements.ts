@@ -17,6 +17,8 @@ interface AccountColumns extends DataVersionColumns {
   plan: PlanTier;
   trial_ends_at: string | null;
   trial_credits: number | null;
+  /** The live account a test sandbox belongs to; null for a live account. */
+  live_account_id: string | null;
   used: number | null;
 }
 
@@ -25,6 +27,8 @@ export interface CredentialAccount {
   plan: PlanTier;
   trialEndsAt: Date | null;
   trialCredits: number | null;
+  /** The live account a test sandbox belongs to; null for a live account: the credential's mode, as stored. */
+  liveAccountId: string | null;
   /** Credits used this period: 0 before the period's first charge. */
   creditsUsed: number;
   versions: DataVersions;
@@ -41,11 +45,12 @@ export interface CredentialAccount {
  * (docs/benchmarks.md, "Issue 42").
  */
 function credentialStatement(
-  source: { columns: string; from: string; where: string },
+  source: { columns?: string; from: string; where: string },
   { period, app } = { period: '$2', app: '$3' },
 ): string {
   return `SELECT row_to_json(credential) AS credential FROM (
-     SELECT ${source.columns}, c.account_id::text AS account_id, a.plan::text AS plan, a.trial_ends_at, a.trial_credits, u.used,
+     SELECT ${source.columns ? `${source.columns}, ` : ''}c.account_id::text AS account_id, a.plan::text AS plan,
+            a.trial_ends_at, a.trial_credits, a.live_account_id::text AS live_account_id, u.used,
             ${dataVersionColumns({ app, usage: 'u' })}
      FROM ${source.from}
      JOIN accounts a ON a.id = c.account_id
@@ -110,7 +115,6 @@ const SESSION_STATEMENT = credentialStatement({
 
 /** A live account's test sandbox, by the live account's id: a session switched to test mode (src/server/auth/test-mode.ts). */
 const SANDBOX_STATEMENT = credentialStatement({
-  columns: 'c.live_account_id::text AS live_account_id',
   from: 'accounts c0 CROSS JOIN LATERAL (SELECT c0.id AS account_id, c0.live_account_id) c',
   where: 'c.live_account_id = $1::uuid',
 });
@@ -121,6 +125,7 @@ function accountOf(row: AccountColumns): CredentialAccount {
     plan: row.plan,
     trialEndsAt: timeOf(row.trial_ends_at),
     trialCredits: row.trial_credits,
+    liveAccountId: row.live_account_id,
     creditsUsed: row.used ?? 0,
     versions: dataVersionsOf(row),
   };

@@ -24,6 +24,8 @@ function key(overrides: Partial<Actor> = {}): Actor {
   return {
     kind: 'apiKey',
     accountId: 'account',
+    mode: 'live',
+    liveAccountId: 'account',
     plan: 'pro',
     creditLimit: 10_000,
     trial: null,
@@ -38,6 +40,8 @@ function key(overrides: Partial<Actor> = {}): Actor {
 const session: Actor = {
   kind: 'session',
   accountId: 'account',
+  mode: 'live',
+  liveAccountId: 'account',
   plan: 'pro',
   creditLimit: 10_000,
   trial: null,

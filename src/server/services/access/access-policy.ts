@@ -362,7 +362,7 @@ const TRIGGERED_RETRY_AFTER_SECONDS = 1;
 
 /** Whether the actor is in test mode: a test key, or a session switched to its sandbox. */
 export function inTestMode(actor: Actor): boolean {
-  return actor.plan === 'test';
+  return actor.mode === 'test';
 }
 
 /**

@@ -10,6 +10,7 @@ import { planInForce } from '@/server/services/accounts/plans';
 import { recordEvents } from '@/server/services/events/events';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
 import { periodOf } from '@/server/services/metering/credits';
+import { modeOf } from '@/server/auth/actor';
 import { generateApiKey, isDisplayPrefix, keyModeOf, type KeyMode } from './key-format';
 import {
   assertOwnApps,
@@ -54,7 +55,7 @@ export interface NewApiKey {
 export async function assertApiAccess(accountId: string): Promise<{ requireKeyExpiry: boolean; mode: KeyMode }> {
   const account = await db.account.findUnique({
     where: { id: accountId },
-    select: { plan: true, trialEndsAt: true, trialCredits: true, requireKeyExpiry: true },
+    select: { plan: true, trialEndsAt: true, trialCredits: true, requireKeyExpiry: true, liveAccountId: true },
   });
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
   if (!planInForce(account, new Date()).apiAccess) {
@@ -63,7 +64,10 @@ export async function assertApiAccess(accountId: string): Promise<{ requireKeyEx
       'API keys are part of the paid plans. Choose a plan under Settings → Plan & billing to create live keys; test keys are open to every plan.',
     );
   }
-  return { requireKeyExpiry: account.requireKeyExpiry, mode: account.plan === 'test' ? 'test' : 'live' };
+  return {
+    requireKeyExpiry: account.requireKeyExpiry,
+    mode: modeOf({ accountId, liveAccountId: account.liveAccountId }).mode,
+  };
 }
 
 export async function createApiKey(

@@ -1,6 +1,5 @@
 // The procedures about the account: sign-up, and the dashboard layout's summary.
 import { dashboardProcedure, publicProcedure } from '@/server/api/trpc';
-import { liveAccountOf } from '@/server/auth/actor';
 import { createAccount, getAccountSummary, onboardingOf } from '@/server/services/accounts/accounts';
 import { resetSandbox } from '@/server/services/accounts/sandboxes';
 import { countSignUp } from '@/server/services/accounts/sign-up-limit';
@@ -18,12 +17,12 @@ export const signUpProcedure = publicProcedure
 
 /** The live account's summary, and whether the dashboard is in test mode (acting on its sandbox). */
 export const getAccountProcedure = dashboardProcedure.meta({ permission: 'account.read' }).query(async ({ ctx }) => {
-  const account = await getAccountSummary(liveAccountOf(ctx.actor));
+  const account = await getAccountSummary(ctx.actor.liveAccountId);
   return {
     ...account,
     trial: account.trial && { ...account.trial, endsAt: account.trial.endsAt.toISOString() },
     createdAt: account.createdAt.toISOString(),
-    livemode: ctx.actor.liveAccountId === undefined,
+    livemode: ctx.actor.mode === 'live',
     /** The signed-in member's role here: the pages offer only what it allows. */
     role: ctx.actor.role ?? null,
     userId: ctx.actor.userId ?? null,
@@ -39,6 +38,6 @@ export const getOnboardingProcedure = dashboardProcedure
 export const resetTestDataProcedure = dashboardProcedure
   .meta({ permission: 'data.write' })
   .mutation(async ({ ctx }) => {
-    const { apps } = await resetSandbox(liveAccountOf(ctx.actor));
+    const { apps } = await resetSandbox(ctx.actor.liveAccountId);
     return { apps };
   });

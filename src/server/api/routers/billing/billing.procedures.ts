@@ -1,6 +1,5 @@
 // The procedures of Settings → Plan & billing: dashboard only (an API key never changes what the account pays).
 import { dashboardProcedure } from '@/server/api/trpc';
-import { liveAccountOf } from '@/server/auth/actor';
 import { pageOrigin } from '@/server/core/origin';
 import { billingOverview, openCustomerPortal, startCheckout } from '@/server/services/billing/billing';
 import { billingOverviewOutput, checkoutInput, redirectOutput } from './billing.schema';
@@ -9,7 +8,7 @@ export const billingOverviewProcedure = dashboardProcedure
   .meta({ permission: 'billing.manage' })
   .output(billingOverviewOutput)
   .query(async ({ ctx }) => {
-    const overview = await billingOverview({ accountId: liveAccountOf(ctx.actor), userId: ctx.actor.userId! }, ctx.now);
+    const overview = await billingOverview({ accountId: ctx.actor.liveAccountId, userId: ctx.actor.userId! }, ctx.now);
     return {
       ...overview,
       trial: overview.trial && { ...overview.trial, endsAt: overview.trial.endsAt.toISOString() },
@@ -25,7 +24,7 @@ export const checkoutProcedure = dashboardProcedure
   .output(redirectOutput)
   .mutation(async ({ ctx, input }) => {
     const { url } = await startCheckout(
-      { accountId: liveAccountOf(ctx.actor), userId: ctx.actor.userId! },
+      { accountId: ctx.actor.liveAccountId, userId: ctx.actor.userId! },
       input.tier,
       pageOrigin(),
     );
@@ -35,4 +34,4 @@ export const checkoutProcedure = dashboardProcedure
 export const portalProcedure = dashboardProcedure
   .meta({ permission: 'billing.manage' })
   .output(redirectOutput)
-  .mutation(({ ctx }) => openCustomerPortal(liveAccountOf(ctx.actor), pageOrigin()));
+  .mutation(({ ctx }) => openCustomerPortal(ctx.actor.liveAccountId, pageOrigin()));

@@ -3,7 +3,7 @@
 // they act on the live account: a sandbox has its live account's members.
 import { z } from 'zod';
 import { dashboardProcedure, publicProcedure } from '@/server/api/trpc';
-import { liveAccountOf, type Actor } from '@/server/auth/actor';
+import type { Actor } from '@/server/auth/actor';
 import { pageOrigin } from '@/server/core/origin';
 import { AppError } from '@/server/errors/app-error';
 import { invitationMail } from '@/server/services/accounts/invitation-mail';
@@ -44,14 +44,14 @@ import {
 /** The signed-in member acting, on the live account. */
 function memberActing(actor: Actor) {
   if (!actor.userId || !actor.role) throw new AppError('UNAUTHORIZED', 'Sign in to the dashboard.');
-  return { accountId: liveAccountOf(actor), userId: actor.userId, role: actor.role };
+  return { accountId: actor.liveAccountId, userId: actor.userId, role: actor.role };
 }
 
 export const listMembersProcedure = dashboardProcedure
   .meta({ permission: 'account.read' })
   .output(z.object({ members: z.array(memberOutput), invitations: z.array(invitationOutput) }))
   .query(async ({ ctx }) => {
-    const { members, invitations } = await listMembers(liveAccountOf(ctx.actor), ctx.now);
+    const { members, invitations } = await listMembers(ctx.actor.liveAccountId, ctx.now);
     return { members: members.map(toMemberOutput), invitations: invitations.map(toInvitationOutput) };
   });
 
@@ -113,7 +113,7 @@ export const membershipsProcedure = dashboardProcedure
   .meta({ permission: 'account.read' })
   .output(z.array(membershipOutput))
   .query(async ({ ctx }) => {
-    const current = liveAccountOf(ctx.actor);
+    const current = ctx.actor.liveAccountId;
     return (await membershipsOf(ctx.userId)).map((membership) => ({
       ...membership,
       current: membership.accountId === current,
@@ -137,7 +137,7 @@ const ownershipOfferOutput = z
 export const ownershipOfferProcedure = dashboardProcedure
   .meta({ permission: 'account.read' })
   .output(ownershipOfferOutput)
-  .query(({ ctx }) => ownershipOffer(liveAccountOf(ctx.actor)));
+  .query(({ ctx }) => ownershipOffer(ctx.actor.liveAccountId));
 
 /** An owner offers the ownership to a member; it passes when they accept. */
 export const offerOwnershipProcedure = dashboardProcedure
@@ -149,7 +149,7 @@ export const offerOwnershipProcedure = dashboardProcedure
 export const withdrawOwnershipOfferProcedure = dashboardProcedure
   .meta({ permission: 'ownership.manage' })
   .output(z.object({ withdrawn: z.boolean() }))
-  .mutation(({ ctx }) => withdrawOwnershipOffer(liveAccountOf(ctx.actor)));
+  .mutation(({ ctx }) => withdrawOwnershipOffer(ctx.actor.liveAccountId));
 
 /** The member the ownership was offered to takes it, or declines it. */
 export const answerOwnershipProcedure = dashboardProcedure

@@ -31,7 +31,7 @@ export const getUsageProcedure = apiProcedure
     return {
       ...report,
       plan,
-      livemode: plan !== 'test',
+      livemode: ctx.actor.mode === 'live',
       trial: trial && { tier: accountTier(trial.tier), endsAt: trial.endsAt.toISOString(), credits: trial.credits },
       periodStart: report.periodStart.toISOString(),
       periodEnd: report.periodEnd.toISOString(),
