@@ -130,8 +130,9 @@ const procedure = t.procedure.use(procedureChecks);
 export const publicProcedure = procedure;
 
 /**
- * Procedures of the public API (also used by the dashboard): someone signed in or a credential. On REST the pipeline
- * has authorized the request (plan, scope) and meters it, from the procedure's meta.
+ * Procedures of the public API (also used by the dashboard): someone signed in or a credential. On REST and MCP the
+ * runner of a call's steps (src/server/operations/runner.ts) has authorized the call (plan, scope) and meters it, from
+ * the procedure's meta.
  */
 export const apiProcedure = procedure.use(({ ctx, next }) => {
   if (!ctx.actor) throw new AppError('UNAUTHORIZED', 'Sign in or send an API key.');
@@ -140,8 +141,8 @@ export const apiProcedure = procedure.use(({ ctx, next }) => {
 
 /**
  * Account settings on both surfaces (keys, webhook endpoints): a signed-in user of the account, with the dashboard's
- * cookie or, on the public API, a session token; never an API key (the access policy's `settingsActor`, which the REST
- * pipeline applies at its scope step from meta `scope: 'admin'`, too).
+ * cookie or, on the public API, a session token; never an API key (the access policy's `settingsActor`, which the
+ * runner applies at its authorize step from meta `scope: 'admin'`, too).
  */
 export const settingsProcedure = procedure.use(({ ctx, next }) => {
   const actor = settingsActor(ctx.actor);
