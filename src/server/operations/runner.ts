@@ -4,7 +4,7 @@
 //   procedure → record
 //
 // `admitCaller` takes the first three, once per HTTP request (an MCP request may list the tools and call none);
-// `runOperation` the next nine, once per call of an operation; `recordCall` (./record.ts) the last, once the answer is
+// `runOperation` the next eight, once per call of an operation; `recordCall` (./record.ts) the last, once the answer is
 // out. The channels (src/server/rest/pipeline.ts, src/server/mcp/mcp-endpoint.ts) only translate: their request into
 // what these take, the procedure's output into their answer (a Presenter), and what these throw into their refusal.
 // What each step decides is the access policy's (src/server/services/access/access-policy.ts), from what the
