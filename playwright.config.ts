@@ -29,10 +29,9 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   outputDir: 'test-results/e2e',
   fullyParallel: true,
   // Many tests spend most of their time waiting: on processes they start, kill and restart, on a database coming
-  // back, on a rate's minute to pass, so more of them than cores run at once. Not many more: beside Vitest the machine
-  // is busy throughout, and every worker is a browser of its own to start; twice the cores cost less CPU in all than
-  // three times (docs/testing.md, "Where its time goes"). E2E_WORKERS to choose; a rate loop, below, takes two more.
-  workers: Number(process.env.E2E_WORKERS ?? 4),
+  // back, on a rate's minute to pass. Three times as many as cores at once keeps the cores busy while they wait (a
+  // rate loop, below, takes two of them). E2E_WORKERS to choose.
+  workers: Number(process.env.E2E_WORKERS ?? 6),
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['./e2e/log-locations-reporter.ts'], ['./e2e/cpu-reporter.ts']],
   // Sized for a busy machine: bounds that catch a hang, never measurements. Inside npm test a test takes several times
