@@ -169,7 +169,6 @@ export function createMcpEndpoint({
         `There is no tool named "${name}"; tools/list names them.`,
       );
     exchange.tool = name;
-    exchange.operation = tool.route;
     try {
       const { answer, replayed } = await runOperation({
         trace: exchange,

@@ -1,14 +1,13 @@
-// The MCP server's tools, generated from the procedures that serve REST (never written one by one): one tool per
-// public data operation (the route table of src/server/operations/routes.ts less the settings operations, `scope: 'admin'`:
+// The MCP server's tools, generated from the procedures that serve REST (never written one by one): one tool per public
+// data operation (the route table of src/server/operations/routes.ts less the settings operations, `scope: 'admin'`:
 // agents never manage keys, webhook endpoints or billing). Each tool's name comes from its procedure's path, its title
-// and description from its OpenAPI summary and description with the credit cost, its input schema from the
-// procedure's zod input (with `page`/`pageSize` where REST pages the list, and `idempotencyKey` on a write), its output
-// schema from the procedure's zod output, and its annotations and `_meta` from its meta.
+// and description from its OpenAPI summary and description with the credit cost, its input schema from the procedure's
+// zod input (with `page`/`pageSize` where REST pages the list, and `idempotencyKey` on a write), its output schema from
+// the procedure's zod output, and its annotations and `_meta` from its meta.
 import { getInputOutputParsers } from 'trpc-to-openapi';
 import { z, type ZodType } from 'zod';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/server';
 import type { AnyTRPCRouter } from '@trpc/server';
-import type { ListPaging } from '@/server/api/trpc';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '@/server/operations/paging';
 import { buildOperations, type Operation } from '@/server/operations/routes';
 
@@ -24,8 +23,6 @@ export interface Tool {
   route: Operation;
   /** The REST answer is a JSON array: the tool's structured content holds it as `items` (MCP's is an object). */
   wrapsList: boolean;
-  /** A list the channel pages from `page` and `pageSize` (REST's pipeline does the same); absent when the procedure pages it. */
-  pagedList: ListPaging | null;
 }
 
 /** The argument a write takes for its idempotency key (REST's Idempotency-Key header). */
@@ -102,20 +99,18 @@ function toolOf(route: Operation, router: AnyTRPCRouter): Tool {
   ]!;
   const output = jsonSchemaOf(getInputOutputParsers(procedure).outputParser as ZodType, 'output');
   const wrapsList = output.type === 'array';
-  const pagedList = meta.paging && meta.paging.pagedBy !== 'procedure' ? meta.paging : null;
   const input = jsonSchemaOf(route.input, 'input');
   const properties = { ...(input.properties as Record<string, JsonSchema> | undefined) };
-  if (pagedList) Object.assign(properties, pageArguments);
+  if (route.pagedList) Object.assign(properties, pageArguments);
   if (scope === 'write') properties[IDEMPOTENCY_ARGUMENT] = idempotencyArgument;
   const title = meta.openapi?.summary ?? route.procedurePath;
-  const paging = pagedList
+  const paging = route.pagedList
     ? ' Long lists come whole, or one page at a time with `page`/`pageSize`; a paged result says how to get the next page.'
     : '';
   const writes = scope === 'write' ? ' Needs a read-write key.' : '';
   return {
     route,
     wrapsList,
-    pagedList,
     definition: {
       name: toolName(route.procedurePath),
       title,

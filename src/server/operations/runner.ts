@@ -64,7 +64,6 @@ export interface CallTrace {
   /** The trusted client address (X-Forwarded-For's first). */
   clientAddress: string | null;
   caller?: Caller;
-  operation?: Operation;
   /** Whether the response cache replayed the answer. */
   cache?: 'hit' | 'miss';
 }

@@ -47,8 +47,11 @@ interface Answer {
   body: string | Uint8Array | null;
 }
 
-/** The call's trace, and what REST adds: the path as sent, percent-encoded (the problem's `instance`). */
-type Trace = CallTrace & { path: string };
+/**
+ * The call's trace, and what REST adds: the path as sent, percent-encoded (the problem's `instance`), and the operation
+ * its route names, once matched (for the log line, the metrics and the key's request log).
+ */
+type Trace = CallTrace & { path: string; operation?: Operation };
 
 export interface RestPipelineOptions {
   /** The origin the public sees, in problem type URIs and the published documents. */
@@ -81,8 +84,8 @@ export function createRestPipeline({ origin, clock = currentTime }: RestPipeline
     };
     const search = queryAt === -1 ? '' : target.slice(queryAt);
     // A credential refused on its shape alone (none, or not one of ours) is answered here, before any asynchronous
-    // step: nothing deeper runs for it, so it needs neither the request's context nor a promise. The same answer as
-    // the credential step gives it (headers, problem body, log line, metrics); a published document needs no credential.
+    // step: nothing deeper runs for it, so it needs neither the request's context nor a promise. The same answer as the
+    // credential step gives it (headers, problem body, log line, metrics); a published document needs no credential.
     const bearer = readBearer(header(req, 'authorization'));
     const document = DOCUMENTS[trace.path];
     if ((bearer.kind === 'missing' || bearer.kind === 'malformed') && !document) {
