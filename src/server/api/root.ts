@@ -1,6 +1,6 @@
 // Every procedure, by resource: one router per resource (src/server/api/routers/<resource>/router.ts). The public REST
-// API serves those with an `openapi` route in their meta (src/server/operations/routes.ts); the dashboard calls them through
-// its own endpoint (dashboard-router.ts), which reaches no API-only operation (the access policy's
+// API serves those with an `openapi` route in their meta (src/server/operations/routes.ts); the dashboard calls them
+// through its own endpoint (dashboard-router.ts), which reaches no API-only operation (the access policy's
 // `dashboardServes`); the dashboard-only ones (`dashboardProcedure`) refuse every other channel.
 import { accountRouter } from './routers/account/router';
 import { apiKeysRouter } from './routers/api-keys/router';

@@ -17,15 +17,15 @@ import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/error
 
 /**
  * Declared once per procedure: the REST route (openapi); who may call it and what a call costs (`OperationAccess`,
- * applied by the access policy, src/server/services/access/access-policy.ts, on every channel); whether its REST
- * answer may be replayed, and how a long list is paged (applied by src/server/operations/ for REST and MCP). The OpenAPI document and the
- * request collection read it too.
+ * applied by the access policy, src/server/services/access/access-policy.ts, on every channel); whether its REST answer
+ * may be replayed, and how a long list is paged (applied by src/server/operations/ for REST and MCP). The OpenAPI
+ * document and the request collection read it too.
  */
 export type ProcedureMeta = OpenApiMeta<
   OperationAccess & {
     /**
-     * The REST answer may be replayed from the response cache (src/server/operations/response-cache.ts) while the data it
-     * is read from has not changed: 'app' when it depends only on the URL, the day, the account's apps, the data of
+     * The REST answer may be replayed from the response cache (src/server/operations/response-cache.ts) while the data
+     * it is read from has not changed: 'app' when it depends only on the URL, the day, the account's apps, the data of
      * the app {id} and the store data; 'account' when only on the URL, the day and the account's apps; 'usage' when
      * only on the URL, the day, the plan and the period's charges. Never for an answer that reads anything else
      * (webhooks, keys). An answer from a live source says, from its output, until when it stays live.

@@ -1,7 +1,7 @@
-// The Authorization header of a public API request as read without a database: which credentials can be refused
-// on their shape alone (no header, another scheme, rubbish, an API key whose checksum is wrong) and which need a
-// lookup (the credential step of every call, src/server/operations/runner.ts). The wording of every credential problem and
-// its challenge is here too.
+// The Authorization header of a public API request as read without a database: which credentials can be refused on
+// their shape alone (no header, another scheme, rubbish, an API key whose checksum is wrong) and which need a lookup
+// (the credential step of every call, src/server/operations/runner.ts). The wording of every credential problem and its
+// challenge is here too.
 import { AppError } from '@/server/errors/app-error';
 import { isWellFormedApiKey, keyModeOf } from '@/server/services/api-keys/key-format';
 import { looksLikeOAuthAccessToken } from '@/server/auth/oauth-token-verification';

@@ -1,9 +1,9 @@
 // Who may do what, decided in one place for every channel: the public REST API and the MCP server (both through the
-// runner of a call's steps, src/server/operations/runner.ts), and the dashboard's tRPC procedures (src/server/api/trpc.ts). A call of an operation by an actor: the plan,
-// the scope, the key's restrictions (apps, client addresses, monthly budget), the request rate, the credits (charged
-// and refunded) and idempotency. What an operation needs is declared once, in its procedure's `.meta()`
-// (`OperationAccess`); a channel only reads the credential, the operation and its input, then asks this module in
-// CONTRACT's order:
+// runner of a call's steps, src/server/operations/runner.ts), and the dashboard's tRPC procedures
+// (src/server/api/trpc.ts). A call of an operation by an actor: the plan, the scope, the key's restrictions (apps,
+// client addresses, monthly budget), the request rate, the credits (charged and refunded) and idempotency. What an
+// operation needs is declared once, in its procedure's `.meta()` (`OperationAccess`); a channel only reads the
+// credential, the operation and its input, then asks this module in CONTRACT's order:
 //
 //   admitClientAddress → authorize → idempotent(…) → admitRequest → metered(test trigger, reachApp, then the work)
 //

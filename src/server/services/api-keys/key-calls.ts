@@ -2,10 +2,11 @@
 // their time, endpoint, status, cost, client address and request id, failures included (they cost nothing, and they
 // are what people debug); and its calls and credits per day.
 //
-// The record step of every call (src/server/operations/record.ts) records each call a valid key makes (recordKeyCall) into a buffer of this process, which is written
-// in two statements about once a second and at shutdown, then trimmed to each key's last KEY_CALLS_KEPT: the request
-// path never waits for it. A process that dies loses its last second of calls from the log and the call counts; the
-// credits per day come from the ledger's rollup, which the charging statement keeps exact.
+// The record step of every call (src/server/operations/record.ts) records each call a valid key makes (recordKeyCall)
+// into a buffer of this process, which is written in two statements about once a second and at shutdown, then trimmed
+// to each key's last KEY_CALLS_KEPT: the request path never waits for it. A process that dies loses its last second of
+// calls from the log and the call counts; the credits per day come from the ledger's rollup, which the charging
+// statement keeps exact.
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { logError } from '@/server/core/log';
 import { runTurnEndTasks } from '@/server/core/turn-end';

@@ -1,7 +1,8 @@
 // What a key may do beyond its scope: the apps it reaches (all, or a chosen subset), the client addresses it may call
 // from (any, or IPv4/IPv6 CIDR ranges), and a monthly credit budget of its own. Set when the key is made, editable
-// later, enforced on every call by the access policy, which the runner of a call's steps asks (src/server/operations/runner.ts), and, for the budget, by the
-// charging statement itself (src/server/db/credit-statements.ts), so that it is exact under concurrency.
+// later, enforced on every call by the access policy, which the runner of a call's steps asks
+// (src/server/operations/runner.ts), and, for the budget, by the charging statement itself
+// (src/server/db/credit-statements.ts), so that it is exact under concurrency.
 //
 // A key restricted to a subset of apps keeps that subset: an app added to the account later is not in it until the
 // owner edits the key (a key made for one client's apps never reaches the next client's). Such a key may not add
