@@ -2,7 +2,7 @@
 // layers below it (docs/architecture.md):
 //
 //   core (config, log, errors)  ←  data (Prisma, SQL)  ←  domain services  ←  api (tRPC)  ←  operations (a call's
-//   steps, src/server/operations/)  ←  channels (REST, MCP, OAuth) and the server
+//   steps, src/server/operations/)  ←  channels (REST, MCP, the dashboard, OAuth) and the server
 //
 // The channels translate; they share nothing but the layers below them: REST and MCP never import each other.
 //
@@ -14,7 +14,7 @@ const LAYERS = {
   domain: '^src/server/(services|auth|domain|nlp)/',
   api: '^src/server/api/',
   operations: '^src/server/operations/',
-  channels: '^src/server/(rest|mcp|oauth|http|runtime)/|^src/server/(main|index)[.]ts$',
+  channels: '^src/server/(rest|mcp|dashboard|oauth|http|runtime)/|^src/server/(main|index)[.]ts$',
 };
 const above = {
   core: [LAYERS.data, LAYERS.domain, LAYERS.api, LAYERS.operations, LAYERS.channels],

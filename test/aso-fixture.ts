@@ -26,6 +26,7 @@ export function callerFor(accountId: string, scope: Actor['scope'] = 'read-write
     requestId: randomUUID(),
     clientIp: null,
     now: new Date(),
+    steps: 'taken',
   });
 }
 

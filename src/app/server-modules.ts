@@ -4,7 +4,6 @@
 // module the app's server (src/server/main.ts) has loaded, so that a page, the dashboard's tRPC endpoint and the
 // public API share one copy of each module in the process: one database pool, one response cache, one rate limiter.
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { headers } from 'next/headers';
@@ -25,10 +24,10 @@ export function serverModules(): Promise<typeof ServerModules> {
  * request (React's `cache`): the layout, a page's permission check and its caller share one read of the session.
  */
 export const getSignedInActor = cache(async (mode: 'switch' | 'live' = 'switch') => {
-  const { actorFromSessionCookie, cookieReaderOf } = await serverModules();
+  const { signedInActor } = await serverModules();
   // The Cookie header as every reader of the session reads it (src/server/auth/cookies.ts), not Next.js's own reading,
   // which keeps the last of a name sent twice where the others keep the first.
-  return actorFromSessionCookie(cookieReaderOf((await headers()).get('cookie')), { mode });
+  return signedInActor((await headers()).get('cookie'), mode);
 });
 
 /**
@@ -44,14 +43,8 @@ export async function requirePermission(permission: Permission): Promise<void> {
 
 /** For dashboard pages: the caller of the signed-in user, or a redirect to sign-in. */
 export async function getDashboardCaller(mode: 'switch' | 'live' = 'switch') {
-  const { createDashboardCaller, clientIp } = await serverModules();
+  const { pageCaller, clientIp } = await serverModules();
   const actor = await getSignedInActor(mode);
   if (!actor) redirect('/sign-in');
-  return createDashboardCaller({
-    actor,
-    transport: 'dashboard',
-    requestId: randomUUID(),
-    clientIp: clientIp(await headers()),
-    now: new Date(),
-  });
+  return pageCaller(actor, clientIp(await headers()));
 }

@@ -1,5 +1,5 @@
 'use client';
-// The dashboard's tRPC client (mutations from client components; pages read through createDashboardCaller).
+// The dashboard's tRPC client (mutations from client components; pages read through getDashboardCaller).
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { DashboardRouter } from '@/server/api/dashboard-router';
 

@@ -1,13 +1,11 @@
 // What the Next.js app (src/app) uses of the server: its one way in. Next.js does not bundle this; it loads the
 // built file (dist/server/index.mjs) at run time (src/app/server-modules.ts), so that the app's server and the pages
 // share one copy of every module in the process: one database pool, one response cache, one rate limiter.
-export { handleDashboardTrpcRequest } from './api/dashboard-handler';
-export { createDashboardCaller } from './api/dashboard-router';
+export { handleDashboardTrpcRequest } from './dashboard/trpc-endpoint';
+export { pageCaller, signedInActor } from './dashboard/page-caller';
 export { appErrorOf } from './api/errors';
 export { authOptions } from './auth/auth-options';
 export { withParsableBody } from './auth/auth-route';
-export { actorFromSessionCookie } from './auth/dashboard';
-export { cookieReaderOf } from './auth/cookies';
 export { issueApiReferenceToken } from './auth/session-token';
 export { clientIp } from './core/client-ip';
 export { pageOrigin } from './core/origin';

@@ -1,5 +1,5 @@
 // The procedures the dashboard calls: the resource routers of the app router (./root.ts), the same procedures as the
-// public API's (so the numbers are the same), through /api/trpc and the pages' `createDashboardCaller`. What the
+// public API's (so the numbers are the same), through the dashboard's channel (src/server/dashboard/: /api/trpc and the pages' caller). What the
 // dashboard may do without spending credits is docs/api-decisions.md, "What the dashboard may do for free": view every
 // stored view of the account's own tracked apps, choose what it tracks, manage keys, webhook endpoints and the plan.
 // The operations that cost us a store request per call (live keyword research) and the API's own writes (adding

@@ -1,15 +1,16 @@
 // Any thrown value mapped to an AppError, the one error type a problem answer is built from (src/server/errors/problem-response.ts).
 import { TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
 import { logError } from '@/server/core/log';
 import { isDatabaseUnavailable, logDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@/server/db/errors';
 import { AppError } from '@/server/errors/app-error';
 import { internalErrorProblem } from '@/server/errors/problem-response';
-import type { AppErrorCode } from '@/server/errors/problem-types';
+import { PROBLEM_TYPES, type AppErrorCode } from '@/server/errors/problem-types';
 import { fieldErrorsFromIssues, validationError, type Locate } from '@/server/errors/validation';
 
 /** The tRPC code of each problem type, for the dashboard's client. */
-export const TRPC_CODES: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
+const TRPC_CODES: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   VALIDATION_ERROR: 'BAD_REQUEST',
   UNAUTHORIZED: 'UNAUTHORIZED',
   PLAN_REQUIRED: 'FORBIDDEN',
@@ -30,6 +31,20 @@ export const TRPC_CODES: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   STORE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 };
+
+/** What the dashboard's client reads of a call refused with an AppError: the problem, its HTTP status and tRPC code. */
+export function dashboardErrorOf(appError: AppError) {
+  const code = TRPC_CODES[appError.appCode];
+  return {
+    message: appError.message,
+    code: TRPC_ERROR_CODES_BY_KEY[code],
+    data: {
+      code,
+      httpStatus: PROBLEM_TYPES[appError.appCode].status,
+      problem: { code: appError.appCode, detail: appError.message, ...appError.extras },
+    },
+  };
+}
 
 /** The AppError a call failed with: the error itself, or the cause tRPC wraps it in. */
 export function appErrorOf(error: unknown): AppError | null {

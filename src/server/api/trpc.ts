@@ -1,19 +1,13 @@
 // tRPC: context, meta and procedure kinds, shared by the dashboard and the REST pipeline (src/server/rest/pipeline.ts).
-import { initTRPC, TRPCError } from '@trpc/server';
-import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { ZodError, ZodRealError } from 'zod';
+import { ZodError } from 'zod';
 import type { Actor } from '@/server/auth/actor';
-import { appErrorOf, TRPC_CODES } from './errors';
+import { appErrorOf, dashboardErrorOf } from './errors';
 import { AppError } from '@/server/errors/app-error';
-import {
-  admitDashboardCall,
-  admitRole,
-  settingsActor,
-  type OperationAccess,
-} from '@/server/services/access/access-policy';
+import { settingsActor, type OperationAccess } from '@/server/services/access/access-policy';
 import { PROBLEM_TYPES, type AppErrorCode } from '@/server/errors/problem-types';
-import { fieldErrorsFromIssues, unrepresentableTextIssues } from '@/server/errors/validation';
+import { fieldErrorsFromIssues } from '@/server/errors/validation';
 
 /**
  * Declared once per procedure: the REST route (openapi); who may call it and what a call costs (`OperationAccess`,
@@ -61,6 +55,12 @@ export interface Context {
   now: Date;
   /** REST: the period's credits used, as the credential's statement read them (GET /usage needs no second read). */
   creditsUsed?: number;
+  /**
+   * A call's steps before its procedure, as the runner of a call's steps (src/server/operations/runner.ts) takes them
+   * for the channel: 'taken' on REST and MCP, whose runner took them before it called the procedure; the dashboard's
+   * channel gives the runner's steps of one call, which every procedure runs first, for each call of a batch.
+   */
+  steps: 'taken' | ((call: { access: ProcedureMeta | undefined; input: unknown }) => Promise<void>);
 }
 
 const t = initTRPC
@@ -71,19 +71,7 @@ const t = initTRPC
     // and tRPC code of its type. A service's AppError arrives as the cause of tRPC's error.
     errorFormatter: ({ shape, error }) => {
       const appError = appErrorOf(error);
-      if (appError) {
-        const code = TRPC_CODES[appError.appCode];
-        return {
-          ...shape,
-          code: TRPC_ERROR_CODES_BY_KEY[code],
-          message: appError.message,
-          data: {
-            code,
-            httpStatus: PROBLEM_TYPES[appError.appCode].status,
-            problem: { code: appError.appCode, detail: appError.message, ...appError.extras },
-          },
-        };
-      }
+      if (appError) return { ...shape, ...dashboardErrorOf(appError) };
       const cause = error.cause;
       const problem =
         cause instanceof ZodError
@@ -102,29 +90,16 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * What every procedure checks before its own work, in this order. One middleware, not one per check: tRPC copies the
- * call's options (twice or more) for each middleware it passes through, and that was a visible part of a computed
- * answer's cost (docs/benchmarks.md, "Issue 42").
- *
- * 1. Every dashboard call, a page's read or a call to /api/trpc (each call of a batch), counts against the caller's
- *    per-minute limit: the signed-in user's, or the client address's before sign-in (the access policy's; the
- *    runner of a call's steps asks it about the public API's requests).
- * 2. Text that cannot be stored (NUL, an unpaired surrogate), anywhere in the input, is a validation error with its
- *    place (400), on the public API and the dashboard alike, before any schema or service sees it.
- * 3. A member's role against the permission the procedure needs (the access policy's), for the dashboard's calls; the
- *    runner of a call's steps asks the same at its authorize step, before anything is replayed or charged.
+ * A dashboard call's steps before its procedure (the runner's, given by the channel in the context). One middleware,
+ * not one per step: tRPC copies the call's options (twice or more) for each middleware it passes through, and that was
+ * a visible part of a computed answer's cost (docs/benchmarks.md, "Issue 42").
  */
-const procedureChecks = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
-  if (ctx.transport === 'dashboard') await admitDashboardCall(ctx.actor, ctx.clientIp);
-  const issues = unrepresentableTextIssues(await getRawInput());
-  // As a schema's own failure: a BAD_REQUEST caused by a ZodError (the one that is an Error, as parse throws it).
-  if (issues.length)
-    throw new TRPCError({ code: 'BAD_REQUEST', message: issues[0]!.message, cause: new ZodRealError(issues) });
-  if (ctx.transport === 'dashboard' && ctx.actor) admitRole(ctx.actor, meta);
+const callSteps = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+  if (ctx.steps !== 'taken') await ctx.steps({ access: meta, input: await getRawInput() });
   return next();
 });
 
-const procedure = t.procedure.use(procedureChecks);
+const procedure = t.procedure.use(callSteps);
 
 /** Sign-up and other calls that need no one signed in. */
 export const publicProcedure = procedure;

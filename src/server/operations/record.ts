@@ -1,4 +1,4 @@
-// The last step of every call, on every channel: the request's metrics, the key's request log and the log line, once
+// The last step of every call, on every channel: the public API's metrics, the key's request log and the log line, once
 // the turn's answers are out (core/turn-end.ts). One entry per HTTP request.
 import { atTurnEnd } from '@/server/core/turn-end';
 import { logRequest } from '@/server/core/log';
@@ -26,10 +26,13 @@ export function recordCall(trace: CallTrace, names: CallNames, seconds: number):
 
 function record(trace: CallTrace, names: CallNames, seconds: number): void {
   const { status } = names;
-  const labels = { method: trace.method, route: names.route, status: String(status) };
-  apiRequests.inc(labels);
-  apiRequestDuration.observe(labels, seconds);
-  const actor = trace.caller?.actor;
+  // The metrics are the public API's.
+  if (trace.channel !== 'dashboard') {
+    const labels = { method: trace.method, route: names.route, status: String(status) };
+    apiRequests.inc(labels);
+    apiRequestDuration.observe(labels, seconds);
+  }
+  const actor = trace.actor;
   const cost = trace.caller?.metering.cost;
   if (cost && actor) creditsCharged.inc({ plan: actor.plan }, cost);
   if (trace.cache) responseCacheLookups.inc({ result: trace.cache });

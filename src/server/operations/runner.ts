@@ -5,14 +5,18 @@
 //
 // `admitCaller` takes the first three, once per HTTP request (an MCP request may list the tools and call none);
 // `runOperation` the next eight, once per call of an operation; `recordCall` (./record.ts) the last, once the answer is
-// out. The channels (src/server/rest/pipeline.ts, src/server/mcp/mcp-endpoint.ts) only translate: their request into
-// what these take, the procedure's output into their answer (a Presenter), and what these throw into their refusal.
-// What each step decides is the access policy's (src/server/services/access/access-policy.ts), from what the
-// procedure's meta declares.
-import type { Context } from '@/server/api/trpc';
+// out. The dashboard's calls (a session cookie, no credits) take the same steps less those `SKIPPED_STEPS` names:
+// `admitSession` once per request, `runDashboardCall` once per call of a batch. The channels (src/server/rest/,
+// src/server/mcp/, src/server/dashboard/) only translate: their request into what these take, the procedure's output
+// into their answer (a Presenter), and what these throw into their refusal. What each step decides is the access
+// policy's (src/server/services/access/access-policy.ts), from what the procedure's meta declares.
+import type { Context, ProcedureMeta } from '@/server/api/trpc';
 import type { Actor } from '@/server/auth/actor';
 import { credentialRefused, type BearerReading } from '@/server/auth/bearer';
 import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
+import { cookieReaderOf } from '@/server/auth/cookies';
+import { actorFromSessionCookie } from '@/server/auth/dashboard';
+import { AppError } from '@/server/errors/app-error';
 import { setRequestActor } from '@/server/core/request-context';
 import {
   fieldErrorsFromIssues,
@@ -22,7 +26,9 @@ import {
 } from '@/server/errors/validation';
 import {
   admitClientAddress,
+  admitDashboardCall,
   admitRequest,
+  admitRole,
   admitTestModeHeader,
   appLookupOf,
   authorize,
@@ -37,6 +43,34 @@ import type { MeteringState } from '@/server/services/metering/headers';
 import { pageRequestOf, type PageRequest } from './paging';
 import { answerCacheKey, cachedAnswer, freshUntilOf, rememberAnswer, type CachedAnswer } from './response-cache';
 import { callProcedure, type Operation } from './routes';
+
+/** A call's steps, in the order they run. */
+type Step =
+  | 'credential'
+  | 'address'
+  | 'mode'
+  | 'authorize'
+  | 'trigger'
+  | 'idempotency'
+  | 'validation'
+  | 'rate'
+  | 'metering'
+  | 'cache'
+  | 'procedure'
+  | 'record';
+
+/**
+ * The steps each channel's calls skip. The dashboard's caller is a signed-in member of the account, by the session
+ * cookie: no key's client addresses to check, no test trigger (a test key's), nothing charged (docs/api-decisions.md,
+ * "What the dashboard may do for free"), so no retried write to replay and no answer to replay either: a page reads
+ * what is stored now. Its authorize step is the member's role alone (the dashboard serves every plan), its rate the
+ * dashboard's per-user limit.
+ */
+export const SKIPPED_STEPS = {
+  rest: [],
+  mcp: [],
+  dashboard: ['address', 'trigger', 'idempotency', 'metering', 'cache'],
+} as const satisfies Record<CallTrace['channel'], readonly Step[]>;
 
 /** A credential the credential step accepted, with what its statement read. */
 type ValidCredential = CredentialResult & { status: 'valid' };
@@ -56,13 +90,16 @@ export interface Caller {
  * headers and by `recordCall` for the log line. Never handed to a procedure.
  */
 export interface CallTrace {
-  channel: 'rest' | 'mcp';
+  channel: 'rest' | 'mcp' | 'dashboard';
   requestId: string;
   now: Date;
   /** The HTTP method. */
   method: string;
   /** The trusted client address (X-Forwarded-For's first). */
   clientAddress: string | null;
+  /** Who calls, once the credential step has accepted them. */
+  actor?: Actor;
+  /** A Bearer credential's caller (REST, MCP): what its statement read, and the credits. */
   caller?: Caller;
   /** Whether the response cache replayed the answer. */
   cache?: 'hit' | 'miss';
@@ -99,6 +136,7 @@ export async function admitCaller(trace: CallTrace, request: CallerRequest): Pro
       : { kind: 'user', userId: actor.userId!, via: 'api' },
   );
   // From here on every answer says where the account's credits stand.
+  trace.actor = actor;
   const caller: Caller = (trace.caller = {
     actor,
     credential,
@@ -188,6 +226,7 @@ export async function runOperation<Answer>(call: Call<Answer>): Promise<{ answer
           clientIp: trace.clientAddress,
           now: trace.now,
           creditsUsed: credential.creditsUsed,
+          steps: 'taken',
         };
         const output = await callProcedure(operation, context, valid.input);
         const presented = presenter.present(operation, output, valid.page);
@@ -223,4 +262,47 @@ function validInput(
   if (errors.length || paging.errors.length) throw validationError([...errors, ...paging.errors]);
   // The procedure parses the same input again: a schema's transforms need not accept their own output.
   return { input, page: paging.page };
+}
+
+// ---- The dashboard --------------------------------------------------------------------------------------------------
+
+/** What the dashboard's credential step reads of a request. */
+export interface SessionRequest {
+  /** The Cookie header as sent. */
+  cookie: string | null;
+  /** Whether a browser says the request is a write sent from another site (auth/cross-site.ts). */
+  crossSiteWrite: boolean;
+  /** 'switch': the dashboard's test-mode switch applies; 'live': the live account whatever it says (OAuth consent). */
+  mode?: 'switch' | 'live';
+}
+
+/**
+ * Credential and mode for the dashboard: the session cookie's user, on the sandbox when the test-mode switch is on.
+ * No one signed in is a caller too (sign-up, an invitation's page); the procedure's kind refuses what needs someone. A
+ * write another site sent is refused before the cookie is read: a browser adds the cookie to it without its user.
+ */
+export async function admitSession(trace: CallTrace, request: SessionRequest): Promise<Actor | null> {
+  if (request.crossSiteWrite)
+    throw new AppError('INSUFFICIENT_SCOPE', 'Cross-site requests to the dashboard API are refused.');
+  const actor = await actorFromSessionCookie(cookieReaderOf(request.cookie), { mode: request.mode });
+  if (actor) {
+    trace.actor = actor;
+    if (actor.userId) setRequestActor({ kind: 'user', userId: actor.userId, via: 'dashboard' });
+  }
+  return actor;
+}
+
+/**
+ * A dashboard call's steps before its procedure, for each call of a batch: authorize (the member's role), validation
+ * (text a database can store; tRPC parses the procedure's schema next), rate (the user's, or the address's before
+ * sign-in). The procedure is tRPC's own call, next.
+ */
+export async function runDashboardCall(
+  trace: CallTrace,
+  call: { access: ProcedureMeta | undefined; input: unknown },
+): Promise<void> {
+  if (trace.actor) admitRole(trace.actor, call.access);
+  const unrepresentable = unrepresentableTextIssues(call.input);
+  if (unrepresentable.length) throw validationError(fieldErrorsFromIssues(unrepresentable));
+  await admitDashboardCall(trace.actor ?? null, trace.clientAddress);
 }

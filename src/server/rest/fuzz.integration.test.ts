@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
+import { handleDashboardTrpcRequest } from '@/server/dashboard/trpc-endpoint';
 import { dashboardRouter } from '@/server/api/dashboard-router';
 import { appRouter } from '@/server/api/root';
 import { issueSessionToken } from '@/server/auth/session-token';

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { decode, encode } from 'next-auth/jwt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
+import { handleDashboardTrpcRequest } from '@/server/dashboard/trpc-endpoint';
 import { dashboardRouter } from '@/server/api/dashboard-router';
 import { appRouter } from '@/server/api/root';
 import type { ProcedureMeta } from '@/server/api/trpc';

@@ -3,7 +3,7 @@
 // address with a malformed percent-escape answered 500 too. Every text input of the API and the dashboard now answers
 // 400 with where the value is, and a failed call stores nothing.
 import { describe, expect, it } from 'vitest';
-import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
+import { handleDashboardTrpcRequest } from '@/server/dashboard/trpc-endpoint';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
 import { createApiKey } from '@/server/services/api-keys/api-keys';

@@ -2,7 +2,7 @@
 // own problem before anything is stored, and exact under concurrency where it counts rows.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
+import { handleDashboardTrpcRequest } from '@/server/dashboard/trpc-endpoint';
 import { db } from '@/server/db';
 import { createApiKey, MAX_ACTIVE_KEYS, revokeApiKey } from '@/server/services/api-keys/api-keys';
 import {

@@ -1,6 +1,5 @@
 // An invitation link (issue 40): who invites to which account with which role, and the way in: accept when signed in,
 // sign in first, or, new here, choose a password and join. A link that no longer works says why, never a 5xx.
-import { randomUUID } from 'node:crypto';
 import Link from 'next/link';
 import { headers } from 'next/headers';
 import { PublicHeader } from '@/components/layout/public-header';
@@ -12,15 +11,9 @@ export const dynamic = 'force-dynamic';
 
 export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const { createDashboardCaller, clientIp, INVITATION_REFUSALS, ROLE_LABELS } = await serverModules();
+  const { pageCaller, clientIp, INVITATION_REFUSALS, ROLE_LABELS } = await serverModules();
   const actor = await getSignedInActor();
-  const caller = createDashboardCaller({
-    actor,
-    transport: 'dashboard',
-    requestId: randomUUID(),
-    clientIp: clientIp(await headers()),
-    now: new Date(),
-  });
+  const caller = pageCaller(actor, clientIp(await headers()));
   const invitation = await caller.members.invitation({ token: token.slice(0, 200) });
   return (
     <>

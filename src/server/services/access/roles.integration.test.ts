@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
-import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
+import { handleDashboardTrpcRequest } from '@/server/dashboard/trpc-endpoint';
 import { createRestPipeline } from '@/server/rest/pipeline';
 import { PUBLIC_API_BASE_PATH } from '@/server/operations/routes';
 import { makeAccount, makeApp, makeMember } from '../../../../test/factories';

@@ -2,7 +2,7 @@
 // invitation only its address accepts, once, before it expires; the last owner stays; each change in the security log.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { handleDashboardTrpcRequest } from '@/server/api/dashboard-handler';
+import { handleDashboardTrpcRequest } from '@/server/dashboard/trpc-endpoint';
 import { db } from '@/server/db';
 import { resolveBearer } from '@/server/auth/credentials';
 import { issueSessionToken } from '@/server/auth/session-token';

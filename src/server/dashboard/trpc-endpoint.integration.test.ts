@@ -5,7 +5,10 @@ import { db } from '@/server/db';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { makeAccount, makeApp } from '../../../test/factories';
 import { parseCookies } from '@/server/auth/cookies';
-import { handleDashboardTrpcRequest, isCrossSiteMutation } from './dashboard-handler';
+import { isCrossSiteWrite } from '@/server/auth/cross-site';
+import { responseCacheLookups } from '@/server/core/metrics';
+import { SKIPPED_STEPS } from '@/server/operations/runner';
+import { handleDashboardTrpcRequest } from './trpc-endpoint';
 
 const ORIGIN = 'http://app.test';
 
@@ -49,9 +52,7 @@ describe('cross-site requests to the dashboard API', () => {
     expect(await db.apiKey.count({ where: { accountId: owner.accountId } })).toBe(3);
     // Reads are never refused (they change nothing).
     expect(
-      isCrossSiteMutation(
-        new Request(`${ORIGIN}/api/trpc/apiKeys.list`, { headers: { 'sec-fetch-site': 'cross-site' } }),
-      ),
+      isCrossSiteWrite(new Request(`${ORIGIN}/api/trpc/apiKeys.list`, { headers: { 'sec-fetch-site': 'cross-site' } })),
     ).toBe(false);
   });
 });
@@ -177,4 +178,67 @@ describe('the session cookie, read one way everywhere (issue 63)', () => {
     expect(first.result.data.id).toBe(owner.accountId);
     expect(parseCookies(`${cookie}; ${other.cookie}`).get('next-auth.session-token')).toBe(cookie.split('=')[1]);
   });
+});
+
+// Issue 63: the dashboard is a channel of the runner of a call's steps, less the steps its table says it skips. Each
+// has what a dashboard call shows of it, where a public API call with the same input would differ.
+describe('the steps a dashboard call skips', () => {
+  const send = (cookie: string, path: string, input: unknown, headers: Record<string, string> = {}) =>
+    handleDashboardTrpcRequest(
+      new Request(`${ORIGIN}/api/trpc/${path}`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(input),
+      }),
+    );
+  const read = (cookie: string, path: string, input: unknown, headers: Record<string, string> = {}) =>
+    handleDashboardTrpcRequest(
+      new Request(`${ORIGIN}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, {
+        headers: { cookie, ...headers },
+      }),
+    );
+  const cacheLookups = async () => (await responseCacheLookups.get()).values.reduce((sum, { value }) => sum + value, 0);
+
+  const shown: Record<(typeof SKIPPED_STEPS.dashboard)[number], () => Promise<void>> = {
+    // A session has no client addresses of a key to keep to, from wherever it calls.
+    address: async () => {
+      const { cookie } = await signedInCookie();
+      const response = await read(cookie, 'account.get', null, { 'x-forwarded-for': '198.51.100.7' });
+      expect(response.status).toBe(200);
+    },
+    // X-Test-Trigger in live mode is a public API call's 400; the dashboard does not read it.
+    trigger: async () => {
+      const { cookie } = await signedInCookie();
+      expect((await read(cookie, 'account.get', null, { 'x-test-trigger': 'rate_limited' })).status).toBe(200);
+    },
+    // The same Idempotency-Key twice: two keys made, not one answer replayed.
+    idempotency: async () => {
+      const { owner, cookie } = await signedInCookie();
+      for (const _ of [1, 2])
+        expect(
+          (await send(cookie, 'apiKeys.create', { name: 'twice', scope: 'read-only' }, { 'idempotency-key': 'k' }))
+            .status,
+        ).toBe(200);
+      expect(await db.apiKey.count({ where: { accountId: owner.accountId, name: 'twice' } })).toBe(2);
+    },
+    // A read that costs the public API a credit costs the dashboard none.
+    metering: async () => {
+      const owner = await makeAccount('pro');
+      const app = await makeApp(owner.accountId);
+      const cookie = `next-auth.session-token=${await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId })}`;
+      expect((await read(cookie, 'apps.get', { id: app.id })).status).toBe(200);
+      expect(await db.creditUsageDaily.count({ where: { accountId: owner.accountId } })).toBe(0);
+    },
+    // A read the response cache replays on the public API is read afresh, without a lookup.
+    cache: async () => {
+      const owner = await makeAccount('pro');
+      const app = await makeApp(owner.accountId);
+      const cookie = `next-auth.session-token=${await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId })}`;
+      const before = await cacheLookups();
+      for (const _ of [1, 2]) expect((await read(cookie, 'apps.get', { id: app.id })).status).toBe(200);
+      expect(await cacheLookups()).toBe(before);
+    },
+  };
+
+  it.each(SKIPPED_STEPS.dashboard)('%s', (step) => shown[step]());
 });
