@@ -70,7 +70,7 @@ it('answers every endpoint as the committed examples show', async () => {
     description: 'Warehouse loader',
   });
   const { endpoint: toDelete } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hooks/old' });
-  const { deliveryId } = await sendTestEvent(owner.accountId, endpoint.id);
+  const { deliveryId } = await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
   const ids: Record<string, string> = {
     id: app.id,
     keywordId: keyword.id,

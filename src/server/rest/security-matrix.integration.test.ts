@@ -95,7 +95,7 @@ beforeAll(async () => {
   const { endpoint: toDelete, secret: toDeleteSecret } = await createWebhookEndpoint(owner.accountId, {
     url: 'http://127.0.0.1:9/matrix-gone',
   });
-  const { deliveryId } = await sendTestEvent(owner.accountId, endpoint.id);
+  const { deliveryId } = await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
   ids = { id: app.id, keywordId: keyword.id, keyId: managed.key.id, endpointId: endpoint.id, deliveryId };
   routeIds = {
     'POST /keys/{keyId}/revoke': { keyId: toRevoke.key.id },
@@ -119,7 +119,7 @@ beforeAll(async () => {
   const otherKey = (await createApiKey(other, { name: 'matrix other', scope: 'read-write' })).secret;
   // Restricted keys of the owner: to another of its apps, to addresses this caller is not at, to a spent budget.
   const secondApp = await addApp(
-    owner.accountId,
+    { accountId: owner.accountId, mode: 'live' },
     { storeUrl: 'https://play.google.com/store/apps/details?id=com.matrix.second' },
     { backfill: 'caller' },
   );
@@ -390,7 +390,7 @@ describe('security matrix: every endpoint × every credential', () => {
       { name: 'matrix test key', scope: 'read-write' },
     );
     const { endpoint, secret } = await createWebhookEndpoint(sandboxId, { url: 'http://127.0.0.1:9/matrix-test' });
-    const { deliveryId } = await sendTestEvent(sandboxId, endpoint.id);
+    const { deliveryId } = await sendTestEvent({ accountId: sandboxId, mode: 'test' }, endpoint.id);
     secrets.push(testKey.secret, secret);
     const testIds = {
       id: sandboxApp.id,
@@ -654,10 +654,10 @@ describe('security matrix: the dashboard endpoint', () => {
     const toRoll = await createApiKey(account, { name: 'dashboard matrix roll', scope: 'read-only' });
     const toRestrict = await createApiKey(account, { name: 'dashboard matrix restrict', scope: 'read-only' });
     const { endpoint } = await createWebhookEndpoint(account.accountId, { url: 'http://127.0.0.1:9/hook' });
-    const { deliveryId } = await sendTestEvent(account.accountId, endpoint.id);
+    const { deliveryId } = await sendTestEvent({ accountId: account.accountId, mode: 'live' }, endpoint.id);
     // What the owner's session removes is its own, so that the other procedures still find what they read.
     const removable = await addApp(
-      account.accountId,
+      { accountId: account.accountId, mode: 'live' },
       { storeUrl: 'https://play.google.com/store/apps/details?id=com.matrix.removable' },
       { backfill: 'caller' },
     );

@@ -374,7 +374,7 @@ describe('test webhooks', () => {
     const deliveries = await db.webhookDelivery.findMany({ where: { endpointId: { in: [live.id, test.id] } } });
     for (const delivery of deliveries)
       expect(await attemptDelivery(delivery.id, 1)).toMatchObject({ status: 'succeeded' });
-    await sendTestEvent(sandboxId, test.id);
+    await sendTestEvent({ accountId: sandboxId, mode: 'test' }, test.id);
     const requested = await db.webhookDelivery.findFirstOrThrow({
       where: { endpointId: test.id, eventType: 'webhook.test' },
     });

@@ -38,13 +38,6 @@ export async function sandboxOf(liveAccountId: string): Promise<string> {
   });
 }
 
-/** Whether the account is a live one: false for a test sandbox (and for an account that does not exist). */
-export async function isLiveAccount(accountId: string): Promise<boolean> {
-  return (
-    (await db.account.findUnique({ where: { id: accountId }, select: { liveAccountId: true } }))?.liveAccountId === null
-  );
-}
-
 /**
  * "Reset test data": the sandbox's apps (their keywords, competitors and history with them) and its idempotency keys
  * are deleted, and the sample apps added again, their history loading in the background. Its keys, webhook

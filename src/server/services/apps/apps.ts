@@ -1,6 +1,7 @@
 // Tracked apps, their storefronts and their tracked keywords, always scoped to the owning account: an app of another
 // account is not found, exactly like an unknown one. Adding an app or keywords respects the plan's caps (plans.ts),
 // counted under the account's row lock so that concurrent additions cannot pass them, and stores nothing when refused.
+import type { Actor } from '@/server/auth/actor';
 import type { Prisma } from '@/generated/prisma/client';
 import { db, retryOnConflict } from '@/server/db';
 import { readAppRow, readAppRows, type AppRow } from '@/server/db/app-statements';
@@ -9,7 +10,6 @@ import type { Store } from '@/generated/prisma/enums';
 import { AppError, limitReached } from '@/server/errors/app-error';
 import { planInForce, type PlanCaps } from '@/server/services/accounts/plans';
 import { backfillRow } from '@/server/services/ingest/backfill-worker';
-import { isLiveAccount } from '@/server/services/accounts/sandboxes';
 import { logError } from '@/server/core/log';
 import { recordEvents } from '@/server/services/events/events';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
@@ -191,7 +191,7 @@ function storeUrlProblem(detail: string): AppError {
  * nothing is stored. The history backfill then runs in the background (src/server/services/ingest/backfill-worker.ts).
  */
 export async function addApp(
-  accountId: string,
+  { accountId, mode }: Pick<Actor, 'accountId' | 'mode'>,
   input: { storeUrl: string; country?: string | null },
   { backfill = 'background' }: { backfill?: 'background' | 'caller' } = {},
 ): Promise<{ app: AppView; created: boolean }> {
@@ -200,10 +200,8 @@ export async function addApp(
   const country = (input.country ?? reference.country ?? 'US').toUpperCase();
   const identity = { accountId, store: reference.store, storeId: reference.storeId };
   // A test sandbox's app is described, then observed, by the sandboxes' demo provider.
-  const [existing, livemode] = await Promise.all([
-    db.trackedApp.findFirst({ where: identity, select: { id: true } }),
-    isLiveAccount(accountId),
-  ]);
+  const livemode = mode === 'live';
+  const existing = await db.trackedApp.findFirst({ where: identity, select: { id: true } });
   if (existing) return { app: await getApp(accountId, existing.id), created: false };
 
   const details = await describeInStore(reference, country, livemode);
@@ -244,9 +242,12 @@ export async function addApp(
   return { app: await getApp(accountId, created.id), created: created.created };
 }
 
-/** The operator CLI: adds the app and ingests its history in the foreground, before it answers. */
+/**
+ * The operator CLI: adds the app to a user's account (a live one: a sandbox has no users) and ingests its history in
+ * the foreground, before it answers.
+ */
 export async function trackApp(accountId: string, input: { storeUrl: string; country?: string }): Promise<AppView> {
-  const { app, created } = await addApp(accountId, input, { backfill: 'caller' });
+  const { app, created } = await addApp({ accountId, mode: 'live' }, input, { backfill: 'caller' });
   if (!created) return app;
   await refreshApp(app.id);
   return getApp(accountId, app.id);

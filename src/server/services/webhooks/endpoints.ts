@@ -1,5 +1,6 @@
 // Webhook endpoints of an account: create (the signing secret is returned once), rotate the secret (the old one
 // keeps signing for 24 hours), enable or disable, delete.
+import type { Actor } from '@/server/auth/actor';
 import type { Prisma } from '@/generated/prisma/client';
 import { currentRequestId } from '@/server/core/request-context';
 import { recordSecurityEvent } from '@/server/services/security-log/security-log';
@@ -8,7 +9,6 @@ import { sharedRateLimit } from '@/server/services/limits/shared-rate-limit';
 import { AppError, limitReached, rateLimited } from '@/server/errors/app-error';
 import { withAccountLock } from '@/server/db/row-locks';
 import { holdEndpoint, lockEndpoint } from '@/server/db/webhook-statements';
-import { isLiveAccount } from '@/server/services/accounts/sandboxes';
 import type { EventType } from '@/server/services/events/event-kinds';
 import { checkDestinationUrl, resolveDestination } from './destinations';
 import { envelopeOf } from './delivery';
@@ -272,11 +272,11 @@ async function countTestDelivery(endpointId: string): Promise<void> {
  * A `webhook.test` event to this endpoint only, delivered within about a second. An endpoint deleted meanwhile (in
  * another tab, by a script) is 404, and no event is left behind.
  */
-export async function sendTestEvent(accountId: string, endpointId: string) {
+export async function sendTestEvent({ accountId, mode }: Pick<Actor, 'accountId' | 'mode'>, endpointId: string) {
   const endpoint = await ownEndpoint(accountId, endpointId);
   await countTestDelivery(endpoint.id);
   const now = new Date();
-  const livemode = await isLiveAccount(accountId);
+  const livemode = mode === 'live';
   return db.$transaction(async (tx) => {
     if (!(await holdEndpoint(tx, endpoint.id))) throw new AppError('NOT_FOUND', ENDPOINT_NOT_FOUND);
     const event = await tx.domainEvent.create({

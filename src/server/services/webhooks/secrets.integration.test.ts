@@ -65,7 +65,7 @@ async function databaseAsText(): Promise<string> {
 
 /** Sends a test event to the endpoint now and returns whether its signature verifies with `secret`. */
 async function deliveredAndVerified(accountId: string, endpointId: string, secret: string): Promise<boolean> {
-  const { deliveryId } = await sendTestEvent(accountId, endpointId);
+  const { deliveryId } = await sendTestEvent({ accountId: accountId, mode: 'live' }, endpointId);
   expect(await attemptDelivery(deliveryId, 1)).toMatchObject({ status: 'succeeded' });
   const delivery = received.at(-1)!;
   return verifySignature(delivery.signature, delivery.body, secret).ok;

@@ -101,7 +101,7 @@ export const createAppProcedure = apiProcedure
   .input(createAppInput)
   .output(createAppOutput)
   .mutation(async ({ ctx, input }) => {
-    const { app, created } = await addApp(ctx.actor.accountId, { storeUrl: input.storeUrl, country: input.country });
+    const { app, created } = await addApp(ctx.actor, { storeUrl: input.storeUrl, country: input.country });
     return { ...toAppOutput(app), created };
   });
 

@@ -155,7 +155,7 @@ export const sendTestEventProcedure = settingsProcedure
   })
   .input(endpointId)
   .output(deliveryRequestedOutput)
-  .mutation(({ ctx, input }) => sendTestEvent(ctx.actor.accountId, input.endpointId));
+  .mutation(({ ctx, input }) => sendTestEvent(ctx.actor, input.endpointId));
 
 export const listDeliveriesProcedure = settingsProcedure
   .meta({
