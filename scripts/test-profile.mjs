@@ -7,9 +7,9 @@
 // seen one by one; the total of the processes this one waited for (its children's rusage) counts them, and the
 // difference is printed as "not seen". Linux only (/proc).
 //
-// Prints a table, and writes it with each second's load to test-results/profile.json. It also times a fixed loop of
-// arithmetic before the run and after it (the CPU it took, so other work on the machine does not count): the same
-// suite's CPU moved twofold between runs here with the host's speed, and the loop says how fast the host was.
+// Prints a table, and writes it with each second's load to test-results/profile.json. It also times fixed work before
+// the run and after it (the CPU it took, so other work on the machine does not count): the same suite's CPU moved
+// twofold between runs here with the host's speed, and that work says how fast the host was.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -150,17 +150,30 @@ function kindOf(known, byPid) {
   return known.kind;
 }
 
-/** CPU seconds a fixed loop of arithmetic takes on this host now: the same for every run on a host of the same speed. */
-function referenceLoopSeconds() {
-  const before = process.cpuUsage();
+/**
+ * CPU seconds two fixed pieces of work take on this host now: a loop of arithmetic, and a JSON round trip of many small
+ * objects (allocation and garbage collection, like much of the suite's Node work). The same on a host of the same speed.
+ */
+function referenceSeconds() {
+  const cpuOf = (work) => {
+    const before = process.cpuUsage();
+    work();
+    const used = process.cpuUsage(before);
+    return Number(((used.user + used.system) / 1e6).toFixed(2));
+  };
   let sum = 0;
-  for (let index = 0; index < 300_000_000; index++) sum += index % 7;
-  const used = process.cpuUsage(before);
+  const loop = cpuOf(() => {
+    for (let index = 0; index < 300_000_000; index++) sum += index % 7;
+  });
   if (sum < 0) throw new Error('unreachable: keeps the loop from being optimised away');
-  return Number(((used.user + used.system) / 1e6).toFixed(2));
+  const objects = cpuOf(() => {
+    const list = Array.from({ length: 300_000 }, (_, id) => ({ id, name: `n${id}`, tags: ['a', 'b', String(id)] }));
+    JSON.parse(JSON.stringify(list));
+  });
+  return { loop, objects };
 }
 
-const referenceBefore = referenceLoopSeconds();
+const referenceBefore = referenceSeconds();
 const started = performance.now();
 const machineAtStart = machineTicks();
 busyShare();
@@ -175,7 +188,7 @@ sample();
 clearInterval(timer);
 const wall = (performance.now() - started) / 1000;
 const machineAtEnd = machineTicks();
-const referenceAfter = referenceLoopSeconds();
+const referenceAfter = referenceSeconds();
 /** Every process's CPU on the machine meanwhile, the run's and any other work's. */
 const machineCpu =
   (machineAtEnd.total - machineAtEnd.idle - (machineAtStart.total - machineAtStart.idle)) / TICKS_PER_SECOND;
@@ -208,7 +221,7 @@ const summary = {
   cpuSecondsOfTheMachine: Math.round(machineCpu),
   machineBusyShare: busy.length ? Number((busy.reduce((sum, value) => sum + value, 0) / busy.length).toFixed(2)) : null,
   peakLoad: Math.max(0, ...loads.map((entry) => entry.load)),
-  referenceLoopCpuSeconds: { before: referenceBefore, after: referenceAfter },
+  referenceCpuSeconds: { before: referenceBefore, after: referenceAfter },
   byKind: rows.map((row) => ({ ...row, cpu: Math.round(row.cpu) })),
   topProcesses: [...processes.values()]
     .sort((a, b) => b.own - a.own)
@@ -235,6 +248,6 @@ console.log(
   `Processes waited for (the run's children and what they reaped): ${waitedFor.toFixed(0)} CPU s; the difference with what was seen is processes shorter than a reading, less those left detached. The machine spent ${machineCpu.toFixed(0)} CPU s meanwhile, on this run and anything else; busy ${summary.machineBusyShare === null ? '?' : Math.round(100 * summary.machineBusyShare)} % on average, peak load ${summary.peakLoad.toFixed(1)}. Details: test-results/profile.json.`,
 );
 console.log(
-  `The host's speed: the reference loop took ${referenceBefore} CPU s before the run and ${referenceAfter} after (the less, the faster; compare runs at the same speed).`,
+  `The host's speed, as CPU s of fixed work (the less, the faster; compare runs at the same speed): a loop ${referenceBefore.loop} before the run and ${referenceAfter.loop} after, a JSON round trip ${referenceBefore.objects} and ${referenceAfter.objects}.`,
 );
 process.exit(status);
