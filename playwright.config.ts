@@ -37,8 +37,8 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   // Sized for a busy machine: bounds that catch a hang, never measurements. Inside npm test a test takes several times
   // as long as on a quiet machine (both suites' processes share two cores); tests that wait out minutes of their own (a
   // rate's window, a restart's backoff) say more.
-  timeout: 180_000,
-  expect: { timeout: 30_000 },
+  timeout: 360_000,
+  expect: { timeout: 60_000 },
   use: {
     baseURL,
     launchOptions: {
@@ -85,7 +85,7 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
     // Its output goes to a file (e2e/log-locations-reporter.ts names it when a test fails).
     command: `rm -rf .data/e2e && mkdir -p ${path.dirname(E2E_SERVER_LOG)} && exec npm start > ${E2E_SERVER_LOG} 2>&1`,
     url: `${baseURL}/api/health`,
-    timeout: 180_000,
+    timeout: 360_000,
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'ignore',

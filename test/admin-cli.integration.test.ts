@@ -63,7 +63,7 @@ describe('npm run admin', () => {
     expect(revoked.code).toBe(0);
     expect(lastLine(revoked.stdout)).toMatch(/^Revoked key "nightly export"/);
     expect((await resolveBearer(`Bearer ${secret}`, now)).status).toBe('revoked');
-  }, 120_000);
+  });
 
   it('fails with a clear message and exit code 1 on bad arguments', async () => {
     // A process each for what only a command line has (no command at all, batch's own arguments), and one more, so
@@ -108,7 +108,7 @@ describe('npm run admin', () => {
     for (const [index, [args, message]] of lines.entries()) {
       expect(answers[index], args.join(' ')).toMatchObject({ exitCode: 1, error: expect.stringMatching(message) });
     }
-  }, 120_000);
+  });
 
   it('runs a batch: a command per line, an answer per line in order, a failed or unreadable line not stopping the rest', async () => {
     const email = `batch-${randomUUID()}@example.test`;
@@ -142,5 +142,5 @@ describe('npm run admin', () => {
     expect((await resolveBearer(`Bearer ${secret}`, now)).status).toBe('valid');
     expect(answers[7]!.error).toMatch(/JSON array/);
     expect(answers[8]!.error).toMatch(/JSON array/);
-  }, 120_000);
+  });
 });

@@ -202,7 +202,7 @@ test('the postmaster killed under load, a statement of the old server still runn
 });
 
 test('the launcher SIGKILLed in the middle of a webhook delivery: started again, it delivers it; no event lost, none acknowledged twice', async () => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   // The first delivery is held without an answer while the launcher that sent it is killed.
   let holding = true;
   const receiver = await startWebhookReceiver({ hold: () => holding && !(holding = false) });

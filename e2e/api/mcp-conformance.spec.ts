@@ -49,7 +49,7 @@ function notApplicable(): string[] {
 }
 
 test('the MCP conformance suite passes every server scenario that applies, with a key', async () => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   const { session } = await newAccount('pro');
   const key = await createKey(session, 'read-write', 'mcp conformance');
   const proxy = await credentialProxy(`Bearer ${key}`);

@@ -37,7 +37,7 @@ function deferred<T = void>() {
 }
 
 test('SIGTERM finishes the request and the webhook delivery in flight, refuses new connections, then exits 0', async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   // A receiver that holds each delivery until released.
   const arrived = deferred();
   const release = deferred();

@@ -38,7 +38,7 @@ const test = base.extend<
       await use(deployment);
       await deployment.stop();
     },
-    { scope: 'worker', timeout: 240_000 },
+    { scope: 'worker', timeout: 480_000 },
   ],
   // The two web processes, called by the hundred: Node's fetch (PlainClient), not Playwright's request context.
   web: async ({ deployment }, use) => {

@@ -22,7 +22,7 @@ test('choose a plan through Checkout; the signed event moves the account once; a
   page,
   request,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   stripe = await startStripeStandIn();
   stripe.prices.set('price_e2e_solo', { unit_amount: 2900, currency: 'usd' });
   stripe.prices.set('price_e2e_pro', { unit_amount: 9900, currency: 'usd' });

@@ -22,14 +22,21 @@ describe('retryOnConflict', () => {
     let runs = 0;
     let firstError: unknown;
 
-    // Theirs locks the first row, then, well after ours started waiting for it, the second: ours waits first, so
-    // PostgreSQL's deadlock check (deadlock_timeout after the wait began) runs in ours and aborts ours.
+    // Theirs locks the first row, then, once ours waits for it (PostgreSQL says ours is blocked by theirs: a pause of
+    // fixed length was too short on a slow host), the second: ours waits first, so PostgreSQL's deadlock check
+    // (deadlock_timeout after the wait began) runs in ours and aborts ours.
+    const theirPid = (await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const blockedByTheirs = async () =>
+      (
+        await db.$queryRaw<{ blocked: number }[]>`
+          SELECT count(*)::int AS blocked FROM pg_stat_activity WHERE ${theirPid}::int = ANY (pg_blocking_pids(pid))`
+      )[0]!.blocked;
     const theirs = (async () => {
       await other.query('BEGIN');
       await other.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [first.accountId]);
       theirsHolds.open();
       await oursHolds.opened;
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await expect.poll(blockedByTheirs).toBe(1);
       await other.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [second.accountId]);
       await other.query('COMMIT');
     })();

@@ -143,7 +143,7 @@ beforeAll(async () => {
   const free = await makeAccount('solo');
   keys.free = (await createApiKey(free, { name: 'to be free', scope: 'read-write' })).secret;
   await db.account.update({ where: { id: free.accountId }, data: { plan: 'free' } });
-}, 120_000);
+});
 
 afterAll(() => {
   delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;

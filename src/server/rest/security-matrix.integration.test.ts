@@ -315,7 +315,7 @@ beforeAll(async () => {
     queried.push(JSON.stringify([typeof config === 'string' ? config : config.text, values ?? [], args[1] ?? null]));
     return (query as (...params: unknown[]) => unknown).apply(this, args);
   } as never);
-}, 120_000);
+});
 
 afterAll(() => {
   vi.restoreAllMocks();
@@ -369,7 +369,7 @@ describe('security matrix: every endpoint × every credential', () => {
         if (credential.noDatabase) expect(queried.length - before, `${label} reached the database`).toBe(0);
       }
     }
-  }, 120_000);
+  });
 
   // Test mode (CONTRACT "Test mode"): the owner's sandbox is another account as far as ids go. Every id in a path is
   // tried in the other mode: a test key and a session in test mode on the live ids, a live key and a live session on the
@@ -463,7 +463,7 @@ describe('security matrix: every endpoint × every credential', () => {
       }
     }
     expect(await spent()).toBe(before);
-  }, 120_000);
+  });
 
   // The same credentials on the MCP server: every tool (the routes but the settings ones), each refusal the same
   // problem as REST's. What REST refuses before the operation is known (the credential, the client address) is refused
@@ -507,7 +507,7 @@ describe('security matrix: every endpoint × every credential', () => {
         if (credential.noDatabase) expect(queried.length - before, `${label} reached the database`).toBe(0);
       }
     }
-  }, 120_000);
+  });
 
   // OAuth access tokens (src/server/oauth/): issued for the MCP server only, so every REST route refuses them; on the
   // MCP server each acts as its connected app, with its scope and apps; a revoked, expired or another resource's token
@@ -611,7 +611,7 @@ describe('security matrix: every endpoint × every credential', () => {
       }
       if (!writes) expect((await call(readWrite)).result?.isError, `read-write OAuth → ${name}`).toBeFalsy();
     }
-  }, 120_000);
+  });
 
   it('sent the database only digests of the secrets, and wrote no secret to any log line', () => {
     expect(queried.length).toBeGreaterThan(100);
@@ -851,7 +851,7 @@ describe('security matrix: the dashboard endpoint', () => {
         expect: (path) => (!allowed('analyst', path) ? 403 : notOffered(path) || byId(path) ? 404 : 200),
       },
     ];
-  }, 120_000);
+  });
 
   afterAll(() => {
     delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
@@ -890,7 +890,7 @@ describe('security matrix: the dashboard endpoint', () => {
         for (const id of owner.ids) expect(text.includes(id), `${label} shows ${id}`).toBe(false);
       }
     }
-  }, 120_000);
+  });
 
   it('refuses each member, in every role, every procedure their role does not allow: 403, nothing of the account shown', async () => {
     let refusals = 0;
@@ -906,7 +906,7 @@ describe('security matrix: the dashboard endpoint', () => {
     }
     // The analyst and the billing member are refused most of the dashboard; an admin only the plan.
     expect(refusals).toBeGreaterThan(40);
-  }, 120_000);
+  });
 
   it('the owner’s own session is served by every procedure', async () => {
     for (const [path, procedure] of procedures) {
@@ -922,7 +922,7 @@ describe('security matrix: the dashboard endpoint', () => {
             : 200;
       expect(response.status, `${path}: ${(await response.text()).slice(0, 200)}`).toBe(expected);
     }
-  }, 120_000);
+  });
 });
 
 describe('security matrix: the sign-in lockout attack', () => {

@@ -126,7 +126,7 @@ describe('on the demo provider', () => {
       await db.categoryRank.count({ where: { storeAppId: await storeAppOf(app.id), country: 'GB', date: tomorrow } }),
     ).toBe(1);
     expect(provider.observed.get('GB')).toBe(BACKFILL_DAYS + 1);
-  }, 120_000);
+  });
 
   it('observes a storefront once for 20 concurrent first calls, and charges each call once', async () => {
     const provider = new CountingProvider();
@@ -139,7 +139,7 @@ describe('on the demo provider', () => {
     expect(await used()).toBe(20);
     expect(provider.observed.get('DE')).toBe(BACKFILL_DAYS);
     expect(await storefrontsOf(app.id)).toEqual(['DE', 'US']);
-  }, 120_000);
+  });
 
   it('answers 503 when the store fails, storing and charging nothing, and observes it on the next call', async () => {
     let failing = true;
@@ -180,7 +180,7 @@ describe('on the demo provider', () => {
     const served = await call(`/apps/${app.id}/aso-score?country=FR`);
     expect(served.status, JSON.stringify(served.body)).toBe(200);
     expect(await storefrontsOf(app.id)).toEqual(['FR', 'US']);
-  }, 120_000);
+  });
 
   it('answers 404 saying so when the store does not sell the app in the storefront', async () => {
     provide(
@@ -197,7 +197,7 @@ describe('on the demo provider', () => {
     expect(refused.body.detail).toBe('The App Store says this app is not sold in the IT storefront.');
     expect(await used()).toBe(0);
     expect(await storefrontsOf(app.id)).toEqual(['US']);
-  }, 120_000);
+  });
 
   it('caps the storefronts per app by tier, on a first read and on keywords in a new storefront alike', async () => {
     provide(new CountingProvider());
@@ -223,7 +223,7 @@ describe('on the demo provider', () => {
     expect(await used()).toBe(spent);
     expect(await storefrontsOf(app.id)).toEqual(['DE', 'FR', 'JP', 'KR', 'US']);
     expect(await db.trackedKeyword.count({ where: { appId: app.id, country: 'BR' } })).toBe(0);
-  }, 120_000);
+  });
 });
 
 describe('stopping tracking a storefront', () => {
@@ -257,7 +257,7 @@ describe('stopping tracking a storefront', () => {
     await expect(removeStorefront(other.accountId, { appId: app.id, country: 'US' })).rejects.toMatchObject({
       appCode: 'NOT_FOUND',
     });
-  }, 120_000);
+  });
 });
 
 /** The App Store on Apple's recorded answers; GB is answered with the US recording, FR as Apple answers an app it does not have. */
@@ -364,5 +364,5 @@ describe.each([
     expect(refused.status, JSON.stringify(refused.body)).toBe(404);
     expect(refused.body.detail).toBe(notSold);
     expect(await storefrontsOf(appId)).toEqual(['GB', 'US']);
-  }, 120_000);
+  });
 });

@@ -316,7 +316,7 @@ describe('one store app followed by many accounts', () => {
     expect(rows).toEqual([2 * terms.length + 2, 2 * terms.length + 2, 2 * terms.length + 2]);
     expect(stored[0]).toBeGreaterThan(0);
     expect(stored).toEqual([stored[0], stored[0], stored[0]]);
-  }, 120_000);
+  });
 });
 
 describe('a term tracked for different store apps', () => {
@@ -472,7 +472,7 @@ describe('a store app’s listings', () => {
       orderBy: [{ changedAt: 'asc' }, { field: 'asc' }],
     });
     expect(changes.map((row) => `${row.changedAt.toISOString()} ${row.field}`)).toEqual([...fields].sort());
-  }, 120_000);
+  });
 });
 
 describe('the events of a store app followed by two accounts', () => {
@@ -493,5 +493,5 @@ describe('the events of a store app followed by two accounts', () => {
       new Set(['app.metadata_changed', 'review.created', 'keyword.rank_changed']),
     );
     expect(await told(second.id)).toEqual(events);
-  }, 120_000);
+  });
 });
