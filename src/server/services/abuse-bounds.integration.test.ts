@@ -22,6 +22,17 @@ afterAll(() => {
   delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
 });
 
+/** Of calls raced for a cap's last places, exactly `count` were refused, each with the cap's problem. */
+function expectCapRefusals(
+  results: PromiseSettledResult<unknown>[],
+  count: number,
+  cap: { cap: string; limit: number },
+) {
+  const refused = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+  expect(refused).toHaveLength(count);
+  for (const { reason } of refused) expect(reason).toMatchObject({ appCode: 'LIMIT_REACHED', extras: cap });
+}
+
 describe('active API keys per account', () => {
   it(`are at most ${MAX_ACTIVE_KEYS}, however many race for the last places; a revoked key frees its place`, async () => {
     const owner = await makeAccount('pro');
@@ -31,14 +42,7 @@ describe('active API keys per account', () => {
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, index) => createApiKey(owner, { name: `last ${index}`, scope: 'read-only' })),
     );
-    const refused = results.filter((result) => result.status === 'rejected');
-    expect(refused).toHaveLength(5);
-    for (const result of refused) {
-      expect((result as PromiseRejectedResult).reason).toMatchObject({
-        appCode: 'LIMIT_REACHED',
-        extras: { cap: 'active-api-keys', limit: MAX_ACTIVE_KEYS },
-      });
-    }
+    expectCapRefusals(results, 5, { cap: 'active-api-keys', limit: MAX_ACTIVE_KEYS });
     expect(await db.apiKey.count({ where: { accountId: owner.accountId } })).toBe(MAX_ACTIVE_KEYS);
     const first = await db.apiKey.findFirstOrThrow({ where: { accountId: owner.accountId } });
     await revokeApiKey(owner.accountId, first.id);
@@ -54,14 +58,7 @@ describe('webhook endpoints per account', () => {
     // Eight at once for the last four places: fewer than the pool's connections, so that none waits for one (a
     // transaction that waits longer than a request does is a 503, and on a loaded machine sixteen at once outwaited it).
     const results = await Promise.allSettled(Array.from({ length: 8 }, (_, index) => create(`last-${index}`)));
-    const refused = results.filter((result) => result.status === 'rejected');
-    expect(refused).toHaveLength(4);
-    for (const result of refused) {
-      expect((result as PromiseRejectedResult).reason).toMatchObject({
-        appCode: 'LIMIT_REACHED',
-        extras: { cap: 'webhook-endpoints', limit: MAX_WEBHOOK_ENDPOINTS },
-      });
-    }
+    expectCapRefusals(results, 4, { cap: 'webhook-endpoints', limit: MAX_WEBHOOK_ENDPOINTS });
     expect(await db.webhookEndpoint.count({ where: { accountId: owner.accountId } })).toBe(MAX_WEBHOOK_ENDPOINTS);
   });
 });
