@@ -151,8 +151,9 @@ function kindOf(known, byPid) {
 }
 
 /**
- * CPU seconds two fixed pieces of work take on this host now: a loop of arithmetic, and a JSON round trip of many small
- * objects (allocation and garbage collection, like much of the suite's Node work). The same on a host of the same speed.
+ * CPU seconds two fixed pieces of work take on this host now: a loop of arithmetic, and a JSON round trip of many
+ * small objects (allocation and garbage collection, like much of the suite's Node work). The same on a host of the
+ * same speed.
  */
 function referenceSeconds() {
   const cpuOf = (work) => {

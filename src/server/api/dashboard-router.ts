@@ -1,7 +1,8 @@
 // The procedures the dashboard calls: the resource routers of the app router (./root.ts), the same procedures as the
-// public API's (so the numbers are the same), through the dashboard's channel (src/server/dashboard/: /api/trpc and the pages' caller). What the
-// dashboard may do without spending credits is docs/api-decisions.md, "What the dashboard may do for free": view every
-// stored view of the account's own tracked apps, choose what it tracks, manage keys, webhook endpoints and the plan.
+// public API's (so the numbers are the same), through the dashboard's channel (src/server/dashboard/: /api/trpc and
+// the pages' caller). What the dashboard may do without spending credits is docs/api-decisions.md, "What the dashboard
+// may do for free": view every stored view of the account's own tracked apps, choose what it tracks, manage keys,
+// webhook endpoints and the plan.
 // The operations that cost us a store request per call (live keyword research) and the API's own writes (adding
 // competitors) are declared `apiOnly` in their meta, and are not in this router at all: the access policy's
 // `dashboardServes` (src/server/services/access/access-policy.ts) leaves them out, so /api/trpc answers them 404.

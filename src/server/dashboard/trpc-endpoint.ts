@@ -54,7 +54,6 @@ async function answer(request: Request, trace: CallTrace): Promise<Response> {
     if (error instanceof AppError) return refusal(error);
     throw error;
   }
-  const steps = (call: Parameters<Exclude<Context['steps'], 'taken'>>[0]) => runDashboardCall(trace, call);
   return fetchRequestHandler({
     endpoint: '/api/trpc',
     req: request,
@@ -67,7 +66,7 @@ async function answer(request: Request, trace: CallTrace): Promise<Response> {
       requestId: trace.requestId,
       clientIp: trace.clientAddress,
       now: trace.now,
-      steps,
+      steps: (call) => runDashboardCall(trace, call),
     }),
     onError: ({ error, path }) => {
       // An AppError is an answer (tRPC carries it as an internal error's cause), not a fault.

@@ -245,6 +245,12 @@ export async function runOperation<Answer>(call: Call<Answer>): Promise<{ answer
     : { answer: outcome.result, replayed: false };
 }
 
+/** Text a database cannot store (NUL, an unpaired surrogate), anywhere in the input, is refused with its place. */
+function refuseUnstorableText(input: unknown, locate?: Locate): void {
+  const unrepresentable = unrepresentableTextIssues(input);
+  if (unrepresentable.length) throw validationError(fieldErrorsFromIssues(unrepresentable, locate));
+}
+
 /**
  * The input must be text a database can store, then pass the procedure's own schema; a list the channel pages also
  * has its paging members checked, before anything is charged. A failure names each member and where it was sent.
@@ -254,8 +260,7 @@ function validInput(
   input: Record<string, unknown>,
   locate?: Locate,
 ): { input: Record<string, unknown>; page: PageRequest | null } {
-  const unrepresentable = unrepresentableTextIssues(input);
-  if (unrepresentable.length) throw validationError(fieldErrorsFromIssues(unrepresentable, locate));
+  refuseUnstorableText(input, locate);
   const parsed = operation.input.safeParse(input);
   const errors = parsed.success ? [] : fieldErrorsFromIssues(parsed.error.issues, locate);
   const paging = operation.pagedList ? pageRequestOf(input, locate) : { page: null, errors: [] };
@@ -302,7 +307,6 @@ export async function runDashboardCall(
   call: { access: ProcedureMeta | undefined; input: unknown },
 ): Promise<void> {
   if (trace.actor) admitRole(trace.actor, call.access);
-  const unrepresentable = unrepresentableTextIssues(call.input);
-  if (unrepresentable.length) throw validationError(fieldErrorsFromIssues(unrepresentable));
+  refuseUnstorableText(call.input);
   await admitDashboardCall(trace.actor ?? null, trace.clientAddress);
 }

@@ -56,7 +56,8 @@ describe('webhook endpoints per account', () => {
     const create = (name: string) => createWebhookEndpoint(owner.accountId, { url: `http://127.0.0.1:9/${name}` });
     for (let index = 0; index < MAX_WEBHOOK_ENDPOINTS - 4; index++) await create(`hook-${index}`);
     // Eight at once for the last four places: fewer than the pool's connections, so that none waits for one (a
-    // transaction that waits longer than a request does is a 503, and on a loaded machine sixteen at once outwaited it).
+    // transaction that waits longer than a request does is a 503, and on a loaded machine sixteen at once outwaited
+    // it).
     const results = await Promise.allSettled(Array.from({ length: 8 }, (_, index) => create(`last-${index}`)));
     expectCapRefusals(results, 4, { cap: 'webhook-endpoints', limit: MAX_WEBHOOK_ENDPOINTS });
     expect(await db.webhookEndpoint.count({ where: { accountId: owner.accountId } })).toBe(MAX_WEBHOOK_ENDPOINTS);
