@@ -12,8 +12,9 @@ import { handleDashboardTrpcRequest } from './trpc-endpoint';
 
 const ORIGIN = 'http://app.test';
 
-async function signedInCookie() {
-  const owner = await makeAccount();
+/** A new account's owner (on `plan`), and the Cookie header of their dashboard session. */
+async function signedInCookie(plan?: Parameters<typeof makeAccount>[0]) {
+  const owner = await makeAccount(plan);
   const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
   return { owner, cookie: `next-auth.session-token=${token}` };
 }
@@ -74,10 +75,8 @@ describe('what the dashboard endpoint serves', () => {
 
   it('has no API-only procedure: a Free account gets no research and adds no competitor; a Pro account neither', async () => {
     for (const plan of ['free', 'pro'] as const) {
-      const owner = await makeAccount(plan);
+      const { owner, cookie } = await signedInCookie(plan);
       const app = await makeApp(owner.accountId);
-      const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
-      const cookie = `next-auth.session-token=${token}`;
       const attempts = [
         call(cookie, 'keywords.research', { id: app.id, term: 'sleep' }),
         call(cookie, 'keywords.metricsHistory', { id: app.id, keywordId: app.id }),
@@ -96,11 +95,9 @@ describe('what the dashboard endpoint serves', () => {
 
   // Issue 21: the app page's views read the account's stored data through the API's own procedures, uncharged.
   it('serves the stored views of the account’s own apps to any plan, uncharged, and another account’s as 404', async () => {
-    const owner = await makeAccount('free');
+    const { owner, cookie: own } = await signedInCookie('free');
     const app = await makeApp(owner.accountId);
-    const stranger = await makeAccount('pro');
-    const cookieOf = async (account: typeof owner) =>
-      `next-auth.session-token=${await issueSessionToken({ id: account.userId, email: account.email, accountId: account.accountId })}`;
+    const { owner: stranger, cookie: other } = await signedInCookie('pro');
     const views = [
       'apps.opportunities',
       'apps.keywordSpy',
@@ -110,9 +107,7 @@ describe('what the dashboard endpoint serves', () => {
       'reviews.insights',
       'keywords.recentRanks',
     ];
-    const own = await cookieOf(owner);
     for (const view of views) expect((await call(own, view, { id: app.id })).status, view).toBe(200);
-    const other = await cookieOf(stranger);
     for (const view of views) expect((await call(other, view, { id: app.id })).status, view).toBe(404);
     expect(
       await db.creditUsageDaily.count({ where: { accountId: { in: [owner.accountId, stranger.accountId] } } }),
@@ -120,10 +115,8 @@ describe('what the dashboard endpoint serves', () => {
   });
 
   it('tracks keywords for any plan, within the plan’s cap (Free: 25), uncharged', async () => {
-    const owner = await makeAccount('free');
+    const { owner, cookie } = await signedInCookie('free');
     const app = await makeApp(owner.accountId);
-    const token = await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId });
-    const cookie = `next-auth.session-token=${token}`;
     const terms = (from: number, count: number) =>
       Array.from({ length: count }, (_, index) => `free term ${from + index}`);
     expect((await call(cookie, 'keywords.add', { id: app.id, terms: terms(0, 25) }, 'POST')).status).toBe(200);
@@ -223,17 +216,15 @@ describe('the steps a dashboard call skips', () => {
     },
     // A read that costs the public API a credit costs the dashboard none.
     metering: async () => {
-      const owner = await makeAccount('pro');
+      const { owner, cookie } = await signedInCookie('pro');
       const app = await makeApp(owner.accountId);
-      const cookie = `next-auth.session-token=${await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId })}`;
       expect((await read(cookie, 'apps.get', { id: app.id })).status).toBe(200);
       expect(await db.creditUsageDaily.count({ where: { accountId: owner.accountId } })).toBe(0);
     },
     // A read the response cache replays on the public API is read afresh, without a lookup.
     cache: async () => {
-      const owner = await makeAccount('pro');
+      const { owner, cookie } = await signedInCookie('pro');
       const app = await makeApp(owner.accountId);
-      const cookie = `next-auth.session-token=${await issueSessionToken({ id: owner.userId, email: owner.email, accountId: owner.accountId })}`;
       const before = await cacheLookups();
       for (const _ of [1, 2]) expect((await read(cookie, 'apps.get', { id: app.id })).status).toBe(200);
       expect(await cacheLookups()).toBe(before);
