@@ -65,9 +65,12 @@ it('answers every endpoint as the committed examples show', async () => {
   const managed = await createApiKey(owner, { name: 'CI pipeline', scope: 'read-only', expiresAt });
   const toRevoke = await createApiKey(owner, { name: 'Old laptop', scope: 'read-only' });
   process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+  // Subscribed to a kind of event nothing here causes: another file's fan-out (dispatchEvents takes every account's
+  // events) would otherwise add deliveries of this test's writes to its list, or not, by timing.
   const { endpoint } = await createWebhookEndpoint(owner.accountId, {
     url: 'http://127.0.0.1:9/hooks/aso',
     description: 'Warehouse loader',
+    eventTypes: ['plan.changed'],
   });
   const { endpoint: toDelete } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hooks/old' });
   const { deliveryId } = await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
