@@ -35,8 +35,9 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['./e2e/log-locations-reporter.ts'], ['./e2e/cpu-reporter.ts']],
   // Sized for a busy machine: bounds that catch a hang, never measurements. Inside npm test a test takes several times
-  // as long as on a quiet machine (both suites' processes share two cores); tests that wait out minutes of their own (a
-  // rate's window, a restart's backoff) say more.
+  // as long as on a quiet machine (six workers, their browsers, the e2e server and the processes tests start share two
+  // cores, on a host whose speed moves); tests that wait out minutes of their own (a rate's window, a restart's
+  // backoff) say more.
   timeout: 360_000,
   expect: { timeout: 60_000 },
   use: {

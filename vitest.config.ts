@@ -11,8 +11,8 @@
 // files connects to a database of its own.
 //
 // Every wait is sized for a busy machine, never for a quiet one: a test and its hooks may take a few minutes when the
-// machine runs other suites on a slow host, and a poll gives what it waits for a minute. They are bounds that catch a
-// hang, not measurements; timings belong in `npm run bench`.
+// machine is busy (Vitest's own workers, the type check beside them, other work) on a slow host, and a poll gives what
+// it waits for a minute. They are bounds that catch a hang, not measurements; timings belong in `npm run bench`.
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
