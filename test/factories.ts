@@ -8,7 +8,9 @@ import { createAccount } from '@/server/services/accounts/accounts';
 export async function makeAccount(plan: PlanTier = 'pro') {
   const email = `user-${randomUUID()}@example.test`;
   const { accountId, userId } = await createAccount({ email, password: 'correct horse battery', plan });
-  return { accountId, userId, email };
+  // A user's account is a live one (a test sandbox has no users): `mode` lets the services that take an actor's
+  // account and mode take the account as it is.
+  return { accountId, userId, email, mode: 'live' as const };
 }
 
 export async function makeApp(accountId: string, overrides: { primaryCountry?: string } = {}) {

@@ -92,7 +92,7 @@ let keys: {
   session: string;
   test: string;
 };
-let owner: { accountId: string; userId: string };
+let owner: Awaited<ReturnType<typeof makeAccount>>;
 
 beforeAll(async () => {
   const made = await makeAsoApp();
@@ -103,7 +103,7 @@ beforeAll(async () => {
   process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
   const managed = await createApiKey(owner, { name: 'conformance managed', scope: 'read-only' });
   const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/conformance-shared' });
-  const { deliveryId } = await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
+  const { deliveryId } = await sendTestEvent(owner, endpoint.id);
   ids = { id: app.id, keywordId: keyword.id, keyId: managed.key.id, endpointId: endpoint.id, deliveryId };
   keys = {
     pro: (await createApiKey(owner, { name: 'conformance', scope: 'read-write' })).secret,

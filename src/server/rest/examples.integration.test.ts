@@ -73,7 +73,7 @@ it('answers every endpoint as the committed examples show', async () => {
     eventTypes: ['plan.changed'],
   });
   const { endpoint: toDelete } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hooks/old' });
-  const { deliveryId } = await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
+  const { deliveryId } = await sendTestEvent(owner, endpoint.id);
   const ids: Record<string, string> = {
     id: app.id,
     keywordId: keyword.id,

@@ -96,7 +96,7 @@ beforeAll(async () => {
   const { endpoint: toDelete, secret: toDeleteSecret } = await createWebhookEndpoint(owner.accountId, {
     url: 'http://127.0.0.1:9/matrix-gone',
   });
-  const { deliveryId } = await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
+  const { deliveryId } = await sendTestEvent(owner, endpoint.id);
   ids = { id: app.id, keywordId: keyword.id, keyId: managed.key.id, endpointId: endpoint.id, deliveryId };
   routeIds = {
     'POST /keys/{keyId}/revoke': { keyId: toRevoke.key.id },
@@ -120,7 +120,7 @@ beforeAll(async () => {
   const otherKey = (await createApiKey(other, { name: 'matrix other', scope: 'read-write' })).secret;
   // Restricted keys of the owner: to another of its apps, to addresses this caller is not at, to a spent budget.
   const secondApp = await addApp(
-    { accountId: owner.accountId, mode: 'live' },
+    owner,
     { storeUrl: 'https://play.google.com/store/apps/details?id=com.matrix.second' },
     { backfill: 'caller' },
   );
@@ -655,10 +655,10 @@ describe('security matrix: the dashboard endpoint', () => {
     const toRoll = await createApiKey(account, { name: 'dashboard matrix roll', scope: 'read-only' });
     const toRestrict = await createApiKey(account, { name: 'dashboard matrix restrict', scope: 'read-only' });
     const { endpoint } = await createWebhookEndpoint(account.accountId, { url: 'http://127.0.0.1:9/hook' });
-    const { deliveryId } = await sendTestEvent({ accountId: account.accountId, mode: 'live' }, endpoint.id);
+    const { deliveryId } = await sendTestEvent(account, endpoint.id);
     // What the owner's session removes is its own, so that the other procedures still find what they read.
     const removable = await addApp(
-      { accountId: account.accountId, mode: 'live' },
+      account,
       { storeUrl: 'https://play.google.com/store/apps/details?id=com.matrix.removable' },
       { backfill: 'caller' },
     );

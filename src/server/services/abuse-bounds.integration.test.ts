@@ -69,20 +69,20 @@ describe('test events and redeliveries', () => {
     const owner = await makeAccount('pro');
     const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hook' });
     const { endpoint: other } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/other' });
-    const { deliveryId } = await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
+    const { deliveryId } = await sendTestEvent(owner, endpoint.id);
     for (let sent = 1; sent < TEST_DELIVERIES_PER_MINUTE; sent++) {
       if (sent % 2) await redeliver(owner.accountId, deliveryId);
-      else await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
+      else await sendTestEvent(owner, endpoint.id);
     }
     const before = await db.webhookDelivery.count({ where: { endpointId: endpoint.id } });
-    await expect(sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id)).rejects.toMatchObject({
+    await expect(sendTestEvent(owner, endpoint.id)).rejects.toMatchObject({
       appCode: 'RATE_LIMITED',
       headers: { 'Retry-After': expect.any(String) },
     });
     await expect(redeliver(owner.accountId, deliveryId)).rejects.toMatchObject({ appCode: 'RATE_LIMITED' });
     expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id } })).toBe(before);
     // Another endpoint has its own count.
-    await expect(sendTestEvent({ accountId: owner.accountId, mode: 'live' }, other.id)).resolves.toBeDefined();
+    await expect(sendTestEvent(owner, other.id)).resolves.toBeDefined();
   });
 });
 

@@ -45,7 +45,7 @@ describe('adding an app', () => {
   it('is idempotent by store and store id, and its history loads in the background with progress', async () => {
     const owner = await makeAccount('solo');
     const storeUrl = uniqueUrl('pocket-calm');
-    const { app, created } = await addApp({ accountId: owner.accountId, mode: 'live' }, { storeUrl });
+    const { app, created } = await addApp(owner, { storeUrl });
     expect(created).toBe(true);
     expect(app).toMatchObject({
       name: 'Pocket Calm',
@@ -54,10 +54,7 @@ describe('adding an app', () => {
       refreshedThrough: null,
       backfill: { daysTotal: 180, daysDone: 0, finishedAt: null },
     });
-    expect(
-      (await addApp({ accountId: owner.accountId, mode: 'live' }, { storeUrl: storeUrl.replace('/us/', '/gb/') }))
-        .created,
-    ).toBe(false);
+    expect((await addApp(owner, { storeUrl: storeUrl.replace('/us/', '/gb/') })).created).toBe(false);
 
     const done = await backfilled(app.id);
     expect(done).toMatchObject({ daysDone: 180, lastError: null, claimedAt: null });
@@ -73,11 +70,7 @@ describe('adding an app', () => {
     const results = await searchStore({ term: 'sleep', country: 'GB' });
     expect(results.length).toBeGreaterThan(0);
     expect(await searchStore({ term: 'sleep', country: 'GB' })).toEqual(results);
-    const { app } = await addApp(
-      { accountId: owner.accountId, mode: 'live' },
-      { storeUrl: results[0]!.storeUrl, country: 'GB' },
-      { backfill: 'caller' },
-    );
+    const { app } = await addApp(owner, { storeUrl: results[0]!.storeUrl, country: 'GB' }, { backfill: 'caller' });
     expect(app).toMatchObject({
       name: results[0]!.name,
       store: 'app_store',
@@ -88,18 +81,10 @@ describe('adding an app', () => {
 
   it('holds the plan’s cap on apps under concurrent additions, storing nothing past it', async () => {
     const owner = await makeAccount('solo');
-    await addApp(
-      { accountId: owner.accountId, mode: 'live' },
-      { storeUrl: uniqueUrl('first') },
-      { backfill: 'caller' },
-    );
+    await addApp(owner, { storeUrl: uniqueUrl('first') }, { backfill: 'caller' });
     const attempts = await Promise.allSettled(
       Array.from({ length: 6 }, (_, index) =>
-        addApp(
-          { accountId: owner.accountId, mode: 'live' },
-          { storeUrl: uniqueUrl(`racer-${index}`) },
-          { backfill: 'caller' },
-        ),
+        addApp(owner, { storeUrl: uniqueUrl(`racer-${index}`) }, { backfill: 'caller' }),
       ),
     );
     expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(2);
@@ -112,7 +97,7 @@ describe('adding an app', () => {
 
   it('a backfill that keeps failing stops after its attempts and leaves the app to the daily refresh', async () => {
     const owner = await makeAccount('solo');
-    const { app } = await addApp({ accountId: owner.accountId, mode: 'live' }, { storeUrl: uniqueUrl('flaky') });
+    const { app } = await addApp(owner, { storeUrl: uniqueUrl('flaky') });
     // The store keeps failing.
     const failing = vi.spyOn(await import('@/server/services/ingest/refresh'), 'refreshApp');
     failing.mockRejectedValue(new Error('the store is down'));
@@ -146,9 +131,8 @@ describe('the backfill queue', () => {
     );
     const busyApps: string[] = [];
     for (const name of ['first-of-many', 'second-of-many', 'third-of-many'])
-      busyApps.push((await addApp({ accountId: busy.accountId, mode: 'live' }, { storeUrl: uniqueUrl(name) })).app.id);
-    const otherApp = (await addApp({ accountId: other.accountId, mode: 'live' }, { storeUrl: uniqueUrl('only-one') }))
-      .app.id;
+      busyApps.push((await addApp(busy, { storeUrl: uniqueUrl(name) })).app.id);
+    const otherApp = (await addApp(other, { storeUrl: uniqueUrl('only-one') })).app.id;
     const queued = [...sandboxApps, ...busyApps, otherApp];
     // In that order, a second apart: the queue's own clock is not this test's to race.
     for (const [index, appId] of queued.entries()) {
@@ -170,10 +154,7 @@ describe('the backfill queue beside an app being removed', () => {
     const now = new Date();
     await db.appBackfill.updateMany({ where: { finishedAt: null }, data: { claimedAt: now } });
     const owner = await makeAccount('pro');
-    const { app } = await addApp(
-      { accountId: owner.accountId, mode: 'live' },
-      { storeUrl: uniqueUrl('removed-while-queued') },
-    );
+    const { app } = await addApp(owner, { storeUrl: uniqueUrl('removed-while-queued') });
     // The removal holds the app's row (removeApp), then deletes it and so its backfill; the claim, had it taken the
     // backfill first, would wait for the app's row (its update moves the app's data version) while the removal waits
     // for the backfill's.
@@ -190,7 +171,7 @@ describe('the backfill queue beside an app being removed', () => {
 describe('storefronts', () => {
   it('a keyword in a new storefront tracks the app there, with its listing and chart history at once', async () => {
     const owner = await makeAccount('pro');
-    const { app } = await addApp({ accountId: owner.accountId, mode: 'live' }, { storeUrl: uniqueUrl('storefronts') });
+    const { app } = await addApp(owner, { storeUrl: uniqueUrl('storefronts') });
     await backfilled(app.id);
     await addKeywords(owner.accountId, { appId: app.id, terms: ['calm'], country: 'GB' });
     expect((await getApp(owner.accountId, app.id)).storefronts).toEqual(['GB', 'US']);
@@ -212,11 +193,7 @@ describe('removing an app', () => {
   it('deletes it with its data and its undelivered events; another account cannot', async () => {
     const owner = await makeAccount('pro');
     const other = await makeAccount('pro');
-    const { app } = await addApp(
-      { accountId: owner.accountId, mode: 'live' },
-      { storeUrl: uniqueUrl('removed') },
-      { backfill: 'caller' },
-    );
+    const { app } = await addApp(owner, { storeUrl: uniqueUrl('removed') }, { backfill: 'caller' });
     await addKeywords(owner.accountId, { appId: app.id, terms: ['gone'] });
     await recordEvents([
       {
@@ -237,10 +214,7 @@ describe('removing an app while its history loads', () => {
   it('ends the backfill quietly, whenever the removal lands', async () => {
     for (const delayMs of Array.from({ length: 12 }, (_, index) => index * 75)) {
       const owner = await makeAccount('pro');
-      const { app } = await addApp(
-        { accountId: owner.accountId, mode: 'live' },
-        { storeUrl: uniqueUrl(`removed-while-loading-${delayMs}`) },
-      );
+      const { app } = await addApp(owner, { storeUrl: uniqueUrl(`removed-while-loading-${delayMs}`) });
       await onlyClaimable(app.id);
       const running = runNextBackfill();
       await new Promise((resolve) => setTimeout(resolve, delayMs));

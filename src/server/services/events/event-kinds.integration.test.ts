@@ -34,7 +34,7 @@ it('records every kind of event with data of its documented shape', async () => 
   // either way, and the kinds recorded are checked below.
   await notifyExpiringKeys();
   const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hook' });
-  await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
+  await sendTestEvent(owner, endpoint.id);
   await db.$transaction((tx) =>
     changePlan(tx, { accountId: owner.accountId, to: 'business', reason: 'operator', now: new Date() }),
   );

@@ -33,9 +33,9 @@ describe('webhook endpoints', () => {
     expect(view).toMatchObject({ id: endpoint.id, secretHint: secret.slice(0, 10) + '…' });
     expect(JSON.stringify(view)).not.toContain(secret);
     expect(await listWebhookEndpoints(stranger.accountId)).toEqual([]);
-    const { deliveryId } = await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
+    const { deliveryId } = await sendTestEvent(owner, endpoint.id);
     for (const call of [
-      () => sendTestEvent({ accountId: stranger.accountId, mode: 'live' }, endpoint.id),
+      () => sendTestEvent(stranger, endpoint.id),
       () => listDeliveries(stranger.accountId, endpoint.id),
       () => redeliver(stranger.accountId, deliveryId),
       () => setWebhookEndpointEnabled(stranger.accountId, endpoint.id, false),
@@ -49,7 +49,7 @@ describe('webhook endpoints', () => {
   it('queue a test event for one endpoint, and a redelivery of the same delivery id', async () => {
     const owner = await makeAccount();
     const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hook' });
-    const { deliveryId } = await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
+    const { deliveryId } = await sendTestEvent(owner, endpoint.id);
     expect(
       (await listDeliveries(owner.accountId, endpoint.id)).map((delivery) => [
         delivery.id,
@@ -90,9 +90,7 @@ describe('an endpoint deleted while it is called', () => {
   it('answers a test event 404 and records no event', async () => {
     const owner = await makeAccount();
     const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/deleted-meanwhile' });
-    const outcome = await duringDeletion('webhook_endpoints', endpoint.id, () =>
-      sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id),
-    );
+    const outcome = await duringDeletion('webhook_endpoints', endpoint.id, () => sendTestEvent(owner, endpoint.id));
     expect(outcome).toMatchObject({ status: 'rejected', reason: { appCode: 'NOT_FOUND' } });
     expect(await db.domainEvent.count({ where: { accountId: owner.accountId, type: 'webhook.test' } })).toBe(0);
   });
@@ -121,7 +119,7 @@ describe('an endpoint deleted while it is called', () => {
   it('answers a redelivery 404', async () => {
     const owner = await makeAccount();
     const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/deleted-meanwhile' });
-    const { deliveryId } = await sendTestEvent({ accountId: owner.accountId, mode: 'live' }, endpoint.id);
+    const { deliveryId } = await sendTestEvent(owner, endpoint.id);
     const outcome = await duringDeletion('webhook_endpoints', endpoint.id, () =>
       redeliver(owner.accountId, deliveryId),
     );
