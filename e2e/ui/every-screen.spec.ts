@@ -1,6 +1,7 @@
-// Every page of the site at a phone and a desktop size: nothing scrolls sideways, and axe-core finds no serious or
-// critical violation on our own pages. The API reference is Scalar's page: axe runs on what we render around it and
-// on the colours of our theme for it; docs/dashboard.md lists what Scalar itself still has.
+// Every page of the site at a phone and a desktop size: nothing scrolls sideways, no table's row is taller than 120 px
+// on a phone, and axe-core finds no serious or critical violation on our own pages. The API reference is Scalar's
+// page: axe runs on what we render around it and on the colours of our theme for it; docs/dashboard.md lists what
+// Scalar itself still has.
 //
 // Each page is loaded once, at the phone's width, and then widened to the desktop's: the layout at each width is the
 // stylesheet's (media queries) and the charts' (they measure their box again when it changes), neither of which
@@ -68,6 +69,18 @@ async function expectNoSidewaysScroll(page: Page, path: string, size: string) {
   expect.soft(overflow.by, `${path} scrolls sideways at ${size}: ${overflow.widest.join(', ')}`).toBeLessThanOrEqual(0);
 }
 
+/** The tallest row of the page's tables, and its table's name (for the failure message). */
+async function tallestRow(page: Page): Promise<{ height: number; table: string }> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('tbody tr')]
+      .map((row) => ({
+        height: Math.round(row.getBoundingClientRect().height),
+        table: row.closest('[aria-label]')?.getAttribute('aria-label') ?? 'a table',
+      }))
+      .reduce((tallest, row) => (row.height > tallest.height ? row : tallest), { height: 0, table: 'none' }),
+  );
+}
+
 /**
  * The page widened to the desktop's size, once the browser has laid it out again and the charts' resize observers
  * have drawn them at their new width (two frames: the observers run after the first one's layout).
@@ -93,6 +106,9 @@ async function expectPagesFitAndPassAxe(
     await page.goto(path);
     await loaded(path);
     await expectNoSidewaysScroll(page, path, 'a phone’s width');
+    // A table is read at a glance on a phone too: its rows one line, or three for long text (globals.css).
+    const tallest = await tallestRow(page);
+    expect.soft(tallest.height, `${path}: a row of ${tallest.table} on a phone`).toBeLessThanOrEqual(120);
     if (index === 0) expect.soft(await seriousViolations(page, exclude), `${path} on a phone`).toEqual([]);
     await widen(page);
     await expectNoSidewaysScroll(page, path, 'a desktop’s width');

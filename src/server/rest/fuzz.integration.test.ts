@@ -519,6 +519,7 @@ describe('fuzzing the dashboard endpoint', () => {
     'metadata.changelog': { id: 'theirs' },
     'reviews.insights': { id: 'mine' },
     'keywords.recentRanks': { id: 'mine' },
+    'keywords.room': {},
     'usage.ledger': {},
   };
   /** Removals never get the world's own ids: they would take away what the other calls read. */

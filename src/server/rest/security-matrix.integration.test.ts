@@ -770,6 +770,7 @@ describe('security matrix: the dashboard endpoint', () => {
       'metadata.changelog': { id: app.id },
       'reviews.insights': { id: app.id },
       'keywords.recentRanks': { id: app.id },
+      'keywords.room': {},
       'usage.ledger': {},
     };
     billingWithoutStripe = (path: string) => path === 'billing.checkout' || path === 'billing.portal';

@@ -3,7 +3,7 @@ import { DemoProvider } from '@/server/services/ingest/demo/demo-provider';
 import { duringChange, duringDeletion } from '../../../../test/concurrent-change';
 import { makeAccount, makeApp } from '../../../../test/factories';
 import { db } from '@/server/db';
-import { addKeywords, getApp, listApps, removeApp } from './apps';
+import { addKeywords, getApp, keywordRoom, listApps, removeApp } from './apps';
 import { addStorefront } from './storefronts';
 import { normalizeTerm, termKeyOf } from './terms';
 
@@ -27,6 +27,20 @@ describe('tracked apps are scoped to their account', () => {
     await expect(addKeywords(mine.accountId, { appId: other.id, terms: ['x'] })).rejects.toMatchObject({
       appCode: 'NOT_FOUND',
     });
+  });
+});
+
+describe('the room for keywords', () => {
+  it('counts every app and storefront of the account against its plan’s cap, and no other account', async () => {
+    const owner = await makeAccount('solo');
+    const other = await makeAccount('solo');
+    const [first, second] = [await makeApp(owner.accountId), await makeApp(owner.accountId)];
+    await addKeywords(owner.accountId, { appId: first.id, terms: ['a', 'b'] });
+    await addKeywords(owner.accountId, { appId: first.id, terms: ['a'], country: 'GB' });
+    await addKeywords(owner.accountId, { appId: second.id, terms: ['c'] });
+    await addKeywords(other.accountId, { appId: (await makeApp(other.accountId)).id, terms: ['d'] });
+    expect(await keywordRoom(owner.accountId)).toEqual({ plan: 'Solo', cap: 200, tracked: 4 });
+    expect(await keywordRoom((await makeAccount('enterprise')).accountId)).toMatchObject({ cap: null, tracked: 0 });
   });
 });
 

@@ -151,6 +151,28 @@ export async function addKeywords(
   };
 }
 
+/** How many keywords the account tracks, over every app and storefront, and how many its plan allows. */
+export interface KeywordRoom {
+  plan: string;
+  /** null: no cap on this plan. */
+  cap: number | null;
+  tracked: number;
+}
+
+/**
+ * The account's room for tracked keywords, as the dashboard shows it before a term is tracked. A reading, not a
+ * reservation: addKeywords counts again under the account's lock, and refuses what no longer fits.
+ */
+export async function keywordRoom(accountId: string): Promise<KeywordRoom> {
+  const [account, sum] = await Promise.all([
+    db.account.findUnique({ where: { id: accountId }, select: { plan: true, trialEndsAt: true, trialCredits: true } }),
+    db.trackedApp.aggregate({ where: { accountId }, _sum: { trackedKeywordCount: true } }),
+  ]);
+  if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
+  const plan = planInForce(account, new Date());
+  return { plan: plan.label, cap: plan.caps.trackedKeywords, tracked: sum._sum.trackedKeywordCount ?? 0 };
+}
+
 /** The caps in force for the account, read under its row lock (held until the transaction ends). */
 async function capsOf(tx: Prisma.TransactionClient, accountId: string): Promise<PlanCaps & { label: string }> {
   const row = await lockAccountPlan(tx, accountId);

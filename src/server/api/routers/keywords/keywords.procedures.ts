@@ -1,9 +1,9 @@
-// The procedures about keywords: the tracked list, adding terms (and, dashboard only, removing one), research, and
-// per-keyword histories.
+// The procedures about keywords: the tracked list, adding terms (and, dashboard only, removing one and the room the plan
+// leaves), research, and per-keyword histories.
 import { z } from 'zod';
 import { appIdParam, keywordIdParam } from '@/server/api/schemas';
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
-import { addKeywords, removeKeyword } from '@/server/services/apps/apps';
+import { addKeywords, keywordRoom, removeKeyword } from '@/server/services/apps/apps';
 import { keywordHistory, keywordMetricsHistory, listKeywords, recentRanks } from '@/server/services/aso/keywords';
 import { researchFreshness, researchFreshUntil, researchKeyword } from '@/server/services/aso/research';
 import {
@@ -177,3 +177,10 @@ export const recentRanksProcedure = dashboardProcedure
   .query(({ ctx, input }) =>
     recentRanks(ctx.actor.accountId, { appId: input.id, country: input.country, days: input.days }),
   );
+
+/** Dashboard only: how many keywords the account tracks and its plan allows, shown before terms are tracked. */
+export const keywordRoomProcedure = dashboardProcedure
+  .meta({ permission: 'data.read' })
+  .input(z.object({}))
+  .output(z.object({ plan: z.string(), cap: z.int().nullable(), tracked: z.int().nonnegative() }))
+  .query(({ ctx }) => keywordRoom(ctx.actor.accountId));

@@ -3,6 +3,7 @@ import {
   addKeywordsProcedure,
   keywordHistoryProcedure,
   keywordMetricsHistoryProcedure,
+  keywordRoomProcedure,
   listKeywordsProcedure,
   recentRanksProcedure,
   removeKeywordProcedure,
@@ -17,4 +18,5 @@ export const keywordsRouter = router({
   history: keywordHistoryProcedure,
   metricsHistory: keywordMetricsHistoryProcedure,
   recentRanks: recentRanksProcedure,
+  room: keywordRoomProcedure,
 });

@@ -1,6 +1,7 @@
 // Reviews, paged and filtered by rating and sentiment, and what they say (insights), as GET /apps/{id}/reviews and
 // GET /apps/{id}/reviews/insights answer. The filters are a GET form: the page's address is the query.
 import Link from 'next/link';
+import { LongText } from '@/components/common/long-text';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant, formatNumber } from '@/components/format';
 import { param, readAppView, type AppViewParams } from '../app-view';
@@ -187,11 +188,14 @@ export default async function ReviewsPage(props: AppViewParams) {
                       <span className="visually-hidden">{review.rating} stars</span>
                     </td>
                     <td>
-                      <strong>{review.title}</strong>{' '}
-                      <span className="muted">
-                        — {review.author}, {review.country}, {formatInstant(review.reviewedAt)}
-                      </span>
-                      <div>{review.body}</div>
+                      <LongText>
+                        <strong>{review.title}</strong>{' '}
+                        <span className="muted">
+                          — {review.author}, {review.country}, {formatInstant(review.reviewedAt)}
+                        </span>
+                        <br />
+                        {review.body}
+                      </LongText>
                     </td>
                     <td>
                       <span
