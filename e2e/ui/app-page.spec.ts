@@ -91,6 +91,22 @@ test('the rank chart compares keywords over a chosen range without a reload, and
   await signInAs(page, DEMO.email, DEMO.password);
   await page.goto(`/apps/${DEMO_APP_ID}`);
   await expect(page.getByTestId('rank-chart').locator('.recharts-wrapper > svg.recharts-surface')).toBeVisible();
+  // Axes read at a glance: rank 1 at the top then round steps, days named by their month, ranks drawn as steps.
+  // (recharts draws the ticks' labels apart from their axis; `orientation` says which axis each belongs to.)
+  const ticks = page.getByTestId('rank-chart').locator('text.recharts-cartesian-axis-tick-value');
+  await expect(ticks.and(page.locator('[orientation="left"]')).first()).toHaveText('1');
+  const [top, ...below] = (await ticks.and(page.locator('[orientation="left"]')).allTextContents()).map(Number);
+  expect(top).toBe(1);
+  const step = below.length > 1 ? below[1]! - below[0]! : (below[0] ?? 1);
+  expect([1, 2, 5, 10, 20, 25, 50, 100]).toContain(step);
+  expect(below).toEqual(below.map((_, index) => below[0]! + index * step));
+  expect(below[0]! % step).toBe(0);
+  for (const day of await ticks.and(page.locator('[orientation="bottom"]')).allTextContents())
+    expect(day).toMatch(/^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}( \d{4})?$/);
+  await expect(page.getByTestId('rank-chart').locator('path.recharts-line-curve').first()).toHaveAttribute(
+    'd',
+    /^M[^C]*$/,
+  );
   // A marker on the window: a reload would lose it.
   await page.evaluate(() => Object.assign(window, { stillHere: true }));
 
@@ -211,6 +227,10 @@ test('every API-only view is reachable from the app page, with the API’s numbe
   const lastRating = ratings.points.at(-1);
   await expect(page.getByTestId('rating-average')).toHaveText(`${lastRating.average.toFixed(2)} ★`);
   await expect(page.getByTestId('rating-count')).toHaveText(lastRating.count.toLocaleString('en-US'));
+  // The average's axis is the whole scale, so that a drift of a tenth of a star looks like one.
+  await expect(
+    page.getByTestId('rating-chart').locator('text.recharts-cartesian-axis-tick-value[orientation="left"]'),
+  ).toHaveText(['1', '2', '3', '4', '5']);
 
   await tabs.getByRole('link', { name: 'Category rank' }).click();
   const category = await api('/category-rank?days=30');

@@ -4,7 +4,7 @@
 // time.
 import { useState, type FormEvent } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { axisWidth } from '@/components/charts/axis';
+import { axisWidth, dayTick } from '@/components/charts/axis';
 import { SERIES_COLOURS } from '@/components/charts/colours';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant, formatNumber } from '@/components/format';
@@ -103,7 +103,7 @@ function KeyUsageChart({ keyId, initial, ledgerDays }: { keyId: string; initial:
         <ResponsiveContainer>
           <ComposedChart data={data} margin={{ top: 10, right: 10, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />
-            <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(5)} minTickGap={16} fontSize={12} />
+            <XAxis dataKey="date" tickFormatter={dayTick} minTickGap={16} fontSize={12} />
             <YAxis
               yAxisId="calls"
               allowDecimals={false}

@@ -1,8 +1,10 @@
 'use client';
 // Daily ranks on one chart (recharts): up to five keywords, or the app and its competitors for one keyword. Rank 1 is at
-// the top; unranked days leave a gap. The chart is one image to assistive technology, named by a summary of each line;
+// the top, with round steps below it; a rank holds for its day, so the lines are steps, not curves; unranked days leave
+// a gap. The chart is one image to assistive technology, named by a summary of each line;
 // its keyboard layer is off, so it is no tab stop that reads out its axis.
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { dayTick, rankTicks } from './axis';
 import { SERIES_COLOURS } from './colours';
 
 /** One line: `key` identifies it, `label` names it in the legend, the tooltip and the summary. */
@@ -29,6 +31,8 @@ export function RankComparisonChart({ series, caption }: { series: RankSeries[];
   const data = dates.map((date, index) =>
     Object.fromEntries([['date', date], ...series.map((item) => [item.key, item.points[index]?.rank ?? null])]),
   );
+  const ranks = series.flatMap((item) => item.points.map((point) => point.rank ?? 1));
+  const ticks = rankTicks(ranks.length ? Math.max(...ranks) : 1);
   const labelOf = (key: unknown) => series.find((item) => item.key === key)?.label ?? String(key);
   return (
     <figure style={{ margin: 0 }}>
@@ -36,8 +40,16 @@ export function RankComparisonChart({ series, caption }: { series: RankSeries[];
         <ResponsiveContainer>
           <LineChart data={data} margin={{ top: 10, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" />
-            <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(5)} minTickGap={24} fontSize={12} />
-            <YAxis reversed allowDecimals={false} domain={[1, 'dataMax']} fontSize={12} width={40} />
+            <XAxis dataKey="date" tickFormatter={dayTick} minTickGap={24} fontSize={12} />
+            <YAxis
+              reversed
+              allowDecimals={false}
+              domain={[1, ticks.at(-1)!]}
+              ticks={ticks}
+              interval={0}
+              fontSize={12}
+              width={40}
+            />
             <Tooltip
               formatter={(value, name) => [
                 value === null || value === undefined ? 'not ranked' : `#${value}`,
@@ -50,7 +62,7 @@ export function RankComparisonChart({ series, caption }: { series: RankSeries[];
                 key={item.key}
                 dataKey={item.key}
                 name={item.key}
-                type="monotone"
+                type="stepAfter"
                 stroke={SERIES_COLOURS[index % SERIES_COLOURS.length]}
                 strokeWidth={2}
                 dot={false}

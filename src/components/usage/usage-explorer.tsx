@@ -4,7 +4,7 @@
 // and are sized to the largest value.
 import { useEffect, useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { axisWidth } from '@/components/charts/axis';
+import { axisWidth, dayTick } from '@/components/charts/axis';
 import { downloadCsv } from '@/components/csv';
 import { formatNumber } from '@/components/format';
 import { trpc } from '@/components/trpc';
@@ -173,7 +173,7 @@ export function UsageExplorer({ periodStart, today, ledgerDays }: Props) {
         <ResponsiveContainer>
           <BarChart data={data} margin={{ top: 10, right: 10, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />
-            <XAxis dataKey="date" tickFormatter={(date: string) => date.slice(5)} minTickGap={16} fontSize={12} />
+            <XAxis dataKey="date" tickFormatter={dayTick} minTickGap={16} fontSize={12} />
             <YAxis
               allowDecimals={false}
               fontSize={12}

@@ -46,7 +46,6 @@ export default async function CategoryRankPage(props: AppViewParams) {
             points={history.points.map((point) => ({ date: point.date, value: point.rank }))}
             name="Category rank"
             inverted
-            domain={[1, 'dataMax']}
             testId="category-chart"
           />
         </>

@@ -36,6 +36,8 @@ export default async function RatingsPage(props: AppViewParams) {
           <TimeSeriesChart
             points={history.points.map((point) => ({ date: point.date, value: point.average }))}
             name="Average rating"
+            domain={[1, 5]}
+            ticks={[1, 2, 3, 4, 5]}
             decimals={2}
             testId="rating-chart"
           />
