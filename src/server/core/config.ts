@@ -226,7 +226,15 @@ export const VARIABLES = {
       .optional(),
     default: 'unset',
     meaning:
-      'Stripe Billing (docs/billing.md). Unset: plans are managed by the operator (`npm run admin -- plan set`), and the plan page says so',
+      'Stripe Billing (docs/billing.md). Unset: plans are managed by the operator (`npm run admin -- plan set`), and the plan page sends customers to `SALES_CONTACT`',
+  },
+  SALES_CONTACT: {
+    schema: z
+      .union([z.email(), z.url({ protocol: /^https$/ })], 'Must be an email address or an https:// URL.')
+      .optional(),
+    default: 'unset',
+    meaning:
+      'Without Stripe: where the plan page sends a customer who wants another plan, an email address (a prepared mail) or an https:// page. Unset: the page asks them to contact the team that runs the deployment',
   },
   STRIPE_WEBHOOK_SECRET: {
     schema: z.string().startsWith('whsec_', 'Must be a webhook signing secret (whsec_…).').optional(),

@@ -4,6 +4,7 @@
 import type Stripe from 'stripe';
 import type { PlanChangeReason } from '@/server/services/accounts/plan-changes';
 import { db } from '@/server/db';
+import { config } from '@/server/core/config';
 import { logError } from '@/server/core/log';
 import { AppError } from '@/server/errors/app-error';
 import {
@@ -12,7 +13,6 @@ import {
   type AccountTier,
   PLAN_TIERS,
   PLANS,
-  SELF_SERVE_TIERS,
   type SelfServeTier,
   type Trial,
 } from '@/server/services/accounts/plans';
@@ -45,8 +45,11 @@ export interface BillingOverview {
   periodEnd: Date;
   /** 'stripe': checkout and the customer portal; 'operator': plans are set with the operator CLI. */
   billing: 'stripe' | 'operator';
-  /** The operator's command for this account, when billing is 'operator'. */
-  operatorCommand: string | null;
+  /**
+   * Where a customer asks for another plan when billing is 'operator' (SALES_CONTACT): a mail, which names the account
+   * by its owner's address, or a page. Null with Stripe, or when the deployment names none.
+   */
+  contact: SalesContact | null;
   subscription: { status: string } | null;
   /** Whether the owner can open Stripe's Customer Portal (the account is a Stripe customer). */
   portal: boolean;
@@ -80,6 +83,16 @@ async function stripePrices(stripe: Stripe): Promise<Map<string, { amount: numbe
   return prices;
 }
 
+export type SalesContact = { kind: 'email'; address: string; accountEmail: string } | { kind: 'page'; url: string };
+
+/** SALES_CONTACT, as the plan page offers it to this account's owner. */
+async function salesContact(owner: BillingOwner): Promise<SalesContact | null> {
+  const contact = config().SALES_CONTACT;
+  if (!contact) return null;
+  if (contact.startsWith('https://')) return { kind: 'page', url: contact };
+  return { kind: 'email', address: contact, accountEmail: await ownerEmail(owner) };
+}
+
 export interface BillingOwner {
   accountId: string;
   userId: string;
@@ -97,7 +110,7 @@ async function ownerEmail(owner: BillingOwner): Promise<string> {
 export async function billingOverview(owner: BillingOwner, now = new Date()): Promise<BillingOverview> {
   const { accountId } = owner;
   const stripe = await stripeClient();
-  const [account, used, changes, prices, operatorCommand] = await Promise.all([
+  const [account, used, changes, prices, contact] = await Promise.all([
     db.account.findUnique({ where: { id: accountId } }),
     creditsUsed(accountId, now),
     db.planChange.findMany({
@@ -106,12 +119,8 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
       take: HISTORY_SHOWN,
     }),
     stripe ? stripePrices(stripe) : new Map<string, { amount: number; currency: string }>(),
-    // Only without Stripe does the page show the operator's command, with the owner's email in it.
-    stripe
-      ? null
-      : ownerEmail(owner).then(
-          (email) => `npm run admin -- plan set --email ${email} --plan <${SELF_SERVE_TIERS.join('|')}|enterprise>`,
-        ),
+    // The operator's command is for the operator (docs/billing.md), never shown to a customer.
+    stripe ? null : salesContact(owner),
   ]);
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
   const access = accessOf(account, now);
@@ -143,7 +152,7 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
     creditsUsed: used,
     periodEnd: periodOf(now).end,
     billing: stripe ? 'stripe' : 'operator',
-    operatorCommand,
+    contact,
     subscription: account.subscriptionStatus ? { status: account.subscriptionStatus } : null,
     portal: Boolean(stripe && account.stripeCustomerId),
     tiers,

@@ -247,7 +247,7 @@ describe('the plan page', () => {
     const owner = await makeAccount('free');
     const overview = await billingOverview(owner);
     expect(overview.billing).toBe('stripe');
-    expect(overview.operatorCommand).toBeNull();
+    expect(overview.contact).toBeNull();
     const byTier = Object.fromEntries(overview.tiers.map((tier) => [tier.tier, tier]));
     expect(byTier.solo).toMatchObject({
       price: { amount: 29, currency: 'USD' },
@@ -259,15 +259,23 @@ describe('the plan page', () => {
     expect(byTier.enterprise).toMatchObject({ price: null, checkout: false });
   });
 
-  it('without Stripe, says the operator manages plans and gives the command', async () => {
+  it('without Stripe, says the operator manages plans and where to ask for one, never the operator’s command', async () => {
     vi.stubEnv('STRIPE_SECRET_KEY', '');
     resetStripeClient();
     const owner = await makeAccount('free');
+    vi.stubEnv('SALES_CONTACT', 'sales@aso.example');
+    expect((await billingOverview(owner)).contact).toEqual({
+      kind: 'email',
+      address: 'sales@aso.example',
+      accountEmail: owner.email,
+    });
+    vi.stubEnv('SALES_CONTACT', 'https://aso.example/pricing');
+    expect((await billingOverview(owner)).contact).toEqual({ kind: 'page', url: 'https://aso.example/pricing' });
+    vi.stubEnv('SALES_CONTACT', '');
     const overview = await billingOverview(owner);
     expect(overview.billing).toBe('operator');
-    expect(overview.operatorCommand).toBe(
-      `npm run admin -- plan set --email ${owner.email} --plan <solo|pro|business|agency|enterprise>`,
-    );
+    expect(overview.contact).toBeNull();
+    expect(JSON.stringify(overview)).not.toContain('npm run admin');
     expect(overview.tiers.every((tier) => !tier.checkout)).toBe(true);
     await expect(startCheckout(owner, 'solo', ORIGIN)).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
     expect(await handleStripeWebhook('{}', 't=1,v1=00')).toMatchObject({ status: 404 });

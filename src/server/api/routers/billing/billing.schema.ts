@@ -10,7 +10,12 @@ export const billingOverviewOutput = z.object({
   creditsUsed: z.int(),
   periodEnd: isoDateTime,
   billing: z.enum(['stripe', 'operator']),
-  operatorCommand: z.string().nullable(),
+  contact: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('email'), address: z.string(), accountEmail: z.string() }),
+      z.object({ kind: z.literal('page'), url: z.string() }),
+    ])
+    .nullable(),
   subscription: z.object({ status: z.string() }).nullable(),
   portal: z.boolean(),
   tiers: z.array(

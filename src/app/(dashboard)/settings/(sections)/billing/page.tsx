@@ -1,8 +1,8 @@
 import { getDashboardCaller, requirePermission } from '@/app/server-modules';
 import { PlanActions, PortalButton } from '@/components/billing/plan-actions';
-import { CopyButton } from '@/components/common/copy-button';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant, formatNumber } from '@/components/format';
+import type { BillingOverview } from '@/server/services/billing/billing';
 
 export const metadata = { title: 'Plan & billing · ASO Analytics' };
 
@@ -13,6 +13,17 @@ const REASONS = {
   stripe: 'Subscription (Stripe)',
   operator: 'Set by the operator',
 } as const;
+
+/**
+ * Where a customer asks for a plan without Stripe: a prepared mail that names the account and the plan, or the
+ * deployment's page.
+ */
+function contactHref(contact: NonNullable<BillingOverview['contact']>, plan?: string): string {
+  if (contact.kind === 'page') return contact.url;
+  const subject = plan ? `Change of plan to ${plan}` : 'Change of plan';
+  const body = `Account: ${contact.accountEmail}`;
+  return `mailto:${contact.address}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
+}
 
 export default async function BillingPage({ searchParams }: { searchParams: Promise<{ checkout?: string }> }) {
   await requirePermission('billing.manage');
@@ -68,16 +79,16 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           used. On a smaller allowance than what is used, calls get 402 until the allowance resets.
         </p>
         {overview.billing === 'operator' ? (
-          <div className="notice" data-testid="operator-billing">
-            <p style={{ marginTop: 0 }}>
-              Plans on this deployment are managed by its operator: no payment is taken here. The operator sets this
-              account’s plan with:
-            </p>
-            <pre className="code-block">
-              <code data-testid="operator-command">{overview.operatorCommand}</code>
-            </pre>
-            <CopyButton text={overview.operatorCommand ?? ''} label="Copy command" what="The command" />
-          </div>
+          <p className="notice" data-testid="operator-billing">
+            No payment is taken here: plans on this deployment are set by the team that runs it.{' '}
+            {overview.contact ? (
+              <>
+                To change plan, <a href={contactHref(overview.contact)}>contact us</a>, or ask for a plan below.
+              </>
+            ) : (
+              'To change plan, ask them.'
+            )}
+          </p>
         ) : (
           overview.portal && <PortalButton subscription={overview.subscription?.status ?? null} />
         )}
@@ -124,6 +135,11 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
                       {overview.billing === 'stripe' && tier.checkout && (!isCurrent || overview.trial) && (
                         <PlanActions tier={tier.tier} label={tier.label} />
                       )}
+                      {overview.contact && !isCurrent && (
+                        <a className="button" href={contactHref(overview.contact, tier.label)}>
+                          Ask for {tier.label}
+                        </a>
+                      )}
                     </td>
                   </tr>
                 );
@@ -136,29 +152,31 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         </p>
       </section>
 
-      <section className="panel">
-        <h2>Plan history</h2>
-        <TableScroll label="Plan history">
-          <table data-testid="plan-history">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Change</th>
-                <th scope="col">Why</th>
-              </tr>
-            </thead>
-            <tbody>
-              {overview.history.map((change) => (
-                <tr key={`${change.changedAt}-${change.to}`}>
-                  <td>{formatInstant(change.changedAt)}</td>
-                  <td>{change.from ? `${labelOf(change.from)} → ${labelOf(change.to)}` : labelOf(change.to)}</td>
-                  <td>{REASONS[change.reason]}</td>
+      {overview.history.length > 0 && (
+        <section className="panel">
+          <h2>Plan history</h2>
+          <TableScroll label="Plan history">
+            <table data-testid="plan-history">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Change</th>
+                  <th scope="col">Why</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      </section>
+              </thead>
+              <tbody>
+                {overview.history.map((change) => (
+                  <tr key={`${change.changedAt}-${change.to}`}>
+                    <td>{formatInstant(change.changedAt)}</td>
+                    <td>{change.from ? `${labelOf(change.from)} → ${labelOf(change.to)}` : labelOf(change.to)}</td>
+                    <td>{REASONS[change.reason]}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        </section>
+      )}
     </>
   );
 }
