@@ -83,7 +83,7 @@ async function stripePrices(stripe: Stripe): Promise<Map<string, { amount: numbe
   return prices;
 }
 
-export type SalesContact = { kind: 'email'; address: string; accountEmail: string } | { kind: 'page'; url: string };
+type SalesContact = { kind: 'email'; address: string; accountEmail: string } | { kind: 'page'; url: string };
 
 /** SALES_CONTACT, as the plan page offers it to this account's owner. */
 async function salesContact(owner: BillingOwner): Promise<SalesContact | null> {
