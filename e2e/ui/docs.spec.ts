@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
-import { API, newAccount, signInAs } from '../helpers';
+import { API, DEMO, newAccount, signInAs } from '../helpers';
 
 test('the API reference renders every endpoint of the document', async ({ page, request }) => {
   const document = await (await request.get(`${API}/openapi.json`)).json();
@@ -79,4 +79,21 @@ test('getting started links every problem page, and each resolves', async ({ pag
     const response = await request.get(href);
     expect(response.status(), href).toBe(200);
   }
+
+  // Every code block has its Copy button, which copies the block's text.
+  const blocks = page.locator('#content .code-block-frame');
+  expect(await blocks.count()).toBe(await page.locator('#content pre').count());
+  const first = blocks.first();
+  await first.getByRole('button', { name: 'Copy' }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await first.locator('pre').textContent());
+
+  // The header knows who is signed in: a trial for a visitor, the dashboard for a customer; MCP is in its navigation.
+  const header = page.locator('header');
+  await expect(header.getByRole('link', { name: 'MCP' })).toHaveAttribute('href', '/docs/mcp');
+  await expect(header.getByRole('link', { name: 'Start a free trial' })).toBeVisible();
+  await expect(header.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in');
+  await signInAs(page, DEMO.email, DEMO.password);
+  await page.reload();
+  await expect(header.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/apps');
+  await expect(header.getByRole('link', { name: 'Start a free trial' })).toHaveCount(0);
 });

@@ -1,6 +1,7 @@
 // /docs: getting started with the public API (curl, credits, errors, pagination, webhooks, versioning, storefronts).
 import Link from 'next/link';
 import { serverModules } from '@/app/server-modules';
+import { CodeBlock } from '@/components/common/code-block';
 
 export const metadata = { title: 'Getting started · ASO Analytics API' };
 export const dynamic = 'force-dynamic';
@@ -30,16 +31,21 @@ export default async function GettingStartedPage() {
           <code>svc_live_…</code>. Read-only keys can call every <code>GET</code>; the two <code>POST</code>s need a
           read-write key. Send it as a Bearer credential:
         </p>
-        <pre data-testid="curl-list">{`curl ${base}/apps \\
-  -H "Authorization: Bearer $API_KEY"`}</pre>
-        <pre>{`curl "${base}/apps/$APP_ID/keywords?rankWindow=30d" \\
+        <CodeBlock
+          testId="curl-list"
+          code={`curl ${base}/apps \\
+  -H "Authorization: Bearer $API_KEY"`}
+        />
+        <CodeBlock
+          code={`curl "${base}/apps/$APP_ID/keywords?rankWindow=30d" \\
   -H "Authorization: Bearer $API_KEY"
 
 curl -X POST ${base}/apps/$APP_ID/keywords \\
   -H "Authorization: Bearer $API_KEY" \\
   -H "Content-Type: application/json" \\
   -H "Idempotency-Key: $(uuidgen)" \\
-  -d '{"terms": ["sleep sounds", "white noise"]}'`}</pre>
+  -d '{"terms": ["sleep sounds", "white noise"]}'`}
+        />
 
         <h2>2. Credits and limits</h2>
         <p>
@@ -97,7 +103,8 @@ curl -X POST ${base}/apps/$APP_ID/keywords \\
             </li>
           ))}
         </ul>
-        <pre>{`{
+        <CodeBlock
+          code={`{
   "type": "${origin}/docs/problems/validation-error",
   "title": "Your request is not valid",
   "status": 400,
@@ -105,7 +112,8 @@ curl -X POST ${base}/apps/$APP_ID/keywords \\
   "instance": "/api/public/v1/apps/…/reviews",
   "requestId": "…",
   "errors": [{ "in": "query", "name": "pageSize", "detail": "Must be a whole number from 1 to 100." }]
-}`}</pre>
+}`}
+        />
 
         <h2>4. Pagination</h2>
         <p>
@@ -190,7 +198,7 @@ curl -X POST ${base}/apps/$APP_ID/keywords \\
             30,000)
           </li>
         </ul>
-        <pre>{`curl -H "Authorization: Bearer svc_test_…" -H "X-Test-Trigger: rate-limited" ${base}/apps`}</pre>
+        <CodeBlock code={`curl -H "Authorization: Bearer svc_test_…" -H "X-Test-Trigger: rate-limited" ${base}/apps`} />
         <p>
           A live key sending <code>X-Test-Trigger</code> or <code>X-Test-Mode</code> gets 400, never a live answer.
           “Reset test data” under API access puts the sandbox back to its sample apps.

@@ -4,6 +4,7 @@
 import Link from 'next/link';
 import { serverModules } from '@/app/server-modules';
 import { TableScroll } from '@/components/common/table-scroll';
+import { CodeBlock } from '@/components/common/code-block';
 
 export const metadata = { title: 'MCP server · ASO Analytics API' };
 export const dynamic = 'force-dynamic';
@@ -25,7 +26,7 @@ export default async function McpDocsPage() {
           your ASO data through our MCP server. Every endpoint of the public API is a typed tool, made from the same
           code, charged the same credits, under every restriction of the key it uses. Its address here is:
         </p>
-        <pre data-testid="mcp-url">{url}</pre>
+        <CodeBlock testId="mcp-url" code={url} />
         <p>
           It speaks Streamable HTTP and keeps no session: any request may go to any of our servers. Every request, the
           first one included, carries a credential in the <code>Authorization</code> header, never in the URL. There are
@@ -53,7 +54,7 @@ export default async function McpDocsPage() {
           API refuses them). A client that follows the MCP authorization specification needs no configuration beyond the
           URL:
         </p>
-        <pre data-testid="config-claude-code-oauth">{`claude mcp add --transport http aso-analytics ${url}`}</pre>
+        <CodeBlock testId="config-claude-code-oauth" code={`claude mcp add --transport http aso-analytics ${url}`} />
         <ul>
           <li>
             The server’s 401 names its metadata (
@@ -77,15 +78,19 @@ export default async function McpDocsPage() {
 
         <h2>Configuration with an API key</h2>
         <h3>Claude Code</h3>
-        <pre data-testid="config-claude-code">{`claude mcp add --transport http aso-analytics ${url} \\
-  --header "Authorization: Bearer $ASO_API_KEY"`}</pre>
+        <CodeBlock
+          testId="config-claude-code"
+          code={`claude mcp add --transport http aso-analytics ${url} \\
+  --header "Authorization: Bearer $ASO_API_KEY"`}
+        />
         <h3>Claude Desktop</h3>
         <p>
           In <code>claude_desktop_config.json</code>, through the <code>mcp-remote</code> bridge, which sends the
           header:
         </p>
-        <pre data-testid="config-claude-desktop">
-          {json({
+        <CodeBlock
+          testId="config-claude-desktop"
+          code={json({
             mcpServers: {
               'aso-analytics': {
                 command: 'npx',
@@ -94,29 +99,36 @@ export default async function McpDocsPage() {
               },
             },
           })}
-        </pre>
+        />
         <h3>VS Code</h3>
         <p>
           In <code>.vscode/mcp.json</code>; VS Code asks for the key once and keeps it in its secret storage:
         </p>
-        <pre data-testid="config-vscode">
-          {json({
+        <CodeBlock
+          testId="config-vscode"
+          code={json({
             servers: {
               'aso-analytics': { type: 'http', url, headers: { Authorization: 'Bearer ${input:aso-api-key}' } },
             },
             inputs: [{ type: 'promptString', id: 'aso-api-key', description: 'ASO Analytics API key', password: true }],
           })}
-        </pre>
+        />
         <h3>Cursor</h3>
         <p>
           In <code>~/.cursor/mcp.json</code> (or the project’s <code>.cursor/mcp.json</code>):
         </p>
-        <pre data-testid="config-cursor">
-          {json({ mcpServers: { 'aso-analytics': { url, headers: { Authorization: 'Bearer ${env:ASO_API_KEY}' } } } })}
-        </pre>
+        <CodeBlock
+          testId="config-cursor"
+          code={json({
+            mcpServers: { 'aso-analytics': { url, headers: { Authorization: 'Bearer ${env:ASO_API_KEY}' } } },
+          })}
+        />
         <h3>MCP Inspector</h3>
-        <pre data-testid="config-inspector">{`npx @modelcontextprotocol/inspector --cli ${url} --transport http \\
-  --header "Authorization: Bearer $ASO_API_KEY" --method tools/list`}</pre>
+        <CodeBlock
+          testId="config-inspector"
+          code={`npx @modelcontextprotocol/inspector --cli ${url} --transport http \\
+  --header "Authorization: Bearer $ASO_API_KEY" --method tools/list`}
+        />
 
         <h2>Credits, scopes and restrictions</h2>
         <ul>
@@ -159,9 +171,12 @@ export default async function McpDocsPage() {
           Send the <code>X-Test-Trigger</code> header with a tool call to get the refusal your agent must handle, as a
           tool error with the problem REST would answer, for example:
         </p>
-        <pre data-testid="config-test-mode">{`npx @modelcontextprotocol/inspector --cli ${url} --transport http \\
+        <CodeBlock
+          testId="config-test-mode"
+          code={`npx @modelcontextprotocol/inspector --cli ${url} --transport http \\
   --header "Authorization: Bearer svc_test_…" --header "X-Test-Trigger: credits-exhausted" \\
-  --method tools/call --tool-name apps_list`}</pre>
+  --method tools/call --tool-name apps_list`}
+        />
 
         <h2>Tools</h2>
         <TableScroll label="MCP tools">

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { serverModules } from '@/app/server-modules';
 import { TableScroll } from '@/components/common/table-scroll';
+import { CodeBlock } from '@/components/common/code-block';
 
 export const metadata = { title: 'Webhooks · ASO Analytics' };
 
@@ -81,9 +82,9 @@ export default async function WebhooksDocsPage() {
           the widely used <code>t=,v1=</code> scheme, so existing verifiers work unchanged.
         </p>
         <h3>Node.js</h3>
-        <pre data-testid="node-snippet">{NODE}</pre>
+        <CodeBlock testId="node-snippet" code={NODE} />
         <h3>Python</h3>
-        <pre data-testid="python-snippet">{PYTHON}</pre>
+        <CodeBlock testId="python-snippet" code={PYTHON} />
         <h2>Retries, ordering and duplicates</h2>
         <ul>
           <li>Any 2xx answer within {TIMEOUT_MS / 1000} seconds is a success. Redirects are not followed.</li>
