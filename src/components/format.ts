@@ -9,6 +9,11 @@ export function formatNumber(value: number): string {
   return value.toLocaleString('en-US');
 }
 
+/** "1 call", "2 calls", "1,500 credits": a count with its noun, singular for one (nouns that take an s). */
+export function formatCount(count: number, noun: string): string {
+  return `${formatNumber(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 export function formatStore(store: 'app_store' | 'google_play'): string {
   return store === 'app_store' ? 'App Store' : 'Google Play';
 }

@@ -7,7 +7,7 @@ import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, T
 import { axisWidth, dayTick } from '@/components/charts/axis';
 import { SERIES_COLOURS } from '@/components/charts/colours';
 import { TableScroll } from '@/components/common/table-scroll';
-import { formatInstant, formatNumber } from '@/components/format';
+import { formatCount, formatInstant, formatNumber } from '@/components/format';
 import { trpc } from '@/components/trpc';
 import { useReading } from '@/components/use-reading';
 import type { KeyCallsPage, KeyUsage } from '@/server/services/api-keys/key-calls';
@@ -69,7 +69,7 @@ function KeyUsageChart({ keyId, initial, ledgerDays }: { keyId: string; initial:
   const credits = usage.days.reduce((sum, day) => sum + day.credits, 0);
   const mostCalls = Math.max(0, ...usage.days.map((day) => day.calls));
   const mostCredits = Math.max(0, ...usage.days.map((day) => day.credits));
-  const summary = `From ${usage.from} to ${usage.to}: ${formatNumber(calls)} calls, ${formatNumber(failures)} of them failed, and ${formatNumber(credits)} credits.`;
+  const summary = `From ${usage.from} to ${usage.to}: ${formatCount(calls, 'call')}, ${formatNumber(failures)} of them failed, and ${formatCount(credits, 'credit')}.`;
   return (
     <>
       <h2>Calls and credits per day</h2>
@@ -97,7 +97,7 @@ function KeyUsageChart({ keyId, initial, ledgerDays }: { keyId: string; initial:
       <div
         style={{ width: '100%', height: 240 }}
         role="img"
-        aria-label={`${summary} At most ${formatNumber(mostCalls)} calls and ${formatNumber(mostCredits)} credits in a day.`}
+        aria-label={`${summary} At most ${formatCount(mostCalls, 'call')} and ${formatCount(mostCredits, 'credit')} in a day.`}
         data-testid="key-usage-chart"
       >
         <ResponsiveContainer>
@@ -190,9 +190,9 @@ function RequestLog({ keyId, initial }: { keyId: string; initial: KeyCallsPage }
     <section className="panel" aria-labelledby="request-log-heading">
       <h2 id="request-log-heading">Request log</h2>
       <p className="muted">
-        The last {formatNumber(page.kept)} calls of this key, failures included: they cost nothing, and they are what to
-        look at when a client misbehaves. A call’s request id is its <code>X-Request-Id</code>. Calls refused before the
-        key was recognised (a wrong or revoked secret) are not listed.
+        The last {formatCount(page.kept, 'call')} of this key, failures included: they cost nothing, and they are what
+        to look at when a client misbehaves. A call’s request id is its <code>X-Request-Id</code>. Calls refused before
+        the key was recognised (a wrong or revoked secret) are not listed.
       </p>
       <form className="row" onSubmit={onFilter} aria-label="Filter the request log">
         <label>

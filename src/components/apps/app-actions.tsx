@@ -8,6 +8,7 @@ import { ConfirmButton } from '@/components/common/confirm-button';
 import { trpc } from '@/components/trpc';
 import { useAction } from '@/components/use-action';
 import { useShownStorefront } from './storefront-select';
+import { formatCount } from '@/components/format';
 
 export function RemoveAppButton({ appId, name }: { appId: string; name: string }) {
   const router = useRouter();
@@ -156,7 +157,7 @@ export function TrackKeywordsForm({ appId, country }: { appId: string; country: 
       setAdded(
         `${result.added.length} added${result.alreadyTracked.length ? `, ${result.alreadyTracked.length} already tracked` : ''}.`,
       );
-      toast.success(`${result.added.length} keyword${result.added.length === 1 ? '' : 's'} added`);
+      toast.success(`${formatCount(result.added.length, 'keyword')} added`);
     });
   }
   return (

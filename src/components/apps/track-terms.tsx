@@ -8,7 +8,7 @@ import { useRouter } from 'next/navigation';
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/common/confirm-dialog';
-import { formatNumber } from '@/components/format';
+import { formatCount, formatNumber } from '@/components/format';
 import { trpc } from '@/components/trpc';
 
 interface KeywordRoom {
@@ -31,7 +31,7 @@ function useSelection(): Selection {
   return selection;
 }
 
-const keywords = (count: number) => `${formatNumber(count)} keyword${count === 1 ? '' : 's'}`;
+const keywords = (count: number) => formatCount(count, 'keyword');
 
 /** What tracking `count` more terms uses of the plan, in a sentence; `fits` false when they do not all fit. */
 function roomText(room: KeywordRoom, count: number): { text: string; fits: boolean } {

@@ -31,6 +31,13 @@ describe('review analysis', () => {
     expect(analyseReview('Great', 'No complaints at all.').featureRequests).toEqual([]);
   });
 
+  it('names a topic by the word reviewers write, not a Latin singular', () => {
+    expect(analyse('My data is gone and the media library is empty.').nouns).toEqual(
+      expect.arrayContaining(['data', 'media']),
+    );
+    expect(analyse('My data is gone and the media library is empty.').nouns).not.toContain('datum');
+  });
+
   it('lists the nouns a review is about, without generic words', () => {
     const { topics } = analyseReview(
       'Disappointed',

@@ -19,6 +19,16 @@ export interface AnalysedText {
   sentiment: number;
 }
 
+/**
+ * Lemmas that are not the word reviewers write, as a topic would show them: the lemmatizer takes "data" and "media" for
+ * plurals of Latin singulars. The migration 20261128230000_topic_words corrected the stored ones.
+ */
+const TOPIC_WORDS: Record<string, string> = { datum: 'data', medium: 'media' };
+
+function topicWord(lemma: string): string {
+  return TOPIC_WORDS[lemma] ?? lemma;
+}
+
 /** One reading of the text (wink-nlp's tokenising and tagging is the costly part) for all it yields. */
 export function analyse(text: string): AnalysedText {
   const engine = nlp();
@@ -31,7 +41,7 @@ export function analyse(text: string): AnalysedText {
   // through a signature `out` does not accept, though both yield one string per token.
   const lemmas = doc.tokens().out(engine.its.lemma as unknown as typeof engine.its.pos) as string[];
   pos.forEach((tag, index) => {
-    if (tag === 'NOUN' || tag === 'PROPN') nouns.push(lemmas[index]!.toLowerCase());
+    if (tag === 'NOUN' || tag === 'PROPN') nouns.push(topicWord(lemmas[index]!.toLowerCase()));
   });
   return { sentences, nouns, sentiment };
 }

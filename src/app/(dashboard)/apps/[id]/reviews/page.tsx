@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { LongText } from '@/components/common/long-text';
 import { TableScroll } from '@/components/common/table-scroll';
-import { formatInstant, formatNumber } from '@/components/format';
+import { formatCount, formatInstant, formatNumber } from '@/components/format';
 import { param, readAppView, type AppViewParams } from '../app-view';
 
 export const metadata = { title: 'Reviews · ASO Analytics' };
@@ -46,7 +46,7 @@ export default async function ReviewsPage(props: AppViewParams) {
       <section className="panel" aria-labelledby="insights-title" data-testid="review-insights">
         <h2 id="insights-title">What reviews say</h2>
         <p className="muted">
-          {formatNumber(insights.reviewCount)} reviews from {insights.period.from} to {insights.period.to}
+          {formatCount(insights.reviewCount, 'review')} from {insights.period.from} to {insights.period.to}
           {insights.averageRating !== null && `, ${insights.averageRating.toFixed(2)} ★ on average`}.
         </p>
         <div className="stats">
