@@ -11,6 +11,7 @@ import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
 import { useAction } from '@/components/use-action';
+import { deliveryState } from './delivery-state';
 
 type Endpoint = Awaited<ReturnType<typeof trpc.webhooks.list.query>>[number];
 type Delivery = Awaited<ReturnType<typeof trpc.webhooks.deliveries.query>>[number];
@@ -302,7 +303,11 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: P
                       <td className="mono" style={{ fontSize: '0.8rem' }}>
                         {delivery.id}
                       </td>
-                      <td data-testid="delivery-status">{delivery.requested ? 'queued' : delivery.status}</td>
+                      <td>
+                        <span className={`badge ${deliveryState(delivery).badge}`} data-testid="delivery-status">
+                          {deliveryState(delivery).text}
+                        </span>
+                      </td>
                       <td>
                         {delivery.attempts.map((attempt, index) => (
                           <div key={index} data-testid="delivery-attempt">
