@@ -112,6 +112,8 @@ async function expectPagesFitAndPassAxe(
     if (index === 0) expect.soft(await seriousViolations(page, exclude), `${path} on a phone`).toEqual([]);
     await widen(page);
     await expectNoSidewaysScroll(page, path, 'a desktop’s width');
+    // Red is a confirmation's alone: an action that loses data asks first, and its question has the red button.
+    expect.soft(await page.locator('button.danger').count(), `${path}: red buttons outside a confirmation`).toBe(0);
     expect.soft(await seriousViolations(page, exclude), path).toEqual([]);
   }
 }

@@ -369,7 +369,6 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
                           </button>
                           <button
                             type="button"
-                            className="danger"
                             onClick={() => ask('revoke', key)}
                             disabled={pending}
                             aria-label={`Revoke ${key.name}`}

@@ -118,7 +118,6 @@ export function ConnectedAppsPanel({ connectedApps, apps, mcpUrl }: Props) {
                       </button>
                       <button
                         type="button"
-                        className="danger"
                         onClick={() => ask('revoke', app)}
                         disabled={pending}
                         aria-label={`Revoke ${app.clientName}`}

@@ -1,6 +1,7 @@
 'use client';
 // A destructive action behind the confirmation dialog: removing an app, a keyword, a competitor, a webhook endpoint.
-// A toast confirms it, and the page's data is read again.
+// A toast confirms it, and the page's data is read again. The button is a plain one: red is the dialog's confirm
+// alone, so that a table of rows is not a column of red buttons.
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -25,13 +26,7 @@ export function ConfirmButton({ label, ariaLabel, title, consequence, onConfirm,
   const router = useRouter();
   return (
     <>
-      <button
-        type="button"
-        className="danger"
-        aria-label={ariaLabel}
-        onClick={() => setOpen(true)}
-        data-testid={testId}
-      >
+      <button type="button" aria-label={ariaLabel} onClick={() => setOpen(true)} data-testid={testId}>
         {label}
       </button>
       <ConfirmDialog

@@ -223,17 +223,12 @@ export function MembersPanel({
                       </button>
                     )}
                     {mayChange(member) && (
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => setRemoving(member)}
-                        aria-label={`Remove ${member.email}`}
-                      >
+                      <button type="button" onClick={() => setRemoving(member)} aria-label={`Remove ${member.email}`}>
                         Remove
                       </button>
                     )}
                     {member.userId === me && !(member.role === 'owner' && owners === 1) && (
-                      <button type="button" className="danger" onClick={() => setLeaving(true)}>
+                      <button type="button" onClick={() => setLeaving(true)}>
                         Leave this account
                       </button>
                     )}

@@ -256,12 +256,7 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: P
             >
               {endpoint.enabled ? 'Disable' : 'Enable'}
             </button>
-            <button
-              type="button"
-              className="danger"
-              disabled={pending}
-              onClick={() => setConfirming({ kind: 'delete', endpoint })}
-            >
+            <button type="button" disabled={pending} onClick={() => setConfirming({ kind: 'delete', endpoint })}>
               Delete
             </button>
           </div>

@@ -3,7 +3,7 @@
 import { requirePermission } from '@/app/server-modules';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { AddStorefrontForm, RemoveAppButton, RemoveStorefrontButton } from '@/components/apps/app-actions';
+import { AddStorefrontForm, RemoveStorefrontButton } from '@/components/apps/app-actions';
 import { StorefrontSelect } from '@/components/apps/storefront-select';
 import { AppTabs } from '@/components/apps/app-tabs';
 import { BackfillProgress } from '@/components/apps/backfill-progress';
@@ -43,7 +43,6 @@ export default async function AppLayout({
             <RemoveStorefrontButton appId={app.id} storefronts={app.storefronts} primary={app.primaryCountry} />
           </div>
           <AddStorefrontForm appId={app.id} />
-          <RemoveAppButton appId={app.id} name={app.name} />
         </div>
       </section>
       {app.backfill && <BackfillProgress appId={app.id} initial={app.backfill} />}

@@ -1,6 +1,6 @@
 // An app's overview: its ASO score, its tracked keywords in one storefront, and their rank history compared.
 import { AsoScorePanel } from '@/components/apps/aso-score-panel';
-import { TrackKeywordsForm } from '@/components/apps/app-actions';
+import { RemoveAppButton, TrackKeywordsForm } from '@/components/apps/app-actions';
 import { KeywordWorkspace } from '@/components/apps/keyword-workspace';
 import { chartStateOf, daysOf } from '@/components/apps/rank-chart-state';
 import { readAppView, type AppViewParams } from './app-view';
@@ -51,6 +51,14 @@ export default async function AppOverviewPage(props: AppViewParams) {
               : `No tracked keywords in ${country} yet: add the terms your users search for above.`
           }
         />
+      </section>
+      {/* Last on the app's first page, not in the header of every view: the one action here that loses data. */}
+      <section className="panel" aria-labelledby="remove-app-title">
+        <h2 id="remove-app-title">Remove this app</h2>
+        <p className="muted">
+          Stops its daily observation and deletes what was tracked for it here: keywords, competitors and their history.
+        </p>
+        <RemoveAppButton appId={id} name={app.name} />
       </section>
     </>
   );
