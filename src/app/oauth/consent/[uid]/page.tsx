@@ -79,7 +79,7 @@ export default async function ConsentPage({
           <fieldset>
             <legend>What it may do</legend>
             {request.scopes.map((scope, index) => (
-              <label key={scope}>
+              <label key={scope} className="inline">
                 <input type="radio" name="scope" value={scope} defaultChecked={index === 0} required />{' '}
                 {SCOPE_LABELS[scope].title}: <span className="muted">{SCOPE_LABELS[scope].detail}</span>
               </label>
@@ -87,14 +87,14 @@ export default async function ConsentPage({
           </fieldset>
           <fieldset>
             <legend>Which apps it may reach</legend>
-            <label>
+            <label className="inline">
               <input type="radio" name="apps" value="all" defaultChecked /> All apps, those you add later included
             </label>
-            <label>
+            <label className="inline">
               <input type="radio" name="apps" value="some" disabled={apps.length === 0} /> Only the apps ticked below
             </label>
             {apps.map((app) => (
-              <label key={app.id} style={{ marginLeft: '1.5rem' }}>
+              <label key={app.id} className="inline" style={{ marginLeft: '1.5rem' }}>
                 <input type="checkbox" name="appIds" value={app.id} /> {app.name}{' '}
                 <span className="muted">({app.store === 'app_store' ? 'App Store' : 'Google Play'})</span>
               </label>
