@@ -308,6 +308,27 @@ test('per-key usage: calls and credits per day, and the request log with its fai
   await filter.getByRole('button', { name: 'Filter' }).click();
   await expect(page.getByTestId('request-log-count')).toHaveText('5 calls.');
 
+  // The key's page says what the key is, and rolls and revokes it as the keys' table does.
+  const facts = page.getByTestId('key-facts');
+  await expect(facts).toContainText('read-only');
+  await expect(facts).toContainText('All apps; Any address; No budget');
+  await expect(page.getByTestId('key-page-status')).toHaveText('active');
+  await page.getByRole('button', { name: 'Roll' }).click();
+  await page.getByTestId('key-dialog').getByLabel('Old secret').selectOption('now');
+  await page.getByTestId('key-dialog-confirm').click();
+  const rolled = (await page.getByTestId('secret-value').textContent())!;
+  expect(rolled).toMatch(/^svc_live_/);
+  expect((await request.get(`${API}/apps`, { headers: bearer(secret) })).status()).toBe(401);
+  expect((await request.get(`${API}/apps`, { headers: bearer(rolled) })).status()).toBe(200);
+  await expect(page.getByTestId('key-page-status')).not.toHaveText('active');
+  await page.getByTestId('new-secret').getByRole('link', { name: 'its page' }).click();
+  await expect(page.getByTestId('key-page-status')).toHaveText('active');
+  await page.getByRole('button', { name: 'Revoke' }).click();
+  await page.getByTestId('key-dialog-confirm').click();
+  await expect(page.getByTestId('key-page-status')).toHaveText('revoked');
+  await expect(page.getByRole('button', { name: 'Revoke' })).toHaveCount(0);
+  expect((await request.get(`${API}/apps`, { headers: bearer(rolled) })).status()).toBe(401);
+
   // Another account's key, or no key at all, is a page that does not exist.
   expect((await page.goto('/settings/api/keys/00000000-0000-4000-8000-000000000000'))?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Key not found' })).toBeVisible();

@@ -23,13 +23,13 @@ import {
   type RestrictionDraft,
 } from './restriction-fields';
 
-const GRACE_PERIODS = [
+export const GRACE_PERIODS = [
   { value: 'now', label: 'End the old secret now' },
   { value: '1h', label: 'Keep the old secret for 1 hour' },
   { value: '24h', label: 'Keep the old secret for 24 hours' },
   { value: '7d', label: 'Keep the old secret for 7 days' },
 ] as const;
-type GracePeriod = (typeof GRACE_PERIODS)[number]['value'];
+export type GracePeriod = (typeof GRACE_PERIODS)[number]['value'];
 
 /** The last day the picker offers: its end (23:59:59.999 UTC) is within a year of now. */
 function latestExpiryDay(): string {

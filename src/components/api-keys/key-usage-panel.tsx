@@ -32,12 +32,7 @@ export function KeyUsagePanel({ initialUsage, initialCalls, ledgerDays }: Props)
   return (
     <>
       <section className="panel" aria-labelledby="key-usage-heading">
-        <h1 id="key-usage-heading">
-          {initialUsage.key.name}{' '}
-          <span className="muted mono" style={{ fontSize: '1rem' }}>
-            {initialUsage.key.key}
-          </span>
-        </h1>
+        <h2 id="key-usage-heading">Calls and credits</h2>
         <KeyUsageChart keyId={keyId} initial={initialUsage} ledgerDays={ledgerDays} />
       </section>
       <RequestLog keyId={keyId} initial={initialCalls} />
@@ -72,7 +67,7 @@ function KeyUsageChart({ keyId, initial, ledgerDays }: { keyId: string; initial:
   const summary = `From ${usage.from} to ${usage.to}: ${formatCount(calls, 'call')}, ${formatNumber(failures)} of them failed, and ${formatCount(credits, 'credit')}.`;
   return (
     <>
-      <h2>Calls and credits per day</h2>
+      <h3>Per day</h3>
       <form className="chart-controls" onSubmit={onRange} aria-label="Range of the chart">
         <label>
           From

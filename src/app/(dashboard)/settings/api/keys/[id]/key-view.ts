@@ -1,4 +1,4 @@
-// What a key's page reads: its usage and the first page of its request log (404 when the key is not the account's),
+// What a key's page reads: the key, its usage and the first page of its request log (404 when the key is not the account's),
 // once per request (the layout and the page share it).
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
@@ -10,11 +10,13 @@ export const readKeyView = cache(async (id: string) => {
   if (!UUID.test(id)) notFound();
   const caller = await getDashboardCaller();
   try {
-    const [usage, calls] = await Promise.all([
+    const [apiKey, usage, calls, apps] = await Promise.all([
+      caller.apiKeys.get({ keyId: id }),
       caller.apiKeys.usage({ keyId: id }),
       caller.apiKeys.calls({ keyId: id }),
+      caller.apps.list({}),
     ]);
-    return { usage, calls };
+    return { apiKey, usage, calls, apps: apps.map((app) => ({ id: app.id, name: app.name })) };
   } catch (error) {
     if ((await serverModules()).appErrorOf(error)?.appCode === 'NOT_FOUND') notFound();
     throw error;

@@ -1,4 +1,5 @@
-// Settings → API access → a key: its calls and credits per day, and its request log.
+// Settings → API access → a key: what it is, roll and revoke, its calls and credits per day, and its request log.
+import { KeyFactsAndActions } from '@/components/api-keys/key-actions';
 import { KeyUsagePanel } from '@/components/api-keys/key-usage-panel';
 import { serverModules } from '@/app/server-modules';
 import { readKeyView } from './key-view';
@@ -6,9 +7,14 @@ import { readKeyView } from './key-view';
 export const metadata = { title: 'Key usage · ASO Analytics' };
 
 export default async function KeyUsagePage({ params }: { params: Promise<{ id: string }> }) {
-  const [{ usage, calls }, { USAGE_LEDGER_DAYS }] = await Promise.all([
+  const [{ apiKey, usage, calls, apps }, { USAGE_LEDGER_DAYS }] = await Promise.all([
     readKeyView((await params).id),
     serverModules(),
   ]);
-  return <KeyUsagePanel initialUsage={usage} initialCalls={calls} ledgerDays={USAGE_LEDGER_DAYS} />;
+  return (
+    <>
+      <KeyFactsAndActions apiKey={apiKey} apps={apps} />
+      <KeyUsagePanel initialUsage={usage} initialCalls={calls} ledgerDays={USAGE_LEDGER_DAYS} />
+    </>
+  );
 }
