@@ -22,14 +22,7 @@ import {
   type AppChoice,
   type RestrictionDraft,
 } from './restriction-fields';
-
-export const GRACE_PERIODS = [
-  { value: 'now', label: 'End the old secret now' },
-  { value: '1h', label: 'Keep the old secret for 1 hour' },
-  { value: '24h', label: 'Keep the old secret for 24 hours' },
-  { value: '7d', label: 'Keep the old secret for 7 days' },
-] as const;
-export type GracePeriod = (typeof GRACE_PERIODS)[number]['value'];
+import { GraceSelect, type GracePeriod, RevokeDescription, RollDescription, revokeKey, rollKey } from './key-lifecycle';
 
 /** The last day the picker offers: its end (23:59:59.999 UTC) is within a year of now. */
 function latestExpiryDay(): string {
@@ -129,21 +122,9 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
       await trpc.apiKeys.restrict.mutate({ keyId: key.id, restrictions: restrictionsOf(editedRestrictions) });
       toast.success(`Restrictions of “${key.name}” saved: they apply from its next call`);
     } else if (kind === 'revoke') {
-      await trpc.apiKeys.revoke.mutate({ keyId: key.id });
-      toast.success(
-        `Key “${key.name}” revoked: requests with ${key.displayPrefix}…${key.lastFour} are refused from now on`,
-      );
+      await revokeKey(key);
     } else {
-      const result = await trpc.apiKeys.roll.mutate({ keyId: key.id, gracePeriod: grace });
-      setRevealed({
-        secret: result.secret,
-        name: result.key.name,
-        note:
-          grace === 'now'
-            ? 'The old secret no longer works.'
-            : `The old secret works until ${formatInstant(result.previous.expiresAt)}.`,
-      });
-      toast.success(`Key “${key.name}” rolled`);
+      setRevealed(await rollKey(key, grace));
     }
     router.refresh();
   }
@@ -424,18 +405,9 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
               refused (404, 403 or 402) and cost nothing.
             </p>
           ) : confirming?.kind === 'roll' ? (
-            <p>
-              A new secret with the same name, scope and expiry is issued. The old secret can keep working for a while,
-              so you can deploy the new one.
-            </p>
+            <RollDescription />
           ) : (
-            <p>
-              Requests with{' '}
-              <code>
-                {confirming?.key.displayPrefix}…{confirming?.key.lastFour}
-              </code>{' '}
-              will be refused at once. This cannot be undone.
-            </p>
+            confirming && <RevokeDescription apiKey={confirming.key} />
           )
         }
         onConfirm={onConfirm}
@@ -448,18 +420,7 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
             idPrefix="edit-key"
           />
         )}
-        {confirming?.kind === 'roll' && (
-          <label>
-            Old secret
-            <select value={grace} onChange={(event) => setGrace(event.target.value as GracePeriod)} name="gracePeriod">
-              {GRACE_PERIODS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        {confirming?.kind === 'roll' && <GraceSelect value={grace} onChange={setGrace} />}
       </ConfirmDialog>
     </section>
   );

@@ -4,20 +4,18 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
-import { toast } from 'sonner';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
 import { NewSecret } from '@/components/common/new-secret';
 import { formatInstant } from '@/components/format';
-import { trpc } from '@/components/trpc';
 import type { ApiKeyOutput } from '@/server/api/routers/api-keys/api-keys.schema';
-import { GRACE_PERIODS, type GracePeriod } from './api-keys-panel';
+import { GraceSelect, type GracePeriod, RevokeDescription, RollDescription, revokeKey, rollKey } from './key-lifecycle';
 import { describeRestrictions, type AppChoice } from './restriction-fields';
 
 export function KeyFactsAndActions({ apiKey, apps }: { apiKey: ApiKeyOutput; apps: AppChoice[] }) {
   const router = useRouter();
   const [confirming, setConfirming] = useState<'roll' | 'revoke' | null>(null);
   const [grace, setGrace] = useState<GracePeriod>('24h');
-  const [revealed, setRevealed] = useState<{ secret: string; note: string; keyId: string } | null>(null);
+  const [revealed, setRevealed] = useState<Awaited<ReturnType<typeof rollKey>> | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const secretBox = useRef<HTMLDivElement>(null);
   const status = apiKey.status === 'active' && apiKey.rolledAt ? 'rolled' : apiKey.status;
@@ -31,23 +29,8 @@ export function KeyFactsAndActions({ apiKey, apps }: { apiKey: ApiKeyOutput; app
   ];
 
   async function onConfirm() {
-    if (confirming === 'revoke') {
-      await trpc.apiKeys.revoke.mutate({ keyId: apiKey.id });
-      toast.success(
-        `Key “${apiKey.name}” revoked: requests with ${apiKey.displayPrefix}…${apiKey.lastFour} are refused`,
-      );
-    } else {
-      const result = await trpc.apiKeys.roll.mutate({ keyId: apiKey.id, gracePeriod: grace });
-      setRevealed({
-        secret: result.secret,
-        keyId: result.key.id,
-        note:
-          grace === 'now'
-            ? 'The old secret no longer works.'
-            : `The old secret works until ${formatInstant(result.previous.expiresAt)}.`,
-      });
-      toast.success(`Key “${apiKey.name}” rolled`);
-    }
+    if (confirming === 'revoke') await revokeKey(apiKey);
+    else setRevealed(await rollKey(apiKey, grace));
     router.refresh();
   }
 
@@ -114,36 +97,10 @@ export function KeyFactsAndActions({ apiKey, apps }: { apiKey: ApiKeyOutput; app
         tone={confirming === 'revoke' ? 'danger' : 'primary'}
         confirmLabel={confirming === 'roll' ? 'Roll key' : 'Revoke key'}
         focusAfter={() => (revealed ? secretBox.current : focusable(heading.current))}
-        description={
-          confirming === 'roll' ? (
-            <p>
-              A new secret with the same name, scope and expiry is issued. The old secret can keep working for a while,
-              so you can deploy the new one.
-            </p>
-          ) : (
-            <p>
-              Requests with{' '}
-              <code>
-                {apiKey.displayPrefix}…{apiKey.lastFour}
-              </code>{' '}
-              will be refused at once. This cannot be undone.
-            </p>
-          )
-        }
+        description={confirming === 'roll' ? <RollDescription /> : <RevokeDescription apiKey={apiKey} />}
         onConfirm={onConfirm}
       >
-        {confirming === 'roll' && (
-          <label>
-            Old secret
-            <select value={grace} onChange={(event) => setGrace(event.target.value as GracePeriod)} name="gracePeriod">
-              {GRACE_PERIODS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        {confirming === 'roll' && <GraceSelect value={grace} onChange={setGrace} />}
       </ConfirmDialog>
     </section>
   );
