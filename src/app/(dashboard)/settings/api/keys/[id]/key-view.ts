@@ -9,16 +9,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const readKeyView = cache(async (id: string) => {
   if (!UUID.test(id)) notFound();
   const caller = await getDashboardCaller();
+  const { appErrorOf } = await serverModules();
   try {
     const [apiKey, usage, calls, apps] = await Promise.all([
-      caller.apiKeys.get({ keyId: id }),
+      // A connected app (an OAuth grant) has this page too, for its usage, but is no API key: no facts, no roll.
+      caller.apiKeys.get({ keyId: id }).catch((error: unknown) => {
+        if (appErrorOf(error)?.appCode === 'NOT_FOUND') return null;
+        throw error;
+      }),
       caller.apiKeys.usage({ keyId: id }),
       caller.apiKeys.calls({ keyId: id }),
       caller.apps.list({}),
     ]);
     return { apiKey, usage, calls, apps: apps.map((app) => ({ id: app.id, name: app.name })) };
   } catch (error) {
-    if ((await serverModules()).appErrorOf(error)?.appCode === 'NOT_FOUND') notFound();
+    if (appErrorOf(error)?.appCode === 'NOT_FOUND') notFound();
     throw error;
   }
 });

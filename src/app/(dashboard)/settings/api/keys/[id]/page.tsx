@@ -13,7 +13,18 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ id: s
   ]);
   return (
     <>
-      <KeyFactsAndActions apiKey={apiKey} apps={apps} />
+      {apiKey ? (
+        <KeyFactsAndActions apiKey={apiKey} apps={apps} />
+      ) : (
+        <section className="panel">
+          <h1>
+            {usage.key.name}{' '}
+            <span className="muted" style={{ fontSize: '1rem' }}>
+              {usage.key.key}
+            </span>
+          </h1>
+        </section>
+      )}
       <KeyUsagePanel initialUsage={usage} initialCalls={calls} ledgerDays={USAGE_LEDGER_DAYS} />
     </>
   );
