@@ -283,16 +283,12 @@ export async function startWebhookReceiver(
 }
 
 /** A Solo account (1,500 credits) tracking one app, with exactly 100 credits left, spent through the API. */
+/** Tracks the app of a store address for the account of `email`, with the operator CLI; the app's id. */
+export const addAppFor = (email: string, url: string) => admin('app', 'add', '--email', email, '--url', url);
+
 export async function accountWithHundredCreditsLeft(request: ApiCaller) {
   const { session, email } = await newAccount('solo');
-  const appId = await admin(
-    'app',
-    'add',
-    '--email',
-    email,
-    '--url',
-    'https://apps.apple.com/us/app/focus-timer/id1500000001',
-  );
+  const appId = await addAppFor(email, 'https://apps.apple.com/us/app/focus-timer/id1500000001');
   const key = await createKey(session, 'read-write', 'credits');
   for (let batch = 0; batch < 7; batch++) {
     const responses = await Promise.all(

@@ -2,20 +2,13 @@
 // phone's), with what they use of the plan's keywords said first, and a choice past the plan's room refused before it
 // is sent.
 import { expect, test } from '@playwright/test';
-import { admin, newAccount, signInAs, trpc, trpcQuery } from '../helpers';
+import { addAppFor, newAccount, signInAs, trpc, trpcQuery } from '../helpers';
 
 const FREE_KEYWORDS = 25;
 
 test('terms are tracked from Opportunities and Keyword spy, within the plan’s keywords', async ({ page }) => {
   const { email, password, session } = await newAccount('free');
-  const appId = await admin(
-    'app',
-    'add',
-    '--email',
-    email,
-    '--url',
-    'https://apps.apple.com/us/app/focus-timer/id1500000011',
-  );
+  const appId = await addAppFor(email, 'https://apps.apple.com/us/app/focus-timer/id1500000011');
   await expect
     .poll(
       async () =>

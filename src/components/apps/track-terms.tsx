@@ -10,12 +10,7 @@ import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/common/confirm-dialog';
 import { formatCount, formatNumber } from '@/components/format';
 import { trpc } from '@/components/trpc';
-
-interface KeywordRoom {
-  plan: string;
-  cap: number | null;
-  tracked: number;
-}
+import type { KeywordRoom } from '@/server/services/apps/apps';
 
 interface Selection {
   selected: ReadonlySet<string>;

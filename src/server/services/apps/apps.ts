@@ -86,9 +86,7 @@ export async function addKeywords(
     });
     // Counted after the insert, under the lock: all of them fit, or none is kept.
     if (rows.length && caps.trackedKeywords !== null) {
-      const total =
-        (await tx.trackedApp.aggregate({ where: { accountId }, _sum: { trackedKeywordCount: true } }))._sum
-          .trackedKeywordCount ?? 0;
+      const total = await trackedKeywordTotal(tx, accountId);
       if (total > caps.trackedKeywords) {
         const room = Math.max(0, caps.trackedKeywords - (total - rows.length));
         throw limitReached(
@@ -164,13 +162,19 @@ export interface KeywordRoom {
  * reservation: addKeywords counts again under the account's lock, and refuses what no longer fits.
  */
 export async function keywordRoom(accountId: string): Promise<KeywordRoom> {
-  const [account, sum] = await Promise.all([
+  const [account, tracked] = await Promise.all([
     db.account.findUnique({ where: { id: accountId }, select: { plan: true, trialEndsAt: true, trialCredits: true } }),
-    db.trackedApp.aggregate({ where: { accountId }, _sum: { trackedKeywordCount: true } }),
+    trackedKeywordTotal(db, accountId),
   ]);
   if (!account) throw new AppError('NOT_FOUND', 'The account does not exist.');
   const plan = planInForce(account, new Date());
-  return { plan: plan.label, cap: plan.caps.trackedKeywords, tracked: sum._sum.trackedKeywordCount ?? 0 };
+  return { plan: plan.label, cap: plan.caps.trackedKeywords, tracked };
+}
+
+/** The keywords the account tracks, over every app and storefront: what its plan's cap counts. */
+async function trackedKeywordTotal(client: Prisma.TransactionClient, accountId: string): Promise<number> {
+  const sum = await client.trackedApp.aggregate({ where: { accountId }, _sum: { trackedKeywordCount: true } });
+  return sum._sum.trackedKeywordCount ?? 0;
 }
 
 /** The caps in force for the account, read under its row lock (held until the transaction ends). */

@@ -1,5 +1,5 @@
-// What a key's page reads: the key, its usage and the first page of its request log (404 when the key is not the account's),
-// once per request (the layout and the page share it).
+// What a key's page reads: the key, its usage and the first page of its request log (404 when the key is not the
+// account's), once per request (the layout and the page share it).
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { getDashboardCaller, serverModules } from '@/app/server-modules';
