@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  expect,
+  request as playwrightRequest,
+  type APIRequestContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { baseURL } from '../playwright.config';
 
 export const API = '/api/public/v1';
@@ -438,4 +444,17 @@ export function refusingWindow(
     atMostCounted: allowed.filter((answer) => answer.answeredAt >= endsAfter - windowMs && answer.sentAt <= endsBy)
       .length,
   };
+}
+
+/** Opens Settings → API access's create dialog (on the page already shown) and returns its form. */
+export async function openCreateKeyForm(page: Page) {
+  await page.getByRole('button', { name: 'New key' }).click();
+  return page.getByRole('form', { name: 'Create key' });
+}
+
+/** Chooses a row's action from its menu ("Actions for <label>"). */
+export async function chooseRowAction(scope: Page | Locator, label: string, action: string): Promise<void> {
+  await scope.getByRole('button', { name: `Actions for ${label}`, exact: true }).click();
+  const page = 'page' in scope ? scope.page() : scope;
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
 }

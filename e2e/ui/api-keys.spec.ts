@@ -1,6 +1,16 @@
 // The dashboard in Chromium: sign in, create keys, read the secret once, use it, revoke and roll it.
 import { expect, test, type Page } from '@playwright/test';
-import { admin, API, bearer, DEMO, DEMO_APP_ID, newAccount, signInAs } from '../helpers';
+import {
+  admin,
+  API,
+  bearer,
+  chooseRowAction,
+  DEMO,
+  DEMO_APP_ID,
+  newAccount,
+  openCreateKeyForm,
+  signInAs,
+} from '../helpers';
 
 async function createKeyInUi(
   page: Page,
@@ -9,7 +19,7 @@ async function createKeyInUi(
   expires?: string,
 ): Promise<string> {
   await page.goto('/settings/api');
-  const form = page.getByRole('form', { name: 'Create key' });
+  const form = await openCreateKeyForm(page);
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Scope').selectOption({ label: scope });
   if (expires) await form.getByLabel(/Expires/).fill(expires);
@@ -28,8 +38,9 @@ function rowOf(page: Page, secret: string) {
 /** Rolls the key through its dialog and returns the new secret, after checking what the page says of the old one. */
 async function rollInUi(page: Page, secret: string, grace: 'now' | '1h', oldSecretNote: string): Promise<string> {
   await rowOf(page, secret)
-    .getByRole('button', { name: /^Roll / })
+    .getByRole('button', { name: /^Actions for / })
     .click();
+  await page.getByRole('menuitem', { name: 'Roll' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Roll key' });
   await dialog.getByRole('combobox').selectOption(grace);
   await dialog.getByRole('button', { name: 'Roll key' }).click();
@@ -67,17 +78,13 @@ test('read-only key: created, shown once, used, revoked with confirmation, then 
   await page.reload();
   await expect(rowOf(page, secret).locator('td').nth(5)).not.toContainText('Never');
 
-  await rowOf(page, secret)
-    .getByRole('button', { name: /^Revoke / })
-    .click();
+  await chooseRowAction(rowOf(page, secret), 'UI read-only', 'Revoke');
   const dialog = page.getByRole('alertdialog', { name: 'Revoke key' });
   await expect(dialog).toContainText('cannot be undone');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   expect((await request.get(`${API}/apps`, { headers: bearer(secret) })).status()).toBe(200);
 
-  await rowOf(page, secret)
-    .getByRole('button', { name: /^Revoke / })
-    .click();
+  await chooseRowAction(rowOf(page, secret), 'UI read-only', 'Revoke');
   await page.getByRole('alertdialog', { name: 'Revoke key' }).getByRole('button', { name: 'Revoke key' }).click();
   // Revoked keys leave the default (active) view; the status filter shows them.
   await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'revoked' })).toBeVisible();
@@ -146,18 +153,16 @@ test('restrictions: a key made for one app with a budget, another restricted to 
   );
   await signInAs(page, email, password);
   await page.goto('/settings/api');
-  const form = page.getByRole('form', { name: 'Create key' });
+  const form = await openCreateKeyForm(page);
   await form.getByLabel('Name').fill('one app, 50 credits');
   await form.getByText('Restrictions (optional)').click();
   const fields = page.getByTestId('new-key-restrictions');
   await fields.getByLabel('Only these apps').check();
   const choice = page.getByRole('group', { name: 'Apps the key reaches' }).getByRole('checkbox').first();
   await choice.check();
-  const name = (await page
-    .getByRole('group', { name: 'Apps the key reaches' })
-    .locator('label')
-    .first()
-    .textContent())!.trim();
+  const name = (await page.getByRole('group', { name: 'Apps the key reaches' }).locator('label').first().textContent())!
+    .replace(/\((App Store|Google Play)\)/, '')
+    .trim();
   await fields.getByLabel('Monthly credit budget').fill('50');
   await form.getByRole('button', { name: 'Create key' }).click();
   const secret = (await page.getByTestId('secret-value').textContent())!.trim();
@@ -176,9 +181,7 @@ test('restrictions: a key made for one app with a budget, another restricted to 
   await expect(rowOf(page, secret).getByTestId('key-restrictions')).toContainText('1 of 50 credits this month');
 
   // Restricted afterwards to addresses this machine is not at: refused from its next call.
-  await rowOf(page, secret)
-    .getByRole('button', { name: /^Restrict / })
-    .click();
+  await chooseRowAction(rowOf(page, secret), 'one app, 50 credits', 'Restrict');
   const dialog = page.getByRole('alertdialog', { name: /Restrict key/ });
   await dialog.getByLabel('Only these addresses').check();
   await dialog.getByLabel(/addresses and CIDR ranges/).fill('not an address');
@@ -197,9 +200,11 @@ test('expiry: 90 days suggested, a banner for a key expiring within a week, and 
   const { email, password } = await newAccount('pro');
   await signInAs(page, email, password);
   await page.goto('/settings/api');
-  const form = page.getByRole('form', { name: 'Create key' });
+  const form = await openCreateKeyForm(page);
   const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
   await expect(form.getByLabel(/Expires/)).toHaveValue(day(90));
+  await page.keyboard.press('Escape');
+  await expect(form).toHaveCount(0);
   await expect(page.getByTestId('expiring-keys-banner')).toHaveCount(0);
 
   await createKeyInUi(page, 'short-lived', 'Read-only', day(3));
@@ -217,6 +222,7 @@ test('expiry: 90 days suggested, a banner for a key expiring within a week, and 
   await expect(page.getByText('New keys must now have an expiry')).toBeVisible();
   await page.reload();
   await expect(page.getByTestId('require-key-expiry')).toBeChecked();
+  await openCreateKeyForm(page);
   await expect(form.getByLabel(/Expires \(required by this account/)).toHaveAttribute('required', '');
 });
 
@@ -231,7 +237,7 @@ test('a Free account sees why it cannot create keys, and where to choose a plan'
     'href',
     '/settings/billing',
   );
-  await expect(page.getByRole('button', { name: 'Create key' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'New key' })).toBeDisabled();
 });
 
 test('a paid account sees its plan and monthly allowance', async ({ page }) => {

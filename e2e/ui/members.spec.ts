@@ -3,7 +3,7 @@
 // an existing user of another account accepts theirs and switches between their accounts; the owner removes a
 // member, whose open session is refused on its next request.
 import { expect, test, type Page } from '@playwright/test';
-import { API, bearer, newAccount, signInAs } from '../helpers';
+import { API, bearer, newAccount, signInAs, chooseRowAction, openCreateKeyForm } from '../helpers';
 import { mailTo } from '../mailbox';
 
 /** Invites through the members page; the link, from the mail the invited address received (e2e/mailbox.ts). */
@@ -47,7 +47,7 @@ test('the owner invites a developer and an analyst by mail; the developer’s ke
   await join.getByRole('button', { name: 'Join' }).click();
   await expect(developerPage).toHaveURL(/\/settings\/members$/);
   await developerPage.goto('/settings/api');
-  const form = developerPage.getByRole('form', { name: 'Create key' });
+  const form = await openCreateKeyForm(developerPage);
   await form.getByLabel('Name').fill('made by the developer');
   await form.getByRole('button', { name: 'Create key' }).click();
   const key = (await developerPage.getByTestId('secret-value').textContent())!.trim();
@@ -90,7 +90,7 @@ test('the owner invites a developer and an analyst by mail; the developer’s ke
 
   // The owner removes the developer: their open session is refused on its next request; their key keeps working.
   await ownerPage.goto('/settings/members');
-  await ownerPage.getByRole('button', { name: `Remove ${developerEmail}` }).click();
+  await chooseRowAction(ownerPage, developerEmail, 'Remove');
   await ownerPage
     .getByRole('alertdialog', { name: 'Remove member?' })
     .getByRole('button', { name: 'Remove member' })

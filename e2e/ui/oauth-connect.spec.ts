@@ -12,7 +12,7 @@ import {
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
 import { seriousViolations } from '../axe';
-import { admin, API, bearer, createKey, newAccount } from '../helpers';
+import { admin, API, bearer, chooseRowAction, createKey, newAccount } from '../helpers';
 
 /** Where the agent says it listens for the code: nothing listens there; the test reads the browser's request to it. */
 const REDIRECT = 'http://127.0.0.1:48123/callback';
@@ -154,7 +154,7 @@ test('an agent connects with the owner’s sign-in and consent, works under its 
   await page.goto('/settings/api');
   const row = page.getByTestId('connected-apps-table').getByRole('row', { name: /E2E agent/ });
   await expect(row).toContainText('read-only');
-  await row.getByRole('button', { name: 'Revoke E2E agent' }).click();
+  await chooseRowAction(row, 'E2E agent', 'Revoke');
   await page.getByTestId('connected-app-dialog-confirm').click();
   await expect(page.getByTestId('no-connected-apps')).toBeVisible();
   const refused = await fetch(`${baseURL}/api/mcp`, {

@@ -3,7 +3,7 @@
 // user's sessions ended) are each there, with who and from where; filtered by kind; exported as CSV.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { admin, newAccount, signInAs } from '../helpers';
+import { admin, newAccount, signInAs, openCreateKeyForm, chooseRowAction } from '../helpers';
 
 function row(page: Page, kind: string) {
   return page.getByTestId('security-log-table').locator(`tr[data-kind="${kind}"]`);
@@ -22,12 +22,12 @@ test('the dashboard’s and the operator’s changes of access are each logged, 
   await signInAs(page, email, password);
 
   await page.goto('/settings/api');
-  const form = page.getByRole('form', { name: 'Create key' });
+  const form = await openCreateKeyForm(page);
   await form.getByLabel('Name').fill('logged key');
   await form.getByRole('button', { name: 'Create key' }).click();
   await expect(page.getByTestId('new-secret')).toBeVisible();
   const secret = (await page.getByTestId('secret-value').textContent())!.trim();
-  await page.getByRole('button', { name: /^Restrict logged key/ }).click();
+  await chooseRowAction(page, 'logged key', 'Restrict');
   const dialog = page.getByRole('alertdialog', { name: /Restrict key/ });
   await dialog.getByLabel('Monthly credit budget').fill('250');
   await dialog.getByRole('button', { name: 'Save restrictions' }).click();
@@ -88,15 +88,15 @@ test('keys rolled and revoked (in the dashboard and by the operator) and a webho
 
   // Two keys: one rolled then revoked in the dashboard, one revoked by the operator's CLI.
   await page.goto('/settings/api');
-  const form = page.getByRole('form', { name: 'Create key' });
   for (const name of ['rolled key', 'operator key']) {
+    const form = await openCreateKeyForm(page);
     await form.getByLabel('Name').fill(name);
     await form.getByRole('button', { name: 'Create key' }).click();
     // The table lists it once the new secret is shown (the box shows the previous one until then).
     await expect(page.getByTestId('keys-table')).toContainText(name);
   }
   const operatorSecret = (await page.getByTestId('secret-value').textContent())!.trim();
-  await page.getByRole('button', { name: 'Roll rolled key' }).click();
+  await chooseRowAction(page, 'rolled key', 'Roll');
   const rollDialog = page.getByRole('alertdialog', { name: 'Roll key' });
   await rollDialog.getByRole('combobox').selectOption('now');
   await rollDialog.getByRole('button', { name: 'Roll key' }).click();
@@ -107,12 +107,12 @@ test('keys rolled and revoked (in the dashboard and by the operator) and a webho
   const successorRow = page
     .locator(`tr[data-key-prefix="${successor.slice(0, 13)}"]`)
     .filter({ hasText: successor.slice(-4) });
-  await successorRow.getByRole('button', { name: 'Revoke rolled key' }).click();
+  await chooseRowAction(successorRow, 'rolled key', 'Revoke');
   await page
     .getByRole('alertdialog', { name: /Revoke key/ })
     .getByRole('button', { name: 'Revoke key' })
     .click();
-  await expect(page.getByRole('button', { name: 'Revoke rolled key' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Actions for rolled key' })).toHaveCount(0);
   await admin('key', 'revoke', '--email', email, '--key-prefix', operatorSecret.slice(0, 13));
 
   // A webhook endpoint: added, disabled, its secret rotated, deleted.

@@ -2,7 +2,7 @@
 // the trial, add an app by its URL, watch its history load, track keywords, create a key, run the curl the dialog
 // shows, and see the checklist tick itself.
 import { expect, test } from '@playwright/test';
-import { newAccount, signInWithForm, trpc } from '../helpers';
+import { newAccount, signInWithForm, trpc, openCreateKeyForm } from '../helpers';
 
 test('sign up, trial, add an app, its backfill, keywords, a key, the shown curl, the checklist', async ({
   page,
@@ -45,8 +45,9 @@ test('sign up, trial, add an app, its backfill, keywords, a key, the shown curl,
   await page.goto('/settings/api');
   await expect(page.getByTestId('plan-label')).toHaveText('Solo (trial)');
   await expect(page.getByTestId('plan-allowance')).toHaveText('100');
-  await page.getByLabel('Name').fill('first key');
-  await page.getByRole('button', { name: 'Create key' }).click();
+  const form = await openCreateKeyForm(page);
+  await form.getByLabel('Name').fill('first key');
+  await form.getByRole('button', { name: 'Create key' }).click();
   const curl = (await page.getByTestId('first-call').innerText()).trim();
   const secret = (await page.getByTestId('secret-value').innerText()).trim();
   const match = /^curl -H "Authorization: Bearer (svc_live_\w+)" (http\S+\/api\/public\/v1\/apps)$/.exec(curl);

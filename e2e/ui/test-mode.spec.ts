@@ -3,7 +3,7 @@
 // error asked for and seen in the key's request log, the reset, and live mode untouched afterwards.
 import { expect, test } from '@playwright/test';
 import { seriousViolations } from '../axe';
-import { API, bearer, newAccount, signInAs } from '../helpers';
+import { API, bearer, newAccount, signInAs, openCreateKeyForm } from '../helpers';
 
 test('a Free account switches to test mode, makes a test key, calls the sandbox and asks for an error, and live mode stays as it was', async ({
   page,
@@ -21,7 +21,7 @@ test('a Free account switches to test mode, makes a test key, calls the sandbox 
   await expect(page.getByTestId('plan-allowance')).toHaveText('25,000');
   expect(await seriousViolations(page)).toEqual([]);
 
-  const form = page.getByRole('form', { name: 'Create key' });
+  const form = await openCreateKeyForm(page);
   await form.getByLabel('Name').fill('CI in test mode');
   await form.getByLabel('Scope').selectOption({ label: 'Read-write' });
   await form.getByRole('button', { name: 'Create key' }).click();

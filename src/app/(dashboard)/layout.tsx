@@ -54,7 +54,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           keys, test webhook endpoints and usage. Nothing here touches your live apps, keys or credits.
         </p>
       )}
-      <main id="content">
+      <main id="content" className="dashboard">
         {expiring.length > 0 && (
           <p className="notice" role="status" data-testid="expiring-keys-banner">
             {expiring.length === 1 ? `API key “${expiring[0]!.name}” expires` : `${expiring.length} API keys expire`}{' '}

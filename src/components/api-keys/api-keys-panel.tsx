@@ -7,7 +7,9 @@ import { useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
 import { CopyButton } from '@/components/common/copy-button';
+import { DialogCancel, FormDialog } from '@/components/common/form-dialog';
 import { NewSecret } from '@/components/common/new-secret';
+import { RowMenu } from '@/components/common/row-menu';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
@@ -74,6 +76,7 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
   const [confirming, setConfirming] = useState<{ kind: 'revoke' | 'roll' | 'restrict'; key: ApiKeyOutput } | null>(
     null,
   );
+  const [creating, setCreating] = useState(false);
   const [newRestrictions, setNewRestrictions] = useState<RestrictionDraft>(NO_RESTRICTIONS);
   // Shown at once; set back if the change fails.
   const [expiryRequired, setExpiryRequired] = useState(requireKeyExpiry);
@@ -101,6 +104,7 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
         expiresAt: expires ? new Date(`${expires}T23:59:59.999Z`).toISOString() : null,
         restrictions: restrictionsOf(newRestrictions),
       });
+      setCreating(false);
       setRevealed({ secret, name: key.name });
       toast.success(`Key “${key.name}” created`);
       formElement.reset();
@@ -170,75 +174,79 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
         </NewSecret>
       )}
 
-      <form className="row" onSubmit={onCreate} aria-label="Create key" style={{ margin: '1rem 0' }}>
-        <label>
-          Name
-          <input name="name" required maxLength={100} placeholder="e.g. Reporting warehouse" disabled={!apiAccess} />
-        </label>
-        <label>
-          Scope
-          <select name="scope" defaultValue="read-only" disabled={!apiAccess}>
-            <option value="read-only">Read-only</option>
-            <option value="read-write">Read-write</option>
-          </select>
-        </label>
-        <label>
-          {expiryRequired
-            ? 'Expires (required by this account, end of day UTC, within a year)'
-            : 'Expires (90 days suggested; empty: until revoked)'}
-          {/* The server holds the bound (MAX_KEY_LIFETIME_DAYS); the picker only offers the days within it. */}
-          <input
-            name="expiresAt"
-            type="date"
-            max={latestExpiryDay()}
-            defaultValue={suggestedExpiryDay()}
-            required={expiryRequired}
-            disabled={!apiAccess}
-            suppressHydrationWarning
-          />
-        </label>
-        <details style={{ flexBasis: '100%' }} data-testid="create-restrictions">
-          <summary>Restrictions (optional): apps, client addresses, monthly budget</summary>
-          <RestrictionFields
-            draft={newRestrictions}
-            onChange={setNewRestrictions}
-            apps={apps}
-            idPrefix="new-key"
-            disabled={!apiAccess}
-          />
-        </details>
-        <button className="primary" type="submit" disabled={!apiAccess || pending}>
-          Create key
-        </button>
-      </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <label className="inline">
-        <input
-          type="checkbox"
-          checked={expiryRequired}
-          disabled={!apiAccess || pending}
-          data-testid="require-key-expiry"
-          onChange={(event) => {
-            const required = event.target.checked;
-            setExpiryRequired(required);
-            void run(async () => {
-              try {
-                await trpc.apiKeys.setExpiryPolicy.mutate({ requireKeyExpiry: required });
-              } catch (error) {
-                setExpiryRequired(!required);
-                throw error;
-              }
-              toast.success(required ? 'New keys must now have an expiry' : 'New keys may now live until revoked');
-            });
-          }}
-        />
-        Require an expiry on every new key of this account
-      </label>
-
+      <div className="row" style={{ margin: '1rem 0' }}>
+        <FormDialog
+          open={creating}
+          onOpenChange={setCreating}
+          openLabel="New key"
+          title="Create an API key"
+          description={
+            <p className="muted">
+              Name it after where it will live (a warehouse job, a CI pipeline). Its secret is shown once, after you
+              create it.
+            </p>
+          }
+          disabled={!apiAccess}
+          focusAfter={() => secretBox.current}
+          testId="create-key-dialog"
+        >
+          <form className="row" onSubmit={onCreate} aria-label="Create key">
+            <label>
+              Name
+              <input
+                name="name"
+                required
+                maxLength={100}
+                placeholder="e.g. Reporting warehouse"
+                disabled={!apiAccess}
+              />
+            </label>
+            <label>
+              Scope
+              <select name="scope" defaultValue="read-only" disabled={!apiAccess}>
+                <option value="read-only">Read-only</option>
+                <option value="read-write">Read-write</option>
+              </select>
+            </label>
+            <label>
+              {expiryRequired
+                ? 'Expires (required by this account, end of day UTC, within a year)'
+                : 'Expires (90 days suggested; empty: until revoked)'}
+              {/* The server holds the bound (MAX_KEY_LIFETIME_DAYS); the picker only offers the days within it. */}
+              <input
+                name="expiresAt"
+                type="date"
+                max={latestExpiryDay()}
+                defaultValue={suggestedExpiryDay()}
+                required={expiryRequired}
+                disabled={!apiAccess}
+                suppressHydrationWarning
+              />
+            </label>
+            <details style={{ flexBasis: '100%' }} data-testid="create-restrictions">
+              <summary>Restrictions (optional): apps, client addresses, monthly budget</summary>
+              <RestrictionFields
+                draft={newRestrictions}
+                onChange={setNewRestrictions}
+                apps={apps}
+                idPrefix="new-key"
+                disabled={!apiAccess}
+              />
+            </details>
+            {error && (
+              <p className="error" role="alert" style={{ flexBasis: '100%' }}>
+                {error}
+              </p>
+            )}
+            <div className="row" style={{ flexBasis: '100%' }}>
+              <button className="primary" type="submit" disabled={!apiAccess || pending}>
+                Create key
+              </button>
+              <DialogCancel />
+            </div>
+          </form>
+        </FormDialog>
+      </div>
       {initialKeys.length === 0 ? (
         <div className="empty" data-testid="keys-empty">
           <p>
@@ -246,7 +254,7 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
           </p>
           <p className="muted">
             {apiAccess
-              ? 'Create one above: name it after where it will live (a warehouse job, a CI pipeline), and choose read-only unless it adds keywords or competitors.'
+              ? 'Create one with New key: name it after where it will live (a warehouse job, a CI pipeline), and choose read-only unless it adds keywords or competitors.'
               : 'Choose a paid plan to create your first key.'}
           </p>
         </div>
@@ -329,34 +337,17 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
                     </td>
                     <td>
                       {key.status === 'active' && (
-                        <div className="row">
-                          {!key.rolledAt && (
-                            <button
-                              type="button"
-                              onClick={() => ask('roll', key)}
-                              disabled={pending || !apiAccess}
-                              aria-label={`Roll ${key.name}`}
-                            >
-                              Roll
-                            </button>
-                          )}
-                          <button
-                            type="button"
-                            onClick={() => ask('restrict', key)}
-                            disabled={pending || !apiAccess}
-                            aria-label={`Restrict ${key.name}`}
-                          >
-                            Restrict
-                          </button>
-                          <button
-                            type="button"
-                            onClick={() => ask('revoke', key)}
-                            disabled={pending}
-                            aria-label={`Revoke ${key.name}`}
-                          >
-                            Revoke
-                          </button>
-                        </div>
+                        <RowMenu
+                          label={key.name}
+                          disabled={pending}
+                          actions={[
+                            ...(key.rolledAt
+                              ? []
+                              : [{ label: 'Roll', onSelect: () => ask('roll', key), disabled: !apiAccess }]),
+                            { label: 'Restrict', onSelect: () => ask('restrict', key), disabled: !apiAccess },
+                            { label: 'Revoke', onSelect: () => ask('revoke', key), danger: true },
+                          ]}
+                        />
                       )}
                     </td>
                   </tr>
@@ -366,6 +357,35 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
           </TableScroll>
           {visible.length === 0 && <p className="muted">No key matches: change the search or the status filter.</p>}
         </>
+      )}
+
+      <h3 id="key-policy-heading">Key policy</h3>
+      <label className="inline">
+        <input
+          type="checkbox"
+          checked={expiryRequired}
+          disabled={!apiAccess || pending}
+          data-testid="require-key-expiry"
+          onChange={(event) => {
+            const required = event.target.checked;
+            setExpiryRequired(required);
+            void run(async () => {
+              try {
+                await trpc.apiKeys.setExpiryPolicy.mutate({ requireKeyExpiry: required });
+              } catch (error) {
+                setExpiryRequired(!required);
+                throw error;
+              }
+              toast.success(required ? 'New keys must now have an expiry' : 'New keys may now live until revoked');
+            });
+          }}
+        />
+        Require an expiry on every new key of this account
+      </label>
+      {!creating && error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
       )}
 
       <ConfirmDialog

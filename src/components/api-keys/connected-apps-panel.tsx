@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
+import { RowMenu } from '@/components/common/row-menu';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
@@ -107,24 +108,14 @@ export function ConnectedAppsPanel({ connectedApps, apps, mcpUrl }: Props) {
                     {app.lastUsedIp && <div className="muted mono">{app.lastUsedIp}</div>}
                   </td>
                   <td>
-                    <div className="row">
-                      <button
-                        type="button"
-                        onClick={() => ask('restrict', app)}
-                        disabled={pending}
-                        aria-label={`Restrict ${app.clientName}`}
-                      >
-                        Restrict
-                      </button>
-                      <button
-                        type="button"
-                        onClick={() => ask('revoke', app)}
-                        disabled={pending}
-                        aria-label={`Revoke ${app.clientName}`}
-                      >
-                        Revoke
-                      </button>
-                    </div>
+                    <RowMenu
+                      label={app.clientName}
+                      disabled={pending}
+                      actions={[
+                        { label: 'Restrict', onSelect: () => ask('restrict', app) },
+                        { label: 'Revoke', onSelect: () => ask('revoke', app), danger: true },
+                      ]}
+                    />
                   </td>
                 </tr>
               ))}

@@ -2,11 +2,18 @@
 // A key's restrictions as form fields (the create form and the Restrict dialog share them): its apps, its client
 // addresses and its monthly credit budget. The server checks every value (src/server/services/api-keys/restrictions.ts);
 // these fields only shape what is sent.
+import { formatStore } from '@/components/format';
 import type { ApiKeyOutput } from '@/server/api/routers/api-keys/api-keys.schema';
 
 export interface AppChoice {
   id: string;
   name: string;
+  store: 'app_store' | 'google_play';
+}
+
+/** An app named with its store: the same app is often on both, under one name. */
+export function appChoiceLabel(app: AppChoice): string {
+  return `${app.name} (${formatStore(app.store)})`;
 }
 
 export interface RestrictionDraft {
@@ -51,7 +58,10 @@ export function describeRestrictions(
   apps: AppChoice[],
 ): string[] {
   const { appIds, allowedCidrs, monthlyBudget } = key.restrictions;
-  const names = (appIds ?? []).map((id) => apps.find((app) => app.id === id)?.name ?? 'an app no longer tracked');
+  const names = (appIds ?? []).map((id) => {
+    const app = apps.find((choice) => choice.id === id);
+    return app ? appChoiceLabel(app) : 'an app no longer tracked';
+  });
   return [
     appIds === null
       ? 'All apps'
@@ -114,7 +124,7 @@ export function RestrictionFields({ draft, onChange, apps, idPrefix, disabled }:
                     })
                   }
                 />{' '}
-                {app.name}
+                {app.name} <span className="muted">({formatStore(app.store)})</span>
               </label>
             ))}
             <p className="muted">Apps added later stay out of this key’s reach until you add them here.</p>

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/common/confirm-dialog';
 import { CopyButton } from '@/components/common/copy-button';
+import { RowMenu } from '@/components/common/row-menu';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
@@ -213,25 +214,20 @@ export function MembersPanel({
                   </td>
                   <td>{formatInstant(member.joinedAt)}</td>
                   <td>
-                    {isOwner && member.role !== 'owner' && (
-                      <button
-                        type="button"
-                        onClick={() => setOffering(member)}
-                        aria-label={`Offer ownership to ${member.email}`}
-                      >
-                        Offer ownership
-                      </button>
-                    )}
-                    {mayChange(member) && (
-                      <button type="button" onClick={() => setRemoving(member)} aria-label={`Remove ${member.email}`}>
-                        Remove
-                      </button>
-                    )}
-                    {member.userId === me && !(member.role === 'owner' && owners === 1) && (
-                      <button type="button" onClick={() => setLeaving(true)}>
-                        Leave this account
-                      </button>
-                    )}
+                    <RowMenu
+                      label={member.email}
+                      actions={[
+                        ...(isOwner && member.role !== 'owner'
+                          ? [{ label: 'Offer ownership', onSelect: () => setOffering(member) }]
+                          : []),
+                        ...(mayChange(member)
+                          ? [{ label: 'Remove', onSelect: () => setRemoving(member), danger: true }]
+                          : []),
+                        ...(member.userId === me && !(member.role === 'owner' && owners === 1)
+                          ? [{ label: 'Leave this account', onSelect: () => setLeaving(true), danger: true }]
+                          : []),
+                      ]}
+                    />
                   </td>
                 </tr>
               ))}

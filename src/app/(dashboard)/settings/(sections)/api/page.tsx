@@ -61,7 +61,7 @@ export default async function ApiAccessPage() {
         apiAccess={plan.apiAccess}
         planLabel={plan.label}
         baseUrl={baseUrl}
-        apps={apps.map((app) => ({ id: app.id, name: app.name }))}
+        apps={apps.map((app) => ({ id: app.id, name: app.name, store: app.store }))}
         requireKeyExpiry={requireKeyExpiry}
       />
       {testMode ? (
@@ -69,7 +69,7 @@ export default async function ApiAccessPage() {
       ) : (
         <ConnectedAppsPanel
           connectedApps={connectedApps}
-          apps={apps.map((app) => ({ id: app.id, name: app.name }))}
+          apps={apps.map((app) => ({ id: app.id, name: app.name, store: app.store }))}
           mcpUrl={`${pageOrigin()}${MCP_PATH}`}
         />
       )}

@@ -21,7 +21,7 @@ export const readKeyView = cache(async (id: string) => {
       caller.apiKeys.calls({ keyId: id }),
       caller.apps.list({}),
     ]);
-    return { apiKey, usage, calls, apps: apps.map((app) => ({ id: app.id, name: app.name })) };
+    return { apiKey, usage, calls, apps: apps.map((app) => ({ id: app.id, name: app.name, store: app.store })) };
   } catch (error) {
     if (appErrorOf(error)?.appCode === 'NOT_FOUND') notFound();
     throw error;
