@@ -3,8 +3,8 @@
 // the pages' caller). What the dashboard may do without spending credits is docs/api-decisions.md, "What the dashboard
 // may do for free": view every stored view of the account's own tracked apps, choose what it tracks, manage keys,
 // webhook endpoints and the plan.
-// The operations that cost us a store request per call (live keyword research) and the API's own writes (adding
-// competitors) are declared `apiOnly` in their meta, and are not in this router at all: the access policy's
+// The operations that cost us a store request per call (live keyword research) and the views without a screen (metrics
+// history) are declared `apiOnly` in their meta, and are not in this router at all: the access policy's
 // `dashboardServes` (src/server/services/access/access-policy.ts) leaves them out, so /api/trpc answers them 404.
 import type { AnyTRPCProcedure } from '@trpc/server';
 import { dashboardServes } from '@/server/services/access/access-policy';

@@ -73,24 +73,35 @@ describe('what the dashboard endpoint serves', () => {
           }),
     );
 
-  it('has no API-only procedure: a Free account gets no research and adds no competitor; a Pro account neither', async () => {
+  it('has no API-only procedure: a Free account gets no live research; a Pro account neither', async () => {
     for (const plan of ['free', 'pro'] as const) {
       const { owner, cookie } = await signedInCookie(plan);
       const app = await makeApp(owner.accountId);
       const attempts = [
         call(cookie, 'keywords.research', { id: app.id, term: 'sleep' }),
         call(cookie, 'keywords.metricsHistory', { id: app.id, keywordId: app.id }),
-        call(
-          cookie,
-          'competitors.add',
-          { id: app.id, storeUrl: 'https://apps.apple.com/us/app/calm/id571800810' },
-          'POST',
-        ),
       ];
       for (const response of await Promise.all(attempts))
         expect(response.status, `${plan}: ${await response.text()}`).toBe(404);
-      expect(await db.competitor.count({ where: { appId: app.id } })).toBe(0);
     }
+  });
+
+  // Issue 64: competitors are chosen where they are shown, as keywords are: uncharged, within the plan's cap.
+  it('adds a competitor for any plan, uncharged, and refuses one past the plan’s cap', async () => {
+    const { owner, cookie } = await signedInCookie('free');
+    const app = await makeApp(owner.accountId);
+    const add = (n: number) =>
+      call(
+        cookie,
+        'competitors.add',
+        { id: app.id, storeUrl: `https://apps.apple.com/us/app/rival/id7200000${n}` },
+        'POST',
+      );
+    for (const n of [10, 11, 12, 13, 14]) expect((await add(n)).status).toBe(200);
+    const refused = await add(15);
+    expect(refused.status).toBe(403);
+    expect(await db.competitor.count({ where: { appId: app.id } })).toBe(5);
+    expect(await db.creditUsageDaily.count({ where: { accountId: owner.accountId } })).toBe(0);
   });
 
   // Issue 21: the app page's views read the account's stored data through the API's own procedures, uncharged.

@@ -270,6 +270,7 @@ describe('the OpenAPI document', () => {
       trackedApps: 10,
       trackedKeywords: 1000,
       storefrontsPerApp: 10,
+      competitorsPerApp: 20,
     });
   });
 });

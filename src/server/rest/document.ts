@@ -17,6 +17,20 @@ import { API_VERSION, buildOperations, PUBLIC_API_BASE_PATH } from '@/server/ope
 
 type Json = Record<string, unknown>;
 
+/** The caps of the sold tiers, from PLANS, so that the prose cannot drift from what is enforced. */
+function capsSentence(): string {
+  const each = (cap: keyof (typeof PLANS)['free']['caps']) =>
+    PLAN_TIERS.map((tier) => `${PLANS[tier].label} ${PLANS[tier].caps[cap]?.toLocaleString('en-US') ?? 'none'}`).join(
+      ', ',
+    );
+  return [
+    `the apps an account tracks (${each('trackedApps')});`,
+    `its tracked keywords, over all apps and storefronts (${each('trackedKeywords')});`,
+    `the storefronts each app is tracked in, its primary one included (${each('storefrontsPerApp')});`,
+    `and the competitors each app follows (${each('competitorsPerApp')}).`,
+  ].join(' ');
+}
+
 const DESCRIPTION = `The public data API of the ASO analytics service: tracked apps, keyword ranks and metrics, reviews,
 listing metadata, competitors and credit usage, as JSON.
 
@@ -48,11 +62,8 @@ live error's problem, status and headers, and charges nothing. A live credential
 A session token acts in test mode with \`X-Test-Mode: true\` (the settings endpoints then make and list test keys and
 test webhook endpoints); a live key sending it gets 400.
 
-**Plans' caps.** Each plan caps the apps an account tracks and its tracked keywords (over all apps and storefronts):
-Free 1 / 25, Solo 3 / 200, Pro 10 / 1,000, Business 25 / 2,500, Agency 100 / 10,000, Enterprise none; and the
-storefronts each app is tracked in, its primary one included: Free 2, Solo 3, Pro 5, Business 10, Agency 25,
-Enterprise none. A request that would pass a cap is refused whole with 403 \`limit-reached\`, naming the cap
-(\`cap\`) and its value (\`limit\`), and stores nothing.
+**Plans' caps.** Each plan caps ${capsSentence()} A request that would pass a cap is refused whole with 403
+\`limit-reached\`, naming the cap (\`cap\`) and its value (\`limit\`), and stores nothing. \`x-plans\` states them as data.
 
 **Any storefront.** The reads that take \`country\` answer for any App Store storefront from the first call. A
 storefront the app was never observed in is observed during that call, through the store (it may take the store's
@@ -484,6 +495,7 @@ export function buildOpenApiDocument(origin: string): Json {
     trackedApps: PLANS[tier].caps.trackedApps,
     trackedKeywords: PLANS[tier].caps.trackedKeywords,
     storefrontsPerApp: PLANS[tier].caps.storefrontsPerApp,
+    competitorsPerApp: PLANS[tier].caps.competitorsPerApp,
   }));
   return document;
 }

@@ -36,6 +36,11 @@ export interface PlanCaps {
    * capped apart); docs/api-decisions.md, "Storefronts".
    */
   storefrontsPerApp: number | null;
+  /**
+   * Competitors each app follows; null = no cap. Each is a store app whose ranks, for every tracked term, the daily
+   * refresh reads, and the dashboard adds them without credits; docs/api-decisions.md, "Competitors".
+   */
+  competitorsPerApp: number | null;
 }
 
 export interface Plan {
@@ -55,7 +60,7 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Free',
     monthlyCredits: 0,
     apiAccess: false,
-    caps: { trackedApps: 1, trackedKeywords: 25, seats: 1, storefrontsPerApp: 3 },
+    caps: { trackedApps: 1, trackedKeywords: 25, seats: 1, storefrontsPerApp: 3, competitorsPerApp: 5 },
     listPriceUsd: 0,
   },
   solo: {
@@ -63,7 +68,7 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Solo',
     monthlyCredits: 1_500,
     apiAccess: true,
-    caps: { trackedApps: 3, trackedKeywords: 200, seats: 1, storefrontsPerApp: 5 },
+    caps: { trackedApps: 3, trackedKeywords: 200, seats: 1, storefrontsPerApp: 5, competitorsPerApp: 10 },
     listPriceUsd: 29,
   },
   pro: {
@@ -71,7 +76,7 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Pro',
     monthlyCredits: 5_000,
     apiAccess: true,
-    caps: { trackedApps: 10, trackedKeywords: 1_000, seats: 3, storefrontsPerApp: 10 },
+    caps: { trackedApps: 10, trackedKeywords: 1_000, seats: 3, storefrontsPerApp: 10, competitorsPerApp: 20 },
     listPriceUsd: 99,
   },
   business: {
@@ -79,7 +84,7 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Business',
     monthlyCredits: 10_000,
     apiAccess: true,
-    caps: { trackedApps: 25, trackedKeywords: 2_500, seats: 10, storefrontsPerApp: 20 },
+    caps: { trackedApps: 25, trackedKeywords: 2_500, seats: 10, storefrontsPerApp: 20, competitorsPerApp: 30 },
     listPriceUsd: 249,
   },
   agency: {
@@ -87,7 +92,7 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Agency',
     monthlyCredits: 50_000,
     apiAccess: true,
-    caps: { trackedApps: 100, trackedKeywords: 10_000, seats: 25, storefrontsPerApp: 40 },
+    caps: { trackedApps: 100, trackedKeywords: 10_000, seats: 25, storefrontsPerApp: 40, competitorsPerApp: 50 },
     listPriceUsd: 599,
   },
   enterprise: {
@@ -95,7 +100,7 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Enterprise',
     monthlyCredits: null,
     apiAccess: true,
-    caps: { trackedApps: null, trackedKeywords: null, seats: null, storefrontsPerApp: null },
+    caps: { trackedApps: null, trackedKeywords: null, seats: null, storefrontsPerApp: null, competitorsPerApp: null },
     listPriceUsd: null,
   },
   // Test mode, whatever the live account's plan (docs/api-decisions.md, "Test mode"): enough for a customer's CI to
@@ -105,7 +110,7 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Test mode',
     monthlyCredits: 25_000,
     apiAccess: true,
-    caps: { trackedApps: 10, trackedKeywords: 1_000, seats: null, storefrontsPerApp: 10 },
+    caps: { trackedApps: 10, trackedKeywords: 1_000, seats: null, storefrontsPerApp: 10, competitorsPerApp: 20 },
     listPriceUsd: 0,
   },
 };

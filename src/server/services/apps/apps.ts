@@ -206,6 +206,20 @@ export async function checkStorefrontCap(
   }
 }
 
+/** Refuses a competitor past the tier's cap (PlanCaps.competitorsPerApp): called under the app's row lock, before it is added. */
+export async function checkCompetitorCap(tx: Prisma.TransactionClient, app: { id: string; accountId: string }) {
+  const caps = await capsOf(tx, app.accountId);
+  if (caps.competitorsPerApp === null) return;
+  const count = await tx.competitor.count({ where: { appId: app.id } });
+  if (count >= caps.competitorsPerApp) {
+    throw limitReached(
+      'competitors',
+      caps.competitorsPerApp,
+      `The ${caps.label} plan follows at most ${caps.competitorsPerApp} competitors per app, and this app has them all. Remove one, or choose a larger plan. Nothing was added.`,
+    );
+  }
+}
+
 function storeUrlProblem(detail: string): AppError {
   return new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'body', pointer: '#/storeUrl', detail }] });
 }

@@ -108,6 +108,28 @@ describe('a competitor added by two calls at once', () => {
   });
 });
 
+describe('the plan’s cap on competitors per app', () => {
+  it('refuses the one past it whole, and two added at once at the last place leave one in', async () => {
+    const { accountId } = await makeAccount('free');
+    const app = await makeApp(accountId);
+    const url = (n: number) => `https://apps.apple.com/us/app/rival/id7100000${n}`;
+    for (const n of [10, 11, 12]) await addCompetitor(accountId, { appId: app.id, storeUrl: url(n) });
+    const both = await Promise.allSettled([
+      addCompetitor(accountId, { appId: app.id, storeUrl: url(13) }),
+      addCompetitor(accountId, { appId: app.id, storeUrl: url(14) }),
+      addCompetitor(accountId, { appId: app.id, storeUrl: url(15) }),
+    ]);
+    expect(both.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(2);
+    expect(both.find((outcome) => outcome.status === 'rejected')).toMatchObject({
+      reason: { appCode: 'LIMIT_REACHED', extras: { cap: 'competitors', limit: 5 } },
+    });
+    expect(await db.competitor.count({ where: { appId: app.id } })).toBe(5);
+    // One already followed is answered as it is, cap or not.
+    expect(await addCompetitor(accountId, { appId: app.id, storeUrl: url(10) })).toMatchObject({ created: false });
+    expect(await db.domainEvent.count({ where: { accountId, type: 'competitor.added' } })).toBe(5);
+  });
+});
+
 describe('a competitor added while its app is removed', () => {
   it('answers 404 and keeps nothing', async () => {
     const { accountId } = await makeAccount('pro');

@@ -5,7 +5,7 @@ import { db } from '@/server/db';
 import { lockTrackedApp } from '@/server/db/row-locks';
 import { parseStoreUrl, STORE_URL_HELP } from '@/server/domain/store-urls';
 import { AppError } from '@/server/errors/app-error';
-import { APP_NOT_FOUND } from '@/server/services/apps/apps';
+import { APP_NOT_FOUND, checkCompetitorCap } from '@/server/services/apps/apps';
 import { recordEvents } from '@/server/services/events/events';
 import { describeInStore } from '@/server/services/ingest/providers';
 import { AppRemovedDuringRefresh, refreshApp } from '@/server/services/ingest/refresh';
@@ -56,6 +56,7 @@ export async function addCompetitor(accountId: string, input: { appId: string; s
     // The competitor and its event together, under the app's lock: an app removed during the store's answer is 404.
     const competitor = await db.$transaction(async (tx) => {
       if (!(await lockTrackedApp(tx, app.id))) throw new AppError('NOT_FOUND', APP_NOT_FOUND);
+      await checkCompetitorCap(tx, { id: app.id, accountId });
       const created = await tx.competitor.create({
         data: {
           appId: app.id,

@@ -31,6 +31,7 @@ interface TierOffer {
   trackedApps: number | null;
   trackedKeywords: number | null;
   storefrontsPerApp: number | null;
+  competitorsPerApp: number | null;
   /** Per month, in the currency's major unit; null: on request (Enterprise), or not sold by this deployment. */
   price: { amount: number; currency: string } | null;
   /** Whether the owner can subscribe to it from the plan page. */
@@ -137,6 +138,7 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
       trackedApps: plan.caps.trackedApps,
       trackedKeywords: plan.caps.trackedKeywords,
       storefrontsPerApp: plan.caps.storefrontsPerApp,
+      competitorsPerApp: plan.caps.competitorsPerApp,
       price: stripe
         ? (stripePrice ?? (tier === 'free' ? { amount: 0, currency: 'USD' } : null))
         : plan.listPriceUsd === null

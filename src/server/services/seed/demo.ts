@@ -12,7 +12,10 @@ type DemoApp = Pick<
   'id' | 'store' | 'storeId' | 'bundleId' | 'name' | 'developer' | 'category' | 'primaryCountry'
 > & {
   keywords: string[];
-  competitors: Pick<Competitor, 'store' | 'storeId' | 'storeUrl' | 'name' | 'developer'>[];
+  competitors: Pick<
+    Competitor,
+    'store' | 'storeId' | 'storeUrl' | 'name' | 'developer' | 'category' | 'rating' | 'ratingCount'
+  >[];
 };
 
 interface DemoAccount {
@@ -52,6 +55,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
             storeUrl: 'https://apps.apple.com/us/app/calm/id571800810',
             name: 'Calm',
             developer: 'Calm.com, Inc.',
+            category: 'Health & Fitness',
+            rating: 4.8,
+            ratingCount: 1_950_000,
           },
           {
             store: 'app_store',
@@ -59,6 +65,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
             storeUrl: 'https://apps.apple.com/us/app/insight-timer/id337472899',
             name: 'Insight Timer',
             developer: 'Insight Network Inc',
+            category: 'Health & Fitness',
+            rating: 4.9,
+            ratingCount: 420_000,
           },
         ],
       },
@@ -79,6 +88,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
             storeUrl: 'https://play.google.com/store/apps/details?id=com.calm.android',
             name: 'Calm',
             developer: 'Calm.com, Inc.',
+            category: 'Health & Fitness',
+            rating: 4.8,
+            ratingCount: 1_950_000,
           },
         ],
       },
@@ -99,6 +111,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
             storeUrl: 'https://apps.apple.com/gb/app/ynab/id1010865877',
             name: 'YNAB',
             developer: 'You Need A Budget LLC',
+            category: 'Finance',
+            rating: 4.8,
+            ratingCount: 61_000,
           },
         ],
       },
@@ -128,6 +143,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
             storeUrl: 'https://apps.apple.com/us/app/candy-crush-saga/id553834731',
             name: 'Candy Crush Saga',
             developer: 'King',
+            category: 'Games',
+            rating: 4.7,
+            ratingCount: 3_400_000,
           },
         ],
       },

@@ -27,6 +27,7 @@ export const billingOverviewOutput = z.object({
       trackedApps: z.int().nullable(),
       trackedKeywords: z.int().nullable(),
       storefrontsPerApp: z.int().nullable(),
+      competitorsPerApp: z.int().nullable(),
       price: z.object({ amount: z.number(), currency: z.string() }).nullable(),
       checkout: z.boolean(),
     }),

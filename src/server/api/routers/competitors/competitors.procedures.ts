@@ -1,4 +1,4 @@
-// The procedures about competitors: the list, adding one, and (dashboard only) removing one.
+// The procedures about competitors: the list, adding one (the API and the dashboard), and (dashboard only) removing one.
 import { z } from 'zod';
 import { appIdParam } from '@/server/api/schemas';
 import { apiProcedure, dashboardProcedure } from '@/server/api/trpc';
@@ -48,7 +48,6 @@ export const addCompetitorProcedure = apiProcedure
     },
     scope: 'write',
     appInput: 'id',
-    apiOnly: true,
     credits: 2,
     problems: ['STORE_UNAVAILABLE'],
   })

@@ -1,4 +1,5 @@
 // The competitors followed for an app, as GET /apps/{id}/competitors answers.
+import { AddCompetitor } from '@/components/apps/add-competitor';
 import { RemoveCompetitorButton } from '@/components/apps/app-actions';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant, formatNumber, formatStore } from '@/components/format';
@@ -11,15 +12,18 @@ export default async function CompetitorsPage(props: AppViewParams) {
   const competitors = await caller.competitors.list({ id: app.id });
   return (
     <section className="panel" aria-labelledby="competitors-title">
-      <h2 id="competitors-title">Competitors</h2>
+      <div className="row" style={{ justifyContent: 'space-between' }}>
+        <h2 id="competitors-title">Competitors</h2>
+        <AddCompetitor appId={app.id} store={app.store} />
+      </div>
       {competitors.length === 0 ? (
         <div className="empty">
           <p>
             <strong>No competitors yet.</strong>
           </p>
           <p className="muted">
-            Add one with <code>POST /apps/{'{id}'}/competitors</code> and its store URL (a read-write key); it appears
-            here, with its keywords in keyword spy.
+            Add one with its store page address; it appears here, with its ranks in keyword spy. Over the API:{' '}
+            <code>POST /apps/{'{id}'}/competitors</code>.
           </p>
         </div>
       ) : (
