@@ -483,7 +483,7 @@ describe('fuzzing the MCP endpoint', () => {
 // credits); another account's data never appears.
 describe('fuzzing the dashboard endpoint', () => {
   const DASHBOARD_PATHS = Object.keys(dashboardRouter._def.procedures as object);
-  const API_ONLY = ['keywords.research', 'keywords.metricsHistory', 'competitors.add'];
+  const API_ONLY = ['keywords.research', 'keywords.metricsHistory'];
   let cookie: string;
 
   beforeAll(async () => {
@@ -511,6 +511,7 @@ describe('fuzzing the dashboard endpoint', () => {
     'apps.removeStorefront': { id: 'mine', country: 'GB' },
     'keywords.add': { id: 'mine', terms: ['fuzz'] },
     'competitors.list': { id: 'mine' },
+    'competitors.add': { id: 'mine', storeUrl: 'https://apps.apple.com/us/app/fuzz-rival/id1000000098' },
     'apps.opportunities': { id: 'mine' },
     'apps.keywordSpy': { id: 'mine' },
     'apps.categoryRank': { id: 'theirs' },

@@ -761,6 +761,7 @@ describe('security matrix: the dashboard endpoint', () => {
       'keywords.add': { id: app.id, terms: ['matrix added'] },
       'keywords.remove': { id: app.id, keywordId: removableKeyword!.id },
       'competitors.list': { id: app.id },
+      'competitors.add': { id: app.id, storeUrl: 'https://apps.apple.com/us/app/matrix-rival/id1000000002' },
       'competitors.remove': { id: app.id, competitorId: competitor.id },
       'apps.opportunities': { id: app.id },
       'apps.keywordSpy': { id: app.id },

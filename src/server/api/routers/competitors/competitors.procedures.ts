@@ -41,7 +41,7 @@ export const addCompetitorProcedure = apiProcedure
       path: '/apps/{id}/competitors',
       summary: 'Track a competitor',
       description:
-        'Adds a competitor by its App Store (https://apps.apple.com/<cc>/app/<name>/id<digits>) or Google Play (https://play.google.com/store/apps/details?id=<package>) address. Idempotent: an already tracked competitor is answered as it is, with `created: false`. Needs a read-write key.',
+        'Adds a competitor by its App Store (https://apps.apple.com/<cc>/app/<name>/id<digits>) or Google Play (https://play.google.com/store/apps/details?id=<package>) address. Idempotent: an already tracked competitor is answered as it is, with `created: false`. Each app follows at most the plan’s `competitorsPerApp` (`x-plans`); one past it is 403 `limit-reached`. Needs a read-write key.',
       tags: ['Competitors'],
       protect: true,
       contentTypes: ['application/json'],
@@ -49,7 +49,7 @@ export const addCompetitorProcedure = apiProcedure
     scope: 'write',
     appInput: 'id',
     credits: 2,
-    problems: ['STORE_UNAVAILABLE'],
+    problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
   })
   .input(addCompetitorInput)
   .output(addCompetitorOutput)
