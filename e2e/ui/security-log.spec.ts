@@ -37,17 +37,26 @@ test('the dashboard’s and the operator’s changes of access are each logged, 
 
   await page.getByRole('link', { name: 'Security log' }).click();
   await expect(page.getByRole('heading', { name: 'Security log' })).toBeVisible();
-  await expect(row(page, 'session.sign_in_failed')).toContainText('Someone signing in');
+  await expect(row(page, 'session.sign_in_failed').getByTestId('event-sentence')).toHaveText(
+    `A sign-in as ${email} failed: wrong password`,
+  );
   // The sign-in of the helper that made the account (over HTTP), then the browser's, newest first.
   await expect(row(page, 'session.signed_in')).toHaveCount(2);
   await expect(row(page, 'session.signed_in').first()).toContainText(email);
   await expect(row(page, 'session.signed_in').first()).toContainText(/::1|127\.0\.0\.1/);
+  // The browser named, the whole user agent in the entry's details.
+  await expect(row(page, 'session.signed_in').first()).toContainText(/Chrome( Headless)? \d+ on Linux/);
+  await expect(row(page, 'session.signed_in').first().locator('details dd.mono').first()).toBeHidden();
+  await row(page, 'session.signed_in').first().getByText('Details').click();
   await expect(row(page, 'session.signed_in').first()).toContainText('Mozilla/5.0');
   await expect(row(page, 'api_key.created')).toContainText(`logged key (${secret.slice(0, 13)}…${secret.slice(-4)})`);
-  await expect(row(page, 'api_key.restricted')).toContainText('monthlyBudget: null → 250');
+  await expect(row(page, 'api_key.restricted').getByTestId('event-sentence')).toHaveText(
+    `${email} changed the restrictions of key “logged key (${secret.slice(0, 13)}…${secret.slice(-4)})”: monthly credit budget no budget → 250`,
+  );
   await expect(row(page, 'api_key.restricted')).toContainText(email);
   await expect(row(page, 'plan.changed')).toContainText('Operator CLI');
-  await expect(row(page, 'plan.changed')).toContainText('plan: pro → business');
+  await expect(row(page, 'plan.changed')).toContainText('changed the plan from pro to business');
+  expect(await page.getByTestId('security-log-table').textContent()).not.toMatch(/[{}"]|monthlyBudget/);
   expect(await page.content()).not.toContain(secret);
 
   // Filtered by kind.
@@ -63,7 +72,7 @@ test('the dashboard’s and the operator’s changes of access are each logged, 
   const csv = readFileSync(await (await download).path(), 'utf8')
     .trim()
     .split('\r\n');
-  expect(csv[0]).toBe('time,event,actor,ip_address,user_agent,target,change,request_id');
+  expect(csv[0]).toBe('time,event,actor,ip_address,user_agent,target,change,request_id,summary');
   expect(csv).toHaveLength(2);
   expect(csv[1]).toContain('api_key.created');
 
@@ -77,7 +86,7 @@ test('the dashboard’s and the operator’s changes of access are each logged, 
   await expect(row(page, 'session.signed_in')).toHaveCount(3);
   await expect(row(page, 'session.ended')).toContainText('Operator CLI');
   // The browser's session was signed out; the helper's (over HTTP) was still live.
-  await expect(row(page, 'session.ended')).toContainText('sessionsEnded: 1');
+  await expect(row(page, 'session.ended')).toContainText('ended 1 session');
 });
 
 test('keys rolled and revoked (in the dashboard and by the operator) and a webhook endpoint’s whole life are each logged', async ({
@@ -148,7 +157,7 @@ test('keys rolled and revoked (in the dashboard and by the operator) and a webho
   await expect(row(page, 'api_key.revoked').filter({ hasText: 'Operator CLI' })).toContainText('operator key');
   await expect(row(page, 'api_key.revoked').filter({ hasText: email })).toContainText('rolled key');
   await expect(row(page, 'webhook_endpoint.created')).toContainText(url);
-  await expect(row(page, 'webhook_endpoint.changed')).toContainText('enabled: true → false');
+  await expect(row(page, 'webhook_endpoint.changed')).toContainText('enabled yes → no');
   await expect(row(page, 'webhook_endpoint.secret_rotated')).toContainText(url);
   await expect(row(page, 'webhook_endpoint.deleted')).toContainText(url);
   for (const kind of [

@@ -1,12 +1,14 @@
 'use client';
 // Settings → Security log: every change of access to the account, newest first, filtered by kind and by day, a page
 // at a time, and exported as CSV (every entry the filter matches).
-import { useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import { downloadCsv } from '@/components/csv';
+import { LongText } from '@/components/common/long-text';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
 import { useReading } from '@/components/use-reading';
+import { browserOf, eventSentence, fieldChanges } from './event-sentence';
 import type { SecurityEventView } from '@/server/services/security-log/security-log';
 
 interface Page {
@@ -28,22 +30,6 @@ interface Props {
   retentionDays: number;
   /** False in test mode: the page then shows the sandbox's log. */
   livemode: boolean;
-}
-
-/** A change as a short line: each field that changed, before → after (or its value when added or removed). */
-function describeChange(entry: SecurityEventView): string {
-  const before = entry.before ?? {};
-  const after = entry.after ?? {};
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  const show = (value: unknown) =>
-    value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
-  return fields
-    .map((field) =>
-      field in before && field in after
-        ? `${field}: ${show(before[field])} → ${show(after[field])}`
-        : `${field}: ${show(after[field] ?? before[field])}`,
-    )
-    .join('; ');
 }
 
 function query(filter: Filter) {
@@ -81,7 +67,8 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
       const entries = await trpc.securityLog.export.query(query(filter));
       downloadCsv(
         `security-log-${new Date().toISOString().slice(0, 10)}.csv`,
-        ['time', 'event', 'actor', 'ip_address', 'user_agent', 'target', 'change', 'request_id'],
+        // `change` whole as recorded (JSON, for a machine); `summary` as the page says it.
+        ['time', 'event', 'actor', 'ip_address', 'user_agent', 'target', 'change', 'request_id', 'summary'],
         entries.map((entry) => [
           entry.occurredAt,
           entry.kind,
@@ -89,8 +76,9 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
           entry.ipAddress,
           entry.userAgent,
           entry.target?.label ?? '',
-          describeChange(entry),
+          entry.before || entry.after ? JSON.stringify({ before: entry.before, after: entry.after }) : '',
           entry.requestId,
+          eventSentence(entry),
         ]),
       );
     });
@@ -158,27 +146,70 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
             <thead>
               <tr>
                 <th>Time</th>
-                <th>Event</th>
-                <th>Who</th>
+                <th>What happened</th>
                 <th>From</th>
-                <th>What</th>
-                <th>Change</th>
+                <th>
+                  <span className="visually-hidden">Details</span>
+                </th>
               </tr>
             </thead>
             <tbody>
-              {page.entries.map((entry) => (
-                <tr key={entry.id} data-kind={entry.kind}>
-                  <td>{formatInstant(entry.occurredAt)}</td>
-                  <td>{entry.label}</td>
-                  <td>{entry.actor}</td>
-                  <td>
-                    {entry.ipAddress ?? '—'}
-                    {entry.userAgent && <div className="muted">{entry.userAgent.slice(0, 80)}</div>}
-                  </td>
-                  <td>{entry.target?.label ?? '—'}</td>
-                  <td>{describeChange(entry) || '—'}</td>
-                </tr>
-              ))}
+              {page.entries.map((entry) => {
+                const changes = fieldChanges(entry);
+                return (
+                  <tr key={entry.id} data-kind={entry.kind}>
+                    <td className="nowrap">{formatInstant(entry.occurredAt)}</td>
+                    <td data-testid="event-sentence">
+                      <LongText>{eventSentence(entry)}</LongText>
+                    </td>
+                    <td>
+                      {browserOf(entry.userAgent) ?? (entry.ipAddress ? 'Unknown client' : '—')}
+                      {entry.ipAddress && <div className="muted mono">{entry.ipAddress}</div>}
+                    </td>
+                    <td>
+                      <details className="event-details">
+                        <summary>Details</summary>
+                        <dl>
+                          <dt>Event</dt>
+                          <dd>
+                            {entry.label} <span className="muted mono">{entry.kind}</span>
+                          </dd>
+                          <dt>By</dt>
+                          <dd>{entry.actor}</dd>
+                          {entry.target && (
+                            <>
+                              <dt>Concerning</dt>
+                              <dd>{entry.target.label}</dd>
+                            </>
+                          )}
+                          {changes.map((change) => (
+                            <Fragment key={change.field}>
+                              <dt>{change.field}</dt>
+                              <dd>
+                                {change.before !== undefined && change.after !== undefined
+                                  ? `${change.before} → ${change.after}`
+                                  : (change.after ?? `was ${change.before}`)}
+                              </dd>
+                            </Fragment>
+                          ))}
+                          {entry.userAgent && (
+                            <>
+                              <dt>User agent</dt>
+                              <dd className="mono">{entry.userAgent}</dd>
+                            </>
+                          )}
+                          {entry.requestId && (
+                            <>
+                              <dt>Request</dt>
+                              <dd className="mono">{entry.requestId}</dd>
+                            </>
+                          )}
+                        </dl>
+                      </details>
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </TableScroll>
