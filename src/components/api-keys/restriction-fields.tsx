@@ -12,7 +12,7 @@ export interface AppChoice {
 }
 
 /** An app named with its store: the same app is often on both, under one name. */
-export function appChoiceLabel(app: AppChoice): string {
+function appChoiceLabel(app: AppChoice): string {
   return `${app.name} (${formatStore(app.store)})`;
 }
 

@@ -44,7 +44,7 @@ export function fieldName(field: string): string {
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** A recorded value in words: what null means depends on the field (no restriction, no expiry). */
-export function fieldValue(field: string, value: unknown): string {
+function fieldValue(field: string, value: unknown): string {
   if (value === null || value === undefined) {
     if (field === 'appIds') return 'all apps';
     if (field === 'allowedCidrs') return 'any address';
