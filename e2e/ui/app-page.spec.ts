@@ -243,6 +243,17 @@ test('every API-only view is reachable from the app page, with the API’s numbe
   const [listing, changelog] = await Promise.all([api('/metadata'), api('/metadata/changelog')]);
   await expect(page.getByTestId('listing').locator('dd[data-field="title"]')).toHaveText(listing.title);
   await expect(page.getByTestId('changelog').locator('li')).toHaveCount(changelog.changes.length);
+  // Fields by their names in words, never the API's; a keyword field as the keywords added and removed.
+  const changelogText = (await page.getByTestId('changelog').textContent()) ?? '';
+  expect(changelogText).not.toMatch(/whatsNew|keywordField|hasVideo|screenshotsCount|truefalse|falsetrue/);
+  const keywordChange = (changelog.changes as { field: string; before: string | null; after: string | null }[]).find(
+    (change) => change.field === 'keywordField',
+  );
+  if (keywordChange) {
+    const entry = page.getByTestId('changelog').locator('li[data-field="keywordField"]').first();
+    await expect(entry).toContainText('Keyword field');
+    await expect(entry.locator('.keyword-change')).toContainText(/Added:|Removed:|reordered/);
+  }
 
   await tabs.getByRole('link', { name: 'Reviews' }).click();
   const [insights, reviews, negative] = await Promise.all([

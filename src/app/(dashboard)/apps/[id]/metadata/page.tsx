@@ -1,20 +1,13 @@
 // The store listing as last seen, and its changelog with each change's words marked, as GET /apps/{id}/metadata and
 // GET /apps/{id}/metadata/changelog answer.
-import { TextDiff } from '@/components/apps/text-diff';
+import { LISTING_FIELD_NAMES, ListingChange } from '@/components/apps/listing-change';
 import { formatInstant } from '@/components/format';
 import { serverModules } from '@/app/server-modules';
 import { readAppView, type AppViewParams } from '../app-view';
 
 export const metadata = { title: 'Metadata · ASO Analytics' };
 
-const FIELDS = [
-  ['title', 'Title'],
-  ['subtitle', 'Subtitle'],
-  ['keywordField', 'Keyword field'],
-  ['promotionalText', 'Promotional text'],
-  ['description', 'Description'],
-  ['whatsNew', 'What’s new'],
-] as const;
+const FIELDS = ['title', 'subtitle', 'keywordField', 'promotionalText', 'description', 'whatsNew'] as const;
 
 export default async function MetadataPage(props: AppViewParams) {
   const { caller, app, country } = await readAppView(props);
@@ -38,9 +31,9 @@ export default async function MetadataPage(props: AppViewParams) {
           <p className="muted">No listing seen in {country} yet.</p>
         ) : (
           <dl className="listing" data-testid="listing">
-            {FIELDS.map(([key, label]) => (
+            {FIELDS.map((key) => (
               <div key={key}>
-                <dt>{label}</dt>
+                <dt>{LISTING_FIELD_NAMES[key]}</dt>
                 <dd style={{ whiteSpace: 'pre-wrap' }} data-field={key}>
                   {listing[key] ?? <span className="muted">Not available</span>}
                 </dd>
@@ -79,10 +72,10 @@ export default async function MetadataPage(props: AppViewParams) {
             {changelog.changes.map((change, index) => (
               <li key={`${change.changedAt}-${change.field}-${index}`} data-field={change.field}>
                 <p>
-                  <strong>{change.field}</strong>{' '}
+                  <strong>{LISTING_FIELD_NAMES[change.field] ?? change.field}</strong>{' '}
                   <span className="muted">changed {formatInstant(change.changedAt)}</span>
                 </p>
-                <TextDiff before={change.before} after={change.after} />
+                <ListingChange field={change.field} before={change.before} after={change.after} />
               </li>
             ))}
           </ol>
