@@ -269,10 +269,20 @@ test('every API-only view is reachable from the app page, with the API’s numbe
     'data-review-id',
     reviews.items[0].id,
   );
+  // One store rating and one count of reviews everywhere, each said with what it counts.
+  await expect(page.getByTestId('fact-store-rating')).toHaveText(`${lastRating.average.toFixed(2)} ★`);
+  await expect(page.getByTestId('fact-reviews-held')).toHaveText(reviews.total.toLocaleString('en-US'));
+  await expect(page.getByTestId('fact-period-reviews')).toHaveText(
+    `${insights.reviewCount.toLocaleString('en-US')} · ${insights.averageRating.toFixed(2)} ★`,
+  );
+  await expect(page.getByRole('heading', { name: /^Reviews/ })).toContainText(
+    `(${reviews.total.toLocaleString('en-US')} held)`,
+  );
   await page.locator('select[name="rating"]').selectOption('1');
   await page.locator('select[name="sentiment"]').selectOption('negative');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/rating=1&sentiment=negative/);
+  await expect(page.getByTestId('fact-reviews-held')).toHaveText(reviews.total.toLocaleString('en-US'));
   await expect(page.getByTestId('reviews-table').locator('tbody tr')).toHaveCount(negative.items.length);
   if (negative.totalPages > 1) {
     await page.getByRole('link', { name: 'Next' }).click();

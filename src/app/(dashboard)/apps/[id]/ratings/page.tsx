@@ -18,13 +18,13 @@ export default async function RatingsPage(props: AppViewParams) {
         <>
           <div className="stats">
             <div>
-              <div className="muted">Average on {last.date}</div>
+              <div className="muted">Store rating on {last.date}</div>
               <div className="stat" data-testid="rating-average">
                 {last.average.toFixed(2)} ★
               </div>
             </div>
             <div>
-              <div className="muted">Ratings</div>
+              <div className="muted">Ratings, with or without a review</div>
               <div className="stat" data-testid="rating-count">
                 {formatNumber(last.count)}
               </div>

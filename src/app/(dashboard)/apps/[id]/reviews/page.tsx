@@ -27,10 +27,15 @@ export default async function ReviewsPage(props: AppViewParams) {
   const sentiment = SENTIMENTS.find((label) => label === param(query, 'sentiment'));
   const sort = SORTS.find(([value]) => value === param(query, 'sort'))?.[0] ?? 'newest';
   const page = Math.min(1_000_000, Math.max(1, Number.parseInt(param(query, 'page') ?? '1', 10) || 1));
-  const [reviews, insights] = await Promise.all([
+  const filtered = rating !== undefined || sentiment !== undefined;
+  const [reviews, insights, ratings, held] = await Promise.all([
     caller.reviews.list({ id: app.id, page, pageSize: PAGE_SIZE, rating, sentiment, sort }),
     caller.reviews.insights({ id: app.id }),
+    caller.apps.ratingHistory({ id: app.id }),
+    filtered ? caller.reviews.list({ id: app.id, page: 1, pageSize: 1 }).then((all) => all.total) : null,
   ]);
+  const heldTotal = held ?? reviews.total;
+  const storeRating = ratings.points.at(-1) ?? null;
   const pageLink = (target: number) => {
     const params = new URLSearchParams({
       ...(rating ? { rating: String(rating) } : {}),
@@ -45,10 +50,37 @@ export default async function ReviewsPage(props: AppViewParams) {
     <>
       <section className="panel" aria-labelledby="insights-title" data-testid="review-insights">
         <h2 id="insights-title">What reviews say</h2>
-        <p className="muted">
-          {formatCount(insights.reviewCount, 'review')} from {insights.period.from} to {insights.period.to}
-          {insights.averageRating !== null && `, ${insights.averageRating.toFixed(2)} ★ on average`}.
-        </p>
+        {/* Three numbers that count different things, each said with what it counts, the same here as on Ratings. */}
+        <div className="stats" data-testid="review-facts">
+          <div>
+            <div className="muted">Store rating</div>
+            <div className="stat" data-testid="fact-store-rating">
+              {storeRating ? `${storeRating.average.toFixed(2)} ★` : '—'}
+            </div>
+            <div className="muted">
+              {storeRating
+                ? `${formatCount(storeRating.count, 'rating')} on ${storeRating.date}, with or without a review`
+                : 'not observed yet'}
+            </div>
+          </div>
+          <div>
+            <div className="muted">Reviews held</div>
+            <div className="stat" data-testid="fact-reviews-held">
+              {formatNumber(heldTotal)}
+            </div>
+            <div className="muted">every review we have read, listed below</div>
+          </div>
+          <div>
+            <div className="muted">
+              Reviews {insights.period.from} to {insights.period.to}
+            </div>
+            <div className="stat" data-testid="fact-period-reviews">
+              {formatNumber(insights.reviewCount)}
+              {insights.averageRating !== null && ` · ${insights.averageRating.toFixed(2)} ★`}
+            </div>
+            <div className="muted">what the shares and topics below count</div>
+          </div>
+        </div>
         <div className="stats">
           <div>
             <div className="muted">Positive</div>
@@ -125,7 +157,7 @@ export default async function ReviewsPage(props: AppViewParams) {
           Reviews{' '}
           <span className="muted">
             ({formatNumber(reviews.total)}
-            {rating || sentiment ? ' matching' : ' in all'})
+            {filtered ? ` of ${formatNumber(heldTotal)} matching` : ' held'})
           </span>
         </h2>
         <form method="get" className="row" aria-label="Filter reviews">
