@@ -136,7 +136,7 @@ test('the rank chart compares keywords over a chosen range without a reload, and
 
   // A custom range from a day: the days from it to the last day of data.
   await page.getByTestId('chart-range').selectOption('custom');
-  await page.getByTestId('chart-from').fill(history.points.at(-10).date);
+  await page.getByTestId('chart-range-from').fill(history.points.at(-10).date);
   await expect(page.getByTestId('rank-chart-caption')).toHaveText(`${first!.term}, ${second!.term} · last 10 days`);
   await expect(page).toHaveURL(new RegExp(`range=custom&from=${history.points.at(-10).date}`));
 });
@@ -227,6 +227,12 @@ test('every API-only view is reachable from the app page, with the API’s numbe
   const lastRating = ratings.points.at(-1);
   await expect(page.getByTestId('rating-average')).toHaveText(`${lastRating.average.toFixed(2)} ★`);
   await expect(page.getByTestId('rating-count')).toHaveText(lastRating.count.toLocaleString('en-US'));
+  const shiftDay = (day: string, days: number) =>
+    new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
+  await page.getByTestId('ratings-range').selectOption('30');
+  await expect(page.getByRole('heading', { name: /^Store rating, / })).toHaveText(
+    `Store rating, ${shiftDay(lastRating.date, -29)} to ${lastRating.date}`,
+  );
   // The average's axis is the whole scale, so that a drift of a tenth of a star looks like one.
   await expect(
     page.getByTestId('rating-chart').locator('text.recharts-cartesian-axis-tick-value[orientation="left"]'),
@@ -238,6 +244,10 @@ test('every API-only view is reachable from the app page, with the API’s numbe
   await expect(page.getByTestId('category-latest')).toContainText(
     latest === null ? 'outside the top 200' : `#${latest} on ${category.to}`,
   );
+  // The same range control as every chart's; the choice is in the address.
+  await page.getByTestId('category-range').selectOption('90');
+  await expect(page).toHaveURL(/range=90/);
+  await expect(page.getByTestId('category-range')).toHaveValue('90');
 
   await tabs.getByRole('link', { name: 'Metadata' }).click();
   const [listing, changelog] = await Promise.all([api('/metadata'), api('/metadata/changelog')]);
@@ -278,9 +288,10 @@ test('every API-only view is reachable from the app page, with the API’s numbe
   await expect(page.getByRole('heading', { name: /^Reviews/ })).toContainText(
     `(${reviews.total.toLocaleString('en-US')} held)`,
   );
+  // Each choice applies at once.
   await page.locator('select[name="rating"]').selectOption('1');
+  await expect(page).toHaveURL(/rating=1/);
   await page.locator('select[name="sentiment"]').selectOption('negative');
-  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/rating=1&sentiment=negative/);
   await expect(page.getByTestId('fact-reviews-held')).toHaveText(reviews.total.toLocaleString('en-US'));
   await expect(page.getByTestId('reviews-table').locator('tbody tr')).toHaveCount(negative.items.length);

@@ -5,6 +5,14 @@
 import { useState, type FormEvent } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { axisWidth, dayTick } from '@/components/charts/axis';
+import {
+  dayCount,
+  RangeControl,
+  rangeDays,
+  shiftDay,
+  type RangePreset,
+  type RangeValue,
+} from '@/components/charts/range-control';
 import { SERIES_COLOURS } from '@/components/charts/colours';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatCount, formatInstant, formatNumber } from '@/components/format';
@@ -19,13 +27,12 @@ interface Props {
   ledgerDays: number;
 }
 
+const PRESETS: RangePreset[] = ['7', '30', '90', '365', 'custom'];
+
 interface LogFilter {
   statusClass: '' | '2xx' | '3xx' | '4xx' | '5xx';
   endpoint: string;
 }
-
-const shiftDay = (day: string, days: number) =>
-  new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
 
 export function KeyUsagePanel({ initialUsage, initialCalls, ledgerDays }: Props) {
   const keyId = initialUsage.key.id;
@@ -44,12 +51,17 @@ function KeyUsageChart({ keyId, initial, ledgerDays }: { keyId: string; initial:
   const [usage, setUsage] = useState(initial);
   const { run: reading, pending, error } = useReading();
   const today = initial.to;
+  const initialDays = String(dayCount(initial));
+  const [range, setRange] = useState<RangeValue>(
+    (PRESETS as string[]).includes(initialDays)
+      ? { preset: initialDays as RangePreset, from: null, to: null }
+      : { preset: 'custom', from: initial.from, to: initial.to },
+  );
 
-  function onRange(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const from = String(form.get('from') || initial.from);
-    const to = String(form.get('to') || today);
+  function onRange(next: RangeValue) {
+    setRange(next);
+    if (next.preset === 'custom' && !next.from) return;
+    const { from, to } = rangeDays(next, today);
     void reading(async () => setUsage(await trpc.apiKeys.usage.query({ keyId, from, to })));
   }
 
@@ -68,19 +80,17 @@ function KeyUsageChart({ keyId, initial, ledgerDays }: { keyId: string; initial:
   return (
     <>
       <h3>Per day</h3>
-      <form className="chart-controls" onSubmit={onRange} aria-label="Range of the chart">
-        <label>
-          From
-          <input type="date" name="from" defaultValue={usage.from} min={shiftDay(today, -ledgerDays)} max={today} />
-        </label>
-        <label>
-          To
-          <input type="date" name="to" defaultValue={usage.to} max={today} />
-        </label>
-        <button type="submit" disabled={pending}>
-          Show
-        </button>
-      </form>
+      <div className="chart-controls" role="group" aria-label="Range of the chart" aria-busy={pending}>
+        <RangeControl
+          presets={PRESETS}
+          value={range}
+          onChange={onRange}
+          min={shiftDay(today, -ledgerDays)}
+          max={today}
+          customTo
+          testId="key-usage-range"
+        />
+      </div>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -189,7 +199,13 @@ function RequestLog({ keyId, initial }: { keyId: string; initial: KeyCallsPage }
         to look at when a client misbehaves. A call’s request id is its <code>X-Request-Id</code>. Calls refused before
         the key was recognised (a wrong or revoked secret) are not listed.
       </p>
-      <form className="row" onSubmit={onFilter} aria-label="Filter the request log">
+      <form
+        className="row"
+        onSubmit={onFilter}
+        // A choice applies at once, as every filter of the dashboard does.
+        onChange={(event) => event.currentTarget.requestSubmit()}
+        aria-label="Filter the request log"
+      >
         <label>
           Status
           <select name="statusClass" defaultValue="">
@@ -211,9 +227,6 @@ function RequestLog({ keyId, initial }: { keyId: string; initial: KeyCallsPage }
             ))}
           </select>
         </label>
-        <button type="submit" disabled={pending}>
-          Filter
-        </button>
         <button type="button" onClick={() => void load(filter, 1)} disabled={pending}>
           Refresh
         </button>

@@ -21,6 +21,7 @@ import { RankComparisonChart, type RankSeries } from '@/components/charts/rank-c
 import { Sparkline } from '@/components/charts/sparkline';
 import { TableScroll } from '@/components/common/table-scroll';
 import { downloadCsv } from '@/components/csv';
+import { RangeControl } from '@/components/charts/range-control';
 import { daysOf, MAX_COMPARED, type ChartState, type Range } from './rank-chart-state';
 import { formatNumber } from '@/components/format';
 import { trpc } from '@/components/trpc';
@@ -438,31 +439,13 @@ export function KeywordWorkspace({
             <option value="competitors">This app with its competitors</option>
           </select>
         </label>
-        <label>
-          Range
-          <select
-            value={chart.range}
-            onChange={(event) => setChart((current) => ({ ...current, range: event.target.value as Range }))}
-            data-testid="chart-range"
-          >
-            <option value="30">Last 30 days</option>
-            <option value="90">Last 90 days</option>
-            <option value="365">Last 365 days</option>
-            <option value="custom">From a day…</option>
-          </select>
-        </label>
-        {chart.range === 'custom' && (
-          <label>
-            From
-            <input
-              type="date"
-              value={chart.from ?? ''}
-              max={dataThrough ?? undefined}
-              onChange={(event) => setChart((current) => ({ ...current, from: event.target.value || null }))}
-              data-testid="chart-from"
-            />
-          </label>
-        )}
+        <RangeControl
+          presets={['30', '90', '365', 'custom']}
+          value={{ preset: chart.range, from: chart.from, to: null }}
+          onChange={(next) => setChart((current) => ({ ...current, range: next.preset as Range, from: next.from }))}
+          max={dataThrough ?? new Date().toISOString().slice(0, 10)}
+          testId="chart-range"
+        />
         <p className="muted" style={{ margin: 0 }}>
           {against
             ? 'Tick “Chart” on the keyword to compare this app’s rank with its competitors’.'

@@ -97,7 +97,13 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
           keys are in the live log, with Test mode off.
         </p>
       )}
-      <form className="row" onSubmit={onFilter} aria-label="Filter the security log">
+      <form
+        className="row"
+        onSubmit={onFilter}
+        // A choice applies at once, as every filter of the dashboard does.
+        onChange={(event) => event.currentTarget.requestSubmit()}
+        aria-label="Filter the security log"
+      >
         <label>
           Event
           <select name="kind" defaultValue="">
@@ -117,9 +123,6 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
           To
           <input type="date" name="to" />
         </label>
-        <button type="submit" disabled={pending}>
-          Filter
-        </button>
         <button
           type="button"
           onClick={() => void onExport()}

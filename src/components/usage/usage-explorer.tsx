@@ -5,15 +5,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { axisWidth, dayTick } from '@/components/charts/axis';
+import { RangeControl, rangeDays, shiftDay, type RangeValue } from '@/components/charts/range-control';
 import { downloadCsv } from '@/components/csv';
 import { formatNumber } from '@/components/format';
 import { trpc } from '@/components/trpc';
 
 type Ledger = Awaited<ReturnType<typeof trpc.usage.ledger.query>>;
 type Measure = 'credits' | 'calls';
-
-const shiftDay = (day: string, days: number) =>
-  new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** Every day of the range, so that quiet days show as zero. */
 function daysOf(from: string, to: string): string[] {
@@ -36,8 +34,8 @@ export function UsageExplorer({ periodStart, today, ledgerDays }: Props) {
   const [endpoint, setEndpoint] = useState('all');
   const [key, setKey] = useState('all');
   const [measure, setMeasure] = useState<Measure>('credits');
-  const [from, setFrom] = useState(firstOfPeriod);
-  const [to, setTo] = useState(today);
+  const [range, setRange] = useState<RangeValue>({ preset: 'period', from: null, to: null });
+  const { from, to } = rangeDays(range, today, firstOfPeriod);
 
   const earliest = shiftDay(today, -ledgerDays);
   const valid = from >= earliest && from <= to && to <= today;
@@ -124,27 +122,15 @@ export function UsageExplorer({ periodStart, today, ledgerDays }: Props) {
             ))}
           </select>
         </label>
-        <label>
-          From
-          <input
-            type="date"
-            value={from}
-            min={earliest}
-            max={to}
-            onChange={(event) => setFrom(event.target.value || firstOfPeriod)}
-            data-testid="usage-from"
-          />
-        </label>
-        <label>
-          To
-          <input
-            type="date"
-            value={to}
-            min={from}
-            max={today}
-            onChange={(event) => setTo(event.target.value || today)}
-          />
-        </label>
+        <RangeControl
+          presets={['period', '7', '30', '90', '365', 'custom']}
+          value={range}
+          onChange={setRange}
+          min={earliest}
+          max={today}
+          customTo
+          testId="usage-range"
+        />
         <button type="button" onClick={exportCsv} disabled={!ledger || !valid} data-testid="usage-csv">
           Export CSV
         </button>

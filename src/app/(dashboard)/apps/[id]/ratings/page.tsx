@@ -1,5 +1,5 @@
 // Rating history, as GET /apps/{id}/rating-history answers: the daily average and the number of ratings.
-import { TimeSeriesChart } from '@/components/charts/time-series-chart';
+import { RatingCharts } from '@/components/apps/rating-charts';
 import { formatNumber } from '@/components/format';
 import { readAppView, type AppViewParams } from '../app-view';
 
@@ -30,23 +30,7 @@ export default async function RatingsPage(props: AppViewParams) {
               </div>
             </div>
           </div>
-          <h3>
-            Average rating, {history.from} to {history.to}
-          </h3>
-          <TimeSeriesChart
-            points={history.points.map((point) => ({ date: point.date, value: point.average }))}
-            name="Average rating"
-            domain={[1, 5]}
-            ticks={[1, 2, 3, 4, 5]}
-            decimals={2}
-            testId="rating-chart"
-          />
-          <h3>Number of ratings</h3>
-          <TimeSeriesChart
-            points={history.points.map((point) => ({ date: point.date, value: point.count }))}
-            name="Number of ratings"
-            testId="rating-count-chart"
-          />
+          <RatingCharts points={history.points} />
         </>
       )}
     </section>

@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { LongText } from '@/components/common/long-text';
 import { TableScroll } from '@/components/common/table-scroll';
+import { AutoSubmitForm } from '@/components/common/auto-submit-form';
 import { formatCount, formatInstant, formatNumber } from '@/components/format';
 import { param, readAppView, type AppViewParams } from '../app-view';
 
@@ -160,7 +161,7 @@ export default async function ReviewsPage(props: AppViewParams) {
             {filtered ? ` of ${formatNumber(heldTotal)} matching` : ' held'})
           </span>
         </h2>
-        <form method="get" className="row" aria-label="Filter reviews">
+        <AutoSubmitForm label="Filter reviews">
           <label>
             Rating
             <select name="rating" defaultValue={rating ? String(rating) : ''}>
@@ -193,8 +194,7 @@ export default async function ReviewsPage(props: AppViewParams) {
               ))}
             </select>
           </label>
-          <button type="submit">Apply</button>
-        </form>
+        </AutoSubmitForm>
         {reviews.items.length === 0 ? (
           <p className="muted">
             {reviews.total === 0 ? 'No review matches these filters.' : 'No reviews on this page.'}
