@@ -26,7 +26,7 @@ function keywordsOf(field: string | null): string[] {
 }
 
 /** The share of the longer text's words the two have in common, 0 to 1. */
-export function sharedWords(before: string, after: string): number {
+function sharedWords(before: string, after: string): number {
   const parts = diffWords(before, after);
   const count = (text: string) => text.split(/\s+/).filter(Boolean).length;
   const common = parts.filter((part) => !part.added && !part.removed).reduce((sum, part) => sum + count(part.value), 0);
