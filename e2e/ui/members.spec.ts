@@ -36,6 +36,13 @@ test('the owner invites a developer and an analyst by mail; the developer’s ke
   await expect(keysRow.getByRole('cell')).toHaveText(
     ['Yes', 'Yes', 'Yes', 'No', 'No'].map((allowed) => new RegExp(allowed)),
   );
+  // Each permission lists the operations it governs, from the procedures: resetting test data is a developer's too.
+  const dataRow = ownerPage.getByTestId('role-permissions').getByRole('row', { name: /^Add and remove apps/ });
+  await expect(dataRow.getByRole('cell')).toHaveText(
+    ['Yes', 'Yes', 'Yes', 'No', 'No'].map((allowed) => new RegExp(allowed)),
+  );
+  await dataRow.getByText(/\d+ operations/).click();
+  await expect(dataRow.getByRole('listitem').filter({ hasText: 'Reset test data' })).toBeVisible();
   const developerEmail = `developer-${Date.now()}@example.test`;
   const developerLink = await invite(ownerPage, developerEmail, 'Developer');
   await expect(ownerPage.getByTestId('invitations-table')).toContainText(developerEmail);

@@ -1,10 +1,10 @@
-// What each role may do, from the access policy's own table (services/access/roles.ts), so the page cannot drift from
-// what is enforced.
+// What each role may do, from the procedures themselves (src/server/api/role-table.ts): each permission with the
+// operations it governs, so the page cannot drift from what is enforced.
 import { TableScroll } from '@/components/common/table-scroll';
 
 type Props = {
   roles: { value: string; label: string }[];
-  permissions: { label: string; allowedTo: string[] }[];
+  permissions: { label: string; operations: string[]; allowedTo: string[] }[];
 };
 
 export function RolePermissionsTable({ roles, permissions }: Props) {
@@ -28,6 +28,14 @@ export function RolePermissionsTable({ roles, permissions }: Props) {
               <tr key={permission.label}>
                 <th scope="row" style={{ fontWeight: 'normal' }}>
                   {permission.label}
+                  <details className="operations">
+                    <summary className="muted">{permission.operations.length} operations</summary>
+                    <ul>
+                      {permission.operations.map((operation) => (
+                        <li key={operation}>{operation}</li>
+                      ))}
+                    </ul>
+                  </details>
                 </th>
                 {roles.map((role) =>
                   permission.allowedTo.includes(role.value) ? (

@@ -5,16 +5,8 @@ import { getDashboardCaller, serverModules } from '@/app/server-modules';
 export const metadata = { title: 'Members · ASO Analytics' };
 
 export default async function MembersPage({ searchParams }: { searchParams: Promise<{ denied?: string }> }) {
-  const {
-    INVITABLE_ROLES,
-    MEMBER_ROLES,
-    ROLE_LABELS,
-    ROLE_PERMISSIONS,
-    roleAllows,
-    PLANS,
-    INVITATION_DAYS,
-    PERMISSIONS,
-  } = await serverModules();
+  const { INVITABLE_ROLES, MEMBER_ROLES, ROLE_LABELS, roleAllows, roleTable, PLANS, INVITATION_DAYS, PERMISSIONS } =
+    await serverModules();
   const { denied } = await searchParams;
   const caller = await getDashboardCaller();
   const [account, { members, invitations }, offer] = await Promise.all([
@@ -48,11 +40,10 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
       />
       <RolePermissionsTable
         roles={MEMBER_ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))}
-        permissions={Object.entries(PERMISSIONS).map(([permission, phrase]) => ({
+        permissions={roleTable().map(({ phrase, operations, allowedTo }) => ({
           label: phrase.charAt(0).toUpperCase() + phrase.slice(1),
-          allowedTo: MEMBER_ROLES.filter((role) =>
-            ROLE_PERMISSIONS[role].includes(permission as keyof typeof PERMISSIONS),
-          ),
+          operations,
+          allowedTo,
         }))}
       />
     </>
