@@ -26,6 +26,7 @@ const PAGES = [
   ['app-overview', `/apps/${DEMO_APP}`],
   ['app-opportunities', `/apps/${DEMO_APP}/opportunities`],
   ['app-keyword-spy', `/apps/${DEMO_APP}/keyword-spy`],
+  ['app-research', `/apps/${DEMO_APP}/research`],
   ['app-competitors', `/apps/${DEMO_APP}/competitors`],
   ['app-ratings', `/apps/${DEMO_APP}/ratings`],
   ['app-category-rank', `/apps/${DEMO_APP}/category-rank`],

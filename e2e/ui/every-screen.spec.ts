@@ -36,6 +36,7 @@ const APP_VIEWS = [
   '/category-rank',
   '/metadata',
   '/keyword-spy',
+  '/research',
   '/reviews',
 ];
 const APP_PAGES = ['/apps', ...APP_VIEWS.map((view) => `/apps/${DEMO_APP_ID}${view}`)];

@@ -32,6 +32,7 @@ export { REQUESTS_PER_MINUTE } from './services/limits/request-rates';
 export { RETRY_DELAYS_SECONDS, TIMEOUT_MS } from './services/webhooks/delivery';
 export { TOLERANCE_SECONDS } from './services/webhooks/signing';
 export { VERIFICATION_SNIPPETS } from './services/webhooks/verification-snippets';
+export { declaredCredits } from './api/declared-costs';
 export { roleTable } from './api/role-table';
 export { MEMBER_ROLES, PERMISSIONS, ROLE_LABELS, ROLE_PERMISSIONS, roleAllows } from './services/access/roles';
 export { INVITABLE_ROLES, INVITATION_DAYS, INVITATION_REFUSALS } from './services/accounts/members';

@@ -8,6 +8,7 @@ const VIEWS = [
   { path: '', label: 'Overview' },
   { path: '/opportunities', label: 'Opportunities' },
   { path: '/keyword-spy', label: 'Keyword spy' },
+  { path: '/research', label: 'Research' },
   { path: '/competitors', label: 'Competitors' },
   { path: '/ratings', label: 'Ratings' },
   { path: '/category-rank', label: 'Category rank' },

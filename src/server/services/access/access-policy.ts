@@ -42,7 +42,8 @@ export type OperationAccess = {
   addsApp?: boolean;
   /**
    * On the public API (REST and MCP) only, never with the dashboard's cookie: what costs a store request per call (live
-   * keyword research) and the API's own writes (docs/api-decisions.md, "What the dashboard may do for free").
+   * keyword research, which the dashboard's Research page calls over REST, charged) and the views without a screen
+   * (docs/api-decisions.md, "What the dashboard may do for free").
    */
   apiOnly?: boolean;
   /** What a member's role must allow (./roles.ts); none: the one the scope implies (permissionOf). */
