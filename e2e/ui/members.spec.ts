@@ -41,7 +41,7 @@ test('the owner invites a developer and an analyst by mail; the developer’s ke
   await expect(dataRow.getByRole('cell')).toHaveText(
     ['Yes', 'Yes', 'Yes', 'No', 'No'].map((allowed) => new RegExp(allowed)),
   );
-  await dataRow.getByText(/\d+ operations/).click();
+  await dataRow.getByText(/\d+ operations?$/).click();
   await expect(dataRow.getByRole('listitem').filter({ hasText: 'Reset test data' })).toBeVisible();
   const developerEmail = `developer-${Date.now()}@example.test`;
   const developerLink = await invite(ownerPage, developerEmail, 'Developer');

@@ -1,6 +1,7 @@
 // What each role may do, from the procedures themselves (src/server/api/role-table.ts): each permission with the
 // operations it governs, so the page cannot drift from what is enforced.
 import { TableScroll } from '@/components/common/table-scroll';
+import { formatCount } from '@/components/format';
 
 type Props = {
   roles: { value: string; label: string }[];
@@ -12,7 +13,7 @@ export function RolePermissionsTable({ roles, permissions }: Props) {
     <section className="panel" aria-labelledby="role-permissions-title">
       <h2 id="role-permissions-title">What each role can do</h2>
       <TableScroll label="What each role can do">
-        <table data-testid="role-permissions">
+        <table data-testid="role-permissions" className="wrap-first">
           <thead>
             <tr>
               <th scope="col">Permission</th>
@@ -29,7 +30,7 @@ export function RolePermissionsTable({ roles, permissions }: Props) {
                 <th scope="row" style={{ fontWeight: 'normal' }}>
                   {permission.label}
                   <details className="operations">
-                    <summary className="muted">{permission.operations.length} operations</summary>
+                    <summary className="muted">{formatCount(permission.operations.length, 'operation')}</summary>
                     <ul>
                       {permission.operations.map((operation) => (
                         <li key={operation}>{operation}</li>
