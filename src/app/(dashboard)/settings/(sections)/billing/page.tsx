@@ -107,6 +107,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
                 <th scope="col">Tracked apps</th>
                 <th scope="col">Tracked keywords</th>
                 <th scope="col">Storefronts per app</th>
+                <th scope="col">Competitors per app</th>
                 <th scope="col">
                   <span className="visually-hidden">Choose</span>
                 </th>
@@ -131,6 +132,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
                     <td>{cap(tier.trackedApps)}</td>
                     <td>{cap(tier.trackedKeywords)}</td>
                     <td>{cap(tier.storefrontsPerApp)}</td>
+                    <td>{cap(tier.competitorsPerApp)}</td>
                     <td>
                       {overview.billing === 'stripe' && tier.checkout && (!isCurrent || overview.trial) && (
                         <PlanActions tier={tier.tier} label={tier.label} />
