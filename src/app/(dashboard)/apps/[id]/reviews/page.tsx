@@ -52,7 +52,7 @@ export default async function ReviewsPage(props: AppViewParams) {
       <section className="panel" aria-labelledby="insights-title" data-testid="review-insights">
         <h2 id="insights-title">What reviews say</h2>
         {/* Three numbers that count different things, each said with what it counts, the same here as on Ratings. */}
-        <div className="stats" data-testid="review-facts">
+        <div className="stats" data-testid="review-facts" style={{ marginBottom: '1.25rem' }}>
           <div>
             <div className="muted">Store rating</div>
             <div className="stat" data-testid="fact-store-rating">
