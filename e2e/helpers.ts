@@ -458,3 +458,9 @@ export async function chooseRowAction(scope: Page | Locator, label: string, acti
   const page = 'page' in scope ? scope.page() : scope;
   await page.getByRole('menuitem', { name: action, exact: true }).click();
 }
+
+/** Opens Settings → Webhooks' add dialog (on the page already shown) and returns its form. */
+export async function openEndpointForm(page: Page) {
+  await page.getByRole('button', { name: 'New endpoint' }).click();
+  return page.getByRole('form', { name: 'Add endpoint' });
+}

@@ -78,8 +78,10 @@ test('add a webhook endpoint, rotate its secret and delete it with the keyboard 
   await page.goto('/settings/webhooks');
   await expect(page.getByTestId('endpoints-empty')).toContainText('No endpoints yet');
 
+  await tabTo(page, page.getByRole('button', { name: 'New endpoint' }));
+  await page.keyboard.press('Enter');
   const form = page.getByRole('form', { name: 'Add endpoint' });
-  await tabTo(page, form.getByLabel('Endpoint URL (HTTPS)'));
+  await expect(form.getByLabel('Endpoint URL (HTTPS)')).toBeFocused();
   await page.keyboard.type('http://127.0.0.1:9/hooks/keyboard');
   await page.keyboard.press('Tab');
   await expect(form.getByLabel('Description')).toBeFocused();

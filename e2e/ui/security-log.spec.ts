@@ -3,7 +3,7 @@
 // user's sessions ended) are each there, with who and from where; filtered by kind; exported as CSV.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { admin, newAccount, signInAs, openCreateKeyForm, chooseRowAction } from '../helpers';
+import { admin, newAccount, signInAs, openCreateKeyForm, chooseRowAction, openEndpointForm } from '../helpers';
 
 function row(page: Page, kind: string) {
   return page.getByTestId('security-log-table').locator(`tr[data-kind="${kind}"]`);
@@ -126,7 +126,7 @@ test('keys rolled and revoked (in the dashboard and by the operator) and a webho
   // A webhook endpoint: added, disabled, its secret rotated, deleted.
   const url = 'http://127.0.0.1:9/hooks/logged';
   await page.goto('/settings/webhooks');
-  const add = page.getByRole('form', { name: 'Add endpoint' });
+  const add = await openEndpointForm(page);
   await add.getByLabel('Endpoint URL (HTTPS)').fill(url);
   await add.getByRole('button', { name: 'Add endpoint' }).click();
   const webhookSecret = (await page.getByTestId('webhook-secret-value').textContent())!.trim();

@@ -2,7 +2,7 @@
 // delivery in the log, redeliver it.
 import { expect, test } from '@playwright/test';
 import { verifySignature } from '../../src/server/services/webhooks/signing';
-import { newAccount, signInAs, startWebhookReceiver } from '../helpers';
+import { newAccount, signInAs, startWebhookReceiver, openEndpointForm } from '../helpers';
 
 test('add an endpoint, send a test event, see it delivered, redeliver it', async ({ page }) => {
   const receiver = await startWebhookReceiver();
@@ -14,7 +14,7 @@ test('add an endpoint, send a test event, see it delivered, redeliver it', async
     await page.goto('/apps');
     await page.getByRole('link', { name: 'Webhooks' }).click();
 
-    const form = page.getByRole('form', { name: 'Add endpoint' });
+    const form = await openEndpointForm(page);
     await form.getByLabel('Endpoint URL (HTTPS)').fill(url);
     await form.getByLabel('Description').fill('e2e receiver');
     await form.getByRole('button', { name: 'Add endpoint' }).click();

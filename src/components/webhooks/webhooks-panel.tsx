@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
+import { DialogCancel, FormDialog } from '@/components/common/form-dialog';
 import { NewSecret } from '@/components/common/new-secret';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
@@ -60,6 +61,7 @@ function usePollWhileInFlight(deliveries: Record<string, Delivery[]>, refresh: (
 type Confirming = { kind: 'rotate' | 'delete'; endpoint: Endpoint } | null;
 
 export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: Props) {
+  const [adding, setAdding] = useState(false);
   const [secret, setSecret] = useState<{ value: string; note: string } | null>(null);
   const [notices, setNotices] = useState<Record<string, string>>({});
   const [confirming, setConfirming] = useState<Confirming>(null);
@@ -74,17 +76,16 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: P
 
   async function onCreate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
+    const data = new FormData(event.currentTarget);
     await run(async () => {
       const created = await trpc.webhooks.create.mutate({
         url: String(data.get('url')),
         description: String(data.get('description') || '') || undefined,
         eventTypes: data.getAll('eventTypes').map(String) as never,
       });
+      setAdding(false);
       setSecret({ value: created.secret, note: `Signing secret of ${created.endpoint.url}.` });
       toast.success('Endpoint added');
-      form.reset();
     });
   }
 
@@ -122,53 +123,70 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: P
             live one. Your live endpoints are listed with Test mode off.
           </p>
         )}
-        <form className="stack" onSubmit={onCreate} aria-label="Add endpoint">
-          <div className="row">
-            <label style={{ flex: '2 1 260px' }}>
-              Endpoint URL (HTTPS)
-              <input name="url" required placeholder="https://example.com/webhooks/aso" />
-            </label>
-            <label style={{ flex: '1 1 180px' }}>
-              Description
-              <input name="description" maxLength={200} />
-            </label>
-          </div>
-          <fieldset style={{ border: 'none', padding: 0, margin: 0 }}>
-            <legend>Events</legend>
-            <p className="muted" id="event-kinds-hint" style={{ margin: '0.3rem 0 0.6rem' }}>
-              Tick the kinds this endpoint receives. Leave all unticked to receive every kind, including kinds added
-              later.
-            </p>
-            <div className="event-kinds" aria-describedby="event-kinds-hint">
-              {eventKinds.map((kind) => (
-                <div key={kind.type} className="event-kind">
-                  <input
-                    type="checkbox"
-                    name="eventTypes"
-                    value={kind.type}
-                    id={`kind-${kind.type}`}
-                    aria-describedby={`kind-${kind.type}-about`}
-                  />
-                  <span>
-                    <label htmlFor={`kind-${kind.type}`}>
-                      <code>{kind.type}</code>
-                    </label>
-                    <span className="muted" id={`kind-${kind.type}-about`}>
-                      {' '}
-                      {kind.description}
-                    </span>
-                  </span>
+        <div className="row">
+          <FormDialog
+            open={adding}
+            onOpenChange={setAdding}
+            openLabel="New endpoint"
+            title="Add a webhook endpoint"
+            focusAfter={() => secretBox.current}
+            testId="add-endpoint-dialog"
+          >
+            <form className="stack" onSubmit={onCreate} aria-label="Add endpoint">
+              <div className="row">
+                <label style={{ flex: '2 1 260px' }}>
+                  Endpoint URL (HTTPS)
+                  <input name="url" required placeholder="https://example.com/webhooks/aso" />
+                </label>
+                <label style={{ flex: '1 1 180px' }}>
+                  Description
+                  <input name="description" maxLength={200} />
+                </label>
+              </div>
+              <fieldset style={{ border: 'none', padding: 0, margin: 0 }}>
+                <legend>Events</legend>
+                <p className="muted" id="event-kinds-hint" style={{ margin: '0.3rem 0 0.6rem' }}>
+                  Tick the kinds this endpoint receives. Leave all unticked to receive every kind, including kinds added
+                  later.
+                </p>
+                <div className="event-kinds" aria-describedby="event-kinds-hint">
+                  {eventKinds.map((kind) => (
+                    <div key={kind.type} className="event-kind">
+                      <input
+                        type="checkbox"
+                        name="eventTypes"
+                        value={kind.type}
+                        id={`kind-${kind.type}`}
+                        aria-describedby={`kind-${kind.type}-about`}
+                      />
+                      <span>
+                        <label htmlFor={`kind-${kind.type}`}>
+                          <code>{kind.type}</code>
+                        </label>
+                        <span className="muted" id={`kind-${kind.type}-about`}>
+                          {' '}
+                          {kind.description}
+                        </span>
+                      </span>
+                    </div>
+                  ))}
                 </div>
-              ))}
-            </div>
-          </fieldset>
-          <div>
-            <button className="primary" type="submit" disabled={pending}>
-              Add endpoint
-            </button>
-          </div>
-        </form>
-        {error && (
+              </fieldset>
+              {error && (
+                <p className="error" role="alert">
+                  {error}
+                </p>
+              )}
+              <div className="row">
+                <button className="primary" type="submit" disabled={pending}>
+                  Add endpoint
+                </button>
+                <DialogCancel />
+              </div>
+            </form>
+          </FormDialog>
+        </div>
+        {!adding && error && (
           <p className="error" role="alert">
             {error}
           </p>
@@ -195,8 +213,8 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: P
             <strong>No endpoints yet.</strong>
           </p>
           <p className="muted">
-            Add the HTTPS address of a receiver above, then send it a test event. A Slack or Discord incoming-webhook
-            URL works too: it receives readable messages.
+            Add the HTTPS address of a receiver with New endpoint, then send it a test event. A Slack or Discord
+            incoming-webhook URL works too: it receives readable messages.
           </p>
         </section>
       )}
