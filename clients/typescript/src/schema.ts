@@ -469,7 +469,7 @@ export interface paths {
         put?: never;
         /**
          * Track a competitor
-         * @description Adds a competitor by its App Store (https://apps.apple.com/<cc>/app/<name>/id<digits>) or Google Play (https://play.google.com/store/apps/details?id=<package>) address. Idempotent: an already tracked competitor is answered as it is, with `created: false`. Needs a read-write key.
+         * @description Adds a competitor by its App Store (https://apps.apple.com/<cc>/app/<name>/id<digits>) or Google Play (https://play.google.com/store/apps/details?id=<package>) address. Idempotent: an already tracked competitor is answered as it is, with `created: false`. Each app follows at most the plan’s `competitorsPerApp` (`x-plans`); one past it is 403 `limit-reached`. Needs a read-write key.
          *
          *     **Costs 2 credits** (charged only on success).
          */
@@ -4466,7 +4466,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
-            403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScopeOrLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -7,7 +7,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
 import { CopyButton } from '@/components/common/copy-button';
-import { DialogCancel, FormDialog } from '@/components/common/form-dialog';
+import { DialogActions, FormDialog } from '@/components/common/form-dialog';
 import { NewSecret } from '@/components/common/new-secret';
 import { RowMenu } from '@/components/common/row-menu';
 import { TableScroll } from '@/components/common/table-scroll';
@@ -233,17 +233,7 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
                 disabled={!apiAccess}
               />
             </details>
-            {error && (
-              <p className="error" role="alert" style={{ flexBasis: '100%' }}>
-                {error}
-              </p>
-            )}
-            <div className="row" style={{ flexBasis: '100%' }}>
-              <button className="primary" type="submit" disabled={!apiAccess || pending}>
-                Create key
-              </button>
-              <DialogCancel />
-            </div>
+            <DialogActions error={error} pending={!apiAccess || pending} submit="Create key" />
           </form>
         </FormDialog>
       </div>

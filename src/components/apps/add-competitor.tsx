@@ -3,7 +3,7 @@
 // developer, category, rating), and its ranks for the app's tracked terms follow at once.
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { DialogCancel, FormDialog } from '@/components/common/form-dialog';
+import { DialogActions, FormDialog } from '@/components/common/form-dialog';
 import { trpc } from '@/components/trpc';
 import { useAction } from '@/components/use-action';
 
@@ -56,17 +56,7 @@ export function AddCompetitor({ appId, store }: { appId: string; store: 'app_sto
         <p className="muted" id="competitor-url-help">
           For example {example}
         </p>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="row">
-          <button className="primary" type="submit" disabled={pending}>
-            {pending ? 'Looking it up…' : 'Add competitor'}
-          </button>
-          <DialogCancel />
-        </div>
+        <DialogActions error={error} pending={pending} submit={pending ? 'Looking it up…' : 'Add competitor'} />
       </form>
     </FormDialog>
   );

@@ -58,11 +58,23 @@ export function FormDialog({
   );
 }
 
-/** The form's Cancel button: closes the dialog it is in. */
-export function DialogCancel() {
+/** The end of a dialog's form: its problem when the last try failed, then submit and Cancel (which closes it). */
+export function DialogActions({ error, pending, submit }: { error: string | null; pending: boolean; submit: string }) {
   return (
-    <Dialog.Close asChild>
-      <button type="button">Cancel</button>
-    </Dialog.Close>
+    <>
+      {error && (
+        <p className="error" role="alert" style={{ flexBasis: '100%' }}>
+          {error}
+        </p>
+      )}
+      <div className="row" style={{ flexBasis: '100%' }}>
+        <button className="primary" type="submit" disabled={pending}>
+          {submit}
+        </button>
+        <Dialog.Close asChild>
+          <button type="button">Cancel</button>
+        </Dialog.Close>
+      </div>
+    </>
   );
 }

@@ -6,7 +6,7 @@ import Link from 'next/link';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
-import { DialogCancel, FormDialog } from '@/components/common/form-dialog';
+import { DialogActions, FormDialog } from '@/components/common/form-dialog';
 import { NewSecret } from '@/components/common/new-secret';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
@@ -172,17 +172,7 @@ export function WebhooksPanel({ endpoints, deliveries, eventKinds, livemode }: P
                   ))}
                 </div>
               </fieldset>
-              {error && (
-                <p className="error" role="alert">
-                  {error}
-                </p>
-              )}
-              <div className="row">
-                <button className="primary" type="submit" disabled={pending}>
-                  Add endpoint
-                </button>
-                <DialogCancel />
-              </div>
+              <DialogActions error={error} pending={pending} submit="Add endpoint" />
             </form>
           </FormDialog>
         </div>
