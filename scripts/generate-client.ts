@@ -36,7 +36,9 @@ export async function clientSources(): Promise<Record<string, string>> {
     "\n/** The lists a client may page through, and the member of the answer that holds each list ('' when the answer is the list). */\n" +
     `export const PAGED_LISTS = ${JSON.stringify(paged, null, 2)} as const;\n\n` +
     '/** The schema of each problem kind the API answers with (their `code` tells them apart). */\n' +
-    `export type ProblemSchemaName = ${problems.map((name) => `'${name}'`).join(' | ')};\n`;
+    `export type ProblemSchemaName = ${problems.map((name) => `'${name}'`).join(' | ')};\n\n` +
+    '/** The dated API version these types describe: the client sends it as `Aso-Version` on every call. */\n' +
+    `export const API_VERSION = '${document['x-api-version'] as string}';\n`;
   return { 'schema.ts': HEADER + schema, 'operations.ts': operations };
 }
 

@@ -6,6 +6,7 @@ import { db } from '@/server/db';
 import { addKeywords } from '@/server/services/apps/apps';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { makeAccount } from './factories';
+import { LATEST_VERSION } from '@/server/domain/api-versions';
 
 export const FIXED_DAY = new Date('2026-06-30T00:00:00.000Z');
 
@@ -13,6 +14,7 @@ export function callerFor(accountId: string, scope: Actor['scope'] = 'read-write
   return createCaller({
     actor: {
       kind: 'apiKey',
+      apiVersion: LATEST_VERSION,
       accountId,
       mode: 'live',
       liveAccountId: accountId,

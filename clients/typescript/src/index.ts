@@ -4,13 +4,15 @@
 // - problems typed as the API's problem kinds, told apart by `code`;
 // - retries of 429 and 503 (after their `Retry-After`) and of network errors, for GETs, PATCHes and DELETEs, and for
 //   POSTs, which get an `Idempotency-Key` of their own when they carry none, so that a retried POST is answered once;
-// - `paginate`, an async iterator over every item of a paged list.
+// - `paginate`, an async iterator over every item of a paged list;
+// - `Aso-Version`: the dated version its types were generated for, so that answers keep to them whatever the key's.
 import createFetchClient, { type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
 import type { PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
-import { PAGED_LISTS, type ProblemSchemaName } from './operations';
+import { API_VERSION, PAGED_LISTS, type ProblemSchemaName } from './operations';
 import type { components, paths } from './schema';
 
 export type { components, paths };
+export { API_VERSION };
 
 /** A problem the API answered with; `code` tells the kinds apart (`credits-exhausted` has `resetsAt`…). */
 export type Problem = components['schemas'][ProblemSchemaName];
@@ -145,7 +147,7 @@ export function retryingFetch(
 export function createAsoClient(options: AsoClientOptions) {
   const client = createFetchClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    headers: { Authorization: `Bearer ${options.apiKey}` },
+    headers: { Authorization: `Bearer ${options.apiKey}`, 'Aso-Version': API_VERSION },
     fetch: retryingFetch(options.fetch ?? ((request) => fetch(request)), options.retry),
   });
   const metered = <T extends { response: Response }>(result: T): T & Metered => ({

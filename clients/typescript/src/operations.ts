@@ -11,3 +11,6 @@ export const PAGED_LISTS = {
 
 /** The schema of each problem kind the API answers with (their `code` tells them apart). */
 export type ProblemSchemaName = 'ValidationErrorProblem' | 'UnauthorizedProblem' | 'PlanRequiredProblem' | 'InsufficientScopeProblem' | 'IpNotAllowedProblem' | 'LimitReachedProblem' | 'NotFoundProblem' | 'PayloadTooLargeProblem' | 'UnsupportedMediaTypeProblem' | 'CreditsExhaustedProblem' | 'KeyBudgetExhaustedProblem' | 'RateLimitedProblem' | 'IdempotencyConflictProblem' | 'InternalErrorProblem' | 'StoreUnavailableProblem' | 'ServiceUnavailableProblem';
+
+/** The dated API version these types describe: the client sends it as `Aso-Version` on every call. */
+export const API_VERSION = '2026-11-29';

@@ -1178,8 +1178,8 @@ export interface components {
             term: string;
             /** @description Position in search results on the last day of data; null when the app is not in the top 200 (the top 100 on Google Play). */
             rank: number | null;
-            /** @description Rank at the start of rankWindow minus rank now: positive = moved up. 0 when either end is unranked. */
-            rankDelta: number;
+            /** @description Rank at the start of rankWindow minus rank now: positive = moved up. Since Aso-Version 2026-11-29, null when either end is not a rank (not in the results, or not observed); before it, 0 in that case. */
+            rankDelta: number | null;
             /** @description Estimated monthly searches in the storefront. Neither store publishes one: it is estimated from what the store’s search (and, on Google Play, its autocompletion) shows, with the aso package’s traffic score (1–10) on a logarithmic scale (1 ≈ 3, 5.5 ≈ 560, 10 ≈ 100,000). An order of magnitude to compare terms, not a count. null until the first data refresh of the term. */
             volume: number | null;
             /** @description 0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100). null until the first data refresh of the term. */
@@ -1221,8 +1221,13 @@ export interface components {
             volume: number;
             /** @description 0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100). */
             difficulty: number;
-            /** @description Where this app ranked for the term on its last day of data; null if not ranked or not observed. */
-            yourRank: number | null;
+            /** @description Where this app ranked for the term on its last day of data. Since Aso-Version 2026-11-29: null when that day was observed and the app was not in the results; left out when that day was not observed for the term. Before it: null in both cases. */
+            yourRank?: number | null;
+            /**
+             * @description `ranked`: `yourRank` is the rank. `unranked`: the store’s results for the term were observed on the app’s last day of data, and the app was not in them (Apple shows at most 200, Google Play 100). `not_observed`: no one observed the term in this storefront that day (the term is not tracked there, or the store failed).
+             * @enum {string}
+             */
+            yourRankStatus: "ranked" | "unranked" | "not_observed";
             topApps: {
                 rank: number;
                 /** @enum {string} */
@@ -2184,6 +2189,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -2213,6 +2219,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -2231,6 +2238,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -2250,6 +2258,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -2268,6 +2277,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2287,6 +2297,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -2305,6 +2316,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2324,6 +2336,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -2343,6 +2356,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -2361,6 +2375,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -2379,6 +2394,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -2397,6 +2413,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -2416,6 +2433,7 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -2425,6 +2443,11 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+         * @example 2026-11-29
+         */
+        AsoVersion: "2026-11-21" | "2026-11-29";
         /**
          * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
          * @example true
@@ -2491,6 +2514,8 @@ export interface components {
         Link: string;
         /** @description `true` on every answer to a call in test mode (a `svc_test_…` key); absent in live mode. */
         "X-Test-Mode": "true";
+        /** @description The dated API version this answer was shaped by: the request’s `Aso-Version`, else the key’s, else the account’s. */
+        "Aso-Version": "2026-11-21" | "2026-11-29";
         /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
         "Idempotent-Replayed": "true";
     };
@@ -2502,6 +2527,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
                 /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
@@ -2530,6 +2560,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2562,6 +2593,8 @@ export interface operations {
                         };
                         /** @description Credits spent this month against the key’s budget (0 for a key without one). */
                         spentThisMonth: number;
+                        /** @description The key’s own dated API version (`Aso-Version`); null: the account’s. */
+                        apiVersion: ("2026-11-21" | "2026-11-29") | null;
                     }[];
                 };
             };
@@ -2584,6 +2617,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
                 /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
@@ -2624,6 +2662,11 @@ export interface operations {
                         /** @description Credits the key may spend a month (the account’s period); null: none beyond the account’s allowance. */
                         monthlyBudget?: number | null;
                     };
+                    /**
+                     * @description The dated API version this key’s calls are shaped by when they send no `Aso-Version`. Omitted: the account’s (pinned to the newest when its first key is created).
+                     * @enum {string}
+                     */
+                    apiVersion?: "2026-11-21" | "2026-11-29";
                 };
                 /**
                  * @example {
@@ -2648,6 +2691,11 @@ export interface operations {
                         /** @description Credits the key may spend a month (the account’s period); null: none beyond the account’s allowance. */
                         monthlyBudget?: number | null;
                     };
+                    /**
+                     * @description The dated API version this key’s calls are shaped by when they send no `Aso-Version`. Omitted: the account’s (pinned to the newest when its first key is created).
+                     * @enum {string}
+                     */
+                    apiVersion?: "2026-11-21" | "2026-11-29";
                 };
                 /**
                  * @example {
@@ -2672,6 +2720,11 @@ export interface operations {
                         /** @description Credits the key may spend a month (the account’s period); null: none beyond the account’s allowance. */
                         monthlyBudget?: number | null;
                     };
+                    /**
+                     * @description The dated API version this key’s calls are shaped by when they send no `Aso-Version`. Omitted: the account’s (pinned to the newest when its first key is created).
+                     * @enum {string}
+                     */
+                    apiVersion?: "2026-11-21" | "2026-11-29";
                 };
             };
         };
@@ -2688,6 +2741,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -2722,6 +2776,8 @@ export interface operations {
                             };
                             /** @description Credits spent this month against the key’s budget (0 for a key without one). */
                             spentThisMonth: number;
+                            /** @description The key’s own dated API version (`Aso-Version`); null: the account’s. */
+                            apiVersion: ("2026-11-21" | "2026-11-29") | null;
                         };
                         /** @description The key itself: shown in this answer only, never again (only its SHA-256 digest is stored). */
                         secret: string;
@@ -2745,6 +2801,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
                 /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
@@ -2776,6 +2837,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2808,6 +2870,8 @@ export interface operations {
                         };
                         /** @description Credits spent this month against the key’s budget (0 for a key without one). */
                         spentThisMonth: number;
+                        /** @description The key’s own dated API version (`Aso-Version`); null: the account’s. */
+                        apiVersion: ("2026-11-21" | "2026-11-29") | null;
                     };
                 };
             };
@@ -2825,6 +2889,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
                 /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
@@ -2911,6 +2980,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2943,6 +3013,8 @@ export interface operations {
                         };
                         /** @description Credits spent this month against the key’s budget (0 for a key without one). */
                         spentThisMonth: number;
+                        /** @description The key’s own dated API version (`Aso-Version`); null: the account’s. */
+                        apiVersion: ("2026-11-21" | "2026-11-29") | null;
                     };
                 };
             };
@@ -2967,6 +3039,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
                 /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
@@ -2998,6 +3075,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3031,6 +3109,8 @@ export interface operations {
                         };
                         /** @description Credits spent this month against the key’s budget (0 for a key without one). */
                         spentThisMonth: number;
+                        /** @description The key’s own dated API version (`Aso-Version`); null: the account’s. */
+                        apiVersion: ("2026-11-21" | "2026-11-29") | null;
                     };
                 };
             };
@@ -3057,6 +3137,11 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -3130,6 +3215,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3164,6 +3250,8 @@ export interface operations {
                             };
                             /** @description Credits spent this month against the key’s budget (0 for a key without one). */
                             spentThisMonth: number;
+                            /** @description The key’s own dated API version (`Aso-Version`); null: the account’s. */
+                            apiVersion: ("2026-11-21" | "2026-11-29") | null;
                         };
                         /** @description The key itself: shown in this answer only, never again (only its SHA-256 digest is stored). */
                         secret: string;
@@ -3197,6 +3285,8 @@ export interface operations {
                             };
                             /** @description Credits spent this month against the key’s budget (0 for a key without one). */
                             spentThisMonth: number;
+                            /** @description The key’s own dated API version (`Aso-Version`); null: the account’s. */
+                            apiVersion: ("2026-11-21" | "2026-11-29") | null;
                         };
                     };
                 };
@@ -3230,6 +3320,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -3257,6 +3352,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
@@ -3284,6 +3380,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
                 /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
@@ -3361,6 +3462,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3386,6 +3488,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -3416,6 +3523,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3440,6 +3548,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -3470,6 +3583,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3496,6 +3610,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -3526,6 +3645,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3552,6 +3672,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -3582,6 +3707,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3603,6 +3729,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -3633,6 +3764,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3667,6 +3799,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -3697,6 +3834,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
@@ -3738,6 +3876,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -3768,6 +3911,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
@@ -3795,6 +3939,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
                 /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
@@ -3887,6 +4036,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3917,6 +4067,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -3947,6 +4102,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3971,6 +4127,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4003,6 +4164,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4027,6 +4189,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4059,6 +4226,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4097,6 +4265,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4127,6 +4300,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
@@ -4150,6 +4324,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4180,6 +4359,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4204,6 +4384,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4234,6 +4419,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4268,6 +4454,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4298,6 +4489,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
@@ -4324,6 +4516,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4354,6 +4551,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,6 +4578,11 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4456,6 +4659,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4481,6 +4685,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4508,6 +4717,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4529,6 +4739,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4556,6 +4771,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4576,6 +4792,11 @@ export interface operations {
                         rotatingUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
+                        /**
+                         * @description The dated API version its events are shaped by.
+                         * @enum {string}
+                         */
+                        apiVersion: "2026-11-21" | "2026-11-29";
                     }[];
                 };
             };
@@ -4598,6 +4819,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
                 /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
@@ -4626,6 +4852,11 @@ export interface operations {
                     description?: string;
                     /** @default [] */
                     eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                    /**
+                     * @description The dated API version its events are shaped by (each delivery names it in `apiVersion` and the `Aso-Version` header). Omitted: the account’s, else the newest.
+                     * @enum {string}
+                     */
+                    apiVersion?: "2026-11-21" | "2026-11-29";
                 };
                 /**
                  * @example {
@@ -4638,6 +4869,11 @@ export interface operations {
                     description?: string;
                     /** @default [] */
                     eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                    /**
+                     * @description The dated API version its events are shaped by (each delivery names it in `apiVersion` and the `Aso-Version` header). Omitted: the account’s, else the newest.
+                     * @enum {string}
+                     */
+                    apiVersion?: "2026-11-21" | "2026-11-29";
                 };
                 /**
                  * @example {
@@ -4650,6 +4886,11 @@ export interface operations {
                     description?: string;
                     /** @default [] */
                     eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                    /**
+                     * @description The dated API version its events are shaped by (each delivery names it in `apiVersion` and the `Aso-Version` header). Omitted: the account’s, else the newest.
+                     * @enum {string}
+                     */
+                    apiVersion?: "2026-11-21" | "2026-11-29";
                 };
             };
         };
@@ -4666,6 +4907,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4688,6 +4930,11 @@ export interface operations {
                             rotatingUntil: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /**
+                             * @description The dated API version its events are shaped by.
+                             * @enum {string}
+                             */
+                            apiVersion: "2026-11-21" | "2026-11-29";
                         };
                         /** @description The signing secret (`whsec_…`): in this answer only. Verify each delivery’s `X-Service-Signature` with it. */
                         secret: string;
@@ -4712,6 +4959,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4742,6 +4994,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4762,6 +5015,11 @@ export interface operations {
                         rotatingUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
+                        /**
+                         * @description The dated API version its events are shaped by.
+                         * @enum {string}
+                         */
+                        apiVersion: "2026-11-21" | "2026-11-29";
                     };
                 };
             };
@@ -4779,6 +5037,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
                 /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
@@ -4810,6 +5073,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4836,6 +5100,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -4906,6 +5175,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4926,6 +5196,11 @@ export interface operations {
                         rotatingUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
+                        /**
+                         * @description The dated API version its events are shaped by.
+                         * @enum {string}
+                         */
+                        apiVersion: "2026-11-21" | "2026-11-29";
                     };
                 };
             };
@@ -4950,6 +5225,11 @@ export interface operations {
                  * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
                 /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
@@ -4981,6 +5261,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5014,6 +5295,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -5044,6 +5330,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5091,6 +5378,11 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -5121,6 +5413,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5157,6 +5450,11 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
                  * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
                  * @example true
                  */
@@ -5187,6 +5485,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };

@@ -84,7 +84,14 @@ function seriesOf(
   };
 }
 
-function Delta({ value }: { value: number }) {
+function Delta({ value }: { value: number | null }) {
+  // Null: an end of the window is not a rank (out of the results, or not observed): no movement to tell.
+  if (value === null)
+    return (
+      <span className="muted" title="Not ranked at one end of the window">
+        —
+      </span>
+    );
   if (value === 0) return <span className="muted">0</span>;
   return value > 0 ? (
     <span className="delta-up">
@@ -211,14 +218,14 @@ export function KeywordWorkspace({
         header: 'Change (7 days)',
         filterFn: (row, _id, value: string) =>
           value === 'up'
-            ? row.original.rankDelta > 0
+            ? (row.original.rankDelta ?? 0) > 0
             : value === 'down'
-              ? row.original.rankDelta < 0
+              ? (row.original.rankDelta ?? 0) < 0
               : value === 'same'
                 ? row.original.rankDelta === 0
                 : true,
         cell: ({ row }) => (
-          <span data-testid="rank-delta" data-value={row.original.rankDelta}>
+          <span data-testid="rank-delta" data-value={String(row.original.rankDelta)}>
             <Delta value={row.original.rankDelta} />
           </span>
         ),

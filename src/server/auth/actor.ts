@@ -1,4 +1,5 @@
 import type { MemberRole, PlanTier } from '@/generated/prisma/enums';
+import type { ApiVersion } from '@/server/domain/api-versions';
 import type { Trial } from '@/server/services/accounts/plans';
 import type { ApiKeyScope } from '@/server/services/api-keys/key-views';
 import type { KeyRestrictions } from '@/server/services/api-keys/restrictions';
@@ -34,6 +35,11 @@ export interface Actor {
    * account has (its plan and billing, members, connected apps) is this one's.
    */
   liveAccountId: string;
+  /**
+   * The dated API version its answers are shaped by when the request names none (src/server/domain/api-versions.ts):
+   * a key's own, else its account's, else the original. The dashboard reads the newest.
+   */
+  apiVersion: ApiVersion;
 }
 
 type Mode = 'live' | 'test';

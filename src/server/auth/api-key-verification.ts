@@ -9,6 +9,7 @@ import { periodOf } from '@/server/services/metering/credits';
 import { hashApiKey, isWellFormedApiKey, keyModeOf } from '@/server/services/api-keys/key-format';
 import type { KeyRestrictions } from '@/server/services/api-keys/restrictions';
 import { statusOf, type ApiKeyScope } from '@/server/services/api-keys/key-views';
+import { storedVersion, type ApiVersion } from '@/server/domain/api-versions';
 
 /** last_used_at is rewritten at most this often per key (unless the address changes): no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -49,6 +50,7 @@ export type KeyVerification =
       liveAccountId: string | null;
       restrictions: KeyRestrictions;
       keySpent: number;
+      apiVersion: ApiVersion;
       creditsUsed: number;
       versions: DataVersions;
     } & Access)
@@ -107,5 +109,6 @@ export function verifiedCredential(
     keySpent: key.spent,
     creditsUsed: account.creditsUsed,
     versions: account.versions,
+    apiVersion: storedVersion(key.apiVersion ?? account.apiVersion),
   };
 }

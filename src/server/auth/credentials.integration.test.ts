@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encode } from 'next-auth/jwt';
 import pg from 'pg';
+import { LATEST_VERSION } from '@/server/domain/api-versions';
 import { getDb } from '@/server/db';
 import { createApiKey, revokeApiKey } from '@/server/services/api-keys/api-keys';
 import { rollApiKey } from '@/server/services/api-keys/key-rolls';
@@ -38,6 +39,8 @@ describe('API keys', () => {
         scope: 'read-only',
         restrictions: { appIds: null, allowedCidrs: [], monthlyBudget: null },
         keySpent: 0,
+        // The account's first key pinned it to the newest version.
+        apiVersion: LATEST_VERSION,
       },
       creditsUsed: 0,
       // No app asked about; an account without apps is at its first version.
@@ -186,6 +189,8 @@ describe('session tokens', () => {
         creditLimit: 1_500,
         trial: null,
         scope: 'read-write',
+        // Not pinned yet (no key): the newest.
+        apiVersion: LATEST_VERSION,
       },
       creditsUsed: 0,
       versions: { account: '0', store: expect.any(String), app: null, usage: '0' },

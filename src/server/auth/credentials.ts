@@ -61,6 +61,7 @@ export async function resolveCredential(bearer: BearerReading, context: Credenti
       scope: result.scope,
       restrictions: result.restrictions,
       keySpent: result.keySpent,
+      apiVersion: result.apiVersion,
     },
     creditsUsed: result.creditsUsed,
     versions: result.versions,

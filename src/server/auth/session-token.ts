@@ -17,6 +17,7 @@ import { accessOf } from '@/server/services/accounts/plans';
 import { periodOf } from '@/server/services/metering/credits';
 import { modeOf, type Actor } from './actor';
 import { config } from '@/server/core/config';
+import { storedVersion } from '@/server/domain/api-versions';
 
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
 
@@ -101,6 +102,7 @@ export async function verifySessionToken(
       sessionId: session.sessionId,
       scope: 'read-write',
       ...accessOf({ plan: account.plan, trialEndsAt: account.trialEndsAt, trialCredits: account.trialCredits }, now),
+      apiVersion: storedVersion(account.apiVersion),
     },
     creditsUsed: account.creditsUsed,
     versions: account.versions,

@@ -204,6 +204,13 @@ describe('the steps a dashboard call skips', () => {
   const cacheLookups = async () => (await responseCacheLookups.get()).values.reduce((sum, { value }) => sum + value, 0);
 
   const shown: Record<(typeof SKIPPED_STEPS.dashboard)[number], () => Promise<void>> = {
+    // The dashboard's pages read the newest shapes: a version sent is not read, nor echoed.
+    version: async () => {
+      const { cookie } = await signedInCookie();
+      const response = await read(cookie, 'account.get', null, { 'aso-version': 'not a version' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('aso-version')).toBeNull();
+    },
     // A session has no client addresses of a key to keep to, from wherever it calls.
     address: async () => {
       const { cookie } = await signedInCookie();

@@ -20,6 +20,7 @@ interface AccountColumns extends DataVersionColumns {
   /** The live account a test sandbox belongs to; null for a live account. */
   live_account_id: string | null;
   used: number | null;
+  api_version: string | null;
 }
 
 export interface CredentialAccount {
@@ -32,6 +33,8 @@ export interface CredentialAccount {
   /** Credits used this period: 0 before the period's first charge. */
   creditsUsed: number;
   versions: DataVersions;
+  /** The account's pinned dated API version (a sandbox's, else its live account's); null: never pinned. */
+  apiVersion: string | null;
 }
 
 /**
@@ -51,6 +54,7 @@ function credentialStatement(
   return `SELECT row_to_json(credential) AS credential FROM (
      SELECT ${source.columns ? `${source.columns}, ` : ''}c.account_id::text AS account_id, a.plan::text AS plan,
             a.trial_ends_at, a.trial_credits, a.live_account_id::text AS live_account_id, u.used,
+            COALESCE(a.api_version, (SELECT l.api_version FROM accounts l WHERE l.id = a.live_account_id)) AS api_version,
             ${dataVersionColumns({ app, usage: 'u' })}
      FROM ${source.from}
      JOIN accounts a ON a.id = c.account_id
@@ -71,7 +75,8 @@ function timeOf(value: string | null): Date | null {
 
 /** A credential row of api_keys (a key, or a connected app) with what it spent this period. */
 const KEY_COLUMNS = `c.id::text AS id, c.scope::text AS scope, c.revoked_at, c.expires_at, c.last_used_at, c.last_used_ip,
-            c.all_apps, c.app_ids::text[] AS app_ids, c.allowed_cidrs, c.monthly_budget, ku.used AS key_spent`;
+            c.all_apps, c.app_ids::text[] AS app_ids, c.allowed_cidrs, c.monthly_budget, ku.used AS key_spent,
+            c.api_version AS key_api_version`;
 const keySpent = (period: string) =>
   `LEFT JOIN key_credit_usage ku ON ku.key_id = c.id AND ku.period_start = ${period}::date`;
 
@@ -128,6 +133,7 @@ function accountOf(row: AccountColumns): CredentialAccount {
     liveAccountId: row.live_account_id,
     creditsUsed: row.used ?? 0,
     versions: dataVersionsOf(row),
+    apiVersion: row.api_version,
   };
 }
 
@@ -146,6 +152,8 @@ export interface ApiKeyRow {
   monthlyBudget: number | null;
   /** Credits the key spent this period. */
   spent: number;
+  /** The key's own dated API version; null: its account's. */
+  apiVersion: string | null;
 }
 
 type KeyColumns = AccountColumns & {
@@ -160,6 +168,7 @@ type KeyColumns = AccountColumns & {
   allowed_cidrs: string[] | null;
   monthly_budget: number | null;
   key_spent: number | null;
+  key_api_version: string | null;
 };
 
 function keyOf(row: KeyColumns): ApiKeyRow {
@@ -174,6 +183,7 @@ function keyOf(row: KeyColumns): ApiKeyRow {
     allowedCidrs: row.allowed_cidrs ?? [],
     monthlyBudget: row.monthly_budget,
     spent: row.key_spent ?? 0,
+    apiVersion: row.key_api_version,
   };
 }
 

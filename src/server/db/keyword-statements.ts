@@ -107,11 +107,18 @@ export function readAppRankForTerm(input: {
   termKey: string;
   today: string;
 }) {
-  return hotQuery<{ rank: number | null; store: Store; livemode: boolean }>(
-    `SELECT t.store::text AS store, a.live_account_id IS NULL AS livemode,
-            (SELECT r.rank FROM app_ranks r
-             WHERE r.store_app_id = t.store_app_id AND r.country = $3 AND r.term_key = $4 AND r.date = COALESCE(t.refreshed_through, $5::date)) AS rank
-     FROM tracked_apps t JOIN accounts a ON a.id = t.account_id WHERE t.id = $1::uuid AND t.account_id = $2::uuid`,
+  // `observed`: the app's rank row of that day (a rank, or null: not in the results), or the store's answer for the term
+  // that day, stored by whichever account's refresh asked it, which the app was then not in.
+  return hotQuery<{ rank: number | null; observed: boolean; store: Store; livemode: boolean }>(
+    `SELECT t.store::text AS store, a.live_account_id IS NULL AS livemode, r.rank,
+            (r.store_app_id IS NOT NULL OR EXISTS (
+               SELECT 1 FROM search_answers s
+               WHERE s.livemode = (a.live_account_id IS NULL) AND s.store = t.store AND s.country = $3
+                 AND s.term_key = $4 AND s.date = COALESCE(t.refreshed_through, $5::date))) AS observed
+     FROM tracked_apps t JOIN accounts a ON a.id = t.account_id
+     LEFT JOIN app_ranks r ON r.store_app_id = t.store_app_id AND r.country = $3 AND r.term_key = $4
+                          AND r.date = COALESCE(t.refreshed_through, $5::date)
+     WHERE t.id = $1::uuid AND t.account_id = $2::uuid`,
     [input.appId, input.accountId, input.country, input.termKey, input.today],
   );
 }

@@ -30,9 +30,9 @@ export function lockUndispatchedEvents(tx: Prisma.TransactionClient, limit: numb
 export async function lockFanOutEndpoints(
   tx: Prisma.TransactionClient,
   accountIds: string[],
-): Promise<{ id: string; accountId: string; eventTypes: string[] }[]> {
-  return tx.$queryRaw<{ id: string; accountId: string; eventTypes: string[] }[]>`
-    SELECT id::text, account_id::text AS "accountId", event_types AS "eventTypes"
+): Promise<{ id: string; accountId: string; eventTypes: string[]; apiVersion: string | null }[]> {
+  return tx.$queryRaw<{ id: string; accountId: string; eventTypes: string[]; apiVersion: string | null }[]>`
+    SELECT id::text, account_id::text AS "accountId", event_types AS "eventTypes", api_version AS "apiVersion"
     FROM webhook_endpoints WHERE account_id = ANY (${accountIds}::uuid[]) AND enabled FOR KEY SHARE`;
 }
 

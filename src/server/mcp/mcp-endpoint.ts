@@ -30,6 +30,7 @@ import {
   type ServerContext,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
+import { VERSION_HEADER } from '@/server/domain/api-versions';
 import { appRouter } from '@/server/api/root';
 import { answerableError } from '@/server/api/errors';
 import { readBearer } from '@/server/auth/bearer';
@@ -245,6 +246,7 @@ export function createMcpEndpoint({
           bearer,
           appId: cachedAppId(parsedBody),
           testModeHeader: header(req, 'x-test-mode'),
+          versionHeader: header(req, 'aso-version'),
           resource,
           resourceMetadata,
         });
@@ -287,6 +289,7 @@ export function createMcpEndpoint({
       'Content-Length': Buffer.byteLength(answer.body),
       ...close,
       ...testMode,
+      ...(exchange.caller && { [VERSION_HEADER]: exchange.caller.version }),
     });
     res.end(answer.body);
     const { tool } = exchange;

@@ -1,9 +1,9 @@
 // A call's steps, in one order for every channel:
 //
-//   credential → address → mode → authorize → trigger → idempotency → validation → rate → metering → cache →
-//   procedure → record
+//   credential → address → mode → version → authorize → trigger → idempotency → validation → rate → metering →
+//   cache → procedure → record
 //
-// `admitCaller` takes the first three, once per HTTP request (an MCP request may list the tools and call none);
+// `admitCaller` takes the first four, once per HTTP request (an MCP request may list the tools and call none);
 // `runOperation` the next eight, once per call of an operation; `recordCall` (./record.ts) the last, once the answer is
 // out. The dashboard's calls (a session cookie, no credits) take the same steps less those `SKIPPED_STEPS` names:
 // `admitSession` once per request, `runDashboardCall` once per call of a batch. The channels (src/server/rest/,
@@ -39,6 +39,8 @@ import {
   type StoredAnswer,
 } from '@/server/services/access/access-policy';
 import { periodOf } from '@/server/services/metering/credits';
+import { shapeForVersion } from '@/server/api/version-shapes';
+import { API_VERSIONS, isApiVersion, VERSION_HEADER, type ApiVersion } from '@/server/domain/api-versions';
 import type { MeteringState } from '@/server/services/metering/headers';
 import { pageRequestOf, type PageRequest } from './paging';
 import { answerCacheKey, cachedAnswer, freshUntilOf, rememberAnswer, type CachedAnswer } from './response-cache';
@@ -49,6 +51,7 @@ type Step =
   | 'credential'
   | 'address'
   | 'mode'
+  | 'version'
   | 'authorize'
   | 'trigger'
   | 'idempotency'
@@ -61,7 +64,7 @@ type Step =
 
 /**
  * The steps each channel's calls skip. The dashboard's caller is a signed-in member of the account, by the session
- * cookie: no key's client addresses to check, no test trigger (a test key's), nothing charged (docs/api-decisions.md,
+ * cookie: no key's client addresses to check, no dated version (its pages read the newest shapes), no test trigger (a test key's), nothing charged (docs/api-decisions.md,
  * "What the dashboard may do for free"), so no retried write to replay and no answer to replay either: a page reads
  * what is stored now. Its authorize step is the member's role alone (the dashboard serves every plan), its rate the
  * dashboard's per-user limit.
@@ -69,7 +72,7 @@ type Step =
 export const SKIPPED_STEPS = {
   rest: [],
   mcp: [],
-  dashboard: ['address', 'trigger', 'idempotency', 'metering', 'cache'],
+  dashboard: ['address', 'version', 'trigger', 'idempotency', 'metering', 'cache'],
 } as const satisfies Record<CallTrace['channel'], readonly Step[]>;
 
 /** A credential the credential step accepted, with what its statement read. */
@@ -83,6 +86,8 @@ export interface Caller {
   metering: MeteringState;
   /** What the credential's statement found of the app a cacheable read names, if it looked one up. */
   app: AppLookup | undefined;
+  /** The dated API version the answers are shaped by: the request's `Aso-Version`, else the credential's. */
+  version: ApiVersion;
 }
 
 /**
@@ -111,6 +116,8 @@ export interface CallerRequest {
   appId: string | null;
   /** The X-Test-Mode header as sent. */
   testModeHeader: string | null;
+  /** The Aso-Version header as sent. */
+  versionHeader: string | null;
   /** The resource an OAuth access token must be issued for (the MCP server's URL); REST accepts none. */
   resource?: string;
   /** Where a refused credential's challenge points (RFC 9728 metadata, the MCP server's). */
@@ -142,9 +149,11 @@ export async function admitCaller(trace: CallTrace, request: CallerRequest): Pro
     credential,
     metering: { limit: actor.creditLimit, used: credential.creditsUsed, cost: 0, period: periodOf(trace.now) },
     app: appLookupOf(request.appId, credential.versions),
+    version: actor.apiVersion,
   });
   admitClientAddress(actor, trace.clientAddress);
   admitTestModeHeader(actor, request.testModeHeader);
+  caller.version = requestedVersion(request.versionHeader) ?? actor.apiVersion;
   return caller;
 }
 
@@ -215,7 +224,13 @@ export async function runOperation<Answer>(call: Call<Answer>): Promise<{ answer
       };
       return metered(charged, async () => {
         // An answer computed from the same data is replayed, and charged as a computed one.
-        const cacheKey = answerCacheKey(operation.meta, credential, trace.now, call.cacheName(valid.input));
+        // The version is part of what is asked: its answer is shaped by it.
+        const cacheKey = answerCacheKey(
+          operation.meta,
+          credential,
+          trace.now,
+          `${caller.version} ${call.cacheName(valid.input)}`,
+        );
         const cached = cacheKey === null ? undefined : cachedAnswer(cacheKey);
         if (cacheKey !== null) trace.cache = cached ? 'hit' : 'miss';
         if (cached) return presenter.fromCache(cached);
@@ -228,7 +243,11 @@ export async function runOperation<Answer>(call: Call<Answer>): Promise<{ answer
           creditsUsed: credential.creditsUsed,
           steps: 'taken',
         };
-        const output = await callProcedure(operation, context, valid.input);
+        const output = shapeForVersion(
+          operation.procedurePath,
+          await callProcedure(operation, context, valid.input),
+          caller.version,
+        );
         const presented = presenter.present(operation, output, valid.page);
         if (cacheKey !== null)
           rememberAnswer(cacheKey, presented.text, {
@@ -243,6 +262,15 @@ export async function runOperation<Answer>(call: Call<Answer>): Promise<{ answer
   return 'replay' in outcome
     ? { answer: presenter.fromStored(outcome.replay), replayed: true }
     : { answer: outcome.result, replayed: false };
+}
+
+/** The version a request names; none: null; one that is not a version of this API: refused, naming those that are. */
+function requestedVersion(header: string | null): ApiVersion | null {
+  if (header === null || header.trim() === '') return null;
+  const value = header.trim();
+  if (isApiVersion(value)) return value;
+  const detail = `${VERSION_HEADER} must be one of the API's dated versions (${API_VERSIONS.join(', ')}); it was "${value.slice(0, 40)}".`;
+  throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'header', pointer: VERSION_HEADER, detail }] });
 }
 
 /** Text a database cannot store (NUL, an unpaired surrogate), anywhere in the input, is refused with its place. */

@@ -10,6 +10,7 @@ import { PROBLEM_CONTENT_TYPE } from '@/server/errors/problem-response';
 import { PROBLEM_TYPES, problemTypeBySlug } from '@/server/errors/problem-types';
 import { EVENT_TYPES } from '@/server/services/events/event-kinds';
 import { buildOpenApiDocument } from './document';
+import { LATEST_VERSION, ORIGINAL_VERSION } from '@/server/domain/api-versions';
 import { buildOperations } from '@/server/operations/routes';
 
 // Not localhost: the served document carries the request's origin, which Redocly would flag only in development.
@@ -64,6 +65,29 @@ describe('the OpenAPI document', () => {
         expect(parsed.success, `${label}: ${JSON.stringify(input)} → ${parsed.error?.message}`).toBe(true);
       }
     }
+  });
+
+  // Issue 65: one document per dated version; each lints clean, and the original's says the original meanings.
+  it('describes each dated version, the original with its own meanings', () => {
+    const original = buildOpenApiDocument(ORIGIN, ORIGINAL_VERSION) as Json & {
+      components: { schemas: Record<string, { properties: Record<string, Json>; required?: string[] }> };
+    };
+    expect(original['x-api-version']).toBe(ORIGINAL_VERSION);
+    expect(document['x-api-version']).toBe(LATEST_VERSION);
+    expect(original.components.schemas.KeywordListItem!.properties.rankDelta).toMatchObject({ type: 'integer' });
+    expect(original.components.schemas.KeywordResearch!.required).toContain('yourRank');
+    const newest = document.components as { schemas: Record<string, { required?: string[] }> };
+    expect(newest.schemas.KeywordResearch!.required).not.toContain('yourRank');
+  });
+
+  it('lints the original version’s document clean with Redocly’s recommended-strict rules', async () => {
+    const config = await createConfig({ extends: ['recommended-strict'] });
+    const problems = await lintFromString({
+      source: JSON.stringify(buildOpenApiDocument(ORIGIN, ORIGINAL_VERSION)),
+      absoluteRef: `${ORIGIN}/api/public/v1/openapi.json?version=${ORIGINAL_VERSION}`,
+      config,
+    });
+    expect(problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
   });
 
   it('lints clean with Redocly’s recommended-strict rules', async () => {

@@ -7,6 +7,15 @@ import { appRouter } from '@/server/api/root';
 import { MAX_BODY_BYTES } from '@/server/errors/problem-response';
 import type { AppErrorCode } from '@/server/errors/problem-types';
 import { PLAN_TIERS, PLANS } from '@/server/services/accounts/plans';
+import {
+  API_VERSIONS,
+  isApiVersion,
+  LATEST_VERSION,
+  VERSION_CHANGES,
+  type ApiVersion,
+} from '@/server/domain/api-versions';
+import { AppError } from '@/server/errors/app-error';
+import { shapeSchemasForVersion } from '@/server/api/version-shapes';
 import { REQUESTS_PER_MINUTE } from '@/server/services/limits/request-rates';
 import { pascalCase } from './document-names';
 import { ProblemComponents } from './document-problems';
@@ -156,6 +165,11 @@ const HEADERS: Record<string, Json> = {
     description: '`true` on every answer to a call in test mode (a `svc_test_…` key); absent in live mode.',
     schema: { type: 'string', enum: ['true'] },
   },
+  'Aso-Version': {
+    description:
+      'The dated API version this answer was shaped by: the request’s `Aso-Version`, else the key’s, else the account’s.',
+    schema: { type: 'string', enum: [...API_VERSIONS] },
+  },
   'Idempotent-Replayed': {
     description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
@@ -172,6 +186,7 @@ const CREDIT_HEADERS = [
   'RateLimit-Policy',
   'RateLimit',
   'X-Test-Mode',
+  'Aso-Version',
 ];
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -286,6 +301,17 @@ const TEST_TRIGGER_PARAMETER: Json = {
   example: 'rate-limited',
 };
 
+/** Every operation's: the dated version its answer is shaped by (src/server/domain/api-versions.ts). */
+const VERSION_PARAMETER: Json = {
+  in: 'header',
+  name: 'Aso-Version',
+  required: false,
+  description:
+    'The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.',
+  schema: { type: 'string', enum: [...API_VERSIONS] },
+  example: LATEST_VERSION,
+};
+
 /** Every operation's: a session token's test mode (an API key's mode is its own). */
 const TEST_MODE_PARAMETER: Json = {
   in: 'header',
@@ -348,7 +374,7 @@ type GeneratedDocument = Json & {
 };
 
 /** The document for an origin (the problem type URIs and the docs' links are absolute). */
-export function buildOpenApiDocument(origin: string): Json {
+export function buildOpenApiDocument(origin: string, version: ApiVersion = LATEST_VERSION): Json {
   const document = generateOpenApiDocument(appRouter, {
     title: 'ASO Analytics Public Data API',
     description: DESCRIPTION,
@@ -393,7 +419,7 @@ export function buildOpenApiDocument(origin: string): Json {
       if (paging && paging.pagedBy !== 'procedure')
         parameters.push(...Object.keys(PAGE_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` })));
       if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER);
-      parameters.push(TEST_MODE_PARAMETER, TEST_TRIGGER_PARAMETER);
+      parameters.push(VERSION_PARAMETER, TEST_MODE_PARAMETER, TEST_TRIGGER_PARAMETER);
       const ok = (operation.responses as Record<string, Json>)['200']!;
       const example = (SUCCESS_EXAMPLES as Record<string, unknown>)[`${route.method} ${path}`];
       if (example === undefined)
@@ -497,6 +523,17 @@ export function buildOpenApiDocument(origin: string): Json {
     storefrontsPerApp: PLANS[tier].caps.storefrontsPerApp,
     competitorsPerApp: PLANS[tier].caps.competitorsPerApp,
   }));
+  // The dated version this document describes: the output schemas as it answers them, and its changes' record.
+  shapeSchemasForVersion(
+    ((document.components as Json).schemas ?? {}) as Parameters<typeof shapeSchemasForVersion>[0],
+    version,
+  );
+  document['x-api-version'] = version;
+  document['x-api-versions'] = API_VERSIONS.map((name) => ({
+    version: name,
+    document: `${serverUrlOf(origin)}/openapi.json?version=${name}`,
+    ...VERSION_CHANGES[name],
+  }));
   return document;
 }
 
@@ -516,10 +553,19 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Webhooks: 'Events sent to your endpoints (Settings → Webhooks): signed POSTs, one per event kind.',
 };
 
-let cached: { origin: string; json: string } | undefined;
+const cached = new Map<string, string>();
 
-/** Generated once per process (and origin): serving it costs no generation. */
-export function openApiDocumentJson(origin: string): string {
-  if (cached?.origin !== origin) cached = { origin, json: JSON.stringify(buildOpenApiDocument(origin)) };
-  return cached.json;
+/**
+ * Generated once per process, origin and dated version (`?version=`, default the newest): serving it costs no
+ * generation. A version that is not one of the API's is refused, naming those that are.
+ */
+export function openApiDocumentJson(origin: string, query?: URLSearchParams): string {
+  const asked = query?.get('version') ?? LATEST_VERSION;
+  if (!isApiVersion(asked)) {
+    const detail = `version must be one of the API's dated versions (${API_VERSIONS.join(', ')}).`;
+    throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'query', pointer: 'version', detail }] });
+  }
+  const key = `${asked} ${origin}`;
+  if (!cached.has(key)) cached.set(key, JSON.stringify(buildOpenApiDocument(origin, asked)));
+  return cached.get(key)!;
 }

@@ -2,7 +2,12 @@
 // the REST pipeline and kept in ./examples.json, which the document attaches to each operation's success. A change of
 // an answer shows up here as a diff to review (`npx vitest run src/server/rest/examples.integration.test.ts -u`
 // rewrites it). Lists are cut to their first three items; ids and the instants of this run are replaced by fixed ones.
+// The examples are the newest dated version's. ./examples-2026-11-21.json keeps those of the original version, as they
+// were committed before dated versions: an account and key from before then, sending no Aso-Version, must still get
+// every field of them with the same value (issue 65); fields added since are allowed.
+import { readFileSync } from 'node:fs';
 import { expect, it, onTestFinished } from 'vitest';
+import { isApiVersion, LATEST_VERSION, ORIGINAL_VERSION } from '@/server/domain/api-versions';
 import { appRouter } from '@/server/api/root';
 import { db } from '@/server/db';
 import { issueSessionToken } from '@/server/auth/session-token';
@@ -50,7 +55,7 @@ class DemoStoreOnExamplesDay extends DemoProvider {
   }
 }
 
-it('answers every endpoint as the committed examples show', async () => {
+it('answers every endpoint as the committed examples show, and as the original version’s did to an older key', async () => {
   const restoreProvider = useDataProvider(new DemoStoreOnExamplesDay());
   onTestFinished(restoreProvider);
   // The store's answers another file of this worker researched (today's, not the examples' day) are not replayed.
@@ -81,11 +86,15 @@ it('answers every endpoint as the committed examples show', async () => {
     endpointId: endpoint.id,
     deliveryId,
   };
+  // As an account from before dated versions is (its migration pinned it to the original) with keys naming none.
+  await db.account.update({ where: { id: owner.accountId }, data: { apiVersion: ORIGINAL_VERSION } });
   const routeIds: Record<string, Record<string, string>> = {
     'POST /keys/{keyId}/revoke': { keyId: toRevoke.key.id },
     'DELETE /webhook-endpoints/{endpointId}': { endpointId: toDelete.id },
   };
   const examples: Record<string, unknown> = {};
+  const original: Record<string, unknown> = {};
+  const readsAgain: [string, (version?: string) => Promise<Response>][] = [];
   // Writes first (the lists then show what they added), reads in the order of the router, usage last (it counts them);
   // then the settings endpoints, again writes first.
   const rank = (route: Operation) =>
@@ -97,22 +106,53 @@ it('answers every endpoint as the committed examples show', async () => {
     const path =
       route.template.replace(/\{(\w+)\}/g, (_, param: string) => values[param]!) + (QUERIES[route.template] ?? '');
     const body = BODIES[name];
-    const response = await callPublicApi(
-      new Request(`${ORIGIN}/api/public/v1${path}`, {
-        method: route.method,
-        headers: {
-          Authorization: `Bearer ${route.meta.scope === 'admin' ? session : secret}`,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
-    expect(response.status, `${route.method} ${route.template}`).toBe(200);
-    examples[`${route.method} ${route.template}`] = shorten(await response.json());
+    const call = (version?: string) =>
+      callPublicApi(
+        new Request(`${ORIGIN}/api/public/v1${path}`, {
+          method: route.method,
+          headers: {
+            Authorization: `Bearer ${route.meta.scope === 'admin' ? session : secret}`,
+            ...(version ? { 'Aso-Version': version } : {}),
+            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      );
+    // Every call as the older key gets it (the original version); then each read again, as the newest version shapes
+    // it, once the usage was read (a read costs a credit: the usage example counts the first pass only). No version
+    // has changed what a write or the usage answers.
+    const asBefore = await call();
+    expect(asBefore.status, `${name}`).toBe(200);
+    expect(asBefore.headers.get('aso-version'), name).toBe(ORIGINAL_VERSION);
+    original[name] = examples[name] = shorten(await asBefore.json());
+    if (route.method === 'GET' && route.template !== '/usage') readsAgain.push([name, call]);
+  }
+  for (const [name, call] of readsAgain) {
+    const newest = await call(LATEST_VERSION);
+    expect(newest.status, `${name} (${LATEST_VERSION})`).toBe(200);
+    expect(newest.headers.get('aso-version'), name).toBe(LATEST_VERSION);
+    examples[name] = shorten(await newest.json());
   }
   delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
+  const frozen = JSON.parse(readFileSync(new URL('./examples-2026-11-21.json', import.meta.url), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  expectSameFields(frozen, JSON.parse(normalise(JSON.stringify(original, null, 2))), '');
   await expect(normalise(JSON.stringify(examples, null, 2)) + '\n').toMatchFileSnapshot('./examples.json');
 });
+
+/** Every field of `expected`, at any depth, is in `actual` with the same value; `actual` may have more. */
+function expectSameFields(expected: unknown, actual: unknown, at: string): void {
+  if (Array.isArray(expected)) {
+    expect(Array.isArray(actual), at).toBe(true);
+    expected.forEach((item, index) => expectSameFields(item, (actual as unknown[])[index], `${at}[${index}]`));
+  } else if (expected && typeof expected === 'object') {
+    expect(actual !== null && typeof actual === 'object', at).toBe(true);
+    for (const [key, value] of Object.entries(expected))
+      expectSameFields(value, (actual as Record<string, unknown>)[key], `${at}.${key}`);
+  } else expect(actual, at).toEqual(expected);
+}
 
 function shorten(value: unknown): unknown {
   if (Array.isArray(value)) return value.slice(0, LIST_ITEMS).map(shorten);
@@ -132,29 +172,37 @@ function normalise(text: string): string {
     new Date(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth() + offset, 1))
       .toISOString()
       .slice(0, 7);
-  return text
-    .replace(UUID, (uuid) => {
-      if (!ids.has(uuid)) ids.set(uuid, `00000000-0000-4000-8000-${String(ids.size + 1).padStart(12, '0')}`);
-      return ids.get(uuid)!;
-    })
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, (instant) => {
-      // The run's instants, and those it set ahead (expiries, grace periods), keep their distance from it in hours.
-      const offset = Date.parse(instant) - now;
-      if (Math.abs(offset) < 3_600_000) return RUN_INSTANT;
-      if (offset > 0 && offset < 400 * 86_400_000 && !instant.endsWith('-01T00:00:00.000Z'))
-        return new Date(Date.parse(RUN_INSTANT) + Math.round(offset / 3_600_000) * 3_600_000).toISOString();
-      return instant;
-    })
-    .replaceAll(`"${month(0)}-`, '"2026-07-')
-    .replaceAll(`"${month(1)}-`, '"2026-08-')
-    .replace(/svc_live_[A-Za-z0-9]{4}…[A-Za-z0-9]{4}/g, 'svc_live_Ab3d…x9Yz')
-    .replace(/"displayPrefix": "svc_live_[A-Za-z0-9]{4}"/g, '"displayPrefix": "svc_live_Ab3d"')
-    .replace(/"lastFour": "[A-Za-z0-9]{4}"/g, '"lastFour": "x9Yz"')
-    .replace(/svc_live_[A-Za-z0-9]{38}/g, 'svc_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe')
-    .replace(/whsec_[A-Za-z0-9_-]{43}…?/g, (secret) =>
-      secret.endsWith('…') ? 'whsec_Zm9y…' : 'whsec_Zm9yX2V4YW1wbGVzX29ubHlfbm90X2FfcmVhbF9zZWNyZXQ',
-    )
-    .replace(/"secretHint": "whsec_[A-Za-z0-9_-]{4}…"/g, '"secretHint": "whsec_Zm9y…"')
-    .replaceAll('http://127.0.0.1:9/hooks/', 'https://hooks.example.com/')
-    .replace(/"lastUsedIp": "[^"]*"/g, '"lastUsedIp": "203.0.113.7"');
+  return (
+    text
+      .replace(UUID, (uuid) => {
+        if (!ids.has(uuid)) ids.set(uuid, `00000000-0000-4000-8000-${String(ids.size + 1).padStart(12, '0')}`);
+        return ids.get(uuid)!;
+      })
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, (instant) => {
+        // The run's instants, and those it set ahead (expiries, grace periods), keep their distance from it in hours.
+        const offset = Date.parse(instant) - now;
+        if (Math.abs(offset) < 3_600_000) return RUN_INSTANT;
+        if (offset > 0 && offset < 400 * 86_400_000 && !instant.endsWith('-01T00:00:00.000Z'))
+          return new Date(Date.parse(RUN_INSTANT) + Math.round(offset / 3_600_000) * 3_600_000).toISOString();
+        return instant;
+      })
+      // A day or instant of the run's month moves to July, of the next month to August; a version's name stays.
+      .replace(
+        new RegExp(`"(${month(0)}|${month(1)})-(\\d{2})(")?`, 'g'),
+        (all, yearMonth: string, day: string, end: string | undefined) =>
+          end && isApiVersion(`${yearMonth}-${day}`)
+            ? all
+            : `"${yearMonth === month(0) ? '2026-07' : '2026-08'}-${day}${end ?? ''}`,
+      )
+      .replace(/svc_live_[A-Za-z0-9]{4}…[A-Za-z0-9]{4}/g, 'svc_live_Ab3d…x9Yz')
+      .replace(/"displayPrefix": "svc_live_[A-Za-z0-9]{4}"/g, '"displayPrefix": "svc_live_Ab3d"')
+      .replace(/"lastFour": "[A-Za-z0-9]{4}"/g, '"lastFour": "x9Yz"')
+      .replace(/svc_live_[A-Za-z0-9]{38}/g, 'svc_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe')
+      .replace(/whsec_[A-Za-z0-9_-]{43}…?/g, (secret) =>
+        secret.endsWith('…') ? 'whsec_Zm9y…' : 'whsec_Zm9yX2V4YW1wbGVzX29ubHlfbm90X2FfcmVhbF9zZWNyZXQ',
+      )
+      .replace(/"secretHint": "whsec_[A-Za-z0-9_-]{4}…"/g, '"secretHint": "whsec_Zm9y…"')
+      .replaceAll('http://127.0.0.1:9/hooks/', 'https://hooks.example.com/')
+      .replace(/"lastUsedIp": "[^"]*"/g, '"lastUsedIp": "203.0.113.7"')
+  );
 }

@@ -11,6 +11,7 @@
 // (src/server/http/app-server.ts) hands this every request under /api/public/v1, Next.js none of them.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { VERSION_HEADER } from '@/server/domain/api-versions';
 import { appRouter } from '@/server/api/root';
 import { currentTime } from '@/server/core/clock';
 import { answerableError } from '@/server/api/errors';
@@ -97,7 +98,10 @@ export function createRestPipeline({ origin, clock = currentTime }: RestPipeline
       trace.clientAddress = clientIpOf(req.headers['x-forwarded-for']);
       answer = await withRequest(
         { requestId: trace.requestId, clientAddress: trace.clientAddress, userAgent: header(req, 'user-agent') },
-        () => (document ? publishedDocument(document, trace, origin) : respond(req, trace, search, bearer)),
+        () =>
+          document
+            ? publishedDocument(document, trace, origin, new URLSearchParams(search))
+            : respond(req, trace, search, bearer),
       );
     } catch (thrown) {
       answer = problemOf(thrown, trace, origin);
@@ -115,6 +119,7 @@ export function createRestPipeline({ origin, clock = currentTime }: RestPipeline
       bearer,
       appId: cachedAppId(match),
       testModeHeader: header(req, 'x-test-mode'),
+      versionHeader: header(req, 'aso-version'),
     });
 
     if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `There is no endpoint at ${method} ${trace.path}.`);
@@ -225,6 +230,8 @@ function send(req: IncomingMessage, res: ServerResponse, answer: Answer, trace: 
   const caller = trace.caller;
   if (caller) Object.assign(headers, creditHeaders(caller.metering, trace.now));
   if (caller && inTestMode(caller.actor)) headers[TEST_MODE_HEADER] = 'true';
+  // The dated version the answer was shaped by (a refusal before the credential was read has none).
+  if (caller) headers[VERSION_HEADER] = caller.version;
   if (answer.body !== null)
     headers['Content-Length'] =
       typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength;
@@ -257,7 +264,7 @@ function header(req: IncomingMessage, name: string): string | null {
 
 // ---- The published documents: no credential, no charge ---------------------------------------------------------
 
-type PublishedDocument = (origin: string) => string | Promise<string>;
+type PublishedDocument = (origin: string, query: URLSearchParams) => string | Promise<string>;
 
 const DOCUMENTS: Record<string, PublishedDocument | undefined> = {
   [`${PUBLIC_API_BASE_PATH}/openapi.json`]: openApiDocumentJson,
@@ -265,7 +272,12 @@ const DOCUMENTS: Record<string, PublishedDocument | undefined> = {
 };
 
 /** GET or HEAD of the OpenAPI document or the request collection (DOCUMENTS); another method there is 405. */
-async function publishedDocument(document: PublishedDocument, trace: Trace, origin: string): Promise<Answer> {
+async function publishedDocument(
+  document: PublishedDocument,
+  trace: Trace,
+  origin: string,
+  query: URLSearchParams,
+): Promise<Answer> {
   const allowed = ['GET', 'HEAD', 'OPTIONS'];
   if (trace.method === 'OPTIONS') return { status: 204, headers: { Allow: allowed.join(', ') }, body: null };
   if (trace.method !== 'GET' && trace.method !== 'HEAD') {
@@ -277,5 +289,5 @@ async function publishedDocument(document: PublishedDocument, trace: Trace, orig
     'Cache-Control': 'public, max-age=300',
     'Access-Control-Allow-Origin': '*',
   };
-  return { status: 200, headers, body: await document(origin) };
+  return { status: 200, headers, body: await document(origin, query) };
 }

@@ -3,6 +3,7 @@
 // fuzzer) and the MCP suites, through both channels.
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '@/server/auth/actor';
+import { LATEST_VERSION } from '@/server/domain/api-versions';
 import { AppError } from '@/server/errors/app-error';
 import { UNRESTRICTED } from '@/server/services/api-keys/restrictions';
 import {
@@ -33,11 +34,13 @@ function key(overrides: Partial<Actor> = {}): Actor {
     keyId: 'key',
     restrictions: UNRESTRICTED,
     keySpent: 0,
+    apiVersion: LATEST_VERSION,
     ...overrides,
   };
 }
 
 const session: Actor = {
+  apiVersion: LATEST_VERSION,
   kind: 'session',
   accountId: 'account',
   mode: 'live',

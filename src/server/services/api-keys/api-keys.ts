@@ -2,6 +2,7 @@
 // ./key-expiry.ts, what a key looks like ./key-views.ts, and the check of a presented key
 // src/server/auth/api-key-verification.ts.
 import type { Prisma } from '@/generated/prisma/client';
+import { LATEST_VERSION, type ApiVersion } from '@/server/domain/api-versions';
 import { db } from '@/server/db';
 import { seedKeySpending } from '@/server/db/credit-statements';
 import { AppError, limitReached } from '@/server/errors/app-error';
@@ -46,6 +47,8 @@ export interface NewApiKey {
   expiresAt?: Date | null;
   /** Omitted: none (every app, any address, no budget). */
   restrictions?: KeyRestrictionsChange;
+  /** The key's own dated API version; omitted: its account's (pinned to the newest by the account's first key). */
+  apiVersion?: ApiVersion;
 }
 
 /**
@@ -111,8 +114,14 @@ export async function createApiKey(
         lastFour: generated.lastFour,
         expiresAt: input.expiresAt ?? null,
         ...restrictionColumns(restrictions),
+        apiVersion: input.apiVersion ?? null,
       },
       select: viewSelectAt(now),
+    });
+    // The account's first key pins its version: the newest, which its calls are shaped by until it chooses another.
+    await tx.account.updateMany({
+      where: { id: owner.accountId, apiVersion: null },
+      data: { apiVersion: LATEST_VERSION },
     });
     await recordEvents(
       [{ accountId: owner.accountId, type: 'api_key.created', data: keyEventData(created), occurredAt: now }],

@@ -68,6 +68,7 @@ export async function rollApiKey(
         expiresAt: old.expiresAt,
         rolledFromId: old.id,
         ...restrictionColumns(restrictionsOf(old)),
+        apiVersion: old.apiVersion,
       },
       select: viewSelect,
     });

@@ -33,6 +33,8 @@ export interface ApiKeyView {
   restrictions: KeyRestrictions;
   /** Credits the key spent in the current period against its monthly budget (0 for a key without one: not counted). */
   spentThisMonth: number;
+  /** The key's own dated API version; null: its account's. */
+  apiVersion: string | null;
 }
 
 export const viewSelect = {
@@ -51,6 +53,7 @@ export const viewSelect = {
   appIds: true,
   allowedCidrs: true,
   monthlyBudget: true,
+  apiVersion: true,
 } as const;
 
 /** viewSelect with the key's spending in the period of `now` (a connected app's row is read so too). */

@@ -13,7 +13,8 @@ export interface KeywordListItem {
   term: string;
   country: string;
   rank: number | null;
-  rankDelta: number;
+  /** null when either end is not a rank (docs: Aso-Version 2026-11-29; older versions answer 0). */
+  rankDelta: number | null;
   volume: number | null;
   difficulty: number | null;
   isFavorite: boolean;
@@ -21,7 +22,7 @@ export interface KeywordListItem {
 
 /**
  * Tracked keywords of one storefront. `rankDelta` = rank at the start of the window − rank now (positive: moved
- * up), 0 when either end is unranked. Ordered by rank (unranked last), then term.
+ * up), null when either end is not a rank (src/server/api/version-shapes.ts answers 0 to older versions). Ordered by rank (unranked last), then term.
  */
 export async function listKeywords(
   accountId: string,
@@ -45,7 +46,7 @@ export async function listKeywords(
       term: row.term,
       country,
       rank: row.rank,
-      rankDelta: row.rank !== null && row.then_rank !== null ? row.then_rank - row.rank : 0,
+      rankDelta: row.rank !== null && row.then_rank !== null ? row.then_rank - row.rank : null,
       volume: row.volume,
       difficulty: row.difficulty,
       isFavorite: row.is_favorite,

@@ -151,7 +151,12 @@ export async function researchKeyword(accountId: string, input: { appId: string;
     country: result.country,
     volume: result.volume,
     difficulty: result.difficulty,
-    yourRank: app.rank,
+    // Not observed: left out (src/server/api/version-shapes.ts answers null to versions before 2026-11-29).
+    ...(app.observed && { yourRank: app.rank }),
+    yourRankStatus: (app.rank !== null ? 'ranked' : app.observed ? 'unranked' : 'not_observed') as
+      | 'ranked'
+      | 'unranked'
+      | 'not_observed',
     topApps: result.topApps,
     observedAt,
   };

@@ -9,6 +9,8 @@ export interface EventEnvelope {
   requestId?: string | null;
   /** false: an event of a test sandbox, delivered to its test endpoints only. Absent from deliveries made before it was. */
   livemode?: boolean;
+  /** The dated API version its data is shaped by: the endpoint's. Absent from deliveries made before it was. */
+  apiVersion?: string;
   data: Record<string, unknown>;
 }
 

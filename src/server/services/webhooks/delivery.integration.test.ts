@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/server/db';
+import { API_VERSIONS, LATEST_VERSION, ORIGINAL_VERSION, type ApiVersion } from '@/server/domain/api-versions';
 import * as webhookStatements from '@/server/db/webhook-statements';
 import { recordEvents } from '@/server/services/events/events';
 import { backendPid, untilBlockedBy } from '../../../../test/concurrent-change';
@@ -53,11 +54,12 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function endpointAndEvent(path: string, eventTypes: string[] = []) {
+async function endpointAndEvent(path: string, eventTypes: string[] = [], apiVersion?: ApiVersion) {
   const owner = await makeAccount();
   const { endpoint, secret } = await createWebhookEndpoint(owner.accountId, {
     url: `${base}${path}`,
     eventTypes: eventTypes as never,
+    apiVersion,
   });
   await recordEvents([
     {
@@ -72,6 +74,27 @@ async function endpointAndEvent(path: string, eventTypes: string[] = []) {
 }
 
 describe('webhook delivery', () => {
+  // Issue 65: each endpoint's events are shaped by the version it pinned, and each delivery says which.
+  for (const version of API_VERSIONS)
+    it(`shapes and names the events of an endpoint pinned to ${version}`, async () => {
+      const path = `/pinned-${version}`;
+      const { endpoint, delivery } = await endpointAndEvent(path, [], version);
+      expect(endpoint.apiVersion).toBe(version);
+      await attemptDelivery(delivery!.id, 1);
+      const request = received.filter((entry) => entry.path === path).at(-1)!;
+      expect(request.headers['aso-version']).toBe(version);
+      expect(JSON.parse(request.body)).toMatchObject({ apiVersion: version, type: 'keyword.added' });
+    });
+
+  it('pins a new endpoint to its account’s version, else the newest', async () => {
+    const owner = await makeAccount();
+    const { endpoint: unpinned } = await createWebhookEndpoint(owner.accountId, { url: `${base}/account-version` });
+    expect(unpinned.apiVersion).toBe(LATEST_VERSION);
+    await db.account.update({ where: { id: owner.accountId }, data: { apiVersion: ORIGINAL_VERSION } });
+    const { endpoint: older } = await createWebhookEndpoint(owner.accountId, { url: `${base}/account-version` });
+    expect(older.apiVersion).toBe(ORIGINAL_VERSION);
+  });
+
   it('delivers the signed envelope with the contract headers', async () => {
     const { endpoint, secret, delivery } = await endpointAndEvent('/signed');
     expect(delivery).toBeDefined();

@@ -4,6 +4,7 @@
 // disabled with the reason. The job queue (worker.ts) runs these functions; they hold no state of their own.
 import http from 'node:http';
 import https from 'node:https';
+import { ORIGINAL_VERSION, storedVersion, VERSION_HEADER } from '@/server/domain/api-versions';
 import { db } from '@/server/db';
 import { lockFanOutEndpoints, lockUndispatchedEvents } from '@/server/db/webhook-statements';
 import { discordMessage, slackMessage, type EventEnvelope } from './chat-formats';
@@ -28,6 +29,11 @@ export function envelopeOf(event: {
   data: unknown;
   requestId: string | null;
   livemode: boolean;
+  /**
+   * The endpoint's pinned version, which the envelope names. No dated version has changed an
+   * event's data yet (src/server/domain/api-versions.ts): one that does shapes it here.
+   */
+  apiVersion: string | null;
 }): EventEnvelope {
   return {
     id: `evt_${event.id.replaceAll('-', '')}`,
@@ -35,6 +41,7 @@ export function envelopeOf(event: {
     createdAt: event.occurredAt.toISOString(),
     requestId: event.requestId,
     livemode: event.livemode,
+    apiVersion: storedVersion(event.apiVersion),
     data: (event.data ?? {}) as Record<string, unknown>,
   };
 }
@@ -64,6 +71,7 @@ export async function dispatchEvents(limit = 500): Promise<{ events: number; del
               data: event.data,
               requestId: event.request_id,
               livemode: event.livemode,
+              apiVersion: endpoint.apiVersion,
             }),
           ),
         })),
@@ -176,6 +184,8 @@ export async function attemptDelivery(
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'User-Agent': 'ASO-Analytics-Webhooks/1',
+      // The version the body is shaped by, as an API answer says it (deliveries made before versions: the original).
+      [VERSION_HEADER]: envelope.apiVersion ?? ORIGINAL_VERSION,
     };
     if (!chat) {
       const sealed =

@@ -1,5 +1,6 @@
 // Webhook endpoints of an account: create (the signing secret is returned once), rotate the secret (the old one
 // keeps signing for 24 hours), enable or disable, delete.
+import { LATEST_VERSION, storedVersion, type ApiVersion } from '@/server/domain/api-versions';
 import type { Actor } from '@/server/auth/actor';
 import type { Prisma } from '@/generated/prisma/client';
 import { currentRequestId } from '@/server/core/request-context';
@@ -34,6 +35,8 @@ export interface NewWebhookEndpoint {
   description?: string;
   /** Omitted or empty: every kind. */
   eventTypes?: EventType[];
+  /** The dated API version its events are shaped by; omitted: the account's, else the newest. */
+  apiVersion?: ApiVersion;
 }
 
 export async function createWebhookEndpoint(accountId: string, input: NewWebhookEndpoint) {
@@ -54,6 +57,12 @@ export async function createWebhookEndpoint(accountId: string, input: NewWebhook
         description: input.description ?? null,
         eventTypes: [...new Set(input.eventTypes ?? [])],
         secret: sealSecret(secret),
+        // Its events are shaped by the version asked for, else the account's, else the newest: a new endpoint is new
+        // code, written against today's documentation.
+        apiVersion:
+          input.apiVersion ??
+          (await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { apiVersion: true } })).apiVersion ??
+          LATEST_VERSION,
       },
     });
     await recordSecurityEvent(
@@ -135,6 +144,7 @@ export function endpointView(endpoint: Awaited<ReturnType<typeof ownEndpoint>>) 
         ? endpoint.previousSecretUntil.toISOString()
         : null,
     createdAt: endpoint.createdAt.toISOString(),
+    apiVersion: storedVersion(endpoint.apiVersion),
   };
 }
 
@@ -294,7 +304,7 @@ export async function sendTestEvent({ accountId, mode }: Pick<Actor, 'accountId'
         endpointId: endpoint.id,
         eventId: event.id,
         eventType: event.type,
-        body: JSON.stringify(envelopeOf({ ...event, livemode })),
+        body: JSON.stringify(envelopeOf({ ...event, livemode, apiVersion: endpoint.apiVersion })),
         requestedAt: now,
       },
     });

@@ -1,5 +1,6 @@
 // Settings → API access, on the dashboard and under /keys on the public API: what a key's procedures take and answer.
 import { z } from 'zod';
+import { API_VERSIONS, isApiVersion } from '@/server/domain/api-versions';
 import { formatAddressRange, parseAddressRange } from '@/server/core/address-ranges';
 import type { ApiKeyChange, NewApiKey } from '@/server/services/api-keys/api-keys';
 import type { ApiKeyView } from '@/server/services/api-keys/key-views';
@@ -66,6 +67,10 @@ export const createApiKeyInput = z.strictObject({
   expiresAt: z.coerce.date('Give the expiry as an ISO 8601 date or instant.').nullish(),
   /** Omitted: none (every app, any address, no budget). */
   restrictions: keyRestrictionsInput.optional(),
+  apiVersion: z.enum(API_VERSIONS).optional().meta({
+    description:
+      'The dated API version this key’s calls are shaped by when they send no `Aso-Version`. Omitted: the account’s (pinned to the newest when its first key is created).',
+  }),
 }) satisfies z.ZodType<NewApiKey>;
 
 export const updateApiKeyInput = keyIdInput.extend({
@@ -135,6 +140,10 @@ export const apiKeyOutput = z.object({
   lastUsedIp: z.string().nullable(),
   restrictions: keyRestrictionsOutput,
   spentThisMonth: z.int().describe('Credits spent this month against the key’s budget (0 for a key without one).'),
+  apiVersion: z
+    .enum(API_VERSIONS)
+    .nullable()
+    .describe('The key’s own dated API version (`Aso-Version`); null: the account’s.'),
 });
 export type ApiKeyOutput = z.infer<typeof apiKeyOutput>;
 
@@ -160,5 +169,6 @@ export function toApiKeyOutput(key: ApiKeyView): ApiKeyOutput {
     revokedAt: key.revokedAt?.toISOString() ?? null,
     rolledAt: key.rolledAt?.toISOString() ?? null,
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    apiVersion: isApiVersion(key.apiVersion) ? key.apiVersion : null,
   };
 }

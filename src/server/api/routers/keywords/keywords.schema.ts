@@ -78,9 +78,9 @@ export const keywordListItemOutput = z
       description:
         'Position in search results on the last day of data; null when the app is not in the top 200 (the top 100 on Google Play).',
     }),
-    rankDelta: z.int().meta({
+    rankDelta: z.int().nullable().meta({
       description:
-        'Rank at the start of rankWindow minus rank now: positive = moved up. 0 when either end is unranked.',
+        'Rank at the start of rankWindow minus rank now: positive = moved up. Since Aso-Version 2026-11-29, null when either end is not a rank (not in the results, or not observed); before it, 0 in that case.',
     }),
     volume: z
       .int()
@@ -117,8 +117,13 @@ export const researchOutput = z
     country: z.string().length(2),
     volume: z.int().meta({ description: VOLUME_METHOD }),
     difficulty: z.int().min(0).max(100).meta({ description: DIFFICULTY_METHOD }),
-    yourRank: z.int().nullable().meta({
-      description: 'Where this app ranked for the term on its last day of data; null if not ranked or not observed.',
+    yourRank: z.int().nullable().optional().meta({
+      description:
+        'Where this app ranked for the term on its last day of data. Since Aso-Version 2026-11-29: null when that day was observed and the app was not in the results; left out when that day was not observed for the term. Before it: null in both cases.',
+    }),
+    yourRankStatus: z.enum(['ranked', 'unranked', 'not_observed']).meta({
+      description:
+        '`ranked`: `yourRank` is the rank. `unranked`: the store’s results for the term were observed on the app’s last day of data, and the app was not in them (Apple shows at most 200, Google Play 100). `not_observed`: no one observed the term in this storefront that day (the term is not tracked there, or the store failed).',
     }),
     topApps: z.array(
       z.object({

@@ -1,5 +1,6 @@
 // Settings → Webhooks, on the dashboard and under /webhook-endpoints on the public API: inputs and answers.
 import { z } from 'zod';
+import { API_VERSIONS } from '@/server/domain/api-versions';
 import { EVENT_TYPES } from '@/server/services/events/event-kinds';
 import type { NewWebhookEndpoint } from '@/server/services/webhooks/endpoints';
 
@@ -19,6 +20,10 @@ export const createEndpointInput = z.strictObject({
   url: z.string().trim().min(1).max(2048).meta({ example: 'https://hooks.example.com/aso-events' }),
   description: z.string().trim().max(200).optional(),
   eventTypes: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).default([]),
+  apiVersion: z.enum(API_VERSIONS).optional().meta({
+    description:
+      'The dated API version its events are shaped by (each delivery names it in `apiVersion` and the `Aso-Version` header). Omitted: the account’s, else the newest.',
+  }),
 }) satisfies z.ZodType<NewWebhookEndpoint>;
 
 export const updateEndpointInput = endpointId.extend({
@@ -51,6 +56,7 @@ export const webhookEndpointOutput = z.object({
     .describe('The first characters of the signing secret, to tell which one is in use: never the secret.'),
   rotatingUntil: z.iso.datetime().nullable().describe('After a rotation, until when the previous secret also signs.'),
   createdAt: z.iso.datetime(),
+  apiVersion: z.enum(API_VERSIONS).describe('The dated API version its events are shaped by.'),
 });
 
 export const webhookEndpointWithSecretOutput = z.object({
