@@ -15,6 +15,20 @@ test('GET /openapi.json serves the v1 document without a credential', async ({ r
   expect(Object.keys(document.paths)).toContain('/apps/{id}/keywords');
 });
 
+test('the document of each dated version is served, and a version that is not one is refused', async ({ request }) => {
+  const newest = await (await request.get(`${API}/openapi.json`)).json();
+  const versions = (newest['x-api-versions'] as { version: string }[]).map((entry) => entry.version);
+  expect(versions.length).toBeGreaterThan(1);
+  for (const version of versions) {
+    const response = await request.get(`${API}/openapi.json?version=${version}`);
+    expect(response.status(), version).toBe(200);
+    expect((await response.json())['x-api-version']).toBe(version);
+  }
+  const refused = await request.get(`${API}/openapi.json?version=2020-01-01`);
+  expect(refused.status()).toBe(400);
+  expect((await refused.json()).detail).toContain(versions.join(', '));
+});
+
 test('the Postman collection runs clean under newman, with its own tests, against every demo app', async ({
   request,
 }) => {

@@ -23,6 +23,7 @@ const PUBLIC_PAGES = [
   '/sign-up',
   '/docs',
   '/docs/webhooks',
+  '/docs/changelog',
   '/docs/mcp',
   '/docs/problems',
   '/docs/problems/validation-error',

@@ -16,7 +16,9 @@ interface Research {
   term: string;
   volume: number;
   difficulty: number;
-  yourRank: number | null;
+  /** Left out when the term was not observed on the app's last day of data (Aso-Version 2026-11-29). */
+  yourRank?: number | null;
+  yourRankStatus: 'ranked' | 'unranked' | 'not_observed';
   topApps: { rank: number; name: string; developer: string }[];
   observedAt: string;
 }
@@ -35,6 +37,8 @@ interface Props {
   planLabel: string;
   tracked: string[];
   room: KeywordRoom;
+  /** The dated API version the page reads answers in (the newest). */
+  apiVersion: string;
 }
 
 /** The terms typed, one per line or separated by commas, each once, in their order. */
@@ -52,7 +56,7 @@ function termsOf(text: string): string[] {
 }
 
 export function KeywordResearch(props: Props) {
-  const { appId, country, token, testMode, cost, apiAccess, planLabel, tracked, room } = props;
+  const { appId, country, token, testMode, cost, apiAccess, planLabel, tracked, room, apiVersion } = props;
   const [text, setText] = useState('');
   const [results, setResults] = useState<Research[]>([]);
   const [remaining, setRemaining] = useState(props.remaining);
@@ -66,7 +70,12 @@ export function KeywordResearch(props: Props) {
   async function researchOne(term: string): Promise<Research> {
     const query = new URLSearchParams({ term, country });
     const response = await fetch(`/api/public/v1/apps/${appId}/keywords/research?${query}`, {
-      headers: { Authorization: `Bearer ${token}`, ...(testMode ? { 'X-Test-Mode': 'true' } : {}) },
+      // The version this page is written for, whatever the account's.
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Aso-Version': apiVersion,
+        ...(testMode ? { 'X-Test-Mode': 'true' } : {}),
+      },
     });
     const left = response.headers.get('X-Credits-Remaining');
     if (left !== null) setRemaining(left === 'unlimited' ? null : Number(left));
@@ -170,7 +179,13 @@ export function KeywordResearch(props: Props) {
                     <td>{result.term}</td>
                     <td>{formatNumber(result.volume)}</td>
                     <td>{result.difficulty}</td>
-                    <td>{result.yourRank === null ? '—' : `#${result.yourRank}`}</td>
+                    <td>
+                      {result.yourRankStatus === 'ranked'
+                        ? `#${result.yourRank}`
+                        : result.yourRankStatus === 'unranked'
+                          ? 'Not ranked'
+                          : 'Not observed'}
+                    </td>
                     <td>
                       {result.topApps
                         .slice(0, 3)

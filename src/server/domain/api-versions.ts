@@ -20,11 +20,13 @@ export function isApiVersion(value: unknown): value is ApiVersion {
 }
 
 /**
- * A version as stored (an account's, an endpoint's): null is an account not pinned yet, which was created after dated
- * versions (the migration pinned every older one), so the newest.
+ * A version as stored (an account's, a key's, an endpoint's): null is an account not pinned yet, which was created
+ * after dated versions (the migration pinned every older one), so the newest; a retired one, the oldest still answered
+ * (docs/api-decisions.md, "Dated API versions").
  */
 export function storedVersion(value: string | null | undefined): ApiVersion {
-  return isApiVersion(value) ? value : LATEST_VERSION;
+  if (value === null || value === undefined) return LATEST_VERSION;
+  return isApiVersion(value) ? value : ORIGINAL_VERSION;
 }
 
 /** Each version's changes, in the words of the changelog (/docs/changelog); the first is the original's. */

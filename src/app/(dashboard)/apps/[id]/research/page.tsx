@@ -8,7 +8,7 @@ export const metadata = { title: 'Research · ASO Analytics' };
 
 export default async function ResearchPage(props: AppViewParams) {
   const { caller, app, country } = await readAppView(props);
-  const { declaredCredits, issueApiReferenceToken, PLANS } = await serverModules();
+  const { declaredCredits, issueApiReferenceToken, LATEST_VERSION, PLANS } = await serverModules();
   const [account, usage, tracked, room, actor] = await Promise.all([
     caller.account.get(),
     caller.usage.get({}),
@@ -40,6 +40,7 @@ export default async function ResearchPage(props: AppViewParams) {
         planLabel={account.plan.label}
         tracked={tracked.filter((keyword) => keyword.country === country).map((keyword) => keyword.term)}
         room={room}
+        apiVersion={LATEST_VERSION}
       />
     </section>
   );
