@@ -1131,8 +1131,13 @@ export interface components {
                  * @example 2026-11-21
                  */
                 date: string;
-                /** @description Position in the chart; null outside the top 200. */
+                /** @description Position in the chart; null outside the top 200, and on a day not observed. */
                 rank: number | null;
+                /**
+                 * @description `ranked`: `rank` is the app’s place in the chart that day. `unranked`: the chart was observed and the app was not in its top 200. `not_observed`: the chart was not observed that day (before `observedSince`, or the store failed).
+                 * @enum {string}
+                 */
+                status: "ranked" | "unranked" | "not_observed";
             }[];
         };
         RatingHistory: {
@@ -1176,8 +1181,11 @@ export interface components {
         };
         KeywordListItem: {
             term: string;
-            /** @description Position in search results on the last day of data; null when the app is not in the top 200 (the top 100 on Google Play). */
+            /** @description Position in search results on the last day of data; null when the app is not in the top 200 (the top 100 on Google Play), or when that day’s search was not observed (`rankStatus` says which). */
             rank: number | null;
+            rankStatus: components["schemas"]["RankStatus"];
+            /** @description The day `rank` describes (the app’s last day of data); null when the search was not observed then. */
+            observedOn: string | null;
             /** @description Rank at the start of rankWindow minus rank now: positive = moved up. Since Aso-Version 2026-11-29, null when either end is not a rank (not in the results, or not observed); before it, 0 in that case. */
             rankDelta: number | null;
             /** @description Estimated monthly searches in the storefront. Neither store publishes one: it is estimated from what the store’s search (and, on Google Play, its autocompletion) shows, with the aso package’s traffic score (1–10) on a logarithmic scale (1 ≈ 3, 5.5 ≈ 560, 10 ≈ 100,000). An order of magnitude to compare terms, not a count. null until the first data refresh of the term. */
@@ -1189,6 +1197,11 @@ export interface components {
             keywordId: string;
             country: string;
         };
+        /**
+         * @description `ranked`: the rank is the app’s place in the store’s search results that day. `unranked`: the results were observed that day and the app was not in them (Apple shows at most 200, Google Play 100). `not_observed`: no one observed the search that day (before the term was tracked, the store failed, or the app is of the other store). A rank is null in both of the last two; this field says which.
+         * @enum {string}
+         */
+        RankStatus: "ranked" | "unranked" | "not_observed";
         AddKeywordsResult: {
             /** Format: uuid */
             appId: string;
@@ -1271,6 +1284,7 @@ export interface components {
                  */
                 date: string;
                 rank: number | null;
+                status: components["schemas"]["RankStatus"];
             }[];
             /** @description Every competitor of the app, in the order they were added. */
             competitors: {
@@ -1289,6 +1303,7 @@ export interface components {
                      */
                     date: string;
                     rank: number | null;
+                    status: components["schemas"]["RankStatus"];
                 }[];
             }[];
         };

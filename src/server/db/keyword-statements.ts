@@ -31,11 +31,16 @@ export function readTrackedKeywordRows({
     term: string;
     is_favorite: boolean;
     rank: number | null;
+    /** The day was observed for the term: the app's rank row (a rank, or null: not in the results), or the store's answer. */
+    observed: boolean;
     then_rank: number | null;
     volume: number | null;
     difficulty: number | null;
   }>(
-    `SELECT k.id::text AS keyword_id, k.term, k.is_favorite, r.rank, t.rank AS then_rank, m.volume, m.difficulty
+    `SELECT k.id::text AS keyword_id, k.term, k.is_favorite, r.rank, t.rank AS then_rank, m.volume, m.difficulty,
+            (r.store_app_id IS NOT NULL OR EXISTS (
+               SELECT 1 FROM search_answers s WHERE s.livemode = $6 AND s.store = $5::"Store" AND s.country = k.country
+                 AND s.term_key = k.term_key AND s.date = $1::date)) AS observed
      FROM tracked_keywords k
      JOIN tracked_apps a ON a.id = k.app_id
      LEFT JOIN app_ranks r ON r.store_app_id = a.store_app_id AND r.country = k.country AND r.term_key = k.term_key AND r.date = $1::date

@@ -99,6 +99,35 @@ describe('dated API versions', () => {
       });
   });
 
+  it('tells an unranked day from a day not observed in the keyword history and the category chart', async () => {
+    const app = await db.trackedApp.findUniqueOrThrow({ where: { id: fixture.app.id } });
+    const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id, term: 'meditation' } });
+    const day = (back: number) => new Date(app.refreshedThrough!.getTime() - back * 86_400_000);
+    const term = { country: 'US', termKey: keyword.termKey };
+    // Two days ago observed and not in the results; three days ago not observed at all.
+    await db.appRank.updateMany({ where: { storeAppId: app.storeAppId, ...term, date: day(2) }, data: { rank: null } });
+    await db.appRank.deleteMany({ where: { storeAppId: app.storeAppId, ...term, date: day(3) } });
+    await db.searchAnswer.deleteMany({ where: { ...term, date: day(3) } });
+    const history = (await (await get(`/apps/${app.id}/keywords/${keyword.id}/history?days=5`)).json()) as {
+      points: { date: string; rank: number | null; status: string }[];
+    };
+    const on = (back: number) => history.points.find((point) => point.date === day(back).toISOString().slice(0, 10))!;
+    expect(on(2)).toMatchObject({ rank: null, status: 'unranked' });
+    expect(on(3)).toMatchObject({ rank: null, status: 'not_observed' });
+    expect(on(1).status).toBe(on(1).rank === null ? 'unranked' : 'ranked');
+
+    await db.categoryRank.updateMany({
+      where: { storeAppId: app.storeAppId, country: 'US', date: day(2) },
+      data: { rank: null },
+    });
+    await db.categoryRank.deleteMany({ where: { storeAppId: app.storeAppId, country: 'US', date: day(3) } });
+    const chart = (await (await get(`/apps/${app.id}/category-rank?days=5`)).json()) as typeof history;
+    const chartOn = (back: number) =>
+      chart.points.find((point) => point.date === day(back).toISOString().slice(0, 10))!;
+    expect(chartOn(2)).toMatchObject({ rank: null, status: 'unranked' });
+    expect(chartOn(3)).toMatchObject({ rank: null, status: 'not_observed' });
+  });
+
   it('shapes MCP tool results as REST answers, by the same version', async () => {
     const call = (version?: string) =>
       postMcp(

@@ -3,6 +3,7 @@ import { db } from '@/server/db';
 import type { RatingHistogram } from '@/server/services/ingest/provider';
 import { isoDay } from '@/server/core/dates';
 import { eachDay, loadApp, loadAppIn, windowOf } from './app-context';
+import { rankStatusOf } from './keywords';
 
 /** Days of rating history returned (GET /rating-history takes no parameters). */
 export const RATING_HISTORY_DAYS = 365;
@@ -29,7 +30,12 @@ export async function categoryRankHistory(accountId: string, input: { appId: str
     observedSince: first ? isoDay(first.date) : null,
     from: isoDay(window.from),
     to: isoDay(window.to),
-    points: eachDay(window).map((day) => ({ date: isoDay(day), rank: byDay.get(isoDay(day)) ?? null })),
+    // A day with no row was not observed (before the first observation, or the store failed); a row's null rank is
+    // a day observed with the app outside the chart.
+    points: eachDay(window).map((day) => {
+      const rank = byDay.get(isoDay(day)) ?? null;
+      return { date: isoDay(day), rank, status: rankStatusOf(rank, byDay.has(isoDay(day))) };
+    }),
   };
 }
 

@@ -13,6 +13,10 @@ export interface KeywordListItem {
   term: string;
   country: string;
   rank: number | null;
+  /** What `rank` is: a rank, observed outside the results, or not observed that day. */
+  rankStatus: RankStatus;
+  /** The day `rank` describes (the app's last day of data); null when it was not observed. */
+  observedOn: string | null;
   /** null when either end is not a rank (docs: Aso-Version 2026-11-29; older versions answer 0). */
   rankDelta: number | null;
   volume: number | null;
@@ -46,6 +50,8 @@ export async function listKeywords(
       term: row.term,
       country,
       rank: row.rank,
+      rankStatus: rankStatusOf(row.rank, row.observed),
+      observedOn: row.observed ? isoDay(app.asOf) : null,
       rankDelta: row.rank !== null && row.then_rank !== null ? row.then_rank - row.rank : null,
       volume: row.volume,
       difficulty: row.difficulty,
@@ -99,6 +105,13 @@ async function loadKeywordSeries(accountId: string, input: { appId: string; keyw
 }
 
 /** The keyword's daily rank, and each competitor's for the same term on the same days (in the order they were added). */
+/** A store search's place for an app on a day: ranked, observed and not in the results, or not observed. */
+export type RankStatus = 'ranked' | 'unranked' | 'not_observed';
+
+export function rankStatusOf(rank: number | null, observed: boolean): RankStatus {
+  return rank !== null ? 'ranked' : observed ? 'unranked' : 'not_observed';
+}
+
 export async function keywordHistory(accountId: string, input: { appId: string; keywordId: string; days: number }) {
   const { app, keyword, window, header } = await loadKeywordSeries(accountId, input);
   const where = { country: keyword.country, termKey: keyword.termKey, date: { gte: window.from, lte: window.to } };
@@ -114,21 +127,37 @@ export async function keywordHistory(accountId: string, input: { appId: string; 
     where: { ...where, storeAppId: { in: [app.storeAppId, ...ranked.map((competitor) => competitor.storeAppId)] } },
     select: { storeAppId: true, date: true, rank: true },
   });
+  // The days the store's search for the term was observed, by whichever account's refresh: an app with no row then
+  // was not in the results.
+  const answered = new Set(
+    (
+      await db.searchAnswer.findMany({
+        where: { livemode: app.livemode, store: app.store, ...where },
+        select: { date: true },
+      })
+    ).map((answer) => isoDay(answer.date)),
+  );
   const days = eachDay(window).map(isoDay);
   const rankOf = new Map(rows.map((row) => [`${row.storeAppId}|${isoDay(row.date)}`, row.rank]));
-  const rankOn = (storeAppId: number, date: string) => rankOf.get(`${storeAppId}|${date}`) ?? null;
+  const pointOf = (storeAppId: number, date: string) => {
+    const key = `${storeAppId}|${date}`;
+    const rank = rankOf.get(key) ?? null;
+    return { date, rank, status: rankStatusOf(rank, rankOf.has(key) || answered.has(date)) };
+  };
   return {
     ...header,
-    points: days.map((date) => ({ date, rank: rankOn(app.storeAppId, date) })),
+    points: days.map((date) => pointOf(app.storeAppId, date)),
     competitors: competitors.map((competitor) => ({
       competitorId: competitor.id,
       name: competitor.name,
       store: competitor.store,
       storeId: competitor.storeId,
-      points: days.map((date) => ({
-        date,
-        rank: competitor.store === app.store ? rankOn(competitor.storeAppId, date) : null,
-      })),
+      // A competitor of the other store is in none of this store's results: never observed here.
+      points: days.map((date) =>
+        competitor.store === app.store
+          ? pointOf(competitor.storeAppId, date)
+          : { date, rank: null, status: 'not_observed' as const },
+      ),
     })),
   };
 }

@@ -227,7 +227,14 @@ export const categoryRankOutput = z
     points: z.array(
       z.object({
         date: day,
-        rank: z.int().nullable().meta({ description: 'Position in the chart; null outside the top 200.' }),
+        rank: z
+          .int()
+          .nullable()
+          .meta({ description: 'Position in the chart; null outside the top 200, and on a day not observed.' }),
+        status: z.enum(['ranked', 'unranked', 'not_observed']).meta({
+          description:
+            '`ranked`: `rank` is the app’s place in the chart that day. `unranked`: the chart was observed and the app was not in its top 200. `not_observed`: the chart was not observed that day (before `observedSince`, or the store failed).',
+        }),
       }),
     ),
   })

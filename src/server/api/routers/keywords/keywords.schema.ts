@@ -71,12 +71,23 @@ export const listKeywordsInput = z.object({
   country: countryQuery,
   rankWindow: queryEnum(['1d', '7d', '30d', '90d'], '7d', 'Period over which rankDelta is measured.'),
 });
+/** Whether a rank was observed, for every answer that gives one (docs/api-decisions.md, "What the data knows"). */
+export const rankStatus = z.enum(['ranked', 'unranked', 'not_observed']).meta({
+  id: 'RankStatus',
+  description:
+    '`ranked`: the rank is the app’s place in the store’s search results that day. `unranked`: the results were observed that day and the app was not in them (Apple shows at most 200, Google Play 100). `not_observed`: no one observed the search that day (before the term was tracked, the store failed, or the app is of the other store). A rank is null in both of the last two; this field says which.',
+});
+
 export const keywordListItemOutput = z
   .object({
     term: z.string(),
     rank: z.int().min(1).nullable().meta({
       description:
-        'Position in search results on the last day of data; null when the app is not in the top 200 (the top 100 on Google Play).',
+        'Position in search results on the last day of data; null when the app is not in the top 200 (the top 100 on Google Play), or when that day’s search was not observed (`rankStatus` says which).',
+    }),
+    rankStatus,
+    observedOn: isoDate.nullable().meta({
+      description: 'The day `rank` describes (the app’s last day of data); null when the search was not observed then.',
     }),
     rankDelta: z.int().nullable().meta({
       description:
@@ -163,7 +174,7 @@ const keywordSeries = z.object({
   to: isoDate,
 });
 
-const rankPoints = z.array(z.object({ date: isoDate, rank: z.int().nullable() }));
+const rankPoints = z.array(z.object({ date: isoDate, rank: z.int().nullable(), status: rankStatus }));
 export const keywordHistoryOutput = keywordSeries
   .extend({
     points: rankPoints,
@@ -189,7 +200,10 @@ export const recentRanksInput = z.object({
   country: countryQuery,
   days: z.int().min(1).max(30).default(7),
 });
-export const recentRanksOutput = z.array(z.object({ keywordId: z.uuid(), points: rankPoints }));
+/** The sparklines' ranks: a line, where an unranked and an unobserved day are both a gap. */
+export const recentRanksOutput = z.array(
+  z.object({ keywordId: z.uuid(), points: z.array(z.object({ date: isoDate, rank: z.int().nullable() })) }),
+);
 
 export const metricsHistoryInput = keywordHistoryInput.extend({
   days: queryIntWithDefault({
