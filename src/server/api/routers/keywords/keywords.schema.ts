@@ -72,7 +72,7 @@ export const listKeywordsInput = z.object({
   rankWindow: queryEnum(['1d', '7d', '30d', '90d'], '7d', 'Period over which rankDelta is measured.'),
 });
 /** Whether a rank was observed, for every answer that gives one (docs/api-decisions.md, "What the data knows"). */
-export const rankStatus = z.enum(['ranked', 'unranked', 'not_observed']).meta({
+const rankStatus = z.enum(['ranked', 'unranked', 'not_observed']).meta({
   id: 'RankStatus',
   description:
     '`ranked`: the rank is the app’s place in the store’s search results that day. `unranked`: the results were observed that day and the app was not in them (Apple shows at most 200, Google Play 100). `not_observed`: no one observed the search that day (before the term was tracked, the store failed, or the app is of the other store). A rank is null in both of the last two; this field says which.',
