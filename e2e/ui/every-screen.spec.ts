@@ -24,6 +24,7 @@ const PUBLIC_PAGES = [
   '/docs',
   '/docs/webhooks',
   '/docs/changelog',
+  '/docs/data',
   '/docs/mcp',
   '/docs/problems',
   '/docs/problems/validation-error',

@@ -33,6 +33,7 @@ export { RETRY_DELAYS_SECONDS, TIMEOUT_MS } from './services/webhooks/delivery';
 export { TOLERANCE_SECONDS } from './services/webhooks/signing';
 export { VERIFICATION_SNIPPETS } from './services/webhooks/verification-snippets';
 export { declaredCredits } from './api/declared-costs';
+export { dataDictionary } from './rest/data-dictionary';
 export { API_VERSIONS, LATEST_VERSION, VERSION_CHANGES } from './domain/api-versions';
 export { roleTable } from './api/role-table';
 export { MEMBER_ROLES, PERMISSIONS, ROLE_LABELS, ROLE_PERMISSIONS, roleAllows } from './services/access/roles';

@@ -1030,9 +1030,13 @@ export interface components {
             /** @description Weighted sum of the pillar scores. */
             score: number;
             pillars: {
+                /** @description One pillar of the score: its value, its weight and what it is computed from. */
                 metadata: {
+                    /** @description The pillar’s score, 0–100, from its inputs. */
                     score: number;
+                    /** @description Its share of the overall score (the four weights sum to 1). */
                     weight: number;
+                    /** @description What the score is computed from, as observed that day. */
                     inputs: {
                         titleLength: number;
                         titleLimit: number;
@@ -1043,30 +1047,48 @@ export interface components {
                         descriptionLength: number;
                     };
                 };
+                /** @description One pillar of the score: its value, its weight and what it is computed from. */
                 keywords: {
+                    /** @description The pillar’s score, 0–100, from its inputs. */
                     score: number;
+                    /** @description Its share of the overall score (the four weights sum to 1). */
                     weight: number;
+                    /** @description What the score is computed from, as observed that day. */
                     inputs: {
                         trackedKeywords: number;
+                        /** @description Tracked keywords the app was in the store’s search results for that day (top 200 on Apple, 100 on Google Play). */
                         rankedKeywords: number;
                         top10Keywords: number;
+                        /** @description The tracked keywords’ estimated volumes, each counted in full when the app ranks in the top 10, at 0.4 up to 50, at 0.1 below, and not at all when out of the results or not observed, as a share (0–1) of their whole volume. */
                         volumeWeightedVisibility: number;
                         keywordsInTitleOrSubtitle: number;
                     };
                 };
+                /** @description One pillar of the score: its value, its weight and what it is computed from. */
                 ratingsAndReviews: {
+                    /** @description The pillar’s score, 0–100, from its inputs. */
                     score: number;
+                    /** @description Its share of the overall score (the four weights sum to 1). */
                     weight: number;
+                    /** @description What the score is computed from, as observed that day. */
                     inputs: {
+                        /** @description The store’s average star rating (1–5) of the app, over every rating it counts, with or without a written review, as the store showed it when read. Null when the store showed none (no ratings yet). */
                         averageRating: number | null;
+                        /** @description How many ratings the store’s average counts (0 when it shows none). */
                         ratingCount: number;
+                        /** @description Reviews with text the store showed, over the last 30 days. */
                         reviewsLast30Days: number;
+                        /** @description The share (0–1) of those reviews whose sentiment is negative; 0 when there are none. */
                         negativeShareLast30Days: number;
                     };
                 };
+                /** @description One pillar of the score: its value, its weight and what it is computed from. */
                 creativesAndConversion: {
+                    /** @description The pillar’s score, 0–100, from its inputs. */
                     score: number;
+                    /** @description Its share of the overall score (the four weights sum to 1). */
                     weight: number;
+                    /** @description What the score is computed from, as observed that day. */
                     inputs: {
                         screenshots: number;
                         screenshotLimit: number;
@@ -1097,8 +1119,11 @@ export interface components {
                 country: string;
                 /** @description 100 × demand × ease × headroom (see the endpoint description). */
                 score: number;
+                /** @description Estimated monthly searches in the storefront. Neither store publishes one: it is estimated from what the store’s search (and, on Google Play, its autocompletion) shows, with the aso package’s traffic score (1–10) on a logarithmic scale (1 ≈ 3, 5.5 ≈ 560, 10 ≈ 100,000). An order of magnitude to compare terms, not a count. */
                 volume: number;
+                /** @description 0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100). */
                 difficulty: number;
+                /** @description This app’s place in the store’s search results for the term on its last day of data; null when it was not in them (Apple shows at most 200, Google Play 100) or the search was not observed that day. */
                 rank: number | null;
                 tracked: boolean;
                 keywordId: string | null;
@@ -1150,7 +1175,9 @@ export interface components {
                  * @example 2026-11-21
                  */
                 date: string;
+                /** @description The store’s average star rating that day, in the app’s primary storefront, over every rating it counts (with or without a review). A day the store was not read has no point. */
                 average: number;
+                /** @description How many ratings that average counted. */
                 count: number;
                 /** @description Ratings by number of stars. Google Play shows them; null for App Store apps, whose public answers have no histogram. */
                 histogram: {
@@ -1172,8 +1199,11 @@ export interface components {
             date: string;
             keywords: {
                 term: string;
+                /** @description Place in the store’s search results (1 = first), as the store showed them when they were read. */
                 rank: number;
+                /** @description Estimated monthly searches in the storefront. Neither store publishes one: it is estimated from what the store’s search (and, on Google Play, its autocompletion) shows, with the aso package’s traffic score (1–10) on a logarithmic scale (1 ≈ 3, 5.5 ≈ 560, 10 ≈ 100,000). An order of magnitude to compare terms, not a count. Observed once a day; null when the term was not observed that day (before its first data refresh). */
                 volume: number | null;
+                /** @description 0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100). Observed once a day; null when the term was not observed that day (before its first data refresh). */
                 difficulty: number | null;
                 tracked: boolean;
                 keywordId: string | null;
@@ -1242,13 +1272,16 @@ export interface components {
              */
             yourRankStatus: "ranked" | "unranked" | "not_observed";
             topApps: {
+                /** @description Place in the store’s search results (1 = first), as the store showed them when they were read. */
                 rank: number;
                 /** @enum {string} */
                 store: "app_store" | "google_play";
                 storeId: string;
                 name: string;
                 developer: string;
+                /** @description The store’s average star rating (1–5) of the app, over every rating it counts, with or without a written review, as the store showed it when read. Null when the store showed none (no ratings yet). */
                 rating: number | null;
+                /** @description How many ratings the store’s average counts, as the store showed it when read. Null when the store showed none. */
                 ratingCount: number | null;
                 iconUrl: string | null;
             }[];
@@ -1283,6 +1316,7 @@ export interface components {
                  * @example 2026-11-21
                  */
                 date: string;
+                /** @description Place in the store’s search results for the term that day (1 = first), observed once a day. Null when the app was not in the results (Apple shows at most 200, Google Play 100) or the search was not observed that day: the `status` beside it says which. */
                 rank: number | null;
                 status: components["schemas"]["RankStatus"];
             }[];
@@ -1302,6 +1336,7 @@ export interface components {
                      * @example 2026-11-21
                      */
                     date: string;
+                    /** @description Place in the store’s search results for the term that day (1 = first), observed once a day. Null when the app was not in the results (Apple shows at most 200, Google Play 100) or the search was not observed that day: the `status` beside it says which. */
                     rank: number | null;
                     status: components["schemas"]["RankStatus"];
                 }[];
@@ -1331,7 +1366,9 @@ export interface components {
                  * @example 2026-11-21
                  */
                 date: string;
+                /** @description Estimated monthly searches in the storefront. Neither store publishes one: it is estimated from what the store’s search (and, on Google Play, its autocompletion) shows, with the aso package’s traffic score (1–10) on a logarithmic scale (1 ≈ 3, 5.5 ≈ 560, 10 ≈ 100,000). An order of magnitude to compare terms, not a count. Observed once a day; null when the term was not observed that day (before its first data refresh). */
                 volume: number | null;
+                /** @description 0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100). Observed once a day; null when the term was not observed that day (before its first data refresh). */
                 difficulty: number | null;
             }[];
         };
@@ -1345,6 +1382,7 @@ export interface components {
         Review: {
             /** Format: uuid */
             id: string;
+            /** @description The stars the reviewer gave (1–5), as the store shows the review. */
             rating: number;
             title: string;
             body: string;
@@ -1383,6 +1421,7 @@ export interface components {
                 to: string;
             };
             reviewCount: number;
+            /** @description Average stars (1–5) of the period’s reviews (reviews with text the store showed, not every rating: the store’s own average is the app’s rating); null when the period has none. */
             averageRating: number | null;
             sentiment: {
                 positive: {
@@ -1401,7 +1440,9 @@ export interface components {
             /** @description What reviews talk about most (noun lemmas), by number of reviews. */
             topTopics: {
                 name: string;
+                /** @description Reviews of the period that mention it. */
                 count: number;
+                /** @description Average stars (1–5) of the reviews counted here: reviews with text the store showed, not every rating (the store’s own average is the app’s rating). */
                 averageRating: number;
                 exampleReviewIds: string[];
             }[];
@@ -1410,7 +1451,9 @@ export interface components {
                 share: number;
                 themes: {
                     name: string;
+                    /** @description Reviews of the period that mention it. */
                     count: number;
+                    /** @description Average stars (1–5) of the reviews counted here: reviews with text the store showed, not every rating (the store’s own average is the app’s rating). */
                     averageRating: number;
                     exampleReviewIds: string[];
                 }[];
@@ -1422,7 +1465,9 @@ export interface components {
                 /** @description Requested features, by number of reviews asking. */
                 requests: {
                     name: string;
+                    /** @description Reviews of the period that mention it. */
                     count: number;
+                    /** @description Average stars (1–5) of the reviews counted here: reviews with text the store showed, not every rating (the store’s own average is the app’s rating). */
                     averageRating: number;
                     exampleReviewIds: string[];
                 }[];
@@ -1482,7 +1527,9 @@ export interface components {
             developer: string | null;
             category: string | null;
             iconUrl: string | null;
+            /** @description The store’s average star rating (1–5) of the app, over every rating it counts, with or without a written review, as the store showed it when read. Null when the store showed none (no ratings yet). */
             rating: number | null;
+            /** @description How many ratings the store’s average counts, as the store showed it when read. Null when the store showed none. */
             ratingCount: number | null;
             /**
              * Format: date-time

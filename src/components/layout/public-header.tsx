@@ -11,6 +11,7 @@ const LINKS = [
   { href: '/docs/mcp', label: 'MCP' },
   { href: '/docs/webhooks', label: 'Webhooks' },
   { href: '/docs/problems', label: 'Problem types' },
+  { href: '/docs/data', label: 'Data' },
   { href: '/docs/changelog', label: 'Changelog' },
 ];
 

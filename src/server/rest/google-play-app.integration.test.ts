@@ -158,8 +158,8 @@ describe('a Google Play app through the public API, on recorded answers', () => 
       });
       const history = await get(`/apps/${appId}/keywords/${keywordIds[term]}/history?days=30`);
       expect(history.body.points.filter((point: { rank: number | null }) => point.rank !== null)).toEqual([
-        { date: DAY_1, rank: then },
-        { date: DAY_2, rank: now },
+        { date: DAY_1, rank: then, status: 'ranked' },
+        { date: DAY_2, rank: now, status: 'ranked' },
       ]);
       const competitorPoints: { date: string; rank: number | null }[] = history.body.competitors[0].points;
       expect([DAY_1, DAY_2].map((day) => competitorPoints.find((point) => point.date === day)?.rank)).toEqual(

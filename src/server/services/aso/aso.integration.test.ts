@@ -26,8 +26,10 @@ describe('keywords', () => {
         'difficulty',
         'isFavorite',
         'keywordId',
+        'observedOn',
         'rank',
         'rankDelta',
+        'rankStatus',
         'term',
         'volume',
       ]);

@@ -192,14 +192,22 @@ describe('the app against its competitors', () => {
       competitors: [{ store: 'app_store', storeId: '571800810' }],
       scope: 'keywords',
     });
-    expect(history.points.at(-1)).toEqual({ date: '2026-06-30', rank: observed.keywordRanks[0]!.rank });
+    expect(history.points.at(-1)).toEqual({
+      date: '2026-06-30',
+      rank: observed.keywordRanks[0]!.rank,
+      status: 'ranked',
+    });
     expect(history.competitors[0]!.points.at(-1)).toEqual({
       date: '2026-06-30',
       rank: observed.competitorRanks[0]!.rank,
+      status: 'ranked',
     });
     expect(history.competitors[0]!.points).toHaveLength(30);
     expect(history.competitors[0]!.points.some((point) => point.rank !== null)).toBe(true);
-    expect(history.competitors[1]!.points.every((point) => point.rank === null)).toBe(true);
+    // The other store's competitor is in none of this store's results: never observed here.
+    expect(
+      history.competitors[1]!.points.every((point) => point.rank === null && point.status === 'not_observed'),
+    ).toBe(true);
 
     // The next day's refresh and a keyword added later carry them on; a refresh of days already seen changes nothing.
     const nextDay = addDays(FIXED_DAY, 1);

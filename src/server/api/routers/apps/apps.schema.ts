@@ -7,6 +7,14 @@ import {
   queryIntWithDefault,
   storeUrlInput,
 } from '@/server/api/schemas';
+import {
+  DIFFICULTY_METHOD,
+  difficultyFigure,
+  listedRankFigure,
+  storeRatingFigure,
+  VOLUME_METHOD,
+  volumeFigure,
+} from '@/server/api/figures';
 import { countrySchema, storefrontInput } from '@/server/domain/countries';
 import type { AppView } from '@/server/services/apps/apps';
 
@@ -127,7 +135,13 @@ const day = isoDate;
 
 export const asoScoreInput = z.object({ id: appIdParam, country: countryQuery });
 const pillar = <T extends z.ZodRawShape>(inputs: T) =>
-  z.object({ score: z.number().min(0).max(100), weight: z.number(), inputs: z.object(inputs) });
+  z
+    .object({
+      score: z.number().min(0).max(100).meta({ description: 'The pillar’s score, 0–100, from its inputs.' }),
+      weight: z.number().meta({ description: 'Its share of the overall score (the four weights sum to 1).' }),
+      inputs: z.object(inputs).meta({ description: 'What the score is computed from, as observed that day.' }),
+    })
+    .meta({ description: 'One pillar of the score: its value, its weight and what it is computed from.' });
 export const asoScoreOutput = z
   .object({
     country: z.string().length(2),
@@ -145,16 +159,26 @@ export const asoScoreOutput = z
       }),
       keywords: pillar({
         trackedKeywords: z.int(),
-        rankedKeywords: z.int(),
+        rankedKeywords: z.int().meta({
+          description:
+            'Tracked keywords the app was in the store’s search results for that day (top 200 on Apple, 100 on Google Play).',
+        }),
         top10Keywords: z.int(),
-        volumeWeightedVisibility: z.number(),
+        volumeWeightedVisibility: z.number().meta({
+          description:
+            'The tracked keywords’ estimated volumes, each counted in full when the app ranks in the top 10, at 0.4 up to 50, at 0.1 below, and not at all when out of the results or not observed, as a share (0–1) of their whole volume.',
+        }),
         keywordsInTitleOrSubtitle: z.int(),
       }),
       ratingsAndReviews: pillar({
-        averageRating: z.number().nullable(),
-        ratingCount: z.int(),
-        reviewsLast30Days: z.int(),
-        negativeShareLast30Days: z.number(),
+        averageRating: storeRatingFigure,
+        ratingCount: z
+          .int()
+          .meta({ description: 'How many ratings the store’s average counts (0 when it shows none).' }),
+        reviewsLast30Days: z.int().meta({ description: 'Reviews with text the store showed, over the last 30 days.' }),
+        negativeShareLast30Days: z.number().meta({
+          description: 'The share (0–1) of those reviews whose sentiment is negative; 0 when there are none.',
+        }),
       }),
       creativesAndConversion: pillar({
         screenshots: z.int(),
@@ -192,9 +216,12 @@ export const opportunitiesOutput = z
           .min(0)
           .max(100)
           .meta({ description: '100 × demand × ease × headroom (see the endpoint description).' }),
-        volume: z.int(),
-        difficulty: z.int(),
-        rank: z.int().nullable(),
+        volume: z.int().meta({ description: VOLUME_METHOD }),
+        difficulty: z.int().meta({ description: DIFFICULTY_METHOD }),
+        rank: z.int().nullable().meta({
+          description:
+            'This app’s place in the store’s search results for the term on its last day of data; null when it was not in them (Apple shows at most 200, Google Play 100) or the search was not observed that day.',
+        }),
         tracked: z.boolean(),
         keywordId: z.uuid().nullable(),
         reason: z.string(),
@@ -248,8 +275,11 @@ export const ratingHistoryOutput = z
     points: z.array(
       z.object({
         date: day,
-        average: z.number().min(0).max(5),
-        count: z.int().nonnegative(),
+        average: z.number().min(0).max(5).meta({
+          description:
+            'The store’s average star rating that day, in the app’s primary storefront, over every rating it counts (with or without a review). A day the store was not read has no point.',
+        }),
+        count: z.int().nonnegative().meta({ description: 'How many ratings that average counted.' }),
         histogram: z
           .object({
             '1': z.int().nonnegative(),
@@ -286,9 +316,9 @@ export const keywordSpyOutput = z
     keywords: z.array(
       z.object({
         term: z.string(),
-        rank: z.int().min(1),
-        volume: z.int().nullable(),
-        difficulty: z.int().nullable(),
+        rank: listedRankFigure,
+        volume: volumeFigure,
+        difficulty: difficultyFigure,
         tracked: z.boolean(),
         keywordId: z.uuid().nullable(),
       }),

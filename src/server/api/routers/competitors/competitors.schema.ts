@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { appIdParam, isoDateTime, storeUrlInput } from '@/server/api/schemas';
 import { storefrontInput } from '@/server/domain/countries';
+import { storeRatingCountFigure, storeRatingFigure } from '@/server/api/figures';
 
 export const listCompetitorsInput = z.object({
   id: appIdParam,
@@ -25,8 +26,8 @@ const competitorOutput = z
     developer: z.string().nullable(),
     category: z.string().nullable(),
     iconUrl: z.string().nullable(),
-    rating: z.number().nullable(),
-    ratingCount: z.int().nullable(),
+    rating: storeRatingFigure,
+    ratingCount: storeRatingCountFigure,
     createdAt: isoDateTime,
   })
   .meta({ id: 'Competitor' });

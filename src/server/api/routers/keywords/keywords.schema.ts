@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import {
+  DIFFICULTY_METHOD,
+  difficultyFigure,
+  listedRankFigure,
+  searchRankFigure,
+  storeRatingCountFigure,
+  storeRatingFigure,
+  VOLUME_METHOD,
+  volumeFigure,
+} from '@/server/api/figures';
+import {
   appIdParam,
   countryQuery,
   isoDate,
@@ -10,12 +20,6 @@ import {
 } from '@/server/api/schemas';
 import { storefrontInput } from '@/server/domain/countries';
 import type { TrackedKeywordView } from '@/server/services/apps/apps';
-
-/** What `volume` and `difficulty` mean, for every answer that has them (docs/api-decisions.md, "Keyword volume and difficulty"). */
-const VOLUME_METHOD =
-  'Estimated monthly searches in the storefront. Neither store publishes one: it is estimated from what the store’s search (and, on Google Play, its autocompletion) shows, with the aso package’s traffic score (1–10) on a logarithmic scale (1 ≈ 3, 5.5 ≈ 560, 10 ≈ 100,000). An order of magnitude to compare terms, not a count.';
-const DIFFICULTY_METHOD =
-  '0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100).';
 
 const MAX_TERMS_PER_REQUEST = 100;
 const MAX_TERM_LENGTH = 100;
@@ -138,13 +142,13 @@ export const researchOutput = z
     }),
     topApps: z.array(
       z.object({
-        rank: z.int().min(1),
+        rank: listedRankFigure,
         store: z.enum(['app_store', 'google_play']),
         storeId: z.string(),
         name: z.string(),
         developer: z.string(),
-        rating: z.number().nullable(),
-        ratingCount: z.int().nullable(),
+        rating: storeRatingFigure,
+        ratingCount: storeRatingCountFigure,
         iconUrl: z.string().nullable(),
       }),
     ),
@@ -174,7 +178,7 @@ const keywordSeries = z.object({
   to: isoDate,
 });
 
-const rankPoints = z.array(z.object({ date: isoDate, rank: z.int().nullable(), status: rankStatus }));
+const rankPoints = z.array(z.object({ date: isoDate, rank: searchRankFigure, status: rankStatus }));
 export const keywordHistoryOutput = keywordSeries
   .extend({
     points: rankPoints,
@@ -214,5 +218,5 @@ export const metricsHistoryInput = keywordHistoryInput.extend({
   }),
 });
 export const metricsHistoryOutput = keywordSeries
-  .extend({ points: z.array(z.object({ date: isoDate, volume: z.int().nullable(), difficulty: z.int().nullable() })) })
+  .extend({ points: z.array(z.object({ date: isoDate, volume: volumeFigure, difficulty: difficultyFigure })) })
   .meta({ id: 'KeywordMetricsHistory' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appIdParam, isoDate, isoDateTime, queryEnum, queryInt, queryIntWithDefault } from '@/server/api/schemas';
 import { REVIEW_SORTS, SENTIMENT_LABELS } from '@/server/services/aso/reviews';
+import { reviewAverageFigure, reviewStarsFigure } from '@/server/api/figures';
 
 /** Pages of reviews a request may ask for: 10 million reviews at the largest page size. */
 const MAX_REVIEW_PAGE = 100_000;
@@ -38,7 +39,7 @@ const sentiment = z.object({
 const reviewOutput = z
   .object({
     id: z.uuid(),
-    rating: z.int().min(1).max(5),
+    rating: reviewStarsFigure,
     title: z.string(),
     body: z.string(),
     author: z.string(),
@@ -55,8 +56,8 @@ export const listReviewsOutput = z
 
 const theme = z.object({
   name: z.string(),
-  count: z.int(),
-  averageRating: z.number(),
+  count: z.int().meta({ description: 'Reviews of the period that mention it.' }),
+  averageRating: reviewAverageFigure,
   exampleReviewIds: z.array(z.uuid()).max(3),
 });
 const share = z.object({ count: z.int(), share: z.number().min(0).max(1) });
@@ -66,7 +67,10 @@ export const insightsOutput = z
   .object({
     period: z.object({ from: isoDate, to: isoDate }),
     reviewCount: z.int(),
-    averageRating: z.number().nullable(),
+    averageRating: reviewAverageFigure.nullable().meta({
+      description:
+        'Average stars (1–5) of the period’s reviews (reviews with text the store showed, not every rating: the store’s own average is the app’s rating); null when the period has none.',
+    }),
     sentiment: z.object({ positive: share, neutral: share, negative: share }),
     topTopics: z
       .array(theme)
