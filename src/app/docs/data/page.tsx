@@ -46,7 +46,7 @@ export default async function DataDictionaryPage() {
             .
           </p>
           <TableScroll label={`Fields of ${schema.name}`}>
-            <table>
+            <table className="dictionary">
               <thead>
                 <tr>
                   <th>Field</th>
