@@ -1,9 +1,9 @@
-// The public API's dated versions (docs/api-decisions.md, "Dated API versions"). `v1` in the path names the API; a
-// date names the meanings its answers have. A call is shaped by the version its request names (`Aso-Version`), else
-// its key's, else its account's: every account that existed before dated versions was pinned to the original by their
-// migration; a newer one is pinned to the newest as its first key is created, and reads the newest until then. A new version is added at
-// the end of API_VERSIONS with what it changes; the procedures answer in the newest shape, and each older version's
-// shape is derived from it (src/server/api/version-shapes.ts), as Stripe's are.
+// The public API's dated versions (docs/api-decisions.md, "Dated API versions"). `v1` in the path names the API; a date
+// names the meanings its answers have. A call is shaped by the version its request names (`Aso-Version`), else its
+// key's, else its account's: every account that existed before dated versions was pinned to the original by their
+// migration; a newer one is pinned to the newest as its first key is created, and reads the newest until then. A new
+// version is added at the end of API_VERSIONS with what it changes; the procedures answer in the newest shape, and each
+// older version's shape is derived from it (src/server/api/version-shapes.ts), as Stripe's are.
 
 export const API_VERSIONS = ['2026-11-21', '2026-11-29'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];

@@ -64,9 +64,9 @@ type Step =
 
 /**
  * The steps each channel's calls skip. The dashboard's caller is a signed-in member of the account, by the session
- * cookie: no key's client addresses to check, no dated version (its pages read the newest shapes), no test trigger (a test key's), nothing charged (docs/api-decisions.md,
- * "What the dashboard may do for free"), so no retried write to replay and no answer to replay either: a page reads
- * what is stored now. Its authorize step is the member's role alone (the dashboard serves every plan), its rate the
+ * cookie: no key's client addresses to check, no dated version (its pages read the newest shapes), no test trigger (a
+ * test key's), nothing charged (docs/api-decisions.md, "What the dashboard may do for free"), so no retried write to
+ * replay and no answer to replay either: a page reads what is stored now. Its authorize step is the member's role alone (the dashboard serves every plan), its rate the
  * dashboard's per-user limit.
  */
 export const SKIPPED_STEPS = {

@@ -2,8 +2,8 @@
 // and the call's outcome into an HTTP answer; the call's steps run in src/server/operations/runner.ts, in the order
 // every channel shares:
 //
-//   credential → address → mode → authorize → trigger → idempotency → validation → rate → metering → cache →
-//   procedure → record
+//   credential → address → mode → version → authorize → trigger → idempotency → validation → rate → metering →
+//   cache → procedure → record
 //
 // What is REST's own: the credential from the Authorization header, the route from the method and path (404, 405 and
 // OPTIONS), the body (media type, size, JSON) read once the caller may call the operation, the query, a list's paging
