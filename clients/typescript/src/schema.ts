@@ -1020,6 +1020,7 @@ export interface components {
             created: boolean;
         };
         AsoScore: {
+            freshness: components["schemas"]["DataFreshness"];
             country: string;
             /**
              * Format: date
@@ -1105,7 +1106,17 @@ export interface components {
                 message: string;
             }[];
         };
+        /** @description When the data was last observed, for which storefront, and what the answer cannot say. */
+        DataFreshness: {
+            /** @description The storefront the answer reads (ISO 3166-1 alpha-2); null: every storefront of the app. */
+            storefront: string | null;
+            /** @description The last day of data the answer reads: the app’s last observed day (the daily refresh observes each app once a day). null: the app has no data yet (its history is loading). */
+            dataThrough: string | null;
+            /** @description What the answer cannot say: the stores’ own bounds on what they show (Apple’s search shows at most 200 results, Google Play’s 100; reviews are the store’s most recent ones) and how often they are read. */
+            limits: string[];
+        };
         KeywordOpportunities: {
+            freshness: components["schemas"]["DataFreshness"];
             country: string;
             /**
              * Format: date
@@ -1131,6 +1142,7 @@ export interface components {
             }[];
         };
         CategoryRankHistory: {
+            freshness: components["schemas"]["DataFreshness"];
             country: string;
             category: string;
             /** @constant */
@@ -1166,6 +1178,7 @@ export interface components {
             }[];
         };
         RatingHistory: {
+            freshness: components["schemas"]["DataFreshness"];
             from: string | null;
             to: string | null;
             points: {
@@ -1190,6 +1203,7 @@ export interface components {
             }[];
         };
         KeywordSpy: {
+            freshness: components["schemas"]["DataFreshness"];
             country: string;
             /**
              * Format: date
@@ -1293,6 +1307,7 @@ export interface components {
             observedAt: string;
         };
         KeywordRankHistory: {
+            freshness: components["schemas"]["DataFreshness"];
             /** Format: uuid */
             keywordId: string;
             term: string;
@@ -1343,6 +1358,7 @@ export interface components {
             }[];
         };
         KeywordMetricsHistory: {
+            freshness: components["schemas"]["DataFreshness"];
             /** Format: uuid */
             keywordId: string;
             term: string;
@@ -1406,6 +1422,7 @@ export interface components {
             };
         };
         ReviewInsights: {
+            freshness: components["schemas"]["DataFreshness"];
             period: {
                 /**
                  * Format: date
@@ -1497,6 +1514,7 @@ export interface components {
             version: string;
         };
         MetadataChangelog: {
+            freshness: components["schemas"]["DataFreshness"];
             country: string;
             /**
              * @description The first day of the listing this storefront’s history holds: no change before it can be listed. Its first call in a storefront new to the app observes it, and the history starts then (the live stores show only today). null: no listing seen there yet.

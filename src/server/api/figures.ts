@@ -58,3 +58,23 @@ export const reviewAverageFigure = z.number().meta({
   description:
     'Average stars (1–5) of the reviews counted here: reviews with text the store showed, not every rating (the store’s own average is the app’s rating).',
 });
+
+/** What a data answer knows of its own freshness: one component, documented once (`DataFreshness`). */
+export const dataFreshness = z
+  .object({
+    storefront: z.string().length(2).nullable().meta({
+      description: 'The storefront the answer reads (ISO 3166-1 alpha-2); null: every storefront of the app.',
+    }),
+    dataThrough: z.iso.date().nullable().meta({
+      description:
+        'The last day of data the answer reads: the app’s last observed day (the daily refresh observes each app once a day). null: the app has no data yet (its history is loading).',
+    }),
+    limits: z.array(z.string()).meta({
+      description:
+        'What the answer cannot say: the stores’ own bounds on what they show (Apple’s search shows at most 200 results, Google Play’s 100; reviews are the store’s most recent ones) and how often they are read.',
+    }),
+  })
+  .meta({
+    id: 'DataFreshness',
+    description: 'When the data was last observed, for which storefront, and what the answer cannot say.',
+  });

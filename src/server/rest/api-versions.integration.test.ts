@@ -128,6 +128,30 @@ describe('dated API versions', () => {
     expect(chartOn(3)).toMatchObject({ rank: null, status: 'not_observed' });
   });
 
+  it('says in every object data answer which storefront and day it reads, and what it cannot say', async () => {
+    const app = await db.trackedApp.findUniqueOrThrow({ where: { id: fixture.app.id } });
+    const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
+    const through = app.refreshedThrough!.toISOString().slice(0, 10);
+    const answers: [string, string | null, RegExp][] = [
+      [`/apps/${app.id}/aso-score`, 'US', /at most 200/],
+      [`/apps/${app.id}/opportunities`, 'US', /estimates/],
+      [`/apps/${app.id}/keyword-spy`, 'US', /at most 200/],
+      [`/apps/${app.id}/category-rank`, 'US', /top 200 free apps/],
+      [`/apps/${app.id}/rating-history`, 'US', /primary storefront/],
+      [`/apps/${app.id}/keywords/${keyword.id}/history`, 'US', /at most 200/],
+      [`/apps/${app.id}/keywords/${keyword.id}/metrics-history`, 'US', /estimates/],
+      [`/apps/${app.id}/metadata/changelog`, 'US', /once a day/],
+      [`/apps/${app.id}/reviews/insights`, null, /most recent/],
+    ];
+    for (const [path, storefront, limit] of answers) {
+      const body = (await (await get(path)).json()) as {
+        freshness: { storefront: string | null; dataThrough: string; limits: string[] };
+      };
+      expect(body.freshness, path).toMatchObject({ storefront, dataThrough: through });
+      expect(body.freshness.limits.join(' '), path).toMatch(limit);
+    }
+  });
+
   it('shapes MCP tool results as REST answers, by the same version', async () => {
     const call = (version?: string) =>
       postMcp(

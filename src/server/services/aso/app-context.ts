@@ -1,9 +1,10 @@
 // The app a request is about, scoped to its account, and the day its data runs through.
 import { readAppContextRow, type AppContextRow } from '@/server/db/app-statements';
-import { addDays, startOfUtcDay } from '@/server/core/dates';
+import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { storefrontToRead } from '@/server/services/apps/storefronts';
+import { DATA_LIMITS, type DataLimit } from './data-limits';
 
 export interface AppContext extends Omit<AppContextRow, 'refreshedThrough'> {
   /** Last day with data; today when the app was never refreshed (its series are then empty). */
@@ -41,4 +42,16 @@ export function eachDay(window: { from: Date; to: Date }): Date[] {
   const days: Date[] = [];
   for (let day = window.from; day <= window.to; day = addDays(day, 1)) days.push(day);
   return days;
+}
+
+/**
+ * What a data answer knows of its own freshness (its `freshness` member): the storefront it reads (null: every one),
+ * the last day of data it reads (null: the app has none yet) and what it cannot say.
+ */
+export function freshnessOf(app: AppContext, storefront: string | null, limits: readonly DataLimit[]) {
+  return {
+    storefront,
+    dataThrough: app.refreshed ? isoDay(app.asOf) : null,
+    limits: limits.map((limit) => DATA_LIMITS[limit]),
+  };
 }

@@ -3,7 +3,7 @@
 import { readAsoScoreInputs } from '@/server/db/aso-score-statements';
 import { addDays, daysBetween, isoDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
-import { loadAppIn } from './app-context';
+import { freshnessOf, loadAppIn } from './app-context';
 
 /** Character limits of the listing fields, per store. */
 const LIMITS = {
@@ -205,5 +205,12 @@ export async function asoScore(accountId: string, input: { appId: string; countr
   );
   const impactOrder = { high: 0, medium: 1, low: 2 };
   recommendations.sort((a, b) => impactOrder[a.impact] - impactOrder[b.impact]);
-  return { country, date: isoDay(app.asOf), score, pillars, recommendations };
+  return {
+    country,
+    date: isoDay(app.asOf),
+    score,
+    pillars,
+    recommendations,
+    freshness: freshnessOf(app, country, ['search', 'estimates', 'ratings', 'reviews', 'listing']),
+  };
 }

@@ -2,7 +2,7 @@
 import { db } from '@/server/db';
 import type { RatingHistogram } from '@/server/services/ingest/provider';
 import { isoDay } from '@/server/core/dates';
-import { eachDay, loadApp, loadAppIn, windowOf } from './app-context';
+import { eachDay, freshnessOf, loadApp, loadAppIn, windowOf } from './app-context';
 import { rankStatusOf } from './keywords';
 
 /** Days of rating history returned (GET /rating-history takes no parameters). */
@@ -28,6 +28,7 @@ export async function categoryRankHistory(accountId: string, input: { appId: str
     category: rows.at(-1)?.category ?? app.category,
     chart: 'top-free' as const,
     observedSince: first ? isoDay(first.date) : null,
+    freshness: freshnessOf(app, country, ['chart']),
     from: isoDay(window.from),
     to: isoDay(window.to),
     // A day with no row was not observed (before the first observation, or the store failed); a row's null rank is
@@ -49,6 +50,7 @@ export async function ratingHistory(accountId: string, input: { appId: string })
     select: { date: true, average: true, count: true, histogram: true },
   });
   return {
+    freshness: freshnessOf(app, app.primaryCountry, ['ratings']),
     from: rows.length ? isoDay(rows[0]!.date) : null,
     to: rows.length ? isoDay(rows.at(-1)!.date) : null,
     points: rows.map((row) => ({

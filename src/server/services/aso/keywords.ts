@@ -3,7 +3,7 @@ import { db } from '@/server/db';
 import { readRankedTermRows, readTrackedKeywordRows } from '@/server/db/keyword-statements';
 import { addDays, isoDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
-import { eachDay, loadApp, loadAppIn, windowOf } from './app-context';
+import { eachDay, freshnessOf, loadApp, loadAppIn, windowOf } from './app-context';
 
 const RANK_WINDOWS = { '1d': 1, '7d': 7, '30d': 30, '90d': 90 } as const;
 export type RankWindow = keyof typeof RANK_WINDOWS;
@@ -100,6 +100,7 @@ async function loadKeywordSeries(accountId: string, input: { appId: string; keyw
     country: keyword.country,
     from: isoDay(window.from),
     to: isoDay(window.to),
+    freshness: freshnessOf(app, keyword.country, ['search', 'estimates']),
   };
   return { app, keyword, window, header };
 }
@@ -200,6 +201,7 @@ export async function keywordSpy(accountId: string, input: { appId: string; coun
   return {
     country,
     date: isoDay(app.asOf),
+    freshness: freshnessOf(app, country, ['search', 'estimates']),
     keywords: rows.map((row) => ({
       term: row.term,
       rank: row.rank,

@@ -2,7 +2,7 @@
 import { isoDay } from '@/server/core/dates';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors/app-error';
-import { loadAppIn } from './app-context';
+import { freshnessOf, loadAppIn } from './app-context';
 
 /** Changelog entries returned, newest first. */
 export const CHANGELOG_LIMIT = 500;
@@ -34,5 +34,10 @@ export async function metadataChangelog(accountId: string, input: { appId: strin
       select: { capturedAt: true },
     }),
   ]);
-  return { country, observedSince: first ? isoDay(first.capturedAt) : null, changes };
+  return {
+    country,
+    observedSince: first ? isoDay(first.capturedAt) : null,
+    changes,
+    freshness: freshnessOf(app, country, ['listing']),
+  };
 }

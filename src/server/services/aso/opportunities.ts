@@ -1,7 +1,7 @@
 // Keyword opportunities: terms of the app's storefront worth working on, ranked by one documented formula.
 import { readOpportunityRows } from '@/server/db/keyword-statements';
 import { isoDay } from '@/server/core/dates';
-import { loadAppIn } from './app-context';
+import { freshnessOf, loadAppIn } from './app-context';
 
 /**
  * score = 100 × demand × ease × headroom, rounded to one decimal:
@@ -64,5 +64,6 @@ export async function keywordOpportunities(
     country,
     date: isoDay(app.asOf),
     items: scored.slice(0, input.limit).map((item, index) => ({ position: index + 1, ...item })),
+    freshness: freshnessOf(app, country, ['search', 'estimates']),
   };
 }

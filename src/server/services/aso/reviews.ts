@@ -3,7 +3,7 @@ import { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
 import { readReviewInsightRows, type ThemeRow } from '@/server/db/review-statements';
 import { addDays, isoDay } from '@/server/core/dates';
-import { loadApp } from './app-context';
+import { loadApp, freshnessOf } from './app-context';
 
 export const REVIEW_SORTS = ['newest', 'oldest', 'highest', 'lowest'] as const;
 export type ReviewSort = (typeof REVIEW_SORTS)[number];
@@ -106,6 +106,7 @@ export async function reviewInsights(accountId: string, input: { appId: string }
   const reviews = total.reviews;
   const share = (count: number) => (reviews ? Math.round((count / reviews) * 1000) / 1000 : 0);
   return {
+    freshness: freshnessOf(app, null, ['reviews']),
     period: { from: isoDay(from), to: isoDay(app.asOf) },
     reviewCount: reviews,
     averageRating: total.average === null ? null : Math.round(total.average * 100) / 100,

@@ -14,6 +14,7 @@ import {
   storeRatingFigure,
   VOLUME_METHOD,
   volumeFigure,
+  dataFreshness,
 } from '@/server/api/figures';
 import { countrySchema, storefrontInput } from '@/server/domain/countries';
 import type { AppView } from '@/server/services/apps/apps';
@@ -144,6 +145,7 @@ const pillar = <T extends z.ZodRawShape>(inputs: T) =>
     .meta({ description: 'One pillar of the score: its value, its weight and what it is computed from.' });
 export const asoScoreOutput = z
   .object({
+    freshness: dataFreshness,
     country: z.string().length(2),
     date: day,
     score: z.int().min(0).max(100).meta({ description: 'Weighted sum of the pillar scores.' }),
@@ -204,6 +206,7 @@ export const opportunitiesInput = z.object({
 });
 export const opportunitiesOutput = z
   .object({
+    freshness: dataFreshness,
     country: z.string().length(2),
     date: day,
     items: z.array(
@@ -242,6 +245,7 @@ export const categoryRankInput = z.object({
 });
 export const categoryRankOutput = z
   .object({
+    freshness: dataFreshness,
     country: z.string().length(2),
     category: z.string(),
     chart: z.literal('top-free'),
@@ -270,6 +274,7 @@ export const categoryRankOutput = z
 export const ratingHistoryInput = z.object({ id: appIdParam });
 export const ratingHistoryOutput = z
   .object({
+    freshness: dataFreshness,
     from: day.nullable(),
     to: day.nullable(),
     points: z.array(
@@ -311,6 +316,7 @@ export const storefrontHealthOutput = z.array(
 export const keywordSpyInput = z.object({ id: appIdParam, country: countryQuery });
 export const keywordSpyOutput = z
   .object({
+    freshness: dataFreshness,
     country: z.string().length(2),
     date: day,
     keywords: z.array(

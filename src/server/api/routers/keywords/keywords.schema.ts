@@ -8,6 +8,7 @@ import {
   storeRatingFigure,
   VOLUME_METHOD,
   volumeFigure,
+  dataFreshness,
 } from '@/server/api/figures';
 import {
   appIdParam,
@@ -171,6 +172,7 @@ export const keywordHistoryInput = z.object({
 });
 /** What both per-keyword series answer besides their points. */
 const keywordSeries = z.object({
+  freshness: dataFreshness,
   keywordId: z.uuid(),
   term: z.string(),
   country: z.string().length(2),

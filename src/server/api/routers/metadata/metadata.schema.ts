@@ -1,6 +1,7 @@
 // The store listing and its changelog: the inputs and answers of their procedures.
 import { z } from 'zod';
 import { appIdParam, countryQuery, isoDate, isoDateTime } from '@/server/api/schemas';
+import { dataFreshness } from '@/server/api/figures';
 
 export const metadataInput = z.object({ id: appIdParam, country: countryQuery });
 
@@ -24,6 +25,7 @@ export const metadataOutput = z
 
 export const changelogOutput = z
   .object({
+    freshness: dataFreshness,
     country: z.string().length(2),
     observedSince: isoDate.nullable().meta({
       description:

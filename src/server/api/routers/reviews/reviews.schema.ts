@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { appIdParam, isoDate, isoDateTime, queryEnum, queryInt, queryIntWithDefault } from '@/server/api/schemas';
 import { REVIEW_SORTS, SENTIMENT_LABELS } from '@/server/services/aso/reviews';
-import { reviewAverageFigure, reviewStarsFigure } from '@/server/api/figures';
+import { reviewAverageFigure, reviewStarsFigure, dataFreshness } from '@/server/api/figures';
 
 /** Pages of reviews a request may ask for: 10 million reviews at the largest page size. */
 const MAX_REVIEW_PAGE = 100_000;
@@ -65,6 +65,7 @@ const share = z.object({ count: z.int(), share: z.number().min(0).max(1) });
 export const insightsInput = z.object({ id: appIdParam });
 export const insightsOutput = z
   .object({
+    freshness: dataFreshness,
     period: z.object({ from: isoDate, to: isoDate }),
     reviewCount: z.int(),
     averageRating: reviewAverageFigure.nullable().meta({
