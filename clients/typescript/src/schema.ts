@@ -1134,8 +1134,13 @@ export interface components {
                 volume: number;
                 /** @description 0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100). */
                 difficulty: number;
-                /** @description This app’s place in the store’s search results for the term on its last day of data; null when it was not in them (Apple shows at most 200, Google Play 100) or the search was not observed that day. */
+                /** @description This app’s place in the store’s search results for the term on its last day of data; null when it was not in them (Apple shows at most 200, Google Play 100). Every opportunity was observed that day. */
                 rank: number | null;
+                /**
+                 * @description `ranked`: `rank` is the place. `unranked`: the search was observed that day and the app was not in the results (an opportunity is always a term observed that day).
+                 * @enum {string}
+                 */
+                rankStatus: "ranked" | "unranked";
                 tracked: boolean;
                 keywordId: string | null;
                 reason: string;

@@ -90,6 +90,19 @@ describe('the OpenAPI document', () => {
     expect(problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
   });
 
+  it('lints the original version’s document clean with Spectral’s recommended rules too', async () => {
+    const spectral = new Spectral();
+    spectral.setRuleset({ extends: [[oas as RulesetDefinition, 'recommended']] });
+    const findings = await spectral.run(
+      new SpectralDocument(
+        JSON.stringify(buildOpenApiDocument(ORIGIN, ORIGINAL_VERSION), null, 2),
+        Parsers.Json,
+        'openapi.json',
+      ),
+    );
+    expect(findings.map((finding) => `${finding.code}: ${finding.message} at ${finding.path.join('.')}`)).toEqual([]);
+  });
+
   it('lints clean with Redocly’s recommended-strict rules', async () => {
     const config = await createConfig({ extends: ['recommended-strict'] });
     const problems = await lintFromString({

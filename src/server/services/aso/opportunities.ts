@@ -53,6 +53,8 @@ export async function keywordOpportunities(
       volume: row.volume,
       difficulty: row.difficulty,
       rank: row.rank,
+      // Every row is a rank row of that day: observed, so null is "not in the results".
+      rankStatus: row.rank === null ? ('unranked' as const) : ('ranked' as const),
       tracked: row.keyword_id !== null,
     };
     const demand = Math.log10(row.volume + 1) / Math.log10(maxVolume + 1);

@@ -223,7 +223,11 @@ export const opportunitiesOutput = z
         difficulty: z.int().meta({ description: DIFFICULTY_METHOD }),
         rank: z.int().nullable().meta({
           description:
-            'This app’s place in the store’s search results for the term on its last day of data; null when it was not in them (Apple shows at most 200, Google Play 100) or the search was not observed that day.',
+            'This app’s place in the store’s search results for the term on its last day of data; null when it was not in them (Apple shows at most 200, Google Play 100). Every opportunity was observed that day.',
+        }),
+        rankStatus: z.enum(['ranked', 'unranked']).meta({
+          description:
+            '`ranked`: `rank` is the place. `unranked`: the search was observed that day and the app was not in the results (an opportunity is always a term observed that day).',
         }),
         tracked: z.boolean(),
         keywordId: z.uuid().nullable(),
