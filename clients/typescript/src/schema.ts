@@ -1391,6 +1391,11 @@ export interface components {
                 volume: number | null;
                 /** @description 0 (easy) to 100 (hard): how hard ranking in the top 10 is, from the top results’ titles, popularity, ratings and freshness (the aso package’s difficulty score, 1–10, on 0–100). Observed once a day; null when the term was not observed that day (before its first data refresh). */
                 difficulty: number | null;
+                /**
+                 * @description `not_observed`: the term’s metrics were not read that day (volume and difficulty are null).
+                 * @enum {string}
+                 */
+                status: "observed" | "not_observed";
             }[];
         };
         ReviewPage: {
@@ -1554,6 +1559,12 @@ export interface components {
             rating: number | null;
             /** @description How many ratings the store’s average counts, as the store showed it when read. Null when the store showed none. */
             ratingCount: number | null;
+            /**
+             * Format: date-time
+             * @description When the store was read for its name, category, rating and rating count: as it was added. They are not read again since; its ranks are, every day.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            describedAt: string;
             /**
              * Format: date-time
              * @description ISO 8601 instant, UTC.

@@ -57,7 +57,12 @@ describe('keywords', () => {
     const metrics = await fixture.caller.keywords.metricsHistory({ id, keywordId: first!.keywordId });
     expect(metrics.points).toHaveLength(180);
     expect(metrics.to).toBe(isoDay(FIXED_DAY));
-    expect(metrics.points.at(-1)).toEqual({ date: '2026-06-30', volume: first!.volume, difficulty: first!.difficulty });
+    expect(metrics.points.at(-1)).toEqual({
+      date: '2026-06-30',
+      volume: first!.volume,
+      difficulty: first!.difficulty,
+      status: 'observed',
+    });
   });
 
   it('answers a daily series over `days`, defaulting to 30', async () => {

@@ -183,7 +183,12 @@ export async function keywordMetricsHistory(
     ...header,
     points: eachDay(window).map((day) => {
       const row = byDay.get(isoDay(day));
-      return { date: isoDay(day), volume: row?.volume ?? null, difficulty: row?.difficulty ?? null };
+      return {
+        date: isoDay(day),
+        volume: row?.volume ?? null,
+        difficulty: row?.difficulty ?? null,
+        status: row ? ('observed' as const) : ('not_observed' as const),
+      };
     }),
   };
 }

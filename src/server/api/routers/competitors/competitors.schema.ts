@@ -28,12 +28,20 @@ const competitorOutput = z
     iconUrl: z.string().nullable(),
     rating: storeRatingFigure,
     ratingCount: storeRatingCountFigure,
+    describedAt: isoDateTime.meta({
+      description:
+        'When the store was read for its name, category, rating and rating count: as it was added. They are not read again since; its ranks are, every day.',
+    }),
     createdAt: isoDateTime,
   })
   .meta({ id: 'Competitor' });
 
-export type CompetitorRow = Omit<z.infer<typeof competitorOutput>, 'createdAt'> & { createdAt: Date };
-export const toCompetitorOutput = (row: CompetitorRow) => ({ ...row, createdAt: row.createdAt.toISOString() });
+export type CompetitorRow = Omit<z.infer<typeof competitorOutput>, 'createdAt' | 'describedAt'> & { createdAt: Date };
+export const toCompetitorOutput = (row: CompetitorRow) => ({
+  ...row,
+  describedAt: row.createdAt.toISOString(),
+  createdAt: row.createdAt.toISOString(),
+});
 
 export const listCompetitorsOutput = z.array(competitorOutput);
 

@@ -220,5 +220,16 @@ export const metricsHistoryInput = keywordHistoryInput.extend({
   }),
 });
 export const metricsHistoryOutput = keywordSeries
-  .extend({ points: z.array(z.object({ date: isoDate, volume: volumeFigure, difficulty: difficultyFigure })) })
+  .extend({
+    points: z.array(
+      z.object({
+        date: isoDate,
+        volume: volumeFigure,
+        difficulty: difficultyFigure,
+        status: z.enum(['observed', 'not_observed']).meta({
+          description: '`not_observed`: the term’s metrics were not read that day (volume and difficulty are null).',
+        }),
+      }),
+    ),
+  })
   .meta({ id: 'KeywordMetricsHistory' });
