@@ -55,7 +55,9 @@ export default async function CompetitorsPage(props: AppViewParams) {
                   <td>
                     {competitor.rating === null ? '—' : `${competitor.rating.toFixed(2)} ★`}
                     {competitor.ratingCount !== null && (
-                      <div className="muted">{formatNumber(competitor.ratingCount)} ratings</div>
+                      <div className="muted">
+                        {formatNumber(competitor.ratingCount)} ratings, as of {competitor.describedAt.slice(0, 10)}
+                      </div>
                     )}
                   </td>
                   <td>{formatInstant(competitor.createdAt)}</td>
