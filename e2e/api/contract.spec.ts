@@ -63,7 +63,9 @@ test('the Postman collection runs clean under newman, with its own tests, agains
   ).json();
   const apps = listed.filter((app) => app.bundleId.startsWith('com.calmlabs.'));
   expect(apps.map((app) => app.primaryCountry).sort()).toEqual(['GB', 'US', 'US']);
-  for (const app of apps) {
+  // Every seeded app as the key's version shapes its answers, and the first one again as the original version's.
+  const runs = [...apps.map((app) => ({ app, version: '' })), { app: apps[0]!, version: '2026-11-21' }];
+  for (const { app, version } of runs) {
     const summary = await new Promise<newman.NewmanRunSummary>((resolve, reject) =>
       newman.run(
         {
@@ -71,6 +73,7 @@ test('the Postman collection runs clean under newman, with its own tests, agains
           envVar: [
             { key: 'apiKey', value: apiKey },
             { key: 'appId', value: app.id },
+            { key: 'asoVersion', value: version },
             { key: 'sessionToken', value: session.token },
             // The e2e server accepts a receiver on this machine (WEBHOOKS_ALLOW_HTTP_LOCALHOST): nothing listens there.
             { key: 'webhookUrl', value: 'http://127.0.0.1:9/newman' },
@@ -84,6 +87,9 @@ test('the Postman collection runs clean under newman, with its own tests, agains
       (execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`,
     );
     expect(outcomes, app.name).toHaveLength(35);
+    // Each answer names the version that shaped it: the one asked for, else the key's (the newest).
+    const shapedBy = new Set(summary.run.executions.map((execution) => execution.response?.headers.get('Aso-Version')));
+    expect([...shapedBy], app.name).toEqual([version || '2026-11-29']);
     expect(
       outcomes.filter((outcome) => !outcome.endsWith(': 200')),
       app.name,

@@ -197,6 +197,8 @@ function adjust(item: Item, document: Document): void {
     if (header.key === 'X-Test-Trigger') header.disabled = true;
     // On in a test-mode run ({{testMode}} true), for the settings folders' session token; empty, it is not sent.
     if (header.key === 'X-Test-Mode') header.value = '{{testMode}}';
+    // A dated version to be answered as ({{asoVersion}}); empty, it is not sent: the key's version applies.
+    if (header.key === 'Aso-Version') header.value = '{{asoVersion}}';
   }
   for (const variable of request.url?.variable ?? []) {
     if (ID_VARIABLES[variable.key]) variable.value = ID_VARIABLES[variable.key]!;
@@ -236,7 +238,7 @@ async function buildCollection(origin: string): Promise<Json> {
   collection.info = {
     ...(collection.info as Json),
     name: 'ASO Analytics Public Data API v1',
-    description: `Every endpoint of ${origin}/api/public/v1, generated from its OpenAPI document, each with tests (status, shape, credit headers). Set apiKey (an svc_live_… key, or an svc_test_… key with testMode true for a run in test mode, which spends no live credit) for the data, and sessionToken (a session token of the account) and webhookUrl (an HTTPS URL that receives the test event) for the API keys and Webhook endpoints folders, which make a key and an endpoint and end them; appId is the first tracked app unless you set it, and keywordId the app's first tracked keyword. Optional query parameters are switched off: switch on those you want. The POSTs send back an app, a term and a competitor that are already tracked, so a run adds nothing.`,
+    description: `Every endpoint of ${origin}/api/public/v1, generated from its OpenAPI document, each with tests (status, shape, credit headers). Set apiKey (an svc_live_… key, or an svc_test_… key with testMode true for a run in test mode, which spends no live credit) for the data, and sessionToken (a session token of the account) and webhookUrl (an HTTPS URL that receives the test event) for the API keys and Webhook endpoints folders (asoVersion, a dated version such as 2026-11-21, to be answered as it rather than as the key's version), which make a key and an endpoint and end them; appId is the first tracked app unless you set it, and keywordId the app's first tracked keyword. Optional query parameters are switched off: switch on those you want. The POSTs send back an app, a term and a competitor that are already tracked, so a run adds nothing.`,
   };
   collection.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] };
   collection.variable = [
@@ -250,6 +252,7 @@ async function buildCollection(origin: string): Promise<Json> {
     { key: 'sessionToken', value: '', type: 'string' },
     { key: 'webhookUrl', value: '', type: 'string' },
     { key: 'testMode', value: '', type: 'string' },
+    { key: 'asoVersion', value: '', type: 'string' },
     { key: 'keyId', value: '', type: 'string' },
     { key: 'endpointId', value: '', type: 'string' },
     { key: 'deliveryId', value: '', type: 'string' },
