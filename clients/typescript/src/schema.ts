@@ -1399,6 +1399,7 @@ export interface components {
             }[];
         };
         ReviewPage: {
+            freshness: components["schemas"]["DataFreshness"];
             items: components["schemas"]["Review"][];
             page: number;
             pageSize: number;

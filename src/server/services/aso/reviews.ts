@@ -75,6 +75,7 @@ export async function listReviews(
     }),
   ]);
   return {
+    freshness: freshnessOf(app, null, ['reviews']),
     items: rows.map((row) => ({ ...row, sentiment: { score: row.sentiment, label: sentimentLabel(row.sentiment) } })),
     page: input.page,
     pageSize: input.pageSize,

@@ -51,7 +51,14 @@ const reviewOutput = z
   .meta({ id: 'Review' });
 
 export const listReviewsOutput = z
-  .object({ items: z.array(reviewOutput), page: z.int(), pageSize: z.int(), total: z.int(), totalPages: z.int() })
+  .object({
+    freshness: dataFreshness,
+    items: z.array(reviewOutput),
+    page: z.int(),
+    pageSize: z.int(),
+    total: z.int(),
+    totalPages: z.int(),
+  })
   .meta({ id: 'ReviewPage' });
 
 const theme = z.object({
