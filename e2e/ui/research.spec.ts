@@ -1,6 +1,7 @@
 // Research in the dashboard: terms researched through the public API's endpoint at its cost (said first, counted
 // after), then tracked from the results; at a desktop's width and a phone's. A Free account is told why it cannot.
 import { expect, test } from '@playwright/test';
+import { seriousViolations } from '../axe';
 import { addAppFor, newAccount, signInAs, trpcQuery } from '../helpers';
 
 for (const [width, height] of [
@@ -15,6 +16,9 @@ for (const [width, height] of [
     await page.setViewportSize({ width, height });
     await signInAs(page, email, password);
     await page.goto(`/apps/${appId}/research`);
+    // Checked here rather than in every-screen.spec.ts, on an account of its own (the demo user's pages are many
+    // tests' at once).
+    expect(await seriousViolations(page)).toEqual([]);
 
     const form = page.getByRole('form', { name: 'Research keywords' });
     await form.getByLabel(/Terms to research/).fill('focus timer\npomodoro, focus timer');
