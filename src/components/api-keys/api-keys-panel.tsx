@@ -8,7 +8,6 @@ import { toast } from 'sonner';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
 import { CopyButton } from '@/components/common/copy-button';
 import { DialogActions, FormDialog } from '@/components/common/form-dialog';
-import { NewSecret } from '@/components/common/new-secret';
 import { RowMenu } from '@/components/common/row-menu';
 import { TableScroll } from '@/components/common/table-scroll';
 import { formatInstant } from '@/components/format';
@@ -24,7 +23,15 @@ import {
   type AppChoice,
   type RestrictionDraft,
 } from './restriction-fields';
-import { GraceSelect, type GracePeriod, RevokeDescription, RollDescription, revokeKey, rollKey } from './key-lifecycle';
+import {
+  GraceSelect,
+  type GracePeriod,
+  NewKeySecret,
+  RevokeDescription,
+  RollDescription,
+  revokeKey,
+  rollKey,
+} from './key-lifecycle';
 
 /** The last day the picker offers: its end (23:59:59.999 UTC) is within a year of now. */
 function latestExpiryDay(): string {
@@ -146,18 +153,15 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
       )}
 
       {revealed && (
-        <NewSecret
+        <NewKeySecret
           title={<>Your new key “{revealed.name}”</>}
           secret={revealed.secret}
-          what="Secret"
-          note={<>We store only a hash of it. {revealed.note}</>}
+          note={revealed.note}
           onSaved={() => {
             setRevealed(null);
             heading.current?.focus();
           }}
           boxRef={secretBox}
-          testId="new-secret"
-          valueTestId="secret-value"
         >
           <p>Try it: this lists your apps.</p>
           <pre className="code-block" data-testid="first-call">
@@ -171,7 +175,7 @@ export function ApiKeysPanel({ initialKeys, apiAccess, planLabel, baseUrl, apps,
               testId="copy-first-call"
             />
           </div>
-        </NewSecret>
+        </NewKeySecret>
       )}
 
       <div className="row" style={{ margin: '1rem 0' }}>

@@ -5,10 +5,17 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { ConfirmDialog, focusable } from '@/components/common/confirm-dialog';
-import { NewSecret } from '@/components/common/new-secret';
 import { formatInstant } from '@/components/format';
 import type { ApiKeyOutput } from '@/server/api/routers/api-keys/api-keys.schema';
-import { GraceSelect, type GracePeriod, RevokeDescription, RollDescription, revokeKey, rollKey } from './key-lifecycle';
+import {
+  GraceSelect,
+  type GracePeriod,
+  NewKeySecret,
+  RevokeDescription,
+  RollDescription,
+  revokeKey,
+  rollKey,
+} from './key-lifecycle';
 import { describeRestrictions, type AppChoice } from './restriction-fields';
 
 export function KeyFactsAndActions({ apiKey, apps }: { apiKey: ApiKeyOutput; apps: AppChoice[] }) {
@@ -43,23 +50,20 @@ export function KeyFactsAndActions({ apiKey, apps }: { apiKey: ApiKeyOutput; app
         </span>
       </h1>
       {revealed && (
-        <NewSecret
+        <NewKeySecret
           title={<>The new secret of “{apiKey.name}”</>}
           secret={revealed.secret}
-          what="Secret"
-          note={<>We store only a hash of it. {revealed.note}</>}
+          note={revealed.note}
           onSaved={() => {
             setRevealed(null);
             heading.current?.focus();
           }}
           boxRef={secretBox}
-          testId="new-secret"
-          valueTestId="secret-value"
         >
           <p>
             The new secret is a key of its own: <Link href={`/settings/api/keys/${revealed.keyId}`}>its page</Link>.
           </p>
-        </NewSecret>
+        </NewKeySecret>
       )}
       <dl className="facts" data-testid="key-facts">
         {facts.map(([term, value]) => (

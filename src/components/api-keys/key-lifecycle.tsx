@@ -1,7 +1,9 @@
 'use client';
-// Rolling and revoking a key, as the keys' table and a key's own page both offer them: the calls, their toasts, and
-// what their confirmations say.
+// Rolling and revoking a key, as the keys' table and a key's own page both offer them: the calls, their toasts, what
+// their confirmations say, and the new secret shown once.
+import type { ReactNode, RefObject } from 'react';
 import { toast } from 'sonner';
+import { NewSecret } from '@/components/common/new-secret';
 import { formatInstant } from '@/components/format';
 import { trpc } from '@/components/trpc';
 import type { ApiKeyOutput } from '@/server/api/routers/api-keys/api-keys.schema';
@@ -74,5 +76,38 @@ export function GraceSelect({ value, onChange }: { value: GracePeriod; onChange:
         ))}
       </select>
     </label>
+  );
+}
+
+/** A key's secret, shown once (a new key's, a rolled key's successor's): only its hash is kept. */
+export function NewKeySecret({
+  title,
+  secret,
+  note,
+  onSaved,
+  boxRef,
+  children,
+}: {
+  title: ReactNode;
+  secret: string;
+  /** What became of the key it replaces, after a roll. */
+  note?: string;
+  onSaved: () => void;
+  boxRef: RefObject<HTMLDivElement | null>;
+  children: ReactNode;
+}) {
+  return (
+    <NewSecret
+      title={title}
+      secret={secret}
+      what="Secret"
+      note={<>We store only a hash of it. {note}</>}
+      onSaved={onSaved}
+      boxRef={boxRef}
+      testId="new-secret"
+      valueTestId="secret-value"
+    >
+      {children}
+    </NewSecret>
   );
 }

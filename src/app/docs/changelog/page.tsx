@@ -1,6 +1,6 @@
 // /docs/changelog: the API's dated versions, newest first, each with what it changed and its OpenAPI document, from
 // the list the API itself shapes answers by (src/server/domain/api-versions.ts).
-import Link from 'next/link';
+import { DocsIntro } from '@/components/docs/docs-intro';
 import { serverModules } from '@/app/server-modules';
 import { CodeBlock } from '@/components/common/code-block';
 
@@ -20,11 +20,7 @@ export default async function ChangelogPage() {
   const newestFirst = [...API_VERSIONS].reverse();
   return (
     <main>
-      <div className="panel">
-        <p className="muted">
-          <Link href="/docs">API docs</Link>
-        </p>
-        <h1>Changelog and API versions</h1>
+      <DocsIntro title="Changelog and API versions">
         <p>
           <code>v1</code> in the path names the API; a date names what its answers mean. Send{' '}
           <code>Aso-Version: {LATEST_VERSION}</code> to be answered as that version; without it a call is answered as
@@ -42,7 +38,7 @@ export default async function ChangelogPage() {
         <CodeBlock
           code={`curl -H "Authorization: Bearer $KEY" -H "Aso-Version: ${LATEST_VERSION}" \\\n  https://<your-host>/api/public/v1/apps`}
         />
-      </div>
+      </DocsIntro>
       {newestFirst.map((version) => (
         <section key={version} className="panel" aria-labelledby={`version-${version}`} data-version={version}>
           <h2 id={`version-${version}`}>

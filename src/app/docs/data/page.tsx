@@ -1,6 +1,7 @@
 // /docs/data: the data dictionary. Every figure the data endpoints answer, with its type and meaning, generated from
 // the OpenAPI document (src/server/rest/data-dictionary.ts).
 import Link from 'next/link';
+import { DocsIntro } from '@/components/docs/docs-intro';
 import { serverModules } from '@/app/server-modules';
 import { TableScroll } from '@/components/common/table-scroll';
 import { LongText } from '@/components/common/long-text';
@@ -12,11 +13,7 @@ export default async function DataDictionaryPage() {
   const schemas = dataDictionary(pageOrigin());
   return (
     <main>
-      <div className="panel">
-        <p className="muted">
-          <Link href="/docs">API docs</Link>
-        </p>
-        <h1>Data dictionary</h1>
+      <DocsIntro title="Data dictionary">
         <p>
           Every figure the data endpoints answer: its type, where it comes from, how often it is observed, what null
           means and what it cannot say. It is read from the API’s OpenAPI document, the same descriptions the{' '}
@@ -25,7 +22,7 @@ export default async function DataDictionaryPage() {
           most 200, Google Play 100) or <code>not_observed</code>, never a number standing for “we did not look”.
           Meanings can change only with a dated version: see the <Link href="/docs/changelog">changelog</Link>.
         </p>
-      </div>
+      </DocsIntro>
       {schemas.map((schema) => (
         <section
           key={schema.name}

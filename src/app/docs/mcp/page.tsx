@@ -2,6 +2,7 @@
 // key) with copy-paste configuration for the common clients, how credits, scopes and restrictions apply, and its tools
 // and prompts, listed from the same source as the server's own.
 import Link from 'next/link';
+import { DocsIntro } from '@/components/docs/docs-intro';
 import { serverModules } from '@/app/server-modules';
 import { TableScroll } from '@/components/common/table-scroll';
 import { CodeBlock } from '@/components/common/code-block';
@@ -16,11 +17,7 @@ export default async function McpDocsPage() {
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   return (
     <main>
-      <div className="panel">
-        <p className="muted">
-          <Link href="/docs">API docs</Link>
-        </p>
-        <h1>MCP server</h1>
+      <DocsIntro title="MCP server">
         <p>
           AI assistants (Claude, ChatGPT, Cursor, VS Code and any other client of the Model Context Protocol) can use
           your ASO data through our MCP server. Every endpoint of the public API is a typed tool, made from the same
@@ -216,7 +213,7 @@ export default async function McpDocsPage() {
             </li>
           ))}
         </ul>
-      </div>
+      </DocsIntro>
     </main>
   );
 }

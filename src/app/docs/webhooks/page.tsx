@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { DocsIntro } from '@/components/docs/docs-intro';
 import { serverModules } from '@/app/server-modules';
 import { TableScroll } from '@/components/common/table-scroll';
 import { CodeBlock } from '@/components/common/code-block';
@@ -23,11 +23,7 @@ export default async function WebhooksDocsPage() {
   const { node: NODE, python: PYTHON } = VERIFICATION_SNIPPETS;
   return (
     <main>
-      <div className="panel">
-        <p className="muted">
-          <Link href="/docs">API docs</Link>
-        </p>
-        <h1>Webhooks</h1>
+      <DocsIntro title="Webhooks">
         <p>
           When something happens to your data we send a signed <code>POST</code> to each of your webhook endpoints
           subscribed to that kind of event. The body is JSON:{' '}
@@ -102,7 +98,7 @@ export default async function WebhooksDocsPage() {
             the signed envelope.
           </li>
         </ul>
-      </div>
+      </DocsIntro>
     </main>
   );
 }
