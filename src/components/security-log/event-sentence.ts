@@ -93,8 +93,8 @@ export function fieldChanges(entry: Pick<Entry, 'before' | 'after'>): FieldChang
 }
 
 /** The fields that changed, in a short clause: "apps all apps → 2 apps, monthly credit budget no budget → 250". */
-function changedClause(entry: Entry): string {
-  return fieldChanges(entry)
+function changedClause(changes: FieldChange[]): string {
+  return changes
     .filter((change) => change.before !== undefined && change.after !== undefined && change.before !== change.after)
     .map((change) => `${change.field} ${change.before} → ${change.after}`)
     .join(', ');
@@ -112,15 +112,15 @@ function roleOf(record: Record<string, unknown> | null): string {
   return typeof role === 'string' ? (ROLE_NAMES[role] ?? role) : 'a member';
 }
 
-/** The entry as one sentence, its actor first. */
-export function eventSentence(entry: Entry): string {
+/** The entry as one sentence, its actor first; `changes`: its fieldChanges, when the caller has them already. */
+export function eventSentence(entry: Entry, changes?: FieldChange[]): string {
   const who = entry.actor;
   const target = entry.target?.label ?? '';
   const quoted = `“${target}”`;
   const after = entry.after ?? {};
   const before = entry.before ?? {};
   const withChange = (sentence: string) => {
-    const clause = changedClause(entry);
+    const clause = changedClause(changes ?? fieldChanges(entry));
     return clause ? `${sentence}: ${clause}` : sentence;
   };
   switch (entry.kind) {

@@ -163,7 +163,7 @@ export function SecurityLogPanel({ initial, kinds, retentionDays, livemode }: Pr
                   <tr key={entry.id} data-kind={entry.kind}>
                     <td className="nowrap">{formatInstant(entry.occurredAt)}</td>
                     <td data-testid="event-sentence">
-                      <LongText>{eventSentence(entry)}</LongText>
+                      <LongText>{eventSentence(entry, changes)}</LongText>
                     </td>
                     <td>
                       {browserOf(entry.userAgent) ?? (entry.ipAddress ? 'Unknown client' : '—')}
