@@ -5,6 +5,8 @@
 // version is added at the end of API_VERSIONS with what it changes; the procedures answer in the newest shape, and each
 // older version's shape is derived from it (src/server/api/version-shapes.ts), as Stripe's are.
 
+import { AppError } from '@/server/errors/app-error';
+
 export const API_VERSIONS = ['2026-11-21', '2026-11-29'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
@@ -17,6 +19,20 @@ export const VERSION_HEADER = 'Aso-Version';
 
 export function isApiVersion(value: unknown): value is ApiVersion {
   return typeof value === 'string' && (API_VERSIONS as readonly string[]).includes(value);
+}
+
+/**
+ * The version a request asks for (the `Aso-Version` header, the document's `version` query parameter): none (null or
+ * undefined), null; one that is not a version answered, refused with 400, naming those that are.
+ */
+export function askedVersion(
+  asked: string | null | undefined,
+  where: { in: 'header' | 'query'; name: string },
+): ApiVersion | null {
+  if (asked === null || asked === undefined) return null;
+  if (isApiVersion(asked)) return asked;
+  const detail = `${where.name} must be one of the API's dated versions (${API_VERSIONS.join(', ')}); it was "${asked.slice(0, 40)}".`;
+  throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: where.in, pointer: where.name, detail }] });
 }
 
 /**

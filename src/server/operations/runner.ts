@@ -40,7 +40,7 @@ import {
 } from '@/server/services/access/access-policy';
 import { periodOf } from '@/server/services/metering/credits';
 import { shapeForVersion } from '@/server/api/version-shapes';
-import { API_VERSIONS, isApiVersion, VERSION_HEADER, type ApiVersion } from '@/server/domain/api-versions';
+import { askedVersion, VERSION_HEADER, type ApiVersion } from '@/server/domain/api-versions';
 import type { MeteringState } from '@/server/services/metering/headers';
 import { pageRequestOf, type PageRequest } from './paging';
 import { answerCacheKey, cachedAnswer, freshUntilOf, rememberAnswer, type CachedAnswer } from './response-cache';
@@ -153,7 +153,9 @@ export async function admitCaller(trace: CallTrace, request: CallerRequest): Pro
   });
   admitClientAddress(actor, trace.clientAddress);
   admitTestModeHeader(actor, request.testModeHeader);
-  caller.version = requestedVersion(request.versionHeader) ?? actor.apiVersion;
+  // A header sent empty names no version.
+  const header = request.versionHeader?.trim() || null;
+  caller.version = askedVersion(header, { in: 'header', name: VERSION_HEADER }) ?? actor.apiVersion;
   return caller;
 }
 
@@ -262,15 +264,6 @@ export async function runOperation<Answer>(call: Call<Answer>): Promise<{ answer
   return 'replay' in outcome
     ? { answer: presenter.fromStored(outcome.replay), replayed: true }
     : { answer: outcome.result, replayed: false };
-}
-
-/** The version a request names; none: null; one that is not a version of this API: refused, naming those that are. */
-function requestedVersion(header: string | null): ApiVersion | null {
-  if (header === null || header.trim() === '') return null;
-  const value = header.trim();
-  if (isApiVersion(value)) return value;
-  const detail = `${VERSION_HEADER} must be one of the API's dated versions (${API_VERSIONS.join(', ')}); it was "${value.slice(0, 40)}".`;
-  throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'header', pointer: VERSION_HEADER, detail }] });
 }
 
 /** Text a database cannot store (NUL, an unpaired surrogate), anywhere in the input, is refused with its place. */

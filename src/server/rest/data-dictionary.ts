@@ -56,8 +56,15 @@ function fieldsOf(schema: Json, schemas: Record<string, Json>, prefix: string, d
   return fields;
 }
 
-/** The dictionary, one entry per schema a data endpoint answers with, in the document's order. */
+const built = new Map<string, DictionarySchema[]>();
+
+/**
+ * The dictionary, one entry per schema a data endpoint answers with, in the document's order; built once per process
+ * and origin, as the document it reads is.
+ */
 export function dataDictionary(origin: string): DictionarySchema[] {
+  const known = built.get(origin);
+  if (known) return known;
   const document = JSON.parse(openApiDocumentJson(origin)) as {
     paths: Record<string, Record<string, Json>>;
     components: { schemas: Record<string, Json> };
@@ -80,5 +87,7 @@ export function dataDictionary(origin: string): DictionarySchema[] {
     entry.operations.push(`GET ${template}`);
     entries.set(name, entry);
   }
-  return [...entries.values()];
+  const dictionary = [...entries.values()];
+  built.set(origin, dictionary);
+  return dictionary;
 }

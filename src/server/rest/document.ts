@@ -9,12 +9,11 @@ import type { AppErrorCode } from '@/server/errors/problem-types';
 import { PLAN_TIERS, PLANS } from '@/server/services/accounts/plans';
 import {
   API_VERSIONS,
-  isApiVersion,
+  askedVersion,
   LATEST_VERSION,
   VERSION_CHANGES,
   type ApiVersion,
 } from '@/server/domain/api-versions';
-import { AppError } from '@/server/errors/app-error';
 import { shapeSchemasForVersion } from '@/server/api/version-shapes';
 import { REQUESTS_PER_MINUTE } from '@/server/services/limits/request-rates';
 import { pascalCase } from './document-names';
@@ -560,11 +559,7 @@ const cached = new Map<string, string>();
  * generation. A version that is not one of the API's is refused, naming those that are.
  */
 export function openApiDocumentJson(origin: string, query?: URLSearchParams): string {
-  const asked = query?.get('version') ?? LATEST_VERSION;
-  if (!isApiVersion(asked)) {
-    const detail = `version must be one of the API's dated versions (${API_VERSIONS.join(', ')}).`;
-    throw new AppError('VALIDATION_ERROR', detail, { errors: [{ in: 'query', pointer: 'version', detail }] });
-  }
+  const asked = askedVersion(query?.get('version'), { in: 'query', name: 'version' }) ?? LATEST_VERSION;
   const key = `${asked} ${origin}`;
   if (!cached.has(key)) cached.set(key, JSON.stringify(buildOpenApiDocument(origin, asked)));
   return cached.get(key)!;
