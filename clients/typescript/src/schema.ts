@@ -303,7 +303,7 @@ export interface paths {
         };
         /**
          * Research a keyword (live)
-         * @description Live volume, difficulty and the top 10 apps for a term in a storefront (default US), and this app’s rank for it on its last day of data. Live means at most 5 minutes old: the store’s answer for a term and storefront is read once and shared by every caller for that long (`observedAt` says when it was read), which keeps the store’s own rate limits from refusing anyone. Costs 8 credits per call.
+         * @description Live volume, difficulty and the top 10 apps for a term in a storefront (default US), and this app’s rank for it on its last day of data (`freshness.dataThrough`). Live means at most 5 minutes old: the store’s answer for a term and storefront is read once and shared by every caller for that long (`observedAt` says when it was read), which keeps the store’s own rate limits from refusing anyone. Costs 8 credits per call.
          *
          *     **Costs 8 credits** (charged only on success).
          */
@@ -1310,6 +1310,7 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             observedAt: string;
+            freshness: components["schemas"]["DataFreshness"];
         };
         KeywordRankHistory: {
             freshness: components["schemas"]["DataFreshness"];
@@ -1502,6 +1503,7 @@ export interface components {
             };
         };
         StoreListing: {
+            freshness: components["schemas"]["DataFreshness"];
             country: string;
             /**
              * Format: date-time
@@ -2613,6 +2615,10 @@ export interface components {
         "X-Test-Mode": "true";
         /** @description The dated API version this answer was shaped by: the request’s `Aso-Version`, else the key’s, else the account’s. */
         "Aso-Version": "2026-11-21" | "2026-11-29";
+        /** @description Reads about one app: the last day of data the answer reads (the app’s last observed day, as `freshness.dataThrough` says where the body has it; a JSON array has no member for it). Absent while the app has no data yet. */
+        "Aso-Data-Through": string;
+        /** @description Reads about one app in one storefront: the storefront the answer reads (ISO 3166-1 alpha-2). Absent when it reads every storefront of the app. */
+        "Aso-Storefront": string;
         /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
         "Idempotent-Replayed": "true";
     };
@@ -3621,6 +3627,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3681,6 +3689,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3743,6 +3753,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3805,6 +3817,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3862,6 +3876,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3934,6 +3950,8 @@ export interface operations {
                     "Aso-Version": components["headers"]["Aso-Version"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4011,6 +4029,8 @@ export interface operations {
                     "Aso-Version": components["headers"]["Aso-Version"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4200,6 +4220,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4262,6 +4284,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4324,6 +4348,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4400,6 +4426,8 @@ export interface operations {
                     "Aso-Version": components["headers"]["Aso-Version"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4457,6 +4485,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4517,6 +4547,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4589,6 +4621,8 @@ export interface operations {
                     "Aso-Version": components["headers"]["Aso-Version"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4649,6 +4683,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Test-Mode": components["headers"]["X-Test-Mode"];
                     "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -78,3 +78,4 @@ export const dataFreshness = z
     id: 'DataFreshness',
     description: 'When the data was last observed, for which storefront, and what the answer cannot say.',
   });
+export type DataFreshness = z.infer<typeof dataFreshness>;

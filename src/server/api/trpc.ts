@@ -8,6 +8,7 @@ import { AppError } from '@/server/errors/app-error';
 import { settingsActor, type OperationAccess } from '@/server/services/access/access-policy';
 import { PROBLEM_TYPES, type AppErrorCode } from '@/server/errors/problem-types';
 import { fieldErrorsFromIssues } from '@/server/errors/validation';
+import type { DataFreshness } from './figures';
 
 /**
  * Declared once per procedure: the REST route (openapi); who may call it and what a call costs (`OperationAccess`,
@@ -61,6 +62,15 @@ export interface Context {
    * channel gives the runner's steps of one call, which every procedure runs first, for each call of a batch.
    */
   steps: 'taken' | ((call: { access: ProcedureMeta | undefined; input: unknown }) => Promise<void>);
+  /**
+   * REST and MCP: what the answer says of itself beside its output. A JSON array has no member for its freshness, so
+   * a list's procedure notes it here; the channel puts it in headers (REST) or beside the items (MCP).
+   */
+  answerNotes?: AnswerNotes;
+}
+
+interface AnswerNotes {
+  freshness?: DataFreshness;
 }
 
 const t = initTRPC

@@ -102,8 +102,8 @@ export function readOpportunityRows({ appId, store, livemode, country, day }: Ap
 }
 
 /**
- * The app's store, and its rank for a term on its last day of data (`today` when it was never refreshed): the statement finds that
- * day itself. No row: the app is not the account's.
+ * The app's store, its last day of data, and its rank for a term that day (`today` when it was never refreshed): the
+ * statement finds that day itself. No row: the app is not the account's.
  */
 export function readAppRankForTerm(input: {
   accountId: string;
@@ -114,8 +114,15 @@ export function readAppRankForTerm(input: {
 }) {
   // `observed`: the app's rank row of that day (a rank, or null: not in the results), or the store's answer for the term
   // that day, stored by whichever account's refresh asked it, which the app was then not in.
-  return hotQuery<{ rank: number | null; observed: boolean; store: Store; livemode: boolean }>(
+  return hotQuery<{
+    rank: number | null;
+    observed: boolean;
+    store: Store;
+    livemode: boolean;
+    data_through: string | null;
+  }>(
     `SELECT t.store::text AS store, a.live_account_id IS NULL AS livemode, r.rank,
+            to_char(t.refreshed_through, 'YYYY-MM-DD') AS data_through,
             (r.store_app_id IS NOT NULL OR EXISTS (
                SELECT 1 FROM search_answers s
                WHERE s.livemode = (a.live_account_id IS NULL) AND s.store = t.store AND s.country = $3

@@ -53,6 +53,7 @@ import { cachedReadAppId, type CachedAnswer } from '@/server/operations/response
 import { API_VERSION, type Operation } from '@/server/operations/routes';
 import {
   admitCaller,
+  type AnswerAbout,
   runOperation,
   type CallInput,
   type Caller,
@@ -395,8 +396,8 @@ interface StructuredResult {
 /** A tool's results: structured content, kept as its JSON in the response cache and under an idempotency key. */
 function toolPresenter(tool: Tool): Presenter<StructuredResult> {
   return {
-    present(_operation: Operation, output, page) {
-      const result = structuredResult(tool, output, page);
+    present(_operation: Operation, output, page, about) {
+      const result = structuredResult(tool, output, page, about);
       return { answer: result, text: JSON.stringify(result) };
     },
     fromCache: replayedResult,
@@ -405,12 +406,19 @@ function toolPresenter(tool: Tool): Presenter<StructuredResult> {
   };
 }
 
-/** The procedure's output as the tool's structured content: the REST answer, a JSON array as `items`, cut to the page. */
-function structuredResult(tool: Tool, output: unknown, page: PageRequest | null): StructuredResult {
+/**
+ * The procedure's output as the tool's structured content: the REST answer, a JSON array as `items` (with its data's
+ * freshness beside it, which REST says in headers), cut to the page.
+ */
+function structuredResult(tool: Tool, output: unknown, page: PageRequest | null, about: AnswerAbout): StructuredResult {
   const cut = tool.route.meta.paging ? cutToPage(output, tool.route.meta.paging, page) : { output, page: null };
   const at = cut.page;
   const paging = at ? { ...at, nextPage: at.page * at.pageSize < at.total ? at.page + 1 : null } : undefined;
-  return { structured: tool.wrapsList ? { items: cut.output } : (cut.output as Record<string, unknown>), paging };
+  const listed = () => ({
+    items: cut.output,
+    ...(tool.listsFreshness && about.freshness && { freshness: about.freshness }),
+  });
+  return { structured: tool.wrapsList ? listed() : (cut.output as Record<string, unknown>), paging };
 }
 
 function toolResult(exchange: Exchange, result: StructuredResult, replayed: boolean): CallToolResult {

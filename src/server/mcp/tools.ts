@@ -8,6 +8,7 @@ import { getInputOutputParsers } from 'trpc-to-openapi';
 import { z, type ZodType } from 'zod';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/server';
 import type { AnyTRPCRouter } from '@trpc/server';
+import { dataFreshness } from '@/server/api/figures';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '@/server/operations/paging';
 import { buildOperations, type Operation } from '@/server/operations/routes';
 
@@ -23,6 +24,8 @@ export interface Tool {
   route: Operation;
   /** The REST answer is a JSON array: the tool's structured content holds it as `items` (MCP's is an object). */
   wrapsList: boolean;
+  /** A list about one app: its data's `freshness` is beside the items. */
+  listsFreshness: boolean;
 }
 
 /** The argument a write takes for its idempotency key (REST's Idempotency-Key header). */
@@ -49,12 +52,16 @@ function jsonSchemaOf(schema: ZodType, io: 'input' | 'output'): JsonSchema {
   return { ...root, ...(Object.keys(others).length ? { $defs: others } : {}) };
 }
 
-/** A list's schema as the object MCP's structured content must be: `{ items }`, its definitions kept at the root. */
-function listObject(list: JsonSchema): JsonSchema {
+/**
+ * A list's schema as the object MCP's structured content must be: `{ items }`, its definitions kept at the root; a read
+ * about one app has its data's `freshness` beside the items (REST says it in headers).
+ */
+function listObject(list: JsonSchema, withFreshness: boolean): JsonSchema {
   const { $defs, ...items } = list;
+  const freshness = withFreshness ? jsonSchemaOf(dataFreshness, 'output') : undefined;
   return {
     type: 'object',
-    properties: { items },
+    properties: { items, ...(freshness && { freshness }) },
     required: ['items'],
     additionalProperties: false,
     ...($defs ? { $defs } : {}),
@@ -99,6 +106,7 @@ function toolOf(route: Operation, router: AnyTRPCRouter): Tool {
   ]!;
   const output = jsonSchemaOf(getInputOutputParsers(procedure).outputParser as ZodType, 'output');
   const wrapsList = output.type === 'array';
+  const listsFreshness = wrapsList && route.method === 'GET' && meta.appInput !== undefined;
   const input = jsonSchemaOf(route.input, 'input');
   const properties = { ...(input.properties as Record<string, JsonSchema> | undefined) };
   if (route.pagedList) Object.assign(properties, pageArguments);
@@ -111,12 +119,13 @@ function toolOf(route: Operation, router: AnyTRPCRouter): Tool {
   return {
     route,
     wrapsList,
+    listsFreshness,
     definition: {
       name: toolName(route.procedurePath),
       title,
       description: `${meta.openapi?.description ?? title}${paging}${writes} ${costText(credits)}`,
       inputSchema: { ...input, type: 'object', properties } as McpToolDefinition['inputSchema'],
-      outputSchema: (wrapsList ? listObject(output) : output) as McpToolDefinition['outputSchema'],
+      outputSchema: (wrapsList ? listObject(output, listsFreshness) : output) as McpToolDefinition['outputSchema'],
       annotations: {
         title,
         readOnlyHint: scope === 'read',

@@ -11,6 +11,7 @@
 // into their answer (a Presenter), and what these throw into their refusal. What each step decides is the access
 // policy's (src/server/services/access/access-policy.ts), from what the procedure's meta declares.
 import type { Context, ProcedureMeta } from '@/server/api/trpc';
+import type { DataFreshness } from '@/server/api/figures';
 import type { Actor } from '@/server/auth/actor';
 import { credentialRefused, type BearerReading } from '@/server/auth/bearer';
 import { resolveCredential, type CredentialResult } from '@/server/auth/credentials';
@@ -169,6 +170,12 @@ export interface CallInput {
   requestHash: () => string;
 }
 
+/** What an answer says of itself beside its output, for the channel to put where its clients read it. */
+export interface AnswerAbout {
+  /** A data answer's: in its body when it is an object, noted by its procedure when it is a JSON array. */
+  freshness: DataFreshness | null;
+}
+
 /** How a channel answers: the procedure's output, a replay from the response cache, or one of an idempotency key. */
 export interface Presenter<Answer> {
   /** The output (a list cut to the page asked for), and its text and headers for the response cache. */
@@ -176,6 +183,7 @@ export interface Presenter<Answer> {
     operation: Operation,
     output: unknown,
     page: PageRequest | null,
+    about: AnswerAbout,
   ): { answer: Answer; text: string; headers?: Record<string, string> };
   fromCache(cached: CachedAnswer): Answer;
   /** What an idempotency key keeps; `undefined` when the call failed. */
@@ -244,13 +252,16 @@ export async function runOperation<Answer>(call: Call<Answer>): Promise<{ answer
           now: trace.now,
           creditsUsed: credential.creditsUsed,
           steps: 'taken',
+          answerNotes: {},
         };
         const output = shapeForVersion(
           operation.procedurePath,
           await callProcedure(operation, context, valid.input),
           caller.version,
         );
-        const presented = presenter.present(operation, output, valid.page);
+        const presented = presenter.present(operation, output, valid.page, {
+          freshness: context.answerNotes?.freshness ?? freshnessIn(output),
+        });
         if (cacheKey !== null)
           rememberAnswer(cacheKey, presented.text, {
             freshUntil: freshUntilOf(operation.meta, output),
@@ -264,6 +275,12 @@ export async function runOperation<Answer>(call: Call<Answer>): Promise<{ answer
   return 'replay' in outcome
     ? { answer: presenter.fromStored(outcome.replay), replayed: true }
     : { answer: outcome.result, replayed: false };
+}
+
+/** The freshness an object answer carries in its body, if it is a data answer. */
+function freshnessIn(output: unknown): DataFreshness | null {
+  if (typeof output !== 'object' || output === null || Array.isArray(output)) return null;
+  return (output as { freshness?: DataFreshness }).freshness ?? null;
 }
 
 /** Text a database cannot store (NUL, an unpaired surrogate), anywhere in the input, is refused with its place. */

@@ -140,15 +140,55 @@ describe('dated API versions', () => {
       [`/apps/${app.id}/rating-history`, 'US', /primary storefront/],
       [`/apps/${app.id}/keywords/${keyword.id}/history`, 'US', /at most 200/],
       [`/apps/${app.id}/keywords/${keyword.id}/metrics-history`, 'US', /estimates/],
+      [`/apps/${app.id}/metadata`, 'US', /once a day/],
       [`/apps/${app.id}/metadata/changelog`, 'US', /once a day/],
       [`/apps/${app.id}/reviews/insights`, null, /most recent/],
+      [`/apps/${app.id}/reviews`, null, /most recent/],
+      [`/apps/${app.id}/keywords/research?term=meditation&country=US`, 'US', /at most 200/],
     ];
     for (const [path, storefront, limit] of answers) {
-      const body = (await (await get(path)).json()) as {
+      const answer = await get(path);
+      const body = (await answer.json()) as {
         freshness: { storefront: string | null; dataThrough: string; limits: string[] };
       };
       expect(body.freshness, path).toMatchObject({ storefront, dataThrough: through });
       expect(body.freshness.limits.join(' '), path).toMatch(limit);
+      // The same, for the call, in its headers.
+      expect(answer.headers.get('aso-data-through'), path).toBe(through);
+      expect(answer.headers.get('aso-storefront'), path).toBe(storefront);
+    }
+  });
+
+  it('says it of a JSON array answer in its headers, and beside the items in an MCP tool result', async () => {
+    const app = await db.trackedApp.findUniqueOrThrow({ where: { id: fixture.app.id } });
+    const through = app.refreshedThrough!.toISOString().slice(0, 10);
+    for (const [path, storefront] of [
+      [`/apps/${app.id}/keywords?country=US`, 'US'],
+      [`/apps/${app.id}/competitors`, null],
+      [`/apps/${app.id}`, null],
+    ] as const) {
+      const answer = await get(path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get('aso-data-through'), path).toBe(through);
+      expect(answer.headers.get('aso-storefront'), path).toBe(storefront);
+    }
+    // Replayed from the response cache: the same headers.
+    const again = await get(`/apps/${app.id}/keywords?country=US`);
+    expect(again.headers.get('aso-data-through')).toBe(through);
+    for (const [name, storefront, limit] of [
+      ['keywords_list', 'US', /at most 200/],
+      ['competitors_list', null, /as it is added/],
+    ] as const) {
+      const answer = await postMcp(ORIGIN, `Bearer ${secret}`, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name, arguments: { id: app.id } },
+      });
+      const structured = (answer.body!.result as { structuredContent: { freshness: Record<string, unknown> } })
+        .structuredContent;
+      expect(structured.freshness, name).toMatchObject({ storefront, dataThrough: through });
+      expect((structured.freshness.limits as string[]).join(' '), name).toMatch(limit);
     }
   });
 

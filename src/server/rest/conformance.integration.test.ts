@@ -21,6 +21,7 @@ import { periodOf } from '@/server/services/metering/credits';
 import { makeAccount } from '../../../test/factories';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { buildOpenApiDocument } from './document';
+import { API_VERSIONS, LATEST_VERSION, type ApiVersion } from '@/server/domain/api-versions';
 import { callPublicApi } from '../../../test/public-api';
 import { buildOperations, type Operation as Route } from '@/server/operations/routes';
 import { addKeywords } from '@/server/services/apps/apps';
@@ -37,30 +38,38 @@ type DocumentedResponse = {
   content: Record<string, { schema: object; examples?: Record<string, { value: unknown }> }>;
 };
 type Operation = { responses: Record<string, DocumentedResponse & { $ref?: string }> };
-const document = buildOpenApiDocument(ORIGIN) as {
+type Document = {
   paths: Record<string, Record<string, Operation>>;
   components: { responses: Record<string, DocumentedResponse> };
   webhooks: Record<string, { post: { requestBody: DocumentedResponse } }>;
 };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
-ajv.addSchema(document, 'openapi.json');
+/** Each dated version's document, as `GET /openapi.json?version=` serves it. */
+const documents = Object.fromEntries(
+  API_VERSIONS.map((version) => {
+    const built = buildOpenApiDocument(ORIGIN, version) as Document;
+    ajv.addSchema(built, `openapi-${version}.json`);
+    return [version, built];
+  }),
+) as Record<ApiVersion, Document>;
+const document = documents[LATEST_VERSION];
 
 const escapePointer = (segment: string) =>
   segment.replaceAll('~', '~0').replaceAll('/', '~1').replaceAll('{', '%7B').replaceAll('}', '%7D');
-/** A `#/…` reference of the document, followed. */
-function resolve<T>(ref: string): T {
+/** A `#/…` reference of a version's document, followed. */
+function resolve<T>(ref: string, version: ApiVersion = LATEST_VERSION): T {
   return ref
     .slice(2)
     .split('/')
     .reduce<unknown>(
       (value, segment) => (value as Record<string, unknown>)[segment.replaceAll('~1', '/').replaceAll('~0', '~')],
-      document,
+      documents[version],
     ) as T;
 }
-/** The validator of the schema at a JSON pointer of the document. */
-function validatorAt(pointer: string) {
-  const ref = `openapi.json#${pointer}`;
+/** The validator of the schema at a JSON pointer of a version's document. */
+function validatorAt(pointer: string, version: ApiVersion = LATEST_VERSION) {
+  const ref = `openapi-${version}.json#${pointer}`;
   return ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
 }
 
@@ -204,19 +213,20 @@ async function call(
   );
 }
 
-async function expectConforms(route: Route, response: Response, status: number) {
-  const label = `${route.method} ${route.template} → ${status}`;
+async function expectConforms(route: Route, response: Response, status: number, version = LATEST_VERSION) {
+  const label = `${route.method} ${route.template} → ${status} (${version})`;
   expect(response.status, label).toBe(status);
-  const operation = document.paths[route.template]![route.method.toLowerCase()]!;
+  if (status < 300) expect(response.headers.get('aso-version'), label).toBe(version);
+  const operation = documents[version].paths[route.template]![route.method.toLowerCase()]!;
   const declared = operation.responses[String(status)];
   expect(declared, `${label} is not documented`).toBeDefined();
   // A shared response is validated where it is declared, in components.
   const [base, documented] = declared!.$ref
-    ? [declared!.$ref.slice(1), resolve<DocumentedResponse>(declared!.$ref)]
+    ? [declared!.$ref.slice(1), resolve<DocumentedResponse>(declared!.$ref, version)]
     : [`/paths/${escapePointer(route.template)}/${route.method.toLowerCase()}/responses/${status}`, declared!];
   const [mediaType] = Object.keys(documented.content);
   expect(response.headers.get('content-type'), label).toBe(mediaType);
-  const validate = validatorAt(`${base}/content/${escapePointer(mediaType!)}/schema`);
+  const validate = validatorAt(`${base}/content/${escapePointer(mediaType!)}/schema`, version);
   const body: unknown = await response.json();
   expect(validate(body) ? [] : validate.errors, label).toEqual([]);
   for (const [header, reference] of Object.entries(documented.headers ?? {})) {
@@ -226,13 +236,14 @@ async function expectConforms(route: Route, response: Response, status: number) 
       header === 'WWW-Authenticate' ||
       header === 'Retry-After' ||
       header === 'Link' ||
-      header === 'X-Test-Mode';
+      header === 'X-Test-Mode' ||
+      header === 'Aso-Storefront';
     const value = response.headers.get(header);
     if (!optional) expect(value, `${label}: header ${header}`).not.toBeNull();
     if (value === null) continue;
     // Each header's value is of its documented type: an integer header is a decimal integer, a string one matches.
-    const schema = resolve<{ schema: { type: string } }>(reference.$ref).schema;
-    const checkHeader = validatorAt(`${reference.$ref.slice(1)}/schema`);
+    const schema = resolve<{ schema: { type: string } }>(reference.$ref, version).schema;
+    const checkHeader = validatorAt(`${reference.$ref.slice(1)}/schema`, version);
     expect(
       checkHeader(schema.type === 'integer' ? Number(value) : value) ? [] : [header, value, checkHeader.errors],
       label,
@@ -331,6 +342,22 @@ describe('responses conform to the published document', () => {
       }
     });
   }
+});
+
+// Each dated version's answers against its own document (`GET /openapi.json?version=`): the same call, shaped by the
+// version the request names, validates where that version documents it.
+describe('each dated version’s answers conform to its own document', () => {
+  for (const version of API_VERSIONS)
+    it(version, async () => {
+      for (const route of routes.filter((route) => route.method === 'GET')) {
+        const admin = route.meta.scope === 'admin';
+        const answer = await call(route, {
+          path: admin ? await settingsPath(route) : pathOf(route),
+          extraHeaders: { 'Aso-Version': version },
+        });
+        await expectConforms(route, answer, 200, version);
+      }
+    });
 });
 
 // Test mode's errors on demand (X-Test-Trigger) are the live errors: on every endpoint, each validates as documented.

@@ -169,6 +169,16 @@ const HEADERS: Record<string, Json> = {
       'The dated API version this answer was shaped by: the request’s `Aso-Version`, else the key’s, else the account’s.',
     schema: { type: 'string', enum: [...API_VERSIONS] },
   },
+  'Aso-Data-Through': {
+    description:
+      'Reads about one app: the last day of data the answer reads (the app’s last observed day, as `freshness.dataThrough` says where the body has it; a JSON array has no member for it). Absent while the app has no data yet.',
+    schema: { type: 'string', format: 'date', examples: ['2026-11-28'] },
+  },
+  'Aso-Storefront': {
+    description:
+      'Reads about one app in one storefront: the storefront the answer reads (ISO 3166-1 alpha-2). Absent when it reads every storefront of the app.',
+    schema: { type: 'string', pattern: '^[A-Z]{2}$', examples: ['US'] },
+  },
   'Idempotent-Replayed': {
     description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
@@ -187,6 +197,9 @@ const CREDIT_HEADERS = [
   'X-Test-Mode',
   'Aso-Version',
 ];
+
+/** What every read about one app says of its data (src/server/rest/pipeline.ts, from the answer's freshness). */
+const DATA_HEADERS = ['Aso-Data-Through', 'Aso-Storefront'];
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, headerRef(name)]));
@@ -469,6 +482,7 @@ export function buildOpenApiDocument(origin: string, version: ApiVersion = LATES
               ...CREDIT_HEADERS,
               ...(route.method === 'POST' ? ['Idempotent-Replayed'] : []),
               ...(paging ? ['X-Total-Count', 'Link'] : []),
+              ...(route.method === 'GET' && route.meta.appInput ? DATA_HEADERS : []),
             ]),
           },
           ...problems.responsesFor(problemsOf(route.method, write || admin, route.meta.problems)),

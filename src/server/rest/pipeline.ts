@@ -15,6 +15,7 @@ import { VERSION_HEADER } from '@/server/domain/api-versions';
 import { appRouter } from '@/server/api/root';
 import { currentTime } from '@/server/core/clock';
 import { answerableError } from '@/server/api/errors';
+import type { DataFreshness } from '@/server/api/figures';
 import { credentialRefused, readBearer, type BearerReading } from '@/server/auth/bearer';
 import { clientIpOf } from '@/server/core/client-ip';
 import { drainUnreadBody } from '@/server/core/unread-body';
@@ -157,12 +158,13 @@ export function createRestPipeline({ origin, clock = currentTime }: RestPipeline
 /** REST's answers: JSON, a list cut to its page with the headers that say where it goes on (from the request's URL). */
 function presenter(url: () => URL): Presenter<Answer> {
   return {
-    present(operation, output, page) {
+    present(operation, output, page, about) {
       const paged = operation.meta.paging
         ? pagedAnswer(output, operation.meta.paging, page, url())
         : { output, headers: undefined };
       const text = JSON.stringify(paged.output);
-      return { answer: json(200, text, paged.headers), text, headers: paged.headers };
+      const headers = { ...paged.headers, ...freshnessHeaders(about.freshness) };
+      return { answer: json(200, text, headers), text, headers };
     },
     fromCache: (cached) => json(200, cached.body, cached.headers),
     toStored: (answer) => ({
@@ -175,6 +177,14 @@ function presenter(url: () => URL): Presenter<Answer> {
       body: stored.body,
     }),
   };
+}
+
+/** A data answer's freshness, as headers: they concern the call, and a JSON array has no member for them. */
+function freshnessHeaders(freshness: DataFreshness | null): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (freshness?.dataThrough) headers['Aso-Data-Through'] = freshness.dataThrough;
+  if (freshness?.storefront) headers['Aso-Storefront'] = freshness.storefront;
+  return headers;
 }
 
 /** The app of a cacheable endpoint about one app, when its id is one the route's input accepts (the statement casts it to uuid). */

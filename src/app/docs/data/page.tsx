@@ -19,8 +19,12 @@ export default async function DataDictionaryPage() {
           means and what it cannot say. It is read from the API’s OpenAPI document, the same descriptions the{' '}
           <Link href="/docs/api">API reference</Link> shows. A rank, a chart position or a rating says whether it was
           observed: <code>ranked</code>, <code>unranked</code> (observed, and not in the store’s results: Apple shows at
-          most 200, Google Play 100) or <code>not_observed</code>, never a number standing for “we did not look”.
-          Meanings can change only with a dated version: see the <Link href="/docs/changelog">changelog</Link>.
+          most 200, Google Play 100) or <code>not_observed</code>, never a number standing for “we did not look”. Every
+          read about one app says the last day of data it reads and its storefront: in its <code>freshness</code> (with
+          what it cannot say) when it is an object, and in the <code>Aso-Data-Through</code> and{' '}
+          <code>Aso-Storefront</code> headers always, lists too (an MCP tool puts a list’s <code>freshness</code> beside
+          its <code>items</code>). Meanings can change only with a dated version: see the{' '}
+          <Link href="/docs/changelog">changelog</Link>.
         </p>
       </DocsIntro>
       {schemas.map((schema) => (

@@ -9,7 +9,7 @@ import { APP_NOT_FOUND, checkCompetitorCap } from '@/server/services/apps/apps';
 import { recordEvents } from '@/server/services/events/events';
 import { describeInStore } from '@/server/services/ingest/providers';
 import { AppRemovedDuringRefresh, refreshApp } from '@/server/services/ingest/refresh';
-import { loadApp, loadAppIn } from './app-context';
+import { freshnessOf, loadApp, loadAppIn } from './app-context';
 
 const competitorSelect = {
   id: true,
@@ -28,11 +28,13 @@ const competitorSelect = {
 /** `country` filters nothing (a competitor is followed in every storefront), but a storefront new to the app is observed. */
 export async function listCompetitors(accountId: string, input: { appId: string; country?: string }) {
   const { app } = await loadAppIn(accountId, input);
-  return db.competitor.findMany({
+  const items = await db.competitor.findMany({
     where: { appId: app.id },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     select: competitorSelect,
   });
+  // Followed in every storefront; what each says of itself was read as it was added.
+  return { items, freshness: freshnessOf(app, null, ['competitors']) };
 }
 
 /** Idempotent: a competitor already tracked is answered as it is, with `created: false`. */

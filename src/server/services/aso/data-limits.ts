@@ -11,6 +11,8 @@ export const DATA_LIMITS = {
     'Reviews are the ones with text the store shows as its most recent, read once a day: the App Store’s feed shows 50 per storefront, Google Play 100 per language; older ones a store no longer shows are not read.',
   ratings:
     'The rating is the store’s own average over every rating it counts, read once a day in the app’s primary storefront.',
+  competitors:
+    'A competitor’s name, developer, category and rating are read from the store as it is added (its `describedAt`), not again; its ranks are read every day, from the same search results as the app’s.',
   listing: 'The listing is read once a day; a change made and undone within a day is not seen.',
 } as const;
 

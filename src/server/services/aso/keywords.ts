@@ -31,7 +31,7 @@ export interface KeywordListItem {
 export async function listKeywords(
   accountId: string,
   input: { appId: string; country?: string; rankWindow: RankWindow },
-): Promise<{ country: string; items: KeywordListItem[] }> {
+): Promise<{ country: string; items: KeywordListItem[]; freshness: ReturnType<typeof freshnessOf> }> {
   const { app, country } = await loadAppIn(accountId, input);
   const start = addDays(app.asOf, -RANK_WINDOWS[input.rankWindow]);
   // One statement: the tracked keywords, their rank now and at the window's start, and today's metrics.
@@ -45,6 +45,7 @@ export async function listKeywords(
   });
   return {
     country,
+    freshness: freshnessOf(app, country, ['search', 'estimates']),
     items: rows.map((row) => ({
       keywordId: row.keyword_id,
       term: row.term,

@@ -16,7 +16,7 @@ export async function currentMetadata(accountId: string, input: { appId: string;
   if (!snapshot)
     throw new AppError('NOT_FOUND', `No listing of this app has been recorded in the ${country} storefront.`);
   const { id: _id, storeAppId: _storeAppId, ...listing } = snapshot;
-  return listing;
+  return { ...listing, freshness: freshnessOf(app, country, ['listing']) };
 }
 
 export async function metadataChangelog(accountId: string, input: { appId: string; country?: string }) {

@@ -11,6 +11,7 @@ import { LRUCache } from 'lru-cache';
 import { readAppRankForTerm } from '@/server/db/keyword-statements';
 import { isoDay, startOfUtcDay } from '@/server/core/dates';
 import { AppError } from '@/server/errors/app-error';
+import { DATA_LIMITS } from './data-limits';
 import { APP_NOT_FOUND } from '@/server/services/apps/apps';
 import { termKeyOf } from '@/server/services/apps/terms';
 import type { ResearchResult } from '@/server/services/ingest/provider';
@@ -159,6 +160,12 @@ export async function researchKeyword(accountId: string, input: { appId: string;
       | 'not_observed',
     topApps: result.topApps,
     observedAt,
+    // The live part says when by `observedAt`; the app's rank is of its last day of data.
+    freshness: {
+      storefront: result.country,
+      dataThrough: app.data_through,
+      limits: [DATA_LIMITS.search, DATA_LIMITS.estimates],
+    },
   };
 }
 

@@ -79,7 +79,12 @@ export const getAppProcedure = apiProcedure
   })
   .input(getAppInput)
   .output(appOutput)
-  .query(async ({ ctx, input }) => toAppOutput(await getApp(ctx.actor.accountId, input.id)));
+  .query(async ({ ctx, input }) => {
+    const app = toAppOutput(await getApp(ctx.actor.accountId, input.id));
+    // Its data in every storefront is through `dataThrough`, which the answer's headers say too.
+    if (ctx.answerNotes) ctx.answerNotes.freshness = { storefront: null, dataThrough: app.dataThrough, limits: [] };
+    return app;
+  });
 
 export const createAppProcedure = apiProcedure
   .meta({

@@ -30,9 +30,14 @@ export const listCompetitorsProcedure = apiProcedure
   })
   .input(listCompetitorsInput)
   .output(listCompetitorsOutput)
-  .query(async ({ ctx, input }) =>
-    (await listCompetitors(ctx.actor.accountId, { appId: input.id, country: input.country })).map(toCompetitorOutput),
-  );
+  .query(async ({ ctx, input }) => {
+    const { items, freshness } = await listCompetitors(ctx.actor.accountId, {
+      appId: input.id,
+      country: input.country,
+    });
+    if (ctx.answerNotes) ctx.answerNotes.freshness = freshness;
+    return items.map(toCompetitorOutput);
+  });
 
 export const addCompetitorProcedure = apiProcedure
   .meta({

@@ -42,16 +42,15 @@ export const listKeywordsProcedure = apiProcedure
   })
   .input(listKeywordsInput)
   .output(listKeywordsOutput)
-  .query(
-    async ({ ctx, input }) =>
-      (
-        await listKeywords(ctx.actor.accountId, {
-          appId: input.id,
-          country: input.country,
-          rankWindow: input.rankWindow,
-        })
-      ).items,
-  );
+  .query(async ({ ctx, input }) => {
+    const { items, freshness } = await listKeywords(ctx.actor.accountId, {
+      appId: input.id,
+      country: input.country,
+      rankWindow: input.rankWindow,
+    });
+    if (ctx.answerNotes) ctx.answerNotes.freshness = freshness;
+    return items;
+  });
 
 export const researchKeywordProcedure = apiProcedure
   .meta({
@@ -59,7 +58,7 @@ export const researchKeywordProcedure = apiProcedure
       method: 'GET',
       path: '/apps/{id}/keywords/research',
       summary: 'Research a keyword (live)',
-      description: `Live volume, difficulty and the top 10 apps for a term in a storefront (default US), and this app’s rank for it on its last day of data. ${researchFreshness()} Costs 8 credits per call.`,
+      description: `Live volume, difficulty and the top 10 apps for a term in a storefront (default US), and this app’s rank for it on its last day of data (\`freshness.dataThrough\`). ${researchFreshness()} Costs 8 credits per call.`,
       tags: ['Keywords'],
       protect: true,
     },

@@ -157,6 +157,8 @@ export const researchOutput = z
       description:
         'When the store was read for this term and storefront (see the endpoint’s description for how long an answer is shared).',
     }),
+    // Of the app's rank (`yourRank`): its last day of data. The store's own answer is as of `observedAt`.
+    freshness: dataFreshness,
   })
   .meta({ id: 'KeywordResearch' });
 

@@ -7,6 +7,7 @@ export const metadataInput = z.object({ id: appIdParam, country: countryQuery })
 
 export const metadataOutput = z
   .object({
+    freshness: dataFreshness,
     country: z.string().length(2),
     capturedAt: isoDateTime.meta({ description: 'When this version of the listing was first seen.' }),
     title: z.string(),
