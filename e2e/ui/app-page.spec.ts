@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import type { Download } from '@playwright/test';
 import { admin, API, bearer, createKey, DEMO, DEMO_APP_ID, newAccount, signIn, signInAs } from '../helpers';
 
-type RankPoint = { date: string; rank: number | null };
+type RankPoint = { date: string; rank: number | null; status: 'ranked' | 'unranked' | 'not_observed' };
 
 async function readDownload(download: Download): Promise<string> {
   const chunks: Buffer[] = [];
@@ -179,8 +179,11 @@ test('the rank chart compares the app with its competitors for one keyword, as t
   for (const line of lines) {
     const ranked = line.points.filter((point) => point.rank !== null);
     expect(summary).toContain(
-      ranked.length ? `${line.name}: #${ranked[0]!.rank} to #${ranked.at(-1)!.rank}` : `${line.name}: not ranked`,
+      ranked.length ? `${line.name}: #${ranked[0]!.rank} to #${ranked.at(-1)!.rank}` : `${line.name}: no rank`,
     );
+    // A day without a rank says why, as the API's `status` does: out of the results, or not observed.
+    const unobserved = line.points.filter((point) => point.status === 'not_observed').length;
+    if (unobserved) expect(summary).toContain(`not observed ${unobserved} day${unobserved === 1 ? '' : 's'}`);
   }
 
   // A shared link opens the same comparison; back to keywords, the chart compares keywords again.
