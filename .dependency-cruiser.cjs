@@ -2,7 +2,8 @@
 // layers below it (docs/architecture.md):
 //
 //   core (config, log, errors)  ←  data (Prisma, SQL)  ←  domain services  ←  api (tRPC)  ←  operations (a call's
-//   steps, src/server/operations/)  ←  channels (REST, MCP, the dashboard, OAuth) and the server
+//   steps, src/server/operations/)  ←  contract (the OpenAPI document, its examples, the data dictionary, the docs'
+//   corpus, src/server/contract/)  ←  channels (REST, MCP, the dashboard, OAuth) and the server
 //
 // The channels translate; they share nothing but the layers below them: REST and MCP never import each other.
 //
@@ -14,14 +15,16 @@ const LAYERS = {
   domain: '^src/server/(services|auth|domain|nlp)/',
   api: '^src/server/api/',
   operations: '^src/server/operations/',
+  contract: '^src/server/contract/',
   channels: '^src/server/(rest|mcp|dashboard|oauth|http|runtime)/|^src/server/(main|index)[.]ts$',
 };
 const above = {
-  core: [LAYERS.data, LAYERS.domain, LAYERS.api, LAYERS.operations, LAYERS.channels],
-  data: [LAYERS.domain, LAYERS.api, LAYERS.operations, LAYERS.channels],
-  domain: [LAYERS.api, LAYERS.operations, LAYERS.channels],
-  api: [LAYERS.operations, LAYERS.channels],
-  operations: [LAYERS.channels],
+  core: [LAYERS.data, LAYERS.domain, LAYERS.api, LAYERS.operations, LAYERS.contract, LAYERS.channels],
+  data: [LAYERS.domain, LAYERS.api, LAYERS.operations, LAYERS.contract, LAYERS.channels],
+  domain: [LAYERS.api, LAYERS.operations, LAYERS.contract, LAYERS.channels],
+  api: [LAYERS.operations, LAYERS.contract, LAYERS.channels],
+  operations: [LAYERS.contract, LAYERS.channels],
+  contract: [LAYERS.channels],
 };
 
 /** @type {import('dependency-cruiser').IConfiguration} */

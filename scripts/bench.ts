@@ -9,6 +9,7 @@
 // (default 32) sets the load. The data under .data/bench is built
 // once and reused (`npm run bench -- --fresh` rebuilds it). `npm run bench -- --only "apps/\{id\}$"` measures the
 // endpoints whose names match the pattern. The JSON report goes to .data/bench-report.json (`--report <file>`).
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -469,6 +470,33 @@ const dbCpuMs = () => cpuMs((pid, ppid) => pid === postmaster || ppid === postma
  * the Enterprise limit of 12,000 requests a minute at up to 10,000 requests a second (a 429 would count as unexpected),
  * revoked once the measurement is done.
  */
+/** tools/list's tools, as the server answers them, in o200k tokens: the default toolsets, read-only, and all. */
+async function benchToolList() {
+  const key = await keyFor('tools/list');
+  try {
+    const listed = async (query: string) => {
+      const response = await fetch(`${base}/api/mcp${query}`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${key.secret}`,
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      const text = await response.text();
+      // A Streamable HTTP answer: JSON, or one server-sent event holding it.
+      const json = text.startsWith('{') ? text : text.slice(text.indexOf('data: ') + 6).split('\n')[0]!;
+      const tools = (JSON.parse(json) as { result: { tools: unknown[] } }).result.tools;
+      return { tools: tools.length, tokens: countTokens(JSON.stringify(tools)) };
+    };
+    return { default: await listed(''), readOnly: await listed('?readonly=true'), all: await listed('?toolsets=all') };
+  } finally {
+    await revokeApiKey(data.accountId, key.key.id);
+  }
+}
+
 async function withKeys<T>(target: Target, duration: number, use: (secrets: string[]) => Promise<T>): Promise<T> {
   if (!target.authorized) return use([]);
   const count = Math.max(1, Math.ceil((duration * 10_000) / 12_000));
@@ -720,6 +748,10 @@ for (const [index, target] of targets.entries()) {
     `${target.name}: ${Math.round(row.rps)} req/s, ${row.ratio.toFixed(2)} of Next.js's bare route (rounds: ${runs.map((run) => run.ratio.toFixed(2)).join(', ')}), ${row.limitRatio.toFixed(3)} of node:http's`,
   );
 }
+// What an agent pays before its first call: the MCP server's tools/list for a read-write key, in tokens (o200k, the
+// encoding of OpenAI's current models), for the default toolsets, read-only, and every toolset (issue 66's aim: the
+// default at most 4,000).
+const toolList = !only || only.test('tools/list') ? await benchToolList() : null;
 // While the database still runs: it stops with the servers.
 const rateLimit = !only || only.test('rate limit') ? await benchRateLimit() : null;
 const webhooks: WebhookBench | null =
@@ -930,6 +962,18 @@ if (webhooks) {
   );
   console.log(`  event → receiver lag: p50 ${webhooks.lagP50Ms} ms, p99 ${webhooks.lagP99Ms} ms`);
 }
+if (toolList) {
+  console.log(
+    `\nMCP tools/list for a read-write key (o200k tokens): default toolsets ${toolList.default.tokens} (${toolList.default.tools} tools, aim ≤ 4,000), read-only ${toolList.readOnly.tokens} (${toolList.readOnly.tools}), every toolset ${toolList.all.tokens} (${toolList.all.tools}).`,
+  );
+  aims.push({
+    aim: 'tools/list of the default toolsets ≤ 4,000 tokens',
+    endpoint: 'MCP tools/list',
+    meets: toolList.default.tokens <= 4_000,
+    ratio: false,
+    value: toolList.default.tokens,
+  });
+}
 const report = {
   date: new Date().toISOString(),
   machine: {
@@ -954,6 +998,7 @@ const report = {
   aims,
   rateLimit,
   webhooks,
+  toolList,
 };
 await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`\nReport: ${path.relative(process.cwd(), reportPath)}`);

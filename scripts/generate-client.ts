@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildOpenApiDocument } from '../src/server/rest/document';
+import { buildOpenApiDocument } from '../src/server/contract/document';
 
 /** The document of a development origin: its server URL is relative, and a client gets its base URL when created. */
 const ORIGIN = 'http://localhost:3000';

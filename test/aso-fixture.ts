@@ -32,8 +32,10 @@ export function callerFor(accountId: string, scope: Actor['scope'] = 'read-write
   });
 }
 
-export async function makeAsoApp(options: { storeId?: string; terms?: string[] } = {}) {
-  const owner = await makeAccount('pro');
+export async function makeAsoApp(
+  options: { storeId?: string; terms?: string[]; owner?: Awaited<ReturnType<typeof makeAccount>> } = {},
+) {
+  const owner = options.owner ?? (await makeAccount('pro'));
   const app = await db.trackedApp.create({
     data: {
       accountId: owner.accountId,

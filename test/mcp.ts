@@ -19,16 +19,19 @@ export async function postMcp(
   authorization: string | null,
   payload: unknown,
   headers: Record<string, string> = {},
+  query = '',
 ): Promise<McpAnswer> {
   let endpoint = endpoints.get(origin);
   if (!endpoint) endpoints.set(origin, (endpoint = createMcpEndpoint({ origin })));
   const answer = await inject(endpoint, {
     method: 'POST',
-    url: MCP_PATH,
+    url: `${MCP_PATH}${query}`,
     headers: {
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
       'MCP-Protocol-Version': '2025-11-25',
+      // Every toolset, unless a test chooses its own (src/server/mcp/toolsets.ts).
+      'X-MCP-Toolsets': 'all',
       ...(authorization === null ? {} : { Authorization: authorization }),
       ...headers,
     },

@@ -40,20 +40,21 @@ test('the Postman collection runs clean under newman, with its own tests, agains
     'Keywords',
     'Metadata',
     'Reviews',
+    'Search',
     'Usage',
     'API keys',
     'Webhook endpoints',
   ]);
   type Request = { name: string; request: { url: { query?: { key: string; disabled?: boolean }[] } } };
   const requests: Request[] = collection.item.flatMap((folder: { item: Request[] }) => folder.item);
-  expect(requests).toHaveLength(35);
+  expect(requests).toHaveLength(37);
   // Filters are the user's choice: no optional parameter is sent as shipped.
   const enabled = requests.flatMap((item) =>
     (item.request.url.query ?? [])
       .filter((parameter) => !parameter.disabled)
       .map((parameter) => `${item.name}: ${parameter.key}`),
   );
-  expect(enabled).toEqual(['Research a keyword (live): term']);
+  expect(enabled).toEqual(['Research a keyword (live): term', 'Search your apps and keywords: query']);
 
   const session = await signIn(DEMO.email, DEMO.password);
   const apiKey = await createKey(session, 'read-write', 'newman');
@@ -86,7 +87,7 @@ test('the Postman collection runs clean under newman, with its own tests, agains
     const outcomes = summary.run.executions.map(
       (execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`,
     );
-    expect(outcomes, app.name).toHaveLength(35);
+    expect(outcomes, app.name).toHaveLength(37);
     // Each answer names the version that shaped it: the one asked for, else the key's (the newest).
     const shapedBy = new Set(summary.run.executions.map((execution) => execution.response?.headers.get('Aso-Version')));
     expect([...shapedBy], app.name).toEqual([version || '2026-11-29']);
@@ -95,7 +96,7 @@ test('the Postman collection runs clean under newman, with its own tests, agains
       app.name,
     ).toEqual([]);
     // Three tests per request, every one run and passed.
-    expect(summary.run.stats.assertions.total, app.name).toBe(105);
+    expect(summary.run.stats.assertions.total, app.name).toBe(111);
     expect(
       summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`),
       app.name,
@@ -153,7 +154,7 @@ test('in test mode, a new Free account runs the Postman collection clean with a 
   const outcomes = summary.run.executions.map(
     (execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`,
   );
-  expect(outcomes).toHaveLength(35);
+  expect(outcomes).toHaveLength(37);
   expect(outcomes.filter((outcome) => !outcome.endsWith(': 200'))).toEqual([]);
   expect(summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`)).toEqual([]);
   // Every answer was in test mode, and the live account spent nothing: its usage (the dashboard's, in live mode) is 0.

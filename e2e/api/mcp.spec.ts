@@ -10,10 +10,12 @@ import { admin, API, bearer, createKey, newAccount, trpc, trpcQuery, type Sessio
 const MCP = '/api/mcp';
 type Result = Awaited<ReturnType<Client['callTool']>>;
 
-async function connect(secret: string, origin = baseURL): Promise<Client> {
+/** A client of every toolset (`?toolsets=all`), or of the default ones. */
+async function connect(secret: string, origin = baseURL, toolsets: 'all' | 'default' = 'all'): Promise<Client> {
   const client = new Client({ name: 'e2e', version: '1.0.0' });
+  const query = toolsets === 'all' ? '?toolsets=all' : '';
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${origin}${MCP}`), { requestInit: { headers: bearer(secret) } }),
+    new StreamableHTTPClientTransport(new URL(`${origin}${MCP}${query}`), { requestInit: { headers: bearer(secret) } }),
   );
   return client;
 }
@@ -71,12 +73,28 @@ function restPathOf(endpoint: string, args: Record<string, unknown>): string {
   return `${API}${path}${query.size ? `?${query}` : ''}`;
 }
 
-test('a read-write key is offered the 20 data tools, a read-only key the 17 reads; none manages keys, webhooks or billing', async () => {
+test('a read-write key is offered the 22 data tools and 2 docs tools, a read-only key the 21 reads; none manages keys, webhooks or billing; the default toolsets are fewer', async () => {
   const { session } = await newAccount('pro');
-  const all = (await (await connect(await createKey(session, 'read-write'))).listTools()).tools;
+  const writer = await createKey(session, 'read-write');
+  const all = (await (await connect(writer)).listTools()).tools;
   const reads = (await (await connect(await createKey(session, 'read-only'))).listTools()).tools;
-  expect(all).toHaveLength(20);
-  expect(reads).toHaveLength(17);
+  expect(all).toHaveLength(24);
+  expect(reads).toHaveLength(21);
+  const defaults = (await (await connect(writer, baseURL, 'default')).listTools()).tools.map((tool) => tool.name);
+  expect(defaults.sort()).toEqual(
+    [
+      'apps_list',
+      'apps_get',
+      'apps_create',
+      'keywords_list',
+      'keywords_add',
+      'keywords_history',
+      'search_docs',
+      'fetch_doc',
+      'search',
+      'fetch',
+    ].sort(),
+  );
   expect(reads.every((tool) => tool.annotations?.readOnlyHint)).toBe(true);
   expect(
     all.map((tool) => tool._meta?.restEndpoint).filter((endpoint) => /keys|webhook|billing/.test(String(endpoint))),
@@ -95,9 +113,14 @@ test('every read tool answers what its REST endpoint answers for the same input,
     keywords_history: { id: appId, keywordId },
     keywords_metrics_history: { id: appId, keywordId },
     reviews_list: { id: appId, pageSize: 5 },
+    search: { query: 'focus' },
+    fetch: { id: `keyword:${keywordId}` },
   };
-  const tools = (await client.listTools()).tools.filter((tool) => tool.annotations?.readOnlyHint);
-  expect(tools).toHaveLength(17);
+  // Every read with a REST twin (the docs tools have none, and are free: toolsets.integration.test.ts).
+  const tools = (await client.listTools()).tools.filter(
+    (tool) => tool.annotations?.readOnlyHint && tool._meta?.restEndpoint,
+  );
+  expect(tools).toHaveLength(19);
   for (const tool of tools) {
     const args = argumentsOf[tool.name] ?? { id: appId };
     const before = await used(request, writer);
@@ -117,7 +140,15 @@ test('every read tool answers what its REST endpoint answers for the same input,
         limit: answer.limit,
         periodStart: answer.periodStart,
       });
-    else expect(result.structuredContent, tool.name).toEqual(Array.isArray(answer) ? { items: answer } : answer);
+    else if (Array.isArray(answer)) {
+      // A list about one app has its freshness beside its items, which REST says in headers.
+      const { items, freshness } = result.structuredContent as {
+        items: unknown[];
+        freshness?: { dataThrough: string };
+      };
+      expect(items, tool.name).toEqual(answer);
+      if (freshness) expect(freshness.dataThrough, tool.name).toBe(response.headers()['aso-data-through']);
+    } else expect(result.structuredContent, tool.name).toEqual(answer);
   }
 });
 

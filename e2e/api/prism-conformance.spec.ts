@@ -80,6 +80,8 @@ test('every read, through Prism with each dated version’s document, conforms t
     { path: `/apps/${DEMO_APP_ID}/keywords?page=1&pageSize=2&rankWindow=30d`, authorization: `Bearer ${apiKey}` },
     { path: `/apps/${DEMO_APP_ID}/reviews?page=2&pageSize=5`, authorization: `Bearer ${apiKey}` },
     { path: '/usage', authorization: `Bearer ${apiKey}` },
+    { path: '/search?query=sleep', authorization: `Bearer ${apiKey}` },
+    { path: `/search/app:${DEMO_APP_ID}`, authorization: `Bearer ${apiKey}` },
     ...['/keys', `/keys/${key.id}`, '/webhook-endpoints', `/webhook-endpoints/${endpoint.id}`].map((path) => ({
       path,
       authorization: `Bearer ${session.token}`,
@@ -87,7 +89,9 @@ test('every read, through Prism with each dated version’s document, conforms t
     { path: `/webhook-endpoints/${endpoint.id}/deliveries`, authorization: `Bearer ${session.token}` },
   );
   // Every read the document has is swept.
-  const swept = new Set(reads.map((read) => read.path.split('?')[0]!.replace(/[0-9a-f-]{36}/g, '{}')));
+  const swept = new Set(
+    reads.map((read) => read.path.split('?')[0]!.replace(/(?:app:|keyword:)?[0-9a-f-]{36}/g, '{}')),
+  );
   for (const template of Object.keys(newest.paths).filter((template) => newest.paths[template].get))
     expect(swept, template).toContain(template.replace(/\{\w+\}/g, '{}'));
 

@@ -502,6 +502,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search your apps and keywords
+         * @description The account’s apps and tracked keywords that match every word of `query`, apps first, at most 20: each with the id `GET /search/{id}` takes. For a key restricted to chosen apps, those apps and their keywords only. Costs as `GET /apps`.
+         *
+         *     **Costs 1 credit** (charged only on success).
+         */
+        get: operations["search-query"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch an app or keyword as text
+         * @description One app or tracked keyword whole, as text, by the id search answered (`app:<uuid>` or `keyword:<uuid>`): an app with its keywords’ ranks on the last day of data, a keyword with its last 30 days of ranks and its competitors’. Costs as `GET /apps/{id}` or a keyword’s history.
+         *
+         *     **Costs 1 credit** (charged only on success).
+         */
+        get: operations["search-fetch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1687,6 +1731,37 @@ export interface components {
                 calls: number;
                 credits: number;
             }[];
+        };
+        SearchResults: {
+            /** @description What matches every word of the query: apps first, then keywords; at most 20. */
+            results: {
+                /** @description What fetch takes: app:<uuid> or keyword:<uuid>. */
+                id: string;
+                title: string;
+                /**
+                 * Format: uri
+                 * @description The dashboard’s page of it.
+                 */
+                url: string;
+                /** @description A line about it. */
+                text: string;
+            }[];
+        };
+        FetchedDocument: {
+            /** @description What fetch takes: app:<uuid> or keyword:<uuid>. */
+            id: string;
+            title: string;
+            /**
+             * Format: uri
+             * @description The dashboard’s page of it.
+             */
+            url: string;
+            /** @description The app or keyword whole, as text: an app’s storefronts and its keywords’ ranks on the last day of data; a keyword’s last 30 days of ranks, each day ranked, not ranked or not observed, and its competitors’. */
+            text: string;
+            /** @description Its ids, store, storefront and last day of data. */
+            metadata: {
+                [key: string]: string | number | null;
+            };
         };
         /** @description RFC 9457 problem details. `code` names the kind; each kind’s schema (see `x-problem-types`) adds its own members. */
         Problem: {
@@ -4855,6 +4930,120 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Usage"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
+        };
+    };
+    "search-query": {
+        parameters: {
+            query: {
+                /** @description Words to find in the account’s apps (name, developer, bundle or store id) and tracked keywords (term). */
+                query: string;
+            };
+            header?: {
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
+        };
+    };
+    "search-fetch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
+            path: {
+                /** @description An id search answered: app:<uuid> or keyword:<uuid>. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FetchedDocument"];
                 };
             };
             400: components["responses"]["ValidationError"];

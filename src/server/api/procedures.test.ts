@@ -26,6 +26,10 @@ const SPEC_COSTS: Record<string, number> = {
   'GET /usage': 0,
   // CONTRACT "Additions in v1".
   'POST /apps': 2,
+  // Issue 66: search and fetch over the account's own apps and keywords (ChatGPT's connectors' tools), as GET /apps
+  // and GET /apps/{id} cost.
+  'GET /search': 1,
+  'GET /search/{id}': 1,
   // Issue 25: the settings procedures, for a session token (scope 'admin'), free of credits.
   'GET /keys': 0,
   'POST /keys': 0,
@@ -53,7 +57,7 @@ describe('REST procedures', () => {
   );
   const rest = procedures.filter((procedure) => procedure._def.meta?.openapi);
 
-  it('are exactly the 19 endpoints of SPEC.md, CONTRACT’s POST /apps and the settings endpoints, with their costs and scopes', () => {
+  it('are exactly the 19 endpoints of SPEC.md, CONTRACT’s POST /apps, search and fetch, and the settings endpoints, with their costs and scopes', () => {
     const declared = Object.fromEntries(
       rest.map((procedure) => {
         const meta = procedure._def.meta!;

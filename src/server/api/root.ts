@@ -12,6 +12,7 @@ import { keywordsRouter } from './routers/keywords/router';
 import { membersRouter } from './routers/members/router';
 import { metadataRouter } from './routers/metadata/router';
 import { reviewsRouter } from './routers/reviews/router';
+import { searchRouter } from './routers/search/router';
 import { securityLogRouter } from './routers/security-log/router';
 import { usageRouter } from './routers/usage/router';
 import { webhooksRouter } from './routers/webhooks/router';
@@ -29,6 +30,7 @@ export const appRouter = router({
   metadata: metadataRouter,
   competitors: competitorsRouter,
   usage: usageRouter,
+  search: searchRouter,
   webhooks: webhooksRouter,
   securityLog: securityLogRouter,
 });

@@ -30,6 +30,13 @@ export type ProcedureMeta = OpenApiMeta<
     problems?: readonly AppErrorCode[];
     /** A long list, which REST clients may page through (src/server/operations/paging.ts). */
     paging?: ListPaging;
+    /** The MCP tool's name when it is not its procedure path's (ChatGPT's connectors call `search` and `fetch`). */
+    tool?: string;
+    /**
+     * Every call asks a store itself (live research, adding an app or a competitor by its store address): the MCP
+     * tool's `openWorldHint`. A read of stored data is not, though its first call in a new storefront observes it.
+     */
+    asksStore?: true;
   }
 >;
 

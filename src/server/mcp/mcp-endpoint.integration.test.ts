@@ -43,7 +43,8 @@ afterAll(async () => {
 async function connect(secret: string): Promise<Client> {
   const client = new Client({ name: 'mcp-endpoint test', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${origin}${MCP_PATH}`), {
+    // Every toolset (src/server/mcp/toolsets.ts; the default and the choices: toolsets.integration.test.ts).
+    new StreamableHTTPClientTransport(new URL(`${origin}${MCP_PATH}?toolsets=all`), {
       requestInit: { headers: { Authorization: `Bearer ${secret}` } },
     }),
   );
@@ -133,7 +134,8 @@ describe('tools', () => {
   it('are the public data operations, each with its cost, schemas and annotations; a read-only key sees no write tool', async () => {
     const all = (await (await connect(await keyOf('read-write'))).listTools()).tools;
     const reads = (await (await connect(await keyOf('read-only'))).listTools()).tools;
-    expect(all).toHaveLength(20);
+    // The 22 operations' tools and the 2 free docs tools (every toolset: toolsets.integration.test.ts).
+    expect(all).toHaveLength(24);
     expect(all.map((tool) => tool.name)).not.toContain('api_keys_list');
     expect(reads.map((tool) => tool.name).sort()).toEqual(
       all
@@ -141,9 +143,9 @@ describe('tools', () => {
         .map((tool) => tool.name)
         .sort(),
     );
-    expect(reads).toHaveLength(17);
+    expect(reads).toHaveLength(21);
     const research = all.find((tool) => tool.name === 'keywords_research')!;
-    expect(research.description).toMatch(/Costs 8 credits per successful call/);
+    expect(research.description).toMatch(/Costs 8 credits; refusals are free\./);
     expect(research._meta).toEqual({ credits: 8, scope: 'read', restEndpoint: 'GET /apps/{id}/keywords/research' });
     expect(research.inputSchema).toMatchObject({
       type: 'object',
@@ -210,7 +212,7 @@ describe('tools', () => {
     });
     expect((result.structuredContent as { items: unknown[] }).items).toHaveLength(2);
     expect(result._meta?.paging).toEqual({ page: 1, pageSize: 2, total: 5, nextPage: 2 });
-    expect((result.content as { text: string }[])[1]!.text).toMatch(/page=2 and pageSize=2/);
+    expect((result.content as { text: string }[]).at(-1)!.text).toMatch(/page=2 and pageSize=2/);
   });
 });
 
@@ -339,6 +341,7 @@ describe('a plain tool call, served by one long-lived Server rather than the SDK
         'Content-Type': 'application/json',
         Accept: 'application/json, text/event-stream',
         'MCP-Protocol-Version': '2025-11-25',
+        'X-MCP-Toolsets': 'all',
       },
       body: JSON.stringify(message),
     });

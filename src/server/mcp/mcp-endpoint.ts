@@ -43,14 +43,17 @@ import { withRequest } from '@/server/core/request-context';
 import { drainUnreadBody } from '@/server/core/unread-body';
 import { problemAnswer, type PlainAnswer } from '@/server/errors/problem-response';
 import { validationError } from '@/server/errors/validation';
-import { inTestMode, scopeAllows, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
+import { admitRequest, inTestMode, scopeAllows, TEST_MODE_HEADER } from '@/server/services/access/access-policy';
+import { fetchDoc, searchDocs } from '@/server/contract/docs-corpus';
+import { AppError } from '@/server/errors/app-error';
+import { fieldErrorsFromIssues } from '@/server/errors/validation';
 import { requestHash } from '@/server/services/idempotency/idempotency-keys';
 import { mcpLedgerEndpoint } from '@/server/services/metering/credits';
 import { creditStanding } from '@/server/services/metering/headers';
 import { cutToPage, type PageRequest } from '@/server/operations/paging';
 import { recordCall } from '@/server/operations/record';
 import { cachedReadAppId, type CachedAnswer } from '@/server/operations/response-cache';
-import { API_VERSION, type Operation } from '@/server/operations/routes';
+import { API_VERSION, PUBLIC_API_BASE_PATH, type Operation } from '@/server/operations/routes';
 import {
   admitCaller,
   type AnswerAbout,
@@ -62,7 +65,10 @@ import {
 } from '@/server/operations/runner';
 import { eventStreamAnswer, ExchangeTransport } from './exchange-transport';
 import { PROMPTS, promptMessages } from './prompts';
+import { resultSummary } from './result-summary';
+import { DOCS_TOOLS, isDocsTool, type DocsToolName } from './docs-tools';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type Tool } from './tools';
+import { choiceOffers, READ_ONLY_HEADER, toolChoiceOf, TOOLSETS_HEADER, toolsetOf, type ToolChoice } from './toolsets';
 
 export const MCP_PATH = '/api/mcp';
 /** RFC 9728: the MCP server's protected resource metadata, which names the authorization server (src/server/oauth/). */
@@ -91,6 +97,8 @@ interface Exchange extends CallTrace {
   caller?: Caller;
   /** The request's X-Test-Trigger, for a tool call of a test key (the access policy's readTestTrigger). */
   triggerHeader: string | null;
+  /** The toolsets and mode the request chose (./toolsets.ts), read once its credential is admitted. */
+  choice?: ToolChoice;
   /** The tool called, and its outcome's status (a problem's, or 200): for the log line. */
   tool?: string;
   status?: number;
@@ -141,9 +149,15 @@ export function createMcpEndpoint({
     // A credential is offered the tools it may call: a read-only key no write tool, a key restricted to some apps no
     // tool that adds one. Calling another anyway gets the same refusal as on REST.
     server.setRequestHandler('tools/list', (_request, context) => {
-      const { actor } = callerOf(exchangeOf(context));
+      const exchange = exchangeOf(context);
+      const choice = choiceOf(exchange);
       return {
-        tools: [...tools.values()].filter((tool) => scopeAllows(actor, tool.route.meta)).map((tool) => tool.definition),
+        tools: [
+          ...[...tools.values()].filter((tool) => offered(exchange, tool)).map((tool) => tool.definition),
+          ...Object.values(DOCS_TOOLS)
+            .filter((tool) => choiceOffers(choice, { name: tool.definition.name, readOnly: true }))
+            .map((tool) => tool.definition),
+        ],
       };
     });
     server.setRequestHandler('tools/call', (request, context) =>
@@ -164,11 +178,19 @@ export function createMcpEndpoint({
     name: string,
     args: Record<string, unknown> | undefined,
   ): Promise<CallToolResult> {
+    if (isDocsTool(name)) return callDocsTool(exchange, name, args);
     const tool = tools.get(name);
     if (!tool)
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `There is no tool named "${name}"; tools/list names them.`,
+      );
+    // A tool of a toolset not chosen, or a write in read-only mode, was never offered: as unknown as a misspelt one. A
+    // write the credential may not make stays the runner's refusal (insufficient-scope), as on REST.
+    if (!choiceOffers(choiceOf(exchange), { name, readOnly: tool.route.meta.scope !== 'write' }))
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `The tool "${name}" is not offered: its toolset is ${toolsetOf(name)}, and this request chose ${describeChoice(choiceOf(exchange))} (X-MCP-Toolsets, X-MCP-Readonly, or ?toolsets= and ?readonly=).`,
       );
     exchange.tool = name;
     try {
@@ -183,7 +205,47 @@ export function createMcpEndpoint({
         presenter: presenters.get(name)!,
       });
       exchange.status = 200;
-      return toolResult(exchange, answer, replayed);
+      return toolResult(
+        exchange,
+        answer,
+        replayed,
+        tool.definition as { name: string; title: string },
+        resourceLinksOf(origin, tool.route, args ?? {}, answer.structured),
+      );
+    } catch (thrown) {
+      return toolError(exchange, thrown);
+    }
+  }
+
+  /** A free docs tool: the credential's request rate, its arguments, then the docs' corpus. Never charged. */
+  async function callDocsTool(
+    exchange: Exchange,
+    name: DocsToolName,
+    args: Record<string, unknown> | undefined,
+  ): Promise<CallToolResult> {
+    if (!choiceOffers(choiceOf(exchange), { name, readOnly: true }))
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `The tool "${name}" is not offered: its toolset is docs, and this request chose ${describeChoice(choiceOf(exchange))}.`,
+      );
+    exchange.tool = name;
+    try {
+      await admitRequest(callerOf(exchange).actor);
+      const parsed = DOCS_TOOLS[name].input.safeParse(args ?? {});
+      if (!parsed.success) throw validationError(fieldErrorsFromIssues(parsed.error.issues));
+      const structured =
+        name === 'search_docs'
+          ? searchDocs(origin, (parsed.data as { query: string }).query)
+          : fetchDoc(origin, (parsed.data as { id: string }).id);
+      if (!structured)
+        throw new AppError('NOT_FOUND', 'No docs page has this id: search_docs answers the ids there are.');
+      exchange.status = 200;
+      return toolResult(
+        exchange,
+        { structured: structured as unknown as Record<string, unknown> },
+        false,
+        DOCS_TOOLS[name].definition as { name: string; title: string },
+      );
     } catch (thrown) {
       return toolError(exchange, thrown);
     }
@@ -251,6 +313,13 @@ export function createMcpEndpoint({
           resource,
           resourceMetadata,
         });
+        exchange.choice = toolChoiceOf(
+          {
+            toolsets: header(req, TOOLSETS_HEADER.toLowerCase()),
+            readOnly: header(req, READ_ONLY_HEADER.toLowerCase()),
+          },
+          new URL(req.url ?? MCP_PATH, origin).searchParams,
+        );
         // One JSON-RPC message per request, as MCP has had since 2025-06-18: each call then has its own log line, rate
         // count and credit headers' worth of _meta. A batch (2025-03-26) is refused whole, before anything runs.
         if (body?.trimStart().startsWith('[')) return batchRefused();
@@ -305,6 +374,24 @@ export function createMcpEndpoint({
       (performance.now() - startedAt) / 1000,
     );
   };
+}
+
+/** Whether the request is offered the tool: in its choice of toolsets and mode, and callable with its credential. */
+function offered(exchange: Exchange, tool: Tool): boolean {
+  const readOnly = tool.route.meta.scope !== 'write';
+  return (
+    scopeAllows(callerOf(exchange).actor, tool.route.meta) &&
+    choiceOffers(choiceOf(exchange), { name: tool.definition.name, readOnly })
+  );
+}
+
+function choiceOf(exchange: Exchange): ToolChoice {
+  if (!exchange.choice) throw new Error('an MCP message handled before its toolsets were read');
+  return exchange.choice;
+}
+
+function describeChoice(choice: ToolChoice): string {
+  return `${choice.toolsets.join(', ')}${choice.readOnly ? ', read-only' : ''}`;
 }
 
 /** The request's exchange, which serveMcpRequest passes with the authInfo. */
@@ -421,8 +508,18 @@ function structuredResult(tool: Tool, output: unknown, page: PageRequest | null,
   return { structured: tool.wrapsList ? listed() : (cut.output as Record<string, unknown>), paging };
 }
 
-function toolResult(exchange: Exchange, result: StructuredResult, replayed: boolean): CallToolResult {
-  const content: CallToolResult['content'] = [{ type: 'text', text: contentText(result.structured) }];
+/**
+ * A tool's result: its structured content, a text beside it (a short summary; for ChatGPT's `search` and `fetch`, the
+ * JSON their connectors read; for `fetch_doc`, the page), links to the app and keywords it names, and `_meta`.
+ */
+function toolResult(
+  exchange: Exchange,
+  result: StructuredResult,
+  replayed: boolean,
+  tool: { name: string; title: string },
+  links: ResourceLink[] = [],
+): CallToolResult {
+  const content: CallToolResult['content'] = [{ type: 'text', text: resultText(tool, result.structured) }, ...links];
   if (result.paging?.nextPage) {
     const { page, pageSize, total, nextPage } = result.paging;
     content.push({
@@ -441,6 +538,45 @@ function toolResult(exchange: Exchange, result: StructuredResult, replayed: bool
   };
 }
 
+function resultText(tool: { name: string; title: string }, structured: Record<string, unknown>): string {
+  if (tool.name === 'search' || tool.name === 'fetch') return JSON.stringify(structured);
+  if (tool.name === 'fetch_doc') return `${structured.text}\n\n(${structured.url})`;
+  return resultSummary(tool.title, structured);
+}
+
+type ResourceLink = Extract<CallToolResult['content'][number], { type: 'resource_link' }>;
+
+/** Links to the app a call names and to the first keywords its result lists, as their REST addresses. */
+function resourceLinksOf(
+  origin: string,
+  route: Operation,
+  input: Record<string, unknown>,
+  structured: Record<string, unknown>,
+): ResourceLink[] {
+  const appId = typeof input.id === 'string' && route.meta.appInput ? input.id : null;
+  const links: ResourceLink[] = [];
+  const base = `${origin}${PUBLIC_API_BASE_PATH}`;
+  const named = (route.template === '/apps/{id}' || route.template === '/apps') && typeof structured.id === 'string';
+  const app = named ? (structured.id as string) : appId;
+  if (app)
+    links.push({
+      type: 'resource_link',
+      uri: `${base}/apps/${app}`,
+      name: typeof structured.name === 'string' ? structured.name : `App ${app}`,
+      mimeType: 'application/json',
+    });
+  const items = Array.isArray(structured.items) ? (structured.items as Record<string, unknown>[]) : [];
+  if (app)
+    for (const item of items.filter((item) => typeof item.keywordId === 'string').slice(0, 5))
+      links.push({
+        type: 'resource_link',
+        uri: `${base}/apps/${app}/keywords/${item.keywordId}/history`,
+        name: `Rank history of “${item.term}”`,
+        mimeType: 'application/json',
+      });
+  return links;
+}
+
 /** What every tool result carries: the credits charged and left, and the request id to quote to support. */
 function resultMeta(exchange: Exchange): Record<string, unknown> {
   const caller = callerOf(exchange);
@@ -454,29 +590,16 @@ function resultMeta(exchange: Exchange): Record<string, unknown> {
 
 const textDecoder = new TextDecoder();
 
-/**
- * A replayed result, parsed once per entry of the response cache and kept beside it (the cache drops the two together),
- * with its structured content's text. Its objects are then in the answers of every call that replays it, which only
- * serialise them.
- */
+/** A replayed result, parsed once per entry of the response cache and kept beside it (the cache drops the two together). */
 const replayedResults = new WeakMap<CachedAnswer, StructuredResult>();
-const replayedTexts = new WeakMap<object, string>();
 
 function replayedResult(cached: CachedAnswer): StructuredResult {
   let result = replayedResults.get(cached);
   if (!result) {
     result = JSON.parse(textDecoder.decode(cached.body)) as StructuredResult;
     replayedResults.set(cached, result);
-    // The structured content comes through a cast: only an object can key the weak map.
-    if (typeof result.structured === 'object' && result.structured !== null)
-      replayedTexts.set(result.structured, JSON.stringify(result.structured));
   }
   return result;
-}
-
-/** The structured content as the text content gives it: a replayed one's kept text, else written now. */
-function contentText(structured: Record<string, unknown>): string {
-  return replayedTexts.get(structured) ?? JSON.stringify(structured);
 }
 
 /** The body's JSON value, or undefined when it is not JSON. */

@@ -14,9 +14,9 @@ import { buildOperations, type Operation } from '@/server/operations/routes';
 
 type JsonSchema = Record<string, unknown>;
 
-/** A tool as `tools/list` answers it, with its cost, scope and REST twin in `_meta`. */
+/** A tool as `tools/list` answers it, with its cost, scope and REST twin (a free docs tool has none) in `_meta`. */
 export type ToolDefinition = McpToolDefinition & {
-  _meta: { credits: number; scope: 'read' | 'write'; restEndpoint: string };
+  _meta: { credits: number; scope: 'read' | 'write'; restEndpoint?: string };
 };
 
 export interface Tool {
@@ -31,9 +31,14 @@ export interface Tool {
 /** The argument a write takes for its idempotency key (REST's Idempotency-Key header). */
 export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
 
-/** `apps.asoScore` → `apps_aso_score`: snake case, as agents' tool names usually are. */
-export function toolName(procedurePath: string): string {
-  return procedurePath.replace(/\./g, '_').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+/**
+ * An operation's tool name: the one its meta names (`tool`), else its procedure path's, `apps.asoScore` →
+ * `apps_aso_score`: snake case, as agents' tool names usually are.
+ */
+export function toolName(route: Pick<Operation, 'procedurePath' | 'meta'>): string {
+  return (
+    route.meta.tool ?? route.procedurePath.replace(/\./g, '_').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+  );
 }
 
 /** Applies the `override` some schemas carry in their meta (an integer read from a query string documents as an integer). */
@@ -50,6 +55,57 @@ function jsonSchemaOf(schema: ZodType, io: 'input' | 'output'): JsonSchema {
   if (reference === undefined) return generated;
   const { [reference]: root, ...others } = (generated.$defs ?? {}) as Record<string, JsonSchema>;
   return { ...root, ...(Object.keys(others).length ? { $defs: others } : {}) };
+}
+
+/** The bounds zod gives every integer: no bound a client needs told. */
+const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+/** An answer's bounds: what the server keeps to, which a client acts on no differently. */
+const OUTPUT_BOUNDS = new Set(['minimum', 'maximum', 'minLength', 'maxLength']);
+/** Members that tell an agent nothing a value's type does not, in every schema of a tool. */
+const NEVER_LISTED = new Set(['example', 'examples', 'title', '$schema']);
+
+/**
+ * A schema as `tools/list` offers it, small: every definition is in an agent's context in every conversation. Out go
+ * integers' safe bounds, a date's or a uuid's pattern beside its `format`, examples, and every description but an
+ * argument's first sentence; from an output schema also its bounds, each member's description (what a figure means is in the data dictionary, which the free `fetch_doc` reads) and
+ * `additionalProperties: false`, since an answer may gain members (v1 is additive).
+ */
+export function compactSchema(schema: unknown, io: 'input' | 'output'): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => compactSchema(item, io));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const compact: JsonSchema = {};
+  const source = schema as JsonSchema;
+  for (const [key, value] of Object.entries(source)) {
+    if (NEVER_LISTED.has(key)) continue;
+    if ((key === 'minimum' || key === 'maximum') && SAFE_INTEGER_BOUNDS.has(value as number)) continue;
+    if (io === 'output' && OUTPUT_BOUNDS.has(key)) continue;
+    if (key === 'pattern' && typeof source.format === 'string') continue;
+    if (key === 'override') continue;
+    if (key === 'description' && typeof value === 'string') {
+      if (io === 'input') compact.description = firstSentence(value);
+      continue;
+    }
+    if (io === 'output' && key === 'additionalProperties' && value === false) continue;
+    // `properties` names members: each is a schema, never a keyword of the object.
+    compact[key] =
+      key === 'properties' || key === '$defs'
+        ? Object.fromEntries(
+            Object.entries(value as JsonSchema).map(([name, member]) => [name, compactSchema(member, io)]),
+          )
+        : compactSchema(value, io);
+  }
+  return nullableAsType(compact);
+}
+
+/** `anyOf: [{ type: T, … }, { type: 'null' }]` as `type: [T, 'null']`: the same schema, in fewer tokens. */
+function nullableAsType(schema: JsonSchema): JsonSchema {
+  const options = schema.anyOf as JsonSchema[] | undefined;
+  if (options?.length !== 2 || !options.some((option) => option.type === 'null' && Object.keys(option).length === 1))
+    return schema;
+  const value = options.find((option) => option.type !== 'null')!;
+  if (typeof value.type !== 'string' || value.anyOf || value.$ref) return schema;
+  const { anyOf: _anyOf, ...rest } = schema;
+  return { ...rest, ...value, type: [value.type, 'null'] };
 }
 
 /**
@@ -73,13 +129,13 @@ const pageArguments: Record<string, JsonSchema> = {
     type: 'integer',
     minimum: 1,
     maximum: MAX_PAGE,
-    description: `Page number, from 1. With it (or with \`pageSize\`) the result is that page of the list; without either, the whole list. A page past the last one is empty.`,
+    description: 'Page, from 1; without page or pageSize, the whole list.',
   },
   pageSize: {
     type: 'integer',
     minimum: 1,
     maximum: MAX_PAGE_SIZE,
-    description: `Items per page; default ${DEFAULT_PAGE_SIZE} when \`page\` is sent alone.`,
+    description: `Default ${DEFAULT_PAGE_SIZE}.`,
   },
 };
 
@@ -88,13 +144,22 @@ const idempotencyArgument: JsonSchema = {
   minLength: 1,
   maxLength: 255,
   pattern: '^[\\x21-\\x7e]+$',
-  description:
-    'Optional. A key of your choosing (1 to 255 visible ASCII characters): a call repeated with the same key and arguments within 24 hours is answered as the first was, and charged once.',
+  description: 'Optional: repeated within 24 h, answered as the first and charged once.',
 };
 
+/** The cost, known before the call (it is in `_meta.credits` too). */
 function costText(credits: number): string {
-  if (credits === 0) return 'Free: costs no credits.';
-  return `Costs ${credits} credit${credits === 1 ? '' : 's'} per successful call, from the account's monthly allowance (and the key's budget, if it has one); refusals and failures are free.`;
+  if (credits === 0) return 'Free.';
+  return `Costs ${credits} credit${credits === 1 ? '' : 's'}; refusals are free.`;
+}
+
+/**
+ * A description's first sentence: what `tools/list` says of a tool or an argument. The rest is the REST reference's
+ * (the free `fetch_doc` reads it), which an agent reads when it needs it rather than in every conversation.
+ */
+function firstSentence(text: string): string {
+  const end = /[.!?](?=\s+[A-Z`(]|$)/.exec(text);
+  return end ? text.slice(0, end.index + 1) : text;
 }
 
 function toolOf(route: Operation, router: AnyTRPCRouter): Tool {
@@ -112,27 +177,30 @@ function toolOf(route: Operation, router: AnyTRPCRouter): Tool {
   if (route.pagedList) Object.assign(properties, pageArguments);
   if (scope === 'write') properties[IDEMPOTENCY_ARGUMENT] = idempotencyArgument;
   const title = meta.openapi?.summary ?? route.procedurePath;
-  const paging = route.pagedList
-    ? ' Long lists come whole, or one page at a time with `page`/`pageSize`; a paged result says how to get the next page.'
-    : '';
   const writes = scope === 'write' ? ' Needs a read-write key.' : '';
   return {
     route,
     wrapsList,
     listsFreshness,
     definition: {
-      name: toolName(route.procedurePath),
+      name: toolName(route),
       title,
-      description: `${meta.openapi?.description ?? title}${paging}${writes} ${costText(credits)}`,
-      inputSchema: { ...input, type: 'object', properties } as McpToolDefinition['inputSchema'],
-      outputSchema: (wrapsList ? listObject(output, listsFreshness) : output) as McpToolDefinition['outputSchema'],
-      annotations: {
-        title,
-        readOnlyHint: scope === 'read',
-        idempotentHint: scope === 'read',
-        destructiveHint: false,
-        openWorldHint: false,
-      },
+      description: `${firstSentence(meta.openapi?.description ?? title)}${writes} ${costText(credits)}`,
+      inputSchema: compactSchema({ ...input, type: 'object', properties }, 'input') as McpToolDefinition['inputSchema'],
+      outputSchema: compactSchema(
+        wrapsList ? listObject(output, listsFreshness) : output,
+        'output',
+      ) as McpToolDefinition['outputSchema'],
+      // A write says it destroys nothing; `idempotentHint` and `destructiveHint` mean nothing for a read (MCP).
+      annotations:
+        scope === 'read'
+          ? { readOnlyHint: true, openWorldHint: meta.asksStore === true }
+          : {
+              readOnlyHint: false,
+              idempotentHint: false,
+              destructiveHint: false,
+              openWorldHint: meta.asksStore === true,
+            },
       _meta: { credits, scope, restEndpoint: `${route.method} ${route.template}` },
     },
   };

@@ -20,7 +20,7 @@ import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks
 import { periodOf } from '@/server/services/metering/credits';
 import { makeAccount } from '../../../test/factories';
 import { makeAsoApp } from '../../../test/aso-fixture';
-import { buildOpenApiDocument } from './document';
+import { buildOpenApiDocument } from '@/server/contract/document';
 import { API_VERSIONS, LATEST_VERSION, type ApiVersion } from '@/server/domain/api-versions';
 import { callPublicApi } from '../../../test/public-api';
 import { buildOperations, type Operation as Route } from '@/server/operations/routes';
@@ -88,7 +88,7 @@ const BODIES: Record<string, unknown> = {
   'POST /webhook-endpoints/{endpointId}/test-events': {},
   'POST /webhook-deliveries/{deliveryId}/redeliver': {},
 };
-const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep' };
+const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep', '/search': '?query=sleep' };
 
 let ids: { id: string; keywordId: string; keyId: string; endpointId: string; deliveryId: string };
 let keys: {
@@ -180,10 +180,16 @@ async function settingsPath(route: Route): Promise<string> {
   return pathOf(route);
 }
 
+/** Ids a path takes in another form than a bare uuid: fetch's are `app:<uuid>` or `keyword:<uuid>`. */
+const ID_FORMS: Record<string, (id: string) => string> = { '/search/{id}': (id) => `app:${id}` };
+
 function pathOf(route: Route, overrides: Partial<typeof ids> = {}): string {
   const values = { ...ids, ...overrides };
+  const form = ID_FORMS[route.template];
   return (
-    route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]) + (QUERIES[route.template] ?? '')
+    route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) =>
+      form && values[name] !== 'not-a-uuid' ? form(values[name]) : values[name],
+    ) + (QUERIES[route.template] ?? '')
   );
 }
 

@@ -361,7 +361,7 @@ describe('fuzzing every endpoint', () => {
 // shape, any credential. Invariants: never a 5xx, nor a tool error of a 5xx problem; a tool error charges nothing; what
 // was charged adds up to the account's usage; another account's data never appears.
 describe('fuzzing the MCP endpoint', () => {
-  const TOOL_NAMES = routes.map((route) => toolName(route.procedurePath));
+  const TOOL_NAMES = routes.map((route) => toolName(route));
   const argument = fc.oneof(
     pathValue().map((value) => ({ kind: 'path' as const, value })),
     queryValue.map((value) => ({ kind: 'raw' as const, value })),

@@ -39,8 +39,8 @@ import {
   type RouteMatch,
 } from '@/server/operations/routes';
 import { admitCaller, runOperation, type CallTrace, type Presenter } from '@/server/operations/runner';
-import { collectionJson } from './collection';
-import { openApiDocumentJson } from './document';
+import { collectionJson } from '@/server/contract/collection';
+import { openApiDocumentJson } from '@/server/contract/document';
 
 /** An answer as plain data, written once at the end. */
 interface Answer {

@@ -37,7 +37,8 @@ import { MEMBER_ROLES, roleAllows, type MemberRole } from '@/server/services/acc
 import { permissionOf } from '@/server/services/access/access-policy';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { callPublicApi } from '../../../test/public-api';
-import { callMcpTool } from '../../../test/mcp';
+import { callMcpTool, postMcp } from '../../../test/mcp';
+import { TOOLSET_NAMES, TOOLSETS } from '@/server/mcp/toolsets';
 import { toolName } from '@/server/mcp/tools';
 import { oauthIdHash } from '@/server/db/oauth-records';
 import { OAuthAdapter } from '@/server/oauth/oauth-adapter';
@@ -56,7 +57,19 @@ const BODIES: Record<string, unknown> = {
   'POST /webhook-endpoints': { url: 'http://127.0.0.1:9/matrix-made' },
   'PATCH /webhook-endpoints/{endpointId}': { description: 'matrix' },
 };
-const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep' };
+const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep', '/search': '?query=sleep' };
+/** Ids a path takes in another form than a bare uuid: fetch's are `app:<uuid>` or `keyword:<uuid>`. */
+const ID_FORMS: Record<string, (id: string) => string> = { '/search/{id}': (id) => `app:${id}` };
+
+/** A tool's arguments: the route's body, its path's ids (in their form), and the query a read needs. */
+function toolArguments(route: Operation, values: Partial<Record<string, string>>): Record<string, unknown> {
+  const args: Record<string, unknown> = { ...(BODIES[`${route.method} ${route.template}`] as object | undefined) };
+  const form = ID_FORMS[route.template] ?? ((id: string) => id);
+  for (const name of route.pathParameters) args[name] = form(values[name]!);
+  if (route.template === '/apps/{id}/keywords/research') args.term = 'sleep';
+  if (route.template === '/search') args.query = 'sleep';
+  return args;
+}
 
 type Expectation = { status: number; slug?: string; challenge?: RegExp };
 interface Credential {
@@ -331,8 +344,9 @@ function requestFor(
     extra = {},
   }: { values?: typeof ids; extra?: Record<string, string> } = {},
 ): Request {
+  const form = ID_FORMS[route.template] ?? ((id: string) => id);
   const path =
-    route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => values[name]!) +
+    route.template.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => form(values[name]!)) +
     (QUERIES[route.template] ?? '');
   const headers: Record<string, string> = { ...extra };
   if (authorization !== null) headers.Authorization = authorization;
@@ -342,6 +356,39 @@ function requestFor(
     body = JSON.stringify(BODIES[`${route.method} ${route.template}`]);
   }
   return new Request(`${ORIGIN}/api/public/v1${path}`, { method: route.method, headers, body });
+}
+
+/**
+ * Issue 66: for one credential, every toolset in both modes offers exactly the toolset's tools the credential may call
+ * (read-only, a read-only credential's), and a tool it did not offer is refused as an unknown one, before anything
+ * runs. What the credential may call is what it is offered with every toolset.
+ */
+async function expectToolsetsHold(label: string, authorization: string): Promise<void> {
+  const request = (method: string, params: object, headers: Record<string, string>) =>
+    postMcp(ORIGIN, authorization, { jsonrpc: '2.0', id: 1, method, params }, headers);
+  const list = async (headers: Record<string, string>) =>
+    ((await request('tools/list', {}, headers)).body!.result as { tools: ListedTool[] }).tools;
+  type ListedTool = { name: string; annotations: { readOnlyHint: boolean } };
+  const callable = await list({ 'X-MCP-Toolsets': 'all' });
+  expect(callable.length, label).toBeGreaterThan(0);
+  const reads = new Set(callable.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name));
+  const names = new Set(callable.map((tool) => tool.name));
+  for (const [index, toolset] of TOOLSET_NAMES.entries()) {
+    for (const readOnly of [false, true]) {
+      const headers = { 'X-MCP-Toolsets': toolset, 'X-MCP-Readonly': String(readOnly) };
+      const at = `${label}, ${toolset}${readOnly ? ', read-only' : ''}`;
+      const expected = TOOLSETS[toolset].tools.filter((name) => names.has(name) && (!readOnly || reads.has(name)));
+      expect((await list(headers)).map((tool) => tool.name).sort(), at).toEqual([...expected].sort());
+      const outside = TOOLSETS[TOOLSET_NAMES[(index + 1) % TOOLSET_NAMES.length]!].tools[0]!;
+      const refused = await request('tools/call', { name: outside, arguments: {} }, headers);
+      expect((refused.body!.error as { code: number } | undefined)?.code, `${at}: ${outside}`).toBe(-32602);
+      const writes = TOOLSETS[toolset].tools.filter((name) => names.has(name) && !reads.has(name));
+      if (readOnly && writes.length) {
+        const write = await request('tools/call', { name: writes[0], arguments: {} }, headers);
+        expect((write.body!.error as { code: number } | undefined)?.code, `${at}: ${writes[0]}`).toBe(-32602);
+      }
+    }
+  }
 }
 
 describe('security matrix: every endpoint × every credential', () => {
@@ -449,13 +496,9 @@ describe('security matrix: every endpoint × every credential', () => {
       }
       if (!leg.key) continue;
       for (const route of withIds.filter((each) => !settings(each))) {
-        const args: Record<string, unknown> = {
-          ...(BODIES[`${route.method} ${route.template}`] as object | undefined),
-        };
-        for (const name of route.pathParameters) args[name] = leg.values[name as keyof typeof ids];
-        if (route.template === '/apps/{id}/keywords/research') args.term = 'sleep';
-        const label = `MCP ${leg.name} → ${toolName(route.procedurePath)}`;
-        const answer = await callMcpTool(ORIGIN, leg.authorization, toolName(route.procedurePath), args);
+        const args = toolArguments(route, leg.values);
+        const label = `MCP ${leg.name} → ${toolName(route)}`;
+        const answer = await callMcpTool(ORIGIN, leg.authorization, toolName(route), args);
         expect(answer.problem, `${label}: ${answer.text.slice(0, 200)}`).toMatchObject({
           type: `${ORIGIN}/docs/problems/not-found`,
           status: 404,
@@ -471,18 +514,14 @@ describe('security matrix: every endpoint × every credential', () => {
   // on the HTTP request; anything later is a tool error carrying the problem, and nothing is charged.
   it('answers each combination on the MCP server as on REST: a refused credential on HTTP, any later refusal as a tool error', async () => {
     const tools = routes.filter((route) => !settings(route));
-    expect(tools).toHaveLength(20);
+    expect(tools).toHaveLength(22);
     for (const credential of credentials) {
       for (const route of tools) {
-        const label = `MCP ${credential.name} → ${toolName(route.procedurePath)}`;
+        const label = `MCP ${credential.name} → ${toolName(route)}`;
         const values = { ...ids, ...routeIds[`${route.method} ${route.template}`] };
-        const args: Record<string, unknown> = {
-          ...(BODIES[`${route.method} ${route.template}`] as object | undefined),
-        };
-        for (const name of route.pathParameters) args[name] = values[name as keyof typeof ids];
-        if (route.template === '/apps/{id}/keywords/research') args.term = 'sleep';
+        const args = toolArguments(route, values);
         const before = queried.length;
-        const answer = await callMcpTool(ORIGIN, credential.authorization, toolName(route.procedurePath), args);
+        const answer = await callMcpTool(ORIGIN, credential.authorization, toolName(route), args);
         const expected = credential.expect(route);
         if (expected.status === 401 || expected.slug === 'ip-not-allowed') {
           expect(answer.status, `${label}: ${answer.text.slice(0, 200)}`).toBe(expected.status);
@@ -590,11 +629,9 @@ describe('security matrix: every endpoint × every credential', () => {
     }
     const metadata = `resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/api/mcp"`;
     for (const route of routes.filter((each) => !settings(each))) {
-      const name = toolName(route.procedurePath);
+      const name = toolName(route);
       const values = { ...ids, ...routeIds[`${route.method} ${route.template}`] };
-      const args: Record<string, unknown> = { ...(BODIES[`${route.method} ${route.template}`] as object | undefined) };
-      for (const parameter of route.pathParameters) args[parameter] = values[parameter as keyof typeof ids];
-      if (route.template === '/apps/{id}/keywords/research') args.term = 'sleep';
+      const args = toolArguments(route, values);
       const writes = route.method !== 'GET';
       const call = (token: { value: string }) => callMcpTool(ORIGIN, `Bearer ${token.value}`, name, args);
       for (const token of [elsewhere, expired, revoked]) {
@@ -612,6 +649,25 @@ describe('security matrix: every endpoint × every credential', () => {
       }
       if (!writes) expect((await call(readWrite)).result?.isError, `read-write OAuth → ${name}`).toBeFalsy();
     }
+    // Each grant's scope and apps filter every toolset's list, in both modes.
+    for (const [label, token] of [
+      ['read-write OAuth', readWrite],
+      ['read-only OAuth', readOnly],
+      ['OAuth restricted to another app', otherApp],
+    ] as const)
+      await expectToolsetsHold(label, `Bearer ${token.value}`);
+  });
+
+  it('offers every toolset in both modes exactly the tools each credential may call, and refuses the others unrun', async () => {
+    const before = await db.creditUsage.aggregate({ _sum: { used: true } });
+    const admitted = credentials.filter((credential) =>
+      ['valid read-write key', 'valid session token', 'read-only key', 'key restricted to another app'].includes(
+        credential.name,
+      ),
+    );
+    expect(admitted).toHaveLength(4);
+    for (const credential of admitted) await expectToolsetsHold(credential.name, credential.authorization!);
+    expect(await db.creditUsage.aggregate({ _sum: { used: true } })).toEqual(before);
   });
 
   it('sent the database only digests of the secrets, and wrote no secret to any log line', () => {

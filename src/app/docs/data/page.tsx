@@ -1,5 +1,5 @@
 // /docs/data: the data dictionary. Every figure the data endpoints answer, with its type and meaning, generated from
-// the OpenAPI document (src/server/rest/data-dictionary.ts).
+// the OpenAPI document (src/server/contract/data-dictionary.ts).
 import Link from 'next/link';
 import { DocsIntro } from '@/components/docs/docs-intro';
 import { serverModules } from '@/app/server-modules';

@@ -11,7 +11,7 @@ export const metadata = { title: 'MCP server · ASO Analytics API' };
 export const dynamic = 'force-dynamic';
 
 export default async function McpDocsPage() {
-  const { pageOrigin, MCP_PATH, MCP_PROMPTS, mcpTools } = await serverModules();
+  const { pageOrigin, MCP_PATH, MCP_PROMPTS, MCP_TOOLSETS, MCP_DEFAULT_TOOLSETS, mcpTools } = await serverModules();
   const url = `${pageOrigin()}${MCP_PATH}`;
   const tools = mcpTools();
   const json = (value: unknown) => JSON.stringify(value, null, 2);
@@ -175,12 +175,66 @@ export default async function McpDocsPage() {
   --method tools/call --tool-name apps_list`}
         />
 
+        <h2 id="toolsets">Toolsets and read-only mode</h2>
+        <p>
+          Every tool’s definition is in the assistant’s context in every conversation, so the server offers a few
+          toolsets unless asked for more. Choose them with the <code>X-MCP-Toolsets</code> header (comma-separated;{' '}
+          <code>all</code> for every one, <code>default</code> for the default ones beside others) or the URL’s{' '}
+          <code>?toolsets=</code>, and only the read tools with <code>X-MCP-Readonly: true</code> or{' '}
+          <code>?readonly=true</code>. A read-only key or sign-in is offered no write tool whatever it asks. A name that
+          is no toolset is refused (400) with the names there are.
+        </p>
+        <CodeBlock
+          testId="config-toolsets"
+          code={`claude mcp add --transport http aso-analytics "${url}?toolsets=default,reviews,research&readonly=true" \
+  --header "Authorization: Bearer $ASO_API_KEY"`}
+        />
+        <TableScroll label="MCP toolsets">
+          <table data-testid="mcp-toolsets">
+            <thead>
+              <tr>
+                <th>Toolset</th>
+                <th>Its tools</th>
+                <th>Default</th>
+              </tr>
+            </thead>
+            <tbody>
+              {Object.entries(MCP_TOOLSETS).map(([name, toolset]) => (
+                <tr key={name}>
+                  <td>
+                    <code>{name}</code>
+                  </td>
+                  <td>
+                    {toolset.description}{' '}
+                    {toolset.tools.map((tool, index) => (
+                      <span key={tool}>
+                        {index > 0 && ', '}
+                        <code>{tool}</code>
+                      </span>
+                    ))}
+                  </td>
+                  <td>{(MCP_DEFAULT_TOOLSETS as readonly string[]).includes(name) ? 'yes' : 'no'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+        <p>
+          <code>search_docs</code> and <code>fetch_doc</code> read these docs (the reference, the problem types, the
+          data dictionary, the changelog) and are free. <code>search</code> and <code>fetch</code> find and read your
+          own apps and keywords in the shapes ChatGPT’s connectors and deep research call, charged as{' '}
+          <code>GET /search</code> and <code>GET /search/{'{id}'}</code>. A result’s text is a short summary; the values
+          are its structured content, which matches the tool’s output schema, and it links the app and keywords it
+          names.
+        </p>
+
         <h2>Tools</h2>
         <TableScroll label="MCP tools">
           <table data-testid="mcp-tools">
             <thead>
               <tr>
                 <th>Tool</th>
+                <th>Toolset</th>
                 <th>What it does</th>
                 <th>Credits</th>
                 <th>Key</th>
@@ -193,12 +247,11 @@ export default async function McpDocsPage() {
                   <td>
                     <code>{tool.name}</code>
                   </td>
+                  <td>{tool.toolset}</td>
                   <td>{tool.title}</td>
                   <td>{tool._meta.credits}</td>
                   <td>{tool._meta.scope === 'write' ? 'read-write' : 'any'}</td>
-                  <td>
-                    <code>{tool._meta.restEndpoint}</code>
-                  </td>
+                  <td>{tool._meta.restEndpoint ? <code>{tool._meta.restEndpoint}</code> : 'none (docs)'}</td>
                 </tr>
               ))}
             </tbody>

@@ -101,6 +101,7 @@ export const createAppProcedure = apiProcedure
     scope: 'write',
     addsApp: true,
     credits: 2,
+    asksStore: true,
     problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
   })
   .input(createAppInput)

@@ -54,6 +54,7 @@ export const addCompetitorProcedure = apiProcedure
     scope: 'write',
     appInput: 'id',
     credits: 2,
+    asksStore: true,
     problems: ['LIMIT_REACHED', 'STORE_UNAVAILABLE'],
   })
   .input(addCompetitorInput)

@@ -66,6 +66,7 @@ export const researchKeywordProcedure = apiProcedure
     appInput: 'id',
     apiOnly: true,
     credits: 8,
+    asksStore: true,
     problems: ['STORE_UNAVAILABLE'],
     // A live answer: replayed while its data is unchanged and, besides, only while it is live.
     cache: {

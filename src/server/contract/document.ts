@@ -436,7 +436,7 @@ export function buildOpenApiDocument(origin: string, version: ApiVersion = LATES
       const example = (SUCCESS_EXAMPLES as Record<string, unknown>)[`${route.method} ${path}`];
       if (example === undefined)
         throw new Error(
-          `no example for ${route.method} ${path}: run src/server/rest/examples.integration.test.ts with -u`,
+          `no example for ${route.method} ${path}: run src/server/contract/examples.integration.test.ts with -u`,
         );
       // A read that takes a storefront says, where its example is, what a first call in a new storefront costs in time.
       const storefrontScoped =
@@ -559,6 +559,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Metadata: 'The store listing and its changelog.',
   Competitors: 'Competing apps and the keywords they rank for.',
   Usage: 'Credit usage of the current month.',
+  Search:
+    'Search the account’s own apps and tracked keywords, and fetch one whole as text: the shapes ChatGPT’s connectors call (the MCP tools `search` and `fetch`).',
   'API keys':
     'The account’s keys (Settings → API access): list, create, read, rename and restrict, roll, revoke. With a session token of the account only: an API key gets 403 `insufficient-scope` (a leaked key must never mint a new one). Free of credits.',
   'Webhook endpoints':

@@ -44,6 +44,8 @@ const ID_VARIABLES: Record<string, string> = {
   endpointId: '{{endpointId}}',
   deliveryId: '{{deliveryId}}',
 };
+/** Ids a path takes in another form than a bare uuid: fetch's are `app:<uuid>` or `keyword:<uuid>`. */
+const ROUTE_ID_VARIABLES: Record<string, Record<string, string>> = { 'GET /search/{id}': { id: 'app:{{appId}}' } };
 const CREDIT_HEADERS = [
   'X-Request-Id',
   'X-Credits-Limit',
@@ -201,7 +203,8 @@ function adjust(item: Item, document: Document): void {
     if (header.key === 'Aso-Version') header.value = '{{asoVersion}}';
   }
   for (const variable of request.url?.variable ?? []) {
-    if (ID_VARIABLES[variable.key]) variable.value = ID_VARIABLES[variable.key]!;
+    const value = ROUTE_ID_VARIABLES[key]?.[variable.key] ?? ID_VARIABLES[variable.key];
+    if (value) variable.value = value;
   }
   // Optional query parameters are there to be switched on, not sent.
   for (const parameter of request.url?.query ?? []) {
