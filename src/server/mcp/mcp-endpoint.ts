@@ -130,7 +130,10 @@ export function createMcpEndpoint({
   const handler = createMcpHandler(() => newServer(), {
     legacy: 'stateless',
     onerror: (error) => {
-      if (!REJECTED_BY_SDK.test(error.message)) logError('the MCP handler failed', error);
+      // A protocol error is the client's (a revision the server does not speak, a header that contradicts the body):
+      // answered to it as such, and no error of ours.
+      if (!REJECTED_BY_SDK.test(error.message) && !(error instanceof ProtocolError))
+        logError('the MCP handler failed', error);
     },
   });
   // A plain tool call of a 2025-era client (./exchange-transport.ts): one Server for the process's lifetime, which
