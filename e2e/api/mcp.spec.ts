@@ -356,3 +356,20 @@ test('/docs/mcp gives this deployment’s address and lists the tools the server
   for (const prompt of ['weekly_aso_report', 'keyword_opportunities', 'competitor_watch'])
     expect(page).toContain(prompt);
 });
+
+test('AGENTS.md and server.json name this deployment’s server, for agents and the MCP registry', async ({
+  request,
+}) => {
+  const agents = await request.get('/docs/agents.md');
+  expect(agents.status()).toBe(200);
+  expect(agents.headers()['content-type']).toContain('text/markdown');
+  const guide = await agents.text();
+  expect(guide).toContain(`${baseURL}${MCP}`);
+  expect(guide).toContain('| `GET /apps/{id}/keywords/research` | Research a keyword (live) | 8 | read |');
+  const server = await request.get('/docs/mcp/server.json');
+  expect(server.status()).toBe(200);
+  expect(await server.json()).toMatchObject({
+    $schema: expect.stringContaining('server.schema.json'),
+    remotes: [{ type: 'streamable-http', url: `${baseURL}${MCP}` }],
+  });
+});

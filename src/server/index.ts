@@ -35,6 +35,8 @@ export { TOLERANCE_SECONDS } from './services/webhooks/signing';
 export { VERIFICATION_SNIPPETS } from './services/webhooks/verification-snippets';
 export { declaredCredits } from './api/declared-costs';
 export { dataDictionary } from './contract/data-dictionary';
+export { agentsGuide } from './contract/agents-guide';
+export { mcpServerJson } from './contract/mcp-server-json';
 export { API_VERSIONS, LATEST_VERSION, VERSION_CHANGES } from './domain/api-versions';
 export { roleTable } from './api/role-table';
 export { MEMBER_ROLES, PERMISSIONS, ROLE_LABELS, ROLE_PERMISSIONS, roleAllows } from './services/access/roles';

@@ -54,6 +54,24 @@ export default async function McpDocsPage() {
         <CodeBlock testId="config-claude-code-oauth" code={`claude mcp add --transport http aso-analytics ${url}`} />
         <ul>
           <li>
+            <strong>Claude</strong> (claude.ai and Claude Desktop): Settings → Connectors → Add custom connector, with
+            the URL above.
+          </li>
+          <li>
+            <strong>ChatGPT</strong>: Settings → Connectors → Create (developer mode), with the URL above and OAuth.
+            Deep research and connectors call the <code>search</code> and <code>fetch</code> tools, which are in the
+            default toolsets.
+          </li>
+          <li>
+            <strong>VS Code</strong>:{' '}
+            <code>{`{ "servers": { "aso-analytics": { "type": "http", "url": "${url}" } } }`}</code> in{' '}
+            <code>.vscode/mcp.json</code>; <strong>Cursor</strong>:{' '}
+            <code>{`{ "mcpServers": { "aso-analytics": { "url": "${url}" } } }`}</code>; each opens the sign-in on first
+            use.
+          </li>
+        </ul>
+        <ul>
+          <li>
             The server’s 401 names its metadata (
             <code>{`${pageOrigin()}/.well-known/oauth-protected-resource${MCP_PATH}`}</code>), which names the
             authorization server (<code>{`${pageOrigin()}/.well-known/oauth-authorization-server`}</code>).
@@ -126,6 +144,23 @@ export default async function McpDocsPage() {
           code={`npx @modelcontextprotocol/inspector --cli ${url} --transport http \\
   --header "Authorization: Bearer $ASO_API_KEY" --method tools/list`}
         />
+
+        <h2>For agents and registries</h2>
+        <ul>
+          <li>
+            <Link href="/docs/agents.md">AGENTS.md</Link>: how an agent uses this API and server well (what each call
+            costs, what the data means, which refusals to retry), in Markdown, for an agent’s context or a repository.
+          </li>
+          <li>
+            <a href="/docs/mcp/server.json">server.json</a>: this server as the official MCP registry describes one (
+            <code>mcp-publisher publish</code> takes it as it is).
+          </li>
+          <li>
+            Protocol revisions: the 2025 handshake (<code>initialize</code>) and the 2026-07-28 revision (
+            <code>server/discover</code>, the per-request envelope, caching hints on the lists) are both served, by the
+            same tools with the same charges.
+          </li>
+        </ul>
 
         <h2>Credits, scopes and restrictions</h2>
         <ul>
