@@ -53,6 +53,8 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
     client.GET('/apps/{id}/metadata/changelog', { params: { path } }),
     client.GET('/apps/{id}/reviews', { params: { path, query: { rating: 5, pageSize: 5 } } }),
     client.GET('/apps/{id}/reviews/insights', { params: { path } }),
+    client.GET('/search', { params: { query: { query: 'sleep' } } }),
+    client.GET('/search/{id}', { params: { path: { id: `app:${id}` } } }),
     client.GET('/usage'),
   ];
   for (const result of await Promise.all(reads)) {
@@ -146,7 +148,7 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
         new RegExp(`^${operation.template.replace(/\{\w+\}/g, '[^/]+')}$`).test(attempt.path),
     );
   expect(operations.filter((operation) => !called(operation))).toEqual([]);
-  expect(operations).toHaveLength(35);
+  expect(operations).toHaveLength(37);
 });
 
 test('pages through a long list, following its links', async () => {

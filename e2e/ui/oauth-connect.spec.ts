@@ -115,6 +115,8 @@ test('an agent connects with the owner’s sign-in and consent, works under its 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Connect E2E agent to your account' })).toBeVisible();
   await expect(page.getByText('127.0.0.1:48123')).toBeVisible();
+  // The SDK's client registered itself (RFC 7591): its name is its own claim, and the page says so.
+  await expect(page.getByTestId('consent-client-source')).toHaveText(/registered itself/);
   expect(await seriousViolations(page)).toEqual([]);
   // On a phone too: nothing scrolls sideways.
   await page.setViewportSize({ width: 390, height: 844 });

@@ -133,6 +133,12 @@ export const VARIABLES = {
     meaning:
       'How long the store’s answer for a researched term is shared by every caller; `0` asks the store at every call',
   },
+  MCP_TASK_AFTER_MS: {
+    schema: amount.default(2000),
+    default: '`2000`',
+    meaning:
+      'How long an MCP tool call of a client that takes tasks (io.modelcontextprotocol/tasks) may run before it is answered as a task to poll instead; `0` makes every such call a task',
+  },
   DATA_PROVIDER: {
     schema: z
       .enum(['demo', 'stores', 'appstore'], 'Must be demo or stores.')

@@ -121,7 +121,7 @@ export async function purgeExpiredOAuthRecords(now = new Date()): Promise<number
  * purged is told so on the sign-in page (`invalid_client`, with what to do) and registers again once re-added; at the
  * token endpoint the MCP SDK's client registers again by itself on `invalid_client`.
  */
-export const UNUSED_CLIENT_DAYS = 7;
+export const UNUSED_CLIENT_DAYS = 30;
 
 /**
  * Deletes the dynamically registered clients (those with a `client_id_issued_at`) registered more than

@@ -14,12 +14,14 @@
 // with a `WWW-Authenticate` challenge, as on REST. A refusal of a tool call (scope, credits, rate, an app out of the
 // key's reach, invalid arguments) is a tool error (`isError: true`) carrying the problem as REST would answer it.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   classifyInboundRequest,
   createMcpHandler,
   isJsonContentType,
   localhostAllowedOrigins,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -47,6 +49,8 @@ import { admitRequest, inTestMode, scopeAllows, TEST_MODE_HEADER } from '@/serve
 import { fetchDoc, searchDocs } from '@/server/contract/docs-corpus';
 import { AppError } from '@/server/errors/app-error';
 import { fieldErrorsFromIssues } from '@/server/errors/validation';
+import { config } from '@/server/core/config';
+import { cancelTask, createTask, readTask, settleTask, type TaskOwner } from '@/server/services/tasks/mcp-tasks';
 import { requestHash } from '@/server/services/idempotency/idempotency-keys';
 import { mcpLedgerEndpoint } from '@/server/services/metering/credits';
 import { creditStanding } from '@/server/services/metering/headers';
@@ -67,6 +71,7 @@ import { eventStreamAnswer, ExchangeTransport } from './exchange-transport';
 import { PROMPTS, promptMessages } from './prompts';
 import { resultSummary } from './result-summary';
 import { DOCS_TOOLS, isDocsTool, type DocsToolName } from './docs-tools';
+import { createTaskResult, declaresTasks, detailedTask, TASKS_EXTENSION, taskParams } from './mcp-tasks';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type Tool } from './tools';
 import { choiceOffers, READ_ONLY_HEADER, toolChoiceOf, TOOLSETS_HEADER, toolsetOf, type ToolChoice } from './toolsets';
 
@@ -147,7 +152,10 @@ export function createMcpEndpoint({
   function newServer(): Server {
     const server = new Server(
       { name: 'aso-public-api', title: 'ASO analytics', version: API_VERSION },
-      { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS },
+      {
+        capabilities: { tools: {}, prompts: {}, extensions: { [TASKS_EXTENSION]: {} } },
+        instructions: INSTRUCTIONS,
+      },
     );
     // A credential is offered the tools it may call: a read-only key no write tool, a key restricted to some apps no
     // tool that adds one. Calling another anyway gets the same refusal as on REST.
@@ -164,8 +172,24 @@ export function createMcpEndpoint({
       };
     });
     server.setRequestHandler('tools/call', (request, context) =>
-      callTool(exchangeOf(context), request.params.name, request.params.arguments),
+      callTool(exchangeOf(context), request.params.name, request.params.arguments, envelopeOf(context)),
     );
+    // The tasks extension: a task is the credential's that started it; a request that does not declare the extension
+    // is refused as MCP asks (-32021), and a task id that is none of the credential's is unknown (-32602).
+    server.setRequestHandler('tasks/get', { params: taskParams }, async (params, context) =>
+      detailedTask(await ownedTask(exchangeOf(context), params.taskId, envelopeOf(context))),
+    );
+    server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, context) => {
+      const exchange = exchangeOf(context);
+      await ownedTask(exchange, params.taskId, envelopeOf(context));
+      await cancelTask(taskOwnerOf(exchange), params.taskId, clock());
+      return {};
+    });
+    // The server never asks a task for input: what is sent is acknowledged and left, as the extension says.
+    server.setRequestHandler('tasks/update', { params: taskParams }, async (params, context) => {
+      await ownedTask(exchangeOf(context), params.taskId, envelopeOf(context));
+      return {};
+    });
     server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS.map((prompt) => prompt.definition) }));
     server.setRequestHandler('prompts/get', (request) => {
       const prompt = PROMPTS.find((each) => each.definition.name === request.params.name);
@@ -176,25 +200,71 @@ export function createMcpEndpoint({
     return server;
   }
 
+  /** The request's task of its credential, after the extension's gate and the credential's request rate. */
+  async function ownedTask(exchange: Exchange, taskId: string, envelope: unknown) {
+    if (!declaresTasks(envelope))
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+        `Declare the ${TASKS_EXTENSION} extension in this request's capabilities to use tasks.`,
+      );
+    await admitRequest(callerOf(exchange).actor);
+    const task = await readTask(taskOwnerOf(exchange), taskId, clock());
+    if (!task)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `No task "${taskId.slice(0, 100)}" of this credential: it is unknown, another's, or expired.`,
+      );
+    return task;
+  }
+
+  /**
+   * A tool call. A client that takes tasks gets its answer as it comes if it comes within MCP_TASK_AFTER_MS, else a
+   * task: the call goes on here, and its result (charged once, as it would have been answered) waits in the task.
+   */
   async function callTool(
+    exchange: Exchange,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    envelope?: unknown,
+  ): Promise<CallToolResult> {
+    if (!declaresTasks(envelope) || isDocsTool(name)) return runTool(exchange, name, args);
+    // A tool that is none, or not offered, is the request's own refusal, never a task.
+    offeredTool(exchange, name);
+    const outcome = runTool(exchange, name, args).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    // With no time to answer in (0), every call is a task.
+    const after = config().MCP_TASK_AFTER_MS;
+    const settled = after > 0 ? await Promise.race([outcome, delay(after, null, { ref: false })]) : null;
+    if (settled) {
+      if ('error' in settled) throw settled.error;
+      return settled.result;
+    }
+    const task = await createTask(taskOwnerOf(exchange), name, clock());
+    outcome
+      .then((settledLater) =>
+        'result' in settledLater
+          ? settleTask(task.id, { status: 'completed', result: settledLater.result })
+          : settleTask(task.id, {
+              status: 'failed',
+              error:
+                settledLater.error instanceof ProtocolError
+                  ? { code: settledLater.error.code, message: settledLater.error.message }
+                  : { code: ProtocolErrorCode.InternalError, message: 'The call failed; call the tool again.' },
+            }),
+      )
+      .catch((error: unknown) => logError('an MCP task could not be settled', error, { taskId: task.id }));
+    return createTaskResult(task) as unknown as CallToolResult;
+  }
+
+  async function runTool(
     exchange: Exchange,
     name: string,
     args: Record<string, unknown> | undefined,
   ): Promise<CallToolResult> {
     if (isDocsTool(name)) return callDocsTool(exchange, name, args);
-    const tool = tools.get(name);
-    if (!tool)
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `There is no tool named "${name}"; tools/list names them.`,
-      );
-    // A tool of a toolset not chosen, or a write in read-only mode, was never offered: as unknown as a misspelt one. A
-    // write the credential may not make stays the runner's refusal (insufficient-scope), as on REST.
-    if (!choiceOffers(choiceOf(exchange), { name, readOnly: tool.route.meta.scope !== 'write' }))
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `The tool "${name}" is not offered: its toolset is ${toolsetOf(name)}, and this request chose ${describeChoice(choiceOf(exchange))} (X-MCP-Toolsets, X-MCP-Readonly, or ?toolsets= and ?readonly=).`,
-      );
+    const tool = offeredTool(exchange, name);
     exchange.tool = name;
     try {
       const { answer, replayed } = await runOperation({
@@ -218,6 +288,26 @@ export function createMcpEndpoint({
     } catch (thrown) {
       return toolError(exchange, thrown);
     }
+  }
+
+  /**
+   * The operation's tool the request may call. One that is none is a protocol error; a tool of a toolset not chosen,
+   * or a write in read-only mode, was never offered: as unknown as a misspelt one. A write the credential may not make
+   * stays the runner's refusal (insufficient-scope), as on REST.
+   */
+  function offeredTool(exchange: Exchange, name: string): Tool {
+    const tool = tools.get(name);
+    if (!tool)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `There is no tool named "${name}"; tools/list names them.`,
+      );
+    if (!choiceOffers(choiceOf(exchange), { name, readOnly: tool.route.meta.scope !== 'write' }))
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `The tool "${name}" is not offered: its toolset is ${toolsetOf(name)}, and this request chose ${describeChoice(choiceOf(exchange))} (X-MCP-Toolsets, X-MCP-Readonly, or ?toolsets= and ?readonly=).`,
+      );
+    return tool;
   }
 
   /** A free docs tool: the credential's request rate, its arguments, then the docs' corpus. Never charged. */
@@ -379,6 +469,12 @@ export function createMcpEndpoint({
   };
 }
 
+/** Whose the exchange's tasks are: its account, and its credential (a key's id, a connected app's too, or a user's). */
+function taskOwnerOf(exchange: Exchange): TaskOwner {
+  const { actor } = callerOf(exchange);
+  return { accountId: actor.accountId, credential: actor.keyId ?? `user:${actor.userId}` };
+}
+
 /** Whether the request is offered the tool: in its choice of toolsets and mode, and callable with its credential. */
 function offered(exchange: Exchange, tool: Tool): boolean {
   const readOnly = tool.route.meta.scope !== 'write';
@@ -395,6 +491,11 @@ function choiceOf(exchange: Exchange): ToolChoice {
 
 function describeChoice(choice: ToolChoice): string {
   return `${choice.toolsets.join(', ')}${choice.readOnly ? ', read-only' : ''}`;
+}
+
+/** A 2026-07-28 request's envelope (its protocol version, the client's capabilities), as the SDK lifted it. */
+function envelopeOf(context: ServerContext): unknown {
+  return (context as { mcpReq?: { envelope?: unknown } }).mcpReq?.envelope;
 }
 
 /** The request's exchange, which serveMcpRequest passes with the authInfo. */

@@ -49,6 +49,8 @@ describe('the authorization server', () => {
       code_challenge_methods_supported: ['S256'],
       authorization_response_iss_parameter_supported: true,
       scopes_supported: expect.arrayContaining(['read-only', 'read-write']),
+      // MCP 2026-07-28: Client ID Metadata Documents first, registration for older clients.
+      client_id_metadata_document_supported: true,
     });
     expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
     expect(metadata.grant_types_supported).not.toContain('implicit');

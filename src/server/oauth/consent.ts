@@ -27,6 +27,14 @@ export interface ConsentRequest {
   uid: string;
   clientId: string;
   clientName: string;
+  /** The client's logo (an HTTPS address it gave), or null. */
+  logoUri: string | null;
+  /**
+   * Where the client's name and logo come from: the host its Client ID Metadata Document was fetched from (its
+   * `client_id` is that document's address, so the host vouches for them), or null for a client that registered
+   * itself (RFC 7591), whose name nobody vouches for.
+   */
+  metadataHost: string | null;
   /** Where the browser goes back to, as its host: what the owner should recognise. */
   redirectHost: string;
   /** The scopes the owner may grant (grantableScopes), the narrowest first: the page's default. */
@@ -52,6 +60,8 @@ export async function consentRequestOf(provider: Provider, uid: string): Promise
     uid,
     clientId: client.clientId,
     clientName: client.clientName ?? client.clientId,
+    logoUri: typeof client.logoUri === 'string' && client.logoUri.startsWith('https://') ? client.logoUri : null,
+    metadataHost: URL.canParse(client.clientId) ? new URL(client.clientId).host : null,
     redirectHost: URL.canParse(params.redirect_uri)
       ? new URL(params.redirect_uri).host || params.redirect_uri
       : params.redirect_uri,

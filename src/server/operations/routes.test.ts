@@ -51,8 +51,11 @@ describe('matchRoute', () => {
     }
   });
 
-  it('gives the path parameters as sent', () => {
-    const match = matchRoute(routes, 'GET', '/apps/A%20b');
-    expect(match).toMatchObject({ kind: 'found', params: { id: 'A%20b' } });
+  it('gives the path parameters percent-decoded, as RFC 3986 lets a client send any character of a segment', () => {
+    expect(matchRoute(routes, 'GET', '/apps/A%20b')).toMatchObject({ kind: 'found', params: { id: 'A b' } });
+    // fetch's ids, `app:<uuid>`, as a generated client encodes them.
+    expect(matchRoute(routes, 'GET', '/search/app%3Aabc')).toMatchObject({ kind: 'found', params: { id: 'app:abc' } });
+    // One that does not decode is kept as sent, for its validation to refuse.
+    expect(matchRoute(routes, 'GET', '/apps/%E0%A4%A')).toMatchObject({ kind: 'found', params: { id: '%E0%A4%A' } });
   });
 });

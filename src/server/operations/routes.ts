@@ -88,13 +88,29 @@ export function matchRoute(routes: readonly Operation[], method: string, path: s
   const onPath = (bySlashes(routes).get(slashesIn(normalized)) ?? []).filter((route) => route.pattern.test(normalized));
   const wanted = method === 'HEAD' ? 'GET' : method;
   const route = onPath.find((candidate) => candidate.method === wanted);
-  if (route) return { kind: 'found', route, params: { ...route.pattern.exec(normalized)?.groups } };
+  if (route) return { kind: 'found', route, params: decodedParams(route.pattern.exec(normalized)?.groups) };
   if (onPath.length) {
     const methods = new Set(onPath.map((candidate) => candidate.method));
     const allowed = [...methods].flatMap((each) => (each === 'GET' ? ['GET', 'HEAD'] : [each]));
     return { kind: 'method-not-allowed', allowed: [...allowed, 'OPTIONS'] };
   }
   return { kind: 'not-found' };
+}
+
+/**
+ * A path's parameters as sent, percent-decoded (RFC 3986: a client may encode any character of a segment, as
+ * `app%3A…` for fetch's `app:…`); one that does not decode is kept as sent, for its validation to refuse.
+ */
+function decodedParams(groups: Record<string, string> | undefined): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(groups ?? {})) {
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch {
+      params[name] = value;
+    }
+  }
+  return params;
 }
 
 /**

@@ -47,9 +47,24 @@ export default async function ConsentPage({
   const apps = mayConnect ? await caller.apps.list({}) : [];
   return (
     <Frame title={`Connect ${request.clientName} to your account`}>
-      <p>
-        <strong>{request.clientName}</strong> asks to use the ASO Analytics MCP server on the account{' '}
-        <strong>{account.name}</strong>. After you allow it, you go back to <code>{request.redirectHost}</code>.
+      <div className="row" data-testid="consent-client">
+        {request.logoUri && (
+          // The client's own logo, from its own address: not ours to optimise, and no referrer is sent with it.
+          <img src={request.logoUri} alt="" width={48} height={48} referrerPolicy="no-referrer" />
+        )}
+        <p>
+          <strong>{request.clientName}</strong> asks to use the ASO Analytics MCP server on the account{' '}
+          <strong>{account.name}</strong>. After you allow it, you go back to <code>{request.redirectHost}</code>.
+        </p>
+      </div>
+      <p className="muted" data-testid="consent-client-source">
+        {request.metadataHost ? (
+          <>
+            Its name and logo come from <code>{request.metadataHost}</code>, where the app publishes its metadata.
+          </>
+        ) : (
+          <>The app registered itself: its name is its own claim, which no one has checked.</>
+        )}
       </p>
       {!account.plan.apiAccess || !mayConnect ? (
         <>
