@@ -506,6 +506,8 @@ describe('security matrix: every endpoint × every credential', () => {
         expect((answer.result!._meta!.credits as { charged: number }).charged, label).toBe(0);
       }
     }
+    // A test key's toolsets and modes hold as a live key's.
+    await expectToolsetsHold('test key', `Bearer ${testKey.secret}`);
     expect(await spent()).toBe(before);
   });
 
