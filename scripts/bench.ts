@@ -906,6 +906,18 @@ if (toolCallShare !== undefined) {
     ratio: true,
   });
 }
+if (toolList) {
+  console.log(
+    `\nMCP tools/list for a read-write key (o200k tokens): default toolsets ${toolList.default.tokens} (${toolList.default.tools} tools, aim ≤ 4,000), read-only ${toolList.readOnly.tokens} (${toolList.readOnly.tools}), every toolset ${toolList.all.tokens} (${toolList.all.tools}).`,
+  );
+  aims.push({
+    aim: 'tools/list of the default toolsets ≤ 4,000 tokens',
+    endpoint: 'MCP tools/list',
+    meets: toolList.default.tokens <= 4_000,
+    ratio: false,
+    value: toolList.default.tokens,
+  });
+}
 console.log(`\nAims: ${aims.filter((aim) => aim.meets).length} of ${aims.length} met.`);
 for (const aim of aims.filter((entry) => !entry.meets))
   console.log(`  below: ${aim.endpoint}: ${aim.aim} (${aim.ratio ? `${aim.value.toFixed(2)} ×` : `${aim.value} ms`})`);
@@ -961,18 +973,6 @@ if (webhooks) {
     `  ${webhooks.events} × POST /apps/{id}/keywords, each recording a keyword.added event: p50 ${webhooks.withoutEndpoint.p50} → ${webhooks.withEndpoint.p50} ms (${added(webhooks.withEndpoint.p50, webhooks.withoutEndpoint.p50)}), p99 ${webhooks.withoutEndpoint.p99} → ${webhooks.withEndpoint.p99} ms (${added(webhooks.withEndpoint.p99, webhooks.withoutEndpoint.p99)}) once an endpoint subscribes`,
   );
   console.log(`  event → receiver lag: p50 ${webhooks.lagP50Ms} ms, p99 ${webhooks.lagP99Ms} ms`);
-}
-if (toolList) {
-  console.log(
-    `\nMCP tools/list for a read-write key (o200k tokens): default toolsets ${toolList.default.tokens} (${toolList.default.tools} tools, aim ≤ 4,000), read-only ${toolList.readOnly.tokens} (${toolList.readOnly.tools}), every toolset ${toolList.all.tokens} (${toolList.all.tools}).`,
-  );
-  aims.push({
-    aim: 'tools/list of the default toolsets ≤ 4,000 tokens',
-    endpoint: 'MCP tools/list',
-    meets: toolList.default.tokens <= 4_000,
-    ratio: false,
-    value: toolList.default.tokens,
-  });
 }
 const report = {
   date: new Date().toISOString(),
