@@ -264,3 +264,94 @@ describe('redirect URIs', () => {
     expect(redirectUriRefusal(uri)).toBe(refusal);
   });
 });
+
+// Client ID Metadata Documents (MCP 2026-07-28's first way for a client to be known): the client's id is the HTTPS
+// address of its metadata, read when it first asks. Here the client's host is a stand-in (the network is not reachable
+// from the tests): it serves the document as a client's would, and the server's rules apply to what it serves.
+describe('a client known by its metadata document', () => {
+  const CLIENT_ID = 'https://client.example/oauth/mcp-client.json';
+  const documents = new Map<string, unknown>([
+    [
+      CLIENT_ID,
+      {
+        client_id: CLIENT_ID,
+        client_name: 'Example Agent',
+        client_uri: 'https://client.example',
+        logo_uri: 'https://client.example/logo.png',
+        redirect_uris: ['https://client.example/callback'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
+    ],
+    // A document that names another client than its address: refused.
+    ['https://client.example/impostor.json', { client_id: 'https://other.example/client.json', redirect_uris: [] }],
+  ]);
+  const fetched: string[] = [];
+  let cimdServer: Server;
+  let cimdOrigin: string;
+  let authorization: ReturnType<typeof createAuthorizationServer>;
+
+  beforeAll(async () => {
+    authorization = createAuthorizationServer({
+      origin: 'http://127.0.0.1:1',
+      clientMetadata: {
+        allowFetch: async (clientId) => new URL(clientId).hostname === 'client.example',
+        fetch: async (url) => {
+          fetched.push(String(url));
+          const document = documents.get(String(url));
+          return document
+            ? Response.json(document, { headers: { 'Cache-Control': 'max-age=300' } })
+            : new Response('not found', { status: 404 });
+        },
+      },
+    });
+    cimdServer = createServer((req, res) => {
+      req.headers['x-forwarded-for'] = '198.51.100.9';
+      req.headers['x-forwarded-proto'] = 'http';
+      if (!authorization.serve(req, res, (req.url ?? '/').split('?')[0]!)) res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => cimdServer.listen(0, '127.0.0.1', resolve));
+    cimdOrigin = `http://127.0.0.1:${(cimdServer.address() as { port: number }).port}`;
+  });
+
+  afterAll(() => new Promise<void>((resolve) => cimdServer.close(() => resolve())));
+
+  const authorize = (clientId: string, redirectUri = 'https://client.example/callback') =>
+    fetch(
+      `${cimdOrigin}/oauth/authorize?${new URLSearchParams({
+        client_id: clientId,
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        scope: 'read-only',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      })}`,
+      { redirect: 'manual' },
+    );
+
+  it('advertises them, reads the document, and the consent names the client, its logo and where they come from', async () => {
+    const metadata = await (await fetch(`${cimdOrigin}/.well-known/oauth-authorization-server`)).json();
+    expect(metadata.client_id_metadata_document_supported).toBe(true);
+    const started = await authorize(CLIENT_ID);
+    expect(started.status).toBe(303);
+    const uid = started.headers.get('location')!.split('/').at(-1)!;
+    expect(fetched).toContain(CLIENT_ID);
+    expect(await authorization.consentRequest(uid)).toMatchObject({
+      clientId: CLIENT_ID,
+      clientName: 'Example Agent',
+      logoUri: 'https://client.example/logo.png',
+      metadataHost: 'client.example',
+      redirectHost: 'client.example',
+    });
+  });
+
+  it('refuses a redirect the document does not name, and a document that names another client', async () => {
+    const elsewhere = await authorize(CLIENT_ID, 'https://evil.example/callback');
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.text()).toContain('redirect_uri');
+    const impostor = await authorize('https://client.example/impostor.json');
+    expect(impostor.status).toBe(400);
+    expect(await impostor.text()).toMatch(/invalid_client|client_id/);
+  });
+});

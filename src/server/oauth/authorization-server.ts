@@ -78,6 +78,18 @@ export async function clientMetadataFetchAllowed(
   return check.ok && check.url.protocol === 'https:' && (await resolveDestination(check.url, lookup)).ok;
 }
 
+/** How a client's metadata document is read: whether its address may be fetched, and the fetch itself. */
+export interface ClientMetadataSource {
+  allowFetch: (clientId: string) => Promise<boolean>;
+  fetch: (url: string | URL | Request, options: RequestInit) => Promise<Response>;
+}
+
+/** The network, as oidc-provider fetches (its own special-use-address guard under ours). */
+const NETWORK_CLIENT_METADATA: ClientMetadataSource = {
+  allowFetch: (clientId) => clientMetadataFetchAllowed(clientId),
+  fetch: (url, options) => globalThis.fetch(url, options),
+};
+
 export interface AuthorizationServer {
   /** Answers the request when it is the authorization server's; false otherwise. */
   serve(req: IncomingMessage, res: ServerResponse, path: string): boolean;
@@ -105,10 +117,17 @@ function cookieKeys(): string[] {
  * keys are read from the database, and made again on the next request if that failed: a web process starts, and
  * serves everything else, while the database is down.
  */
-export function createAuthorizationServer({ origin }: { origin: string }): AuthorizationServer {
+export function createAuthorizationServer({
+  origin,
+  clientMetadata = NETWORK_CLIENT_METADATA,
+}: {
+  origin: string;
+  /** Where Client ID Metadata Documents are read: the network, from public addresses only (a stand-in in tests). */
+  clientMetadata?: ClientMetadataSource;
+}): AuthorizationServer {
   let made: Promise<Made> | undefined;
   const ready = () => {
-    made ??= makeProvider(origin).catch((error: unknown) => {
+    made ??= makeProvider(origin, clientMetadata).catch((error: unknown) => {
       made = undefined;
       throw error;
     });
@@ -177,7 +196,7 @@ interface Made {
   serveRegistration: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
 
-async function makeProvider(origin: string): Promise<Made> {
+async function makeProvider(origin: string, clientMetadata: ClientMetadataSource): Promise<Made> {
   // Loaded with the provider, on the first OAuth request: a third of a second of CPU that a process serving no OAuth
   // request (a test's server, a web process restarted) does not spend.
   const { default: Provider, errors } = await import('oidc-provider');
@@ -185,6 +204,8 @@ async function makeProvider(origin: string): Promise<Made> {
   const configuration: Configuration = {
     adapter: OAuthAdapter,
     clients: [],
+    // What oidc-provider fetches: Client ID Metadata Documents (this server reads no other client URL).
+    fetch: (url, options) => clientMetadata.fetch(url, options as RequestInit),
     jwks: { keys: await signingKeys() },
     cookies: {
       keys: cookieKeys(),
@@ -217,7 +238,7 @@ async function makeProvider(origin: string): Promise<Made> {
         // An experimental feature of oidc-provider: the draft it implements is acknowledged here, and package.json pins
         // oidc-provider's minor version (~), under which that draft cannot change.
         ack: 'draft-02',
-        allowFetch: (_ctx, clientId) => clientMetadataFetchAllowed(clientId),
+        allowFetch: (_ctx, clientId) => clientMetadata.allowFetch(clientId),
       },
       resourceIndicators: {
         enabled: true,
