@@ -21,7 +21,8 @@ export function signedInActor(cookie: string | null, mode: 'switch' | 'live' = '
 
 /** The procedures as `actor` calls them from a page (no one signed in: the public ones, an invitation's). */
 export function pageCaller(actor: Actor | null, clientAddress: string | null) {
-  const trace = { ...pageTrace(clientAddress), ...(actor ? { actor } : {}) };
+  // A page is one request of its user's against the dashboard's rate, however many calls it makes.
+  const trace = { ...pageTrace(clientAddress), ...(actor ? { actor } : {}), pageRequest: { counted: false } };
   return createDashboardCaller({
     actor,
     transport: 'dashboard',

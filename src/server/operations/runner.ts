@@ -109,6 +109,11 @@ export interface CallTrace {
   caller?: Caller;
   /** Whether the response cache replayed the answer. */
   cache?: 'hit' | 'miss';
+  /**
+   * A dashboard page's calls (its server components', src/server/dashboard/page-caller.ts) are one request of its
+   * user's: the rate counts the first and lets the others of the same page through. /api/trpc counts each call.
+   */
+  pageRequest?: { counted: boolean };
 }
 
 export interface CallerRequest {
@@ -346,5 +351,7 @@ export async function runDashboardCall(
 ): Promise<void> {
   if (trace.actor) admitRole(trace.actor, call.access);
   refuseUnstorableText(call.input);
+  if (trace.pageRequest?.counted) return;
   await admitDashboardCall(trace.actor ?? null, trace.clientAddress);
+  if (trace.pageRequest) trace.pageRequest.counted = true;
 }

@@ -22,7 +22,8 @@ export const REQUESTS_PER_MINUTE: Record<PlanTier, number> = {
 
 /**
  * Dashboard calls per minute per signed-in user (per client address before sign-in), whatever the plan: one per
- * procedure call, a page's reads included. A person clicking through the dashboard makes a few dozen.
+ * procedure call of /api/trpc, one per page request (its server components' reads together). A person clicking
+ * through the dashboard makes a few dozen.
  */
 const DASHBOARD_CALLS_PER_MINUTE = 600;
 
