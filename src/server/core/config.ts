@@ -153,6 +153,18 @@ export const VARIABLES = {
     default: '`https://itunes.apple.com`',
     meaning: 'Where the `stores` provider asks Apple’s public endpoints (tests point it at recorded answers)',
   },
+  APP_STORE_CONNECT_ORIGIN: {
+    schema: url.default('https://api.appstoreconnect.apple.com'),
+    default: '`https://api.appstoreconnect.apple.com`',
+    meaning:
+      'Where a connected App Store Connect account is asked (its reviews and responses; tests point it at a stand-in)',
+  },
+  GOOGLE_PLAY_DEVELOPER_API_ORIGIN: {
+    schema: url.default('https://androidpublisher.googleapis.com'),
+    default: '`https://androidpublisher.googleapis.com`',
+    meaning:
+      'Where a connected Google Play Console account is asked (its reviews and replies; the token is asked at its key’s `token_uri`)',
+  },
   STORE_CALLS_PER_MINUTE_APP_STORE: {
     schema: integer(1, 6_000).default(20),
     default: '`20`',
