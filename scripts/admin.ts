@@ -24,6 +24,7 @@ import { currentDataKeyId } from '../src/server/core/data-encryption';
 import { sealStoredSecrets } from '../src/server/services/webhooks/secrets';
 import { rotateSigningKeys } from '../src/server/oauth/signing-keys';
 import { resealOAuthRecords } from '../src/server/db/oauth-records';
+import { resealStoreAccounts } from '../src/server/services/store-accounts/store-accounts';
 import { BACKFILL_DAYS, refreshAllApps } from '../src/server/services/ingest/refresh';
 
 const USAGE = `Usage:
@@ -129,8 +130,9 @@ const commands: Record<string, (args: string[]) => Promise<string[]>> = {
     parse(args, []);
     const sealed = await sealStoredSecrets();
     const oauth = await resealOAuthRecords();
+    const stores = await resealStoreAccounts();
     return [
-      `Sealed ${sealed} webhook signing secret${sealed === 1 ? '' : 's'} and ${oauth} OAuth record${oauth === 1 ? '' : 's'} (signing keys, token and client secrets) with the data-encryption key ${currentDataKeyId()}; every stored secret is under it now.`,
+      `Sealed ${sealed} webhook signing secret${sealed === 1 ? '' : 's'}, ${oauth} OAuth record${oauth === 1 ? '' : 's'} (signing keys, token and client secrets) and ${stores} store account credential${stores === 1 ? '' : 's'} with the data-encryption key ${currentDataKeyId()}; every stored secret is under it now.`,
     ];
   },
   refresh: async (args) => {

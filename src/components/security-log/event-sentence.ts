@@ -44,6 +44,11 @@ export function fieldName(field: string): string {
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** A recorded value in words: what null means depends on the field (no restriction, no expiry). */
+/** A store's console, as its owner knows it. */
+function storeConsole(store: unknown): string {
+  return store === 'google_play' ? 'Google Play Console' : 'App Store Connect';
+}
+
 function fieldValue(field: string, value: unknown): string {
   if (value === null || value === undefined) {
     if (field === 'appIds') return 'all apps';
@@ -154,6 +159,12 @@ export function eventSentence(entry: Entry, changes?: FieldChange[]): string {
       return `${who} rotated the signing secret of ${target}`;
     case 'webhook_endpoint.deleted':
       return `${who} deleted webhook endpoint ${target}`;
+    case 'store_account.connected':
+      return `${who} connected the ${storeConsole(after.store)} account ${target}`;
+    case 'store_account.replaced':
+      return `${who} replaced the ${storeConsole(after.store)} account’s key with ${target}`;
+    case 'store_account.removed':
+      return `${who} removed the ${storeConsole(before.store)} account ${target}`;
     case 'plan.changed':
       return `${who} changed the plan from ${fieldValue('plan', before.plan)} to ${fieldValue('plan', after.plan)}${
         typeof after.reason === 'string' ? ` (${after.reason})` : ''

@@ -1,6 +1,9 @@
 // The security log through the services that write it: each kind of event, with who acted and from where as the
 // request says (a dashboard user, the operator, the system), before and after but never a secret; filters and pages;
 // and the database's own refusal of any edit, and of any deletion before the retention.
+import { resetConfig } from '@/server/core/config';
+import { connectStoreAccount, removeStoreAccount } from '@/server/services/store-accounts/store-accounts';
+import { startAppStoreConnectStandIn } from '../../../../test/stores/app-store-connect-stand-in';
 import { randomUUID } from 'node:crypto';
 import { db } from '@/server/db';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -115,6 +118,20 @@ describe('the security log', () => {
         asOwner,
         (await inviteMember(asOwner, { email: withdrawn.email, role: 'admin' })).invitation.id,
       );
+      // A store account connected (against App Store Connect's stand-in), its key replaced, then removed.
+      const apple = await startAppStoreConnectStandIn();
+      process.env.APP_STORE_CONNECT_ORIGIN = apple.origin;
+      resetConfig();
+      try {
+        secrets.push(apple.key.privateKey.split('\n')[1]!);
+        await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
+        await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
+        await removeStoreAccount(owner, 'app_store');
+      } finally {
+        delete process.env.APP_STORE_CONNECT_ORIGIN;
+        resetConfig();
+        await apple.close();
+      }
       // Ownership offered to a member, who takes it.
       const heir = await makeAccount('free');
       await acceptInvitation(

@@ -22,6 +22,9 @@ export const SECURITY_EVENT_KINDS = [
   'webhook_endpoint.changed',
   'webhook_endpoint.secret_rotated',
   'webhook_endpoint.deleted',
+  'store_account.connected',
+  'store_account.replaced',
+  'store_account.removed',
   'plan.changed',
   'session.signed_in',
   'session.sign_in_failed',
@@ -53,6 +56,9 @@ export const SECURITY_EVENT_LABELS: Record<SecurityEventKind, string> = {
   'webhook_endpoint.changed': 'Webhook endpoint changed',
   'webhook_endpoint.secret_rotated': 'Webhook signing secret rotated',
   'webhook_endpoint.deleted': 'Webhook endpoint deleted',
+  'store_account.connected': 'Store account connected',
+  'store_account.replaced': 'Store account key replaced',
+  'store_account.removed': 'Store account removed',
   'plan.changed': 'Plan changed',
   'session.signed_in': 'Signed in',
   'session.sign_in_failed': 'Sign-in failed',
@@ -78,7 +84,7 @@ export interface SecurityEventEntry {
   accountId: string;
   kind: SecurityEventKind;
   target?: {
-    type: 'api_key' | 'oauth_grant' | 'webhook_endpoint' | 'account' | 'user' | 'invitation';
+    type: 'api_key' | 'oauth_grant' | 'webhook_endpoint' | 'account' | 'user' | 'invitation' | 'store_account';
     id: string;
     label: string;
   };

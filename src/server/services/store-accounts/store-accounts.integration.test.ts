@@ -1,0 +1,154 @@
+// Connecting an account's store accounts (issue 67), against the stores' stand-ins: checked with the store before
+// anything is kept, sealed at rest, the owned apps marked, replaced and removed, each step in the security log; a
+// credential the store refuses stores nothing and keeps the one before.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfig } from '@/server/core/config';
+import { generateDataKey, isSealed } from '@/server/core/data-encryption';
+import { db } from '@/server/db';
+import { AppError } from '@/server/errors/app-error';
+import { makeAccount } from '../../../../test/factories';
+import {
+  startAppStoreConnectStandIn,
+  type AppStoreConnectStandIn,
+} from '../../../../test/stores/app-store-connect-stand-in';
+import {
+  startGooglePlayConsoleStandIn,
+  type GooglePlayConsoleStandIn,
+} from '../../../../test/stores/google-play-console-stand-in';
+import {
+  connectStoreAccount,
+  listStoreAccounts,
+  removeStoreAccount,
+  resealStoreAccounts,
+  storeAccountCredential,
+} from './store-accounts';
+
+let apple: AppStoreConnectStandIn;
+let google: GooglePlayConsoleStandIn;
+
+beforeAll(async () => {
+  [apple, google] = await Promise.all([startAppStoreConnectStandIn(), startGooglePlayConsoleStandIn()]);
+  process.env.APP_STORE_CONNECT_ORIGIN = apple.origin;
+  process.env.GOOGLE_PLAY_DEVELOPER_API_ORIGIN = google.origin;
+  process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+  resetConfig();
+});
+
+afterAll(async () => {
+  delete process.env.APP_STORE_CONNECT_ORIGIN;
+  delete process.env.GOOGLE_PLAY_DEVELOPER_API_ORIGIN;
+  delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
+  resetConfig();
+  await Promise.all([apple.close(), google.close()]);
+});
+
+/** An account tracking the stand-ins' apps (and one of each store they do not own). */
+async function accountWithApps() {
+  const owner = await makeAccount('pro');
+  const app = (store: 'app_store' | 'google_play', storeId: string, name: string) =>
+    db.trackedApp.create({
+      data: {
+        accountId: owner.accountId,
+        store,
+        storeId,
+        bundleId: store === 'app_store' ? `com.example.${storeId}` : storeId,
+        name,
+        developer: 'Calm Labs Inc.',
+        category: 'Health & Fitness',
+        primaryCountry: 'US',
+      },
+    });
+  return {
+    owner,
+    ownedIos: await app('app_store', '1459969523', 'Breathe'),
+    otherIos: await app('app_store', '999', 'Someone else’s'),
+    ownedAndroid: await app('google_play', 'com.calmlabs.breathe', 'Breathe for Android'),
+    otherAndroid: await app('google_play', 'com.other.app', 'Another app'),
+  };
+}
+
+describe('store accounts', () => {
+  it('connects both stores’ accounts, marks the apps each owns, and keeps the credentials sealed', async () => {
+    const { owner, ownedIos, ownedAndroid } = await accountWithApps();
+    const now = new Date();
+    const ios = await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, now);
+    expect(ios).toMatchObject({
+      store: 'app_store',
+      label: `Key ${apple.key.keyId} of issuer ${apple.key.issuerId}`,
+      ownedApps: [{ id: ownedIos.id, name: 'Breathe' }],
+    });
+    const android = await connectStoreAccount(owner, { store: 'google_play', serviceAccountKey: google.keyJson }, now);
+    expect(android).toMatchObject({
+      store: 'google_play',
+      label: 'aso-replies@calm-labs.iam.gserviceaccount.com',
+      ownedApps: [{ id: ownedAndroid.id, name: 'Breathe for Android' }],
+    });
+    // Sealed at rest: no part of either secret in the table; opened only for a call to the store.
+    const stored = await db.storeAccount.findMany({ where: { accountId: owner.accountId } });
+    const raw = JSON.stringify(stored);
+    expect(raw).not.toContain('PRIVATE KEY');
+    expect(raw).not.toContain(apple.key.privateKey.split('\n')[1]!);
+    expect(stored.every((row) => isSealed(row.credential))).toBe(true);
+    expect(await storeAccountCredential(owner.accountId, 'app_store')).toMatchObject({ keyId: apple.key.keyId });
+    const log = await db.securityEvent.findMany({
+      where: { accountId: owner.accountId },
+      orderBy: { occurredAt: 'asc' },
+    });
+    expect(log.map((entry) => entry.kind)).toEqual(['store_account.connected', 'store_account.connected']);
+    expect(JSON.stringify(log, (_key, value) => (typeof value === 'bigint' ? String(value) : value))).not.toContain(
+      'PRIVATE KEY',
+    );
+  });
+
+  it('refuses a key the store refuses, storing nothing and keeping the one before', async () => {
+    const { owner } = await accountWithApps();
+    await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
+    const before = await db.storeAccount.findMany({ where: { accountId: owner.accountId } });
+    const badP8 = await connectStoreAccount(
+      owner,
+      { store: 'app_store', ...apple.key, privateKey: 'oops' },
+      new Date(),
+    ).catch((error: unknown) => error);
+    expect(badP8).toBeInstanceOf(AppError);
+    expect(badP8).toMatchObject({ appCode: 'VALIDATION_ERROR', message: expect.stringContaining('.p8') });
+    const notJson = await connectStoreAccount(
+      owner,
+      { store: 'google_play', serviceAccountKey: '{' },
+      new Date(),
+    ).catch((error: unknown) => error);
+    expect(notJson).toMatchObject({ appCode: 'VALIDATION_ERROR', message: expect.stringContaining('JSON') });
+    expect(await db.storeAccount.findMany({ where: { accountId: owner.accountId } })).toEqual(before);
+  });
+
+  it('replaces and removes an account, in the security log, and its apps are no longer owned', async () => {
+    const { owner, ownedIos } = await accountWithApps();
+    await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
+    await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
+    expect(await listStoreAccounts(owner.accountId)).toHaveLength(1);
+    await removeStoreAccount(owner, 'app_store');
+    expect(await listStoreAccounts(owner.accountId)).toEqual([]);
+    expect((await db.trackedApp.findUniqueOrThrow({ where: { id: ownedIos.id } })).ownedByStoreAccountId).toBeNull();
+    const kinds = (
+      await db.securityEvent.findMany({ where: { accountId: owner.accountId }, orderBy: { occurredAt: 'asc' } })
+    ).map((entry) => entry.kind);
+    expect(kinds).toEqual(['store_account.connected', 'store_account.replaced', 'store_account.removed']);
+    await expect(removeStoreAccount(owner, 'app_store')).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+  });
+
+  it('reseals the credentials under a new data key, still opening them', async () => {
+    const { owner } = await accountWithApps();
+    await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
+    const oldKey = process.env.DATA_ENCRYPTION_KEY!;
+    process.env.DATA_ENCRYPTION_KEY = generateDataKey();
+    process.env.DATA_ENCRYPTION_PREVIOUS_KEYS = oldKey;
+    try {
+      expect(await resealStoreAccounts()).toBeGreaterThanOrEqual(1);
+      delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;
+      expect(await storeAccountCredential(owner.accountId, 'app_store')).toMatchObject({ keyId: apple.key.keyId });
+      expect(await resealStoreAccounts()).toBe(0);
+    } finally {
+      process.env.DATA_ENCRYPTION_KEY = oldKey;
+      delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;
+    }
+  });
+});
