@@ -1,6 +1,7 @@
 // Connecting an account's store accounts (issue 67), against the stores' stand-ins: checked with the store before
 // anything is kept, sealed at rest, the owned apps marked, replaced and removed, each step in the security log; a
 // credential the store refuses stores nothing and keeps the one before.
+import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '@/server/core/config';
 import { generateDataKey, isSealed } from '@/server/core/data-encryption';
@@ -22,6 +23,8 @@ import {
   resealStoreAccounts,
   storeAccountCredential,
 } from './store-accounts';
+import { collectOwnedReviews } from './owned-reviews';
+import { OWNED_REVIEWS_CRON, OWNED_REVIEWS_QUEUE, scheduleOwnedReviews } from './reviews-schedule';
 
 let apple: AppStoreConnectStandIn;
 let google: GooglePlayConsoleStandIn;
@@ -149,6 +152,68 @@ describe('store accounts', () => {
     } finally {
       process.env.DATA_ENCRYPTION_KEY = oldKey;
       delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;
+    }
+  });
+});
+
+describe('owned reviews', () => {
+  it('keeps every review of the owned apps with its answer, the week’s Google ones too once gone from the store', async () => {
+    const { owner, ownedIos, ownedAndroid, otherAndroid } = await accountWithApps();
+    await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
+    await connectStoreAccount(owner, { store: 'google_play', serviceAccountKey: google.keyJson }, new Date());
+    const first = await collectOwnedReviews(owner.accountId, new Date());
+    expect(first).toMatchObject({ read: 8, added: 8, refused: [] });
+    const ios = await db.storeAccountReview.findMany({
+      where: { trackedAppId: ownedIos.id },
+      orderBy: { writtenAt: 'desc' },
+    });
+    expect(ios).toHaveLength(5);
+    expect(ios.find((review) => review.responseBody)).toMatchObject({ responseState: 'PUBLISHED' });
+    const android = await db.storeAccountReview.findMany({ where: { trackedAppId: ownedAndroid.id } });
+    expect(android).toHaveLength(3);
+    expect(await db.storeAccountReview.count({ where: { trackedAppId: otherAndroid.id } })).toBe(0);
+    // Google gives a week's reviews: one that leaves its window is kept.
+    const reviews = google.packages.get('com.calmlabs.breathe')!;
+    const gone = reviews.pop()!;
+    const again = await collectOwnedReviews(owner.accountId, new Date());
+    expect(again).toMatchObject({ added: 0 });
+    expect(await db.storeAccountReview.count({ where: { trackedAppId: ownedAndroid.id } })).toBe(3);
+    reviews.push(gone);
+  });
+
+  it('marks a store account the store refuses, and keeps what it read before', async () => {
+    const local = await startAppStoreConnectStandIn();
+    process.env.APP_STORE_CONNECT_ORIGIN = local.origin;
+    resetConfig();
+    try {
+      const { owner, ownedIos } = await accountWithApps();
+      await connectStoreAccount(owner, { store: 'app_store', ...local.key }, new Date());
+      await collectOwnedReviews(owner.accountId, new Date());
+      local.revoke();
+      const refused = await collectOwnedReviews(owner.accountId, new Date());
+      expect(refused.refused).toEqual([{ store: 'app_store', reason: expect.stringContaining('revoked') }]);
+      expect((await listStoreAccounts(owner.accountId))[0]!.lastError).toMatch(/revoked/);
+      expect(await db.storeAccountReview.count({ where: { trackedAppId: ownedIos.id } })).toBe(5);
+    } finally {
+      process.env.APP_STORE_CONNECT_ORIGIN = apple.origin;
+      resetConfig();
+      await local.close();
+    }
+  });
+
+  it('are read on a daily schedule of the job queue', async () => {
+    const boss = new PgBoss({ connectionString: process.env.DATABASE_URL!, schema: 'pgboss', max: 2 });
+    await boss.start();
+    try {
+      await scheduleOwnedReviews(boss, () => {});
+      expect(await boss.getSchedules()).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: OWNED_REVIEWS_QUEUE, cron: OWNED_REVIEWS_CRON, timezone: 'UTC' }),
+        ]),
+      );
+    } finally {
+      await boss.unschedule(OWNED_REVIEWS_QUEUE);
+      await boss.stop({ graceful: true, timeout: 5_000 });
     }
   });
 });
