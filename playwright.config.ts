@@ -20,6 +20,9 @@ const rateLoop = Number(process.env.E2E_RATE_LOOP ?? 0);
 export const baseURL = `http://localhost:${port}`;
 /** The e2e server's mail server (e2e/mailbox.ts). */
 export const MAILBOX_PORT = port + 25;
+/** The stores' stand-ins for connected store accounts (e2e/store-stand-ins.ts): App Store Connect's, Google Play's. */
+export const APP_STORE_CONNECT_PORT = port + 26;
+export const GOOGLE_PLAY_CONSOLE_PORT = port + 27;
 
 export default defineConfig<{ pooler: Pooler; redis: boolean }>({
   testDir: 'e2e',
@@ -104,6 +107,9 @@ export default defineConfig<{ pooler: Pooler; redis: boolean }>({
       // Invitations are mailed to e2e/mailbox.ts, where the members' tests read them.
       SMTP_URL: `smtp://127.0.0.1:${MAILBOX_PORT}`,
       MAIL_FROM: 'ASO Analytics <team@e2e.test>',
+      // Connected store accounts ask the stores' stand-ins (e2e/store-stand-ins.ts).
+      APP_STORE_CONNECT_ORIGIN: `http://127.0.0.1:${APP_STORE_CONNECT_PORT}`,
+      GOOGLE_PLAY_DEVELOPER_API_ORIGIN: `http://127.0.0.1:${GOOGLE_PLAY_CONSOLE_PORT}`,
     },
   },
 });

@@ -35,6 +35,7 @@ const PAGES = [
   ['app-reviews', `/apps/${DEMO_APP}/reviews`],
   ['api-keys', '/settings/api'],
   ['webhooks', '/settings/webhooks'],
+  ['store-accounts', '/settings/store-accounts'],
   ['security-log', '/settings/security'],
   ['members', '/settings/members'],
   ['billing', '/settings/billing'],

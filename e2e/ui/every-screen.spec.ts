@@ -55,6 +55,7 @@ const APP_PAGES = ['/apps', ...APP_VIEWS.map((view) => `/apps/${DEMO_APP_ID}${vi
 const SETTINGS_PAGES = [
   '/settings/api',
   '/settings/webhooks',
+  '/settings/store-accounts',
   '/settings/security',
   '/settings/members',
   '/settings/billing',

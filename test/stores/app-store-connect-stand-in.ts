@@ -37,7 +37,8 @@ function errorBody(status: number, code: string, detail: string) {
   return JSON.stringify({ errors: [{ status: String(status), code, title: code, detail }] });
 }
 
-export async function startAppStoreConnectStandIn(): Promise<AppStoreConnectStandIn> {
+/** `port`: a fixed one (the e2e server's stand-ins), else any free one. */
+export async function startAppStoreConnectStandIn(port = 0): Promise<AppStoreConnectStandIn> {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const key = {
     issuerId: '57246542-96fe-1a63-e053-0824d011072a',
@@ -196,7 +197,7 @@ export async function startAppStoreConnectStandIn(): Promise<AppStoreConnectStan
     }
     send(404, errorBody(404, 'NOT_FOUND', `No route ${req.method} ${url.pathname}.`));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,

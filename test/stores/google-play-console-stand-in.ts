@@ -31,7 +31,8 @@ export interface GooglePlayConsoleStandIn {
 const SCOPE = 'https://www.googleapis.com/auth/androidpublisher';
 const PAGE = 2;
 
-export async function startGooglePlayConsoleStandIn(): Promise<GooglePlayConsoleStandIn> {
+/** `port`: a fixed one (the e2e server's stand-ins), else any free one. */
+export async function startGooglePlayConsoleStandIn(port = 0): Promise<GooglePlayConsoleStandIn> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const tokens = new Set<string>();
   const received: GooglePlayConsoleStandIn['received'] = [];
@@ -137,7 +138,7 @@ export async function startGooglePlayConsoleStandIn(): Promise<GooglePlayConsole
     }
     apiError(404, `No route ${req.method} ${url.pathname}.`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const keyJson = JSON.stringify({
     type: 'service_account',

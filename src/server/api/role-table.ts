@@ -57,6 +57,9 @@ const DASHBOARD_NAMES: Record<string, string> = {
   'competitors.remove': 'Remove a competitor',
   'usage.ledger': 'See usage by day, endpoint and key',
   'webhooks.setEnabled': 'Enable or disable a webhook endpoint',
+  'storeAccounts.list': 'List store accounts',
+  'storeAccounts.connect': 'Connect a store account',
+  'storeAccounts.remove': 'Remove a store account',
   'securityLog.list': 'Read the security log',
   'securityLog.export': 'Export the security log',
 };

@@ -13,6 +13,7 @@ import { membersRouter } from './routers/members/router';
 import { metadataRouter } from './routers/metadata/router';
 import { reviewsRouter } from './routers/reviews/router';
 import { searchRouter } from './routers/search/router';
+import { storeAccountsRouter } from './routers/store-accounts/router';
 import { securityLogRouter } from './routers/security-log/router';
 import { usageRouter } from './routers/usage/router';
 import { webhooksRouter } from './routers/webhooks/router';
@@ -32,6 +33,7 @@ export const appRouter = router({
   usage: usageRouter,
   search: searchRouter,
   webhooks: webhooksRouter,
+  storeAccounts: storeAccountsRouter,
   securityLog: securityLogRouter,
 });
 

@@ -38,6 +38,8 @@ import { permissionOf } from '@/server/services/access/access-policy';
 import { makeAsoApp } from '../../../test/aso-fixture';
 import { callPublicApi } from '../../../test/public-api';
 import { callMcpTool, postMcp } from '../../../test/mcp';
+import { startAppStoreConnectStandIn } from '../../../test/stores/app-store-connect-stand-in';
+import { resetConfig } from '@/server/core/config';
 import { TOOLSET_NAMES, TOOLSETS } from '@/server/mcp/toolsets';
 import { toolName } from '@/server/mcp/tools';
 import { oauthIdHash } from '@/server/db/oauth-records';
@@ -704,8 +706,14 @@ describe('security matrix: the dashboard endpoint', () => {
   let credentials: { name: string; headers: Record<string, string>; expect: (path: string) => number }[];
   let members: { role: MemberRole; cookie: string }[];
 
+  let appleStandIn: Awaited<ReturnType<typeof startAppStoreConnectStandIn>>;
+
   beforeAll(async () => {
     process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
+    // Store accounts are checked with the store as they are connected: App Store Connect's stand-in here.
+    appleStandIn = await startAppStoreConnectStandIn();
+    process.env.APP_STORE_CONNECT_ORIGIN = appleStandIn.origin;
+    resetConfig();
     const { owner: account, app } = await makeAsoApp();
     const user = await db.user.findFirstOrThrow({ where: { accountId: account.accountId } });
     const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
@@ -831,6 +839,9 @@ describe('security matrix: the dashboard endpoint', () => {
       'keywords.recentRanks': { id: app.id },
       'keywords.room': {},
       'usage.ledger': {},
+      'storeAccounts.list': undefined,
+      'storeAccounts.connect': { store: 'app_store', ...appleStandIn.key },
+      'storeAccounts.remove': { store: 'app_store' },
     };
     billingWithoutStripe = (path: string) => path === 'billing.checkout' || path === 'billing.portal';
     const cookieOf = (token: string) => ({ cookie: `next-auth.session-token=${token}` });
@@ -881,6 +892,8 @@ describe('security matrix: the dashboard endpoint', () => {
       roleAllows(role, permissionOf(procedures.find(([each]) => each === path)![1]._def.meta));
     const byId = (path: string) => {
       const input = inputs[path];
+      // A store account's connection names the store's ids (issuer, key), nothing of the owner's.
+      if (path === 'storeAccounts.connect') return false;
       return typeof input === 'object' && input !== null && Object.keys(input).some((name) => /id$/i.test(name));
     };
     const refused = () => 401;
@@ -914,8 +927,11 @@ describe('security matrix: the dashboard endpoint', () => {
     ];
   });
 
-  afterAll(() => {
+  afterAll(async () => {
     delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
+    delete process.env.APP_STORE_CONNECT_ORIGIN;
+    resetConfig();
+    await appleStandIn.close();
   });
 
   const call = (path: string, type: 'query' | 'mutation', headers: Record<string, string>) => {

@@ -22,6 +22,7 @@ export const PERMISSIONS = {
   'usage.read': 'read the credit usage',
   'keys.manage': 'manage API keys and connected apps',
   'webhooks.manage': 'manage webhook endpoints',
+  'store-accounts.manage': 'connect and remove store accounts',
   'security-log.read': 'read the security log',
   'account.manage': 'change the account’s settings: whether new keys must expire',
   'members.manage': 'invite and remove members and change their roles',
