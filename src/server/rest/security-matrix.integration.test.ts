@@ -663,7 +663,10 @@ describe('security matrix: every endpoint × every credential', () => {
   });
 
   it('offers every toolset in both modes exactly the tools each credential may call, and refuses the others unrun', async () => {
-    const before = await db.creditUsage.aggregate({ _sum: { used: true } });
+    // The owner's account: the admitted credentials are its (other test files charge other accounts meanwhile).
+    const { accountId } = await db.trackedApp.findUniqueOrThrow({ where: { id: ids.id }, select: { accountId: true } });
+    const charged = () => db.creditUsage.aggregate({ where: { accountId }, _sum: { used: true } });
+    const before = await charged();
     const admitted = credentials.filter((credential) =>
       ['valid read-write key', 'valid session token', 'read-only key', 'key restricted to another app'].includes(
         credential.name,
@@ -671,7 +674,7 @@ describe('security matrix: every endpoint × every credential', () => {
     );
     expect(admitted).toHaveLength(4);
     for (const credential of admitted) await expectToolsetsHold(credential.name, credential.authorization!);
-    expect(await db.creditUsage.aggregate({ _sum: { used: true } })).toEqual(before);
+    expect(await charged()).toEqual(before);
   });
 
   it('sent the database only digests of the secrets, and wrote no secret to any log line', () => {

@@ -45,6 +45,21 @@ afterAll(async () => {
   await Promise.all([apple.close(), google.close()]);
 });
 
+/** Every row of every table of the database, as text. */
+async function databaseAsText(): Promise<string> {
+  const tables = await db.$queryRaw<
+    { name: string }[]
+  >`SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema IN ('public', 'pgboss')`;
+  const parts = await Promise.all(
+    tables.map(async ({ name }) =>
+      (await db.$queryRawUnsafe<{ row: string }[]>(`SELECT t::text AS row FROM ${name} t`))
+        .map((row) => row.row)
+        .join('\n'),
+    ),
+  );
+  return parts.join('\n');
+}
+
 /** An account tracking the stand-ins' apps (and one of each store they do not own). */
 async function accountWithApps() {
   const owner = await makeAccount('pro');
@@ -101,6 +116,11 @@ describe('store accounts', () => {
     expect(JSON.stringify(log, (_key, value) => (typeof value === 'bigint' ? String(value) : value))).not.toContain(
       'PRIVATE KEY',
     );
+    // No table of the database holds either secret readable (the governance scan, as secrets.integration.test.ts's).
+    const dump = await databaseAsText();
+    expect(dump).not.toContain(apple.key.privateKey.split('\n')[1]!);
+    const googleKey = JSON.parse(google.keyJson) as { private_key: string };
+    expect(dump).not.toContain(googleKey.private_key.split('\n')[1]!);
   });
 
   it('refuses a key the store refuses, storing nothing and keeping the one before', async () => {
