@@ -2,20 +2,15 @@
 // anything is kept, sealed at rest, the owned apps marked, replaced and removed, each step in the security log; a
 // credential the store refuses stores nothing and keeps the one before.
 import PgBoss from 'pg-boss';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resetConfig } from '@/server/core/config';
+import { useStoreStandIns } from '../../../../test/stores/store-stand-ins';
+import { databaseAsText } from '../../../../test/database-text';
 import { generateDataKey, isSealed } from '@/server/core/data-encryption';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors/app-error';
 import { makeAccount } from '../../../../test/factories';
-import {
-  startAppStoreConnectStandIn,
-  type AppStoreConnectStandIn,
-} from '../../../../test/stores/app-store-connect-stand-in';
-import {
-  startGooglePlayConsoleStandIn,
-  type GooglePlayConsoleStandIn,
-} from '../../../../test/stores/google-play-console-stand-in';
+import { startAppStoreConnectStandIn } from '../../../../test/stores/app-store-connect-stand-in';
 import {
   connectStoreAccount,
   listStoreAccounts,
@@ -26,39 +21,7 @@ import {
 import { collectOwnedReviews } from './owned-reviews';
 import { OWNED_REVIEWS_CRON, OWNED_REVIEWS_QUEUE, scheduleOwnedReviews } from './reviews-schedule';
 
-let apple: AppStoreConnectStandIn;
-let google: GooglePlayConsoleStandIn;
-
-beforeAll(async () => {
-  [apple, google] = await Promise.all([startAppStoreConnectStandIn(), startGooglePlayConsoleStandIn()]);
-  process.env.APP_STORE_CONNECT_ORIGIN = apple.origin;
-  process.env.GOOGLE_PLAY_DEVELOPER_API_ORIGIN = google.origin;
-  process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST = 'true';
-  resetConfig();
-});
-
-afterAll(async () => {
-  delete process.env.APP_STORE_CONNECT_ORIGIN;
-  delete process.env.GOOGLE_PLAY_DEVELOPER_API_ORIGIN;
-  delete process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
-  resetConfig();
-  await Promise.all([apple.close(), google.close()]);
-});
-
-/** Every row of every table of the database, as text. */
-async function databaseAsText(): Promise<string> {
-  const tables = await db.$queryRaw<
-    { name: string }[]
-  >`SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema IN ('public', 'pgboss')`;
-  const parts = await Promise.all(
-    tables.map(async ({ name }) =>
-      (await db.$queryRawUnsafe<{ row: string }[]>(`SELECT t::text AS row FROM ${name} t`))
-        .map((row) => row.row)
-        .join('\n'),
-    ),
-  );
-  return parts.join('\n');
-}
+const standIns = useStoreStandIns();
 
 /** An account tracking the stand-ins' apps (and one of each store they do not own). */
 async function accountWithApps() {
@@ -89,13 +52,17 @@ describe('store accounts', () => {
   it('connects both stores’ accounts, marks the apps each owns, and keeps the credentials sealed', async () => {
     const { owner, ownedIos, ownedAndroid } = await accountWithApps();
     const now = new Date();
-    const ios = await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, now);
+    const ios = await connectStoreAccount(owner, { store: 'app_store', ...standIns.apple.key }, now);
     expect(ios).toMatchObject({
       store: 'app_store',
-      label: `Key ${apple.key.keyId} of issuer ${apple.key.issuerId}`,
+      label: `Key ${standIns.apple.key.keyId} of issuer ${standIns.apple.key.issuerId}`,
       ownedApps: [{ id: ownedIos.id, name: 'Breathe' }],
     });
-    const android = await connectStoreAccount(owner, { store: 'google_play', serviceAccountKey: google.keyJson }, now);
+    const android = await connectStoreAccount(
+      owner,
+      { store: 'google_play', serviceAccountKey: standIns.google.keyJson },
+      now,
+    );
     expect(android).toMatchObject({
       store: 'google_play',
       label: 'aso-replies@calm-labs.iam.gserviceaccount.com',
@@ -105,9 +72,11 @@ describe('store accounts', () => {
     const stored = await db.storeAccount.findMany({ where: { accountId: owner.accountId } });
     const raw = JSON.stringify(stored);
     expect(raw).not.toContain('PRIVATE KEY');
-    expect(raw).not.toContain(apple.key.privateKey.split('\n')[1]!);
+    expect(raw).not.toContain(standIns.apple.key.privateKey.split('\n')[1]!);
     expect(stored.every((row) => isSealed(row.credential))).toBe(true);
-    expect(await storeAccountCredential(owner.accountId, 'app_store')).toMatchObject({ keyId: apple.key.keyId });
+    expect(await storeAccountCredential(owner.accountId, 'app_store')).toMatchObject({
+      keyId: standIns.apple.key.keyId,
+    });
     const log = await db.securityEvent.findMany({
       where: { accountId: owner.accountId },
       orderBy: { occurredAt: 'asc' },
@@ -118,18 +87,18 @@ describe('store accounts', () => {
     );
     // No table of the database holds either secret readable (the governance scan, as secrets.integration.test.ts's).
     const dump = await databaseAsText();
-    expect(dump).not.toContain(apple.key.privateKey.split('\n')[1]!);
-    const googleKey = JSON.parse(google.keyJson) as { private_key: string };
+    expect(dump).not.toContain(standIns.apple.key.privateKey.split('\n')[1]!);
+    const googleKey = JSON.parse(standIns.google.keyJson) as { private_key: string };
     expect(dump).not.toContain(googleKey.private_key.split('\n')[1]!);
   });
 
   it('refuses a key the store refuses, storing nothing and keeping the one before', async () => {
     const { owner } = await accountWithApps();
-    await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
+    await connectStoreAccount(owner, { store: 'app_store', ...standIns.apple.key }, new Date());
     const before = await db.storeAccount.findMany({ where: { accountId: owner.accountId } });
     const badP8 = await connectStoreAccount(
       owner,
-      { store: 'app_store', ...apple.key, privateKey: 'oops' },
+      { store: 'app_store', ...standIns.apple.key, privateKey: 'oops' },
       new Date(),
     ).catch((error: unknown) => error);
     expect(badP8).toBeInstanceOf(AppError);
@@ -145,8 +114,8 @@ describe('store accounts', () => {
 
   it('replaces and removes an account, in the security log, and its apps are no longer owned', async () => {
     const { owner, ownedIos } = await accountWithApps();
-    await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
-    await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
+    await connectStoreAccount(owner, { store: 'app_store', ...standIns.apple.key }, new Date());
+    await connectStoreAccount(owner, { store: 'app_store', ...standIns.apple.key }, new Date());
     expect(await listStoreAccounts(owner.accountId)).toHaveLength(1);
     await removeStoreAccount(owner, 'app_store');
     expect(await listStoreAccounts(owner.accountId)).toEqual([]);
@@ -160,14 +129,16 @@ describe('store accounts', () => {
 
   it('reseals the credentials under a new data key, still opening them', async () => {
     const { owner } = await accountWithApps();
-    await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
+    await connectStoreAccount(owner, { store: 'app_store', ...standIns.apple.key }, new Date());
     const oldKey = process.env.DATA_ENCRYPTION_KEY!;
     process.env.DATA_ENCRYPTION_KEY = generateDataKey();
     process.env.DATA_ENCRYPTION_PREVIOUS_KEYS = oldKey;
     try {
       expect(await resealStoreAccounts()).toBeGreaterThanOrEqual(1);
       delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;
-      expect(await storeAccountCredential(owner.accountId, 'app_store')).toMatchObject({ keyId: apple.key.keyId });
+      expect(await storeAccountCredential(owner.accountId, 'app_store')).toMatchObject({
+        keyId: standIns.apple.key.keyId,
+      });
       expect(await resealStoreAccounts()).toBe(0);
     } finally {
       process.env.DATA_ENCRYPTION_KEY = oldKey;
@@ -179,8 +150,8 @@ describe('store accounts', () => {
 describe('owned reviews', () => {
   it('keeps every review of the owned apps with its answer, the week’s Google ones too once gone from the store', async () => {
     const { owner, ownedIos, ownedAndroid, otherAndroid } = await accountWithApps();
-    await connectStoreAccount(owner, { store: 'app_store', ...apple.key }, new Date());
-    await connectStoreAccount(owner, { store: 'google_play', serviceAccountKey: google.keyJson }, new Date());
+    await connectStoreAccount(owner, { store: 'app_store', ...standIns.apple.key }, new Date());
+    await connectStoreAccount(owner, { store: 'google_play', serviceAccountKey: standIns.google.keyJson }, new Date());
     const first = await collectOwnedReviews(owner.accountId, new Date());
     expect(first).toMatchObject({ read: 8, added: 8, refused: [] });
     const ios = await db.storeAccountReview.findMany({
@@ -193,7 +164,7 @@ describe('owned reviews', () => {
     expect(android).toHaveLength(3);
     expect(await db.storeAccountReview.count({ where: { trackedAppId: otherAndroid.id } })).toBe(0);
     // Google gives a week's reviews: one that leaves its window is kept.
-    const reviews = google.packages.get('com.calmlabs.breathe')!;
+    const reviews = standIns.google.packages.get('com.calmlabs.breathe')!;
     const gone = reviews.pop()!;
     const again = await collectOwnedReviews(owner.accountId, new Date());
     expect(again).toMatchObject({ added: 0 });
@@ -215,7 +186,7 @@ describe('owned reviews', () => {
       expect((await listStoreAccounts(owner.accountId))[0]!.lastError).toMatch(/revoked/);
       expect(await db.storeAccountReview.count({ where: { trackedAppId: ownedIos.id } })).toBe(5);
     } finally {
-      process.env.APP_STORE_CONNECT_ORIGIN = apple.origin;
+      process.env.APP_STORE_CONNECT_ORIGIN = standIns.apple.origin;
       resetConfig();
       await local.close();
     }

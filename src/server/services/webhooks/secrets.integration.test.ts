@@ -12,6 +12,7 @@ import { signingKeys } from '@/server/oauth/signing-keys';
 import { generateDataKey, isSealed, sealedWith, currentDataKeyId } from '@/server/core/data-encryption';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
+import { databaseAsText } from '../../../../test/database-text';
 import { callPublicApi } from '../../../../test/public-api';
 import { makeAccount } from '../../../../test/factories';
 import { attemptDelivery } from './delivery';
@@ -49,20 +50,6 @@ afterAll(async () => {
 });
 
 /** Every row of every table of the database as text: what a dump of it holds. */
-async function databaseAsText(): Promise<string> {
-  const tables = await db.$queryRaw<
-    { name: string }[]
-  >`SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema IN ('public', 'pgboss')`;
-  const parts = await Promise.all(
-    tables.map(async ({ name }) =>
-      (await db.$queryRawUnsafe<{ row: string }[]>(`SELECT t::text AS row FROM ${name} t`))
-        .map((row) => row.row)
-        .join('\n'),
-    ),
-  );
-  return parts.join('\n');
-}
-
 /** Sends a test event to the endpoint now and returns whether its signature verifies with `secret`. */
 async function deliveredAndVerified(accountId: string, endpointId: string, secret: string): Promise<boolean> {
   const { deliveryId } = await sendTestEvent({ accountId: accountId, mode: 'live' }, endpointId);
