@@ -13,7 +13,7 @@ const LINKS = [
   { href: '/apps', label: 'Apps', permission: 'data.read' },
   { href: '/settings/api', label: 'API access', permission: 'keys.manage' },
   { href: '/settings/webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
-  { href: '/settings/store-accounts', label: 'Store accounts', permission: 'store-accounts.manage' },
+  { href: '/settings/store-accounts', label: 'Stores', permission: 'store-accounts.manage' },
   { href: '/settings/security', label: 'Security log', permission: 'security-log.read' },
   { href: '/settings/members', label: 'Members', permission: 'account.read' },
   { href: '/settings/billing', label: 'Plan & billing', permission: 'billing.manage' },
