@@ -24,10 +24,15 @@ export interface AppStoreConnectStandIn {
   apps: { id: string; name: string; bundleId: string; reviews: StandInReview[] }[];
   /** Every response written, in order: a reply sent twice shows here twice. */
   received: { reviewId: string; responseBody: string }[];
-  /** Revokes the key: every later request is 401. */
+  /** Revokes the key: every later request is 401 (until restore). */
   revoke(): void;
+  restore(): void;
   /** The next `count` requests are 429. */
   throttle(count: number): void;
+  /** The next `count` requests are 503. */
+  fail(count: number): void;
+  /** Deletes a review, as its author can. */
+  deleteReview(reviewId: string): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +52,7 @@ export async function startAppStoreConnectStandIn(port = 0): Promise<AppStoreCon
   };
   let revoked = false;
   let throttled = 0;
+  let failing = 0;
   let responses = 0;
   const received: AppStoreConnectStandIn['received'] = [];
   const apps: AppStoreConnectStandIn['apps'] = [
@@ -92,16 +98,50 @@ export async function startAppStoreConnectStandIn(port = 0): Promise<AppStoreCon
     }
   }
 
+  const control = {
+    revoke: () => {
+      revoked = true;
+    },
+    restore: () => {
+      revoked = false;
+    },
+    throttle: (count: number) => {
+      throttled = count;
+    },
+    fail: (count: number) => {
+      failing = count;
+    },
+    deleteReview: (reviewId: string) => {
+      for (const app of apps) app.reviews = app.reviews.filter((review) => review.id !== reviewId);
+    },
+  };
+
   const server: Server = createServer(async (req, res) => {
     const send = (status: number, body?: string) => {
       res.writeHead(status, body ? { 'Content-Type': 'application/json' } : {}).end(body);
     };
+    // The test's own controls (an e2e test runs in another process than the stand-in): not Apple's.
+    const controlUrl = new URL(req.url ?? '/', 'http://stand-in');
+    if (controlUrl.pathname.startsWith('/_stand-in/')) {
+      const what = controlUrl.pathname.slice('/_stand-in/'.length);
+      if (what === 'received') return send(200, JSON.stringify(received));
+      if (what === 'revoke') control.revoke();
+      else if (what === 'restore') control.restore();
+      else if (what === 'delete-review') control.deleteReview(controlUrl.searchParams.get('id') ?? '');
+      else if (what === 'reviews') return send(200, JSON.stringify(apps));
+      else return send(404);
+      return send(204);
+    }
     const refusal = await authorized(req.headers.authorization);
     if (refusal) return send(401, errorBody(401, 'NOT_AUTHORIZED', refusal));
     if (throttled > 0) {
       throttled--;
       res.setHeader('Retry-After', '1');
       return send(429, errorBody(429, 'RATE_LIMIT_EXCEEDED', 'Too many requests.'));
+    }
+    if (failing > 0) {
+      failing--;
+      return send(503, errorBody(503, 'SERVICE_UNAVAILABLE', 'The service is unavailable.'));
     }
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const reviewsOf = /^\/v1\/apps\/([^/]+)\/customerReviews$/.exec(url.pathname);
@@ -188,6 +228,28 @@ export async function startAppStoreConnectStandIn(port = 0): Promise<AppStoreCon
         }),
       );
     }
+    const responseOfReview = /^\/v1\/customerReviews\/([^/]+)\/response$/.exec(url.pathname);
+    if (req.method === 'GET' && responseOfReview) {
+      const review = apps.flatMap((app) => app.reviews).find((each) => each.id === responseOfReview[1]);
+      if (!review) return send(404, errorBody(404, 'NOT_FOUND', 'There is no review with this id.'));
+      return send(
+        200,
+        JSON.stringify({
+          data: review.response
+            ? {
+                type: 'customerReviewResponses',
+                id: review.response.id,
+                attributes: {
+                  responseBody: review.response.responseBody,
+                  lastModifiedDate: review.response.lastModifiedDate,
+                  state: review.response.state,
+                },
+              }
+            : null,
+          links: { self: url.href },
+        }),
+      );
+    }
     const responseOf = /^\/v1\/customerReviewResponses\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'DELETE' && responseOf) {
       const review = apps.flatMap((app) => app.reviews).find((each) => each.response?.id === responseOf[1]);
@@ -204,12 +266,7 @@ export async function startAppStoreConnectStandIn(port = 0): Promise<AppStoreCon
     key,
     apps,
     received,
-    revoke: () => {
-      revoked = true;
-    },
-    throttle: (count) => {
-      throttled = count;
-    },
+    ...control,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

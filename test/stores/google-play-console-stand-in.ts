@@ -23,8 +23,13 @@ export interface GooglePlayConsoleStandIn {
   packages: Map<string, StandInPlayReview[]>;
   /** Every reply written, in order: a reply sent twice shows here twice. */
   received: { packageName: string; reviewId: string; replyText: string }[];
-  /** Disables the key: the token endpoint refuses it. */
+  /** Disables the key: the token endpoint refuses it, and the tokens it gave stop working (until restore). */
   disable(): void;
+  restore(): void;
+  /** The next `count` API requests are 429. */
+  throttle(count: number): void;
+  /** Deletes a review, as its author can. */
+  deleteReview(reviewId: string): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +42,7 @@ export async function startGooglePlayConsoleStandIn(port = 0): Promise<GooglePla
   const tokens = new Set<string>();
   const received: GooglePlayConsoleStandIn['received'] = [];
   let disabled = false;
+  let throttled = 0;
   const email = 'aso-replies@calm-labs.iam.gserviceaccount.com';
   const packages = new Map<string, StandInPlayReview[]>([
     [
@@ -55,6 +61,26 @@ export async function startGooglePlayConsoleStandIn(port = 0): Promise<GooglePla
   ]);
   let origin = '';
 
+  const control = {
+    disable: () => {
+      disabled = true;
+      tokens.clear();
+    },
+    restore: () => {
+      disabled = false;
+    },
+    throttle: (count: number) => {
+      throttled = count;
+    },
+    deleteReview: (reviewId: string) => {
+      for (const [name, reviews] of packages)
+        packages.set(
+          name,
+          reviews.filter((review) => review.reviewId !== reviewId),
+        );
+    },
+  };
+
   const server: Server = createServer(async (req, res) => {
     const send = (status: number, body: unknown) =>
       res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
@@ -62,6 +88,16 @@ export async function startGooglePlayConsoleStandIn(port = 0): Promise<GooglePla
     let text = '';
     for await (const chunk of req) text += chunk;
     const url = new URL(req.url ?? '/', 'http://stand-in');
+    // The test's own controls (an e2e test runs in another process than the stand-in): not Google's.
+    if (url.pathname.startsWith('/_stand-in/')) {
+      const what = url.pathname.slice('/_stand-in/'.length);
+      if (what === 'received') return send(200, received);
+      if (what === 'revoke') control.disable();
+      else if (what === 'restore') control.restore();
+      else if (what === 'delete-review') control.deleteReview(url.searchParams.get('id') ?? '');
+      else return send(404, {});
+      return res.writeHead(204).end();
+    }
     if (req.method === 'POST' && url.pathname === '/token') {
       const form = new URLSearchParams(text);
       if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
@@ -88,6 +124,34 @@ export async function startGooglePlayConsoleStandIn(port = 0): Promise<GooglePla
     }
     const bearer = req.headers.authorization?.replace(/^Bearer /, '');
     if (!bearer || !tokens.has(bearer)) return apiError(401, 'Request had invalid authentication credentials.');
+    if (throttled > 0) {
+      throttled--;
+      return apiError(429, 'Quota exceeded.');
+    }
+    const one = /^\/androidpublisher\/v3\/applications\/([^/]+)\/reviews\/([^/:]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && one) {
+      const review = packages
+        .get(decodeURIComponent(one[1]!))
+        ?.find((each) => each.reviewId === decodeURIComponent(one[2]!));
+      if (!review) return apiError(404, 'The review was not found.');
+      return send(200, {
+        reviewId: review.reviewId,
+        authorName: review.authorName,
+        comments: [
+          { userComment: { text: review.text, starRating: review.starRating } },
+          ...(review.reply
+            ? [
+                {
+                  developerComment: {
+                    text: review.reply.text,
+                    lastModified: { seconds: String(review.reply.lastModifiedSeconds), nanos: 0 },
+                  },
+                },
+              ]
+            : []),
+        ],
+      });
+    }
     const list = /^\/androidpublisher\/v3\/applications\/([^/]+)\/reviews$/.exec(url.pathname);
     if (req.method === 'GET' && list) {
       const reviews = packages.get(decodeURIComponent(list[1]!));
@@ -154,9 +218,7 @@ export async function startGooglePlayConsoleStandIn(port = 0): Promise<GooglePla
     keyJson,
     packages,
     received,
-    disable: () => {
-      disabled = true;
-    },
+    ...control,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -6,11 +6,12 @@ export const PAGED_LISTS = {
   "/apps/{id}/keyword-spy": "keywords",
   "/apps/{id}/keywords": "",
   "/apps/{id}/reviews": "items",
+  "/apps/{id}/reply-drafts": "items",
   "/apps/{id}/metadata/changelog": "changes"
 } as const;
 
 /** The schema of each problem kind the API answers with (their `code` tells them apart). */
-export type ProblemSchemaName = 'ValidationErrorProblem' | 'UnauthorizedProblem' | 'PlanRequiredProblem' | 'InsufficientScopeProblem' | 'IpNotAllowedProblem' | 'LimitReachedProblem' | 'NotFoundProblem' | 'PayloadTooLargeProblem' | 'UnsupportedMediaTypeProblem' | 'CreditsExhaustedProblem' | 'KeyBudgetExhaustedProblem' | 'RateLimitedProblem' | 'IdempotencyConflictProblem' | 'InternalErrorProblem' | 'StoreUnavailableProblem' | 'ServiceUnavailableProblem';
+export type ProblemSchemaName = 'ValidationErrorProblem' | 'UnauthorizedProblem' | 'PlanRequiredProblem' | 'InsufficientScopeProblem' | 'IpNotAllowedProblem' | 'LimitReachedProblem' | 'NotFoundProblem' | 'PayloadTooLargeProblem' | 'UnsupportedMediaTypeProblem' | 'CreditsExhaustedProblem' | 'KeyBudgetExhaustedProblem' | 'RateLimitedProblem' | 'ConflictProblem' | 'IdempotencyConflictProblem' | 'InternalErrorProblem' | 'StoreUnavailableProblem' | 'ServiceUnavailableProblem';
 
 /** The dated API version these types describe: the client sends it as `Aso-Version` on every call. */
 export const API_VERSION = '2026-11-29';

@@ -369,7 +369,7 @@ export interface paths {
         };
         /**
          * List reviews
-         * @description Reviews of every storefront, paginated, optionally of one star rating and one sentiment label.
+         * @description Reviews of every storefront, paginated, optionally of one star rating and one sentiment label. `source=store_account` answers every review of an app you own, read with your connected store account, with your answers (`response`) and the reply being drafted (`replyDraft`).
          *
          *     Paged by `page` and `pageSize`; `X-Total-Count` and `Link` (`next`…) say where the list goes on.
          *
@@ -400,6 +400,118 @@ export interface paths {
         get: operations["reviews-insights"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{id}/reviews/{reviewId}/reply-drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draft a reply to a review
+         * @description Drafts an answer to a review of an app you own (`source: store_account`), or the deletion of its answer (`action: delete`). Nothing is sent: a member whose role allows it approves the draft in the dashboard (or with a session token, `POST /apps/{id}/reply-drafts/{draftId}/approve`), and only then is it sent to the store, once. A newer draft of the same review replaces one still waiting; while one is approved or being sent, another is 409. Each state is a `review_reply.*` webhook event. Needs a read-write key. In test mode, `X-Test-Trigger: review-deleted`, `reply-refused` or `credential-revoked` chooses how the simulated store answers the sending.
+         *
+         *     **Costs 1 credit** (charged only on success).
+         */
+        post: operations["reviews-draftReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{id}/reply-drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reply drafts
+         * @description The app’s replies to reviews, newest first, in every state or one (`state`): what waits for approval, what was sent, what the store refused and why.
+         *
+         *     Paged by `page` and `pageSize`; `X-Total-Count` and `Link` (`next`…) say where the list goes on.
+         *
+         *     **Costs 1 credit** (charged only on success).
+         */
+        get: operations["reviews-replyDrafts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{id}/reply-drafts/{draftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reply draft
+         * @description One reply draft of the app: its state, who drafted and approved it, and the store’s answer.
+         *
+         *     **Costs 1 credit** (charged only on success).
+         */
+        get: operations["reviews-replyDraft"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{id}/reply-drafts/{draftId}/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discard a reply draft
+         * @description Discards a draft not yet sent (drafted, or approved and not yet taken by the sender); one being sent or sent is 409. Needs a read-write key.
+         *
+         *     **Costs 0 credits** (charged only on success).
+         */
+        post: operations["reviews-discardReplyDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{id}/reply-drafts/{draftId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a reply draft
+         * @description Approves a drafted reply: it is then sent to the store, once, retried with backoff while the store is unavailable. A person’s act: a session token of a member whose role allows approving replies (owner and admin by default); never an API key or a connected app (403). The answer is the draft as approved; its later states come as `review_reply.*` webhook events and in `GET /apps/{id}/reply-drafts/{draftId}`.
+         *
+         *     **Costs 0 credits** (charged only on success). Needs a session token of the account: an API key gets 403 `insufficient-scope`.
+         */
+        post: operations["reviews-approveReplyDraft"];
         delete?: never;
         options?: never;
         head?: never;
@@ -912,6 +1024,116 @@ export interface webhooks {
          *     Sent as a signed POST to each enabled endpoint subscribed to `plan.changed` (or to every kind). Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock. Slack and Discord endpoints get a chat message instead of this body.
          */
         post: operations["webhook.plan.changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review_reply.drafted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * review_reply.drafted
+         * @description A reply to a review of an owned app (or the deletion of an answer) was drafted: it waits for a member to approve it.
+         *
+         *     Sent as a signed POST to each enabled endpoint subscribed to `review_reply.drafted` (or to every kind). Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock. Slack and Discord endpoints get a chat message instead of this body.
+         */
+        post: operations["webhook.review_reply.drafted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review_reply.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * review_reply.approved
+         * @description A member approved a drafted reply: it is being sent to the store.
+         *
+         *     Sent as a signed POST to each enabled endpoint subscribed to `review_reply.approved` (or to every kind). Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock. Slack and Discord endpoints get a chat message instead of this body.
+         */
+        post: operations["webhook.review_reply.approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review_reply.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * review_reply.sent
+         * @description The store took an approved reply (or deleted the answer).
+         *
+         *     Sent as a signed POST to each enabled endpoint subscribed to `review_reply.sent` (or to every kind). Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock. Slack and Discord endpoints get a chat message instead of this body.
+         */
+        post: operations["webhook.review_reply.sent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review_reply.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * review_reply.failed
+         * @description An approved reply could not be sent: the store refused the store account’s credential, or did not answer after every retry.
+         *
+         *     Sent as a signed POST to each enabled endpoint subscribed to `review_reply.failed` (or to every kind). Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock. Slack and Discord endpoints get a chat message instead of this body.
+         */
+        post: operations["webhook.review_reply.failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review_reply.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * review_reply.rejected
+         * @description The store refused an approved reply: the review was deleted, or the text is not one it takes.
+         *
+         *     Sent as a signed POST to each enabled endpoint subscribed to `review_reply.rejected` (or to every kind). Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock. Slack and Discord endpoints get a chat message instead of this body.
+         */
+        post: operations["webhook.review_reply.rejected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1454,13 +1676,19 @@ export interface components {
         Review: {
             /** Format: uuid */
             id: string;
+            /**
+             * @description Where it was read: `public` (the store’s public feed) or `store_account` (your connected store account; answer it with `POST /apps/{id}/reviews/{reviewId}/reply-drafts`).
+             * @enum {string}
+             */
+            source: "public" | "store_account";
             /** @description The stars the reviewer gave (1–5), as the store shows the review. */
             rating: number;
             title: string;
             body: string;
             author: string;
             version: string | null;
-            country: string;
+            /** @description The storefront it was written in (ISO 3166-1 alpha-2). Null only for a Google Play review read with your store account (`source: store_account`): Google does not say where its reviewer is; `language` says their language. */
+            country: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 instant, UTC.
@@ -1476,6 +1704,26 @@ export interface components {
                  */
                 label: "positive" | "neutral" | "negative";
             };
+            /** @description The store’s own id of the review (`source: store_account` only). */
+            storeReviewId?: string;
+            /** @description The reviewer’s language, as Google Play gives it (`source: store_account` only). */
+            language?: string | null;
+            /** @description The developer’s answer as the store holds it, null when there is none (`source: store_account` only: the public feeds do not carry answers). */
+            response?: {
+                body: string;
+                /** @description The store’s state of the answer: `PUBLISHED`, or App Store Connect’s `PENDING_PUBLISH`. */
+                state: string | null;
+                updatedAt: string | null;
+            } | null;
+            /** @description The reply being drafted, approved or sent for this review, if any (`source: store_account` only). */
+            replyDraft?: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                action: "reply" | "delete";
+                /** @enum {string} */
+                state: "drafted" | "approved" | "sending" | "sent" | "failed" | "rejected" | "discarded" | "superseded";
+            } | null;
         };
         ReviewInsights: {
             freshness: components["schemas"]["DataFreshness"];
@@ -1545,6 +1793,54 @@ export interface components {
                     exampleReviewIds: string[];
                 }[];
             };
+        };
+        ReplyDraft: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            appId: string;
+            /** Format: uuid */
+            reviewId: string;
+            /** @enum {string} */
+            action: "reply" | "delete";
+            /** @description The reply’s text; null for a deletion. */
+            body: string | null;
+            /**
+             * @description `drafted`: waits for a member to approve it; `approved`: to be sent (retried with backoff while the store is unavailable); `sending`; `sent`; `failed`: the store refused the credential, or did not answer after every retry; `rejected`: the store refused the reply (the review was deleted, the text is not one it takes); `discarded`; `superseded`: a newer draft of the same review replaced it.
+             * @enum {string}
+             */
+            state: "drafted" | "approved" | "sending" | "sent" | "failed" | "rejected" | "discarded" | "superseded";
+            /** @description Who drafted it: an API key, a connected app or a member. */
+            draftedBy: string;
+            /** @description The member who approved it. */
+            approvedBy: string | null;
+            approvedAt: string | null;
+            sentAt: string | null;
+            /** @description Times it was sent to the store. */
+            attempts: number;
+            /** @description When it is sent (again), while `approved`. */
+            nextAttemptAt: string | null;
+            /** @description Why the store did not take it (failed, rejected), or why its last attempt did not. */
+            problem: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant, UTC.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant, UTC.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        ReplyDraftPage: {
+            items: components["schemas"]["ReplyDraft"][];
+            page: number;
+            pageSize: number;
+            total: number;
+            totalPages: number;
         };
         StoreListing: {
             freshness: components["schemas"]["DataFreshness"];
@@ -1774,7 +2070,7 @@ export interface components {
              * @description The problem type’s slug (the last segment of `type`): stable, to switch on.
              * @enum {string}
              */
-            code: "validation-error" | "unauthorized" | "plan-required" | "insufficient-scope" | "ip-not-allowed" | "limit-reached" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "credits-exhausted" | "key-budget-exhausted" | "rate-limited" | "idempotency-conflict" | "internal-error" | "store-unavailable" | "service-unavailable";
+            code: "validation-error" | "unauthorized" | "plan-required" | "insufficient-scope" | "ip-not-allowed" | "limit-reached" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "credits-exhausted" | "key-budget-exhausted" | "rate-limited" | "conflict" | "idempotency-conflict" | "internal-error" | "store-unavailable" | "service-unavailable";
             /** @description Short summary of the problem type. */
             title: string;
             status: number;
@@ -1948,6 +2244,13 @@ export interface components {
             code: "rate-limited";
             /** @constant */
             status: 429;
+        } & WithRequired<components["schemas"]["Problem"], "code" | "status">;
+        /** @description The resource is not in a state that allows this (`conflict`). */
+        ConflictProblem: {
+            /** @constant */
+            code: "conflict";
+            /** @constant */
+            status: 409;
         } & WithRequired<components["schemas"]["Problem"], "code" | "status">;
         /** @description Idempotency key reused with another request (`idempotency-conflict`). */
         IdempotencyConflictProblem: {
@@ -2322,6 +2625,231 @@ export interface components {
                 changedAt: string;
             };
         };
+        /** @description The body of a `review_reply.drafted` delivery. */
+        ReviewReplyDraftedEvent: {
+            /** @description The event’s id: the same in every delivery of this event, to every endpoint. */
+            id: string;
+            /** @constant */
+            type: "review_reply.drafted";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The app.
+                 */
+                appId: string;
+                /**
+                 * Format: uuid
+                 * @description The reply draft.
+                 */
+                draftId: string;
+                /**
+                 * Format: uuid
+                 * @description The review (`source: store_account`).
+                 */
+                reviewId: string;
+                /**
+                 * @description Write (or replace) the answer, or delete it.
+                 * @enum {string}
+                 */
+                action: "reply" | "delete";
+                /** @description The reply’s text; null for a deletion. */
+                body: string | null;
+                /** @description Why the store did not take it (failed, rejected), or why the last attempt did not. */
+                problem: string | null;
+            };
+        };
+        /** @description The body of a `review_reply.approved` delivery. */
+        ReviewReplyApprovedEvent: {
+            /** @description The event’s id: the same in every delivery of this event, to every endpoint. */
+            id: string;
+            /** @constant */
+            type: "review_reply.approved";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The app.
+                 */
+                appId: string;
+                /**
+                 * Format: uuid
+                 * @description The reply draft.
+                 */
+                draftId: string;
+                /**
+                 * Format: uuid
+                 * @description The review (`source: store_account`).
+                 */
+                reviewId: string;
+                /**
+                 * @description Write (or replace) the answer, or delete it.
+                 * @enum {string}
+                 */
+                action: "reply" | "delete";
+                /** @description The reply’s text; null for a deletion. */
+                body: string | null;
+                /** @description Why the store did not take it (failed, rejected), or why the last attempt did not. */
+                problem: string | null;
+            };
+        };
+        /** @description The body of a `review_reply.sent` delivery. */
+        ReviewReplySentEvent: {
+            /** @description The event’s id: the same in every delivery of this event, to every endpoint. */
+            id: string;
+            /** @constant */
+            type: "review_reply.sent";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The app.
+                 */
+                appId: string;
+                /**
+                 * Format: uuid
+                 * @description The reply draft.
+                 */
+                draftId: string;
+                /**
+                 * Format: uuid
+                 * @description The review (`source: store_account`).
+                 */
+                reviewId: string;
+                /**
+                 * @description Write (or replace) the answer, or delete it.
+                 * @enum {string}
+                 */
+                action: "reply" | "delete";
+                /** @description The reply’s text; null for a deletion. */
+                body: string | null;
+                /** @description Why the store did not take it (failed, rejected), or why the last attempt did not. */
+                problem: string | null;
+            };
+        };
+        /** @description The body of a `review_reply.failed` delivery. */
+        ReviewReplyFailedEvent: {
+            /** @description The event’s id: the same in every delivery of this event, to every endpoint. */
+            id: string;
+            /** @constant */
+            type: "review_reply.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The app.
+                 */
+                appId: string;
+                /**
+                 * Format: uuid
+                 * @description The reply draft.
+                 */
+                draftId: string;
+                /**
+                 * Format: uuid
+                 * @description The review (`source: store_account`).
+                 */
+                reviewId: string;
+                /**
+                 * @description Write (or replace) the answer, or delete it.
+                 * @enum {string}
+                 */
+                action: "reply" | "delete";
+                /** @description The reply’s text; null for a deletion. */
+                body: string | null;
+                /** @description Why the store did not take it (failed, rejected), or why the last attempt did not. */
+                problem: string | null;
+            };
+        };
+        /** @description The body of a `review_reply.rejected` delivery. */
+        ReviewReplyRejectedEvent: {
+            /** @description The event’s id: the same in every delivery of this event, to every endpoint. */
+            id: string;
+            /** @constant */
+            type: "review_reply.rejected";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The app.
+                 */
+                appId: string;
+                /**
+                 * Format: uuid
+                 * @description The reply draft.
+                 */
+                draftId: string;
+                /**
+                 * Format: uuid
+                 * @description The review (`source: store_account`).
+                 */
+                reviewId: string;
+                /**
+                 * @description Write (or replace) the answer, or delete it.
+                 * @enum {string}
+                 */
+                action: "reply" | "delete";
+                /** @description The reply’s text; null for a deletion. */
+                body: string | null;
+                /** @description Why the store did not take it (failed, rejected), or why the last attempt did not. */
+                problem: string | null;
+            };
+        };
         /** @description The body of a `webhook.test` delivery. */
         WebhookTestEvent: {
             /** @description The event’s id: the same in every delivery of this event, to every endpoint. */
@@ -2615,6 +3143,25 @@ export interface components {
                 "application/problem+json": components["schemas"]["PlanRequiredProblem"] | components["schemas"]["IpNotAllowedProblem"] | components["schemas"]["LimitReachedProblem"];
             };
         };
+        /** @description `conflict` (http://localhost:3000/docs/problems/conflict): The resource is not in a state that allows this. */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                "Aso-Version": components["headers"]["Aso-Version"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["ConflictProblem"];
+            };
+        };
     };
     parameters: {
         /**
@@ -2647,6 +3194,8 @@ export interface components {
         Days: number;
         /** @description Tracked keyword id (UUID), as listed by GET /apps/{id}/keywords. */
         KeywordId: string;
+        /** @description The reply draft, as drafting it answered. */
+        DraftId: string;
         /** @description The endpoint’s id (`id` in its answers). */
         EndpointId: string;
         /**
@@ -4460,6 +5009,11 @@ export interface operations {
                  * @example newest
                  */
                 sort?: "newest" | "oldest" | "highest" | "lowest";
+                /**
+                 * @description Where the reviews come from: `public`, the store’s public feed (its most recent reviews, for every app); `store_account`, every review of an app you own, read with your connected store account (Settings → Store accounts), with your answers. An app no store account of yours owns is 409 with `store_account`. One of public, store_account; default public.
+                 * @example public
+                 */
+                source?: "public" | "store_account";
             };
             header?: {
                 /**
@@ -4573,6 +5127,400 @@ export interface operations {
             402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
+        };
+    };
+    "reviews-draftReply": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description 1 to 255 visible ASCII characters. The same key and body within 24 h replays the first answer and is charged once; the same key with another body is 422. Send a new random key for each new request, and the same key when retrying it.
+                 * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
+            path: {
+                /** @description Tracked app id (UUID). */
+                id: components["parameters"]["AppId"];
+                /** @description The review (its `id` as `GET /apps/{id}/reviews?source=store_account` lists it). */
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object, sent as `application/json`, `text/json`, `application/*+json` (UTF-8), at most 64 KiB. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "Thank you! Offline mode is coming in the next version."
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description `reply` writes the answer (replacing the one the review has); `delete` removes the answer (the App Store only: Google Play’s API cannot).
+                     * @default reply
+                     * @enum {string}
+                     */
+                    action?: "reply" | "delete";
+                    /**
+                     * @description The reply’s text, for `reply`: at most 5970 characters on the App Store, 350 on Google Play.
+                     * @example Thank you! Offline mode is coming in the next version.
+                     */
+                    body?: string;
+                };
+                /**
+                 * @example {
+                 *       "body": "Thank you! Offline mode is coming in the next version."
+                 *     }
+                 */
+                "text/json": {
+                    /**
+                     * @description `reply` writes the answer (replacing the one the review has); `delete` removes the answer (the App Store only: Google Play’s API cannot).
+                     * @default reply
+                     * @enum {string}
+                     */
+                    action?: "reply" | "delete";
+                    /**
+                     * @description The reply’s text, for `reply`: at most 5970 characters on the App Store, 350 on Google Play.
+                     * @example Thank you! Offline mode is coming in the next version.
+                     */
+                    body?: string;
+                };
+                /**
+                 * @example {
+                 *       "body": "Thank you! Offline mode is coming in the next version."
+                 *     }
+                 */
+                "application/*+json": {
+                    /**
+                     * @description `reply` writes the answer (replacing the one the review has); `delete` removes the answer (the App Store only: Google Play’s API cannot).
+                     * @default reply
+                     * @enum {string}
+                     */
+                    action?: "reply" | "delete";
+                    /**
+                     * @description The reply’s text, for `reply`: at most 5970 characters on the App Store, 350 on Google Play.
+                     * @example Thank you! Offline mode is coming in the next version.
+                     */
+                    body?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplyDraft"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
+        };
+    };
+    "reviews-replyDrafts": {
+        parameters: {
+            query?: {
+                /** @description Only drafts in this state: one of drafted, approved, sending, sent, failed, rejected, discarded, superseded. */
+                state?: "drafted" | "approved" | "sending" | "sent" | "failed" | "rejected" | "discarded" | "superseded";
+                /** @description Page number. Must be a whole number from 1 to 100000. Default 1. */
+                page?: number;
+                /** @description Drafts per page. Must be a whole number from 1 to 100. Default 20. */
+                pageSize?: number;
+            };
+            header?: {
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
+            path: {
+                /** @description Tracked app id (UUID). */
+                id: components["parameters"]["AppId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplyDraftPage"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
+        };
+    };
+    "reviews-replyDraft": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
+            path: {
+                /** @description Tracked app id (UUID). */
+                id: components["parameters"]["AppId"];
+                /** @description The reply draft, as drafting it answered. */
+                draftId: components["parameters"]["DraftId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
+                    "Aso-Data-Through": components["headers"]["Aso-Data-Through"];
+                    "Aso-Storefront": components["headers"]["Aso-Storefront"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplyDraft"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
+        };
+    };
+    "reviews-discardReplyDraft": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description 1 to 255 visible ASCII characters. The same key and body within 24 h replays the first answer and is charged once; the same key with another body is 422. Send a new random key for each new request, and the same key when retrying it.
+                 * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
+            path: {
+                /** @description Tracked app id (UUID). */
+                id: components["parameters"]["AppId"];
+                /** @description The reply draft, as drafting it answered. */
+                draftId: components["parameters"]["DraftId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplyDraft"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
+        };
+    };
+    "reviews-approveReplyDraft": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description 1 to 255 visible ASCII characters. The same key and body within 24 h replays the first answer and is charged once; the same key with another body is 422. Send a new random key for each new request, and the same key when retrying it.
+                 * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
+            path: {
+                /** @description Tracked app id (UUID). */
+                id: components["parameters"]["AppId"];
+                /** @description The reply draft, as drafting it answered. */
+                draftId: components["parameters"]["DraftId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplyDraft"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrInsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
@@ -5103,7 +6051,7 @@ export interface operations {
                         url: string;
                         description: string | null;
                         /** @description The event kinds sent to the endpoint; empty: every kind. */
-                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
                         enabled: boolean;
                         /** @description Why the service disabled the endpoint (after days of failed deliveries); null when enabled, or disabled by its owner. */
                         disabledReason: string | null;
@@ -5173,7 +6121,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @default [] */
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
                     /**
                      * @description The dated API version its events are shaped by (each delivery names it in `apiVersion` and the `Aso-Version` header). Omitted: the account’s, else the newest.
                      * @enum {string}
@@ -5190,7 +6138,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @default [] */
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
                     /**
                      * @description The dated API version its events are shaped by (each delivery names it in `apiVersion` and the `Aso-Version` header). Omitted: the account’s, else the newest.
                      * @enum {string}
@@ -5207,7 +6155,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @default [] */
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
                     /**
                      * @description The dated API version its events are shaped by (each delivery names it in `apiVersion` and the `Aso-Version` header). Omitted: the account’s, else the newest.
                      * @enum {string}
@@ -5241,7 +6189,7 @@ export interface operations {
                             url: string;
                             description: string | null;
                             /** @description The event kinds sent to the endpoint; empty: every kind. */
-                            eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                            eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
                             enabled: boolean;
                             /** @description Why the service disabled the endpoint (after days of failed deliveries); null when enabled, or disabled by its owner. */
                             disabledReason: string | null;
@@ -5326,7 +6274,7 @@ export interface operations {
                         url: string;
                         description: string | null;
                         /** @description The event kinds sent to the endpoint; empty: every kind. */
-                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
                         enabled: boolean;
                         /** @description Why the service disabled the endpoint (after days of failed deliveries); null when enabled, or disabled by its owner. */
                         disabledReason: string | null;
@@ -5455,7 +6403,7 @@ export interface operations {
                     /** @example https://hooks.example.com/aso-events */
                     url?: string;
                     description?: string | null;
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
                     enabled?: boolean;
                 };
                 /**
@@ -5467,7 +6415,7 @@ export interface operations {
                     /** @example https://hooks.example.com/aso-events */
                     url?: string;
                     description?: string | null;
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
                     enabled?: boolean;
                 };
                 /**
@@ -5479,7 +6427,7 @@ export interface operations {
                     /** @example https://hooks.example.com/aso-events */
                     url?: string;
                     description?: string | null;
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
                     enabled?: boolean;
                 };
             };
@@ -5507,7 +6455,7 @@ export interface operations {
                         url: string;
                         description: string | null;
                         /** @description The event kinds sent to the endpoint; empty: every kind. */
-                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test")[];
+                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
                         enabled: boolean;
                         /** @description Why the service disabled the endpoint (after days of failed deliveries); null when enabled, or disabled by its owner. */
                         disabledReason: string | null;
@@ -5839,7 +6787,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -5882,7 +6830,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -5925,7 +6873,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -5968,7 +6916,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -6011,7 +6959,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -6054,7 +7002,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -6097,7 +7045,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -6140,7 +7088,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -6183,7 +7131,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -6226,7 +7174,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -6264,12 +7212,227 @@ export interface operations {
             };
         };
     };
+    "webhook.review_reply.drafted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, as in the body’s `type`. */
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                /**
+                 * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
+                 * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock.
+                 * @example t=1782898200,v1=5f0c6b1c2a8e4d7f9b3a1c5e7d9f2b4a6c8e0d2f4a6b8c0e2d4f6a8b0c2e4d6f
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON (`Content-Type: application/json`). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewReplyDraftedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Answer within the timeout; do the work after answering. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all), then given up. An endpoint whose deliveries all fail for five days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.review_reply.approved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, as in the body’s `type`. */
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                /**
+                 * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
+                 * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock.
+                 * @example t=1782898200,v1=5f0c6b1c2a8e4d7f9b3a1c5e7d9f2b4a6c8e0d2f4a6b8c0e2d4f6a8b0c2e4d6f
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON (`Content-Type: application/json`). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewReplyApprovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Answer within the timeout; do the work after answering. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all), then given up. An endpoint whose deliveries all fail for five days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.review_reply.sent": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, as in the body’s `type`. */
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                /**
+                 * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
+                 * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock.
+                 * @example t=1782898200,v1=5f0c6b1c2a8e4d7f9b3a1c5e7d9f2b4a6c8e0d2f4a6b8c0e2d4f6a8b0c2e4d6f
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON (`Content-Type: application/json`). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewReplySentEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Answer within the timeout; do the work after answering. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all), then given up. An endpoint whose deliveries all fail for five days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.review_reply.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, as in the body’s `type`. */
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                /**
+                 * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
+                 * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock.
+                 * @example t=1782898200,v1=5f0c6b1c2a8e4d7f9b3a1c5e7d9f2b4a6c8e0d2f4a6b8c0e2d4f6a8b0c2e4d6f
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON (`Content-Type: application/json`). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewReplyFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Answer within the timeout; do the work after answering. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all), then given up. An endpoint whose deliveries all fail for five days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.review_reply.rejected": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, as in the body’s `type`. */
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                /**
+                 * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
+                 * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock.
+                 * @example t=1782898200,v1=5f0c6b1c2a8e4d7f9b3a1c5e7d9f2b4a6c8e0d2f4a6b8c0e2d4f6a8b0c2e4d6f
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON (`Content-Type: application/json`). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewReplyRejectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Answer within the timeout; do the work after answering. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all), then given up. An endpoint whose deliveries all fail for five days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.webhook.test": {
         parameters: {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f

@@ -30,6 +30,13 @@ const SPEC_COSTS: Record<string, number> = {
   // and GET /apps/{id} cost.
   'GET /search': 1,
   'GET /search/{id}': 1,
+  // Issue 67: replies to the reviews of owned apps. A draft costs a credit as a write call; approving (a member's act,
+  // a settings procedure) and discarding are free, and so is the sending: a store's refusal never costs.
+  'POST /apps/{id}/reviews/{reviewId}/reply-drafts': 1,
+  'GET /apps/{id}/reply-drafts': 1,
+  'GET /apps/{id}/reply-drafts/{draftId}': 1,
+  'POST /apps/{id}/reply-drafts/{draftId}/discard': 0,
+  'POST /apps/{id}/reply-drafts/{draftId}/approve': 0,
   // Issue 25: the settings procedures, for a session token (scope 'admin'), free of credits.
   'GET /keys': 0,
   'POST /keys': 0,
@@ -48,7 +55,7 @@ const SPEC_COSTS: Record<string, number> = {
   'POST /webhook-deliveries/{deliveryId}/redeliver': 0,
 };
 
-const SETTINGS_PATHS = /^\/(keys|webhook-endpoints|webhook-deliveries)(\/|$)/;
+const SETTINGS_PATHS = /^\/(keys|webhook-endpoints|webhook-deliveries)(\/|$)|\/reply-drafts\/\{draftId\}\/approve$/;
 
 describe('REST procedures', () => {
   // At run time _def.procedures is the flat record of every procedure by dotted path.
@@ -57,7 +64,7 @@ describe('REST procedures', () => {
   );
   const rest = procedures.filter((procedure) => procedure._def.meta?.openapi);
 
-  it('are exactly the 19 endpoints of SPEC.md, CONTRACT’s POST /apps, search and fetch, and the settings endpoints, with their costs and scopes', () => {
+  it('are exactly the 19 endpoints of SPEC.md, CONTRACT’s POST /apps, search and fetch, replies to reviews, and the settings endpoints, with their costs and scopes', () => {
     const declared = Object.fromEntries(
       rest.map((procedure) => {
         const meta = procedure._def.meta!;
@@ -90,7 +97,8 @@ describe('every procedure', () => {
   it('that changes the data needs data.write; the settings’ need their own', () => {
     for (const [path, procedure] of named) {
       const meta = procedure._def.meta;
-      if (meta?.scope === 'admin') expect(meta.permission, path).toMatch(/^(keys|webhooks)\.manage$/);
+      if (meta?.scope === 'admin')
+        expect(meta.permission, path).toMatch(/^(keys|webhooks)\.manage$|^replies\.approve$/);
       if (/^(apps|keywords|competitors)\.(remove|add|create|addStorefront)$|^account\.resetTestData$/.test(path)) {
         expect(permissionOf(meta), path).toBe('data.write');
       }

@@ -74,6 +74,11 @@ export interface Context {
    * a list's procedure notes it here; the channel puts it in headers (REST) or beside the items (MCP).
    */
   answerNotes?: AnswerNotes;
+  /**
+   * A test key's X-Test-Trigger that chooses the outcome of what the call starts, rather than the call's own answer
+   * (the sending of a reply draft in a sandbox's simulated store account); the runner pulled every other kind.
+   */
+  testTrigger?: string;
 }
 
 interface AnswerNotes {

@@ -119,6 +119,7 @@ const EXAMPLE_DETAILS: Record<AppErrorCode, string> = {
   CREDITS_EXHAUSTED:
     'This call costs 8 credits and 3 remain this month; the allowance resets at 2026-12-01T00:00:00.000Z.',
   RATE_LIMITED: 'Too many requests for this key; retry in 12 s.',
+  CONFLICT: 'This draft was sent: only a drafted reply can be approved.',
   IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was already used for a different request in the last 24 hours.',
   INTERNAL_ERROR: 'An unexpected error occurred. Nothing was charged.',
   STORE_UNAVAILABLE:

@@ -31,10 +31,34 @@ const EXAMPLE_REQUEST_ID: Record<EventType, string | null> = {
   'api_key.revoked': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
   'api_key.expiring': null,
   'plan.changed': null,
+  'review_reply.drafted': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
+  'review_reply.approved': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
+  'review_reply.sent': null,
+  'review_reply.failed': null,
+  'review_reply.rejected': null,
   'webhook.test': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
 };
 
+/** A reply draft's event data in each state: the same members, the problem once the store did not take it. */
+const replyExample = (problem: string | null) => ({
+  appId: APP_ID,
+  draftId: '3e5a7c9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d',
+  reviewId: '2d4f6a8c-0e1b-4c3d-9e5f-7a9b1c3d5e7f',
+  action: 'reply' as const,
+  body: 'Thank you! Offline mode is coming in the next version.',
+  problem,
+});
+
 const EXAMPLE_DATA: { [T in EventType]: EventPayload<T> } = {
+  'review_reply.drafted': replyExample(null),
+  'review_reply.approved': replyExample(null),
+  'review_reply.sent': replyExample(null),
+  'review_reply.failed': replyExample(
+    'App Store Connect refused the key (The key was revoked.): it was revoked, or it lacks the Customer Support role. Replace the key in Settings → Store accounts, then draft the reply again.',
+  ),
+  'review_reply.rejected': replyExample(
+    'App Store Connect no longer has this review (its author deleted it), so it takes no answer.',
+  ),
   'keyword.rank_changed': {
     appId: APP_ID,
     term: 'sleep sounds',

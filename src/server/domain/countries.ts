@@ -27,3 +27,34 @@ export const countrySchema = z
 export function storefrontInput(meaning: string) {
   return countrySchema.meta({ description: `${meaning} ${STOREFRONT_NOTE}`, example: 'US' });
 }
+
+/**
+ * The ISO 3166-1 alpha-3 code of each storefront, as App Store Connect names a review's territory (XKS: Kosovo, as
+ * Apple spells it); the storefront of a territory: TERRITORY_STOREFRONTS.
+ */
+const STOREFRONT_TERRITORIES: Record<string, string> = Object.fromEntries(
+  (
+    'AE:ARE AF:AFG AG:ATG AI:AIA AL:ALB AM:ARM AO:AGO AR:ARG AT:AUT AU:AUS AZ:AZE BA:BIH BB:BRB BD:BGD BE:BEL BF:BFA ' +
+    'BG:BGR BH:BHR BJ:BEN BM:BMU BN:BRN BO:BOL BR:BRA BS:BHS BT:BTN BW:BWA BY:BLR BZ:BLZ CA:CAN CD:COD CG:COG CH:CHE ' +
+    'CI:CIV CL:CHL CM:CMR CN:CHN CO:COL CR:CRI CV:CPV CY:CYP CZ:CZE DE:DEU DK:DNK DM:DMA DO:DOM DZ:DZA EC:ECU EE:EST ' +
+    'EG:EGY ES:ESP FI:FIN FJ:FJI FM:FSM FR:FRA GA:GAB GB:GBR GD:GRD GE:GEO GH:GHA GM:GMB GR:GRC GT:GTM GW:GNB GY:GUY ' +
+    'HK:HKG HN:HND HR:HRV HU:HUN ID:IDN IE:IRL IL:ISR IN:IND IQ:IRQ IS:ISL IT:ITA JM:JAM JO:JOR JP:JPN KE:KEN KG:KGZ ' +
+    'KH:KHM KN:KNA KR:KOR KW:KWT KY:CYM KZ:KAZ LA:LAO LB:LBN LC:LCA LK:LKA LR:LBR LT:LTU LU:LUX LV:LVA LY:LBY MA:MAR ' +
+    'MD:MDA ME:MNE MG:MDG MK:MKD ML:MLI MM:MMR MN:MNG MO:MAC MR:MRT MS:MSR MT:MLT MU:MUS MV:MDV MW:MWI MX:MEX MY:MYS ' +
+    'MZ:MOZ NA:NAM NE:NER NG:NGA NI:NIC NL:NLD NO:NOR NP:NPL NR:NRU NZ:NZL OM:OMN PA:PAN PE:PER PG:PNG PH:PHL PK:PAK ' +
+    'PL:POL PT:PRT PW:PLW PY:PRY QA:QAT RO:ROU RS:SRB RU:RUS RW:RWA SA:SAU SB:SLB SC:SYC SE:SWE SG:SGP SI:SVN SK:SVK ' +
+    'SL:SLE SN:SEN SR:SUR ST:STP SV:SLV SZ:SWZ TC:TCA TD:TCD TH:THA TJ:TJK TM:TKM TN:TUN TO:TON TR:TUR TT:TTO TW:TWN ' +
+    'TZ:TZA UA:UKR UG:UGA US:USA UY:URY UZ:UZB VC:VCT VE:VEN VG:VGB VN:VNM VU:VUT XK:XKS YE:YEM ZA:ZAF ZM:ZMB ZW:ZWE'
+  )
+    .split(' ')
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
+const TERRITORY_STOREFRONTS: ReadonlyMap<string, string> = new Map(
+  Object.entries(STOREFRONT_TERRITORIES).map(([alpha2, alpha3]) => [alpha3, alpha2]),
+);
+
+/** The storefront (alpha-2) of an App Store Connect territory (alpha-3); null when it is none of the storefronts. */
+export function storefrontOfTerritory(territory: string | null): string | null {
+  return territory ? (TERRITORY_STOREFRONTS.get(territory.toUpperCase()) ?? null) : null;
+}

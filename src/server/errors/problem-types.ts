@@ -135,6 +135,14 @@ export const PROBLEM_TYPES = {
       'Too many requests in the window: a key’s (or a signed-in user’s) requests per minute under its plan, or another documented rate such as sign-ups per client address or test deliveries per webhook endpoint.',
     remedy: 'Wait the number of seconds in the `Retry-After` header, then retry.',
   },
+  CONFLICT: {
+    status: 409,
+    slug: 'conflict',
+    title: 'The resource is not in a state that allows this',
+    description:
+      'The request is valid, but what it acts on does not allow it now: a reply draft that was already approved or sent, a review whose answer is being sent, an app whose store account is no longer connected. The `detail` says which, and what would allow it.',
+    remedy: 'Read the resource again (its `state`), then act on what it is now. Nothing was changed or charged.',
+  },
   IDEMPOTENCY_CONFLICT: {
     status: 422,
     slug: 'idempotency-conflict',

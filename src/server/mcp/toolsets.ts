@@ -24,8 +24,17 @@ export const TOOLSETS = {
     tools: ['metadata_get', 'metadata_changelog', 'apps_aso_score', 'apps_category_rank'],
   },
   reviews: {
-    description: 'Reviews, what they say, and the rating over time.',
-    tools: ['reviews_list', 'reviews_insights', 'apps_rating_history'],
+    description:
+      'Reviews, what they say, and the rating over time; replies to the reviews of an app you own, drafted for a member to approve.',
+    tools: [
+      'reviews_list',
+      'reviews_insights',
+      'apps_rating_history',
+      'reviews_draft_reply',
+      'reviews_reply_drafts',
+      'reviews_reply_draft',
+      'reviews_discard_reply_draft',
+    ],
   },
   competitors: {
     description: 'The competitors followed for an app: list them, add one.',

@@ -258,6 +258,7 @@ export async function runOperation<Answer>(call: Call<Answer>): Promise<{ answer
           creditsUsed: credential.creditsUsed,
           steps: 'taken',
           answerNotes: {},
+          testTrigger: trigger?.kind,
         };
         const output = shapeForVersion(
           operation.procedurePath,

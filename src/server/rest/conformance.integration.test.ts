@@ -28,6 +28,7 @@ import { addKeywords } from '@/server/services/apps/apps';
 import { addCompetitor } from '@/server/services/aso/competitors';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { GooglePlayProvider } from '@/server/services/ingest/stores/google-play/google-play-provider';
+import { replyFixture } from '../../../test/reply-fixture';
 import { createStoreGate } from '@/server/services/ingest/stores/store-calls';
 import { StoresProvider } from '@/server/services/ingest/stores/stores-provider';
 import { GOOGLE_PLAY_PLAN, recordedPlayClient, recordedPlayDays } from '../../../test/stores/recorded-google-play';
@@ -87,10 +88,21 @@ const BODIES: Record<string, unknown> = {
   'POST /webhook-endpoints/{endpointId}/rotate-secret': {},
   'POST /webhook-endpoints/{endpointId}/test-events': {},
   'POST /webhook-deliveries/{deliveryId}/redeliver': {},
+  'POST /apps/{id}/reviews/{reviewId}/reply-drafts': { body: 'Thank you for the review!' },
 };
 const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep', '/search': '?query=sleep' };
 
-let ids: { id: string; keywordId: string; keyId: string; endpointId: string; deliveryId: string };
+let ids: {
+  id: string;
+  keywordId: string;
+  keyId: string;
+  endpointId: string;
+  deliveryId: string;
+  reviewId: string;
+  draftId: string;
+};
+/** Puts the reply draft the sweep approves and discards back to drafted, before each such call. */
+let redraft: () => Promise<void>;
 let keys: {
   pro: string;
   readOnly: string;
@@ -113,7 +125,17 @@ beforeAll(async () => {
   const managed = await createApiKey(owner, { name: 'conformance managed', scope: 'read-only' });
   const { endpoint } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/conformance-shared' });
   const { deliveryId } = await sendTestEvent(owner, endpoint.id);
-  ids = { id: app.id, keywordId: keyword.id, keyId: managed.key.id, endpointId: endpoint.id, deliveryId };
+  const replies = await replyFixture(owner, app.id);
+  redraft = replies.redraft;
+  ids = {
+    id: app.id,
+    keywordId: keyword.id,
+    keyId: managed.key.id,
+    endpointId: endpoint.id,
+    deliveryId,
+    reviewId: replies.reviewId,
+    draftId: replies.draftId,
+  };
   keys = {
     pro: (await createApiKey(owner, { name: 'conformance', scope: 'read-write' })).secret,
     readOnly: (await createApiKey(owner, { name: 'conformance ro', scope: 'read-only' })).secret,
@@ -204,6 +226,7 @@ async function call(
     extraHeaders?: Record<string, string>;
   } = {},
 ) {
+  if (/\/reply-drafts\/\{draftId\}\/(approve|discard)$/.test(route.template)) await redraft();
   const headers: Record<string, string> = { ...options.extraHeaders };
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   // The settings endpoints take the owner's session token; every other endpoint, the Pro key.
@@ -422,6 +445,7 @@ describe('a Google Play app’s answers conform too (the stores provider on reco
       expect((await refreshApp(app.id, { provider, through: new Date(`${day}T00:00:00Z`) })).failures).toEqual([]);
     }
     const keyword = await db.trackedKeyword.findFirstOrThrow({ where: { appId: app.id } });
+    const replies = await replyFixture(owner, app.id, 'google_play');
     const reads = routes.filter(
       (route) =>
         route.method === 'GET' &&
@@ -432,7 +456,14 @@ describe('a Google Play app’s answers conform too (the stores provider on reco
     for (const route of reads)
       await expectConforms(
         route,
-        await call(route, { path: pathOf(route, { id: app.id, keywordId: keyword.id }) }),
+        await call(route, {
+          path: pathOf(route, {
+            id: app.id,
+            keywordId: keyword.id,
+            reviewId: replies.reviewId,
+            draftId: replies.draftId,
+          }),
+        }),
         200,
       );
   });

@@ -13,6 +13,7 @@ import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleDashboardTrpcRequest } from '@/server/dashboard/trpc-endpoint';
 import { dashboardRouter } from '@/server/api/dashboard-router';
+import { replyFixture } from '../../../test/reply-fixture';
 import { appRouter } from '@/server/api/root';
 import type { ProcedureMeta } from '@/server/api/trpc';
 import {
@@ -58,6 +59,7 @@ const BODIES: Record<string, unknown> = {
   'POST /keys/{keyId}/roll': { gracePeriod: '1h' },
   'POST /webhook-endpoints': { url: 'http://127.0.0.1:9/matrix-made' },
   'PATCH /webhook-endpoints/{endpointId}': { description: 'matrix' },
+  'POST /apps/{id}/reviews/{reviewId}/reply-drafts': { body: 'Thank you for the review!' },
 };
 const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep', '/search': '?query=sleep' };
 /** Ids a path takes in another form than a bare uuid: fetch's are `app:<uuid>` or `keyword:<uuid>`. */
@@ -91,7 +93,21 @@ const unauthorized = (detail: RegExp | null = null): Expectation => ({
   challenge: detail ?? /^Bearer realm="public-api", error="invalid_token"$/,
 });
 
-let ids: { id: string; keywordId: string; keyId: string; endpointId: string; deliveryId: string };
+let ids: {
+  id: string;
+  keywordId: string;
+  keyId: string;
+  endpointId: string;
+  deliveryId: string;
+  reviewId: string;
+  draftId: string;
+};
+/** Puts the reply drafts the matrix approves and discards back to drafted (test/reply-fixture.ts). */
+const redrafts: (() => Promise<void>)[] = [];
+async function redraftFor(route: Operation): Promise<void> {
+  if (/\/reply-drafts\/\{draftId\}\/(approve|discard)$/.test(route.template))
+    for (const redraft of redrafts) await redraft();
+}
 /** Ids a route's successful call uses up (a key revoked, an endpoint deleted), apart from those the others read. */
 let routeIds: Record<string, Partial<typeof ids>>;
 let credentials: Credential[];
@@ -112,7 +128,17 @@ beforeAll(async () => {
     url: 'http://127.0.0.1:9/matrix-gone',
   });
   const { deliveryId } = await sendTestEvent(owner, endpoint.id);
-  ids = { id: app.id, keywordId: keyword.id, keyId: managed.key.id, endpointId: endpoint.id, deliveryId };
+  const replies = await replyFixture(owner, app.id);
+  redrafts.push(replies.redraft);
+  ids = {
+    id: app.id,
+    keywordId: keyword.id,
+    keyId: managed.key.id,
+    endpointId: endpoint.id,
+    deliveryId,
+    reviewId: replies.reviewId,
+    draftId: replies.draftId,
+  };
   routeIds = {
     'POST /keys/{keyId}/revoke': { keyId: toRevoke.key.id },
     'DELETE /webhook-endpoints/{endpointId}': { endpointId: toDelete.id },
@@ -398,6 +424,7 @@ describe('security matrix: every endpoint × every credential', () => {
     for (const credential of credentials) {
       for (const route of routes) {
         const label = `${credential.name} → ${route.method} ${route.template}`;
+        await redraftFor(route);
         const before = queried.length;
         const response = await callPublicApi(requestFor(route, credential.authorization));
         const expected = credential.expect(route);
@@ -442,12 +469,16 @@ describe('security matrix: every endpoint × every credential', () => {
     const { endpoint, secret } = await createWebhookEndpoint(sandboxId, { url: 'http://127.0.0.1:9/matrix-test' });
     const { deliveryId } = await sendTestEvent({ accountId: sandboxId, mode: 'test' }, endpoint.id);
     secrets.push(testKey.secret, secret);
+    const testReplies = await replyFixture({ accountId: sandboxId, userId: user.id }, sandboxApp.id);
+    redrafts.push(testReplies.redraft);
     const testIds = {
       id: sandboxApp.id,
       keywordId: sandboxApp.keywords[0]!.id,
       keyId: testKey.key.id,
       endpointId: endpoint.id,
       deliveryId,
+      reviewId: testReplies.reviewId,
+      draftId: testReplies.draftId,
     };
     const session = await issueSessionToken({ id: user.id, email: user.email, accountId: owner.accountId });
     const liveKey = (
@@ -500,6 +531,7 @@ describe('security matrix: every endpoint × every credential', () => {
       for (const route of withIds.filter((each) => !settings(each))) {
         const args = toolArguments(route, leg.values);
         const label = `MCP ${leg.name} → ${toolName(route)}`;
+        await redraftFor(route);
         const answer = await callMcpTool(ORIGIN, leg.authorization, toolName(route), args);
         expect(answer.problem, `${label}: ${answer.text.slice(0, 200)}`).toMatchObject({
           type: `${ORIGIN}/docs/problems/not-found`,
@@ -518,12 +550,13 @@ describe('security matrix: every endpoint × every credential', () => {
   // on the HTTP request; anything later is a tool error carrying the problem, and nothing is charged.
   it('answers each combination on the MCP server as on REST: a refused credential on HTTP, any later refusal as a tool error', async () => {
     const tools = routes.filter((route) => !settings(route));
-    expect(tools).toHaveLength(22);
+    expect(tools).toHaveLength(26);
     for (const credential of credentials) {
       for (const route of tools) {
         const label = `MCP ${credential.name} → ${toolName(route)}`;
         const values = { ...ids, ...routeIds[`${route.method} ${route.template}`] };
         const args = toolArguments(route, values);
+        await redraftFor(route);
         const before = queried.length;
         const answer = await callMcpTool(ORIGIN, credential.authorization, toolName(route), args);
         const expected = credential.expect(route);
@@ -627,6 +660,7 @@ describe('security matrix: every endpoint × every credential', () => {
 
     for (const token of [readWrite, readOnly, strangers, elsewhere]) {
       for (const route of routes) {
+        await redraftFor(route);
         const response = await callPublicApi(requestFor(route, `Bearer ${token.value}`));
         expect(response.status, `OAuth token → ${route.method} ${route.template}`).toBe(401);
       }
@@ -705,6 +739,8 @@ describe('security matrix: the dashboard endpoint', () => {
     .sort(([a], [b]) => Number(a === 'members.leave') - Number(b === 'members.leave'));
   let inputs: Record<string, unknown>;
   let owner: { cookie: string; ids: string[] };
+  /** Puts the draft that the calls approve and discard back to drafted, before each such call. */
+  let redraftBefore: (path: string) => Promise<void>;
   let billingWithoutStripe: (path: string) => boolean;
   let credentials: { name: string; headers: Record<string, string>; expect: (path: string) => number }[];
   let members: { role: MemberRole; cookie: string }[];
@@ -763,6 +799,10 @@ describe('security matrix: the dashboard endpoint', () => {
       await makeMember(account.accountId, 'analyst'),
       await makeMember(account.accountId, 'analyst'),
     ];
+    const replies = await replyFixture({ accountId: account.accountId, userId: user.id }, app.id);
+    redraftBefore = async (path) => {
+      if (path === 'reviews.approveReplyDraft' || path === 'reviews.discardReplyDraft') await replies.redraft();
+    };
     const { invitation: toWithdraw } = await inviteMember(asOwner, {
       email: `matrix-withdrawn-${randomUUID()}@example.test`,
       role: 'analyst',
@@ -845,6 +885,11 @@ describe('security matrix: the dashboard endpoint', () => {
       'storeAccounts.list': undefined,
       'storeAccounts.connect': { store: 'app_store', ...appleStandIn.key },
       'storeAccounts.remove': { store: 'app_store' },
+      'reviews.draftReply': { id: app.id, reviewId: replies.reviewId, body: 'Thank you for the review!' },
+      'reviews.replyDrafts': { id: app.id },
+      'reviews.replyDraft': { id: app.id, draftId: replies.draftId },
+      'reviews.discardReplyDraft': { id: app.id, draftId: replies.draftId },
+      'reviews.approveReplyDraft': { id: app.id, draftId: replies.draftId },
     };
     billingWithoutStripe = (path: string) => path === 'billing.checkout' || path === 'billing.portal';
     const cookieOf = (token: string) => ({ cookie: `next-auth.session-token=${token}` });
@@ -867,6 +912,8 @@ describe('security matrix: the dashboard endpoint', () => {
         competitor.id,
         toDisconnect.id,
         toRestrictConnection.id,
+        replies.reviewId,
+        replies.draftId,
       ],
     };
     const signedOut = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
@@ -963,6 +1010,7 @@ describe('security matrix: the dashboard endpoint', () => {
       // its own, so that the matrix spends neither one address's minute nor the one every addressless test shares.
       const from = { 'x-forwarded-for': `203.0.113.${index + 1}` };
       for (const [path, procedure] of procedures) {
+        await redraftBefore(path);
         const response = await call(path, procedure._def.type, { ...credential.headers, ...from });
         const text = await response.text();
         const label = `${credential.name} → ${path}: ${text.slice(0, 200)}`;
@@ -977,6 +1025,7 @@ describe('security matrix: the dashboard endpoint', () => {
     for (const { role, cookie } of members) {
       for (const [path, procedure] of procedures) {
         if (roleAllows(role, permissionOf(procedure._def.meta))) continue;
+        await redraftBefore(path);
         const response = await call(path, procedure._def.type, { cookie });
         const text = await response.text();
         expect(response.status, `${role} → ${path}: ${text.slice(0, 200)}`).toBe(403);
@@ -990,6 +1039,7 @@ describe('security matrix: the dashboard endpoint', () => {
 
   it('the owner’s own session is served by every procedure', async () => {
     for (const [path, procedure] of procedures) {
+      await redraftBefore(path);
       const response = await call(path, procedure._def.type, { cookie: owner.cookie });
       // webhooks.delete of an id that is not the account's, a link that names no invitation, and billing without Stripe:
       // 404; the only owner leaving: 400; every other procedure succeeds.

@@ -1,7 +1,7 @@
 // The app's background work, run by the launcher beside the app's server (never on a request's path): the daily
 // refresh schedule, the backfills of apps just added, the webhook deliveries, the end of trials and the hourly purge
 // of expired idempotency keys, the security log's hourly job, the store facts' daily retention, the connected store
-// accounts' daily reviews, all on pg-boss in the
+// accounts' daily reviews and the replies approved to them, all on pg-boss in the
 // app's database. Several app processes sharing one
 // database may each run it: pg-boss hands each job to one worker.
 import { scheduleTrialEnds } from '@/server/services/accounts/trials';
@@ -12,7 +12,8 @@ import { startScheduler } from '@/server/services/ingest/scheduler';
 import { TIMEOUT_MS as WEBHOOK_TIMEOUT_MS } from '@/server/services/webhooks/delivery';
 import { startWebhookWorker } from '@/server/services/webhooks/worker';
 import { scheduleSecurityLogJob } from '@/server/services/security-log/schedule';
-import { scheduleOwnedReviews } from '@/server/services/store-accounts/reviews-schedule';
+import { scheduleOwnedReviews, startReviewReads } from '@/server/services/store-accounts/reviews-schedule';
+import { startReplySender } from '@/server/services/store-accounts/reply-sender';
 
 export interface BackgroundWork {
   /** Stops taking jobs and waits for the ones in progress (a webhook attempt runs at most its 10 s timeout). */
@@ -35,9 +36,11 @@ export async function startBackgroundWork(
   await scheduleStoreFactsRetention(boss, log);
   await scheduleOwnedReviews(boss, log);
   const stopBackfills = startBackfillWorker();
+  const stopReplies = startReplySender();
+  const stopReviewReads = startReviewReads();
   return {
     async stop() {
-      await Promise.all([stopWebhooks(), stopBackfills()]);
+      await Promise.all([stopWebhooks(), stopBackfills(), stopReplies(), stopReviewReads()]);
       await boss.stop({ graceful: true, timeout: DRAIN_TIMEOUT_MS }).catch(() => {});
     },
   };

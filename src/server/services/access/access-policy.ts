@@ -99,6 +99,10 @@ const INSUFFICIENT_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="
 const KEYS_MANAGE_NOTHING =
   'API keys cannot manage keys or webhook endpoints: call this endpoint with a session token of the account (a leaked key must never mint a new one). A future `admin` scope of keys would be the way to allow it.';
 
+/** Why an API key or an agent is refused the approval of a reply: a person approves what is sent to a store. */
+const KEYS_APPROVE_NOTHING =
+  'API keys and connected apps draft replies to reviews, never approve them: a member whose role allows it approves each one in the dashboard (Reviews), or with a session token, before it is sent to the store.';
+
 /**
  * The plan, then the scope: a public API call needs a plan with API access; a settings operation a session of the
  * account (no key manages keys); a write a read-write key; adding an app a key that reaches every app.
@@ -122,7 +126,8 @@ function scopeRefusal(actor: Actor, access: OperationAccess): AppError | null {
   const role = roleRefusalOf(actor, access);
   if (role) return role;
   if (access.scope === 'admin' && actor.kind === 'apiKey') {
-    return new AppError('INSUFFICIENT_SCOPE', KEYS_MANAGE_NOTHING, {
+    const detail = access.permission === 'replies.approve' ? KEYS_APPROVE_NOTHING : KEYS_MANAGE_NOTHING;
+    return new AppError('INSUFFICIENT_SCOPE', detail, {
       headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="admin"' },
     });
   }
@@ -351,6 +356,10 @@ const TEST_TRIGGERS = [
   'validation-error',
   'not-found',
   'slow',
+  // What a simulated store does with a reply draft's sending: chosen by the draft's call, answered as usual.
+  'review-deleted',
+  'reply-refused',
+  'credential-revoked',
 ] as const;
 export type TestTrigger =
   | { kind: Exclude<(typeof TEST_TRIGGERS)[number], 'slow'> }
@@ -436,6 +445,11 @@ async function pullTrigger(trigger: TestTrigger, call: MeteredCall, cost: number
     }
     case 'not-found':
       throw new AppError('NOT_FOUND', `${APP_NOT_FOUND} ${because}`);
+    case 'review-deleted':
+    case 'reply-refused':
+    case 'credential-revoked':
+      // The sending's outcome: the draft's procedure keeps it for the simulated store (the call itself succeeds).
+      return;
   }
 }
 

@@ -23,6 +23,7 @@ export const PERMISSIONS = {
   'keys.manage': 'manage API keys and connected apps',
   'webhooks.manage': 'manage webhook endpoints',
   'store-accounts.manage': 'connect and remove store accounts',
+  'replies.approve': 'approve replies to reviews, which sends them to the store',
   'security-log.read': 'read the security log',
   'account.manage': 'change the account’s settings: whether new keys must expire',
   'members.manage': 'invite and remove members and change their roles',

@@ -9,6 +9,8 @@ export const DATA_LIMITS = {
     'Volume and difficulty are estimates from what the store shows, not counts the store publishes (docs: "Keyword volume and difficulty").',
   reviews:
     'Reviews are the ones with text the store shows as its most recent, read once a day: the App Store’s feed shows 50 per storefront, Google Play 100 per language; older ones a store no longer shows are not read.',
+  storeAccountReviews:
+    'Reviews read with your own store account are read once a day: App Store Connect gives every review an app has, Google Play only those written or changed in the last 7 days, so its older reviews are those kept since the account was connected. Google Play does not say the reviewer’s country (`country` is null; `language` says their language).',
   ratings:
     'The rating is the store’s own average over every rating it counts, read once a day in the app’s primary storefront.',
   competitors:

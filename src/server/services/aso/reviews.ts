@@ -3,9 +3,15 @@ import { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
 import { readReviewInsightRows, type ThemeRow } from '@/server/db/review-statements';
 import { addDays, isoDay } from '@/server/core/dates';
-import { loadApp, freshnessOf } from './app-context';
+import { AppError } from '@/server/errors/app-error';
+import { listOwnedReviews } from '@/server/services/store-accounts/owned-reviews';
+import { appIsOwned } from '@/server/services/store-accounts/store-accounts';
+import { type AppContext, loadApp, freshnessOf } from './app-context';
 
 export const REVIEW_SORTS = ['newest', 'oldest', 'highest', 'lowest'] as const;
+/** Where reviews come from: the store's public feed (everyone's), or the account's own store account (its whole history). */
+export const REVIEW_SOURCES = ['public', 'store_account'] as const;
+export type ReviewSource = (typeof REVIEW_SOURCES)[number];
 export type ReviewSort = (typeof REVIEW_SORTS)[number];
 
 /** Sentiment scores (−1…1) at or beyond these count as positive / negative. */
@@ -44,9 +50,11 @@ export async function listReviews(
     rating?: number;
     sentiment?: SentimentLabel;
     sort: ReviewSort;
+    source?: ReviewSource;
   },
 ) {
   const app = await loadApp(accountId, input.appId);
+  if (input.source === 'store_account') return listStoreAccountReviews(app, input);
   // The store app's reviews in the app's own storefronts (another follower's storefronts are theirs to know).
   const where: Prisma.ReviewWhereInput = {
     storeAppId: app.storeAppId,
@@ -76,11 +84,51 @@ export async function listReviews(
   ]);
   return {
     freshness: freshnessOf(app, null, ['reviews']),
-    items: rows.map((row) => ({ ...row, sentiment: { score: row.sentiment, label: sentimentLabel(row.sentiment) } })),
+    items: rows.map((row) => ({
+      ...row,
+      source: 'public' as const,
+      sentiment: { score: row.sentiment, label: sentimentLabel(row.sentiment) },
+    })),
     page: input.page,
     pageSize: input.pageSize,
     total,
     totalPages: Math.ceil(total / input.pageSize),
+  };
+}
+
+/**
+ * The reviews read with the account's own store account: every review the store keeps, with the developer's answer.
+ * An app no store account of the account owns, with none kept from before, is a conflict that says how to own it.
+ */
+async function listStoreAccountReviews(
+  app: AppContext,
+  input: { page: number; pageSize: number; rating?: number; sentiment?: SentimentLabel; sort: ReviewSort },
+) {
+  const page = await listOwnedReviews({
+    accountId: app.accountId,
+    appId: app.id,
+    store: app.store,
+    page: input.page,
+    pageSize: input.pageSize,
+    rating: input.rating,
+    sentiment: input.sentiment && SENTIMENT_RANGES[input.sentiment],
+    sort: input.sort,
+  });
+  if (page.total === 0 && !(await appIsOwned(app.id)))
+    throw new AppError(
+      'CONFLICT',
+      'No store account of yours owns this app: connect the App Store Connect or Google Play account that publishes it (Settings → Store accounts) to read its reviews with `source=store_account`.',
+    );
+  return {
+    freshness: freshnessOf(app, null, ['storeAccountReviews']),
+    items: page.items.map((item) => ({
+      ...item,
+      sentiment: { score: item.sentiment, label: sentimentLabel(item.sentiment) },
+    })),
+    page: input.page,
+    pageSize: input.pageSize,
+    total: page.total,
+    totalPages: Math.ceil(page.total / input.pageSize),
   };
 }
 

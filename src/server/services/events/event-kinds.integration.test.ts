@@ -12,6 +12,7 @@ import { periodOf } from '@/server/services/metering/credits';
 import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks/endpoints';
 import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
 import { callPublicApi } from '../../../../test/public-api';
+import { answerEveryWay } from '../../../../test/reply-states';
 import { EVENT_PAYLOADS, EVENT_TYPES, type EventType } from './event-kinds';
 
 // The test event's endpoint is a local one, as in development.
@@ -38,6 +39,8 @@ it('records every kind of event with data of its documented shape', async () => 
   await db.$transaction((tx) =>
     changePlan(tx, { accountId: owner.accountId, to: 'business', reason: 'operator', now: new Date() }),
   );
+  // Replies to reviews in every state, through a simulated store account.
+  await answerEveryWay(owner, app.id);
   // One call crosses 80 % and then 100 % of the month's allowance.
   const reader = await createApiKey(owner, { name: 'reader', scope: 'read-only' });
   await db.creditUsage.upsert({

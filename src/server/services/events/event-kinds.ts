@@ -15,6 +15,11 @@ export const EVENT_TYPES = [
   'api_key.revoked',
   'api_key.expiring',
   'plan.changed',
+  'review_reply.drafted',
+  'review_reply.approved',
+  'review_reply.sent',
+  'review_reply.failed',
+  'review_reply.rejected',
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -31,6 +36,14 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'api_key.revoked': 'An API key was revoked.',
   'api_key.expiring': 'An API key expires within 7 days (sent once per key).',
   'plan.changed': 'The account’s plan changed: a new subscription, a cancellation, or the end of the trial.',
+  'review_reply.drafted':
+    'A reply to a review of an owned app (or the deletion of an answer) was drafted: it waits for a member to approve it.',
+  'review_reply.approved': 'A member approved a drafted reply: it is being sent to the store.',
+  'review_reply.sent': 'The store took an approved reply (or deleted the answer).',
+  'review_reply.failed':
+    'An approved reply could not be sent: the store refused the store account’s credential, or did not answer after every retry.',
+  'review_reply.rejected':
+    'The store refused an approved reply: the review was deleted, or the text is not one it takes.',
   'webhook.test': 'A test event sent from the dashboard to one endpoint.',
 };
 
@@ -45,6 +58,18 @@ const keyFields = {
     .string()
     .meta({ description: 'The key’s first characters, as the dashboard shows them (`svc_live_ab12`).' }),
 };
+
+const replyDraftFields = z.object({
+  appId: id('The app.'),
+  draftId: id('The reply draft.'),
+  reviewId: id('The review (`source: store_account`).'),
+  action: z.enum(['reply', 'delete']).meta({ description: 'Write (or replace) the answer, or delete it.' }),
+  body: z.string().nullable().meta({ description: 'The reply’s text; null for a deletion.' }),
+  problem: z
+    .string()
+    .nullable()
+    .meta({ description: 'Why the store did not take it (failed, rejected), or why the last attempt did not.' }),
+});
 
 /** What `data` holds for each kind. Open objects: v1 may add members to an event, never remove one. */
 export const EVENT_PAYLOADS = {
@@ -106,6 +131,11 @@ export const EVENT_PAYLOADS = {
     reason: z.enum(['trial_started', 'trial_ended', 'stripe', 'operator']),
     changedAt: z.iso.datetime(),
   }),
+  'review_reply.drafted': replyDraftFields,
+  'review_reply.approved': replyDraftFields,
+  'review_reply.sent': replyDraftFields,
+  'review_reply.failed': replyDraftFields,
+  'review_reply.rejected': replyDraftFields,
   'webhook.test': z.object({ endpointId: id('The endpoint the test was sent to.'), message: z.string() }),
 } satisfies Record<EventType, z.ZodType>;
 

@@ -32,6 +32,7 @@ import {
   revokeInvitation,
 } from '@/server/services/accounts/members';
 import { makeAccount, makeApp } from '../../../../test/factories';
+import { answerEveryWay } from '../../../../test/reply-states';
 import { listSecurityEvents, purgeSecurityEvents, RETENTION_DAYS, SECURITY_EVENT_KINDS } from './security-log';
 
 const saved = process.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST;
@@ -132,6 +133,8 @@ describe('the security log', () => {
         resetConfig();
         await apple.close();
       }
+      // Replies to reviews in every state, through a simulated store account.
+      await answerEveryWay(owner, app.id);
       // Ownership offered to a member, who takes it.
       const heir = await makeAccount('free');
       await acceptInvitation(

@@ -25,6 +25,12 @@ export const SECURITY_EVENT_KINDS = [
   'store_account.connected',
   'store_account.replaced',
   'store_account.removed',
+  'review_reply.drafted',
+  'review_reply.approved',
+  'review_reply.discarded',
+  'review_reply.sent',
+  'review_reply.failed',
+  'review_reply.rejected',
   'plan.changed',
   'session.signed_in',
   'session.sign_in_failed',
@@ -59,6 +65,12 @@ export const SECURITY_EVENT_LABELS: Record<SecurityEventKind, string> = {
   'store_account.connected': 'Store account connected',
   'store_account.replaced': 'Store account key replaced',
   'store_account.removed': 'Store account removed',
+  'review_reply.drafted': 'Reply to a review drafted',
+  'review_reply.approved': 'Reply to a review approved',
+  'review_reply.discarded': 'Reply draft discarded',
+  'review_reply.sent': 'Reply sent to the store',
+  'review_reply.failed': 'Reply could not be sent',
+  'review_reply.rejected': 'Reply refused by the store',
   'plan.changed': 'Plan changed',
   'session.signed_in': 'Signed in',
   'session.sign_in_failed': 'Sign-in failed',
@@ -84,7 +96,15 @@ export interface SecurityEventEntry {
   accountId: string;
   kind: SecurityEventKind;
   target?: {
-    type: 'api_key' | 'oauth_grant' | 'webhook_endpoint' | 'account' | 'user' | 'invitation' | 'store_account';
+    type:
+      | 'api_key'
+      | 'oauth_grant'
+      | 'webhook_endpoint'
+      | 'account'
+      | 'user'
+      | 'invitation'
+      | 'store_account'
+      | 'reply_draft';
     id: string;
     label: string;
   };

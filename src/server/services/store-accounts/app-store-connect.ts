@@ -182,3 +182,25 @@ export async function respondToReview(
 export async function deleteReviewResponse(key: AppStoreConnectKey, responseId: string): Promise<void> {
   await request(key, `/v1/customerReviewResponses/${encodeURIComponent(responseId)}`, { method: 'DELETE' });
 }
+
+/** The response a review has at the store now, or null: what a send that died midway is settled by. */
+export async function readReviewResponse(
+  key: AppStoreConnectKey,
+  reviewId: string,
+): Promise<{ id: string; body: string; state: string } | null> {
+  let document: JsonApiDocument | null;
+  try {
+    document = await request(key, `/v1/customerReviews/${encodeURIComponent(reviewId)}/response`);
+  } catch (error) {
+    // Apple answers 404 for a review without a response as for a review that is gone: the send will tell which.
+    if (error instanceof StoreAccountError && error.kind === 'not-found') return null;
+    throw error;
+  }
+  const response = document?.data as JsonApiResource | null | undefined;
+  if (!response) return null;
+  return {
+    id: response.id,
+    body: String(response.attributes?.responseBody ?? ''),
+    state: String(response.attributes?.state ?? ''),
+  };
+}

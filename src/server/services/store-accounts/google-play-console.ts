@@ -187,3 +187,19 @@ export async function replyToPlayReview(
   const result = answer.result as { replyText?: string; lastEdited?: Timestamp } | undefined;
   return { text: result?.replyText ?? text, lastModifiedAt: isoOf(result?.lastEdited) };
 }
+
+/** The reply a review has at the store now, or null: what a send that died midway is settled by. */
+export async function readPlayReply(
+  key: ServiceAccountKey,
+  packageName: string,
+  reviewId: string,
+): Promise<{ text: string; lastModifiedAt: string } | null> {
+  const review = await request(
+    key,
+    `/applications/${encodeURIComponent(packageName)}/reviews/${encodeURIComponent(reviewId)}`,
+  );
+  const developer = (
+    review.comments as { developerComment?: { text?: string; lastModified?: Timestamp } }[] | undefined
+  )?.find((comment) => comment.developerComment)?.developerComment;
+  return developer ? { text: developer.text ?? '', lastModifiedAt: isoOf(developer.lastModified) } : null;
+}

@@ -3,10 +3,15 @@
 // it gave is kept, its history whole whatever the store shows later. A review's answer is kept as the store holds it.
 // A store that refuses the credential marks the store account (`lastError`) and keeps what was read before; a store
 // that fails leaves everything as it was, for the next run.
+import type { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/db';
+import { storefrontOfTerritory } from '@/server/domain/countries';
 import { logError } from '@/server/core/log';
+import { analyseReview } from '@/server/nlp/text';
 import { type AppStoreConnectKey, listConnectReviews } from './app-store-connect';
 import { listPlayReviews, type ServiceAccountKey } from './google-play-console';
+import type { ReplyDraftState } from './reply-drafts';
+import type { ReplyAction } from './reply-records';
 import { StoreAccountError } from './store-account-errors';
 import { storeAccountCredential } from './store-accounts';
 
@@ -73,7 +78,7 @@ async function readReviews(
 export async function collectOwnedReviews(accountId: string, now: Date): Promise<CollectionSummary> {
   const summary: CollectionSummary = { read: 0, added: 0, refused: [] };
   const accounts = await db.storeAccount.findMany({
-    where: { accountId },
+    where: { accountId, simulated: false },
     select: { id: true, store: true, ownedApps: { select: { id: true, storeId: true } } },
   });
   for (const account of accounts) {
@@ -100,6 +105,7 @@ export async function collectOwnedReviews(accountId: string, now: Date): Promise
             author: review.author,
             territory: review.territory,
             appVersion: review.appVersion,
+            sentiment: analyseReview(review.title ?? '', review.body ?? '').sentiment,
             writtenAt: review.writtenAt,
             responseBody: review.response?.body ?? null,
             responseId: review.response?.id ?? null,
@@ -131,4 +137,90 @@ export async function collectOwnedReviews(accountId: string, now: Date): Promise
     }
   }
   return summary;
+}
+
+/** A stored owned review as the reviews list answers it (`source: store_account`). */
+export interface OwnedReviewItem {
+  id: string;
+  source: 'store_account';
+  storeReviewId: string;
+  rating: number;
+  title: string;
+  body: string;
+  author: string;
+  version: string | null;
+  country: string | null;
+  language: string | null;
+  reviewedAt: Date;
+  sentiment: number;
+  response: { body: string; state: string | null; updatedAt: Date | null } | null;
+  replyDraft: { id: string; action: ReplyAction; state: ReplyDraftState } | null;
+}
+
+/** The app's reviews read with the account's store account, a page of them, in the order asked. */
+export async function listOwnedReviews(input: {
+  accountId: string;
+  appId: string;
+  store: 'app_store' | 'google_play';
+  page: number;
+  pageSize: number;
+  rating?: number;
+  sentiment?: Prisma.FloatFilter;
+  sort: 'newest' | 'oldest' | 'highest' | 'lowest';
+}): Promise<{ total: number; items: OwnedReviewItem[] }> {
+  const where: Prisma.StoreAccountReviewWhereInput = {
+    accountId: input.accountId,
+    trackedAppId: input.appId,
+    ...(input.rating && { rating: input.rating }),
+    ...(input.sentiment && { sentiment: input.sentiment }),
+  };
+  const order: Record<typeof input.sort, Prisma.StoreAccountReviewOrderByWithRelationInput[]> = {
+    newest: [{ writtenAt: 'desc' }, { id: 'asc' }],
+    oldest: [{ writtenAt: 'asc' }, { id: 'asc' }],
+    highest: [{ rating: 'desc' }, { writtenAt: 'desc' }, { id: 'asc' }],
+    lowest: [{ rating: 'asc' }, { writtenAt: 'desc' }, { id: 'asc' }],
+  };
+  const [total, rows] = await Promise.all([
+    db.storeAccountReview.count({ where }),
+    db.storeAccountReview.findMany({
+      where,
+      orderBy: order[input.sort],
+      skip: (input.page - 1) * input.pageSize,
+      take: input.pageSize,
+      include: {
+        drafts: {
+          where: { state: { in: ['drafted', 'approved', 'sending'] } },
+          select: { id: true, action: true, state: true },
+        },
+      },
+    }),
+  ]);
+  return {
+    total,
+    items: rows.map((row) => ({
+      id: row.id,
+      source: 'store_account',
+      storeReviewId: row.storeReviewId,
+      rating: row.rating,
+      title: row.title ?? '',
+      body: row.body ?? '',
+      author: row.author ?? '',
+      version: row.appVersion,
+      country: input.store === 'app_store' ? storefrontOfTerritory(row.territory) : null,
+      language: input.store === 'google_play' ? row.territory : null,
+      reviewedAt: row.writtenAt,
+      sentiment: row.sentiment,
+      response:
+        row.responseBody === null
+          ? null
+          : { body: row.responseBody, state: row.responseState, updatedAt: row.responseUpdatedAt },
+      replyDraft: row.drafts[0]
+        ? {
+            id: row.drafts[0].id,
+            action: row.drafts[0].action as ReplyAction,
+            state: row.drafts[0].state as ReplyDraftState,
+          }
+        : null,
+    })),
+  };
 }

@@ -1,8 +1,9 @@
 // The connected store accounts' reviews are read every day (./owned-reviews.ts): Google Play gives a week's, so a day
-// is never missed while the background work runs. One process at a time across those sharing the database, each
+// is never missed while the background work runs. A store account just connected is read at once (startReviewReads). One process at a time across those sharing the database, each
 // account in turn; one account's failure does not hold the others back.
 import type PgBoss from 'pg-boss';
 import { db } from '@/server/db';
+import { claimRequestedReviewReads } from '@/server/db/store-account-statements';
 import { logError } from '@/server/core/log';
 import { scheduleCronJob } from '@/server/services/jobs/cron-job';
 import { collectOwnedReviews } from './owned-reviews';
@@ -19,7 +20,11 @@ export function scheduleOwnedReviews(boss: PgBoss, log: (line: string) => void):
       retryDelaySeconds: 600,
       failure: 'store account reviews failed',
       run: async () => {
-        const accounts = await db.storeAccount.findMany({ distinct: ['accountId'], select: { accountId: true } });
+        const accounts = await db.storeAccount.findMany({
+          where: { simulated: false },
+          distinct: ['accountId'],
+          select: { accountId: true },
+        });
         let read = 0;
         let added = 0;
         for (const { accountId } of accounts) {
@@ -38,4 +43,46 @@ export function scheduleOwnedReviews(boss: PgBoss, log: (line: string) => void):
     },
     log,
   );
+}
+
+/**
+ * Reads the reviews of store accounts just connected (`reviews_requested_at`), polled every `intervalMs` by the
+ * background work: the owner sees the whole history within seconds, not at the next daily run. A request is taken by
+ * one process; a read that fails is left to the daily run. `accountId`: one account's requests only (a test's, beside
+ * other tests' accounts whose stores are not its).
+ */
+export function startReviewReads({
+  intervalMs = 1000,
+  accountId = null,
+}: {
+  intervalMs?: number;
+  accountId?: string | null;
+} = {}): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = (async () => {
+      try {
+        for (const { account_id: requested } of await claimRequestedReviewReads(5, accountId)) {
+          await collectOwnedReviews(requested, new Date()).catch((error: unknown) =>
+            logError('a store account just connected could not be read; the daily run reads it', error, {
+              accountId: requested,
+            }),
+          );
+        }
+      } catch (error) {
+        logError('the store accounts to read could not be taken', error);
+      } finally {
+        running = null;
+      }
+    })();
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
 }

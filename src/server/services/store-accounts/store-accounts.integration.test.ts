@@ -2,24 +2,18 @@
 // anything is kept, sealed at rest, the owned apps marked, replaced and removed, each step in the security log; a
 // credential the store refuses stores nothing and keeps the one before.
 import PgBoss from 'pg-boss';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '@/server/core/config';
 import { useStoreStandIns } from '../../../../test/stores/store-stand-ins';
 import { databaseAsText } from '../../../../test/database-text';
-import { generateDataKey, isSealed } from '@/server/core/data-encryption';
+import { isSealed } from '@/server/core/data-encryption';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors/app-error';
 import { makeAccount } from '../../../../test/factories';
 import { startAppStoreConnectStandIn } from '../../../../test/stores/app-store-connect-stand-in';
-import {
-  connectStoreAccount,
-  listStoreAccounts,
-  removeStoreAccount,
-  resealStoreAccounts,
-  storeAccountCredential,
-} from './store-accounts';
+import { connectStoreAccount, listStoreAccounts, removeStoreAccount, storeAccountCredential } from './store-accounts';
 import { collectOwnedReviews } from './owned-reviews';
-import { OWNED_REVIEWS_CRON, OWNED_REVIEWS_QUEUE, scheduleOwnedReviews } from './reviews-schedule';
+import { OWNED_REVIEWS_CRON, OWNED_REVIEWS_QUEUE, scheduleOwnedReviews, startReviewReads } from './reviews-schedule';
 
 const standIns = useStoreStandIns();
 
@@ -126,25 +120,6 @@ describe('store accounts', () => {
     expect(kinds).toEqual(['store_account.connected', 'store_account.replaced', 'store_account.removed']);
     await expect(removeStoreAccount(owner, 'app_store')).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
   });
-
-  it('reseals the credentials under a new data key, still opening them', async () => {
-    const { owner } = await accountWithApps();
-    await connectStoreAccount(owner, { store: 'app_store', ...standIns.apple.key }, new Date());
-    const oldKey = process.env.DATA_ENCRYPTION_KEY!;
-    process.env.DATA_ENCRYPTION_KEY = generateDataKey();
-    process.env.DATA_ENCRYPTION_PREVIOUS_KEYS = oldKey;
-    try {
-      expect(await resealStoreAccounts()).toBeGreaterThanOrEqual(1);
-      delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;
-      expect(await storeAccountCredential(owner.accountId, 'app_store')).toMatchObject({
-        keyId: standIns.apple.key.keyId,
-      });
-      expect(await resealStoreAccounts()).toBe(0);
-    } finally {
-      process.env.DATA_ENCRYPTION_KEY = oldKey;
-      delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;
-    }
-  });
 });
 
 describe('owned reviews', () => {
@@ -206,5 +181,26 @@ describe('owned reviews', () => {
       await boss.unschedule(OWNED_REVIEWS_QUEUE);
       await boss.stop({ graceful: true, timeout: 5_000 });
     }
+  });
+
+  it('are read as soon as a store account is connected, by the background work', async () => {
+    const { owner, ownedIos } = await accountWithApps();
+    await connectStoreAccount(owner, { store: 'app_store', ...standIns.apple.key }, new Date());
+    expect(await db.storeAccountReview.count({ where: { trackedAppId: ownedIos.id } })).toBe(0);
+    const stop = startReviewReads({ intervalMs: 20, accountId: owner.accountId });
+    try {
+      await vi.waitUntil(
+        async () => (await db.storeAccountReview.count({ where: { trackedAppId: ownedIos.id } })) === 5,
+        {
+          timeout: 10_000,
+          interval: 50,
+        },
+      );
+    } finally {
+      await stop();
+    }
+    expect(
+      (await db.storeAccount.findFirstOrThrow({ where: { accountId: owner.accountId } })).reviewsRequestedAt,
+    ).toBeNull();
   });
 });

@@ -1,8 +1,8 @@
 // An account's own store accounts (issue 67): connected with a credential its owner pastes (an App Store Connect API
 // key, a Google Play service account's JSON key), checked against the store before anything is kept, sealed at rest
 // and never shown again. Connecting marks the tracked apps the store account owns: those it sees in its console
-// (App Store Connect lists them; Google Play has no list, so each tracked Play app is asked for its reviews). Each step
-// is in the security log.
+// (App Store Connect lists them; Google Play has no list, so each tracked Play app is asked for its reviews), and asks
+// the background work to read their reviews at once (./reviews-schedule.ts). Each step is in the security log.
 import { db } from '@/server/db';
 import { currentDataKeyId, open, seal, sealedWith } from '@/server/core/data-encryption';
 import { AppError } from '@/server/errors/app-error';
@@ -112,8 +112,10 @@ export async function connectStoreAccount(
         label: checked.label,
         credential: seal(checked.credential),
         lastCheckedAt: now,
+        reviewsRequestedAt: now,
       },
       update: {
+        reviewsRequestedAt: now,
         label: checked.label,
         credential: seal(checked.credential),
         lastCheckedAt: now,
@@ -209,4 +211,10 @@ export async function resealStoreAccounts(): Promise<number> {
     resealed += count;
   }
   return resealed;
+}
+
+/** Whether one of the account's store accounts owns the tracked app. */
+export async function appIsOwned(trackedAppId: string): Promise<boolean> {
+  const app = await db.trackedApp.findUnique({ where: { id: trackedAppId }, select: { ownedByStoreAccountId: true } });
+  return Boolean(app?.ownedByStoreAccountId);
 }

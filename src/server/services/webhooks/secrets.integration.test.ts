@@ -2,14 +2,15 @@
 // it, a rotation of the data-encryption key (the new key current, the old one previous, then `secrets reseal`) keeps
 // them verifying, and a secret stored in the clear before sealing existed is sealed at start. The stored answers of
 // Idempotency-Key requests, which may hold a new key's or endpoint's secret, are sealed too, and so are the OAuth
-// records' secrets, which the reseal puts under a new key as well.
+// records' secrets and the store accounts' credentials, which the reseal puts under a new key as well.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resealOAuthRecords } from '@/server/db/oauth-records';
 import { OAuthAdapter } from '@/server/oauth/oauth-adapter';
 import { signingKeys } from '@/server/oauth/signing-keys';
-import { generateDataKey, isSealed, sealedWith, currentDataKeyId } from '@/server/core/data-encryption';
+import { generateDataKey, isSealed, seal, sealedWith, currentDataKeyId } from '@/server/core/data-encryption';
+import { resealStoreAccounts, storeAccountCredential } from '@/server/services/store-accounts/store-accounts';
 import { issueSessionToken } from '@/server/auth/session-token';
 import { db } from '@/server/db';
 import { databaseAsText } from '../../../../test/database-text';
@@ -137,6 +138,33 @@ describe('webhook secrets at rest', () => {
     expect((await signingKeys()).map((key) => key.d)).toEqual(keys.map((key) => key.d));
     expect(await tokens.find('token-value-of-the-rotation')).toMatchObject({ jti: 'token-value-of-the-rotation' });
     expect(await resealOAuthRecords()).toBe(0);
+  });
+
+  // Here, on a database of its own: a reseal rewrites every account's store account, which another file's process
+  // (holding the old key only) could then no longer open.
+  it('reseal puts the store accounts’ credentials under the new key too, still opening them', async () => {
+    const owner = await makeAccount('pro');
+    const credential = JSON.stringify({
+      issuerId: 'issuer',
+      keyId: 'KEY1234567',
+      privateKey: 'the .p8 of the rotation',
+    });
+    await db.storeAccount.create({
+      data: {
+        accountId: owner.accountId,
+        store: 'app_store',
+        label: 'Key KEY1234567 of issuer issuer',
+        credential: seal(credential),
+        lastCheckedAt: new Date(),
+      },
+    });
+    const oldKey = process.env.DATA_ENCRYPTION_KEY!;
+    process.env.DATA_ENCRYPTION_KEY = generateDataKey();
+    process.env.DATA_ENCRYPTION_PREVIOUS_KEYS = oldKey;
+    expect(await resealStoreAccounts()).toBeGreaterThanOrEqual(1);
+    delete process.env.DATA_ENCRYPTION_PREVIOUS_KEYS;
+    expect(await storeAccountCredential(owner.accountId, 'app_store')).toEqual(JSON.parse(credential));
+    expect(await resealStoreAccounts()).toBe(0);
   });
 
   it('seals a secret stored in the clear (before sealing existed), as the start does', async () => {
