@@ -3,73 +3,12 @@
 // dashboard's sign-in, the consent (read-only, one app), the code for tokens, MCP calls that work and are charged, a
 // write tool refused and another app answered 404, then the revocation in Settings → API access, after which the next
 // call and the refresh are refused. The consent page passes axe, and fits a phone.
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type OAuthClientProvider,
-} from '@modelcontextprotocol/client';
+import { Client, UnauthorizedError } from '@modelcontextprotocol/client';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
+import { AgentOAuth, problemOf, REDIRECT, transportFor } from '../agent-oauth';
 import { seriousViolations } from '../axe';
 import { admin, API, bearer, chooseRowAction, createKey, newAccount } from '../helpers';
-
-/** Where the agent says it listens for the code: nothing listens there; the test reads the browser's request to it. */
-const REDIRECT = 'http://127.0.0.1:48123/callback';
-
-/** The agent's side of OAuth, kept in memory as an agent would keep it in its settings. */
-class AgentOAuth implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  private information: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
-  private saved: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
-  private verifier = '';
-  private discovery: Awaited<ReturnType<NonNullable<OAuthClientProvider['discoveryState']>>>;
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata() {
-    return {
-      client_name: 'E2E agent',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: NonNullable<typeof this.information>) {
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: NonNullable<typeof this.saved>) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  // Kept beside the verifier: the SDK checks on the way back that the code comes from the server it started with.
-  saveDiscoveryState(state: NonNullable<typeof this.discovery>) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery;
-  }
-}
-
-const transportFor = (oauth: AgentOAuth) =>
-  new StreamableHTTPClientTransport(new URL(`${baseURL}/api/mcp`), { authProvider: oauth });
-const problemOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
-  JSON.parse((result.content as { text: string }[])[0]!.text) as { code: string };
 
 test('an agent connects with the owner’s sign-in and consent, works under its restrictions, and is refused once revoked', async ({
   page,

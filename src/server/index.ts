@@ -40,4 +40,5 @@ export { mcpServerJson } from './contract/mcp-server-json';
 export { API_VERSIONS, LATEST_VERSION, VERSION_CHANGES } from './domain/api-versions';
 export { roleTable } from './api/role-table';
 export { MEMBER_ROLES, PERMISSIONS, ROLE_LABELS, ROLE_PERMISSIONS, roleAllows } from './services/access/roles';
+export { REPLY_LIMITS } from './services/store-accounts/reply-drafts';
 export { INVITABLE_ROLES, INVITATION_DAYS, INVITATION_REFUSALS } from './services/accounts/members';

@@ -2,6 +2,7 @@
 // "List All Apps", "List All Customer Reviews for an App", "Create a Customer Review Response", "Delete a Customer
 // Review Response"): it checks each token as Apple does (ES256 signature of the key it issued, `kid`, issuer, audience
 // `appstoreconnect-v1`, expiry at most 20 minutes after issue) and answers in JSON:API with Apple's error shape.
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportPKCS8, generateKeyPair, jwtVerify, decodeProtectedHeader, type CryptoKey } from 'jose';
@@ -24,9 +25,11 @@ export interface AppStoreConnectStandIn {
   apps: { id: string; name: string; bundleId: string; reviews: StandInReview[] }[];
   /** Every response written, in order: a reply sent twice shows here twice. */
   received: { reviewId: string; responseBody: string }[];
-  /** Revokes the key: every later request is 401 (until restore). */
-  revoke(): void;
-  restore(): void;
+  /** Revokes a key (by default the first): every later request with it is 401 (until restore). */
+  revoke(keyId?: string): void;
+  restore(keyId?: string): void;
+  /** Another key of the same issuer, as its owner would make one in App Store Connect. */
+  issueKey(): Promise<{ issuerId: string; keyId: string; privateKey: string }>;
   /** The next `count` requests are 429. */
   throttle(count: number): void;
   /** The next `count` requests are 503. */
@@ -50,7 +53,7 @@ export async function startAppStoreConnectStandIn(port = 0): Promise<AppStoreCon
     keyId: '2X9R4HXF34',
     privateKey: await exportPKCS8(privateKey as CryptoKey),
   };
-  let revoked = false;
+  const keys = new Map([[key.keyId, { publicKey, revoked: false }]]);
   let throttled = 0;
   let failing = 0;
   let responses = 0;
@@ -82,10 +85,12 @@ export async function startAppStoreConnectStandIn(port = 0): Promise<AppStoreCon
 
   async function authorized(header: string | undefined): Promise<string | null> {
     const token = header?.startsWith('Bearer ') ? header.slice(7) : null;
-    if (!token || revoked) return 'The key was revoked or is not valid.';
+    if (!token) return 'The key was revoked or is not valid.';
     try {
-      if (decodeProtectedHeader(token).kid !== key.keyId) return 'The token’s kid is not this key.';
-      const { payload } = await jwtVerify(token, publicKey, {
+      const issued = keys.get(String(decodeProtectedHeader(token).kid));
+      if (!issued) return 'The token’s kid is not a key of this issuer.';
+      if (issued.revoked) return 'The key was revoked or is not valid.';
+      const { payload } = await jwtVerify(token, issued.publicKey, {
         algorithms: ['ES256'],
         audience: 'appstoreconnect-v1',
         issuer: key.issuerId,
@@ -99,11 +104,19 @@ export async function startAppStoreConnectStandIn(port = 0): Promise<AppStoreCon
   }
 
   const control = {
-    revoke: () => {
-      revoked = true;
+    revoke: (keyId = key.keyId) => {
+      const issued = keys.get(keyId);
+      if (issued) issued.revoked = true;
     },
-    restore: () => {
-      revoked = false;
+    restore: (keyId = key.keyId) => {
+      const issued = keys.get(keyId);
+      if (issued) issued.revoked = false;
+    },
+    issueKey: async () => {
+      const pair = await generateKeyPair('ES256', { extractable: true });
+      const keyId = randomBytes(5).toString('hex').toUpperCase();
+      keys.set(keyId, { publicKey: pair.publicKey, revoked: false });
+      return { issuerId: key.issuerId, keyId, privateKey: await exportPKCS8(pair.privateKey as CryptoKey) };
     },
     throttle: (count: number) => {
       throttled = count;
@@ -124,9 +137,11 @@ export async function startAppStoreConnectStandIn(port = 0): Promise<AppStoreCon
     const controlUrl = new URL(req.url ?? '/', 'http://stand-in');
     if (controlUrl.pathname.startsWith('/_stand-in/')) {
       const what = controlUrl.pathname.slice('/_stand-in/'.length);
+      const keyId = controlUrl.searchParams.get('keyId') ?? undefined;
       if (what === 'received') return send(200, JSON.stringify(received));
-      if (what === 'revoke') control.revoke();
-      else if (what === 'restore') control.restore();
+      if (what === 'keys') return send(200, JSON.stringify(await control.issueKey()));
+      if (what === 'revoke') control.revoke(keyId);
+      else if (what === 'restore') control.restore(keyId);
       else if (what === 'delete-review') control.deleteReview(controlUrl.searchParams.get('id') ?? '');
       else if (what === 'reviews') return send(200, JSON.stringify(apps));
       else return send(404);

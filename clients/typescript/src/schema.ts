@@ -1217,6 +1217,8 @@ export interface components {
                 /** @description Days of history the backfill loads. */
                 daysTotal: number;
             } | null;
+            /** @description Whether one of your connected store accounts (Settings → Store accounts) publishes the app: its every review is then read with it (`GET /apps/{id}/reviews?source=store_account`) and can be answered. */
+            owned: boolean;
             /**
              * Format: date-time
              * @description When the app was added to the account.
@@ -1276,6 +1278,8 @@ export interface components {
                 /** @description Days of history the backfill loads. */
                 daysTotal: number;
             } | null;
+            /** @description Whether one of your connected store accounts (Settings → Store accounts) publishes the app: its every review is then read with it (`GET /apps/{id}/reviews?source=store_account`) and can be answered. */
+            owned: boolean;
             /**
              * Format: date-time
              * @description When the app was added to the account.
@@ -1801,6 +1805,13 @@ export interface components {
             appId: string;
             /** Format: uuid */
             reviewId: string;
+            /** @description The review it answers, as read with the store account. */
+            review: {
+                /** @description The stars the reviewer gave (1–5), as the store shows the review. */
+                rating: number;
+                title: string | null;
+                author: string | null;
+            };
             /** @enum {string} */
             action: "reply" | "delete";
             /** @description The reply’s text; null for a deletion. */

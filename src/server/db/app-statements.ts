@@ -20,6 +20,8 @@ export interface AppRow {
   storefronts: string[];
   /** Last day with data; null before the first refresh. */
   refreshedThrough: Date | null;
+  /** Whether one of the account's connected store accounts publishes it. */
+  owned: boolean;
   /** When the data provider last answered for the app; null before it did. */
   lastObservedAt: Date | null;
   /** The background backfill of an app added by a customer; null for an app added otherwise. */
@@ -38,7 +40,7 @@ const APP_ROW_SQL = `
   SELECT a.id::text AS "id", a.store::text AS "store", a.store_id AS "storeId", a.bundle_id AS "bundleId", a.name, a.developer,
          a.category, a.primary_country AS "primaryCountry", a.icon_url AS "iconUrl", a.created_at AS "createdAt",
          a.tracked_keyword_count AS "trackedKeywords", a.refreshed_through AS "refreshedThrough",
-         a.last_observed_at AS "lastObservedAt",
+         a.last_observed_at AS "lastObservedAt", a.owned_by_store_account_id IS NOT NULL AS "owned",
          ARRAY(SELECT s.country::text FROM app_storefronts s WHERE s.app_id = a.id ORDER BY s.country) AS "storefronts",
          CASE WHEN b.app_id IS NULL THEN NULL ELSE json_build_object(
            'daysTotal', b.days_total, 'daysDone', b.days_done, 'attempts', b.attempts, 'claimedAt', b.claimed_at,

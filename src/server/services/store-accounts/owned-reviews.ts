@@ -127,12 +127,13 @@ export async function collectOwnedReviews(accountId: string, now: Date): Promise
           if (!known.has(review.storeReviewId)) summary.added++;
         }
       }
-      await db.storeAccount.update({ where: { id: account.id }, data: { lastCheckedAt: now, lastError: null } });
+      // updateMany: a store account removed meanwhile is no error (its reviews stay with its apps).
+      await db.storeAccount.updateMany({ where: { id: account.id }, data: { lastCheckedAt: now, lastError: null } });
     } catch (error) {
       if (!(error instanceof StoreAccountError)) throw error;
       if (error.kind === 'credential-refused' || error.kind === 'invalid-credential') {
         summary.refused.push({ store, reason: error.message });
-        await db.storeAccount.update({ where: { id: account.id }, data: { lastError: error.message } });
+        await db.storeAccount.updateMany({ where: { id: account.id }, data: { lastError: error.message } });
       } else logError('a store account’s reviews could not be read; the next run tries again', error, { store });
     }
   }

@@ -46,6 +46,8 @@ export interface ReplyDraftView {
   id: string;
   appId: string;
   reviewId: string;
+  /** What the review is, for whoever approves the reply without it beside them. */
+  review: { rating: number; title: string | null; author: string | null };
   action: ReplyAction;
   body: string | null;
   state: ReplyDraftState;
@@ -77,15 +79,16 @@ const DRAFT_SELECT = {
   createdAt: true,
   updatedAt: true,
   reviewId: true,
-  review: { select: { trackedAppId: true } },
+  review: { select: { trackedAppId: true, rating: true, title: true, author: true } },
 } satisfies Prisma.ReplyDraftSelect;
 
 type DraftRow = Prisma.ReplyDraftGetPayload<{ select: typeof DRAFT_SELECT }>;
 
-function viewOf({ review, ...row }: DraftRow): ReplyDraftView {
+function viewOf({ review: { trackedAppId, ...review }, ...row }: DraftRow): ReplyDraftView {
   return {
     ...row,
-    appId: review.trackedAppId,
+    review,
+    appId: trackedAppId,
     action: row.action as ReplyAction,
     state: row.state as ReplyDraftState,
   };

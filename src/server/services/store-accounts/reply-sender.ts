@@ -234,7 +234,7 @@ async function settle(draft: Sending, outcome: Settled, now = new Date()): Promi
         },
       });
     if (outcome.state === 'failed' && outcome.problemKind === 'credential-refused' && draft.review.trackedApp.ownedBy)
-      await tx.storeAccount.update({
+      await tx.storeAccount.updateMany({
         where: { id: draft.review.trackedApp.ownedBy.id },
         data: { lastError: outcome.problem },
       });

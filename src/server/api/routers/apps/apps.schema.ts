@@ -63,6 +63,10 @@ export const appOutput = z
         description:
           'The history backfill of an app just added: it runs in the background, and the per-app reads answer empty series until it completes. null for an app whose history was loaded otherwise.',
       }),
+    owned: z.boolean().meta({
+      description:
+        'Whether one of your connected store accounts (Settings → Store accounts) publishes the app: its every review is then read with it (`GET /apps/{id}/reviews?source=store_account`) and can be answered.',
+    }),
     createdAt: isoDateTime.meta({ description: 'When the app was added to the account.' }),
   })
   .meta({ id: 'App', description: 'An app tracked by your account.' });

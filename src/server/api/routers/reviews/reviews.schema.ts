@@ -164,6 +164,9 @@ export const replyDraftOutput = z
     id: z.uuid(),
     appId: z.uuid(),
     reviewId: z.uuid(),
+    review: z
+      .object({ rating: reviewStarsFigure, title: z.string().nullable(), author: z.string().nullable() })
+      .meta({ description: 'The review it answers, as read with the store account.' }),
     action: z.enum(REPLY_ACTIONS),
     body: z.string().nullable().meta({ description: 'The reply’s text; null for a deletion.' }),
     state: z.enum(REPLY_DRAFT_STATES).meta({

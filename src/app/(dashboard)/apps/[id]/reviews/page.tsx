@@ -1,6 +1,10 @@
 // Reviews, paged and filtered by rating and sentiment, and what they say (insights), as GET /apps/{id}/reviews and
-// GET /apps/{id}/reviews/insights answer. The filters are a GET form: the page's address is the query.
+// GET /apps/{id}/reviews/insights answer. The filters are a GET form: the page's address is the query. An app one of
+// the account's store accounts publishes shows its every review read with it, by default, with its answer: a member
+// drafts a reply where the review is, and one whose role allows it approves the drafts (an agent's too) here.
 import Link from 'next/link';
+import { serverModules } from '@/app/server-modules';
+import { DraftDecision, DraftReply } from '@/components/reviews/reply-actions';
 import { LongText } from '@/components/common/long-text';
 import { TableScroll } from '@/components/common/table-scroll';
 import { AutoSubmitForm } from '@/components/common/auto-submit-form';
@@ -17,6 +21,16 @@ const SORTS = [
   ['lowest', 'Lowest rating'],
 ] as const;
 const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
+const DRAFT_STATES: Record<string, string> = {
+  drafted: 'Waiting for approval',
+  approved: 'Approved, being sent',
+  sending: 'Being sent',
+  sent: 'Sent',
+  failed: 'Not sent',
+  rejected: 'Refused by the store',
+  discarded: 'Discarded',
+  superseded: 'Replaced by a newer draft',
+};
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
@@ -29,18 +43,29 @@ export default async function ReviewsPage(props: AppViewParams) {
   const sort = SORTS.find(([value]) => value === param(query, 'sort'))?.[0] ?? 'newest';
   const page = Math.min(1_000_000, Math.max(1, Number.parseInt(param(query, 'page') ?? '1', 10) || 1));
   const filtered = rating !== undefined || sentiment !== undefined;
-  const [reviews, insights, ratings, held] = await Promise.all([
-    caller.reviews.list({ id: app.id, page, pageSize: PAGE_SIZE, rating, sentiment, sort }),
+  // An owned app's reviews are the store account's (every one, with its answer) unless the public feed is asked for.
+  const source = app.owned && param(query, 'source') !== 'public' ? ('store_account' as const) : ('public' as const);
+  const { roleAllows, REPLY_LIMITS } = await serverModules();
+  const [reviews, insights, ratings, held, account, drafts] = await Promise.all([
+    caller.reviews.list({ id: app.id, page, pageSize: PAGE_SIZE, rating, sentiment, sort, source }),
     caller.reviews.insights({ id: app.id }),
     caller.apps.ratingHistory({ id: app.id }),
-    filtered ? caller.reviews.list({ id: app.id, page: 1, pageSize: 1 }).then((all) => all.total) : null,
+    filtered ? caller.reviews.list({ id: app.id, page: 1, pageSize: 1, source }).then((all) => all.total) : null,
+    caller.account.get(),
+    app.owned ? caller.reviews.replyDrafts({ id: app.id, page: 1, pageSize: 10 }) : null,
   ]);
+  const canDraft = roleAllows(account.role, 'data.write');
+  const canApprove = roleAllows(account.role, 'replies.approve');
+  const waiting = drafts?.items.filter((draft) => draft.state === 'drafted') ?? [];
+  const sourceLink = (target: 'public' | 'store_account') =>
+    `?${new URLSearchParams({ ...(target === 'public' ? { source: 'public' } : {}), sort })}`;
   const heldTotal = held ?? reviews.total;
   const storeRating = ratings.points.at(-1) ?? null;
   const pageLink = (target: number) => {
     const params = new URLSearchParams({
       ...(rating ? { rating: String(rating) } : {}),
       ...(sentiment ? { sentiment } : {}),
+      ...(source === 'public' && app.owned ? { source } : {}),
       sort,
       page: String(target),
     });
@@ -69,7 +94,11 @@ export default async function ReviewsPage(props: AppViewParams) {
             <div className="stat" data-testid="fact-reviews-held">
               {formatNumber(heldTotal)}
             </div>
-            <div className="muted">every review we have read, listed below</div>
+            <div className="muted">
+              {source === 'store_account'
+                ? 'every review your store account gives, listed below'
+                : 'every review we have read, listed below'}
+            </div>
           </div>
           <div>
             <div className="muted">
@@ -153,6 +182,79 @@ export default async function ReviewsPage(props: AppViewParams) {
         </div>
       </section>
 
+      {drafts && (
+        <section className="panel" aria-labelledby="replies-title" data-testid="reply-drafts">
+          <h2 id="replies-title">
+            Replies <span className="muted">({formatNumber(waiting.length)} waiting for approval)</span>
+          </h2>
+          {drafts.items.length === 0 ? (
+            <p className="muted">
+              No reply drafted yet. Reply to a review below, or let an agent draft replies (the{' '}
+              <code>reviews_draft_reply</code> tool): each waits here for an owner or an admin to approve it.
+            </p>
+          ) : (
+            <TableScroll label="Replies">
+              <table data-testid="reply-drafts-table">
+                <thead>
+                  <tr>
+                    <th>Review</th>
+                    <th>Reply</th>
+                    <th>State</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {drafts.items.map((draft) => {
+                    const who = draft.review.author ?? 'a reviewer';
+                    return (
+                      <tr key={draft.id} data-draft-id={draft.id}>
+                        <td>
+                          <LongText>
+                            <span aria-hidden="true">{'★'.repeat(draft.review.rating)}</span>
+                            <span className="visually-hidden">{draft.review.rating} stars</span>{' '}
+                            {draft.review.title ?? ''} <span className="muted">— {who}</span>
+                          </LongText>
+                        </td>
+                        <td>
+                          <LongText>
+                            {draft.action === 'delete' ? <em>Delete the answer</em> : draft.body}
+                            <br />
+                            <span className="muted">
+                              Drafted by {draft.draftedBy}, {formatInstant(draft.createdAt)}
+                              {draft.approvedBy && `; approved by ${draft.approvedBy}`}
+                            </span>
+                          </LongText>
+                        </td>
+                        <td>
+                          <span
+                            className={`badge ${draft.state === 'sent' ? 'active' : draft.state === 'failed' || draft.state === 'rejected' ? 'revoked' : ''}`}
+                            data-testid="draft-state"
+                          >
+                            {DRAFT_STATES[draft.state] ?? draft.state}
+                          </span>
+                          {draft.problem && (
+                            <p className="muted" data-testid="draft-problem">
+                              {draft.problem}
+                            </p>
+                          )}
+                          {draft.state === 'drafted' && canDraft && (
+                            <DraftDecision
+                              appId={app.id}
+                              draftId={draft.id}
+                              canApprove={canApprove}
+                              label={`${draft.action === 'delete' ? 'deletion of the answer' : 'reply'} to ${who}`}
+                            />
+                          )}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </TableScroll>
+          )}
+        </section>
+      )}
+
       <section className="panel" aria-labelledby="reviews-title">
         <h2 id="reviews-title">
           Reviews{' '}
@@ -161,7 +263,28 @@ export default async function ReviewsPage(props: AppViewParams) {
             {filtered ? ` of ${formatNumber(heldTotal)} matching` : ' held'})
           </span>
         </h2>
+        {app.owned && (
+          <nav aria-label="Where the reviews come from" className="row" style={{ marginBottom: '0.75rem' }}>
+            <Link
+              href={sourceLink('store_account')}
+              className="button"
+              aria-current={source === 'store_account' ? 'page' : undefined}
+              data-testid="source-store-account"
+            >
+              Your store account
+            </Link>
+            <Link
+              href={sourceLink('public')}
+              className="button"
+              aria-current={source === 'public' ? 'page' : undefined}
+              data-testid="source-public"
+            >
+              Public feed
+            </Link>
+          </nav>
+        )}
         <AutoSubmitForm label="Filter reviews">
+          {source === 'public' && app.owned && <input type="hidden" name="source" value="public" />}
           <label>
             Rating
             <select name="rating" defaultValue={rating ? String(rating) : ''}>
@@ -223,11 +346,41 @@ export default async function ReviewsPage(props: AppViewParams) {
                       <LongText>
                         <strong>{review.title}</strong>{' '}
                         <span className="muted">
-                          — {review.author}, {review.country}, {formatInstant(review.reviewedAt)}
+                          — {review.author}, {review.country ?? review.language ?? ''},{' '}
+                          {formatInstant(review.reviewedAt)}
                         </span>
                         <br />
                         {review.body}
+                        {review.response && (
+                          <>
+                            <br />
+                            <span className="muted" data-testid="review-answer">
+                              Your answer{review.response.state === 'PENDING_PUBLISH' ? ' (being published)' : ''}:{' '}
+                              {review.response.body}
+                            </span>
+                          </>
+                        )}
                       </LongText>
+                      {review.source === 'store_account' && (
+                        <div style={{ marginTop: '0.35rem' }}>
+                          {review.replyDraft ? (
+                            <span className="badge" data-testid="review-draft-state">
+                              {DRAFT_STATES[review.replyDraft.state] ?? review.replyDraft.state}
+                            </span>
+                          ) : (
+                            canDraft && (
+                              <DraftReply
+                                appId={app.id}
+                                reviewId={review.id}
+                                store={app.store}
+                                maxLength={REPLY_LIMITS[app.store]}
+                                answer={review.response?.body ?? null}
+                                author={review.author || 'this reviewer'}
+                              />
+                            )
+                          )}
+                        </div>
+                      )}
                     </td>
                     <td>
                       <span
