@@ -306,6 +306,52 @@ describe('X-Test-Trigger', () => {
   });
 });
 
+describe('a sandbox’s simulated store account', () => {
+  it('answers its reviews over REST: a draft approved by a session in test mode is sent at once, or refused as its trigger chose', async () => {
+    const sandboxId = await sandboxOf(free.accountId);
+    const app = await db.trackedApp.findFirstOrThrow({ where: { accountId: sandboxId, store: 'google_play' } });
+    const listed = await call(testKey, `/apps/${app.id}/reviews?source=store_account`);
+    expect(listed.status).toBe(200);
+    const reviews = (await listed.json()) as {
+      total: number;
+      items: { id: string; source: string; response: unknown }[];
+    };
+    expect(reviews.total).toBe(6);
+    expect(reviews.items.every((item) => item.source === 'store_account' && 'response' in item)).toBe(true);
+    const session = await issueSessionToken({ id: free.userId, email: free.email, accountId: free.accountId });
+    const approve = (draftId: string) =>
+      call(session, `/apps/${app.id}/reply-drafts/${draftId}/approve`, {
+        method: 'POST',
+        headers: { 'X-Test-Mode': 'true' },
+      });
+    const draft = (reviewId: string, trigger?: string) =>
+      call(testKey, `/apps/${app.id}/reviews/${reviewId}/reply-drafts`, {
+        method: 'POST',
+        headers: trigger ? { 'X-Test-Trigger': trigger } : {},
+        body: { body: 'Thanks for the review!' },
+      });
+    const sent = (await (await draft(reviews.items[0]!.id)).json()) as { id: string; state: string };
+    expect(sent.state).toBe('drafted');
+    // A key drafts; it never approves.
+    expect((await call(testKey, `/apps/${app.id}/reply-drafts/${sent.id}/approve`, { method: 'POST' })).status).toBe(
+      403,
+    );
+    expect(await (await approve(sent.id)).json()).toMatchObject({ state: 'sent', sentAt: expect.any(String) });
+    const revoked = (await (await draft(reviews.items[1]!.id, 'credential-revoked')).json()) as { id: string };
+    expect(await (await approve(revoked.id)).json()).toMatchObject({
+      state: 'failed',
+      problem: expect.stringContaining('revoked (test mode)'),
+    });
+    const tooLong = await call(testKey, `/apps/${app.id}/reviews/${reviews.items[2]!.id}/reply-drafts`, {
+      method: 'POST',
+      body: { body: 'x'.repeat(351) },
+    });
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toMatchObject({ errors: [{ in: 'body', pointer: '#/body' }] });
+    expect(await liveCreditsUsed(free.accountId)).toBe(0);
+  });
+});
+
 describe('on the MCP server', () => {
   async function connect(secret: string, headers: Record<string, string> = {}): Promise<Client> {
     const client = new Client({ name: 'test-mode test', version: '1.0.0' });
