@@ -464,3 +464,41 @@ export async function openEndpointForm(page: Page) {
   await page.getByRole('button', { name: 'New endpoint' }).click();
   return page.getByRole('form', { name: 'Add endpoint' });
 }
+
+/**
+ * A reply drafted, with `key`, to a review of `appId` read with its store account (the `index`th, newest first): for
+ * the tests that call every operation, whose replies need an app a store account owns (the demo apps, a sandbox's
+ * sample apps). Tests that run at once on the demo apps each take reviews of their own: a newer draft of a review
+ * replaces one still waiting (the Postman collection's run takes the two newest).
+ */
+export async function replyDraftOf(
+  request: APIRequestContext,
+  key: string,
+  appId: string,
+  index = 0,
+): Promise<{ reviewId: string; draftId: string }> {
+  const reviews = await request.get(`${API}/apps/${appId}/reviews?source=store_account&pageSize=1&page=${index + 1}`, {
+    headers: bearer(key),
+  });
+  expect(reviews.status()).toBe(200);
+  const reviewId = ((await reviews.json()) as { items: { id: string }[] }).items[0]!.id;
+  const drafted = await request.post(`${API}/apps/${appId}/reviews/${reviewId}/reply-drafts`, {
+    headers: bearer(key),
+    data: { body: 'Thank you for the review!' },
+  });
+  expect(drafted.status()).toBe(200);
+  return { reviewId, draftId: ((await drafted.json()) as { id: string }).id };
+}
+
+/** A test key of a new account's sandbox (made over REST by its session in test mode), and a sample app's id. */
+export async function sandboxKey(request: APIRequestContext): Promise<{ key: string; appId: string }> {
+  const { session } = await newAccount('pro');
+  const made = await request.post(`${API}/keys`, {
+    headers: { ...bearer(session.token), 'X-Test-Mode': 'true' },
+    data: { name: 'sandbox', scope: 'read-write' },
+  });
+  expect(made.status()).toBe(200);
+  const key = ((await made.json()) as { secret: string }).secret;
+  const apps = (await (await request.get(`${API}/apps`, { headers: bearer(key) })).json()) as { id: string }[];
+  return { key, appId: apps[0]!.id };
+}

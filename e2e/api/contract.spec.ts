@@ -5,6 +5,16 @@ import { expect, test } from '@playwright/test';
 import newman from 'newman';
 import { API, bearer, createKey, DEMO, newAccount, signIn, trpcQuery } from '../helpers';
 
+/**
+ * The run's requests, one per item: a test script's own requests (the replies' chain, Postman's pm.sendRequest) are
+ * listed after their item's, under its id.
+ */
+function requestsOf(summary: newman.NewmanRunSummary) {
+  return summary.run.executions.filter(
+    (execution, index, all) => all.findIndex((other) => other.item.id === execution.item.id) === index,
+  );
+}
+
 test('GET /openapi.json serves the v1 document without a credential', async ({ request }) => {
   const response = await request.get(`${API}/openapi.json`);
   expect(response.status()).toBe(200);
@@ -47,7 +57,7 @@ test('the Postman collection runs clean under newman, with its own tests, agains
   ]);
   type Request = { name: string; request: { url: { query?: { key: string; disabled?: boolean }[] } } };
   const requests: Request[] = collection.item.flatMap((folder: { item: Request[] }) => folder.item);
-  expect(requests).toHaveLength(37);
+  expect(requests).toHaveLength(42);
   // Filters are the user's choice: no optional parameter is sent as shipped.
   const enabled = requests.flatMap((item) =>
     (item.request.url.query ?? [])
@@ -84,19 +94,20 @@ test('the Postman collection runs clean under newman, with its own tests, agains
         (error, result) => (error ? reject(error) : resolve(result)),
       ),
     );
-    const outcomes = summary.run.executions.map(
+    const executions = requestsOf(summary);
+    const outcomes = executions.map(
       (execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`,
     );
-    expect(outcomes, app.name).toHaveLength(37);
+    expect(outcomes, app.name).toHaveLength(42);
     // Each answer names the version that shaped it: the one asked for, else the key's (the newest).
-    const shapedBy = new Set(summary.run.executions.map((execution) => execution.response?.headers.get('Aso-Version')));
+    const shapedBy = new Set(executions.map((execution) => execution.response?.headers.get('Aso-Version')));
     expect([...shapedBy], app.name).toEqual([version || '2026-11-29']);
     expect(
       outcomes.filter((outcome) => !outcome.endsWith(': 200')),
       app.name,
     ).toEqual([]);
     // Three tests per request, every one run and passed.
-    expect(summary.run.stats.assertions.total, app.name).toBe(111);
+    expect(summary.run.stats.assertions.total, app.name).toBe(126);
     expect(
       summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`),
       app.name,
@@ -104,7 +115,9 @@ test('the Postman collection runs clean under newman, with its own tests, agains
     // The chained POSTs sent back what was already tracked: the run added nothing.
     const answerOf = (name: string) =>
       JSON.parse(
-        summary.run.executions.find((execution) => execution.item.name === name)!.response!.stream!.toString('utf8'),
+        requestsOf(summary)
+          .find((execution) => execution.item.name === name)!
+          .response!.stream!.toString('utf8'),
       );
     expect(answerOf('Track an app'), app.name).toMatchObject({ id: app.id, created: false });
     expect(answerOf('Track keywords'), app.name).toMatchObject({ added: [], alreadyTracked: [expect.anything()] });
@@ -151,15 +164,15 @@ test('in test mode, a new Free account runs the Postman collection clean with a 
       (error, result) => (error ? reject(error) : resolve(result)),
     ),
   );
-  const outcomes = summary.run.executions.map(
+  const outcomes = requestsOf(summary).map(
     (execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`,
   );
-  expect(outcomes).toHaveLength(37);
+  expect(outcomes).toHaveLength(42);
   expect(outcomes.filter((outcome) => !outcome.endsWith(': 200'))).toEqual([]);
   expect(summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`)).toEqual([]);
   // Every answer was in test mode, and the live account spent nothing: its usage (the dashboard's, in live mode) is 0.
   expect(
-    summary.run.executions
+    requestsOf(summary)
       .filter((execution) => execution.response?.headers.get('X-Test-Mode') !== 'true')
       .map((execution) => execution.item.name),
   ).toEqual([]);

@@ -5,7 +5,18 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
-import { admin, API, bearer, createKey, newAccount, trpc, trpcQuery, type Session } from '../helpers';
+import {
+  admin,
+  API,
+  bearer,
+  createKey,
+  newAccount,
+  replyDraftOf,
+  sandboxKey,
+  trpc,
+  trpcQuery,
+  type Session,
+} from '../helpers';
 
 const MCP = '/api/mcp';
 type Result = Awaited<ReturnType<Client['callTool']>>;
@@ -73,13 +84,13 @@ function restPathOf(endpoint: string, args: Record<string, unknown>): string {
   return `${API}${path}${query.size ? `?${query}` : ''}`;
 }
 
-test('a read-write key is offered the 22 data tools and 2 docs tools, a read-only key the 21 reads; none manages keys, webhooks or billing; the default toolsets are fewer', async () => {
+test('a read-write key is offered the 26 data tools and 2 docs tools, a read-only key the 23 reads; none manages keys, webhooks or billing; the default toolsets are fewer', async () => {
   const { session } = await newAccount('pro');
   const writer = await createKey(session, 'read-write');
   const all = (await (await connect(writer)).listTools()).tools;
   const reads = (await (await connect(await createKey(session, 'read-only'))).listTools()).tools;
-  expect(all).toHaveLength(24);
-  expect(reads).toHaveLength(21);
+  expect(all).toHaveLength(28);
+  expect(reads).toHaveLength(23);
   const defaults = (await (await connect(writer, baseURL, 'default')).listTools()).tools.map((tool) => tool.name);
   expect(defaults.sort()).toEqual(
     [
@@ -117,19 +128,30 @@ test('every read tool answers what its REST endpoint answers for the same input,
     fetch: { id: `keyword:${keywordId}` },
   };
   // Every read with a REST twin (the docs tools have none, and are free: toolsets.integration.test.ts).
+  // The replies' reads need an app a store account owns: a sandbox's sample app (owned by its simulated store
+  // account), with a test key: its usage is the sandbox's own, which no other test charges meanwhile.
+  const sandbox = await sandboxKey(request);
+  const replies = { ...sandbox, ...(await replyDraftOf(request, sandbox.key, sandbox.appId)) };
+  const repliesClient = await connect(replies.key);
+  const asDemo: Record<string, Record<string, unknown>> = {
+    reviews_reply_drafts: { id: replies.appId },
+    reviews_reply_draft: { id: replies.appId, draftId: replies.draftId },
+  };
   const tools = (await client.listTools()).tools.filter(
     (tool) => tool.annotations?.readOnlyHint && tool._meta?.restEndpoint,
   );
-  expect(tools).toHaveLength(19);
+  expect(tools).toHaveLength(21);
   for (const tool of tools) {
-    const args = argumentsOf[tool.name] ?? { id: appId };
-    const before = await used(request, writer);
-    const result = await client.callTool({ name: tool.name, arguments: args });
+    const [caller, key, args] = asDemo[tool.name]
+      ? [repliesClient, replies.key, asDemo[tool.name]!]
+      : [client, writer, argumentsOf[tool.name] ?? { id: appId }];
+    const before = await used(request, key);
+    const result = await caller.callTool({ name: tool.name, arguments: args });
     expect(result.isError, `${tool.name}: ${JSON.stringify(result.content).slice(0, 300)}`).toBeFalsy();
-    const charged = (await used(request, writer)) - before;
+    const charged = (await used(request, key)) - before;
     expect(charged, tool.name).toBe(tool._meta?.credits);
     expect((result._meta?.credits as { charged: number }).charged, tool.name).toBe(charged);
-    const response = await request.get(restPathOf(String(tool._meta?.restEndpoint), args), { headers: bearer(writer) });
+    const response = await request.get(restPathOf(String(tool._meta?.restEndpoint), args), { headers: bearer(key) });
     expect(response.status(), tool.name).toBe(200);
     expect(Number(response.headers()['x-credits-cost']), tool.name).toBe(charged);
     const answer = await response.json();

@@ -9,7 +9,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
-import { API, bearer, createKey, DEMO, DEMO_APP_ID, DEMO_PLAY_APP_ID, newAccount, signIn, trpc } from '../helpers';
+import {
+  API,
+  bearer,
+  createKey,
+  DEMO,
+  DEMO_APP_ID,
+  DEMO_PLAY_APP_ID,
+  newAccount,
+  replyDraftOf,
+  signIn,
+  trpc,
+} from '../helpers';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -63,6 +74,11 @@ test('every read, through Prism with each dated version’s document, conforms t
     url: 'http://127.0.0.1:9/prism',
   });
   const reads: { path: string; authorization: string }[] = [];
+  // A reply drafted to each demo app's review (the demo apps are owned through simulated store accounts).
+  const writer = await createKey(demo, 'read-write', 'prism replies');
+  const drafts: Record<string, string> = {};
+  for (const appId of [DEMO_APP_ID, DEMO_PLAY_APP_ID])
+    drafts[appId] = (await replyDraftOf(request, writer, appId, 5)).draftId;
   for (const appId of [DEMO_APP_ID, DEMO_PLAY_APP_ID]) {
     const keywords: { keywordId: string }[] = await (
       await request.get(`${API}/apps/${appId}/keywords`, { headers: bearer(apiKey) })
@@ -71,7 +87,10 @@ test('every read, through Prism with each dated version’s document, conforms t
     for (const template of Object.keys(newest.paths)) {
       if (!newest.paths[template].get || !template.startsWith('/apps/{id}')) continue;
       const query = template === '/apps/{id}/keywords/research' ? '?term=sleep' : '';
-      const filled = template.replace('{id}', appId).replace('{keywordId}', keywordId);
+      const filled = template
+        .replace('{id}', appId)
+        .replace('{keywordId}', keywordId)
+        .replace('{draftId}', drafts[appId]!);
       reads.push({ path: `${filled}${query}`, authorization: `Bearer ${apiKey}` });
     }
   }
@@ -79,6 +98,8 @@ test('every read, through Prism with each dated version’s document, conforms t
     { path: '/apps', authorization: `Bearer ${apiKey}` },
     { path: `/apps/${DEMO_APP_ID}/keywords?page=1&pageSize=2&rankWindow=30d`, authorization: `Bearer ${apiKey}` },
     { path: `/apps/${DEMO_APP_ID}/reviews?page=2&pageSize=5`, authorization: `Bearer ${apiKey}` },
+    { path: `/apps/${DEMO_APP_ID}/reviews?source=store_account`, authorization: `Bearer ${apiKey}` },
+    { path: `/apps/${DEMO_PLAY_APP_ID}/reviews?source=store_account`, authorization: `Bearer ${apiKey}` },
     { path: '/usage', authorization: `Bearer ${apiKey}` },
     { path: '/search?query=sleep', authorization: `Bearer ${apiKey}` },
     { path: `/search/app:${DEMO_APP_ID}`, authorization: `Bearer ${apiKey}` },

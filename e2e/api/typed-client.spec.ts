@@ -82,6 +82,37 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
   expect(competitor.data).toMatchObject({ created: false });
   expect(competitor.credits!.cost).toBe(2);
 
+  // Replies to the demo app's reviews, read with its (simulated) store account: drafted with the key, one discarded,
+  // one approved with a session token (a key is refused there). Reviews no other test answers (e2e/helpers.ts,
+  // replyDraftOf): the third and fourth newest.
+  const owned = (
+    await client.GET('/apps/{id}/reviews', {
+      params: { path, query: { source: 'store_account', pageSize: 2, page: 2 } },
+    })
+  ).data!;
+  expect(owned.items.every((review) => review.source === 'store_account')).toBe(true);
+  const draftTo = async (reviewId: string) =>
+    (
+      await client.POST('/apps/{id}/reviews/{reviewId}/reply-drafts', {
+        params: { path: { id, reviewId } },
+        body: { body: 'Thank you for the review! (typed client)' },
+      })
+    ).data!;
+  const [kept, dropped] = [await draftTo(owned.items[0]!.id), await draftTo(owned.items[1]!.id)];
+  expect(kept.state).toBe('drafted');
+  expect((await client.GET('/apps/{id}/reply-drafts', { params: { path } })).data!.items.length).toBeGreaterThan(0);
+  expect(
+    (await client.GET('/apps/{id}/reply-drafts/{draftId}', { params: { path: { id, draftId: kept.id } } })).data!.id,
+  ).toBe(kept.id);
+  expect(
+    (await client.POST('/apps/{id}/reply-drafts/{draftId}/discard', { params: { path: { id, draftId: dropped.id } } }))
+      .data!.state,
+  ).toBe('discarded');
+  const keyApproves = await client.POST('/apps/{id}/reply-drafts/{draftId}/approve', {
+    params: { path: { id, draftId: kept.id } },
+  });
+  expect(keyApproves.error?.code).toBe('insufficient-scope');
+
   // The settings endpoints, with a session token of the account (a key is refused there).
   const session = await signIn(DEMO.email, DEMO.password);
   const owner = createAsoClient({ apiKey: session.token, baseUrl: BASE_URL, fetch: fetchOnce });
@@ -135,6 +166,11 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
   expect(
     (await owner.DELETE('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } } })).data!.deleted,
   ).toBe(true);
+  // The demo's store accounts are simulated: the approved reply is sent at once.
+  expect(
+    (await owner.POST('/apps/{id}/reply-drafts/{draftId}/approve', { params: { path: { id, draftId: kept.id } } }))
+      .data!.state,
+  ).toBe('sent');
 
   // Every operation of the document was called.
   const document = await (await request.get(`${API}/openapi.json`)).json();
@@ -148,7 +184,7 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
         new RegExp(`^${operation.template.replace(/\{\w+\}/g, '[^/]+')}$`).test(attempt.path),
     );
   expect(operations.filter((operation) => !called(operation))).toEqual([]);
-  expect(operations).toHaveLength(37);
+  expect(operations).toHaveLength(42);
 });
 
 test('pages through a long list, following its links', async () => {

@@ -1681,7 +1681,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description Where it was read: `public` (the store’s public feed) or `store_account` (your connected store account; answer it with `POST /apps/{id}/reviews/{reviewId}/reply-drafts`).
+             * @description Where it was read: `public` (the store’s public feed: its most recent reviews) or `store_account` (your connected store account, read daily: App Store Connect gives every review the app has; Google Play only those written or changed in the last 7 days, so its history is what was kept since the account was connected). Answer a `store_account` review with `POST /apps/{id}/reviews/{reviewId}/reply-drafts`.
              * @enum {string}
              */
             source: "public" | "store_account";

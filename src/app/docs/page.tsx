@@ -197,6 +197,14 @@ curl -X POST ${base}/apps/$APP_ID/keywords \\
             <code>slow</code> or <code>slow=2500</code>: the normal answer, held 5 s (or the milliseconds given, at most
             30,000)
           </li>
+          <li>
+            <code>review-deleted</code>, <code>reply-refused</code> or <code>credential-revoked</code>, on{' '}
+            <code>
+              POST /apps/{'{id}'}/reviews/{'{reviewId}'}/reply-drafts
+            </code>{' '}
+            only: the draft is made as usual, and once approved the sandbox’s simulated store refuses it so (the sample
+            apps are owned by simulated store accounts, whose replies are otherwise sent at once)
+          </li>
         </ul>
         <CodeBlock code={`curl -H "Authorization: Bearer svc_test_…" -H "X-Test-Trigger: rate-limited" ${base}/apps`} />
         <p>

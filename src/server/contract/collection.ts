@@ -8,7 +8,9 @@
 // - every request tests its status, that its body is JSON of the documented shape, and the credit headers;
 // - the settings folders (API keys, Webhook endpoints) run with {{sessionToken}}, in the order of a life: a key made,
 //   read, renamed, rolled, and its successor revoked; an endpoint made, read, changed, its secret rotated, a test event
-//   sent and redelivered, the deliveries read, then deleted. A run leaves a revoked key behind, nothing else.
+//   sent and redelivered, the deliveries read, then deleted. A run leaves a revoked key behind, nothing else;
+// - the replies to reviews, last in their folder: a reply drafted to the app's newest store-account review, listed,
+//   read and approved (it is sent), another drafted and discarded; they need an app a store account owns.
 import { openApiDocumentJson } from './document';
 
 type Json = Record<string, unknown>;
@@ -43,9 +45,32 @@ const ID_VARIABLES: Record<string, string> = {
   keyId: '{{keyId}}',
   endpointId: '{{endpointId}}',
   deliveryId: '{{deliveryId}}',
+  reviewId: '{{reviewId}}',
+  draftId: '{{draftId}}',
 };
-/** Ids a path takes in another form than a bare uuid: fetch's are `app:<uuid>` or `keyword:<uuid>`. */
-const ROUTE_ID_VARIABLES: Record<string, Record<string, string>> = { 'GET /search/{id}': { id: 'app:{{appId}}' } };
+/**
+ * Ids a path takes in another form than a bare uuid (fetch's are `app:<uuid>` or `keyword:<uuid>`), or of another
+ * variable: the draft discarded is not the one approved.
+ */
+const ROUTE_ID_VARIABLES: Record<string, Record<string, string>> = {
+  'GET /search/{id}': { id: 'app:{{appId}}' },
+  'POST /apps/{id}/reply-drafts/{draftId}/discard': { draftId: '{{draftToDiscard}}' },
+};
+
+/** A request of a test script's own (Postman's pm.sendRequest), with the collection's key, mode and version. */
+const sendRequest = (method: string, path: string, body: Json | null, then: string[]) => [
+  "const header = { Authorization: 'Bearer ' + pm.variables.get('apiKey'), 'Content-Type': 'application/json' };",
+  "if (pm.variables.get('testMode')) header['X-Test-Mode'] = pm.variables.get('testMode');",
+  "if (pm.variables.get('asoVersion')) header['Aso-Version'] = pm.variables.get('asoVersion');",
+  'pm.sendRequest({',
+  `  url: pm.variables.replaceIn('{{baseUrl}}') + ${path},`,
+  `  method: '${method}',`,
+  '  header,',
+  ...(body ? [`  body: { mode: 'raw', raw: JSON.stringify(${JSON.stringify(body)}) },`] : []),
+  '}, (error, response) => {',
+  ...then.map((line) => `  ${line}`),
+  '});',
+];
 const CREDIT_HEADERS = [
   'X-Request-Id',
   'X-Credits-Limit',
@@ -80,7 +105,37 @@ const CHAINS: Record<string, string[]> = {
   'POST /webhook-endpoints/{endpointId}/test-events': [
     "pm.collectionVariables.set('deliveryId', pm.response.json().deliveryId);",
   ],
+  // The reviews read with the app's store account (of an app one owns: the demo's and the sandbox's are), two of them:
+  // one to reply to and approve, one whose draft is discarded.
+  'GET /apps/{id}/reviews': sendRequest(
+    'GET',
+    "'/apps/' + pm.variables.get('appId') + '/reviews?source=store_account&pageSize=2'",
+    null,
+    [
+      'const owned = !error && response.code === 200 ? response.json().items : [];',
+      "if (owned[0]) pm.collectionVariables.set('reviewId', owned[0].id);",
+      "if (owned[1]) pm.collectionVariables.set('secondReviewId', owned[1].id);",
+    ],
+  ),
+  'POST /apps/{id}/reviews/{reviewId}/reply-drafts': [
+    "pm.collectionVariables.set('draftId', pm.response.json().id);",
+    ...sendRequest(
+      'POST',
+      "'/apps/' + pm.variables.get('appId') + '/reviews/' + pm.variables.get('secondReviewId') + '/reply-drafts'",
+      { body: 'A draft the Postman collection run discards.' },
+      ["if (!error && response.code === 200) pm.collectionVariables.set('draftToDiscard', response.json().id);"],
+    ),
+  ],
 };
+
+/** The replies' requests, in the order they run, after the folder's others: each one's ids come from those before it. */
+const REPLIES_RUN = [
+  'POST /apps/{id}/reviews/{reviewId}/reply-drafts',
+  'GET /apps/{id}/reply-drafts',
+  'GET /apps/{id}/reply-drafts/{draftId}',
+  'POST /apps/{id}/reply-drafts/{draftId}/approve',
+  'POST /apps/{id}/reply-drafts/{draftId}/discard',
+];
 
 /** The settings folders' requests, in the order they run: each one's ids come from those before it. */
 const SETTINGS_RUN = [
@@ -111,6 +166,7 @@ const BODIES: Record<string, Json> = {
   'POST /keys/{keyId}/roll': { gracePeriod: 'now' },
   'POST /webhook-endpoints': { url: '{{webhookUrl}}', description: 'Postman collection run' },
   'PATCH /webhook-endpoints/{endpointId}': { description: 'Postman collection run (changed)' },
+  'POST /apps/{id}/reviews/{reviewId}/reply-drafts': { body: 'Thank you for your review! (a Postman collection run)' },
 };
 
 /**
@@ -225,6 +281,7 @@ function ordered(folders: Item[]): Item[] {
   const rank = (item: Item) => {
     const key = `${item.request?.method} ${templateOf(item)}`;
     if (SETTINGS_RUN.includes(key)) return SETTINGS_RUN.indexOf(key);
+    if (REPLIES_RUN.includes(key)) return 3 + REPLIES_RUN.indexOf(key);
     return item.request?.method === 'POST' ? 2 : CHAINS[key] ? 0 : 1;
   };
   return folders
@@ -241,7 +298,7 @@ async function buildCollection(origin: string): Promise<Json> {
   collection.info = {
     ...(collection.info as Json),
     name: 'ASO Analytics Public Data API v1',
-    description: `Every endpoint of ${origin}/api/public/v1, generated from its OpenAPI document, each with tests (status, shape, credit headers). Set apiKey (an svc_live_… key, or an svc_test_… key with testMode true for a run in test mode, which spends no live credit) for the data, and sessionToken (a session token of the account) and webhookUrl (an HTTPS URL that receives the test event) for the API keys and Webhook endpoints folders (asoVersion, a dated version such as 2026-11-21, to be answered as it rather than as the key's version), which make a key and an endpoint and end them; appId is the first tracked app unless you set it, and keywordId the app's first tracked keyword. Optional query parameters are switched off: switch on those you want. The POSTs send back an app, a term and a competitor that are already tracked, so a run adds nothing.`,
+    description: `Every endpoint of ${origin}/api/public/v1, generated from its OpenAPI document, each with tests (status, shape, credit headers). Set apiKey (an svc_live_… key, or an svc_test_… key with testMode true for a run in test mode, which spends no live credit) for the data, and sessionToken (a session token of the account) and webhookUrl (an HTTPS URL that receives the test event) for the API keys and Webhook endpoints folders (asoVersion, a dated version such as 2026-11-21, to be answered as it rather than as the key's version), which make a key and an endpoint and end them; appId is the first tracked app unless you set it, and keywordId the app's first tracked keyword. The replies to reviews need an app one of your store accounts owns (the sandbox's sample apps are): a run drafts a reply to its newest review, approves it with sessionToken (the store then receives it) and drafts and discards another. Optional query parameters are switched off: switch on those you want. The POSTs send back an app, a term and a competitor that are already tracked, so a run adds nothing.`,
   };
   collection.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] };
   collection.variable = [
@@ -259,6 +316,10 @@ async function buildCollection(origin: string): Promise<Json> {
     { key: 'keyId', value: '', type: 'string' },
     { key: 'endpointId', value: '', type: 'string' },
     { key: 'deliveryId', value: '', type: 'string' },
+    { key: 'reviewId', value: '', type: 'string' },
+    { key: 'secondReviewId', value: '', type: 'string' },
+    { key: 'draftId', value: '', type: 'string' },
+    { key: 'draftToDiscard', value: '', type: 'string' },
   ];
   return collection;
 }

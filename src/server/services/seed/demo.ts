@@ -5,6 +5,7 @@ import { db } from '@/server/db';
 import type { Competitor, TrackedApp } from '@/generated/prisma/client';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { hashPassword, verifyPassword } from '@/server/services/accounts/password';
+import { addSimulatedStoreAccounts } from '@/server/services/store-accounts/simulated-store-account';
 import { termKeyOf } from '@/server/services/apps/terms';
 
 type DemoApp = Pick<
@@ -186,6 +187,18 @@ export async function seedDemoData(options: { password: string }): Promise<void>
         skipDuplicates: true,
       });
     }
+    // The demo apps are owned through simulated store accounts, so that replies to reviews can be shown; once: a
+    // demo store account removed (its reviews stay) is not made again.
+    const owned = await db.storeAccountReview.count({ where: { accountId: account.id } });
+    if (!owned && !(await db.storeAccount.count({ where: { accountId: account.id } })))
+      await db.$transaction((tx) =>
+        addSimulatedStoreAccounts(
+          tx,
+          account.id,
+          account.apps.map((app) => ({ id: app.id, store: app.store })),
+          { purpose: 'demo' },
+        ),
+      );
   }
 }
 

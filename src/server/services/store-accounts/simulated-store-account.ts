@@ -1,16 +1,14 @@
-// Test mode's simulated store accounts (issue 67; docs/test-mode.md): a sandbox owns its sample apps through one store
-// account of each store that no store ever sees, with generated reviews of each app, some answered. A reply drafted
-// there and approved is "sent" at once (./reply-sender.ts, settleSimulatedReply), or refused as the draft's
-// X-Test-Trigger chose, so that a client can exercise every state of a reply without a store account of its own.
+// Simulated store accounts (issue 67; docs/api-decisions.md, "Store accounts and replies to reviews"): a test sandbox
+// owns its sample apps through one store account of each store that no store ever sees, with generated reviews of each
+// app, some answered, and so does the demo account its demo apps (which no store publishes). A reply drafted there and
+// approved is "sent" at once (./reply-sender.ts, settleSimulatedReply), or refused as the draft's X-Test-Trigger chose,
+// so that a client can exercise every state of a reply without a store account of its own.
 import type { Prisma } from '@/generated/prisma/client';
 import { seal } from '@/server/core/data-encryption';
 import { addDays, startOfUtcDay } from '@/server/core/dates';
 import { analyseReview } from '@/server/nlp/text';
 
-const LABELS = {
-  app_store: 'Simulated App Store Connect account (test mode)',
-  google_play: 'Simulated Google Play Console account (test mode)',
-} as const;
+const STORE_NAMES = { app_store: 'App Store Connect', google_play: 'Google Play Console' } as const;
 
 /** What a sample app's reviews say: rating, title, text, and the answer some have. */
 const SAMPLE_REVIEWS: { rating: number; title: string; body: string; response?: string }[] = [
@@ -33,14 +31,14 @@ const SAMPLE_REVIEWS: { rating: number; title: string; body: string; response?: 
 ];
 
 /**
- * Gives the sandbox its simulated store accounts (made once, kept across resets) and marks its apps as theirs, each
+ * Gives the account (a sandbox, the demo account) its simulated store accounts (made once, kept across resets) and marks its apps as theirs, each
  * with the sample reviews.
  */
 export async function addSimulatedStoreAccounts(
   tx: Prisma.TransactionClient,
   sandboxId: string,
   apps: { id: string; store: 'app_store' | 'google_play' }[],
-  now = new Date(),
+  { purpose = 'test mode', now = new Date() }: { purpose?: 'test mode' | 'demo'; now?: Date } = {},
 ): Promise<void> {
   for (const store of ['app_store', 'google_play'] as const) {
     const owned = apps.filter((app) => app.store === store);
@@ -50,7 +48,7 @@ export async function addSimulatedStoreAccounts(
       create: {
         accountId: sandboxId,
         store,
-        label: LABELS[store],
+        label: `Simulated ${STORE_NAMES[store]} account (${purpose})`,
         credential: seal('{}'),
         simulated: true,
         lastCheckedAt: now,
@@ -85,6 +83,7 @@ export async function addSimulatedStoreAccounts(
           lastSeenAt: now,
         })),
       ),
+      skipDuplicates: true,
     });
   }
 }
