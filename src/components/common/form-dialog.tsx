@@ -16,6 +16,8 @@ interface Props {
   /** Where focus goes as it closes after its work, instead of back to the button (a secret shown once). */
   focusAfter?: () => HTMLElement | null;
   testId?: string;
+  /** A plain button rather than the page's primary one: an action repeated on every row (Reply). */
+  plain?: boolean;
 }
 
 export function FormDialog({
@@ -28,11 +30,12 @@ export function FormDialog({
   children,
   focusAfter,
   testId,
+  plain,
 }: Props) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Trigger asChild disabled={disabled}>
-        <button type="button" className="primary" data-testid={testId && `${testId}-open`}>
+        <button type="button" className={plain ? undefined : 'primary'} data-testid={testId && `${testId}-open`}>
           {openLabel}
         </button>
       </Dialog.Trigger>

@@ -52,6 +52,7 @@ export function DraftReply({ appId, reviewId, store, maxLength, answer, author }
           </p>
         }
         testId={`draft-reply-${reviewId}`}
+        plain
       >
         <form onSubmit={onSubmit} aria-label="Draft a reply">
           <label>

@@ -10,24 +10,41 @@ import { analyseReview } from '@/server/nlp/text';
 
 const STORE_NAMES = { app_store: 'App Store Connect', google_play: 'Google Play Console' } as const;
 
-/** What a sample app's reviews say: rating, title, text, and the answer some have. */
-const SAMPLE_REVIEWS: { rating: number; title: string; body: string; response?: string }[] = [
-  { rating: 5, title: 'Best sleep app', body: 'I fall asleep in minutes with the rain sounds. Worth every penny.' },
+/** What a sample app's reviews say: who, rating, title, text, and the answer some have. */
+const SAMPLE_REVIEWS: { author: string; rating: number; title: string; body: string; response?: string }[] = [
   {
+    author: 'maya.r',
+    rating: 5,
+    title: 'Best sleep app',
+    body: 'I fall asleep in minutes with the rain sounds. Worth every penny.',
+  },
+  {
+    author: 'jonas_k',
     rating: 2,
     title: 'Crashes on launch',
     body: 'Since the last update the app crashes when I open it. Please fix.',
     response: 'Sorry about that! Version 4.2.1 fixes the crash: please update and tell us if it persists.',
   },
-  { rating: 4, title: 'Lovely, one wish', body: 'Would be great if you could add an offline mode for flights.' },
-  { rating: 1, title: 'Charged twice', body: 'I was charged twice for the yearly plan and nobody answers.' },
   {
+    author: 'Priya S',
+    rating: 4,
+    title: 'Lovely, one wish',
+    body: 'Would be great if you could add an offline mode for flights.',
+  },
+  {
+    author: 'tbrandt',
+    rating: 1,
+    title: 'Charged twice',
+    body: 'I was charged twice for the yearly plan and nobody answers.',
+  },
+  {
+    author: 'sleepyhead88',
     rating: 5,
     title: 'Calm every evening',
     body: 'The breathing exercises helped my anxiety a lot.',
     response: 'Thank you for the kind words!',
   },
-  { rating: 3, title: 'Good but pricey', body: 'Nice content, but the subscription is expensive.' },
+  { author: 'Ana L.', rating: 3, title: 'Good but pricey', body: 'Nice content, but the subscription is expensive.' },
 ];
 
 /**
@@ -70,7 +87,7 @@ export async function addSimulatedStoreAccounts(
           rating: review.rating,
           title: store === 'app_store' ? review.title : null,
           body: review.body,
-          author: `Test reviewer ${index + 1}`,
+          author: review.author,
           territory: store === 'app_store' ? (index % 2 ? 'GBR' : 'USA') : 'en',
           appVersion: store === 'google_play' ? '4.2.0' : null,
           sentiment: analyseReview(review.title, review.body).sentiment,
