@@ -268,6 +268,14 @@ test('every API-only view is reachable from the app page, with the API’s numbe
   }
 
   await tabs.getByRole('link', { name: 'Reviews' }).click();
+  // The demo app is owned through its (simulated) store account: its reviews open on the store account's, every one
+  // (issue 67); the public feed is a click away, and the rest compares that with the API's default list.
+  const owned = await api('/reviews?pageSize=20&source=store_account');
+  await expect(page.getByTestId('source-store-account')).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('reviews-table').locator('tbody tr')).toHaveCount(owned.items.length);
+  await expect(page.getByTestId('fact-reviews-held')).toHaveText(owned.total.toLocaleString('en-US'));
+  await page.getByTestId('source-public').click();
+  await expect(page.getByTestId('source-public')).toHaveAttribute('aria-current', 'page');
   const [insights, reviews, negative] = await Promise.all([
     api('/reviews/insights'),
     api('/reviews?pageSize=20'),
