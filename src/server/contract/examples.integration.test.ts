@@ -87,8 +87,8 @@ it('answers every endpoint as the committed examples show, and as the original v
   });
   const { endpoint: toDelete } = await createWebhookEndpoint(owner.accountId, { url: 'http://127.0.0.1:9/hooks/old' });
   const { deliveryId } = await sendTestEvent(owner, endpoint.id);
-  // The app is owned through a connected store account, with reviews read with it and two replies drafted: one the
-  // examples discard, one they approve (no sender runs here: it stays approved).
+  // The app is owned through a (simulated) store account, with reviews read with it and two replies drafted: one the
+  // examples discard, one they approve (sent at once).
   const reviews = await ownedReviews(owner.accountId, app.id);
   const drafter = { accountId: owner.accountId, kind: 'session' as const, userId: user.id };
   const toDiscard = await draftReply(drafter, {
@@ -189,6 +189,9 @@ async function ownedReviews(accountId: string, appId: string): Promise<string[]>
       label: 'Key 2X9R4HXF34 of issuer 57246542-96fe-1a63-e053-0824d011072a',
       credential: seal('{}'),
       lastCheckedAt: new Date(RUN_INSTANT),
+      // Simulated, as the demo's: the approval sends it at once, in its call, so no file's sender (which takes any
+      // account's due replies) sends it meanwhile with a credential that is none.
+      simulated: true,
     },
   });
   await db.trackedApp.update({ where: { id: appId }, data: { ownedByStoreAccountId: storeAccount.id } });
