@@ -658,6 +658,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List exports
+         * @description The account’s last 100 exports, newest first. Free.
+         *
+         *     **Costs 0 credits** (charged only on success).
+         */
+        get: operations["exports-list"];
+        put?: never;
+        /**
+         * Export datasets
+         * @description Asks for datasets of the account’s apps over a date range as Parquet, CSV or JSON Lines files, written in the background: the answer is the export, `queued`; read it (`GET /exports/{exportId}`) or wait for the `export.completed` event, then download each file by its signed link. It costs a credit a thousand rows (at least one), counted and charged as it is asked for, given back if it fails or is cancelled (the call itself costs nothing more); free in test mode. The plan caps the rows of one export and the exports that run at once (`x-plans`: `exportRows`, `concurrentExports`), 403 `limit-reached` past them.
+         *
+         *     **Costs 0 credits** (charged only on success).
+         */
+        post: operations["exports-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an export
+         * @description One export of the account: its state and progress, and once completed its files, each with its rows, size, SHA-256 and a fresh signed download link. Free.
+         *
+         *     **Costs 0 credits** (charged only on success).
+         */
+        get: operations["exports-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{exportId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an export
+         * @description Cancels a queued export at once, a running one at its next batch; its credits are given back and nothing is kept. One that ended is 409. Free.
+         *
+         *     **Costs 0 credits** (charged only on success).
+         */
+        post: operations["exports-cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1134,6 +1206,50 @@ export interface webhooks {
          *     Sent as a signed POST to each enabled endpoint subscribed to `review_reply.rejected` (or to every kind). Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock. Slack and Discord endpoints get a chat message instead of this body.
          */
         post: operations["webhook.review_reply.rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "export.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * export.completed
+         * @description An export’s files are written: each with its rows, size and SHA-256 (GET /exports/{exportId} gives their links).
+         *
+         *     Sent as a signed POST to each enabled endpoint subscribed to `export.completed` (or to every kind). Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock. Slack and Discord endpoints get a chat message instead of this body.
+         */
+        post: operations["webhook.export.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "export.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * export.failed
+         * @description An export could not be written; its credits were given back.
+         *
+         *     Sent as a signed POST to each enabled endpoint subscribed to `export.failed` (or to every kind). Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock. Slack and Discord endpoints get a chat message instead of this body.
+         */
+        post: operations["webhook.export.failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2070,6 +2186,78 @@ export interface components {
                 [key: string]: string | number | null;
             };
         };
+        Export: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `queued`, `running`, `completed` (its files listed), `failed` (nothing charged) or `cancelled` (nothing charged).
+             * @enum {string}
+             */
+            state: "queued" | "running" | "completed" | "failed" | "cancelled";
+            /** @enum {string} */
+            format: "parquet" | "csv" | "jsonl";
+            datasets: ("keyword_ranks" | "keyword_metrics" | "competitor_ranks" | "ratings" | "category_ranks" | "reviews" | "metadata_changes")[];
+            /** @description As asked; null: every tracked app. */
+            appIds: string[] | null;
+            storefronts: string[] | null;
+            /**
+             * Format: date
+             * @description UTC calendar day, YYYY-MM-DD.
+             * @example 2026-11-21
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description UTC calendar day, YYYY-MM-DD.
+             * @example 2026-11-21
+             */
+            to: string;
+            progress: {
+                rowsDone: number;
+                /** @description The rows counted as it was asked for (what it was quoted by). */
+                rowsEstimated: number;
+                percent: number;
+            };
+            /** @description What it costs: a credit a 1,000 rows (at least one), charged as it is asked for and given back if it fails or is cancelled; 0 in test mode. */
+            credits: number;
+            /** @description Once `completed`: a file per dataset. */
+            files: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                dataset: "keyword_ranks" | "keyword_metrics" | "competitor_ranks" | "ratings" | "category_ranks" | "reviews" | "metadata_changes";
+                rows: number;
+                bytes: number;
+                /** @description Hex SHA-256 of the file: check the download against it. */
+                sha256: string;
+                /**
+                 * Format: uri
+                 * @description Where it downloads, with no credential: a signed link that works for 60 minutes (403 after; read the export again for a fresh one).
+                 */
+                url: string;
+                /**
+                 * Format: date-time
+                 * @description When the link stops working.
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                expiresAt: string;
+            }[];
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant, UTC.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            startedAt: string | null;
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When its files are removed: 7 days after it was asked for.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            expiresAt: string;
+        };
         /** @description RFC 9457 problem details. `code` names the kind; each kind’s schema (see `x-problem-types`) adds its own members. */
         Problem: {
             /**
@@ -2081,7 +2269,7 @@ export interface components {
              * @description The problem type’s slug (the last segment of `type`): stable, to switch on.
              * @enum {string}
              */
-            code: "validation-error" | "unauthorized" | "plan-required" | "insufficient-scope" | "ip-not-allowed" | "limit-reached" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "credits-exhausted" | "key-budget-exhausted" | "rate-limited" | "conflict" | "idempotency-conflict" | "internal-error" | "store-unavailable" | "service-unavailable";
+            code: "validation-error" | "unauthorized" | "plan-required" | "insufficient-scope" | "ip-not-allowed" | "limit-reached" | "not-found" | "method-not-allowed" | "payload-too-large" | "unsupported-media-type" | "credits-exhausted" | "key-budget-exhausted" | "rate-limited" | "download-link-invalid" | "conflict" | "idempotency-conflict" | "internal-error" | "store-unavailable" | "service-unavailable";
             /** @description Short summary of the problem type. */
             title: string;
             status: number;
@@ -2255,6 +2443,13 @@ export interface components {
             code: "rate-limited";
             /** @constant */
             status: 429;
+        } & WithRequired<components["schemas"]["Problem"], "code" | "status">;
+        /** @description The download link is not valid (`download-link-invalid`). */
+        DownloadLinkInvalidProblem: {
+            /** @constant */
+            code: "download-link-invalid";
+            /** @constant */
+            status: 403;
         } & WithRequired<components["schemas"]["Problem"], "code" | "status">;
         /** @description The resource is not in a state that allows this (`conflict`). */
         ConflictProblem: {
@@ -2861,6 +3056,77 @@ export interface components {
                 problem: string | null;
             };
         };
+        /** @description The body of a `export.completed` delivery. */
+        ExportCompletedEvent: {
+            /** @description The event’s id: the same in every delivery of this event, to every endpoint. */
+            id: string;
+            /** @constant */
+            type: "export.completed";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The export.
+                 */
+                exportId: string;
+                /** @enum {string} */
+                format: "parquet" | "csv" | "jsonl";
+                /** @description Rows in all its files. */
+                rows: number;
+                files: {
+                    /**
+                     * Format: uuid
+                     * @description The file.
+                     */
+                    fileId: string;
+                    dataset: string;
+                    rows: number;
+                    bytes: number;
+                    /** @description Hex SHA-256 of the file. */
+                    sha256: string;
+                }[];
+            };
+        };
+        /** @description The body of a `export.failed` delivery. */
+        ExportFailedEvent: {
+            /** @description The event’s id: the same in every delivery of this event, to every endpoint. */
+            id: string;
+            /** @constant */
+            type: "export.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` of the API or dashboard request that caused the event, as in the request’s answer, its log line and its credit ledger row; null for events of the daily refresh, billing and the trial’s end.
+             */
+            requestId?: string | null;
+            /** @description false: an event of the account’s test sandbox (test mode), delivered to its test endpoints only; live endpoints never receive one. Absent only from deliveries made before test mode existed, which are all live. */
+            livemode?: boolean;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The export.
+                 */
+                exportId: string;
+                /** @enum {string} */
+                format: "parquet" | "csv" | "jsonl";
+                error: string;
+            };
+        };
         /** @description The body of a `webhook.test` delivery. */
         WebhookTestEvent: {
             /** @description The event’s id: the same in every delivery of this event, to every endpoint. */
@@ -3207,6 +3473,8 @@ export interface components {
         KeywordId: string;
         /** @description The reply draft, as drafting it answered. */
         DraftId: string;
+        /** @description The export, as asking for it answered. */
+        ExportId: string;
         /** @description The endpoint’s id (`id` in its answers). */
         EndpointId: string;
         /**
@@ -6015,6 +6283,398 @@ export interface operations {
             503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
         };
     };
+    "exports-list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Export"][];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
+        };
+    };
+    "exports-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description 1 to 255 visible ASCII characters. The same key and body within 24 h replays the first answer and is charged once; the same key with another body is 422. Send a new random key for each new request, and the same key when retrying it.
+                 * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object, sent as `application/json`, `text/json`, `application/*+json` (UTF-8), at most 64 KiB. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "datasets": [
+                 *         "keyword_ranks"
+                 *       ],
+                 *       "storefronts": [
+                 *         "US"
+                 *       ],
+                 *       "from": "2025-12-01",
+                 *       "to": "2026-11-28",
+                 *       "format": "parquet"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description What to export, a file each. `keyword_ranks`: The app’s daily rank for each tracked keyword, as GET /apps/{id}/keywords/{keywordId}/history answers it: a row a keyword a day. `keyword_metrics`: Each tracked keyword’s daily estimated volume and difficulty in its storefront, as GET /apps/{id}/keywords/{keywordId}/metrics-history answers them. `competitor_ranks`: Each competitor’s daily rank for each of the app’s tracked keywords (the competitors of the app’s store: a store’s search lists only its apps), as the keyword history’s `competitors` answer them. `ratings`: The store’s rating of the app, each day it was observed, in each storefront (GET /apps/{id}/rating-history answers the primary storefront’s). `category_ranks`: The app’s daily place in its category’s top-free chart, in each storefront, as GET /apps/{id}/category-rank answers it. `reviews`: The store’s public reviews of the app written in the window, in its storefronts, as GET /apps/{id}/reviews answers them. `metadata_changes`: Each change of the app’s store listing, field by field, as GET /apps/{id}/metadata/changelog answers it.
+                     * @example [
+                     *       "keyword_ranks"
+                     *     ]
+                     */
+                    datasets: ("keyword_ranks" | "keyword_metrics" | "competitor_ranks" | "ratings" | "category_ranks" | "reviews" | "metadata_changes")[];
+                    /** @description The apps; left out: every app the account tracks (for a key restricted to chosen apps, those). */
+                    appIds?: string[];
+                    /**
+                     * @description The storefronts; left out: every storefront each app is tracked in.
+                     * @example [
+                     *       "US"
+                     *     ]
+                     */
+                    storefronts?: string[];
+                    /**
+                     * Format: date
+                     * @description The first day (UTC), included.
+                     * @example 2025-12-01
+                     */
+                    from: string;
+                    /**
+                     * Format: date
+                     * @description The last day (UTC), included; at most 731 days after `from`, never after today.
+                     * @example 2026-11-28
+                     */
+                    to: string;
+                    /**
+                     * @description `parquet` (a typed schema per dataset, the columns’ meanings in its key-value metadata `aso.columns`), `csv` (RFC 4180: a header line, CRLF line ends) or `jsonl` (one JSON object a line).
+                     * @example parquet
+                     * @enum {string}
+                     */
+                    format: "parquet" | "csv" | "jsonl";
+                };
+                /**
+                 * @example {
+                 *       "datasets": [
+                 *         "keyword_ranks"
+                 *       ],
+                 *       "storefronts": [
+                 *         "US"
+                 *       ],
+                 *       "from": "2025-12-01",
+                 *       "to": "2026-11-28",
+                 *       "format": "parquet"
+                 *     }
+                 */
+                "text/json": {
+                    /**
+                     * @description What to export, a file each. `keyword_ranks`: The app’s daily rank for each tracked keyword, as GET /apps/{id}/keywords/{keywordId}/history answers it: a row a keyword a day. `keyword_metrics`: Each tracked keyword’s daily estimated volume and difficulty in its storefront, as GET /apps/{id}/keywords/{keywordId}/metrics-history answers them. `competitor_ranks`: Each competitor’s daily rank for each of the app’s tracked keywords (the competitors of the app’s store: a store’s search lists only its apps), as the keyword history’s `competitors` answer them. `ratings`: The store’s rating of the app, each day it was observed, in each storefront (GET /apps/{id}/rating-history answers the primary storefront’s). `category_ranks`: The app’s daily place in its category’s top-free chart, in each storefront, as GET /apps/{id}/category-rank answers it. `reviews`: The store’s public reviews of the app written in the window, in its storefronts, as GET /apps/{id}/reviews answers them. `metadata_changes`: Each change of the app’s store listing, field by field, as GET /apps/{id}/metadata/changelog answers it.
+                     * @example [
+                     *       "keyword_ranks"
+                     *     ]
+                     */
+                    datasets: ("keyword_ranks" | "keyword_metrics" | "competitor_ranks" | "ratings" | "category_ranks" | "reviews" | "metadata_changes")[];
+                    /** @description The apps; left out: every app the account tracks (for a key restricted to chosen apps, those). */
+                    appIds?: string[];
+                    /**
+                     * @description The storefronts; left out: every storefront each app is tracked in.
+                     * @example [
+                     *       "US"
+                     *     ]
+                     */
+                    storefronts?: string[];
+                    /**
+                     * Format: date
+                     * @description The first day (UTC), included.
+                     * @example 2025-12-01
+                     */
+                    from: string;
+                    /**
+                     * Format: date
+                     * @description The last day (UTC), included; at most 731 days after `from`, never after today.
+                     * @example 2026-11-28
+                     */
+                    to: string;
+                    /**
+                     * @description `parquet` (a typed schema per dataset, the columns’ meanings in its key-value metadata `aso.columns`), `csv` (RFC 4180: a header line, CRLF line ends) or `jsonl` (one JSON object a line).
+                     * @example parquet
+                     * @enum {string}
+                     */
+                    format: "parquet" | "csv" | "jsonl";
+                };
+                /**
+                 * @example {
+                 *       "datasets": [
+                 *         "keyword_ranks"
+                 *       ],
+                 *       "storefronts": [
+                 *         "US"
+                 *       ],
+                 *       "from": "2025-12-01",
+                 *       "to": "2026-11-28",
+                 *       "format": "parquet"
+                 *     }
+                 */
+                "application/*+json": {
+                    /**
+                     * @description What to export, a file each. `keyword_ranks`: The app’s daily rank for each tracked keyword, as GET /apps/{id}/keywords/{keywordId}/history answers it: a row a keyword a day. `keyword_metrics`: Each tracked keyword’s daily estimated volume and difficulty in its storefront, as GET /apps/{id}/keywords/{keywordId}/metrics-history answers them. `competitor_ranks`: Each competitor’s daily rank for each of the app’s tracked keywords (the competitors of the app’s store: a store’s search lists only its apps), as the keyword history’s `competitors` answer them. `ratings`: The store’s rating of the app, each day it was observed, in each storefront (GET /apps/{id}/rating-history answers the primary storefront’s). `category_ranks`: The app’s daily place in its category’s top-free chart, in each storefront, as GET /apps/{id}/category-rank answers it. `reviews`: The store’s public reviews of the app written in the window, in its storefronts, as GET /apps/{id}/reviews answers them. `metadata_changes`: Each change of the app’s store listing, field by field, as GET /apps/{id}/metadata/changelog answers it.
+                     * @example [
+                     *       "keyword_ranks"
+                     *     ]
+                     */
+                    datasets: ("keyword_ranks" | "keyword_metrics" | "competitor_ranks" | "ratings" | "category_ranks" | "reviews" | "metadata_changes")[];
+                    /** @description The apps; left out: every app the account tracks (for a key restricted to chosen apps, those). */
+                    appIds?: string[];
+                    /**
+                     * @description The storefronts; left out: every storefront each app is tracked in.
+                     * @example [
+                     *       "US"
+                     *     ]
+                     */
+                    storefronts?: string[];
+                    /**
+                     * Format: date
+                     * @description The first day (UTC), included.
+                     * @example 2025-12-01
+                     */
+                    from: string;
+                    /**
+                     * Format: date
+                     * @description The last day (UTC), included; at most 731 days after `from`, never after today.
+                     * @example 2026-11-28
+                     */
+                    to: string;
+                    /**
+                     * @description `parquet` (a typed schema per dataset, the columns’ meanings in its key-value metadata `aso.columns`), `csv` (RFC 4180: a header line, CRLF line ends) or `jsonl` (one JSON object a line).
+                     * @example parquet
+                     * @enum {string}
+                     */
+                    format: "parquet" | "csv" | "jsonl";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowedOrLimitReached"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
+        };
+    };
+    "exports-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
+            path: {
+                /** @description The export, as asking for it answered. */
+                exportId: components["parameters"]["ExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
+        };
+    };
+    "exports-cancel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description 1 to 255 visible ASCII characters. The same key and body within 24 h replays the first answer and is charged once; the same key with another body is 422. Send a new random key for each new request, and the same key when retrying it.
+                 * @example 0b9d4a52-6a57-4c1e-9c7b-3f0e2d1c5a88
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The dated API version to shape the answer by. Omitted: the key’s own, else the account’s (pinned to the newest when its first key is created). Any other value gets 400 `validation-error`. The answer names the version in its own `Aso-Version` header.
+                 * @example 2026-11-29
+                 */
+                "Aso-Version"?: components["parameters"]["AsoVersion"];
+                /**
+                 * @description `true`: a session token acts on the account’s test sandbox (test keys, test webhook endpoints, test data and usage). A test key may send it; a live key sending it, or any other value, gets 400.
+                 * @example true
+                 */
+                "X-Test-Mode"?: components["parameters"]["XTestMode"];
+                /**
+                 * @description Test mode only (a `svc_test_…` key): answer with this error, as the live error is answered and charging nothing, or hold the normal answer (`slow`: 5 s; `slow=<ms>`: up to 30,000). A live credential sending it gets 400.
+                 * @example rate-limited
+                 */
+                "X-Test-Trigger"?: components["parameters"]["XTestTrigger"];
+            };
+            path: {
+                /** @description The export, as asking for it answered. */
+                exportId: components["parameters"]["ExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Limit": components["headers"]["X-Credits-Limit"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Credits-Used": components["headers"]["X-Credits-Used"];
+                    "X-Credits-Reset": components["headers"]["X-Credits-Reset"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Test-Mode": components["headers"]["X-Test-Mode"];
+                    "Aso-Version": components["headers"]["Aso-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
+            403: components["responses"]["PlanRequiredOrIpNotAllowed"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailableOrStoreUnavailable"];
+        };
+    };
     "webhooks-list": {
         parameters: {
             query?: never;
@@ -6062,7 +6722,7 @@ export interface operations {
                         url: string;
                         description: string | null;
                         /** @description The event kinds sent to the endpoint; empty: every kind. */
-                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
+                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test")[];
                         enabled: boolean;
                         /** @description Why the service disabled the endpoint (after days of failed deliveries); null when enabled, or disabled by its owner. */
                         disabledReason: string | null;
@@ -6132,7 +6792,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @default [] */
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test")[];
                     /**
                      * @description The dated API version its events are shaped by (each delivery names it in `apiVersion` and the `Aso-Version` header). Omitted: the account’s, else the newest.
                      * @enum {string}
@@ -6149,7 +6809,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @default [] */
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test")[];
                     /**
                      * @description The dated API version its events are shaped by (each delivery names it in `apiVersion` and the `Aso-Version` header). Omitted: the account’s, else the newest.
                      * @enum {string}
@@ -6166,7 +6826,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @default [] */
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test")[];
                     /**
                      * @description The dated API version its events are shaped by (each delivery names it in `apiVersion` and the `Aso-Version` header). Omitted: the account’s, else the newest.
                      * @enum {string}
@@ -6200,7 +6860,7 @@ export interface operations {
                             url: string;
                             description: string | null;
                             /** @description The event kinds sent to the endpoint; empty: every kind. */
-                            eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
+                            eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test")[];
                             enabled: boolean;
                             /** @description Why the service disabled the endpoint (after days of failed deliveries); null when enabled, or disabled by its owner. */
                             disabledReason: string | null;
@@ -6285,7 +6945,7 @@ export interface operations {
                         url: string;
                         description: string | null;
                         /** @description The event kinds sent to the endpoint; empty: every kind. */
-                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
+                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test")[];
                         enabled: boolean;
                         /** @description Why the service disabled the endpoint (after days of failed deliveries); null when enabled, or disabled by its owner. */
                         disabledReason: string | null;
@@ -6414,7 +7074,7 @@ export interface operations {
                     /** @example https://hooks.example.com/aso-events */
                     url?: string;
                     description?: string | null;
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test")[];
                     enabled?: boolean;
                 };
                 /**
@@ -6426,7 +7086,7 @@ export interface operations {
                     /** @example https://hooks.example.com/aso-events */
                     url?: string;
                     description?: string | null;
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test")[];
                     enabled?: boolean;
                 };
                 /**
@@ -6438,7 +7098,7 @@ export interface operations {
                     /** @example https://hooks.example.com/aso-events */
                     url?: string;
                     description?: string | null;
-                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
+                    eventTypes?: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test")[];
                     enabled?: boolean;
                 };
             };
@@ -6466,7 +7126,7 @@ export interface operations {
                         url: string;
                         description: string | null;
                         /** @description The event kinds sent to the endpoint; empty: every kind. */
-                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test")[];
+                        eventTypes: ("keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test")[];
                         enabled: boolean;
                         /** @description Why the service disabled the endpoint (after days of failed deliveries); null when enabled, or disabled by its owner. */
                         disabledReason: string | null;
@@ -6798,7 +7458,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -6841,7 +7501,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -6884,7 +7544,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -6927,7 +7587,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -6970,7 +7630,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -7013,7 +7673,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -7056,7 +7716,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -7099,7 +7759,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -7142,7 +7802,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -7185,7 +7845,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -7228,7 +7888,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -7271,7 +7931,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -7314,7 +7974,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -7357,7 +8017,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -7400,7 +8060,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
@@ -7438,12 +8098,98 @@ export interface operations {
             };
         };
     };
+    "webhook.export.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, as in the body’s `type`. */
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
+                /**
+                 * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
+                 * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock.
+                 * @example t=1782898200,v1=5f0c6b1c2a8e4d7f9b3a1c5e7d9f2b4a6c8e0d2f4a6b8c0e2d4f6a8b0c2e4d6f
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON (`Content-Type: application/json`). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Answer within the timeout; do the work after answering. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all), then given up. An endpoint whose deliveries all fail for five days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.export.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, as in the body’s `type`. */
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
+                /**
+                 * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
+                 * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Verify `X-Service-Signature` (`t=<unix seconds>,v1=<hex>`): compute HMAC-SHA256 with the endpoint's signing secret (the whole `whsec_…` string, UTF-8) over `<t>.<raw body>`, compare it in constant time with each `v1` entry (two during a secret rotation), and reject a `t` more than 300 s from your clock.
+                 * @example t=1782898200,v1=5f0c6b1c2a8e4d7f9b3a1c5e7d9f2b4a6c8e0d2f4a6b8c0e2d4f6a8b0c2e4d6f
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON (`Content-Type: application/json`). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Answer within the timeout; do the work after answering. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all), then given up. An endpoint whose deliveries all fail for five days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.webhook.test": {
         parameters: {
             query?: never;
             header: {
                 /** @description The event kind, as in the body’s `type`. */
-                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "webhook.test";
+                "X-Service-Event": "keyword.rank_changed" | "keyword.added" | "competitor.added" | "app.metadata_changed" | "review.created" | "usage.threshold_reached" | "api_key.created" | "api_key.revoked" | "api_key.expiring" | "plan.changed" | "review_reply.drafted" | "review_reply.approved" | "review_reply.sent" | "review_reply.failed" | "review_reply.rejected" | "export.completed" | "export.failed" | "webhook.test";
                 /**
                  * @description The delivery’s id: the same on every retry of this event to this endpoint. Deduplicate by it.
                  * @example 1f3e5d7c-9b2a-4c6e-8d0f-2a4b6c8d0e1f

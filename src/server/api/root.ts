@@ -7,6 +7,7 @@ import { apiKeysRouter } from './routers/api-keys/router';
 import { appsRouter } from './routers/apps/router';
 import { billingRouter } from './routers/billing/router';
 import { competitorsRouter } from './routers/competitors/router';
+import { exportsRouter } from './routers/exports/router';
 import { connectedAppsRouter } from './routers/connected-apps/router';
 import { keywordsRouter } from './routers/keywords/router';
 import { membersRouter } from './routers/members/router';
@@ -32,6 +33,7 @@ export const appRouter = router({
   competitors: competitorsRouter,
   usage: usageRouter,
   search: searchRouter,
+  exports: exportsRouter,
   webhooks: webhooksRouter,
   storeAccounts: storeAccountsRouter,
   securityLog: securityLogRouter,

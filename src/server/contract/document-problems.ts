@@ -17,9 +17,12 @@ const API_PROBLEM_CODES = (Object.keys(PROBLEM_TYPES) as AppErrorCode[]).filter(
 );
 /**
  * The kinds an operation declares, each with a schema of its own. A 405 answers a method that no operation declares,
- * so no operation can list it: it is in `code` and `x-problem-types`, with the base schema.
+ * so no operation can list it, and an export file's download link is answered outside the operations (its link is
+ * its permission): both are in `code` and `x-problem-types`, with the base schema.
  */
-const KIND_SCHEMA_CODES: AppErrorCode[] = API_PROBLEM_CODES.filter((code) => code !== 'METHOD_NOT_ALLOWED');
+const KIND_SCHEMA_CODES: AppErrorCode[] = API_PROBLEM_CODES.filter(
+  (code) => code !== 'METHOD_NOT_ALLOWED' && code !== 'DOWNLOAD_LINK_INVALID',
+);
 
 const problemSchemaName = (code: AppErrorCode) => `${pascalCase(PROBLEM_TYPES[code].slug)}Problem`;
 const responseName = (codes: AppErrorCode[]) => codes.map((code) => pascalCase(PROBLEM_TYPES[code].slug)).join('Or');
@@ -120,6 +123,8 @@ const EXAMPLE_DETAILS: Record<AppErrorCode, string> = {
     'This call costs 8 credits and 3 remain this month; the allowance resets at 2026-12-01T00:00:00.000Z.',
   RATE_LIMITED: 'Too many requests for this key; retry in 12 s.',
   CONFLICT: 'This draft was sent: only a drafted reply can be approved.',
+  DOWNLOAD_LINK_INVALID:
+    'This download link expired at 2026-07-01T10:30:00.000Z: GET /exports/{exportId} gives a fresh one.',
   IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was already used for a different request in the last 24 hours.',
   INTERNAL_ERROR: 'An unexpected error occurred. Nothing was charged.',
   STORE_UNAVAILABLE:

@@ -36,6 +36,8 @@ const EXAMPLE_REQUEST_ID: Record<EventType, string | null> = {
   'review_reply.sent': null,
   'review_reply.failed': null,
   'review_reply.rejected': null,
+  'export.completed': null,
+  'export.failed': null,
   'webhook.test': '5f0c2a7e-3b1d-4c8e-9a6f-2d4b7e1c0a93',
 };
 
@@ -50,6 +52,25 @@ const replyExample = (problem: string | null) => ({
 });
 
 const EXAMPLE_DATA: { [T in EventType]: EventPayload<T> } = {
+  'export.completed': {
+    exportId: '6a1b3c5d-7e9f-4a1b-8c3d-5e7f9a1b3c5d',
+    format: 'parquet',
+    rows: 547_500,
+    files: [
+      {
+        fileId: '8c2d4e6f-0a1b-4c3d-9e5f-7a9b1c3d5e7f',
+        dataset: 'keyword_ranks',
+        rows: 547_500,
+        bytes: 2_183_004,
+        sha256: '9f2b6c0d7e1a4b3c5d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c',
+      },
+    ],
+  },
+  'export.failed': {
+    exportId: '6a1b3c5d-7e9f-4a1b-8c3d-5e7f9a1b3c5d',
+    format: 'csv',
+    error: 'The export could not be written; nothing was charged. Ask for it again, or write to support.',
+  },
   'review_reply.drafted': replyExample(null),
   'review_reply.approved': replyExample(null),
   'review_reply.sent': replyExample(null),

@@ -35,7 +35,8 @@ function capsSentence(): string {
     `the apps an account tracks (${each('trackedApps')});`,
     `its tracked keywords, over all apps and storefronts (${each('trackedKeywords')});`,
     `the storefronts each app is tracked in, its primary one included (${each('storefrontsPerApp')});`,
-    `and the competitors each app follows (${each('competitorsPerApp')}).`,
+    `the competitors each app follows (${each('competitorsPerApp')});`,
+    `and the rows one export holds (${each('exportRows')}), with the exports that run at once (${each('concurrentExports')}).`,
   ].join(' ');
 }
 

@@ -44,6 +44,7 @@ const BODIES: Record<string, unknown> = {
   'POST /apps/{id}/reviews/{reviewId}/reply-drafts': {
     body: 'Thank you! Offline mode is coming in the next version.',
   },
+  'POST /exports': { datasets: ['keyword_ranks', 'ratings'], from: '2026-01-01', to: '2026-06-30', format: 'parquet' },
 };
 const QUERIES: Record<string, string> = {
   '/apps/{id}/keywords/research': '?term=sleep%20sounds',
@@ -103,7 +104,20 @@ it('answers every endpoint as the committed examples show, and as the original v
     action: 'reply',
     body: 'Thanks for the kind words!',
   });
+  // An export asked for before (queued: no worker runs here), which the examples read and cancel; written as the
+  // service writes one, uncharged (the usage example counts the calls of the original version only).
+  const exported = await db.export.create({
+    data: {
+      accountId: owner.accountId,
+      request: { datasets: ['keyword_ranks'], appIds: null, storefronts: null, from: '2026-06-01', to: '2026-06-30' },
+      format: 'csv',
+      state: 'queued',
+      rowsEstimated: 150n,
+      expiresAt: new Date(Date.now() + 7 * 86_400_000),
+    },
+  });
   const ids: Record<string, string> = {
+    exportId: exported.id,
     id: app.id,
     keywordId: keyword.id,
     keyId: managed.key.id,

@@ -35,7 +35,7 @@ export function mcpServerJson(origin: string, mcpPath: string) {
           {
             name: 'X-MCP-Toolsets',
             description:
-              'Toolsets to offer, comma-separated (apps, keywords, research, listing, reviews, competitors, usage, docs, search, all); default apps, keywords, docs, search.',
+              'Toolsets to offer, comma-separated (apps, keywords, research, listing, reviews, competitors, usage, exports, docs, search, all); default apps, keywords, docs, search.',
             isRequired: false,
           },
           {

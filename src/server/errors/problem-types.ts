@@ -135,6 +135,14 @@ export const PROBLEM_TYPES = {
       'Too many requests in the window: a key’s (or a signed-in user’s) requests per minute under its plan, or another documented rate such as sign-ups per client address or test deliveries per webhook endpoint.',
     remedy: 'Wait the number of seconds in the `Retry-After` header, then retry.',
   },
+  DOWNLOAD_LINK_INVALID: {
+    status: 403,
+    slug: 'download-link-invalid',
+    title: 'The download link is not valid',
+    description:
+      'An export file’s download link is signed and expires (its `expires` and `signature` query parameters): this one was altered, or its time has passed.',
+    remedy: 'Read the export again (`GET /exports/{exportId}`): each read gives its files fresh links.',
+  },
   CONFLICT: {
     status: 409,
     slug: 'conflict',

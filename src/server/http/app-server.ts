@@ -27,6 +27,7 @@ import {
 import { MCP_PATH, type McpHandler } from '@/server/mcp/mcp-endpoint';
 import { answerAndLinger, drainUnreadBody } from '@/server/core/unread-body';
 import type { RestHandler } from '@/server/rest/pipeline';
+import { EXPORT_DOWNLOAD_PREFIX, serveExportDownload } from '@/server/rest/export-downloads';
 import { PUBLIC_API_BASE_PATH } from '@/server/operations/routes';
 import { API_REFERENCE_SCRIPT_PATH, serveApiReferenceScript } from './api-reference-script';
 import { settleForwarding, type TrustedProxies } from './client-address';
@@ -75,6 +76,8 @@ export function createAppServer({ rest, mcp, oauth, next, trustedProxies, origin
       req.url = target;
     }
     const path = pathOf(req.url);
+    // An export's file, by its signed link: streamed, no credential (the link is the permission).
+    if (path.startsWith(EXPORT_DOWNLOAD_PREFIX)) return void serveExportDownload(req, res, origin);
     if (path === PUBLIC_API_BASE_PATH || path.startsWith(`${PUBLIC_API_BASE_PATH}/`)) return void rest(req, res);
     if (path === MCP_PATH) return void mcp(req, res);
     if (path === METRICS_PATH && (method === 'GET' || method === 'HEAD') && serveMetrics(req, res)) return;

@@ -134,18 +134,20 @@ describe('tools', () => {
   it('are the public data operations, each with its cost, schemas and annotations; a read-only key sees no write tool', async () => {
     const all = (await (await connect(await keyOf('read-write'))).listTools()).tools;
     const reads = (await (await connect(await keyOf('read-only'))).listTools()).tools;
-    // The 26 operations' tools and the 2 free docs tools (every toolset: toolsets.integration.test.ts); never the
-    // approval of a reply, a member's act.
-    expect(all).toHaveLength(28);
+    // The 30 operations' tools and the 2 free docs tools (every toolset: toolsets.integration.test.ts); never the
+    // approval of a reply, a member's act. A read-only key is offered the reads and the exports' two POSTs (an export
+    // reads data), which are not reads themselves (they make an export).
+    expect(all).toHaveLength(32);
     expect(all.map((tool) => tool.name)).not.toContain('api_keys_list');
     expect(all.map((tool) => tool.name)).not.toContain('reviews_approve_reply_draft');
     expect(reads.map((tool) => tool.name).sort()).toEqual(
-      all
-        .filter((tool) => tool.annotations?.readOnlyHint)
-        .map((tool) => tool.name)
-        .sort(),
+      [
+        ...all.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name),
+        'exports_create',
+        'exports_cancel',
+      ].sort(),
     );
-    expect(reads).toHaveLength(23);
+    expect(reads).toHaveLength(27);
     const research = all.find((tool) => tool.name === 'keywords_research')!;
     expect(research.description).toMatch(/Costs 8 credits; refusals are free\./);
     expect(research._meta).toEqual({ credits: 8, scope: 'read', restEndpoint: 'GET /apps/{id}/keywords/research' });

@@ -302,7 +302,7 @@ export function createMcpEndpoint({
         ProtocolErrorCode.InvalidParams,
         `There is no tool named "${name}"; tools/list names them.`,
       );
-    if (!choiceOffers(choiceOf(exchange), { name, readOnly: tool.route.meta.scope !== 'write' }))
+    if (!choiceOffers(choiceOf(exchange), { name, readOnly: readsOnly(tool) }))
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `The tool "${name}" is not offered: its toolset is ${toolsetOf(name)}, and this request chose ${describeChoice(choiceOf(exchange))} (X-MCP-Toolsets, X-MCP-Readonly, or ?toolsets= and ?readonly=).`,
@@ -476,11 +476,15 @@ function taskOwnerOf(exchange: Exchange): TaskOwner {
 }
 
 /** Whether the request is offered the tool: in its choice of toolsets and mode, and callable with its credential. */
+/** Whether a tool only reads, as its annotation says: what the read-only mode offers. */
+function readsOnly(tool: Tool): boolean {
+  return tool.definition.annotations?.readOnlyHint === true;
+}
+
 function offered(exchange: Exchange, tool: Tool): boolean {
-  const readOnly = tool.route.meta.scope !== 'write';
   return (
     scopeAllows(callerOf(exchange).actor, tool.route.meta) &&
-    choiceOffers(choiceOf(exchange), { name: tool.definition.name, readOnly })
+    choiceOffers(choiceOf(exchange), { name: tool.definition.name, readOnly: readsOnly(tool) })
   );
 }
 

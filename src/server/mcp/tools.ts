@@ -191,9 +191,10 @@ function toolOf(route: Operation, router: AnyTRPCRouter): Tool {
         wrapsList ? listObject(output, listsFreshness) : output,
         'output',
       ) as McpToolDefinition['outputSchema'],
-      // A write says it destroys nothing; `idempotentHint` and `destructiveHint` mean nothing for a read (MCP).
+      // A write says it destroys nothing; `idempotentHint` and `destructiveHint` mean nothing for a read (MCP). A POST
+      // a read-only key may call (asking for an export) still makes something: not a read.
       annotations:
-        scope === 'read'
+        scope === 'read' && route.method === 'GET'
           ? { readOnlyHint: true, openWorldHint: meta.asksStore === true }
           : {
               readOnlyHint: false,

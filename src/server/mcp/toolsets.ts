@@ -41,6 +41,11 @@ export const TOOLSETS = {
     tools: ['competitors_list', 'competitors_add'],
   },
   usage: { description: 'The month’s credits: used, left, by endpoint.', tools: ['usage_get'] },
+  exports: {
+    description:
+      'Bulk exports: a year of datasets as Parquet, CSV or JSON Lines files, written in the background, with download links.',
+    tools: ['exports_create', 'exports_get', 'exports_list', 'exports_cancel'],
+  },
   docs: {
     description: 'Free: search and read the API’s documentation, its problem pages and the data dictionary.',
     tools: ['search_docs', 'fetch_doc'],

@@ -29,6 +29,7 @@ import { addCompetitor } from '@/server/services/aso/competitors';
 import { refreshApp } from '@/server/services/ingest/refresh';
 import { GooglePlayProvider } from '@/server/services/ingest/stores/google-play/google-play-provider';
 import { replyFixture } from '../../../test/reply-fixture';
+import { exportFixture } from '../../../test/export-fixture';
 import { createStoreGate } from '@/server/services/ingest/stores/store-calls';
 import { StoresProvider } from '@/server/services/ingest/stores/stores-provider';
 import { GOOGLE_PLAY_PLAN, recordedPlayClient, recordedPlayDays } from '../../../test/stores/recorded-google-play';
@@ -89,6 +90,7 @@ const BODIES: Record<string, unknown> = {
   'POST /webhook-endpoints/{endpointId}/test-events': {},
   'POST /webhook-deliveries/{deliveryId}/redeliver': {},
   'POST /apps/{id}/reviews/{reviewId}/reply-drafts': { body: 'Thank you for the review!' },
+  'POST /exports': { datasets: ['ratings'], from: '2026-06-01', to: '2026-06-30', format: 'csv' },
 };
 const QUERIES: Record<string, string> = { '/apps/{id}/keywords/research': '?term=sleep', '/search': '?query=sleep' };
 
@@ -100,9 +102,12 @@ let ids: {
   deliveryId: string;
   reviewId: string;
   draftId: string;
+  exportId: string;
 };
 /** Puts the reply draft the sweep approves and discards back to drafted, before each such call. */
 let redraft: () => Promise<void>;
+/** Puts the exports back as each call expects them (test/export-fixture.ts). */
+let resetExports: (operation: string) => Promise<void>;
 let keys: {
   pro: string;
   readOnly: string;
@@ -127,6 +132,8 @@ beforeAll(async () => {
   const { deliveryId } = await sendTestEvent(owner, endpoint.id);
   const replies = await replyFixture(owner, app.id);
   redraft = replies.redraft;
+  const exported = await exportFixture(owner.accountId);
+  resetExports = exported.beforeCall;
   ids = {
     id: app.id,
     keywordId: keyword.id,
@@ -135,6 +142,7 @@ beforeAll(async () => {
     deliveryId,
     reviewId: replies.reviewId,
     draftId: replies.draftId,
+    exportId: exported.exportId,
   };
   keys = {
     pro: (await createApiKey(owner, { name: 'conformance', scope: 'read-write' })).secret,
@@ -227,6 +235,7 @@ async function call(
   } = {},
 ) {
   if (/\/reply-drafts\/\{draftId\}\/(approve|discard)$/.test(route.template)) await redraft();
+  await resetExports(`${route.method} ${route.template}`);
   const headers: Record<string, string> = { ...options.extraHeaders };
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   // The settings endpoints take the owner's session token; every other endpoint, the Pro key.

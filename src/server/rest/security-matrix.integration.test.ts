@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleDashboardTrpcRequest } from '@/server/dashboard/trpc-endpoint';
 import { dashboardRouter } from '@/server/api/dashboard-router';
 import { replyFixture } from '../../../test/reply-fixture';
+import { exportFixture } from '../../../test/export-fixture';
 import { appRouter } from '@/server/api/root';
 import type { ProcedureMeta } from '@/server/api/trpc';
 import {
@@ -101,13 +102,19 @@ let ids: {
   deliveryId: string;
   reviewId: string;
   draftId: string;
+  exportId: string;
 };
 /** Puts the reply drafts the matrix approves and discards back to drafted (test/reply-fixture.ts). */
 const redrafts: (() => Promise<void>)[] = [];
+/** Puts the exports back as each call expects them (test/export-fixture.ts). */
+const exportResets: ((operation: string) => Promise<void>)[] = [];
 async function redraftFor(route: Operation): Promise<void> {
   if (/\/reply-drafts\/\{draftId\}\/(approve|discard)$/.test(route.template))
     for (const redraft of redrafts) await redraft();
+  for (const reset of exportResets) await reset(`${route.method} ${route.template}`);
 }
+/** Asking for an export names an app of the account (in its body): another account's credential is refused 404. */
+const asksForExport = (route: Operation) => route.method === 'POST' && route.template === '/exports';
 /** Ids a route's successful call uses up (a key revoked, an endpoint deleted), apart from those the others read. */
 let routeIds: Record<string, Partial<typeof ids>>;
 let credentials: Credential[];
@@ -130,6 +137,15 @@ beforeAll(async () => {
   const { deliveryId } = await sendTestEvent(owner, endpoint.id);
   const replies = await replyFixture(owner, app.id);
   redrafts.push(replies.redraft);
+  const exported = await exportFixture(owner.accountId);
+  exportResets.push(exported.beforeCall);
+  BODIES['POST /exports'] = {
+    datasets: ['ratings'],
+    appIds: [app.id],
+    from: '2026-06-01',
+    to: '2026-06-30',
+    format: 'csv',
+  };
   ids = {
     id: app.id,
     keywordId: keyword.id,
@@ -138,6 +154,7 @@ beforeAll(async () => {
     deliveryId,
     reviewId: replies.reviewId,
     draftId: replies.draftId,
+    exportId: exported.exportId,
   };
   routeIds = {
     'POST /keys/{keyId}/revoke': { keyId: toRevoke.key.id },
@@ -238,7 +255,8 @@ beforeAll(async () => {
   );
 
   const writes = (route: Operation) => route.meta.scope === 'write';
-  const hasAppId = (route: Operation) => route.pathParameters.includes('id');
+  const hasAppId = (route: Operation) =>
+    route.pathParameters.includes('id') || route.pathParameters.includes('exportId') || asksForExport(route);
   const keysManageNothing: Expectation = {
     status: 403,
     slug: 'insufficient-scope',
@@ -252,7 +270,8 @@ beforeAll(async () => {
     {
       name: 'another account’s session token',
       authorization: `Bearer ${strangerSession}`,
-      expect: (route) => (route.pathParameters.length > 0 ? { status: 404, slug: 'not-found' } : { status: 200 }),
+      expect: (route) =>
+        route.pathParameters.length > 0 || asksForExport(route) ? { status: 404, slug: 'not-found' } : { status: 200 },
     },
     // A key is rolled once and an endpoint deleted once (the owner's session above did): a member allowed to is then
     // told so, as the owner would be.
@@ -273,7 +292,7 @@ beforeAll(async () => {
       name: 'session token of another account’s analyst',
       authorization: `Bearer ${strangerAnalyst.session}`,
       expect: asMember('analyst', (route) =>
-        route.pathParameters.length > 0 ? { status: 404, slug: 'not-found' } : { status: 200 },
+        route.pathParameters.length > 0 || asksForExport(route) ? { status: 404, slug: 'not-found' } : { status: 200 },
       ),
     },
     {
@@ -336,8 +355,11 @@ beforeAll(async () => {
     {
       name: 'key with its budget spent',
       authorization: `Bearer ${spent.secret}`,
+      // An export is charged by its rows, as it is asked for: the budget refuses it too.
       expect: asKey((route) =>
-        (route.meta.credits ?? 0) > 0 ? { status: 402, slug: 'key-budget-exhausted' } : { status: 200 },
+        (route.meta.credits ?? 0) > 0 || asksForExport(route)
+          ? { status: 402, slug: 'key-budget-exhausted' }
+          : { status: 200 },
       ),
     },
   ];
@@ -471,7 +493,10 @@ describe('security matrix: every endpoint × every credential', () => {
     secrets.push(testKey.secret, secret);
     const testReplies = await replyFixture({ accountId: sandboxId, userId: user.id }, sandboxApp.id);
     redrafts.push(testReplies.redraft);
+    const testExport = await exportFixture(sandboxId);
+    exportResets.push(testExport.beforeCall);
     const testIds = {
+      exportId: testExport.exportId,
       id: sandboxApp.id,
       keywordId: sandboxApp.keywords[0]!.id,
       keyId: testKey.key.id,
@@ -550,7 +575,7 @@ describe('security matrix: every endpoint × every credential', () => {
   // on the HTTP request; anything later is a tool error carrying the problem, and nothing is charged.
   it('answers each combination on the MCP server as on REST: a refused credential on HTTP, any later refusal as a tool error', async () => {
     const tools = routes.filter((route) => !settings(route));
-    expect(tools).toHaveLength(26);
+    expect(tools).toHaveLength(30);
     for (const credential of credentials) {
       for (const route of tools) {
         const label = `MCP ${credential.name} → ${toolName(route)}`;
@@ -670,8 +695,11 @@ describe('security matrix: every endpoint × every credential', () => {
       const name = toolName(route);
       const values = { ...ids, ...routeIds[`${route.method} ${route.template}`] };
       const args = toolArguments(route, values);
-      const writes = route.method !== 'GET';
-      const call = (token: { value: string }) => callMcpTool(ORIGIN, `Bearer ${token.value}`, name, args);
+      const writes = route.meta.scope === 'write';
+      const call = async (token: { value: string }) => {
+        await redraftFor(route);
+        return callMcpTool(ORIGIN, `Bearer ${token.value}`, name, args);
+      };
       for (const token of [elsewhere, expired, revoked]) {
         const refused = await call(token);
         expect(refused.status, `refused token → ${name}`).toBe(401);
@@ -800,8 +828,11 @@ describe('security matrix: the dashboard endpoint', () => {
       await makeMember(account.accountId, 'analyst'),
     ];
     const replies = await replyFixture({ accountId: account.accountId, userId: user.id }, app.id);
+    const exported = await exportFixture(account.accountId);
     redraftBefore = async (path) => {
       if (path === 'reviews.approveReplyDraft' || path === 'reviews.discardReplyDraft') await replies.redraft();
+      if (path === 'exports.create') await exported.beforeCall('POST /exports');
+      if (path === 'exports.cancel') await exported.beforeCall('POST /exports/{exportId}/cancel');
     };
     const { invitation: toWithdraw } = await inviteMember(asOwner, {
       email: `matrix-withdrawn-${randomUUID()}@example.test`,
@@ -890,6 +921,16 @@ describe('security matrix: the dashboard endpoint', () => {
       'reviews.replyDraft': { id: app.id, draftId: replies.draftId },
       'reviews.discardReplyDraft': { id: app.id, draftId: replies.draftId },
       'reviews.approveReplyDraft': { id: app.id, draftId: replies.draftId },
+      'exports.create': {
+        datasets: ['ratings'],
+        appIds: [app.id],
+        from: '2026-06-01',
+        to: '2026-06-30',
+        format: 'csv',
+      },
+      'exports.list': undefined,
+      'exports.get': { exportId: exported.exportId },
+      'exports.cancel': { exportId: exported.exportId },
     };
     billingWithoutStripe = (path: string) => path === 'billing.checkout' || path === 'billing.portal';
     const cookieOf = (token: string) => ({ cookie: `next-auth.session-token=${token}` });
@@ -914,6 +955,7 @@ describe('security matrix: the dashboard endpoint', () => {
         toRestrictConnection.id,
         replies.reviewId,
         replies.draftId,
+        exported.exportId,
       ],
     };
     const signedOut = await issueSessionToken({ id: user.id, email: user.email, accountId: account.accountId });
@@ -944,7 +986,7 @@ describe('security matrix: the dashboard endpoint', () => {
       const input = inputs[path];
       // A store account's connection names the store's ids (issuer, key), nothing of the owner's.
       if (path === 'storeAccounts.connect') return false;
-      return typeof input === 'object' && input !== null && Object.keys(input).some((name) => /id$/i.test(name));
+      return typeof input === 'object' && input !== null && Object.keys(input).some((name) => /ids?$/i.test(name));
     };
     const refused = () => 401;
     // An account's only owner may not leave it; a link that names no invitation, and an answer to an offer of ownership

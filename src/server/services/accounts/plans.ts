@@ -41,6 +41,12 @@ export interface PlanCaps {
    * refresh reads, and the dashboard adds them without credits; docs/api-decisions.md, "Competitors".
    */
   competitorsPerApp: number | null;
+  /**
+   * Rows one export may hold, and exports that run at once; null = no cap. An export is read in the background and
+   * charged a credit a thousand rows; docs/api-decisions.md, "Exports".
+   */
+  exportRows: number | null;
+  concurrentExports: number | null;
 }
 
 export interface Plan {
@@ -60,7 +66,15 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Free',
     monthlyCredits: 0,
     apiAccess: false,
-    caps: { trackedApps: 1, trackedKeywords: 25, seats: 1, storefrontsPerApp: 3, competitorsPerApp: 5 },
+    caps: {
+      trackedApps: 1,
+      trackedKeywords: 25,
+      seats: 1,
+      storefrontsPerApp: 3,
+      competitorsPerApp: 5,
+      exportRows: 0,
+      concurrentExports: 0,
+    },
     listPriceUsd: 0,
   },
   solo: {
@@ -68,7 +82,15 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Solo',
     monthlyCredits: 1_500,
     apiAccess: true,
-    caps: { trackedApps: 3, trackedKeywords: 200, seats: 1, storefrontsPerApp: 5, competitorsPerApp: 10 },
+    caps: {
+      trackedApps: 3,
+      trackedKeywords: 200,
+      seats: 1,
+      storefrontsPerApp: 5,
+      competitorsPerApp: 10,
+      exportRows: 1_000_000,
+      concurrentExports: 1,
+    },
     listPriceUsd: 29,
   },
   pro: {
@@ -76,7 +98,15 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Pro',
     monthlyCredits: 5_000,
     apiAccess: true,
-    caps: { trackedApps: 10, trackedKeywords: 1_000, seats: 3, storefrontsPerApp: 10, competitorsPerApp: 20 },
+    caps: {
+      trackedApps: 10,
+      trackedKeywords: 1_000,
+      seats: 3,
+      storefrontsPerApp: 10,
+      competitorsPerApp: 20,
+      exportRows: 5_000_000,
+      concurrentExports: 2,
+    },
     listPriceUsd: 99,
   },
   business: {
@@ -84,7 +114,15 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Business',
     monthlyCredits: 10_000,
     apiAccess: true,
-    caps: { trackedApps: 25, trackedKeywords: 2_500, seats: 10, storefrontsPerApp: 20, competitorsPerApp: 30 },
+    caps: {
+      trackedApps: 25,
+      trackedKeywords: 2_500,
+      seats: 10,
+      storefrontsPerApp: 20,
+      competitorsPerApp: 30,
+      exportRows: 20_000_000,
+      concurrentExports: 3,
+    },
     listPriceUsd: 249,
   },
   agency: {
@@ -92,7 +130,15 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Agency',
     monthlyCredits: 50_000,
     apiAccess: true,
-    caps: { trackedApps: 100, trackedKeywords: 10_000, seats: 25, storefrontsPerApp: 40, competitorsPerApp: 50 },
+    caps: {
+      trackedApps: 100,
+      trackedKeywords: 10_000,
+      seats: 25,
+      storefrontsPerApp: 40,
+      competitorsPerApp: 50,
+      exportRows: 50_000_000,
+      concurrentExports: 5,
+    },
     listPriceUsd: 599,
   },
   enterprise: {
@@ -100,7 +146,15 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Enterprise',
     monthlyCredits: null,
     apiAccess: true,
-    caps: { trackedApps: null, trackedKeywords: null, seats: null, storefrontsPerApp: null, competitorsPerApp: null },
+    caps: {
+      trackedApps: null,
+      trackedKeywords: null,
+      seats: null,
+      storefrontsPerApp: null,
+      competitorsPerApp: null,
+      exportRows: null,
+      concurrentExports: null,
+    },
     listPriceUsd: null,
   },
   // Test mode, whatever the live account's plan (docs/api-decisions.md, "Test mode"): enough for a customer's CI to
@@ -110,7 +164,15 @@ export const PLANS: Record<PlanTier, Plan> = {
     label: 'Test mode',
     monthlyCredits: 25_000,
     apiAccess: true,
-    caps: { trackedApps: 10, trackedKeywords: 1_000, seats: null, storefrontsPerApp: 10, competitorsPerApp: 20 },
+    caps: {
+      trackedApps: 10,
+      trackedKeywords: 1_000,
+      seats: null,
+      storefrontsPerApp: 10,
+      competitorsPerApp: 20,
+      exportRows: 1_000_000,
+      concurrentExports: 2,
+    },
     listPriceUsd: 0,
   },
 };

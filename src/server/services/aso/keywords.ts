@@ -1,4 +1,5 @@
 // Tracked keywords with rank and movement, their daily history, and every keyword the app ranks for.
+import type { Store } from '@/generated/prisma/enums';
 import { db } from '@/server/db';
 import { readRankedTermRows, readTrackedKeywordRows } from '@/server/db/keyword-statements';
 import { addDays, isoDay } from '@/server/core/dates';
@@ -114,9 +115,53 @@ export function rankStatusOf(rank: number | null, observed: boolean): RankStatus
   return rank !== null ? 'ranked' : observed ? 'unranked' : 'not_observed';
 }
 
+export interface RankPoint {
+  date: string;
+  rank: number | null;
+  status: RankStatus;
+}
+
+/**
+ * The daily points of store apps' places in the store's search for a term in a storefront, over a window: the
+ * keyword history's and the exports' one reading of them. A day the search was observed (by whichever account's
+ * refresh) with no row of an app is a day it was not in the results.
+ */
+export async function rankSeries(input: {
+  store: Store;
+  livemode: boolean;
+  country: string;
+  termKey: string;
+  window: { from: Date; to: Date };
+  storeAppIds: number[];
+}): Promise<(storeAppId: number) => RankPoint[]> {
+  const where = {
+    country: input.country,
+    termKey: input.termKey,
+    date: { gte: input.window.from, lte: input.window.to },
+  };
+  const [rows, answers] = await Promise.all([
+    db.appRank.findMany({
+      where: { ...where, storeAppId: { in: input.storeAppIds } },
+      select: { storeAppId: true, date: true, rank: true },
+    }),
+    db.searchAnswer.findMany({
+      where: { livemode: input.livemode, store: input.store, ...where },
+      select: { date: true },
+    }),
+  ]);
+  const answered = new Set(answers.map((answer) => isoDay(answer.date)));
+  const days = eachDay(input.window).map(isoDay);
+  const rankOf = new Map(rows.map((row) => [`${row.storeAppId}|${isoDay(row.date)}`, row.rank]));
+  return (storeAppId) =>
+    days.map((date) => {
+      const key = `${storeAppId}|${date}`;
+      const rank = rankOf.get(key) ?? null;
+      return { date, rank, status: rankStatusOf(rank, rankOf.has(key) || answered.has(date)) };
+    });
+}
+
 export async function keywordHistory(accountId: string, input: { appId: string; keywordId: string; days: number }) {
   const { app, keyword, window, header } = await loadKeywordSeries(accountId, input);
-  const where = { country: keyword.country, termKey: keyword.termKey, date: { gte: window.from, lte: window.to } };
   const competitors = await db.competitor.findMany({
     where: { appId: app.id },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -125,41 +170,28 @@ export async function keywordHistory(accountId: string, input: { appId: string; 
   // The app's ranks and its competitors' are one table's rows: each store app's, whoever follows it. A store's search
   // lists its own apps: a competitor of the other store has no rank in it.
   const ranked = competitors.filter((competitor) => competitor.store === app.store);
-  const rows = await db.appRank.findMany({
-    where: { ...where, storeAppId: { in: [app.storeAppId, ...ranked.map((competitor) => competitor.storeAppId)] } },
-    select: { storeAppId: true, date: true, rank: true },
+  const pointsOf = await rankSeries({
+    store: app.store,
+    livemode: app.livemode,
+    country: keyword.country,
+    termKey: keyword.termKey,
+    window,
+    storeAppIds: [app.storeAppId, ...ranked.map((competitor) => competitor.storeAppId)],
   });
-  // The days the store's search for the term was observed, by whichever account's refresh: an app with no row then
-  // was not in the results.
-  const answered = new Set(
-    (
-      await db.searchAnswer.findMany({
-        where: { livemode: app.livemode, store: app.store, ...where },
-        select: { date: true },
-      })
-    ).map((answer) => isoDay(answer.date)),
-  );
   const days = eachDay(window).map(isoDay);
-  const rankOf = new Map(rows.map((row) => [`${row.storeAppId}|${isoDay(row.date)}`, row.rank]));
-  const pointOf = (storeAppId: number, date: string) => {
-    const key = `${storeAppId}|${date}`;
-    const rank = rankOf.get(key) ?? null;
-    return { date, rank, status: rankStatusOf(rank, rankOf.has(key) || answered.has(date)) };
-  };
   return {
     ...header,
-    points: days.map((date) => pointOf(app.storeAppId, date)),
+    points: pointsOf(app.storeAppId),
     competitors: competitors.map((competitor) => ({
       competitorId: competitor.id,
       name: competitor.name,
       store: competitor.store,
       storeId: competitor.storeId,
       // A competitor of the other store is in none of this store's results: never observed here.
-      points: days.map((date) =>
+      points:
         competitor.store === app.store
-          ? pointOf(competitor.storeAppId, date)
-          : { date, rank: null, status: 'not_observed' as const },
-      ),
+          ? pointsOf(competitor.storeAppId)
+          : days.map((date) => ({ date, rank: null, status: 'not_observed' as const })),
     })),
   };
 }

@@ -32,6 +32,7 @@ interface TierOffer {
   trackedKeywords: number | null;
   storefrontsPerApp: number | null;
   competitorsPerApp: number | null;
+  exportRows: number | null;
   /** Per month, in the currency's major unit; null: on request (Enterprise), or not sold by this deployment. */
   price: { amount: number; currency: string } | null;
   /** Whether the owner can subscribe to it from the plan page. */
@@ -139,6 +140,7 @@ export async function billingOverview(owner: BillingOwner, now = new Date()): Pr
       trackedKeywords: plan.caps.trackedKeywords,
       storefrontsPerApp: plan.caps.storefrontsPerApp,
       competitorsPerApp: plan.caps.competitorsPerApp,
+      exportRows: plan.caps.exportRows,
       price: stripe
         ? (stripePrice ?? (tier === 'free' ? { amount: 0, currency: 'USD' } : null))
         : plan.listPriceUsd === null

@@ -1,5 +1,6 @@
 // Every kind of event, as the code paths that cause them record it, is of its documented shape: the schemas of
 // ./event-kinds.ts are the contract's `webhooks` payloads, so a producer that drifted from them would break receivers.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addDays } from '@/server/core/dates';
 import { db } from '@/server/db';
@@ -13,6 +14,8 @@ import { createWebhookEndpoint, sendTestEvent } from '@/server/services/webhooks
 import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
 import { callPublicApi } from '../../../../test/public-api';
 import { answerEveryWay } from '../../../../test/reply-states';
+import { createExport } from '@/server/services/exports/exports';
+import { runNextExport } from '@/server/services/exports/export-worker';
 import { EVENT_PAYLOADS, EVENT_TYPES, type EventType } from './event-kinds';
 
 // The test event's endpoint is a local one, as in development.
@@ -41,6 +44,31 @@ it('records every kind of event with data of its documented shape', async () => 
   );
   // Replies to reviews in every state, through a simulated store account.
   await answerEveryWay(owner, app.id);
+  // An export completed, and one that failed for good (a dataset that is none, at its last attempt).
+  const exported = await createExport(
+    { accountId: owner.accountId, mode: 'live', plan: 'pro', creditLimit: null, userId: owner.userId },
+    { datasets: ['ratings'], from: '2026-06-01', to: '2026-06-30', format: 'csv' },
+    randomUUID(),
+    new Date(),
+  );
+  const broken = await db.export.create({
+    data: {
+      accountId: owner.accountId,
+      request: { datasets: ['no_such_dataset'], appIds: null, storefronts: null, from: '2026-06-01', to: '2026-06-30' },
+      format: 'csv',
+      state: 'queued',
+      attempts: 2,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
+  for (let turns = 0; turns < 50; turns++) {
+    const states = await db.export.findMany({
+      where: { id: { in: [exported.id, broken.id] } },
+      select: { state: true },
+    });
+    if (states.every((row) => row.state !== 'queued' && row.state !== 'running')) break;
+    await runNextExport(new Date(), () => false, owner.accountId);
+  }
   // One call crosses 80 % and then 100 % of the month's allowance.
   const reader = await createApiKey(owner, { name: 'reader', scope: 'read-only' });
   await db.creditUsage.upsert({

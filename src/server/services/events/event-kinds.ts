@@ -20,6 +20,8 @@ export const EVENT_TYPES = [
   'review_reply.sent',
   'review_reply.failed',
   'review_reply.rejected',
+  'export.completed',
+  'export.failed',
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -44,6 +46,9 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
     'An approved reply could not be sent: the store refused the store account’s credential, or did not answer after every retry.',
   'review_reply.rejected':
     'The store refused an approved reply: the review was deleted, or the text is not one it takes.',
+  'export.completed':
+    'An export’s files are written: each with its rows, size and SHA-256 (GET /exports/{exportId} gives their links).',
+  'export.failed': 'An export could not be written; its credits were given back.',
   'webhook.test': 'A test event sent from the dashboard to one endpoint.',
 };
 
@@ -136,6 +141,25 @@ export const EVENT_PAYLOADS = {
   'review_reply.sent': replyDraftFields,
   'review_reply.failed': replyDraftFields,
   'review_reply.rejected': replyDraftFields,
+  'export.completed': z.object({
+    exportId: id('The export.'),
+    format: z.enum(['parquet', 'csv', 'jsonl']),
+    rows: z.int().min(0).meta({ description: 'Rows in all its files.' }),
+    files: z.array(
+      z.object({
+        fileId: id('The file.'),
+        dataset: z.string(),
+        rows: z.int().min(0),
+        bytes: z.int().min(0),
+        sha256: z.string().meta({ description: 'Hex SHA-256 of the file.' }),
+      }),
+    ),
+  }),
+  'export.failed': z.object({
+    exportId: id('The export.'),
+    format: z.enum(['parquet', 'csv', 'jsonl']),
+    error: z.string(),
+  }),
   'webhook.test': z.object({ endpointId: id('The endpoint the test was sent to.'), message: z.string() }),
 } satisfies Record<EventType, z.ZodType>;
 

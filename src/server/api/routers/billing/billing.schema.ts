@@ -28,6 +28,7 @@ export const billingOverviewOutput = z.object({
       trackedKeywords: z.int().nullable(),
       storefrontsPerApp: z.int().nullable(),
       competitorsPerApp: z.int().nullable(),
+      exportRows: z.int().nullable(),
       price: z.object({ amount: z.number(), currency: z.string() }).nullable(),
       checkout: z.boolean(),
     }),

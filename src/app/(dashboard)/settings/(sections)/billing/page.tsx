@@ -108,6 +108,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
                 <th scope="col">Tracked keywords</th>
                 <th scope="col">Storefronts per app</th>
                 <th scope="col">Competitors per app</th>
+                <th scope="col">Rows per export</th>
                 <th scope="col">
                   <span className="visually-hidden">Choose</span>
                 </th>
@@ -133,6 +134,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
                     <td>{cap(tier.trackedKeywords)}</td>
                     <td>{cap(tier.storefrontsPerApp)}</td>
                     <td>{cap(tier.competitorsPerApp)}</td>
+                    <td>{tier.tier === 'free' ? '—' : cap(tier.exportRows)}</td>
                     <td>
                       {overview.billing === 'stripe' && tier.checkout && (!isCurrent || overview.trial) && (
                         <PlanActions tier={tier.tier} label={tier.label} />
