@@ -47,6 +47,7 @@ test('the Postman collection runs clean under newman, with its own tests, agains
   expect(collection.item.map((folder: { name: string }) => folder.name)).toEqual([
     'Apps',
     'Competitors',
+    'Exports',
     'Keywords',
     'Metadata',
     'Reviews',
@@ -57,7 +58,7 @@ test('the Postman collection runs clean under newman, with its own tests, agains
   ]);
   type Request = { name: string; request: { url: { query?: { key: string; disabled?: boolean }[] } } };
   const requests: Request[] = collection.item.flatMap((folder: { item: Request[] }) => folder.item);
-  expect(requests).toHaveLength(42);
+  expect(requests).toHaveLength(46);
   // Filters are the user's choice: no optional parameter is sent as shipped.
   const enabled = requests.flatMap((item) =>
     (item.request.url.query ?? [])
@@ -98,7 +99,7 @@ test('the Postman collection runs clean under newman, with its own tests, agains
     const outcomes = executions.map(
       (execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`,
     );
-    expect(outcomes, app.name).toHaveLength(42);
+    expect(outcomes, app.name).toHaveLength(46);
     // Each answer names the version that shaped it: the one asked for, else the key's (the newest).
     const shapedBy = new Set(executions.map((execution) => execution.response?.headers.get('Aso-Version')));
     expect([...shapedBy], app.name).toEqual([version || '2026-11-29']);
@@ -107,7 +108,7 @@ test('the Postman collection runs clean under newman, with its own tests, agains
       app.name,
     ).toEqual([]);
     // Three tests per request, every one run and passed.
-    expect(summary.run.stats.assertions.total, app.name).toBe(126);
+    expect(summary.run.stats.assertions.total, app.name).toBe(138);
     expect(
       summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`),
       app.name,
@@ -167,7 +168,7 @@ test('in test mode, a new Free account runs the Postman collection clean with a 
   const outcomes = requestsOf(summary).map(
     (execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`,
   );
-  expect(outcomes).toHaveLength(42);
+  expect(outcomes).toHaveLength(46);
   expect(outcomes.filter((outcome) => !outcome.endsWith(': 200'))).toEqual([]);
   expect(summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`)).toEqual([]);
   // Every answer was in test mode, and the live account spent nothing: its usage (the dashboard's, in live mode) is 0.

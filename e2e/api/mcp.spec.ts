@@ -84,13 +84,13 @@ function restPathOf(endpoint: string, args: Record<string, unknown>): string {
   return `${API}${path}${query.size ? `?${query}` : ''}`;
 }
 
-test('a read-write key is offered the 26 data tools and 2 docs tools, a read-only key the 23 reads; none manages keys, webhooks or billing; the default toolsets are fewer', async () => {
+test('a read-write key is offered the 30 data tools and 2 docs tools, a read-only key the 25 reads and the exports’ 2 POSTs; none manages keys, webhooks or billing; the default toolsets are fewer', async () => {
   const { session } = await newAccount('pro');
   const writer = await createKey(session, 'read-write');
   const all = (await (await connect(writer)).listTools()).tools;
   const reads = (await (await connect(await createKey(session, 'read-only'))).listTools()).tools;
-  expect(all).toHaveLength(28);
-  expect(reads).toHaveLength(23);
+  expect(all).toHaveLength(32);
+  expect(reads).toHaveLength(27);
   const defaults = (await (await connect(writer, baseURL, 'default')).listTools()).tools.map((tool) => tool.name);
   expect(defaults.sort()).toEqual(
     [
@@ -106,7 +106,11 @@ test('a read-write key is offered the 26 data tools and 2 docs tools, a read-onl
       'fetch',
     ].sort(),
   );
-  expect(reads.every((tool) => tool.annotations?.readOnlyHint)).toBe(true);
+  // A read-only key may ask for an export (it reads data): those two tools are not reads themselves.
+  expect(reads.filter((tool) => !tool.annotations?.readOnlyHint).map((tool) => tool.name)).toEqual([
+    'exports_create',
+    'exports_cancel',
+  ]);
   expect(
     all.map((tool) => tool._meta?.restEndpoint).filter((endpoint) => /keys|webhook|billing/.test(String(endpoint))),
   ).toEqual([]);
@@ -137,10 +141,29 @@ test('every read tool answers what its REST endpoint answers for the same input,
     reviews_reply_drafts: { id: replies.appId },
     reviews_reply_draft: { id: replies.appId, draftId: replies.draftId },
   };
+  // An export of the account, written by the background work before the reads (its answer then stays as it is).
+  const asked = await request.post(`${API}/exports`, {
+    headers: bearer(writer),
+    data: { datasets: ['ratings'], from: '2026-06-01', to: '2026-06-30', format: 'csv' },
+  });
+  expect(asked.status()).toBe(200);
+  const exportId = ((await asked.json()) as { id: string }).id;
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`${API}/exports/${exportId}`, { headers: bearer(writer) })).json()) as {
+            state: string;
+          }
+        ).state,
+    )
+    .toBe('completed');
+  argumentsOf.exports_get = { exportId };
+  argumentsOf.exports_list = {};
   const tools = (await client.listTools()).tools.filter(
     (tool) => tool.annotations?.readOnlyHint && tool._meta?.restEndpoint,
   );
-  expect(tools).toHaveLength(21);
+  expect(tools).toHaveLength(23);
   for (const tool of tools) {
     const [caller, key, args] = asDemo[tool.name]
       ? [repliesClient, replies.key, asDemo[tool.name]!]

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
 import {
+  admin,
   API,
   bearer,
   createKey,
@@ -65,7 +66,7 @@ test('every read, through Prism with each dated version’s document, conforms t
   const demo = await signIn(DEMO.email, DEMO.password);
   const apiKey = await createKey(demo, 'read-only', 'prism');
   // The settings of an account of the test's own: one webhook endpoint with one delivery, one key.
-  const { session } = await newAccount('pro');
+  const { session, email } = await newAccount('pro');
   const { key } = await trpc<{ key: { id: string } }>(session, 'apiKeys.create', {
     name: 'prism settings',
     scope: 'read-only',
@@ -73,7 +74,19 @@ test('every read, through Prism with each dated version’s document, conforms t
   const { endpoint } = await trpc<{ endpoint: { id: string } }>(session, 'webhooks.create', {
     url: 'http://127.0.0.1:9/prism',
   });
-  const reads: { path: string; authorization: string }[] = [];
+  // An export of that account, for the exports' reads.
+  await admin('app', 'add', '--email', email, '--url', 'https://apps.apple.com/us/app/focus-timer/id1500000001');
+  const exporter = await createKey(session, 'read-only', 'prism exports');
+  const asked = await request.post(`${API}/exports`, {
+    headers: bearer(exporter),
+    data: { datasets: ['ratings'], from: '2026-06-01', to: '2026-06-30', format: 'jsonl' },
+  });
+  expect(asked.status()).toBe(200);
+  const exportId = ((await asked.json()) as { id: string }).id;
+  const reads: { path: string; authorization: string }[] = [
+    { path: '/exports', authorization: `Bearer ${exporter}` },
+    { path: `/exports/${exportId}`, authorization: `Bearer ${exporter}` },
+  ];
   // A reply drafted to each demo app's review (the demo apps are owned through simulated store accounts).
   const writer = await createKey(demo, 'read-write', 'prism replies');
   const drafts: Record<string, string> = {};

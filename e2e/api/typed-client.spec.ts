@@ -172,6 +172,35 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
       .data!.state,
   ).toBe('sent');
 
+  // Exports, of an account of their own (the demo's runs two at once, and other tests ask for its exports): one
+  // asked for and cancelled at once (its credit given back), read and listed.
+  const exporter = await newAccount('pro');
+  await admin(
+    'app',
+    'add',
+    '--email',
+    exporter.email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
+  const exports = createAsoClient({
+    apiKey: await createKey(exporter.session, 'read-only', 'typed exports'),
+    baseUrl: BASE_URL,
+    fetch: fetchOnce,
+  });
+  const asked = (
+    await exports.POST('/exports', {
+      body: { datasets: ['keyword_ranks', 'ratings'], from: '2025-01-01', to: '2025-12-31', format: 'csv' },
+    })
+  ).data!;
+  expect(asked).toMatchObject({ state: 'queued', format: 'csv' });
+  const exportId = asked.id;
+  expect((await exports.POST('/exports/{exportId}/cancel', { params: { path: { exportId } } })).data!.state).toMatch(
+    /^(cancelled|running)$/,
+  );
+  expect((await exports.GET('/exports/{exportId}', { params: { path: { exportId } } })).data!.id).toBe(exportId);
+  expect((await exports.GET('/exports')).data!.map((each) => each.id)).toContain(exportId);
+
   // Every operation of the document was called.
   const document = await (await request.get(`${API}/openapi.json`)).json();
   const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
@@ -184,7 +213,7 @@ test('calls every endpoint of the document, typed, with the credit headers as nu
         new RegExp(`^${operation.template.replace(/\{\w+\}/g, '[^/]+')}$`).test(attempt.path),
     );
   expect(operations.filter((operation) => !called(operation))).toEqual([]);
-  expect(operations).toHaveLength(42);
+  expect(operations).toHaveLength(46);
 });
 
 test('pages through a long list, following its links', async () => {

@@ -11,7 +11,7 @@ export const PAGED_LISTS = {
 } as const;
 
 /** The schema of each problem kind the API answers with (their `code` tells them apart). */
-export type ProblemSchemaName = 'ValidationErrorProblem' | 'UnauthorizedProblem' | 'PlanRequiredProblem' | 'InsufficientScopeProblem' | 'IpNotAllowedProblem' | 'LimitReachedProblem' | 'NotFoundProblem' | 'PayloadTooLargeProblem' | 'UnsupportedMediaTypeProblem' | 'CreditsExhaustedProblem' | 'KeyBudgetExhaustedProblem' | 'RateLimitedProblem' | 'DownloadLinkInvalidProblem' | 'ConflictProblem' | 'IdempotencyConflictProblem' | 'InternalErrorProblem' | 'StoreUnavailableProblem' | 'ServiceUnavailableProblem';
+export type ProblemSchemaName = 'ValidationErrorProblem' | 'UnauthorizedProblem' | 'PlanRequiredProblem' | 'InsufficientScopeProblem' | 'IpNotAllowedProblem' | 'LimitReachedProblem' | 'NotFoundProblem' | 'PayloadTooLargeProblem' | 'UnsupportedMediaTypeProblem' | 'CreditsExhaustedProblem' | 'KeyBudgetExhaustedProblem' | 'RateLimitedProblem' | 'ConflictProblem' | 'IdempotencyConflictProblem' | 'InternalErrorProblem' | 'StoreUnavailableProblem' | 'ServiceUnavailableProblem';
 
 /** The dated API version these types describe: the client sends it as `Aso-Version` on every call. */
 export const API_VERSION = '2026-11-29';

@@ -2232,7 +2232,7 @@ export interface components {
                 sha256: string;
                 /**
                  * Format: uri
-                 * @description Where it downloads, with no credential: a signed link that works for 60 minutes (403 after; read the export again for a fresh one).
+                 * @description Where it downloads, with no credential: a signed link that works for at least 60 minutes, until `expiresAt` (403 after; read the export again for a fresh one).
                  */
                 url: string;
                 /**
@@ -2443,13 +2443,6 @@ export interface components {
             code: "rate-limited";
             /** @constant */
             status: 429;
-        } & WithRequired<components["schemas"]["Problem"], "code" | "status">;
-        /** @description The download link is not valid (`download-link-invalid`). */
-        DownloadLinkInvalidProblem: {
-            /** @constant */
-            code: "download-link-invalid";
-            /** @constant */
-            status: 403;
         } & WithRequired<components["schemas"]["Problem"], "code" | "status">;
         /** @description The resource is not in a state that allows this (`conflict`). */
         ConflictProblem: {

@@ -9,6 +9,7 @@
 // - the settings folders (API keys, Webhook endpoints) run with {{sessionToken}}, in the order of a life: a key made,
 //   read, renamed, rolled, and its successor revoked; an endpoint made, read, changed, its secret rotated, a test event
 //   sent and redelivered, the deliveries read, then deleted. A run leaves a revoked key behind, nothing else;
+// - an export asked for and cancelled at once (its credits given back), then read and listed;
 // - the replies to reviews, last in their folder: a reply drafted to the app's newest store-account review, listed,
 //   read and approved (it is sent), another drafted and discarded; they need an app a store account owns.
 import { openApiDocumentJson } from './document';
@@ -47,6 +48,7 @@ const ID_VARIABLES: Record<string, string> = {
   deliveryId: '{{deliveryId}}',
   reviewId: '{{reviewId}}',
   draftId: '{{draftId}}',
+  exportId: '{{exportId}}',
 };
 /**
  * Ids a path takes in another form than a bare uuid (fetch's are `app:<uuid>` or `keyword:<uuid>`), or of another
@@ -117,6 +119,7 @@ const CHAINS: Record<string, string[]> = {
       "if (owned[1]) pm.collectionVariables.set('secondReviewId', owned[1].id);",
     ],
   ),
+  'POST /exports': ["pm.collectionVariables.set('exportId', pm.response.json().id);"],
   'POST /apps/{id}/reviews/{reviewId}/reply-drafts': [
     "pm.collectionVariables.set('draftId', pm.response.json().id);",
     ...sendRequest(
@@ -127,6 +130,12 @@ const CHAINS: Record<string, string[]> = {
     ),
   ],
 };
+
+/**
+ * The exports' requests, in the order they run: one asked for and cancelled at once (a run exports nothing and is
+ * charged nothing: its credits are given back), then read.
+ */
+const EXPORTS_RUN = ['POST /exports', 'POST /exports/{exportId}/cancel', 'GET /exports/{exportId}', 'GET /exports'];
 
 /** The replies' requests, in the order they run, after the folder's others: each one's ids come from those before it. */
 const REPLIES_RUN = [
@@ -167,6 +176,13 @@ const BODIES: Record<string, Json> = {
   'POST /webhook-endpoints': { url: '{{webhookUrl}}', description: 'Postman collection run' },
   'PATCH /webhook-endpoints/{endpointId}': { description: 'Postman collection run (changed)' },
   'POST /apps/{id}/reviews/{reviewId}/reply-drafts': { body: 'Thank you for your review! (a Postman collection run)' },
+  'POST /exports': {
+    datasets: ['keyword_ranks', 'competitor_ranks', 'keyword_metrics', 'ratings', 'category_ranks'],
+    appIds: ['{{appId}}'],
+    from: '2025-01-01',
+    to: '2025-12-31',
+    format: 'parquet',
+  },
 };
 
 /**
@@ -282,6 +298,7 @@ function ordered(folders: Item[]): Item[] {
     const key = `${item.request?.method} ${templateOf(item)}`;
     if (SETTINGS_RUN.includes(key)) return SETTINGS_RUN.indexOf(key);
     if (REPLIES_RUN.includes(key)) return 3 + REPLIES_RUN.indexOf(key);
+    if (EXPORTS_RUN.includes(key)) return EXPORTS_RUN.indexOf(key);
     return item.request?.method === 'POST' ? 2 : CHAINS[key] ? 0 : 1;
   };
   return folders
@@ -320,6 +337,7 @@ async function buildCollection(origin: string): Promise<Json> {
     { key: 'secondReviewId', value: '', type: 'string' },
     { key: 'draftId', value: '', type: 'string' },
     { key: 'draftToDiscard', value: '', type: 'string' },
+    { key: 'exportId', value: '', type: 'string' },
   ];
   return collection;
 }

@@ -193,9 +193,12 @@ export async function createExport(actor: ExportActor, input: NewExport, request
   }
 }
 
-/** A signed link to a file, valid LINK_MINUTES: the signature covers the file and the expiry (HMAC-SHA256). */
+/**
+ * A signed link to a file, valid LINK_MINUTES at least: the signature covers the file and the expiry (HMAC-SHA256).
+ * The expiry is rounded up to the hour, so that the reads of one hour give the same link (a client may compare them).
+ */
 function downloadLink(fileId: string, now: Date): { url: string; expiresAt: Date } {
-  const expires = Math.floor(now.getTime() / 1000) + LINK_MINUTES * 60;
+  const expires = Math.ceil((now.getTime() / 1000 + LINK_MINUTES * 60) / 3600) * 3600;
   const signature = linkSignature(fileId, expires);
   return {
     url: `${pageOrigin()}${DOWNLOAD_PATH}/${fileId}?expires=${expires}&signature=${signature}`,

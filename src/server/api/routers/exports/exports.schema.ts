@@ -53,7 +53,7 @@ const exportFile = z.object({
   bytes: z.int().min(0),
   sha256: z.string().meta({ description: 'Hex SHA-256 of the file: check the download against it.' }),
   url: z.url().meta({
-    description: `Where it downloads, with no credential: a signed link that works for ${LINK_MINUTES} minutes (403 after; read the export again for a fresh one).`,
+    description: `Where it downloads, with no credential: a signed link that works for at least ${LINK_MINUTES} minutes, until \`expiresAt\` (403 after; read the export again for a fresh one).`,
   }),
   expiresAt: isoDateTime.meta({ description: 'When the link stops working.' }),
 });
