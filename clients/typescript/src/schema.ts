@@ -6511,8 +6511,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful response */
-            200: {
+            /** @description Accepted: the work runs in the background. */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Credits-Limit": components["headers"]["X-Credits-Limit"];

@@ -37,8 +37,16 @@ export type ProcedureMeta = OpenApiMeta<
      * tool's `openWorldHint`. A read of stored data is not, though its first call in a new storefront observes it.
      */
     asksStore?: true;
+    /**
+     * The call starts work that runs in the background (an export): REST answers 202 Accepted, with what was started,
+     * and the OpenAPI document declares 202 in place of 200.
+     */
+    accepted?: true;
   }
 >;
+
+/** The status of a REST answer that succeeded: 202 for a call whose work runs in the background, else 200. */
+export const successStatus = (meta: { accepted?: true }): 200 | 202 => (meta.accepted ? 202 : 200);
 
 /**
  * `list`: the member of the answer that holds the list ('' when the answer is the list). `pagedBy: 'procedure'`: the

@@ -240,9 +240,10 @@ function templateOf(item: Item): string {
 }
 
 function testScript(key: string, operation: Operation, document: Document): string[] {
-  const schema = standalone(operation.responses['200']?.content?.['application/json']?.schema, document);
+  const status = operation.responses['202'] ? 202 : 200;
+  const schema = standalone(operation.responses[status]?.content?.['application/json']?.schema, document);
   return [
-    "pm.test('answers 200', () => pm.response.to.have.status(200));",
+    `pm.test('answers ${status}', () => pm.response.to.have.status(${status}));`,
     `pm.test('answers JSON of the documented shape', () => pm.response.to.have.jsonSchema(${JSON.stringify(schema)}, { unknownFormats: 'ignore' }));`,
     "pm.test('carries the credit headers and its cost', () => {",
     `  for (const name of ${JSON.stringify(CREDIT_HEADERS)}) pm.response.to.have.header(name);`,

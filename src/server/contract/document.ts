@@ -22,6 +22,7 @@ import { SIGNATURE_SCHEME, WEBHOOK_SECURITY_SCHEME, webhooksSection } from './do
 import SUCCESS_EXAMPLES from './examples.json' with { type: 'json' };
 import { PAGE_PARAMETERS, PAGINATION_SCHEME } from '@/server/operations/paging';
 import { API_VERSION, buildOperations, PUBLIC_API_BASE_PATH } from '@/server/operations/routes';
+import { successStatus } from '@/server/api/trpc';
 
 type Json = Record<string, unknown>;
 
@@ -477,8 +478,9 @@ export function buildOpenApiDocument(origin: string, version: ApiVersion = LATES
           url: `${origin}/docs`,
         },
         responses: {
-          '200': {
+          [successStatus(route.meta)]: {
             ...ok,
+            ...(route.meta.accepted && { description: 'Accepted: the work runs in the background.' }),
             headers: headerRefs([
               ...CREDIT_HEADERS,
               ...(route.method === 'POST' ? ['Idempotent-Replayed'] : []),

@@ -295,6 +295,12 @@ export const VARIABLES = {
     default: '`2` (refresh), `1` (webhook deliveries)',
     meaning: 'How often a worker polls the job queue for new jobs',
   },
+  EXPORT_CLAIM_SECONDS: {
+    schema: amount.optional(),
+    default: '`60`',
+    meaning:
+      'How long an export’s claim lasts without being renewed (its worker renews it every twelfth of that): past it, the worker is taken for dead and another writes the export again from its first file',
+  },
   SCHEDULER: {
     schema: flag.default(true),
     default: '`true`',

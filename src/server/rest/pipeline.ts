@@ -41,6 +41,7 @@ import {
 import { admitCaller, runOperation, type CallTrace, type Presenter } from '@/server/operations/runner';
 import { collectionJson } from '@/server/contract/collection';
 import { openApiDocumentJson } from '@/server/contract/document';
+import { successStatus } from '@/server/api/trpc';
 
 /** An answer as plain data, written once at the end. */
 interface Answer {
@@ -164,7 +165,7 @@ function presenter(url: () => URL): Presenter<Answer> {
         : { output, headers: undefined };
       const text = JSON.stringify(paged.output);
       const headers = { ...paged.headers, ...freshnessHeaders(about.freshness) };
-      return { answer: json(200, text, headers), text, headers };
+      return { answer: json(successStatus(operation.meta), text, headers), text, headers };
     },
     fromCache: (cached) => json(200, cached.body, cached.headers),
     toStored: (answer) => ({

@@ -6,6 +6,7 @@
 // cancelled export's credits are given back. Files past their expiry are removed by the same loop.
 import { db } from '@/server/db';
 import { claimNextExport } from '@/server/db/export-statements';
+import { config } from '@/server/core/config';
 import { logError } from '@/server/core/log';
 import { recordEvents } from '@/server/services/events/events';
 import { DATASET_DEFINITIONS } from './datasets';
@@ -13,16 +14,28 @@ import { databaseSink } from './export-storage';
 import { exportToRun, giveCreditsBack } from './exports';
 import { tableWriter } from './file-writers';
 
-/** A claim not renewed for this long belongs to a worker that died. */
-const STALE_CLAIM_MS = 60_000;
-/** How often a running export renews its claim and writes its progress (at most). */
-const HEARTBEAT_MS = 5_000;
+/** A claim not renewed for this long belongs to a worker that died (EXPORT_CLAIM_SECONDS). */
+const claimMs = () => (config().EXPORT_CLAIM_SECONDS ?? 60) * 1000;
 /** A run that failed this many times is failed for good. */
 const MAX_ATTEMPTS = 3;
 
 class Cancelled extends Error {}
 /** The process is stopping: the export is left for another worker (or this one's next start), from its first file. */
 class Stopped extends Error {}
+/** Another worker took the export, this one's claim having gone stale (a long pause): this run's work is dropped. */
+class ClaimLost extends Error {}
+
+/**
+ * A run's hold on its export. The attempt it was claimed as fences every write it makes: a worker that was taken for
+ * dead but is not (a pause longer than the claim) finds its attempt superseded at its next write and stops, leaving the
+ * export to the worker that took it.
+ */
+interface Claim {
+  id: string;
+  attempts: number;
+}
+
+const held = (claim: Claim) => ({ id: claim.id, state: 'running' as const, attempts: claim.attempts });
 
 /**
  * Runs the next export there is, if any; whether one was run. `stopping`: whether to give it up between batches;
@@ -33,49 +46,59 @@ export async function runNextExport(
   stopping: () => boolean = () => false,
   accountId: string | null = null,
 ): Promise<boolean> {
-  const claimed = await claimNextExport(new Date(now.getTime() - STALE_CLAIM_MS), accountId);
-  if (!claimed) return false;
+  const claim = await claimNextExport(new Date(now.getTime() - claimMs()), accountId);
+  if (!claim) return false;
   try {
-    await runExport(claimed.id, stopping);
+    await runExport(claim, stopping);
   } catch (error) {
-    if (error instanceof Cancelled) await endCancelled(claimed.id);
+    if (error instanceof ClaimLost) return true;
+    if (error instanceof Cancelled) await endCancelled(claim);
     else if (error instanceof Stopped)
       await db.export.updateMany({
-        where: { id: claimed.id, state: 'running' },
+        where: held(claim),
         data: { state: 'queued', claimedAt: null, attempts: { decrement: 1 } },
       });
-    else if (claimed.attempts >= MAX_ATTEMPTS) await endFailed(claimed.id, error);
+    else if (claim.attempts >= MAX_ATTEMPTS) await endFailed(claim, error);
     else {
-      logError('an export failed; it is taken again', error, { exportId: claimed.id });
-      await db.export.updateMany({
-        where: { id: claimed.id, state: 'running' },
-        data: { state: 'queued', claimedAt: null },
-      });
+      logError('an export failed; it is taken again', error, { exportId: claim.id });
+      await db.export.updateMany({ where: held(claim), data: { state: 'queued', claimedAt: null } });
     }
   }
   return true;
 }
 
-async function runExport(id: string, stopping: () => boolean): Promise<void> {
+/** Why a fenced write changed nothing: the export was cancelled, or another worker holds it now. */
+async function lostWhy(claim: Claim): Promise<Error> {
+  const row = await db.export.findUnique({
+    where: { id: claim.id },
+    select: { attempts: true, cancelRequested: true },
+  });
+  return row && row.attempts === claim.attempts && row.cancelRequested ? new Cancelled() : new ClaimLost();
+}
+
+async function runExport(claim: Claim, stopping: () => boolean): Promise<void> {
+  const { id } = claim;
   // What a worker that died wrote is not kept: the export is written again from its first file.
   await db.exportFile.deleteMany({ where: { exportId: id } });
-  await db.export.update({ where: { id }, data: { rowsDone: 0n } });
   const job = await exportToRun(id);
   let rowsDone = 0;
   let beat = Date.now();
   const heartbeat = async (force = false) => {
     if (stopping()) throw new Stopped();
-    if (!force && Date.now() - beat < HEARTBEAT_MS) return;
+    if (!force && Date.now() - beat < claimMs() / 12) return;
     beat = Date.now();
     const { count } = await db.export.updateMany({
-      where: { id, state: 'running', cancelRequested: false },
+      where: { ...held(claim), cancelRequested: false },
       data: { claimedAt: new Date(), rowsDone: BigInt(rowsDone) },
     });
-    if (!count) throw new Cancelled();
+    if (!count) throw await lostWhy(claim);
   };
+  await heartbeat(true);
+  const written: string[] = [];
   for (const dataset of job.datasets) {
     const definition = DATASET_DEFINITIONS[dataset];
     const file = await db.exportFile.create({ data: { exportId: id, dataset }, select: { id: true } });
+    written.push(file.id);
     const sink = databaseSink(file.id);
     const writer = tableWriter(job.format, definition.columns, sink, {
       dataset,
@@ -88,14 +111,14 @@ async function runExport(id: string, stopping: () => boolean): Promise<void> {
         await heartbeat();
       }
     }
-    const written = await writer.finish();
+    const result = await writer.finish();
     await sink.close();
     await db.exportFile.update({
       where: { id: file.id },
       data: {
-        rows: BigInt(written.rows),
-        bytes: BigInt(written.bytes),
-        sha256: written.sha256,
+        rows: BigInt(result.rows),
+        bytes: BigInt(result.bytes),
+        sha256: result.sha256,
         completedAt: new Date(),
       },
     });
@@ -104,10 +127,12 @@ async function runExport(id: string, stopping: () => boolean): Promise<void> {
   const now = new Date();
   await db.$transaction(async (tx) => {
     const { count } = await tx.export.updateMany({
-      where: { id, state: 'running', cancelRequested: false },
+      where: { ...held(claim), cancelRequested: false },
       data: { state: 'completed', completedAt: now, rowsDone: BigInt(rowsDone), claimedAt: null, error: null },
     });
-    if (!count) throw new Cancelled();
+    if (!count) throw await lostWhy(claim);
+    // Only this run's files: one a dataset, whatever a worker taken for dead left behind.
+    await tx.exportFile.deleteMany({ where: { exportId: id, id: { notIn: written } } });
     const files = await tx.exportFile.findMany({
       where: { exportId: id },
       orderBy: { dataset: 'asc' },
@@ -138,24 +163,27 @@ async function runExport(id: string, stopping: () => boolean): Promise<void> {
   });
 }
 
-async function endCancelled(id: string): Promise<void> {
-  await db.exportFile.deleteMany({ where: { exportId: id } });
-  await db.export.updateMany({
-    where: { id },
+async function endCancelled(claim: Claim): Promise<void> {
+  const { count } = await db.export.updateMany({
+    where: held(claim),
     data: { state: 'cancelled', completedAt: new Date(), claimedAt: null, error: 'Cancelled while it ran.' },
   });
-  await giveCreditsBack(id);
+  if (!count) return;
+  await db.exportFile.deleteMany({ where: { exportId: claim.id } });
+  await giveCreditsBack(claim.id);
 }
 
-async function endFailed(id: string, error: unknown): Promise<void> {
+async function endFailed(claim: Claim, error: unknown): Promise<void> {
+  const { id } = claim;
   logError('an export failed for good', error, { exportId: id });
-  await db.exportFile.deleteMany({ where: { exportId: id } });
   const detail = 'The export could not be written; nothing was charged. Ask for it again, or write to support.';
-  const row = await db.export.update({
-    where: { id },
+  const { count } = await db.export.updateMany({
+    where: held(claim),
     data: { state: 'failed', completedAt: new Date(), claimedAt: null, error: detail },
-    select: { accountId: true, format: true },
   });
+  if (!count) return;
+  await db.exportFile.deleteMany({ where: { exportId: id } });
+  const row = await db.export.findUniqueOrThrow({ where: { id }, select: { accountId: true, format: true } });
   await recordEvents([
     {
       accountId: row.accountId,

@@ -3,7 +3,6 @@
 // expires, signed as S3's presigned URLs are (no credential in the address). An export is quoted and charged as it is
 // asked for, a credit a thousand rows, and given back if it fails or is cancelled; test mode's are free. A plan caps
 // the rows of one export and the exports that run at once.
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { PlanTier } from '@/generated/prisma/enums';
 import { db } from '@/server/db';
 import { addDays, isoDay, startOfUtcDay } from '@/server/core/dates';
@@ -12,6 +11,7 @@ import { authSecret } from '@/server/auth/session-token';
 import { AppError } from '@/server/errors/app-error';
 import { PLANS } from '@/server/services/accounts/plans';
 import { chargeCredits, refundCharge } from '@/server/services/metering/credits';
+import { downloadLinkSignature, isDownloadLinkSignature } from './download-links';
 import { DATASET_DEFINITIONS, type Dataset, type ExportApp } from './datasets';
 import type { ExportFormat } from './file-writers';
 
@@ -199,16 +199,11 @@ export async function createExport(actor: ExportActor, input: NewExport, request
  */
 function downloadLink(fileId: string, now: Date): { url: string; expiresAt: Date } {
   const expires = Math.ceil((now.getTime() / 1000 + LINK_MINUTES * 60) / 3600) * 3600;
-  const signature = linkSignature(fileId, expires);
+  const signature = downloadLinkSignature(authSecret(), fileId, expires);
   return {
     url: `${pageOrigin()}${DOWNLOAD_PATH}/${fileId}?expires=${expires}&signature=${signature}`,
     expiresAt: new Date(expires * 1000),
   };
-}
-
-function linkSignature(fileId: string, expires: number): string {
-  const key = createHmac('sha256', authSecret()).update('aso export download links').digest();
-  return createHmac('sha256', key).update(`${fileId}.${expires}`).digest('hex');
 }
 
 /**
@@ -225,9 +220,7 @@ export async function fileOfLink(
   | { ok: false; status: 403 | 404; detail: string }
 > {
   const seconds = Number(expires);
-  const expected = Number.isInteger(seconds) ? linkSignature(fileId, seconds) : '';
-  const given = Buffer.from(signature ?? '', 'utf8');
-  if (!expected || given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected, 'utf8')))
+  if (!Number.isInteger(seconds) || !isDownloadLinkSignature(authSecret(), fileId, seconds, signature ?? ''))
     return { ok: false, status: 403, detail: 'This download link is not valid: ask the export again for a fresh one.' };
   if (seconds * 1000 < now.getTime())
     return {

@@ -25,6 +25,7 @@ export const createExportProcedure = apiProcedure
     scope: 'read',
     credits: 0,
     tool: 'exports_create',
+    accepted: true,
     problems: ['LIMIT_REACHED'],
   })
   .input(createExportInput)
