@@ -146,7 +146,7 @@ test('every read tool answers what its REST endpoint answers for the same input,
     headers: bearer(writer),
     data: { datasets: ['ratings'], from: '2026-06-01', to: '2026-06-30', format: 'csv' },
   });
-  expect(asked.status()).toBe(200);
+  expect(asked.status()).toBe(202);
   const exportId = ((await asked.json()) as { id: string }).id;
   await expect
     .poll(

@@ -81,7 +81,7 @@ test('every read, through Prism with each dated version’s document, conforms t
     headers: bearer(exporter),
     data: { datasets: ['ratings'], from: '2026-06-01', to: '2026-06-30', format: 'jsonl' },
   });
-  expect(asked.status()).toBe(200);
+  expect(asked.status()).toBe(202);
   const exportId = ((await asked.json()) as { id: string }).id;
   const reads: { path: string; authorization: string }[] = [
     { path: '/exports', authorization: `Bearer ${exporter}` },

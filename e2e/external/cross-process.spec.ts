@@ -4,10 +4,15 @@
 // there from its next request; credits are exact under load spread over both, MCP tool calls included, and an
 // idempotent write made on one is replayed by the other; the request rate is shared, and when its store stops
 // answering the two together still let no more than the limit through; each webhook event is delivered once, a worker
-// killed in the middle of a delivery included; no process serves a cached answer that another one has made stale; and
+// killed in the middle of a delivery included; an export whose worker is killed mid-file is written again by the next
+// worker, exactly one whole file a dataset; no process serves a cached answer that another one has made stale; and
 // PostgreSQL killed under load means 503s meanwhile, never a 500 or a dropped connection, and 200s again once it is
 // back, without restarting the app.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { test as base, expect } from '@playwright/test';
 import pg from 'pg';
@@ -425,5 +430,107 @@ test('the worker killed in the middle of a delivery: a new worker delivers it, n
     expect(await statuses()).toEqual(Array(6).fill('succeeded'));
   } finally {
     await receiver.close();
+  }
+});
+
+test('the worker killed in the middle of an export’s file: the next worker writes the export again, exactly one whole file a dataset', async ({
+  deployment,
+  web,
+}) => {
+  test.setTimeout(480_000);
+  const { session, email } = await newAccount('pro', deployment);
+  const appId = await adminOn(
+    deployment,
+    'app',
+    'add',
+    '--email',
+    email,
+    '--url',
+    'https://apps.apple.com/us/app/focus-timer/id1500000001',
+  );
+  const key = await createKey(session, 'read-write', 'export worker killed');
+  const terms = Array.from({ length: 5 }, (_, index) => `export killed term ${index}`);
+  expect((await web[0].post(`${API}/apps/${appId}/keywords`, { headers: bearer(key), data: { terms } })).status()).toBe(
+    200,
+  );
+  const database = new pg.Client({ connectionString: deployment.directUrl });
+  await database.connect();
+  const folder = mkdtempSync(path.join(tmpdir(), 'export-killed-'));
+  try {
+    // While this transaction holds the lock, a worker that writes a file's bytes waits, its file begun and unfinished:
+    // it is killed there.
+    await database.query('BEGIN');
+    await database.query('LOCK TABLE export_file_chunks IN SHARE ROW EXCLUSIVE MODE');
+    const to = new Date().toISOString().slice(0, 10);
+    const from = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
+    const asked = await web[0].post(`${API}/exports`, {
+      headers: bearer(key),
+      data: { datasets: ['keyword_ranks', 'ratings'], from, to, format: 'parquet' },
+    });
+    expect(asked.status()).toBe(202);
+    const { id } = (await asked.json()) as { id: string };
+    const waitingWorkers = async () =>
+      (
+        await database.query<{ waiting: number }>(
+          `SELECT count(*)::int AS waiting FROM pg_locks WHERE relation = 'export_file_chunks'::regclass AND NOT granted`,
+        )
+      ).rows[0]!.waiting;
+    await expect.poll(waitingWorkers, { timeout: 180_000 }).toBeGreaterThan(0);
+    const midway = await database.query<{ state: string; attempts: number; files: number; whole: number }>(
+      `SELECT e.state, e.attempts, count(f.id)::int AS files, count(f.completed_at)::int AS whole
+       FROM exports e LEFT JOIN export_files f ON f.export_id = e.id WHERE e.id = $1 GROUP BY e.id`,
+      [id],
+    );
+    expect(midway.rows[0]).toEqual({ state: 'running', attempts: 1, files: 1, whole: 0 });
+    await deployment.killWorker();
+    await database.query('COMMIT');
+    deployment.startWorker();
+
+    let view: { state: string; progress: { rowsDone: number; rowsEstimated: number }; files: never[] } | undefined;
+    await expect
+      .poll(
+        async () => (view = await (await web[1].get(`${API}/exports/${id}`, { headers: bearer(key) })).json()).state,
+        { timeout: 180_000 },
+      )
+      .toBe('completed');
+    const files = view!.files as {
+      id: string;
+      dataset: string;
+      rows: number;
+      bytes: number;
+      sha256: string;
+      url: string;
+    }[];
+    expect(files.map((file) => file.dataset)).toEqual(['keyword_ranks', 'ratings']);
+    expect(files.reduce((sum, file) => sum + file.rows, 0)).toBe(view!.progress.rowsEstimated);
+    const stored = await database.query<{ files: number; whole: number; attempts: number }>(
+      `SELECT count(f.id)::int AS files, count(f.completed_at)::int AS whole, e.attempts
+       FROM exports e JOIN export_files f ON f.export_id = e.id WHERE e.id = $1 GROUP BY e.id`,
+      [id],
+    );
+    expect(stored.rows[0]).toEqual({ files: 2, whole: 2, attempts: 2 });
+    const connection = await (await DuckDBInstance.create(':memory:')).connect();
+    for (const file of files) {
+      const body = Buffer.from(await (await fetch(file.url)).arrayBuffer());
+      expect(body.byteLength).toBe(file.bytes);
+      expect(createHash('sha256').update(body).digest('hex')).toBe(file.sha256);
+      const onDisk = path.join(folder, `${file.dataset}.parquet`);
+      writeFileSync(onDisk, body);
+      const [counted] = (
+        await connection.runAndReadAll(`SELECT count(*)::INTEGER AS rows FROM read_parquet('${onDisk}')`)
+      ).getRowObjectsJson();
+      expect(counted!.rows).toBe(file.rows);
+    }
+    connection.closeSync();
+    // One export.completed, by the run that completed.
+    const events = await database.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM domain_events WHERE type = 'export.completed' AND data->>'exportId' = $1`,
+      [id],
+    );
+    expect(events.rows[0]!.count).toBe(1);
+  } finally {
+    await database.query('ROLLBACK').catch(() => {});
+    await database.end();
+    rmSync(folder, { recursive: true, force: true });
   }
 });

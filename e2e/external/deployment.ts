@@ -255,6 +255,8 @@ export async function startDeployment({ pooler, redis }: DeploymentOptions): Pro
       SEED_DEMO: 'false',
       LOG_REQUESTS: 'false',
       WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true',
+      // An export a killed worker held is taken again by the next one after 12 s rather than a minute.
+      EXPORT_CLAIM_SECONDS: '12',
     };
     delete settings.EMBEDDED_PG_PORT;
     delete settings.REDIS_URL;
