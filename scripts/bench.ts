@@ -2,7 +2,8 @@
 // history), each endpoint against two servers answering the same bytes (status, headers and body; no database),
 // measured in the same rounds: Next.js's bare route, a route handler of a one-route Next.js app (bench/baseline) under
 // `next start`, the reference the developers' guide measured; and the limit, a bare node:http server
-// (bench/node-http/server.mjs), what any server on this machine could answer at most (issue 42). Prints ratios, not absolute verdicts: the machine decides the absolute
+// (bench/node-http/server.mjs), what any server on this machine could answer at most (issue 42). Besides: the MCP
+// tool list's tokens, the rate limiter, webhooks (./bench-webhooks.ts) and an export of a million rows (./bench-exports.ts). Prints ratios, not absolute verdicts: the machine decides the absolute
 // numbers. Needs `npm run build` first; the baseline app is built on first use.
 // Each endpoint is measured in BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (default 3), each round right after
 // the two baseline measurements, after BENCH_WARMUP_SECONDS (default 5) of the same load on it; BENCH_CONNECTIONS
@@ -20,6 +21,7 @@ import autocannon from 'autocannon';
 import { serverArgs } from '../src/server/runtime/server-process';
 import { benchRateLimit } from './bench-rate-limit';
 import { STATEMENT_STATISTICS_SETTINGS, statementStatistics, type StatementShare } from './bench-statements';
+import { benchExports, type ExportBench } from './bench-exports';
 import { benchWebhooks, type WebhookBench } from './bench-webhooks';
 
 const fresh = process.argv.includes('--fresh');
@@ -765,6 +767,11 @@ const webhooks: WebhookBench | null =
         log,
       })
     : null;
+// An export of a million rows, and of a tenth of them, each in a process of its own (issue 68).
+const exportsBench: ExportBench | null =
+  !only || only.test('exports')
+    ? await benchExports({ databaseUrl: database.url, accountId: data.accountId, log })
+    : null;
 await Promise.all(
   [app, viaNext, viaNode].map(
     (server) =>
@@ -918,6 +925,18 @@ if (toolList) {
     value: toolList.default.tokens,
   });
 }
+// Memory that stays bounded: ten times the rows may take at most twice the growth of the tenth's peak RSS.
+const growthOf = (run: ExportBench['million']) => Math.max(1, run.peakRssMb - run.rssBeforeMb);
+const exportGrowth = exportsBench ? growthOf(exportsBench.million) / growthOf(exportsBench.tenth) : null;
+if (exportsBench && exportGrowth !== null) {
+  aims.push({
+    aim: 'peak memory growth ≤ 2 × an export of a tenth of the rows',
+    endpoint: 'export of 1,000,000 rows',
+    value: exportGrowth,
+    meets: exportGrowth <= 2,
+    ratio: true,
+  });
+}
 console.log(`\nAims: ${aims.filter((aim) => aim.meets).length} of ${aims.length} met.`);
 for (const aim of aims.filter((entry) => !entry.meets))
   console.log(`  below: ${aim.endpoint}: ${aim.aim} (${aim.ratio ? `${aim.value.toFixed(2)} ×` : `${aim.value} ms`})`);
@@ -974,6 +993,18 @@ if (webhooks) {
   );
   console.log(`  event → receiver lag: p50 ${webhooks.lagP50Ms} ms, p99 ${webhooks.lagP99Ms} ms`);
 }
+if (exportsBench && exportGrowth !== null) {
+  const line = (run: ExportBench['million']) =>
+    `  ${run.rows.toLocaleString('en-US')} rows in ${run.seconds.toFixed(1)} s (${Math.round(run.rowsPerSecond).toLocaleString('en-US')} rows/s), ${(run.bytes / 2 ** 20).toFixed(1)} MiB; peak RSS ${Math.round(run.peakRssMb)} MB, ${Math.round(run.rssBeforeMb)} MB before it (+${Math.round(run.peakRssMb - run.rssBeforeMb)} MB)`;
+  console.log(
+    `\nExports (Parquet: keyword ranks and metrics of 1,000 keywords, the worker's code in a process of its own):`,
+  );
+  console.log(line(exportsBench.million));
+  console.log(line(exportsBench.tenth));
+  console.log(
+    `  ten times the rows: ${(exportsBench.million.rowsPerSecond / exportsBench.tenth.rowsPerSecond).toFixed(2)} × the rows per second, ${exportGrowth.toFixed(2)} × the memory growth (aim ≤ 2)`,
+  );
+}
 const report = {
   date: new Date().toISOString(),
   machine: {
@@ -999,6 +1030,7 @@ const report = {
   rateLimit,
   webhooks,
   toolList,
+  exports: exportsBench,
 };
 await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`\nReport: ${path.relative(process.cwd(), reportPath)}`);
