@@ -50,7 +50,15 @@ import { fetchDoc, searchDocs } from '@/server/contract/docs-corpus';
 import { AppError } from '@/server/errors/app-error';
 import { fieldErrorsFromIssues } from '@/server/errors/validation';
 import { config } from '@/server/core/config';
-import { cancelTask, createTask, readTask, settleTask, type TaskOwner } from '@/server/services/tasks/mcp-tasks';
+import { FORMAT_MEDIA_TYPES, type ExportFormat } from '@/server/services/exports/file-writers';
+import {
+  cancelTask,
+  createTask,
+  readTask,
+  settleTask,
+  type TaskOwner,
+  type TaskView,
+} from '@/server/services/tasks/mcp-tasks';
 import { requestHash } from '@/server/services/idempotency/idempotency-keys';
 import { mcpLedgerEndpoint } from '@/server/services/metering/credits';
 import { creditStanding } from '@/server/services/metering/headers';
@@ -176,12 +184,16 @@ export function createMcpEndpoint({
     );
     // The tasks extension: a task is the credential's that started it; a request that does not declare the extension
     // is refused as MCP asks (-32021), and a task id that is none of the credential's is unknown (-32602).
-    server.setRequestHandler('tasks/get', { params: taskParams }, async (params, context) =>
-      detailedTask(await ownedTask(exchangeOf(context), params.taskId, envelopeOf(context))),
-    );
+    server.setRequestHandler('tasks/get', { params: taskParams }, async (params, context) => {
+      const exchange = exchangeOf(context);
+      return detailedTask(await followed(exchange, await ownedTask(exchange, params.taskId, envelopeOf(context))));
+    });
     server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, context) => {
       const exchange = exchangeOf(context);
-      await ownedTask(exchange, params.taskId, envelopeOf(context));
+      const task = await ownedTask(exchange, params.taskId, envelopeOf(context));
+      // Cancelling an export's task cancels the export, as exports_cancel does.
+      if (task.status === 'working' && task.follows)
+        await runOfferedTool(exchange, 'exports_cancel', { exportId: task.follows.exportId });
       await cancelTask(taskOwnerOf(exchange), params.taskId, clock());
       return {};
     });
@@ -218,8 +230,34 @@ export function createMcpEndpoint({
   }
 
   /**
+   * A task that follows an export, read as exports_get reads it (free): settled once the export ended, with that read
+   * as its result (the files linked as resources), failed with the export's error, or cancelled.
+   */
+  async function followed(exchange: Exchange, task: TaskView): Promise<TaskView> {
+    if (task.status !== 'working' || !task.follows) return task;
+    const read = await runOfferedTool(exchange, 'exports_get', { exportId: task.follows.exportId });
+    const state = (read.structuredContent as { state?: string; error?: string | null } | undefined) ?? {};
+    const owner = taskOwnerOf(exchange);
+    if (read.isError)
+      await settleTask(task.id, {
+        status: 'failed',
+        error: { code: ProtocolErrorCode.InternalError, message: resultTextOf(read) },
+      });
+    else if (state.state === 'completed') await settleTask(task.id, { status: 'completed', result: read });
+    else if (state.state === 'failed')
+      await settleTask(task.id, {
+        status: 'failed',
+        error: { code: ProtocolErrorCode.InternalError, message: state.error ?? 'The export failed.' },
+      });
+    else if (state.state === 'cancelled') await cancelTask(owner, task.id, clock());
+    else return task;
+    return (await readTask(owner, task.id, clock())) ?? task;
+  }
+
+  /**
    * A tool call. A client that takes tasks gets its answer as it comes if it comes within MCP_TASK_AFTER_MS, else a
-   * task: the call goes on here, and its result (charged once, as it would have been answered) waits in the task.
+   * task: the call goes on here, and its result (charged once, as it would have been answered) waits in the task. A
+   * call whose work runs in the background (an export) is a task at once, which follows that work to its end.
    */
   async function callTool(
     exchange: Exchange,
@@ -229,7 +267,15 @@ export function createMcpEndpoint({
   ): Promise<CallToolResult> {
     if (!declaresTasks(envelope) || isDocsTool(name)) return runTool(exchange, name, args);
     // A tool that is none, or not offered, is the request's own refusal, never a task.
-    offeredTool(exchange, name);
+    const tool = offeredTool(exchange, name);
+    if (tool.route.meta.accepted) {
+      const started = await runTool(exchange, name, args);
+      const exportId = (started.structuredContent as { id?: unknown } | undefined)?.id;
+      if (started.isError || typeof exportId !== 'string') return started;
+      return createTaskResult(
+        await createTask(taskOwnerOf(exchange), name, clock(), { exportId }),
+      ) as unknown as CallToolResult;
+    }
     const outcome = runTool(exchange, name, args).then(
       (result) => ({ result }),
       (error: unknown) => ({ error }),
@@ -264,7 +310,16 @@ export function createMcpEndpoint({
     args: Record<string, unknown> | undefined,
   ): Promise<CallToolResult> {
     if (isDocsTool(name)) return callDocsTool(exchange, name, args);
-    const tool = offeredTool(exchange, name);
+    return runOfferedTool(exchange, offeredTool(exchange, name).definition.name, args);
+  }
+
+  /** A tool, whichever toolsets the request chose: the one a task's poll reads with, or a tool offered. */
+  async function runOfferedTool(
+    exchange: Exchange,
+    name: string,
+    args: Record<string, unknown> | undefined,
+  ): Promise<CallToolResult> {
+    const tool = tools.get(name)!;
     exchange.tool = name;
     try {
       const { answer, replayed } = await runOperation({
@@ -654,7 +709,14 @@ function resultText(tool: { name: string; title: string }, structured: Record<st
 
 type ResourceLink = Extract<CallToolResult['content'][number], { type: 'resource_link' }>;
 
-/** Links to the app a call names and to the first keywords its result lists, as their REST addresses. */
+/** A result's first text: a refusal's words. */
+const resultTextOf = (result: CallToolResult) =>
+  result.content.find((item) => item.type === 'text')?.text ?? 'The call failed.';
+
+/**
+ * Links to the app a call names and to the first keywords its result lists, as their REST addresses; to an export and
+ * its files, by their signed download links.
+ */
 function resourceLinksOf(
   origin: string,
   route: Operation,
@@ -682,7 +744,35 @@ function resourceLinksOf(
         name: `Rank history of “${item.term}”`,
         mimeType: 'application/json',
       });
+  if (route.template.startsWith('/exports/') || (route.template === '/exports' && route.method === 'POST'))
+    links.push(...exportLinksOf(base, structured));
   return links;
+}
+
+function exportLinksOf(base: string, structured: Record<string, unknown>): ResourceLink[] {
+  if (typeof structured.id !== 'string') return [];
+  const format = structured.format as ExportFormat;
+  const files = Array.isArray(structured.files)
+    ? (structured.files as { dataset: string; url: string; bytes: number; rows: number; expiresAt: string }[])
+    : [];
+  return [
+    {
+      type: 'resource_link',
+      uri: `${base}/exports/${structured.id}`,
+      name: `Export ${structured.id}`,
+      mimeType: 'application/json',
+    },
+    ...files.map(
+      (file): ResourceLink => ({
+        type: 'resource_link',
+        uri: file.url,
+        name: `${file.dataset}.${format}`,
+        mimeType: FORMAT_MEDIA_TYPES[format],
+        size: file.bytes,
+        description: `${file.rows} rows of ${file.dataset}; the link works until ${file.expiresAt}, with no credential.`,
+      }),
+    ),
+  ];
 }
 
 /** What every tool result carries: the credits charged and left, and the request id to quote to support. */

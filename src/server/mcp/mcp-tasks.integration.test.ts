@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '@/server/core/config';
 import { db } from '@/server/db';
 import { createApiKey } from '@/server/services/api-keys/api-keys';
+import { runNextExport } from '@/server/services/exports/export-worker';
+import { fileOfLink } from '@/server/services/exports/exports';
 import { purgeExpiredTasks } from '@/server/services/tasks/mcp-tasks';
 import { serveBothChannels } from '../../../test/channels';
 import { makeAsoApp } from '../../../test/aso-fixture';
@@ -176,5 +178,53 @@ describe('tasks', () => {
     expect((await modern('tasks/get', { taskId }, { name: taskId })).error?.code).toBe(-32602);
     expect(await purgeExpiredTasks()).toBe(1);
     expect(await db.mcpTask.findUnique({ where: { id: taskId } })).toBeNull();
+  });
+
+  it('runs an export as a task: working while the worker writes it, then its files linked as resources; cancelling the task cancels the export', async () => {
+    const call = {
+      name: 'exports_create',
+      arguments: { datasets: ['keyword_ranks'], from: '2026-06-01', to: '2026-06-30', format: 'csv' },
+    };
+    const created = (await modern('tools/call', call, { name: 'exports_create' })).result!;
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = String(created.taskId);
+    // Queued, not yet written: the task works, however long the export takes.
+    expect((await modern('tasks/get', { taskId }, { name: taskId })).result).toMatchObject({ status: 'working' });
+    while (await runNextExport(new Date(), () => false, fixture.owner.accountId)) {
+      // the account's exports, written here
+    }
+    const done = await settled(taskId);
+    expect(done).toMatchObject({ status: 'completed' });
+    const result = done.result as {
+      structuredContent: { id: string; state: string; files: { id: string; url: string; bytes: number }[] };
+      content: { type: string; uri?: string; name?: string; mimeType?: string; size?: number }[];
+    };
+    expect(result.structuredContent.state).toBe('completed');
+    const [file] = result.structuredContent.files;
+    const links = result.content.filter((item) => item.type === 'resource_link');
+    expect(links).toEqual([
+      expect.objectContaining({ uri: expect.stringMatching(new RegExp(`/exports/${result.structuredContent.id}$`)) }),
+      expect.objectContaining({
+        uri: file!.url,
+        name: 'keyword_ranks.csv',
+        mimeType: expect.stringMatching(/^text\/csv/),
+        size: file!.bytes,
+      }),
+    ]);
+    const link = new URL(file!.url);
+    expect(
+      await fileOfLink(file!.id, link.searchParams.get('expires'), link.searchParams.get('signature'), new Date()),
+    ).toMatchObject({ ok: true });
+
+    // Another, cancelled through its task before any worker took it: the export is cancelled too.
+    const second = (await modern('tools/call', call, { name: 'exports_create' })).result!;
+    const secondId = String(second.taskId);
+    expect((await modern('tasks/cancel', { taskId: secondId }, { name: secondId })).error).toBeUndefined();
+    expect(await settled(secondId)).toMatchObject({ status: 'cancelled' });
+    const task = await db.mcpTask.findUniqueOrThrow({ where: { id: secondId } });
+    const exported = await db.export.findUniqueOrThrow({
+      where: { id: (task.follows as { exportId: string }).exportId },
+    });
+    expect(exported.state).toBe('cancelled');
   });
 });

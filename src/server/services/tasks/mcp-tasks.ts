@@ -2,7 +2,8 @@
 // answer goes on in the process that started it, and its outcome is stored here, where the client's `tasks/get` reads
 // it from any web process. Only the credential that started a task reads or cancels it; another's id is unknown. A
 // task whose process stopped before settling it (a restart, a crash) is failed once it has not moved for longer than
-// any call can take, so no client polls for ever.
+// any call can take, so no client polls for ever. A task may instead follow background work its call started (an
+// export): it works until that work ends, however long, and the polls that read the work settle it.
 import { db } from '@/server/db';
 
 /** How long a task stays readable after it was created. */
@@ -23,9 +24,15 @@ export interface TaskView {
   statusMessage?: string;
   result: unknown;
   error: unknown;
+  /** The background work it follows: the export its call started. */
+  follows: TaskFollows | null;
   createdAt: Date;
   updatedAt: Date;
   expiresAt: Date;
+}
+
+export interface TaskFollows {
+  exportId: string;
 }
 
 /** Whose a task is: the account, and the credential that started it (a key's id, or `user:<id>`). */
@@ -40,6 +47,7 @@ function viewOf(row: {
   status: string;
   result: unknown;
   error: unknown;
+  follows: unknown;
   createdAt: Date;
   updatedAt: Date;
   expiresAt: Date;
@@ -51,15 +59,26 @@ function viewOf(row: {
       : status === 'cancelled'
         ? 'Cancelled by the client.'
         : undefined;
-  return { ...row, status, ...(message && { statusMessage: message }) };
+  return {
+    ...row,
+    status,
+    follows: (row.follows as TaskFollows | null) ?? null,
+    ...(message && { statusMessage: message }),
+  };
 }
 
 /** A new task, working, stored before its client is told of it. */
-export async function createTask(owner: TaskOwner, tool: string, now: Date): Promise<TaskView> {
+export async function createTask(
+  owner: TaskOwner,
+  tool: string,
+  now: Date,
+  follows: TaskFollows | null = null,
+): Promise<TaskView> {
   const row = await db.mcpTask.create({
     data: {
       ...owner,
       tool,
+      ...(follows && { follows: { ...follows } }),
       status: 'working',
       createdAt: now,
       updatedAt: now,
@@ -91,7 +110,7 @@ export async function readTask(owner: TaskOwner, id: string, now: Date): Promise
   if (!UUID.test(id)) return null;
   const row = await db.mcpTask.findFirst({ where: { id, ...owner, expiresAt: { gt: now } } });
   if (!row) return null;
-  if (row.status === 'working' && now.getTime() - row.updatedAt.getTime() > STALE_AFTER_MS) {
+  if (row.status === 'working' && !row.follows && now.getTime() - row.updatedAt.getTime() > STALE_AFTER_MS) {
     await settleTask(id, {
       status: 'failed',
       error: { code: -32603, message: 'The server running the call stopped before it finished. Call the tool again.' },

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "mcp_tasks" ADD COLUMN     "follows" JSONB;
+
