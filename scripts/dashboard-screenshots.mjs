@@ -33,6 +33,7 @@ const PAGES = [
   ['app-category-rank', `/apps/${DEMO_APP}/category-rank`],
   ['app-metadata', `/apps/${DEMO_APP}/metadata`],
   ['app-reviews', `/apps/${DEMO_APP}/reviews`],
+  ['exports', '/exports'],
   ['api-keys', '/settings/api'],
   ['webhooks', '/settings/webhooks'],
   ['store-accounts', '/settings/store-accounts'],
@@ -76,6 +77,20 @@ async function startApp(port, dataDir) {
   return { app, origin };
 }
 
+/** An export of the demo apps, written, so that the Exports page lists one with its files. */
+async function exportOnce(context, origin) {
+  const asked = await context.request.post(`${origin}/api/trpc/exports.create`, {
+    data: { datasets: ['keyword_ranks', 'ratings'], from: '2026-01-01', to: '2026-06-30', format: 'parquet' },
+  });
+  if (!asked.ok()) throw new Error(`exports.create: ${await asked.text()}`);
+  for (let attempt = 0; attempt < 60; attempt++) {
+    const listed = await (await context.request.get(`${origin}/api/trpc/exports.list`)).json();
+    if (listed.result.data.every((item) => item.state === 'completed')) return;
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  throw new Error('the export did not complete');
+}
+
 async function signIn(context, origin) {
   const { csrfToken } = await (await context.request.get(`${origin}/api/auth/csrf`)).json();
   await context.request.post(`${origin}/api/auth/callback/credentials`, {
@@ -101,6 +116,7 @@ try {
     const page = await context.newPage();
     for (const [name, path] of PAGES) {
       if (only && !name.includes(only)) continue;
+      if (name === 'exports' && size === WIDTHS[0][0]) await exportOnce(context, origin);
       await page.goto(`${origin}${path}`, { waitUntil: 'networkidle' });
       // The page from its top, at most MAX_HEIGHT: a long table's rest says nothing more. JPEG: a tenth of a PNG.
       const file = join(OUT, `${name}-${size}.${png ? 'png' : 'jpg'}`);

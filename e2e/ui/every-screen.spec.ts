@@ -53,6 +53,7 @@ const APP_VIEWS = [
 ];
 const APP_PAGES = ['/apps', ...APP_VIEWS.map((view) => `/apps/${DEMO_APP_ID}${view}`)];
 const SETTINGS_PAGES = [
+  '/exports',
   '/settings/api',
   '/settings/webhooks',
   '/settings/store-accounts',
@@ -150,7 +151,7 @@ test('the apps’ pages fit a phone and a desktop and pass axe', async ({ page }
   await expectPagesFitAndPassAxe(page, APP_PAGES, { loaded: (path) => dashboardPageLoaded(page, path) });
 });
 
-test('the settings’ pages and a key’s page fit a phone and a desktop and pass axe', async ({ page }) => {
+test('the settings’ pages, the exports’ and a key’s page fit a phone and a desktop and pass axe', async ({ page }) => {
   // The widest content people give these pages: a key named at length, with calls to several endpoints. The other
   // demo account's: the demo user's pages are read by the apps' test meanwhile, within one user's calls a minute.
   const name = 'The reporting warehouse’s nightly export job, production';
@@ -163,6 +164,12 @@ test('the settings’ pages and a key’s page fit a phone and a desktop and pas
   expect((await page.request.get(`${API}/apps/${OTHER_APP_ID}/no-such-view`, { headers: bearer(key) })).status()).toBe(
     404,
   );
+  // An export, for the exports page's list.
+  const exported = await page.request.post(`${API}/exports`, {
+    headers: bearer(key),
+    data: { datasets: ['keyword_ranks', 'ratings'], from: '2026-01-01', to: '2026-06-30', format: 'csv' },
+  });
+  expect(exported.status()).toBe(202);
   const keys = await trpcQuery<{ id: string; name: string }[]>(session, 'apiKeys.list');
   const keyPage = `/settings/api/keys/${keys.find((each) => each.name === name)!.id}`;
   await signInAs(page, OTHER.email, OTHER.password);

@@ -41,4 +41,6 @@ export { API_VERSIONS, LATEST_VERSION, VERSION_CHANGES } from './domain/api-vers
 export { roleTable } from './api/role-table';
 export { MEMBER_ROLES, PERMISSIONS, ROLE_LABELS, ROLE_PERMISSIONS, roleAllows } from './services/access/roles';
 export { REPLY_LIMITS } from './services/store-accounts/reply-drafts';
+export { DATASET_DEFINITIONS, DATASETS } from './services/exports/datasets';
+export { EXPORT_FILE_DAYS, MAX_EXPORT_DAYS, ROWS_PER_CREDIT } from './services/exports/exports';
 export { INVITABLE_ROLES, INVITATION_DAYS, INVITATION_REFUSALS } from './services/accounts/members';

@@ -11,6 +11,7 @@ export const dynamic = 'force-dynamic';
 /** The navigation; a page the member's role cannot use is not offered (docs/api-decisions.md, "Teams"). */
 const LINKS = [
   { href: '/apps', label: 'Apps', permission: 'data.read' },
+  { href: '/exports', label: 'Exports', permission: 'data.read' },
   { href: '/settings/api', label: 'API access', permission: 'keys.manage' },
   { href: '/settings/webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
   { href: '/settings/store-accounts', label: 'Stores', permission: 'store-accounts.manage' },
