@@ -32,7 +32,7 @@ describe('the configuration', () => {
   it('is the table of README "Configuration", variable by variable, with the same defaults', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Configuration'));
-    const rows = [...section.matchAll(/^\| `([A-Z_]+)` \| (.+?) \| .+ \|$/gm)].map(([, name, fallback]) => [
+    const rows = [...section.matchAll(/^\| `([A-Z0-9_]+)` \| (.+?) \| .+ \|$/gm)].map(([, name, fallback]) => [
       name,
       fallback,
     ]);

@@ -301,6 +301,44 @@ export const VARIABLES = {
     meaning:
       'How long an export’s claim lasts without being renewed (its worker renews it every twelfth of that): past it, the worker is taken for dead and another writes the export again from its first file',
   },
+  EXPORT_STORAGE: {
+    schema: z.enum(['postgres', 's3'], 'Must be postgres or s3.').default('postgres'),
+    default: '`postgres`',
+    meaning:
+      'Where exports’ files are kept: `postgres`, in the app’s database (nothing else to run); `s3`, in the S3-compatible bucket `EXPORT_S3_BUCKET`',
+  },
+  EXPORT_S3_BUCKET: {
+    schema: z.string().min(1).optional(),
+    default: 'unset',
+    meaning: 'With `EXPORT_STORAGE=s3`: the bucket exports’ files are written to',
+  },
+  EXPORT_S3_PREFIX: {
+    schema: z.string().default('exports/'),
+    default: '`exports/`',
+    meaning: 'The start of every export file’s key in the bucket',
+  },
+  EXPORT_S3_REGION: {
+    schema: z.string().min(1).default('us-east-1'),
+    default: '`us-east-1`',
+    meaning: 'The bucket’s region',
+  },
+  EXPORT_S3_ENDPOINT: {
+    schema: url.optional(),
+    default: 'AWS’s',
+    meaning:
+      'An S3-compatible service’s address (path-style requests), e.g. Cloudflare R2’s, MinIO’s or a local stand-in’s; unset: Amazon S3',
+  },
+  EXPORT_S3_ACCESS_KEY_ID: {
+    schema: z.string().min(1).optional(),
+    default: 'unset',
+    meaning:
+      'The bucket’s access key, with `EXPORT_S3_SECRET_ACCESS_KEY`; unset: the AWS SDK’s own chain (`AWS_ACCESS_KEY_ID`…, a profile, an instance’s role)',
+  },
+  EXPORT_S3_SECRET_ACCESS_KEY: {
+    schema: z.string().min(1).optional(),
+    default: 'unset',
+    meaning: 'The secret of `EXPORT_S3_ACCESS_KEY_ID`',
+  },
   SCHEDULER: {
     schema: flag.default(true),
     default: '`true`',

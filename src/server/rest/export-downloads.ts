@@ -1,5 +1,6 @@
 // GET /api/public/v1/export-files/{fileId}?expires=…&signature=…: an export's file, by the signed link its export
-// gave (no credential: the link is the permission, for its minutes), streamed from its storage a chunk at a time, with
+// gave (no credential: the link is the permission, for its minutes), streamed from its storage (the database's chunks
+// or the bucket's object) as it is read, with
 // its size, its SHA-256 (ETag and Repr-Digest) and a file name. An altered or expired link is 403, a file no longer
 // kept 404, both as problems.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -8,7 +9,7 @@ import { AppError } from '@/server/errors/app-error';
 import { methodNotAllowedProblem, problemAnswer, type Problem } from '@/server/errors/problem-response';
 import { logError } from '@/server/core/log';
 import { DOWNLOAD_PATH, fileOfLink } from '@/server/services/exports/exports';
-import { storedChunks } from '@/server/services/exports/export-storage';
+import { storedBytes } from '@/server/services/exports/export-storage';
 import { FORMAT_MEDIA_TYPES } from '@/server/services/exports/file-writers';
 
 export const EXPORT_DOWNLOAD_PREFIX = `${DOWNLOAD_PATH}/`;
@@ -55,7 +56,7 @@ export async function serveExportDownload(req: IncomingMessage, res: ServerRespo
       'Cache-Control': 'private, no-store',
     });
     if (method === 'HEAD') return void res.end();
-    for await (const chunk of storedChunks(file.id)) {
+    for await (const chunk of storedBytes(file)) {
       if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
       if (res.destroyed) return;
     }

@@ -4,15 +4,16 @@
 // whole only once marked so: never a duplicate nor a half file). Memory holds a batch of rows and a chunk of bytes.
 // Cancellation is looked at between batches. The end is an `export.completed` or `export.failed` event; a failed or
 // cancelled export's credits are given back. Files past their expiry are removed by the same loop.
+import { randomUUID } from 'node:crypto';
 import { db } from '@/server/db';
 import { claimNextExport } from '@/server/db/export-statements';
 import { config } from '@/server/core/config';
 import { logError } from '@/server/core/log';
 import { recordEvents } from '@/server/services/events/events';
 import { DATASET_DEFINITIONS } from './datasets';
-import { databaseSink } from './export-storage';
+import { fileSink, newFileStorage, removeFiles } from './export-storage';
 import { exportToRun, giveCreditsBack } from './exports';
-import { tableWriter } from './file-writers';
+import { FORMAT_MEDIA_TYPES, tableWriter } from './file-writers';
 
 /** A claim not renewed for this long belongs to a worker that died (EXPORT_CLAIM_SECONDS). */
 const claimMs = () => (config().EXPORT_CLAIM_SECONDS ?? 60) * 1000;
@@ -79,7 +80,7 @@ async function lostWhy(claim: Claim): Promise<Error> {
 async function runExport(claim: Claim, stopping: () => boolean): Promise<void> {
   const { id } = claim;
   // What a worker that died wrote is not kept: the export is written again from its first file.
-  await db.exportFile.deleteMany({ where: { exportId: id } });
+  await removeFiles({ exportId: id });
   const job = await exportToRun(id);
   let rowsDone = 0;
   let beat = Date.now();
@@ -97,22 +98,32 @@ async function runExport(claim: Claim, stopping: () => boolean): Promise<void> {
   const written: string[] = [];
   for (const dataset of job.datasets) {
     const definition = DATASET_DEFINITIONS[dataset];
-    const file = await db.exportFile.create({ data: { exportId: id, dataset }, select: { id: true } });
+    const fileId = randomUUID();
+    const file = await db.exportFile.create({
+      data: { id: fileId, exportId: id, dataset, ...newFileStorage(id, fileId, `${dataset}.${job.format}`) },
+      select: { id: true, storage: true, storageKey: true },
+    });
     written.push(file.id);
-    const sink = databaseSink(file.id);
+    const sink = fileSink(file, FORMAT_MEDIA_TYPES[job.format]);
     const writer = tableWriter(job.format, definition.columns, sink, {
       dataset,
       description: definition.description,
     });
-    for (const app of job.apps) {
-      for await (const batch of definition.rows(app, job.window)) {
-        await writer.writeRows(batch);
-        rowsDone += batch.length;
-        await heartbeat();
+    let result: Awaited<ReturnType<typeof writer.finish>>;
+    try {
+      for (const app of job.apps) {
+        for await (const batch of definition.rows(app, job.window)) {
+          await writer.writeRows(batch);
+          rowsDone += batch.length;
+          await heartbeat();
+        }
       }
+      result = await writer.finish();
+      await sink.close();
+    } catch (error) {
+      await sink.abort().catch((aborting: unknown) => logError('an export file could not be dropped', aborting));
+      throw error;
     }
-    const result = await writer.finish();
-    await sink.close();
     await db.exportFile.update({
       where: { id: file.id },
       data: {
@@ -124,6 +135,8 @@ async function runExport(claim: Claim, stopping: () => boolean): Promise<void> {
     });
     await heartbeat(true);
   }
+  // Only this run's files: one a dataset, whatever a worker taken for dead left behind.
+  await removeFiles({ exportId: id, id: { notIn: written } });
   const now = new Date();
   await db.$transaction(async (tx) => {
     const { count } = await tx.export.updateMany({
@@ -131,8 +144,6 @@ async function runExport(claim: Claim, stopping: () => boolean): Promise<void> {
       data: { state: 'completed', completedAt: now, rowsDone: BigInt(rowsDone), claimedAt: null, error: null },
     });
     if (!count) throw await lostWhy(claim);
-    // Only this run's files: one a dataset, whatever a worker taken for dead left behind.
-    await tx.exportFile.deleteMany({ where: { exportId: id, id: { notIn: written } } });
     const files = await tx.exportFile.findMany({
       where: { exportId: id },
       orderBy: { dataset: 'asc' },
@@ -169,7 +180,7 @@ async function endCancelled(claim: Claim): Promise<void> {
     data: { state: 'cancelled', completedAt: new Date(), claimedAt: null, error: 'Cancelled while it ran.' },
   });
   if (!count) return;
-  await db.exportFile.deleteMany({ where: { exportId: claim.id } });
+  await removeFiles({ exportId: claim.id });
   await giveCreditsBack(claim.id);
 }
 
@@ -182,7 +193,7 @@ async function endFailed(claim: Claim, error: unknown): Promise<void> {
     data: { state: 'failed', completedAt: new Date(), claimedAt: null, error: detail },
   });
   if (!count) return;
-  await db.exportFile.deleteMany({ where: { exportId: id } });
+  await removeFiles({ exportId: id });
   const row = await db.export.findUniqueOrThrow({ where: { id }, select: { accountId: true, format: true } });
   await recordEvents([
     {
@@ -197,7 +208,7 @@ async function endFailed(claim: Claim, error: unknown): Promise<void> {
 
 /** Removes the files of exports past their expiry (the rows of the exports stay, as their history, for 30 days more). */
 export async function removeExpiredExports(now = new Date()): Promise<number> {
-  const { count } = await db.exportFile.deleteMany({ where: { export: { expiresAt: { lt: now } } } });
+  const count = await removeFiles({ export: { expiresAt: { lt: now } } });
   await db.export.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 30 * 86_400_000) } } });
   return count;
 }

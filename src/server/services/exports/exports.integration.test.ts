@@ -14,7 +14,7 @@ import { keywordHistory } from '@/server/services/aso/keywords';
 import { creditsUsed } from '@/server/services/metering/credits';
 import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
 import { makeAccount } from '../../../../test/factories';
-import { databaseSink, storedChunks } from './export-storage';
+import { fileSink, storedBytes } from './export-storage';
 import { removeExpiredExports, runNextExport } from './export-worker';
 import { cancelExport, createExport, type ExportActor, fileOfLink, getExport } from './exports';
 
@@ -41,7 +41,8 @@ async function runUntilEnded(id: string): Promise<void> {
 
 async function fileOnDisk(fileId: string, name: string): Promise<string> {
   const parts: Uint8Array[] = [];
-  for await (const chunk of storedChunks(fileId)) parts.push(chunk);
+  const stored = await db.exportFile.findUniqueOrThrow({ where: { id: fileId } });
+  for await (const chunk of storedBytes(stored)) parts.push(chunk);
   const file = path.join(folder, name);
   writeFileSync(file, Buffer.concat(parts));
   return file;
@@ -126,8 +127,9 @@ describe('exports', () => {
       ok: false,
       status: 403,
     });
-    // Past its files' days, the expiry removes them: the link then finds nothing.
-    expect(await removeExpiredExports(new Date(Date.now() + 8 * 86_400_000))).toBeGreaterThanOrEqual(1);
+    // Past its files' days (this export's alone: other files' exports are theirs), the expiry removes them.
+    await db.export.update({ where: { id: asked.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    expect(await removeExpiredExports(new Date())).toBeGreaterThanOrEqual(1);
     expect(await db.exportFile.count({ where: { exportId: asked.id } })).toBe(0);
     const stranger = await makeAccount('pro');
     await expect(getExport(stranger.accountId, asked.id, new Date())).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
@@ -145,7 +147,7 @@ describe('exports', () => {
     const claimed = await claimNextExport(new Date(Date.now() - 60_000), owner.accountId);
     expect(claimed?.id).toBe(asked.id);
     const partial = await db.exportFile.create({ data: { exportId: asked.id, dataset: 'keyword_ranks' } });
-    const sink = databaseSink(partial.id);
+    const sink = fileSink(partial, 'text/csv');
     await sink.write(new TextEncoder().encode('app_id,keyword_id\r\nhalf a file'));
     await sink.close();
     await db.export.update({ where: { id: asked.id }, data: { claimedAt: new Date(Date.now() - 120_000) } });

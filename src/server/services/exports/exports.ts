@@ -216,7 +216,18 @@ export async function fileOfLink(
   signature: string | null,
   now: Date,
 ): Promise<
-  | { ok: true; file: { id: string; dataset: string; bytes: bigint; sha256: string; format: ExportFormat } }
+  | {
+      ok: true;
+      file: {
+        id: string;
+        dataset: string;
+        bytes: bigint;
+        sha256: string;
+        format: ExportFormat;
+        storage: string;
+        storageKey: string | null;
+      };
+    }
   | { ok: false; status: 403 | 404; detail: string }
 > {
   const seconds = Number(expires);
@@ -235,6 +246,8 @@ export async function fileOfLink(
       dataset: true,
       bytes: true,
       sha256: true,
+      storage: true,
+      storageKey: true,
       completedAt: true,
       export: { select: { format: true, state: true, expiresAt: true } },
     },
@@ -249,6 +262,8 @@ export async function fileOfLink(
       bytes: file.bytes,
       sha256: file.sha256!,
       format: file.export.format as ExportFormat,
+      storage: file.storage,
+      storageKey: file.storageKey,
     },
   };
 }
