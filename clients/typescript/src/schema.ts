@@ -719,7 +719,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel an export
-         * @description Cancels a queued export at once, a running one at its next batch; its credits are given back and nothing is kept. One that ended is 409. Free.
+         * @description Cancels a queued export at once, a running one at its next batch; its credits are given back and nothing is kept. An export that already ended is answered as it is (its `state` says whether the cancel or its end came first): a cancel that races the end is no error. Free.
          *
          *     **Costs 0 credits** (charged only on success).
          */
@@ -6659,7 +6659,6 @@ export interface operations {
             402: components["responses"]["CreditsExhaustedOrKeyBudgetExhausted"];
             403: components["responses"]["PlanRequiredOrIpNotAllowed"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyConflict"];

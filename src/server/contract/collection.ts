@@ -9,7 +9,8 @@
 // - the settings folders (API keys, Webhook endpoints) run with {{sessionToken}}, in the order of a life: a key made,
 //   read, renamed, rolled, and its successor revoked; an endpoint made, read, changed, its secret rotated, a test event
 //   sent and redelivered, the deliveries read, then deleted. A run leaves a revoked key behind, nothing else;
-// - an export asked for and cancelled at once (its credits given back), then read and listed;
+// - an export asked for and cancelled at once (its credits given back, unless the e2e server's worker wrote it first:
+//   the cancel then answers it completed), then read and listed;
 // - the replies to reviews, last in their folder: a reply drafted to the app's newest store-account review, listed,
 //   read and approved (it is sent), another drafted and discarded; they need an app a store account owns.
 import { openApiDocumentJson } from './document';
@@ -133,7 +134,7 @@ const CHAINS: Record<string, string[]> = {
 
 /**
  * The exports' requests, in the order they run: one asked for and cancelled at once (a run exports nothing and is
- * charged nothing: its credits are given back), then read.
+ * charged nothing: its credits are given back, unless a worker wrote it first), then read.
  */
 const EXPORTS_RUN = ['POST /exports', 'POST /exports/{exportId}/cancel', 'GET /exports/{exportId}', 'GET /exports'];
 

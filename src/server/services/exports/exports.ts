@@ -366,7 +366,8 @@ export async function listExports(accountId: string, now: Date, reach: ExportRea
 
 /**
  * Cancels an export: a queued one at once, a running one as its worker next looks (between batches); its credits
- * are given back and its files removed. One that ended is a conflict.
+ * are given back and its files removed. One that ended is answered as it is, as BigQuery's jobs.cancel does: a cancel
+ * that races the export's end (an agent's retry, a worker that was quicker) is no error, and the state says which won.
  */
 export async function cancelExport(
   accountId: string,
@@ -383,7 +384,6 @@ export async function cancelExport(
   if (count) await giveCreditsBack(id);
   else if (row.state === 'running')
     await db.export.updateMany({ where: { id, state: 'running' }, data: { cancelRequested: true } });
-  else throw new AppError('CONFLICT', `This export is ${row.state}: only a queued or running export can be cancelled.`);
   return getExport(accountId, id, now, reach);
 }
 

@@ -98,12 +98,11 @@ export const cancelExportProcedure = apiProcedure
       path: '/exports/{exportId}/cancel',
       summary: 'Cancel an export',
       description:
-        'Cancels a queued export at once, a running one at its next batch; its credits are given back and nothing is kept. One that ended is 409. Free.',
+        'Cancels a queued export at once, a running one at its next batch; its credits are given back and nothing is kept. An export that already ended is answered as it is (its `state` says whether the cancel or its end came first): a cancel that races the end is no error. Free.',
     },
     scope: 'read',
     credits: 0,
     tool: 'exports_cancel',
-    problems: ['CONFLICT'],
   })
   .input(exportIdInput)
   .output(exportOutput)
