@@ -14,6 +14,7 @@ import { DATASET_DEFINITIONS } from './datasets';
 import { fileSink, newFileStorage, removeFiles } from './export-storage';
 import { exportToRun, giveCreditsBack } from './exports';
 import { FORMAT_MEDIA_TYPES, tableWriter } from './file-writers';
+import { startPollingLoop } from '@/server/core/polling-loop';
 
 /** A claim not renewed for this long belongs to a worker that died (EXPORT_CLAIM_SECONDS). */
 const claimMs = () => (config().EXPORT_CLAIM_SECONDS ?? 60) * 1000;
@@ -215,29 +216,14 @@ export async function removeExpiredExports(now = new Date()): Promise<number> {
 
 /** Runs exports every `intervalMs` in the background work; stopping gives the one in progress up at its next batch. */
 export function startExportWorker({ intervalMs = 1000 }: { intervalMs?: number } = {}): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  let sweeps = 0;
-  const tick = () => {
-    if (running || stopped) return;
-    running = (async () => {
-      try {
-        while (!stopped && (await runNextExport(new Date(), () => stopped))) {
-          // another may be waiting
-        }
-        if (sweeps++ % 3600 === 0) await removeExpiredExports();
-      } catch (error) {
-        logError('the export worker could not take its exports', error);
-      } finally {
-        running = null;
+  let passes = 0;
+  return startPollingLoop(
+    async (stopping) => {
+      while (!stopping() && (await runNextExport(new Date(), stopping))) {
+        // another may be waiting
       }
-    })();
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+      if (passes++ % 3600 === 0) await removeExpiredExports();
+    },
+    { intervalMs, failure: 'the export worker could not take its exports' },
+  );
 }

@@ -9,6 +9,7 @@ import { lockTrackedApp } from '@/server/db/row-locks';
 import { logError } from '@/server/core/log';
 import { BACKFILL_DAYS, refreshApp, failedStorefronts } from './refresh';
 import { dataProviderFor } from './providers';
+import { startPollingLoop } from '@/server/core/polling-loop';
 
 /** Days of history a test sandbox's app gets (its provider, the demo one, has history). */
 export const SANDBOX_BACKFILL_DAYS = 365;
@@ -85,28 +86,12 @@ export async function runNextBackfill(now = new Date()): Promise<boolean> {
 
 /** Polls for backfills every `intervalMs`, one at a time in this process. Returns its stop function. */
 export function startBackfillWorker({ intervalMs = 1000 }: { intervalMs?: number } = {}): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = (async () => {
-      try {
-        while (!stopped && (await runNextBackfill())) {
-          // another one may be waiting
-        }
-      } catch (error) {
-        logError('backfill queue unavailable', error);
-      } finally {
-        running = null;
+  return startPollingLoop(
+    async (stopping) => {
+      while (!stopping() && (await runNextBackfill())) {
+        // another one may be waiting
       }
-    })();
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+    },
+    { intervalMs, failure: 'backfill queue unavailable', atOnce: true },
+  );
 }

@@ -19,6 +19,7 @@ import { readPlayReply, replyToPlayReview, type ServiceAccountKey } from './goog
 import { draftEventData, draftTarget, type ReplyAction, type SimulatedOutcome } from './reply-records';
 import { StoreAccountError } from './store-account-errors';
 import { storeAccountCredential } from './store-accounts';
+import { startPollingLoop } from '@/server/core/polling-loop';
 
 /** Drafts one pass of the sender takes at most. */
 const BATCH = 10;
@@ -299,27 +300,12 @@ export async function settleSimulatedReply(draftId: string, now: Date): Promise<
 
 /** Runs the sender every `intervalMs` in the background work; stopping waits for the pass in progress. */
 export function startReplySender({ intervalMs = 1000 }: { intervalMs?: number } = {}): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = (async () => {
-      try {
-        while (!stopped && (await sendDueReplies()) === BATCH) {
-          // a full pass: more may be due
-        }
-      } catch (error) {
-        logError('the reply sender could not take its drafts', error);
-      } finally {
-        running = null;
+  return startPollingLoop(
+    async (stopping) => {
+      while (!stopping() && (await sendDueReplies()) === BATCH) {
+        // a full pass: more may be due
       }
-    })();
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+    },
+    { intervalMs, failure: 'the reply sender could not take its drafts' },
+  );
 }

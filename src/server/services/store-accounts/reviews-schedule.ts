@@ -7,6 +7,7 @@ import { claimRequestedReviewReads } from '@/server/db/store-account-statements'
 import { logError } from '@/server/core/log';
 import { scheduleCronJob } from '@/server/services/jobs/cron-job';
 import { collectOwnedReviews } from './owned-reviews';
+import { startPollingLoop } from '@/server/core/polling-loop';
 
 export const OWNED_REVIEWS_QUEUE = 'store-account-reviews';
 export const OWNED_REVIEWS_CRON = '40 4 * * *';
@@ -58,31 +59,16 @@ export function startReviewReads({
   intervalMs?: number;
   accountId?: string | null;
 } = {}): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = (async () => {
-      try {
-        for (const { account_id: requested } of await claimRequestedReviewReads(5, accountId)) {
-          await collectOwnedReviews(requested, new Date()).catch((error: unknown) =>
-            logError('a store account just connected could not be read; the daily run reads it', error, {
-              accountId: requested,
-            }),
-          );
-        }
-      } catch (error) {
-        logError('the store accounts to read could not be taken', error);
-      } finally {
-        running = null;
+  return startPollingLoop(
+    async () => {
+      for (const { account_id: requested } of await claimRequestedReviewReads(5, accountId)) {
+        await collectOwnedReviews(requested, new Date()).catch((error: unknown) =>
+          logError('a store account just connected could not be read; the daily run reads it', error, {
+            accountId: requested,
+          }),
+        );
       }
-    })();
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+    },
+    { intervalMs, failure: 'the store accounts to read could not be taken' },
+  );
 }
