@@ -201,29 +201,41 @@ export async function keywordMetricsHistory(
   input: { appId: string; keywordId: string; days: number },
 ) {
   const { app, keyword, window, header } = await loadKeywordSeries(accountId, input);
-  const rows = await db.keywordMetric.findMany({
-    where: {
+  return {
+    ...header,
+    points: await metricsSeries({
       livemode: app.livemode,
       store: app.store,
       country: keyword.country,
       termKey: keyword.termKey,
-      date: { gte: window.from, lte: window.to },
-    },
+      window,
+    }),
+  };
+}
+
+/** A term's estimated volume and difficulty in a storefront, day by day: the metrics history's and the exports' one reading. */
+export async function metricsSeries(input: {
+  livemode: boolean;
+  store: Store;
+  country: string;
+  termKey: string;
+  window: { from: Date; to: Date };
+}) {
+  const { window, ...term } = input;
+  const rows = await db.keywordMetric.findMany({
+    where: { ...term, date: { gte: window.from, lte: window.to } },
     select: { date: true, volume: true, difficulty: true },
   });
   const byDay = new Map(rows.map((row) => [isoDay(row.date), row]));
-  return {
-    ...header,
-    points: eachDay(window).map((day) => {
-      const row = byDay.get(isoDay(day));
-      return {
-        date: isoDay(day),
-        volume: row?.volume ?? null,
-        difficulty: row?.difficulty ?? null,
-        status: row ? ('observed' as const) : ('not_observed' as const),
-      };
-    }),
-  };
+  return eachDay(window).map((day) => {
+    const row = byDay.get(isoDay(day));
+    return {
+      date: isoDay(day),
+      volume: row?.volume ?? null,
+      difficulty: row?.difficulty ?? null,
+      status: row ? ('observed' as const) : ('not_observed' as const),
+    };
+  });
 }
 
 /** Every term the app ranks for on its last day of data, best rank first, with whether it is tracked. */

@@ -6,7 +6,7 @@ import type { Store } from '@/generated/prisma/enums';
 import { db } from '@/server/db';
 import { isoDay } from '@/server/core/dates';
 import { eachDay } from '@/server/services/aso/app-context';
-import { rankSeries, rankStatusOf } from '@/server/services/aso/keywords';
+import { metricsSeries, rankSeries, rankStatusOf } from '@/server/services/aso/keywords';
 
 export const DATASETS = [
   'keyword_ranks',
@@ -57,6 +57,13 @@ interface DatasetDefinition {
 }
 
 const APP_ID: Column = { name: 'app_id', type: 'string', nullable: false, description: 'The tracked app (its id).' };
+const KEYWORD_ID: Column = {
+  name: 'keyword_id',
+  type: 'string',
+  nullable: false,
+  description: 'The tracked keyword (its id).',
+};
+const TERM: Column = { name: 'term', type: 'string', nullable: false, description: 'The term as tracked.' };
 const COUNTRY: Column = {
   name: 'country',
   type: 'string',
@@ -96,8 +103,8 @@ export const DATASET_DEFINITIONS: Record<Dataset, DatasetDefinition> = {
       'The app’s daily rank for each tracked keyword, as GET /apps/{id}/keywords/{keywordId}/history answers it: a row a keyword a day.',
     columns: [
       APP_ID,
-      { name: 'keyword_id', type: 'string', nullable: false, description: 'The tracked keyword (its id).' },
-      { name: 'term', type: 'string', nullable: false, description: 'The term as tracked.' },
+      KEYWORD_ID,
+      TERM,
       COUNTRY,
       DATE,
       {
@@ -138,8 +145,8 @@ export const DATASET_DEFINITIONS: Record<Dataset, DatasetDefinition> = {
       APP_ID,
       { name: 'competitor_id', type: 'string', nullable: false, description: 'The competitor (its id).' },
       { name: 'competitor_name', type: 'string', nullable: true, description: 'The competitor’s name in its store.' },
-      { name: 'keyword_id', type: 'string', nullable: false, description: 'The tracked keyword (its id).' },
-      { name: 'term', type: 'string', nullable: false, description: 'The term as tracked.' },
+      KEYWORD_ID,
+      TERM,
       COUNTRY,
       DATE,
       { name: 'rank', type: 'int32', nullable: true, description: 'The competitor’s place; null unless `ranked`.' },
@@ -180,8 +187,8 @@ export const DATASET_DEFINITIONS: Record<Dataset, DatasetDefinition> = {
       'Each tracked keyword’s daily estimated volume and difficulty in its storefront, as GET /apps/{id}/keywords/{keywordId}/metrics-history answers them.',
     columns: [
       APP_ID,
-      { name: 'keyword_id', type: 'string', nullable: false, description: 'The tracked keyword (its id).' },
-      { name: 'term', type: 'string', nullable: false, description: 'The term as tracked.' },
+      KEYWORD_ID,
+      TERM,
       COUNTRY,
       DATE,
       {
@@ -200,30 +207,20 @@ export const DATASET_DEFINITIONS: Record<Dataset, DatasetDefinition> = {
     ],
     async *rows(app, window) {
       for (const keyword of await trackedKeywords(app)) {
-        const metrics = await db.keywordMetric.findMany({
-          where: {
-            livemode: app.livemode,
-            store: app.store,
-            country: keyword.country,
-            termKey: keyword.termKey,
-            date: { gte: window.from, lte: window.to },
-          },
-          select: { date: true, volume: true, difficulty: true },
+        const points = await metricsSeries({
+          livemode: app.livemode,
+          store: app.store,
+          country: keyword.country,
+          termKey: keyword.termKey,
+          window,
         });
-        const byDay = new Map(metrics.map((row) => [isoDay(row.date), row]));
-        yield eachDay(window).map((day) => {
-          const metric = byDay.get(isoDay(day));
-          return {
-            app_id: app.id,
-            keyword_id: keyword.id,
-            term: keyword.term,
-            country: keyword.country,
-            date: isoDay(day),
-            volume: metric?.volume ?? null,
-            difficulty: metric?.difficulty ?? null,
-            status: metric ? 'observed' : 'not_observed',
-          };
-        });
+        yield points.map((point) => ({
+          app_id: app.id,
+          keyword_id: keyword.id,
+          term: keyword.term,
+          country: keyword.country,
+          ...point,
+        }));
       }
     },
     count: async (app, window) => (await trackedKeywords(app)).length * daysIn(window),
