@@ -22,6 +22,7 @@ import { serverArgs } from '../src/server/runtime/server-process';
 import { benchRateLimit } from './bench-rate-limit';
 import { STATEMENT_STATISTICS_SETTINGS, statementStatistics, type StatementShare } from './bench-statements';
 import { benchExports, type ExportBench } from './bench-exports';
+import { benchParquetWriters, type WriterMeasurement } from './bench-parquet-writers';
 import { benchWebhooks, type WebhookBench } from './bench-webhooks';
 
 const fresh = process.argv.includes('--fresh');
@@ -772,6 +773,9 @@ const exportsBench: ExportBench | null =
   !only || only.test('exports')
     ? await benchExports({ databaseUrl: database.url, accountId: data.accountId, log })
     : null;
+// The Parquet writers measured against each other on the same rows (issue 68's choice), each in a process of its own.
+const parquetWriters: WriterMeasurement[] | null =
+  !only || only.test('parquet writers') ? await benchParquetWriters(log) : null;
 await Promise.all(
   [app, viaNext, viaNode].map(
     (server) =>
@@ -1005,6 +1009,16 @@ if (exportsBench && exportGrowth !== null) {
     `  ten times the rows: ${(exportsBench.million.rowsPerSecond / exportsBench.tenth.rowsPerSecond).toFixed(2)} × the rows per second, ${exportGrowth.toFixed(2)} × the memory growth (aim ≤ 2)`,
   );
 }
+if (parquetWriters) {
+  const chosen = parquetWriters.find((writer) => writer.writer === 'hyparquet-writer')!;
+  console.log(
+    `\nParquet writers, the same ${chosen.rows.toLocaleString('en-US')} rows each (keyword ranks), each in a process of its own:`,
+  );
+  for (const writer of parquetWriters)
+    console.log(
+      `  ${writer.writer.padEnd(17)} ${writer.seconds.toFixed(1).padStart(5)} s  ${Math.round(writer.rowsPerSecond).toLocaleString('en-US').padStart(9)} rows/s  peak RSS +${Math.round(writer.peakRssMb - writer.rssBeforeMb)} MB  ${(writer.bytes / 2 ** 20).toFixed(2)} MiB  (${(writer.rowsPerSecond / chosen.rowsPerSecond).toFixed(2)} × hyparquet-writer's rows/s)`,
+    );
+}
 const report = {
   date: new Date().toISOString(),
   machine: {
@@ -1031,6 +1045,7 @@ const report = {
   webhooks,
   toolList,
   exports: exportsBench,
+  parquetWriters,
 };
 await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`\nReport: ${path.relative(process.cwd(), reportPath)}`);
