@@ -19,7 +19,6 @@ const FORMATS: { value: Export['format']; label: string; about: string }[] = [
   { value: 'csv', label: 'CSV', about: 'RFC 4180, for spreadsheets' },
   { value: 'jsonl', label: 'JSON Lines', about: 'one JSON object a line' },
 ];
-const EXTENSIONS: Record<Export['format'], string> = { parquet: 'parquet', csv: 'csv', jsonl: 'jsonl' };
 
 /** "keyword_ranks" → "Keyword ranks". */
 const datasetLabel = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1).replaceAll('_', ' ')}`;
@@ -213,8 +212,8 @@ export function ExportsPanel({
                     <td>
                       {item.files.map((file) => (
                         <div key={file.id}>
-                          <a href={file.url} download={`${file.dataset}.${EXTENSIONS[item.format]}`}>
-                            {file.dataset}.{EXTENSIONS[item.format]}
+                          <a href={file.url} download={`${file.dataset}.${item.format}`}>
+                            {file.dataset}.{item.format}
                           </a>{' '}
                           <span className="muted">
                             {formatBytes(file.bytes)}, {formatCount(file.rows, 'row')}

@@ -50,7 +50,7 @@ import { fetchDoc, searchDocs } from '@/server/contract/docs-corpus';
 import { AppError } from '@/server/errors/app-error';
 import { fieldErrorsFromIssues } from '@/server/errors/validation';
 import { config } from '@/server/core/config';
-import { FORMAT_MEDIA_TYPES, type ExportFormat } from '@/server/services/exports/file-writers';
+import { exportFileName, FORMAT_MEDIA_TYPES, type ExportFormat } from '@/server/services/exports/file-writers';
 import {
   cancelTask,
   createTask,
@@ -193,7 +193,7 @@ export function createMcpEndpoint({
       const task = await ownedTask(exchange, params.taskId, envelopeOf(context));
       // Cancelling an export's task cancels the export, as exports_cancel does.
       if (task.status === 'working' && task.follows)
-        await runOfferedTool(exchange, 'exports_cancel', { exportId: task.follows.exportId });
+        await runNamedTool(exchange, 'exports_cancel', { exportId: task.follows.exportId });
       await cancelTask(taskOwnerOf(exchange), params.taskId, clock());
       return {};
     });
@@ -235,7 +235,7 @@ export function createMcpEndpoint({
    */
   async function followed(exchange: Exchange, task: TaskView): Promise<TaskView> {
     if (task.status !== 'working' || !task.follows) return task;
-    const read = await runOfferedTool(exchange, 'exports_get', { exportId: task.follows.exportId });
+    const read = await runNamedTool(exchange, 'exports_get', { exportId: task.follows.exportId });
     const state = (read.structuredContent as { state?: string; error?: string | null } | undefined) ?? {};
     const owner = taskOwnerOf(exchange);
     if (read.isError)
@@ -269,7 +269,7 @@ export function createMcpEndpoint({
     // A tool that is none, or not offered, is the request's own refusal, never a task.
     const tool = offeredTool(exchange, name);
     if (tool.route.meta.accepted) {
-      const started = await runTool(exchange, name, args);
+      const started = await runNamedTool(exchange, name, args);
       const exportId = (started.structuredContent as { id?: unknown } | undefined)?.id;
       if (started.isError || typeof exportId !== 'string') return started;
       return createTaskResult(
@@ -310,11 +310,15 @@ export function createMcpEndpoint({
     args: Record<string, unknown> | undefined,
   ): Promise<CallToolResult> {
     if (isDocsTool(name)) return callDocsTool(exchange, name, args);
-    return runOfferedTool(exchange, offeredTool(exchange, name).definition.name, args);
+    offeredTool(exchange, name);
+    return runNamedTool(exchange, name, args);
   }
 
-  /** A tool, whichever toolsets the request chose: the one a task's poll reads with, or a tool offered. */
-  async function runOfferedTool(
+  /**
+   * A tool by its name, whichever toolsets the request chose: a tool already found offered, or the read a task's poll
+   * makes (exports_get) and the cancel a task's cancel makes (exports_cancel).
+   */
+  async function runNamedTool(
     exchange: Exchange,
     name: string,
     args: Record<string, unknown> | undefined,
@@ -766,7 +770,7 @@ function exportLinksOf(base: string, structured: Record<string, unknown>): Resou
       (file): ResourceLink => ({
         type: 'resource_link',
         uri: file.url,
-        name: `${file.dataset}.${format}`,
+        name: exportFileName(file.dataset, format),
         mimeType: FORMAT_MEDIA_TYPES[format],
         size: file.bytes,
         description: `${file.rows} rows of ${file.dataset}; the link works until ${file.expiresAt}, with no credential.`,

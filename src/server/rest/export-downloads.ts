@@ -10,12 +10,11 @@ import { methodNotAllowedProblem, problemAnswer, type Problem } from '@/server/e
 import { logError } from '@/server/core/log';
 import { DOWNLOAD_PATH, fileOfLink } from '@/server/services/exports/exports';
 import { storedBytes } from '@/server/services/exports/export-storage';
-import { FORMAT_MEDIA_TYPES } from '@/server/services/exports/file-writers';
+import { exportFileName, FORMAT_MEDIA_TYPES } from '@/server/services/exports/file-writers';
 
 export const EXPORT_DOWNLOAD_PREFIX = `${DOWNLOAD_PATH}/`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EXTENSIONS = { parquet: 'parquet', csv: 'csv', jsonl: 'jsonl' } as const;
 
 function refuse(res: ServerResponse, error: Problem, path: string, origin: string): void {
   const requestId = randomUUID();
@@ -50,7 +49,7 @@ export async function serveExportDownload(req: IncomingMessage, res: ServerRespo
     res.writeHead(200, {
       'Content-Type': FORMAT_MEDIA_TYPES[file.format],
       'Content-Length': String(file.bytes),
-      'Content-Disposition': `attachment; filename="${file.dataset}.${EXTENSIONS[file.format]}"`,
+      'Content-Disposition': `attachment; filename="${exportFileName(file.dataset, file.format)}"`,
       ETag: `"${file.sha256}"`,
       'Repr-Digest': `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`,
       'Cache-Control': 'private, no-store',

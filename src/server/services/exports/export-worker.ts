@@ -13,7 +13,7 @@ import { recordEvents } from '@/server/services/events/events';
 import { DATASET_DEFINITIONS } from './datasets';
 import { fileSink, newFileStorage, removeFiles } from './export-storage';
 import { exportToRun, giveCreditsBack } from './exports';
-import { FORMAT_MEDIA_TYPES, tableWriter } from './file-writers';
+import { exportFileName, FORMAT_MEDIA_TYPES, tableWriter } from './file-writers';
 import { startPollingLoop } from '@/server/core/polling-loop';
 
 /** A claim not renewed for this long belongs to a worker that died (EXPORT_CLAIM_SECONDS). */
@@ -101,7 +101,7 @@ async function runExport(claim: Claim, stopping: () => boolean): Promise<void> {
     const definition = DATASET_DEFINITIONS[dataset];
     const fileId = randomUUID();
     const file = await db.exportFile.create({
-      data: { id: fileId, exportId: id, dataset, ...newFileStorage(id, fileId, `${dataset}.${job.format}`) },
+      data: { id: fileId, exportId: id, dataset, ...newFileStorage(id, fileId, exportFileName(dataset, job.format)) },
       select: { id: true, storage: true, storageKey: true },
     });
     written.push(file.id);

@@ -17,6 +17,9 @@ export const FORMAT_MEDIA_TYPES: Record<ExportFormat, string> = {
   jsonl: 'application/jsonl; charset=utf-8',
 };
 
+/** A file's name as it downloads and is kept: its dataset, and its format as the extension. */
+export const exportFileName = (dataset: string, format: ExportFormat) => `${dataset}.${format}`;
+
 /** Where a file's bytes go, in order. */
 export interface ByteSink {
   write(bytes: Uint8Array): Promise<void>;
