@@ -5,6 +5,9 @@ import { expect, test } from '@playwright/test';
 import newman from 'newman';
 import { API, bearer, createKey, DEMO, newAccount, signIn, trpcQuery } from '../helpers';
 
+/** A request's outcome (`name: status`) that is a success: 200, or 202 for the export it starts. */
+const succeeded = (outcome: string) => outcome.endsWith(': 200') || outcome === 'Export datasets: 202';
+
 /**
  * The run's requests, one per item: a test script's own requests (the replies' chain, Postman's pm.sendRequest) are
  * listed after their item's, under its id.
@@ -104,7 +107,7 @@ test('the Postman collection runs clean under newman, with its own tests, agains
     const shapedBy = new Set(executions.map((execution) => execution.response?.headers.get('Aso-Version')));
     expect([...shapedBy], app.name).toEqual([version || '2026-11-29']);
     expect(
-      outcomes.filter((outcome) => !outcome.endsWith(': 200') && outcome !== 'Export datasets: 202'),
+      outcomes.filter((outcome) => !succeeded(outcome)),
       app.name,
     ).toEqual([]);
     // Three tests per request, every one run and passed.
@@ -169,8 +172,7 @@ test('in test mode, a new Free account runs the Postman collection clean with a 
     (execution) => `${execution.item.name}: ${execution.response?.code ?? 'no response'}`,
   );
   expect(outcomes).toHaveLength(46);
-  // Every answer a success: 200, or 202 for the export it starts.
-  expect(outcomes.filter((outcome) => !outcome.endsWith(': 200') && outcome !== 'Export datasets: 202')).toEqual([]);
+  expect(outcomes.filter((outcome) => !succeeded(outcome))).toEqual([]);
   expect(summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error?.message}`)).toEqual([]);
   // Every answer was in test mode, and the live account spent nothing: its usage (the dashboard's, in live mode) is 0.
   expect(

@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { downloadLinkSignature } from '../../src/server/services/exports/download-links';
+import { readWithDuckDb } from '../../test/duckdb';
 import { addAppFor, API, bearer, createKey, DEMO, newAccount, signIn } from '../helpers';
 
 interface ExportFile {
@@ -70,15 +70,6 @@ async function download(request: APIRequestContext, file: ExportFile, name: stri
   return onDisk;
 }
 
-async function duckDb(sql: string) {
-  const connection = await (await DuckDBInstance.create(':memory:')).connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJson();
-  } finally {
-    connection.closeSync();
-  }
-}
-
 /** Every tracked keyword of the account's apps, in every storefront each app is tracked in. */
 async function trackedKeywords(request: APIRequestContext, key: string) {
   const apps = await get<{ id: string; storefronts: string[] }[]>(request, key, '/apps');
@@ -133,7 +124,7 @@ test('a year of keyword ranks for every demo app, as Parquet and as CSV, reads b
       format === 'parquet'
         ? `read_parquet('${onDisk}')`
         : `read_csv('${onDisk}', header = true, types = {'rank': 'INTEGER', 'date': 'DATE'})`;
-    read[format] = (await duckDb(
+    read[format] = (await readWithDuckDb(
       `SELECT app_id, keyword_id, term, country, strftime(date, '%Y-%m-%d') AS date, rank, status FROM ${reader}`,
     )) as unknown as RankRow[];
     expect(read[format]).toHaveLength(file!.rows);
@@ -141,7 +132,7 @@ test('a year of keyword ranks for every demo app, as Parquet and as CSV, reads b
   // A Parquet column is typed: the rank an integer, the day a date (DuckDB's DESCRIBE of the file).
   const parquet = path.join(folder, 'keyword_ranks.parquet');
   const types = Object.fromEntries(
-    (await duckDb(`DESCRIBE SELECT rank, date, status FROM read_parquet('${parquet}')`)).map((column) => [
+    (await readWithDuckDb(`DESCRIBE SELECT rank, date, status FROM read_parquet('${parquet}')`)).map((column) => [
       column.column_name,
       column.column_type,
     ]),

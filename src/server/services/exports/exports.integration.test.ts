@@ -6,13 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { claimNextExport } from '@/server/db/export-statements';
 import { keywordHistory } from '@/server/services/aso/keywords';
 import { creditsUsed } from '@/server/services/metering/credits';
 import { FIXED_DAY, makeAsoApp } from '../../../../test/aso-fixture';
+import { readWithDuckDb } from '../../../../test/duckdb';
 import { makeAccount } from '../../../../test/factories';
 import { fileSink, storedBytes } from './export-storage';
 import { removeExpiredExports, runNextExport } from './export-worker';
@@ -46,11 +46,6 @@ async function fileOnDisk(fileId: string, name: string): Promise<string> {
   const file = path.join(folder, name);
   writeFileSync(file, Buffer.concat(parts));
   return file;
-}
-
-async function duckDb(sql: string) {
-  const connection = await (await DuckDBInstance.create(':memory:')).connect();
-  return (await connection.runAndReadAll(sql)).getRowObjectsJson();
 }
 
 const WINDOW = { from: '2026-01-02', to: '2026-06-30' };
@@ -95,7 +90,7 @@ describe('exports', () => {
         format === 'parquet'
           ? `read_parquet('${onDisk}')`
           : `read_csv('${onDisk}', header = true, types = {'rank': 'INTEGER', 'date': 'DATE'})`;
-      const read = await duckDb(
+      const read = await readWithDuckDb(
         `SELECT keyword_id, term, country, strftime(date, '%Y-%m-%d') AS date, rank, status FROM ${reader} ORDER BY keyword_id, date`,
       );
       expect(read).toEqual(expected);
@@ -157,7 +152,9 @@ describe('exports', () => {
     expect(done.files.map((file) => file.dataset)).toEqual(['category_ranks', 'keyword_ranks']);
     expect(await db.exportFile.count({ where: { exportId: asked.id } })).toBe(2);
     const csv = await fileOnDisk(done.files[1]!.id, 'resumed.csv');
-    const counted = (await duckDb(`SELECT count(*)::INTEGER AS rows FROM read_csv('${csv}', header = true)`)) as {
+    const counted = (await readWithDuckDb(
+      `SELECT count(*)::INTEGER AS rows FROM read_csv('${csv}', header = true)`,
+    )) as {
       rows: number;
     }[];
     expect(counted[0]!.rows).toBe(done.files[1]!.rows);

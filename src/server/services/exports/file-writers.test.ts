@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATASET_DEFINITIONS, type Row } from './datasets';
 import { type ExportFormat, tableWriter } from './file-writers';
+import { readWithDuckDb } from '../../../../test/duckdb';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'export-writers-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -45,11 +45,6 @@ async function written(format: ExportFormat, rows: Row[]) {
   const file = path.join(folder, `rows.${format}`);
   writeFileSync(file, Buffer.concat(chunks));
   return { file, result };
-}
-
-async function readWithDuckDb(sql: string) {
-  const connection = await (await DuckDBInstance.create(':memory:')).connect();
-  return (await connection.runAndReadAll(sql)).getRowObjectsJson();
 }
 
 describe('export files', () => {

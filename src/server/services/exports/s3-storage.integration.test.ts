@@ -7,11 +7,11 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '@/server/core/config';
 import { db } from '@/server/db';
 import { makeAsoApp } from '../../../../test/aso-fixture';
+import { parquetRowCount } from '../../../../test/duckdb';
 import { startS3StandIn, type S3StandIn } from '../../../../test/s3-stand-in';
 import { storedBytes } from './export-storage';
 import { removeExpiredExports, runNextExport } from './export-worker';
@@ -132,12 +132,7 @@ describe('exports in an S3-compatible bucket', () => {
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(listed.sha256);
       const onDisk = path.join(folder, `${listed.dataset}.parquet`);
       writeFileSync(onDisk, bytes);
-      const connection = await (await DuckDBInstance.create(':memory:')).connect();
-      const [counted] = (
-        await connection.runAndReadAll(`SELECT count(*)::INTEGER AS rows FROM read_parquet('${onDisk}')`)
-      ).getRowObjectsJson();
-      connection.closeSync();
-      expect(counted!.rows).toBe(listed.rows);
+      expect(await parquetRowCount(onDisk)).toBe(listed.rows);
     }
     // Past its files' days (this export's alone: other files' exports are theirs), the expiry removes the objects too.
     await db.export.update({ where: { id: asked.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
