@@ -3,8 +3,8 @@
 // so that its peak memory (RSS) is the export's. The same export of a tenth of the rows (50 days) is measured in the
 // same run, as its baseline: memory that stays bounded grows about as much for ten times the rows, and the rows per
 // second compare the two sizes on the machine of the moment.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { measuredInChild } from './bench-child';
 
 export interface ExportMeasurement {
   rows: number;
@@ -25,20 +25,12 @@ export interface ExportBench {
 const DATASETS = ['keyword_ranks', 'keyword_metrics'];
 
 /** One export of `days` days ending yesterday, written in a child process on the bench's database. */
-function measureInChild(databaseUrl: string, accountId: string, days: number): Promise<ExportMeasurement> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-exports.ts', '--child'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_EXPORT_ACCOUNT: accountId, BENCH_EXPORT_DAYS: `${days}` },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as ExportMeasurement) : reject(new Error(`the export exited ${code}`)),
-    );
+const measureInChild = (databaseUrl: string, accountId: string, days: number) =>
+  measuredInChild<ExportMeasurement>('scripts/bench-exports.ts', [], {
+    DATABASE_URL: databaseUrl,
+    BENCH_EXPORT_ACCOUNT: accountId,
+    BENCH_EXPORT_DAYS: `${days}`,
   });
-}
 
 export async function benchExports(options: {
   databaseUrl: string;

@@ -7,10 +7,10 @@
 //   - DuckDB (@duckdb/node-api), rows appended to a table, then COPY … TO a Parquet file.
 // Each in a process of its own, so that its peak memory (RSS) is its own: time, rows per second, peak RSS over the
 // process's RSS before writing, and the file's size. The rows are made in memory (no database): the writers alone.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { measuredInChild } from './bench-child';
 
 export const WRITERS = ['hyparquet-writer', 'parquet-wasm', 'duckdb'] as const;
 type Writer = (typeof WRITERS)[number];
@@ -181,23 +181,8 @@ async function child(writer: Writer): Promise<void> {
   process.stdout.write(JSON.stringify(measurement));
 }
 
-function measureInChild(writer: Writer): Promise<WriterMeasurement> {
-  return new Promise((resolve, reject) => {
-    const process_ = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/bench-parquet-writers.ts', '--child', writer],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    process_.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    process_.on('error', reject);
-    process_.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as WriterMeasurement) : reject(new Error(`${writer} exited ${code}`)),
-    );
-  });
-}
+const measureInChild = (writer: Writer) =>
+  measuredInChild<WriterMeasurement>('scripts/bench-parquet-writers.ts', [writer]);
 
 export async function benchParquetWriters(log: (line: string) => void): Promise<WriterMeasurement[]> {
   const measured: WriterMeasurement[] = [];
